@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "workbench",
+  products: [
+    .executable(name: "workbench", targets: ["workbench"]),
+    .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
+  ],
+  targets: [
+    // C libraries from Debian's packages. readline's pkg-config file adds flags that SwiftPM
+    // rejects, so that one is declared without pkg-config (its headers are on the default path).
+    .systemLibrary(
+      name: "CReadline",
+      providers: [.apt(["libreadline-dev"])]
+    ),
+    .systemLibrary(
+      name: "CYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+
+    // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
+    .target(name: "WorkbenchCore"),
+
+    // The interactive and piped front end; the only importer of readline.
+    .target(name: "WorkbenchShell", dependencies: ["WorkbenchCore", "CReadline"]),
+
+    // Feature modules.
+    .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
+
+    // The composition root.
+    .executableTarget(
+      name: "workbench",
+      dependencies: ["WorkbenchCore", "WorkbenchShell", "Catalog"]
+    ),
+
+    // Release-build benchmarks: `swift run -c release workbench-bench`.
+    .executableTarget(name: "workbench-bench", dependencies: ["WorkbenchCore", "Catalog"]),
+    // The hello-world baseline the startup benchmark compares against.
+    .executableTarget(name: "hello-baseline"),
+
+    .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+    .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
+    .testTarget(
+      name: "WorkbenchShellTests",
+      dependencies: ["WorkbenchShell", "WorkbenchCore", "Catalog", "workbench"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

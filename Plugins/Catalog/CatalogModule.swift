@@ -1,0 +1,24 @@
+import WorkbenchCore
+
+/// The catalog feature module: books in a shared document, and windows with their own query,
+/// selection, viewport anchor and detail pane (MVC with explicit view state).
+public struct CatalogModule: FeatureModule {
+  /// The module.
+  public init() {}
+
+  public var manifest: ModuleManifest {
+    ModuleManifest(
+      name: "catalog", version: "1.0.0",
+      summary: "Books in a shared catalog, with per-window search, selection and scrolling")
+  }
+
+  @MainActor public func register(into registrar: Registrar) {
+    registrar.documentKind(
+      CatalogDocument.self, name: "catalog", summary: "books with unique ids and titles",
+      samples: ["library": .sampleLibrary])
+    registrar.screen(
+      CatalogScreenModel.self, name: "catalog", documentKind: "catalog",
+      summary: "a searchable list of books with a detail pane", render: CatalogRendering.text)
+    for command in CatalogCommands.all { registrar.command(command) }
+  }
+}

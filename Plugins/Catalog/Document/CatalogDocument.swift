@@ -1,0 +1,81 @@
+import WorkbenchCore
+
+/// The shared facts of a catalog: its books, in order.
+///
+/// Every instance is valid: ids are unique and titles are non-empty and at most
+/// `maximumTitleLength` characters. A search index over the titles is built with the document
+/// and shared by every window showing it.
+public struct CatalogDocument: DocumentBody {
+  /// The books, in catalog order.
+  public let books: [CatalogBook]
+  let index: TitleIndex
+
+  /// The longest title a book may have, in characters.
+  public static let maximumTitleLength = 500
+
+  /// A document, after checking that ids are unique and titles valid.
+  ///
+  /// - Throws: `CatalogValidationError` naming the first problem and where it is.
+  /// - Complexity: O(n) in the number of books, plus the titles' length to index them.
+  public init(validating books: [CatalogBook]) throws(CatalogValidationError) {
+    var positions: [Int: Int] = [:]
+    positions.reserveCapacity(books.count)
+    for (position, book) in books.enumerated() {
+      if let earlier = positions[book.id] {
+        throw CatalogValidationError(
+          "duplicate book id \(book.id) at books[\(position)] (also at books[\(earlier)]): "
+            + "ids must be unique")
+      }
+      try Self.validateTitle(book.title, at: "books[\(position)]")
+      positions[book.id] = position
+    }
+    self.books = books
+    self.index = TitleIndex(books: books, positions: positions)
+  }
+
+  /// The empty catalog.
+  public static let empty = CatalogDocument(books: [], index: TitleIndex(books: [], positions: [:]))
+
+  private init(books: [CatalogBook], index: TitleIndex) {
+    self.books = books
+    self.index = index
+  }
+
+  static func validateTitle(_ title: String, at place: String) throws(CatalogValidationError) {
+    if title.allSatisfy(\.isWhitespace) {
+      throw CatalogValidationError("\(place) has an empty title: every book needs one")
+    }
+    if title.count > maximumTitleLength {
+      throw CatalogValidationError(
+        "\(place) has a title of \(title.count) characters; the limit is \(maximumTitleLength)")
+    }
+  }
+
+  /// The position of the book with `id`, if the catalog has it.
+  ///
+  /// - Complexity: O(1).
+  public func position(of id: Int) -> Int? { index.positions[id] }
+
+  /// Whether the catalog has a book with `id`.
+  public func contains(_ id: Int) -> Bool { index.positions[id] != nil }
+
+  /// The book with `id`, if the catalog has it.
+  public func book(_ id: Int) -> CatalogBook? { position(of: id).map { books[$0] } }
+
+  public static func == (lhs: CatalogDocument, rhs: CatalogDocument) -> Bool {
+    lhs.index === rhs.index || lhs.books == rhs.books
+  }
+
+  private enum CodingKeys: String, CodingKey { case books }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let books = try container.decode([CatalogBook].self, forKey: .books)
+    try self.init(validating: books)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(books, forKey: .books)
+  }
+}

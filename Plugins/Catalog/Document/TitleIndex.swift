@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A case-folded copy of every title in one contiguous buffer, and the position of each id.
+///
+/// Searching scans the buffer for the query's rarest byte with `memchr` (vectorised in the C
+/// library) and compares the query only where that byte occurs, instead of comparing
+/// `String`s one by one. A search that narrows a previous one (the next keystroke) scans only
+/// the previous matches.
+final class TitleIndex: Sendable {
+  /// Every folded title, each followed by a newline (which no folded query contains).
+  let folded: [UInt8]
+  /// Where each title starts in `folded`, plus the end of the buffer.
+  let starts: [Int]
+  /// The position of each id in the document.
+  let positions: [Int: Int]
+
+  init(books: [CatalogBook], positions: [Int: Int]) {
+    var folded: [UInt8] = []
+    var starts: [Int] = []
+    starts.reserveCapacity(books.count + 1)
+    folded.reserveCapacity(books.count * 24)
+    for book in books {
+      starts.append(folded.count)
+      folded.append(contentsOf: TitleIndex.fold(book.title).utf8)
+      folded.append(0x0A)
+    }
+    starts.append(folded.count)
+    self.folded = folded
+    self.starts = starts
+    self.positions = positions
+  }
+
+  /// The form titles and queries are compared in: lowercased with Unicode's rules, so
+  /// "MISÉRABLES" finds "Les Misérables". Line breaks become spaces.
+  static func fold(_ text: String) -> String {
+    text.lowercased().replacing("\n", with: " ")
+  }
+
+  /// The positions of the books whose folded title contains `query` (already folded).
+  ///
+  /// - Parameter candidates: when given, only these positions (ascending) are searched.
+  /// - Complexity: O(total title length) for a full search; O(length of the candidates'
+  ///   titles) for a narrowed one.
+  func positions(matching query: [UInt8], among candidates: [Int]? = nil) -> [Int] {
+    guard !query.isEmpty else { return candidates ?? Array(0..<(starts.count - 1)) }
+    return folded.withUnsafeBytes { buffer -> [Int] in
+      query.withUnsafeBytes { needle -> [Int] in
+        let finder = SubstringFinder(needle: needle)
+        var result: [Int] = []
+        if let candidates {
+          for position in candidates {
+            let title = UnsafeRawBufferPointer(rebasing: buffer[starts[position]..<starts[position + 1]])
+            if finder.firstOffset(in: title, from: 0) != nil { result.append(position) }
+          }
+          return result
+        }
+        var offset = 0
+        while let hit = finder.firstOffset(in: buffer, from: offset) {
+          let position = title(containing: hit)
+          result.append(position)
+          offset = starts[position + 1]
+        }
+        return result
+      }
+    }
+  }
+
+  /// The position of the title that holds byte `offset` of the buffer.
+  private func title(containing offset: Int) -> Int {
+    var low = 0
+    var high = starts.count - 1
+    while low + 1 < high {
+      let middle = (low + high) / 2
+      if starts[middle] <= offset { low = middle } else { high = middle }
+    }
+    return low
+  }
+}
+
+/// Finds a byte string inside a buffer: `memchr` jumps to each occurrence of the needle's
+/// rarest byte, and the needle is compared only there.
+struct SubstringFinder {
+  let needle: UnsafeRawBufferPointer
+  let pivot: Int
+  let pivotByte: Int32
+
+  init(needle: UnsafeRawBufferPointer) {
+    self.needle = needle
+    var pivot = 0
+    for index in needle.indices where Self.commonness(needle[index]) < Self.commonness(needle[pivot]) {
+      pivot = index
+    }
+    self.pivot = pivot
+    self.pivotByte = Int32(needle[pivot])
+  }
+
+  /// The offset of the first occurrence at or after `start`, if there is one.
+  func firstOffset(in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    guard let base = haystack.baseAddress, let needleBase = needle.baseAddress,
+      haystack.count - start >= needle.count
+    else { return nil }
+    var cursor = start + pivot
+    let last = haystack.count - needle.count + pivot  // the last place the pivot can be
+    while cursor <= last {
+      guard let found = memchr(base + cursor, pivotByte, last - cursor + 1) else { return nil }
+      let at = base.distance(to: UnsafeRawPointer(found))
+      let candidate = at - pivot
+      if memcmp(base + candidate, needleBase, needle.count) == 0 { return candidate }
+      cursor = at + 1
+    }
+    return nil
+  }
+
+  /// A rough rank of how often a byte occurs in titles: lower is rarer.
+  static func commonness(_ byte: UInt8) -> Int {
+    switch byte {
+    case 0x20: return 40
+    case UInt8(ascii: "a")...UInt8(ascii: "z"):
+      let order = Array("zqxjkvbpygfwmucldrhsnioate".utf8)
+      return 10 + (order.firstIndex(of: byte) ?? 0)
+    case 0x80...0xBF: return 30  // UTF-8 continuation bytes
+    case 0xC0...0xFF: return 25  // UTF-8 lead bytes
+    default: return 5
+    }
+  }
+}

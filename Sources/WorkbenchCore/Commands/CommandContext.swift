@@ -1,0 +1,43 @@
+/// What a command handler gets: its parsed arguments, the window it runs in, and the host.
+@MainActor
+public struct CommandContext {
+  /// The parsed, validated arguments.
+  public let arguments: ParsedArguments
+  /// The window the command runs in (`@WINDOW` or the focused one); `nil` when none is open.
+  public let window: Window?
+  /// The host, for host-level operations.
+  public let host: Host
+
+  /// The window, or an error saying the command needs one.
+  public func requireWindow() throws(CommandError) -> Window {
+    guard let window else {
+      throw CommandError("no window is open: open one first (see `help open`)")
+    }
+    return window
+  }
+
+  /// The screen model of the window, as type `Model`.
+  public func model<Model: ScreenModel>(_ type: Model.Type) throws(CommandError) -> Model {
+    let window = try requireWindow()
+    guard let model = window.model(as: type) else {
+      throw CommandError("window \(window.label) shows \(window.screen.name), which has no such command")
+    }
+    return model
+  }
+
+  /// The current revision of the window's document.
+  public func documentRevision() throws(CommandError) -> Int {
+    let window = try requireWindow()
+    return host.documents[window.documentName]?.revision ?? 0
+  }
+
+  /// Commits a new body for the window's document: the revision increases, the change can be
+  /// undone, and every window on the document receives the new body.
+  public func commit<Body: DocumentBody>(_ body: Body, summary: String) throws(CommandError) {
+    let window = try requireWindow()
+    guard let entry = host.documents[window.documentName] else {
+      throw CommandError("document '\(window.documentName)' no longer exists")
+    }
+    host.commit(body, to: entry, summary: summary)
+  }
+}

@@ -1,0 +1,64 @@
+/// What a command does once its arguments are parsed.
+public enum CommandOutput: Equatable, Sendable {
+  /// Show a window's frame (most commands: the window they ran in).
+  case frame(WindowID)
+  /// Show several windows side by side.
+  case frames([WindowID])
+  /// Print text.
+  case text(String)
+  /// Print a structured value (as JSON in JSON mode, as an outline otherwise).
+  case value(FrameValue)
+  /// Nothing to show.
+  case nothing
+  /// End the session.
+  case quit
+}
+
+/// Where a command may run.
+public enum CommandScope: Sendable {
+  /// Anywhere; it does not need a window.
+  case anywhere
+  /// In a window showing one of the given screens (a module's own windows).
+  case window(screens: [String])
+}
+
+/// A declared command: its name, arguments, help, and the handler that runs it.
+///
+/// Help, usage, completion, validation and did-you-mean suggestions all come from the spec,
+/// so the shell, the scenario runner and the generated reference agree.
+public struct CommandSpec: Sendable {
+  /// The name typed to run the command.
+  public let name: String
+  /// The arguments, required ones first.
+  public let arguments: [ArgumentSpec]
+  /// One line that says what the command does.
+  public let summary: String
+  /// More help, shown by `help NAME`; may be empty.
+  public let details: String
+  /// Where the command may run.
+  public let scope: CommandScope
+  /// Runs the command.
+  public let handler: @MainActor @Sendable (CommandContext) throws -> CommandOutput
+
+  /// A command.
+  public init(
+    _ name: String,
+    arguments: [ArgumentSpec] = [],
+    summary: String,
+    details: String = "",
+    scope: CommandScope = .anywhere,
+    handler: @escaping @MainActor @Sendable (CommandContext) throws -> CommandOutput
+  ) {
+    self.name = name
+    self.arguments = arguments
+    self.summary = summary
+    self.details = details
+    self.scope = scope
+    self.handler = handler
+  }
+
+  /// The usage line: the name followed by each argument's usage.
+  public var usage: String {
+    ([name] + arguments.map(\.usage)).joined(separator: " ")
+  }
+}

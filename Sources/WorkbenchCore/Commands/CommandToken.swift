@@ -1,0 +1,26 @@
+/// One word of a command line, with the column it started at.
+public struct CommandToken: Equatable, Sendable {
+  /// The word after quotes and escapes are resolved.
+  public var text: String
+  /// The 1-based column of the word's first character in its line.
+  public var column: Int
+  /// Whether any part of the word was quoted (a quoted `@x` is text, not a window).
+  public var wasQuoted: Bool
+
+  /// A token; `wasQuoted` defaults to false.
+  public init(text: String, column: Int, wasQuoted: Bool = false) {
+    self.text = text
+    self.column = column
+    self.wasQuoted = wasQuoted
+  }
+}
+
+/// A problem with the text of a command line, found before any command runs.
+public struct CommandSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong and what to do about it.
+  public var message: String
+  /// The 1-based column the problem was found at.
+  public var column: Int
+
+  public var description: String { message }
+}

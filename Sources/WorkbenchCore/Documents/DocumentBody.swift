@@ -1,0 +1,56 @@
+/// The facts a document holds. A module's document type conforms; decoding from untrusted
+/// input must throw a validation error, never trap.
+public protocol DocumentBody: Codable, Equatable, Sendable {}
+
+/// A registered kind of document.
+public struct DocumentKind: Sendable {
+  /// The kind's name (`catalog`).
+  public let name: String
+  /// The module that registered it.
+  public let module: String
+  /// One line that says what the kind holds.
+  public let summary: String
+  let samples: [(String, any DocumentBody)]
+  let matches: @Sendable (any DocumentBody) -> Bool
+}
+
+/// A document in the host: named, of a kind, with a revision that increases on every
+/// committed change.
+public struct DocumentSnapshot: Sendable {
+  /// The document's name (`library`).
+  public let name: String
+  /// Its kind's name.
+  public let kind: String
+  /// Increases by one on every committed change, undo and redo included.
+  public let revision: Int
+  /// The facts.
+  public let body: any DocumentBody
+}
+
+/// The host's record of one document and its edit history.
+@MainActor
+final class DocumentEntry {
+  let name: String
+  let kind: String
+  var revision: Int
+  var body: any DocumentBody
+  var undoStack: [DocumentEdit] = []
+  var redoStack: [DocumentEdit] = []
+
+  init(name: String, kind: String, revision: Int, body: any DocumentBody) {
+    self.name = name
+    self.kind = kind
+    self.revision = revision
+    self.body = body
+  }
+
+  var snapshot: DocumentSnapshot {
+    DocumentSnapshot(name: name, kind: kind, revision: revision, body: body)
+  }
+}
+
+/// One committed document change, kept for undo: the body before it and what it was.
+struct DocumentEdit {
+  let body: any DocumentBody
+  let summary: String
+}

@@ -1,0 +1,51 @@
+/// The command reference in Markdown, generated from the specs (docs/commands.md).
+public enum CommandReference {
+  /// The reference for every command the host and its modules register.
+  @MainActor public static func markdown(for host: Host) -> String {
+    var lines = [
+      "# Command reference",
+      "",
+      "Generated from the command specs by `workbench help --markdown`; a test fails when this",
+      "file and the specs disagree. Module commands run in a window of their module; from",
+      "anywhere else type them as `module.command` or put `@WINDOW` in front.",
+      "",
+      "## Host commands",
+      "",
+    ]
+    for spec in HostCommands.all { lines += section(spec, typed: spec.name) }
+    for manifest in host.manifests {
+      lines += ["## \(manifest.name) \(manifest.version)", "", manifest.summary + ".", ""]
+      let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }
+      for command in commands { lines += section(command.spec, typed: command.name) }
+    }
+    while lines.last == "" { lines.removeLast() }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func section(_ spec: CommandSpec, typed: String) -> [String] {
+    var lines = ["### `\(typed)`", "", "    \(spec.usage)", "", spec.summary + "."]
+    if !spec.details.isEmpty { lines += ["", spec.details] }
+    if !spec.arguments.isEmpty {
+      lines += [""]
+      lines += spec.arguments.map { argument in
+        let optional = argument.isOptional ? " (optional)" : ""
+        return "- `\(argument.usage)`\(optional): \(argument.help.isEmpty ? kindText(argument.kind) : argument.help)"
+      }
+    }
+    lines.append("")
+    return lines
+  }
+
+  private static func kindText(_ kind: ArgumentKind) -> String {
+    switch kind {
+    case .integer: return "a whole number"
+    case .word: return "a word"
+    case .rest: return "the rest of the line"
+    case .choice(let words): return "one of " + words.joined(separator: ", ")
+    case .window: return "a window"
+    case .document: return "a document"
+    case .screen: return "a screen"
+    case .reference(let source): return "the id of a \(source.noun)"
+    }
+  }
+}

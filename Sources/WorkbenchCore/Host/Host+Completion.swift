@@ -1,0 +1,48 @@
+extension Host {
+  /// The words that could complete the word being typed at the end of `line`.
+  ///
+  /// Completion follows the same specs as parsing: command names where a command goes,
+  /// window labels after `@`, and each argument's own values (choices, windows, documents,
+  /// screens, or the identifiers in the target window's document).
+  public func completions(for line: String) -> [String] {
+    let commandText = line.split(separator: ";", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    var tokens =
+      (try? CommandTokenizer.commands(in: commandText).last)
+      ?? (try? CommandTokenizer.commands(in: commandText + "\"").last) ?? []
+    let endsWithSpace = commandText.last.map { $0 == " " || $0 == "\t" } ?? true
+    let partial = endsWithSpace ? "" : (tokens.popLast()?.text ?? "")
+    var window = focusedWindow
+    if let first = tokens.first, first.text.hasPrefix("@") {
+      window = self.window(named: String(first.text.dropFirst()))
+      tokens.removeFirst()
+    } else if tokens.isEmpty, partial.hasPrefix("@") {
+      return windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }
+    }
+    guard let nameToken = tokens.first else {
+      return commandNames(for: window).filter { name in
+        name.hasPrefix(partial) && (!name.contains(".") || partial.contains(".") || window == nil)
+      }
+    }
+    guard let resolved = try? resolve([nameToken]) else { return [] }
+    let position = tokens.count - 1
+    guard position < resolved.spec.arguments.count else {
+      if case .rest = resolved.spec.arguments.last?.kind { return [] }
+      return []
+    }
+    let candidates = values(for: resolved.spec.arguments[position], in: resolved.window ?? window)
+    return candidates.filter { $0.hasPrefix(partial) }
+  }
+
+  private func values(for argument: ArgumentSpec, in window: Window?) -> [String] {
+    switch argument.kind {
+    case .choice(let words): return words
+    case .window: return windowLabels
+    case .document: return documentNames
+    case .screen: return screenKinds.keys.sorted()
+    case .reference(let source):
+      guard let model = window?.content.model else { return [] }
+      return source.identifiers(model) ?? []
+    case .integer, .word, .rest: return []
+    }
+  }
+}

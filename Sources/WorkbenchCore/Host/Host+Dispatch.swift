@@ -1,0 +1,150 @@
+extension Host {
+  /// Runs every command on a line, in order, stopping at the first error.
+  ///
+  /// - Returns: what each command produced.
+  /// - Throws: `CommandError` (with the column it is about) for the first command that fails;
+  ///   commands before it have run.
+  public func run(line: String) throws(CommandError) -> [CommandOutput] {
+    let commands: [[CommandToken]]
+    do {
+      commands = try CommandTokenizer.commands(in: line)
+    } catch {
+      throw CommandError(error.message, column: error.column)
+    }
+    var outputs: [CommandOutput] = []
+    for tokens in commands {
+      outputs.append(try run(tokens))
+    }
+    return outputs
+  }
+
+  /// A command resolved against the host: which spec, which window, which argument words.
+  struct ResolvedCommand {
+    let spec: CommandSpec
+    let window: Window?
+    let nameToken: CommandToken
+    let argumentTokens: [CommandToken]
+  }
+
+  /// Runs one tokenized command.
+  public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
+    let resolved = try resolve(tokens)
+    let arguments = try bind(resolved)
+    let context = CommandContext(arguments: arguments, window: resolved.window, host: self)
+    let content = resolved.window?.content
+    commandCommitted = false
+    content?.beginCommand()
+    do {
+      let output = try resolved.spec.handler(context)
+      content?.finishCommand(recordViewChange: !commandCommitted)
+      return output
+    } catch let error as CommandError {
+      content?.abandonCommand()
+      throw error
+    } catch {
+      content?.abandonCommand()
+      throw CommandError(String(describing: error), column: resolved.nameToken.column)
+    }
+  }
+
+  func resolve(_ tokens: [CommandToken]) throws(CommandError) -> ResolvedCommand {
+    var rest = tokens[...]
+    var window = focusedWindow
+    if let first = rest.first, !first.wasQuoted, first.text.hasPrefix("@") {
+      let reference = String(first.text.dropFirst())
+      guard let target = self.window(named: reference) else {
+        throw CommandError(
+          "no window '\(reference)'" + suggestion(reference, in: windowLabels)
+            + (windows.isEmpty ? ": no window is open" : ""),
+          column: first.column)
+      }
+      window = target
+      rest = rest.dropFirst()
+    }
+    guard let nameToken = rest.first else {
+      throw CommandError("a window reference needs a command after it", column: tokens[0].column)
+    }
+    let arguments = Array(rest.dropFirst())
+    let name = nameToken.text
+    if let dot = name.firstIndex(of: ".") {
+      let moduleName = String(name[..<dot])
+      let commandName = String(name[name.index(after: dot)...])
+      guard let commands = moduleCommands[moduleName] else {
+        throw CommandError(
+          "no module named '\(moduleName)'" + suggestion(moduleName, in: moduleCommands.keys),
+          column: nameToken.column)
+      }
+      guard let spec = commands[commandName] else {
+        throw CommandError(
+          "\(moduleName) has no command '\(commandName)'"
+            + suggestion(commandName, in: commands.keys),
+          column: nameToken.column)
+      }
+      return ResolvedCommand(
+        spec: spec, window: try self.window(for: spec, module: moduleName, preferred: window, token: nameToken),
+        nameToken: nameToken, argumentTokens: arguments)
+    }
+    if let spec = hostCommands[name] {
+      return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)
+    }
+    if let module = window?.screen.module, let spec = moduleCommands[module]?[name] {
+      return ResolvedCommand(
+        spec: spec, window: try self.window(for: spec, module: module, preferred: window, token: nameToken),
+        nameToken: nameToken, argumentTokens: arguments)
+    }
+    let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
+    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope {
+      return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)
+    }
+    if !owners.isEmpty {
+      let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
+      let qualified = owners.map { "\($0).\(name)" }.joined(separator: " or ")
+      throw CommandError(
+        "'\(name)' is a command of \(owners.joined(separator: ", ")), and \(here): "
+          + "run it with @WINDOW in front or as \(qualified)",
+        column: nameToken.column)
+    }
+    throw CommandError(
+      "unknown command '\(name)'"
+        + suggestion(name, in: commandNames(for: window)) + " (type `help` for the list)",
+      column: nameToken.column)
+  }
+
+  /// The window a module command runs in: the preferred one when its screen fits, else the
+  /// only open window that fits.
+  private func window(for spec: CommandSpec, module: String, preferred: Window?, token: CommandToken)
+    throws(CommandError) -> Window?
+  {
+    guard case .window(let screens) = spec.scope else { return preferred }
+    if let preferred, screens.contains(preferred.screen.name) { return preferred }
+    let fitting = windows.filter { screens.contains($0.screen.name) }
+    let wanted = screens.joined(separator: " or ")
+    if preferred == nil, fitting.count == 1 { return fitting[0] }
+    if fitting.isEmpty {
+      throw CommandError(
+        "\(module).\(spec.name) needs a \(wanted) window, and none is open: open one with "
+          + "`open \(screens[0]) DOCUMENT`",
+        column: token.column)
+    }
+    let labels = fitting.map { "@" + $0.label }.joined(separator: ", ")
+    throw CommandError(
+      "\(module).\(spec.name) needs a \(wanted) window: put one of \(labels) in front",
+      column: token.column)
+  }
+
+  /// Every command name that works in `window`: host commands and the window's module's.
+  func commandNames(for window: Window?) -> [String] {
+    var names = Array(hostCommands.keys)
+    if let module = window?.screen.module, let own = moduleCommands[module] {
+      names += own.keys
+    }
+    for (module, commands) in moduleCommands {
+      names += commands.keys.map { "\(module).\($0)" }
+    }
+    return names.sorted()
+  }
+
+  var windowLabels: [String] {
+    windows.flatMap { window in [String(window.id.number)] + (window.name.map { [$0] } ?? []) }
+  }
+}

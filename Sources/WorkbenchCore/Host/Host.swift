@@ -1,0 +1,227 @@
+/// The workbench host: the modules it loaded, the documents it holds and the windows open on
+/// them. Front ends (the shell, the scenario runner) send it command lines and show what it
+/// returns. It does no I/O of its own.
+@MainActor
+public final class Host {
+  /// The loaded modules' manifests, in load order.
+  public let manifests: [ModuleManifest]
+  let documentKinds: [String: DocumentKind]
+  let screenKinds: [String: ScreenKind]
+  /// Commands every window has, by name.
+  var hostCommands: [String: CommandSpec] = [:]
+  /// Each module's commands, by module name then command name.
+  let moduleCommands: [String: [String: CommandSpec]]
+  let environment: ScreenEnvironment
+
+  var documents: [String: DocumentEntry] = [:]
+  /// Open windows in the order they were opened.
+  public private(set) var windows: [Window] = []
+  /// The window commands run in unless they name another.
+  public private(set) var focusedWindowID: WindowID?
+  private var nextWindowNumber = 1
+  /// Set when the running command committed a document change.
+  var commandCommitted = false
+
+  /// A host with the given modules, each registered once; sample documents are loaded.
+  ///
+  /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
+  ///   screens or document kinds clash.
+  public init(modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment())
+    throws(RegistrationError)
+  {
+    self.environment = environment
+    var manifests: [ModuleManifest] = []
+    var kinds: [String: DocumentKind] = [:]
+    var screens: [String: ScreenKind] = [:]
+    var commands: [String: [String: CommandSpec]] = [:]
+    let reserved = Set(HostCommands.all.map(\.name))
+    for module in modules {
+      let manifest = module.manifest
+      guard !manifest.name.isEmpty, !manifest.name.contains(".") else {
+        throw RegistrationError(message: "module name '\(manifest.name)' must be non-empty without dots")
+      }
+      guard commands[manifest.name] == nil else {
+        throw RegistrationError(message: "two modules are named '\(manifest.name)'")
+      }
+      let registrar = Registrar(manifest: manifest)
+      module.register(into: registrar)
+      for kind in registrar.documentKinds {
+        guard kinds[kind.name] == nil else {
+          throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
+        }
+        kinds[kind.name] = kind
+      }
+      for screen in registrar.screenKinds {
+        guard screens[screen.name] == nil else {
+          throw RegistrationError(message: "screen '\(screen.name)' is registered twice")
+        }
+        screens[screen.name] = screen
+      }
+      var own: [String: CommandSpec] = [:]
+      for spec in registrar.commands {
+        guard own[spec.name] == nil else {
+          throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
+        }
+        guard !reserved.contains(spec.name) else {
+          throw RegistrationError(
+            message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
+        }
+        own[spec.name] = spec
+      }
+      commands[manifest.name] = own
+      manifests.append(manifest)
+    }
+    for screen in screens.values where kinds[screen.documentKind] == nil {
+      throw RegistrationError(
+        message: "screen '\(screen.name)' shows unknown document kind '\(screen.documentKind)'")
+    }
+    self.manifests = manifests
+    self.documentKinds = kinds
+    self.screenKinds = screens
+    self.moduleCommands = commands
+    for spec in HostCommands.all { hostCommands[spec.name] = spec }
+    for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
+      for (name, body) in kind.samples {
+        documents[name] = DocumentEntry(name: name, kind: kind.name, revision: 1, body: body)
+      }
+    }
+  }
+
+  // MARK: Documents
+
+  /// Every document, by name.
+  public var documentNames: [String] { documents.keys.sorted() }
+
+  /// The document named `name`, if there is one.
+  public func document(named name: String) -> DocumentSnapshot? {
+    documents[name]?.snapshot
+  }
+
+  /// Adds a document, or replaces the body of an existing one as a committed change.
+  ///
+  /// - Throws: `CommandError` when the kind is unknown or does not match the body.
+  public func putDocument(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
+    guard let documentKind = documentKinds[kind] else {
+      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
+    }
+    guard documentKind.matches(body) else {
+      throw CommandError("the body given for '\(name)' is not a \(kind) document")
+    }
+    if let entry = documents[name] {
+      guard entry.kind == kind else {
+        throw CommandError("document '\(name)' is a \(entry.kind) document, not \(kind)")
+      }
+      commit(body, to: entry, summary: "replace \(name)")
+    } else {
+      documents[name] = DocumentEntry(name: name, kind: kind, revision: 1, body: body)
+    }
+  }
+
+  func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) {
+    entry.undoStack.append(DocumentEdit(body: entry.body, summary: summary))
+    entry.redoStack.removeAll()
+    replaceBody(of: entry, with: body)
+  }
+
+  /// Makes `body` the document's current facts, bumps the revision and tells every window.
+  func replaceBody(of entry: DocumentEntry, with body: any DocumentBody) {
+    entry.body = body
+    entry.revision += 1
+    commandCommitted = true
+    for window in windows where window.documentName == entry.name {
+      window.content.documentReplaced(body)
+    }
+  }
+
+  // MARK: Windows
+
+  /// The window with the given number.
+  public func window(_ id: WindowID) -> Window? {
+    windows.first { $0.id == id }
+  }
+
+  /// The focused window.
+  public var focusedWindow: Window? { focusedWindowID.flatMap(window) }
+
+  /// The window a user named, by name or number (`left`, `2`, with or without `@`).
+  public func window(named reference: String) -> Window? {
+    let reference = reference.hasPrefix("@") ? String(reference.dropFirst()) : reference
+    if let byName = windows.first(where: { $0.name == reference }) { return byName }
+    if let number = Int(reference) { return windows.first { $0.id.number == number } }
+    return nil
+  }
+
+  /// Opens a window showing `screen` on `document` and focuses it.
+  ///
+  /// - Throws: `CommandError` when the screen or document is unknown, the kinds do not match,
+  ///   or the name is taken.
+  @discardableResult
+  public func openWindow(screen screenName: String, document documentName: String, name: String? = nil)
+    throws(CommandError) -> Window
+  {
+    guard let screen = screenKinds[screenName] else {
+      throw CommandError("unknown screen '\(screenName)'" + suggestion(screenName, in: screenKinds.keys))
+    }
+    guard let entry = documents[documentName] else {
+      throw CommandError(
+        "no document named '\(documentName)'" + suggestion(documentName, in: documents.keys))
+    }
+    guard entry.kind == screen.documentKind else {
+      throw CommandError(
+        "\(screenName) shows \(screen.documentKind) documents, and '\(documentName)' is a \(entry.kind) document")
+    }
+    if let name {
+      try validateWindowName(name)
+    }
+    guard let content = screen.make(entry.body, environment) else {
+      throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
+    }
+    let window = Window(
+      id: WindowID(nextWindowNumber), name: name, screen: screen, documentName: documentName,
+      content: content)
+    nextWindowNumber += 1
+    windows.append(window)
+    focusedWindowID = window.id
+    return window
+  }
+
+  func validateWindowName(_ name: String) throws(CommandError) {
+    guard let first = name.first, first.isLetter,
+      name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    else {
+      throw CommandError(
+        "window name '\(name)' must start with a letter and hold only letters, digits, - and _")
+    }
+    guard window(named: name) == nil else {
+      throw CommandError("a window named '\(name)' is already open; pick another name")
+    }
+  }
+
+  /// Closes a window; focus moves to the window opened before it, or the last one.
+  public func closeWindow(_ id: WindowID) {
+    guard let index = windows.firstIndex(where: { $0.id == id }) else { return }
+    windows.remove(at: index)
+    if focusedWindowID == id {
+      focusedWindowID = windows.isEmpty ? nil : windows[max(0, index - 1)].id
+    }
+  }
+
+  /// Focuses a window.
+  public func focus(_ id: WindowID) {
+    if window(id) != nil { focusedWindowID = id }
+  }
+
+  /// The terminal text of a window: a header line and the screen's rendering of its frame.
+  public func renderText(of window: Window) -> String {
+    let entry = documents[window.documentName]
+    let name = window.name.map { " \($0)" } ?? ""
+    let header =
+      "[\(window.id.number)\(name)] \(window.screen.name) \(window.documentName)"
+      + (entry.map { " · revision \($0.revision)" } ?? "")
+    return header + "\n" + window.screen.render(window.frame)
+  }
+
+  func suggestion(_ word: String, in candidates: some Sequence<String>) -> String {
+    Suggestions.closest(to: word, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+  }
+}

@@ -1,0 +1,161 @@
+/// The commands every session has, whatever modules are loaded.
+enum HostCommands {
+  static let all: [CommandSpec] = [
+    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, quit,
+  ]
+
+  static let help = CommandSpec(
+    "help", arguments: [ArgumentSpec("command", .word, optional: true, help: "a command name")],
+    summary: "List the commands, or show how to use one",
+    details: "Without an argument, lists the host's commands and those of the focused window's module."
+  ) { context in
+    if let name = context.arguments.text("command") {
+      return .text(try context.host.helpText(for: name, in: context.window))
+    }
+    return .text(context.host.helpOverview(for: context.window))
+  }
+
+  static let modules = CommandSpec("modules", summary: "List the loaded modules") { context in
+    let rows = context.host.manifests.map { "\($0.name) \($0.version)  \($0.summary)" }
+    return .text(rows.joined(separator: "\n"))
+  }
+
+  static let documents = CommandSpec(
+    "documents", summary: "List the documents, their kinds, revisions and the windows on them"
+  ) { context in
+    let host = context.host
+    let rows = host.documentNames.compactMap { name -> String? in
+      guard let entry = host.documents[name] else { return nil }
+      let showing = host.windows.filter { $0.documentName == name }.map { "@" + $0.label }
+      let windows = showing.isEmpty ? "" : "  shown in " + showing.joined(separator: ", ")
+      return "\(name)  \(entry.kind)  revision \(entry.revision)\(windows)"
+    }
+    return .text(rows.isEmpty ? "no documents" : rows.joined(separator: "\n"))
+  }
+
+  static let open = CommandSpec(
+    "open",
+    arguments: [
+      ArgumentSpec("screen", .screen, help: "the screen to show"),
+      ArgumentSpec("document", .document, help: "the document to show"),
+      ArgumentSpec("name", .word, optional: true, help: "a name to type instead of the window's number"),
+    ],
+    summary: "Open a window showing a document, and focus it",
+    details: "Each window has its own view state: two windows on one document filter and select independently."
+  ) { context in
+    let arguments = context.arguments
+    let window = try context.host.openWindow(
+      screen: arguments.text("screen") ?? "", document: arguments.text("document") ?? "",
+      name: arguments.text("name"))
+    return .frame(window.id)
+  }
+
+  static let windows = CommandSpec("windows", summary: "List the open windows") { context in
+    let host = context.host
+    guard !host.windows.isEmpty else { return .text("no windows are open (see `help open`)") }
+    let rows = host.windows.map { window in
+      let marker = window.id == host.focusedWindowID ? "*" : " "
+      let name = window.name.map { " \($0)" } ?? ""
+      return "\(marker) [\(window.id.number)\(name)] \(window.screen.name) \(window.documentName)"
+    }
+    return .text(rows.joined(separator: "\n"))
+  }
+
+  static let focus = CommandSpec(
+    "focus", arguments: [ArgumentSpec("window", .window, help: "a window name or number")],
+    summary: "Make a window the one commands run in"
+  ) { context in
+    guard let id = context.arguments.window("window") else { return .nothing }
+    context.host.focus(id)
+    return .frame(id)
+  }
+
+  static let close = CommandSpec(
+    "close", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
+    summary: "Close a window; its view state goes with it"
+  ) { context in
+    let id = try context.arguments.window("window") ?? context.requireWindow().id
+    context.host.closeWindow(id)
+    return context.host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open")
+  }
+
+  static let show = CommandSpec(
+    "show",
+    arguments: [
+      ArgumentSpec("window", .window, help: "the first window"),
+      ArgumentSpec("other", .window, optional: true, help: "a second window, shown beside the first"),
+    ],
+    summary: "Show one window's frame, or two side by side"
+  ) { context in
+    let ids = ["window", "other"].compactMap { context.arguments.window($0) }
+    return ids.count == 1 ? .frame(ids[0]) : .frames(ids)
+  }
+
+  static let frame = CommandSpec(
+    "frame", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
+    summary: "Print a window's structured frame, the value scenarios assert on"
+  ) { context in
+    let window = try context.arguments.window("window").flatMap(context.host.window) ?? context.requireWindow()
+    return .value(window.frame)
+  }
+
+  static let state = CommandSpec(
+    "state", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
+    summary: "Print a window's view state as JSON"
+  ) { context in
+    let window = try context.arguments.window("window").flatMap(context.host.window) ?? context.requireWindow()
+    do {
+      return .text(try window.content.viewStateJSON())
+    } catch {
+      throw CommandError("the view state of window \(window.label) cannot be encoded: \(error)")
+    }
+  }
+
+  static let historyChoice = ArgumentSpec(
+    "history", .choice(["document", "view"]), optional: true,
+    help: "document (default): the shared document's edits; view: this window's view state")
+
+  static let undo = CommandSpec(
+    "undo", arguments: [historyChoice],
+    summary: "Undo the last document edit, or with `view` the window's last view-state change",
+    details: """
+      The two histories are separate. Undoing a document edit restores the document for every \
+      window on it and leaves each window's query and selection as they are; undoing in the view \
+      history moves only this window's view state back.
+      """
+  ) { context in
+    try context.host.stepHistory(context, undo: true)
+  }
+
+  static let redo = CommandSpec(
+    "redo", arguments: [historyChoice],
+    summary: "Redo what `undo` undid, in the document or the view history"
+  ) { context in
+    try context.host.stepHistory(context, undo: false)
+  }
+
+  static let quit = CommandSpec("quit", summary: "End the session") { _ in .quit }
+}
+
+extension Host {
+  func stepHistory(_ context: CommandContext, undo: Bool) throws(CommandError) -> CommandOutput {
+    let window = try context.requireWindow()
+    let verb = undo ? "undo" : "redo"
+    if context.arguments.text("history") == "view" {
+      let moved = undo ? window.content.undoViewState() : window.content.redoViewState()
+      guard moved else { throw CommandError("nothing to \(verb) in the view history of window \(window.label)") }
+      commandCommitted = true  // the step is itself a history move, not a new view change
+      return .frame(window.id)
+    }
+    guard let entry = documents[window.documentName] else {
+      throw CommandError("document '\(window.documentName)' no longer exists")
+    }
+    guard let edit = undo ? entry.undoStack.popLast() : entry.redoStack.popLast() else {
+      throw CommandError("nothing to \(verb) in document '\(entry.name)'")
+    }
+    let current = DocumentEdit(body: entry.body, summary: edit.summary)
+    if undo { entry.redoStack.append(current) } else { entry.undoStack.append(current) }
+    replaceBody(of: entry, with: edit.body)
+    return .frame(window.id)
+  }
+}

@@ -1,0 +1,57 @@
+/// A problem in how a module registered itself: a programmer's error, reported when the host
+/// starts rather than trapping.
+public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public let message: String
+  public var description: String { message }
+}
+
+/// Collects what one module registers. Modules receive one in `register(into:)`.
+@MainActor
+public final class Registrar {
+  let manifest: ModuleManifest
+  var documentKinds: [DocumentKind] = []
+  var screenKinds: [ScreenKind] = []
+  var commands: [CommandSpec] = []
+
+  init(manifest: ModuleManifest) {
+    self.manifest = manifest
+  }
+
+  /// Registers a kind of document and the sample documents a new workspace starts with.
+  public func documentKind<Body: DocumentBody>(
+    _ body: Body.Type, name: String, summary: String, samples: [String: Body] = [:]
+  ) {
+    documentKinds.append(
+      DocumentKind(
+        name: name, module: manifest.name, summary: summary,
+        samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+        matches: { $0 is Body }))
+  }
+
+  /// Registers a screen: a screen model type shown in windows bound to one document kind.
+  ///
+  /// - Parameter render: the terminal text for a frame of this screen, derived from the frame.
+  public func screen<Model: ScreenModel>(
+    _ model: Model.Type,
+    name: String,
+    documentKind: String,
+    summary: String,
+    render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText }
+  ) {
+    screenKinds.append(
+      ScreenKind(
+        name: name, module: manifest.name, documentKind: documentKind, summary: summary,
+        render: render,
+        make: { document, environment in
+          guard let document = document as? Model.Document else { return nil }
+          return ScreenBox<Model>(
+            model: Model(document: document, viewState: Model.State(), environment: environment))
+        }))
+  }
+
+  /// Registers a command.
+  public func command(_ spec: CommandSpec) {
+    commands.append(spec)
+  }
+}

@@ -1,0 +1,14 @@
+/// A registered screen: which module, which document kind, how its frames render as text,
+/// and how to build its model.
+public struct ScreenKind: Sendable {
+  /// The screen's name (`catalog`), used by `open`.
+  public let name: String
+  /// The module that registered it.
+  public let module: String
+  /// The document kind it shows.
+  public let documentKind: String
+  /// One line that says what it shows.
+  public let summary: String
+  let render: @Sendable (FrameValue) -> String
+  let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
+}

@@ -1,0 +1,43 @@
+/// A window's interaction facts: what must survive reconstruction (a query, a selection, a
+/// scroll anchor). A fresh window starts from `init()`.
+public protocol ViewStateValue: Codable, Equatable, Sendable {
+  /// The view state of a window that was just opened.
+  init()
+}
+
+/// Facts about where a screen is shown that are not view state: they belong to the session.
+public struct ScreenEnvironment: Sendable {
+  /// How many rows a list shows at once.
+  public var viewportRows: Int
+
+  /// An environment; lists show 20 rows unless told otherwise.
+  public init(viewportRows: Int = 20) {
+    self.viewportRows = viewportRows
+  }
+}
+
+/// The model behind one window: it owns a snapshot of the shared document and the window's
+/// view state, keeps the invariants between them, and projects frames.
+///
+/// All access happens on the main actor, the one serial executor the host runs on.
+@MainActor
+public protocol ScreenModel: AnyObject {
+  /// The kind of document the screen shows.
+  associatedtype Document: DocumentBody
+  /// The window's interaction facts.
+  associatedtype State: ViewStateValue
+
+  /// A screen on a document, starting from a view state that it reconciles at once.
+  init(document: Document, viewState: State, environment: ScreenEnvironment)
+
+  /// The document snapshot the screen shows.
+  var document: Document { get }
+  /// The window's view state.
+  var viewState: State { get }
+  /// The shared document changed: take the new snapshot and reconcile the view state.
+  func documentReplaced(_ document: Document)
+  /// Replace the view state (undo, restoration) and reconcile it against the document.
+  func restore(_ viewState: State)
+  /// The frame projected from the document and the view state.
+  var frame: FrameValue { get }
+}

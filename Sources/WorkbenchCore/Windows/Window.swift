@@ -1,0 +1,44 @@
+/// A window's number, unique within a session and never reused.
+public struct WindowID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The number users type (`@2`).
+  public let number: Int
+
+  /// The window numbered `number`.
+  public init(_ number: Int) { self.number = number }
+
+  public static func < (lhs: WindowID, rhs: WindowID) -> Bool { lhs.number < rhs.number }
+  public var description: String { String(number) }
+}
+
+/// One window: a screen bound to a document, with its own view state.
+@MainActor
+public final class Window {
+  /// The window's number.
+  public let id: WindowID
+  /// An optional name users can type instead of the number (`@left`).
+  public internal(set) var name: String?
+  /// The screen it shows.
+  public let screen: ScreenKind
+  /// The document it is bound to.
+  public let documentName: String
+  let content: any WindowContent
+
+  init(id: WindowID, name: String?, screen: ScreenKind, documentName: String, content: any WindowContent) {
+    self.id = id
+    self.name = name
+    self.screen = screen
+    self.documentName = documentName
+    self.content = content
+  }
+
+  /// The name if it has one, otherwise the number.
+  public var label: String { name ?? String(id.number) }
+
+  /// The window's current frame.
+  public var frame: FrameValue { content.frame }
+
+  /// The screen model, when it is of type `Model`.
+  public func model<Model: ScreenModel>(as type: Model.Type) -> Model? {
+    content.model as? Model
+  }
+}

@@ -1,0 +1,80 @@
+import FoundationEssentials
+
+/// A window's screen model behind a non-generic face, with the window's view-state history.
+@MainActor
+protocol WindowContent: AnyObject {
+  var model: AnyObject { get }
+  var frame: FrameValue { get }
+  /// The view state as JSON with sorted keys, for `state` and persistence.
+  func viewStateJSON() throws -> String
+  func documentReplaced(_ document: any DocumentBody)
+  /// Remembers the view state before a command so `finishCommand` can record a change.
+  func beginCommand()
+  /// Records the view state as an undoable step if the command changed it.
+  func finishCommand(recordViewChange: Bool)
+  /// Throws away a command's view-state change (the command failed).
+  func abandonCommand()
+  func undoViewState() -> Bool
+  func redoViewState() -> Bool
+  var canUndoViewState: Bool { get }
+  var canRedoViewState: Bool { get }
+}
+
+@MainActor
+final class ScreenBox<Model: ScreenModel>: WindowContent {
+  let typedModel: Model
+  private var pending: Model.State?
+  private var undoStack: [Model.State] = []
+  private var redoStack: [Model.State] = []
+  /// How many view-state steps each window keeps.
+  static var historyLimit: Int { 200 }
+
+  init(model: Model) {
+    self.typedModel = model
+  }
+
+  var model: AnyObject { typedModel }
+  var frame: FrameValue { typedModel.frame }
+  func viewStateJSON() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(typedModel.viewState), as: UTF8.self)
+  }
+
+  func documentReplaced(_ document: any DocumentBody) {
+    guard let document = document as? Model.Document else { return }
+    typedModel.documentReplaced(document)
+  }
+
+  func beginCommand() { pending = typedModel.viewState }
+
+  func finishCommand(recordViewChange: Bool) {
+    defer { pending = nil }
+    guard recordViewChange, let before = pending, before != typedModel.viewState else { return }
+    undoStack.append(before)
+    if undoStack.count > Self.historyLimit { undoStack.removeFirst() }
+    redoStack.removeAll()
+  }
+
+  func abandonCommand() {
+    if let before = pending, before != typedModel.viewState { typedModel.restore(before) }
+    pending = nil
+  }
+
+  func undoViewState() -> Bool {
+    guard let previous = undoStack.popLast() else { return false }
+    redoStack.append(typedModel.viewState)
+    typedModel.restore(previous)
+    return true
+  }
+
+  func redoViewState() -> Bool {
+    guard let next = redoStack.popLast() else { return false }
+    undoStack.append(typedModel.viewState)
+    typedModel.restore(next)
+    return true
+  }
+
+  var canUndoViewState: Bool { !undoStack.isEmpty }
+  var canRedoViewState: Bool { !redoStack.isEmpty }
+}

@@ -1,1 +1,37 @@
-print("x")
+// The composition root: which modules, which front end. Option parsing comes first and the
+// fast paths (--version, --help) return before any module or host is built.
+import Catalog
+import WorkbenchCore
+import WorkbenchShell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.contains("--version") {
+  print("workbench \(WorkbenchVersion.current)")
+  exit(ExitCode.success)
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(ShellOptions.helpText)
+  exit(ExitCode.success)
+}
+
+/// The feature modules built into this binary.
+let builtInModules: [any FeatureModule] = [CatalogModule()]
+
+if arguments.first == "reference" {
+  exit(Shell.printReference(modules: builtInModules))
+}
+
+do {
+  let options = try ShellOptions.parse(arguments)
+  exit(Shell.run(options: options, modules: builtInModules))
+} catch {
+  StandardStreams.error("workbench: \(error.message)\nTry `workbench --help`.\n")
+  exit(ExitCode.usage)
+}

@@ -7,11 +7,16 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   public var message: String
   /// The 1-based column in the command line the error is about, when there is one.
   public var column: Int?
+  /// Whether the command line itself was wrong (syntax, an unknown command or window, a bad
+  /// argument), as opposed to a well-formed command that was rejected when it ran. Shells keep
+  /// only lines that parsed in their history.
+  public var isUsageError: Bool
 
   /// An error with a message and, optionally, the column it points at.
-  public init(_ message: String, column: Int? = nil) {
+  public init(_ message: String, column: Int? = nil, isUsageError: Bool = false) {
     self.message = message
     self.column = column
+    self.isUsageError = isUsageError
   }
 
   public var description: String { message }

@@ -4,13 +4,13 @@ public enum Suggestions {
   ///
   /// Closeness is the edit distance (insertions, deletions, substitutions and swaps of
   /// neighbouring characters), allowed to grow with the word's length; a candidate that starts
-  /// with the word also counts.
+  /// with the word also counts. Ties go to the candidate listed first.
   public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
     let lowered = word.lowercased()
     var best: (name: String, distance: Int)? = nil
     for candidate in candidates {
       let distance = editDistance(lowered, candidate.lowercased())
-      if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) {
+      if best == nil || distance < best!.distance {
         best = (candidate, distance)
       }
     }

@@ -5,7 +5,7 @@ public enum CommandReference {
     var lines = [
       "# Command reference",
       "",
-      "Generated from the command specs by `workbench help --markdown`; a test fails when this",
+      "Generated from the command specs by `workbench reference`; a test fails when this",
       "file and the specs disagree. Module commands run in a window of their module; from",
       "anywhere else type them as `module.command` or put `@WINDOW` in front.",
       "",

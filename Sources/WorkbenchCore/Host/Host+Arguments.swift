@@ -33,7 +33,7 @@ extension Host {
   }
 
   private func missing(_ argument: ArgumentSpec, of spec: CommandSpec, at token: CommandToken) -> CommandError {
-    CommandError("missing \(argument.usage.trimmingBrackets). Usage: \(spec.usage)", column: token.column)
+    CommandError("missing \(argument.name.uppercased()). Usage: \(spec.usage)", column: token.column)
   }
 
   private func value(of token: CommandToken, for argument: ArgumentSpec, in command: ResolvedCommand)
@@ -90,11 +90,5 @@ extension Host {
       }
       return source.isInteger ? .integer(Int(text)!) : .text(text)
     }
-  }
-}
-
-extension String {
-  fileprivate var trimmingBrackets: String {
-    hasPrefix("[") && hasSuffix("]") ? String(dropFirst().dropLast()) : self
   }
 }

@@ -9,7 +9,7 @@ extension Host {
     do {
       commands = try CommandTokenizer.commands(in: line)
     } catch {
-      throw CommandError(error.message, column: error.column)
+      throw CommandError(error.message, column: error.column, isUsageError: true)
     }
     var outputs: [CommandOutput] = []
     for tokens in commands {
@@ -28,8 +28,16 @@ extension Host {
 
   /// Runs one tokenized command.
   public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
-    let resolved = try resolve(tokens)
-    let arguments = try bind(resolved)
+    let resolved: ResolvedCommand
+    let arguments: ParsedArguments
+    do {
+      resolved = try resolve(tokens)
+      arguments = try bind(resolved)
+    } catch {
+      var usage = error
+      usage.isUsageError = true
+      throw usage
+    }
     let context = CommandContext(arguments: arguments, window: resolved.window, host: self)
     let content = resolved.window?.content
     commandCommitted = false
@@ -96,6 +104,11 @@ extension Host {
     if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope {
       return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)
     }
+    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .window(let screens) = spec.scope,
+      !windows.contains(where: { screens.contains($0.screen.name) })
+    {
+      _ = try self.window(for: spec, module: owners[0], preferred: nil, token: nameToken)
+    }
     if !owners.isEmpty {
       let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
       let qualified = owners.map { "\($0).\(name)" }.joined(separator: " or ")
@@ -145,6 +158,6 @@ extension Host {
   }
 
   var windowLabels: [String] {
-    windows.flatMap { window in [String(window.id.number)] + (window.name.map { [$0] } ?? []) }
+    windows.compactMap(\.name) + windows.map { String($0.id.number) }
   }
 }

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Reads standard input one line at a time as bytes, so invalid UTF-8 can be reported
+/// instead of being silently replaced.
+struct StandardInputLines {
+  enum Line: Equatable {
+    case text(String)
+    case invalidUTF8
+  }
+
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+
+  /// The next line without its line break, or `nil` at the end of input.
+  mutating func next() -> Line? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        let line = decode(buffer[start..<newline])
+        start = newline + 1
+        return line
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        let line = decode(buffer[start...])
+        start = buffer.count
+        return line
+      }
+      fill()
+    }
+  }
+
+  private mutating func fill() {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { return }
+    if count <= 0 {
+      atEnd = true
+      return
+    }
+    buffer.append(contentsOf: chunk[..<count])
+  }
+
+  private func decode(_ bytes: ArraySlice<UInt8>) -> Line {
+    var bytes = bytes
+    if bytes.last == 0x0D { bytes.removeLast() }
+    guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8 }
+    return .text(text)
+  }
+}

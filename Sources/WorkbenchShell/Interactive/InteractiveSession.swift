@@ -1,0 +1,187 @@
+import CReadline
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The interactive shell on a terminal, on GNU readline's callback interface: a prompt naming
+/// the focused window, history, completion from the command specs, Ctrl-C to abandon the line
+/// and Ctrl-D to leave.
+///
+/// The callback interface (rather than a blocking `readline()`) lets the loop notice Ctrl-C
+/// between keystrokes, and later lets output arrive above the prompt while a line is typed.
+@MainActor
+final class InteractiveSession {
+  let host: Host
+  let output: OutputWriter
+  let historyPath: String?
+  private(set) var finished = false
+
+  /// The running session, reached from readline's C callbacks.
+  static var current: InteractiveSession?
+
+  init(host: Host, output: OutputWriter) {
+    self.host = host
+    self.output = output
+    self.historyPath = HistoryFile.path()
+  }
+
+  func run() -> Int32 {
+    InteractiveSession.current = self
+    defer { InteractiveSession.current = nil }
+    configureReadline()
+    output.emit("workbench \(WorkbenchVersion.current): type `help` for commands, Ctrl-D to leave.")
+    if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
+    output.flush()
+    rl_callback_handler_install(prompt(), handleLine)
+    while !finished {
+      var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, -1)
+      if wb_take_interrupt() != 0 {
+        abandonLine()
+        continue
+      }
+      if ready < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      rl_callback_read_char()
+    }
+    rl_callback_handler_remove()
+    return ExitCode.success
+  }
+
+  private func prompt() -> String {
+    ShellPrompt.styled(for: host, color: output.color)
+  }
+
+  private func configureReadline() {
+    wb_rl_set_readline_name("workbench")
+    wb_rl_set_completion_function(completeLine)
+    wb_rl_set_basic_word_break_characters(" \t\n;")
+    wb_rl_set_catch_signals(0)
+    wb_install_sigint_handler()
+    using_history()
+    stifle_history(2000)
+    if let historyPath {
+      if access(historyPath, F_OK) == 0 {
+        read_history(historyPath)
+      } else {
+        let descriptor = open(historyPath, O_CREAT | O_WRONLY, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+      }
+    }
+  }
+
+  /// Ctrl-C: drop the line being typed and start a fresh one.
+  private func abandonLine() {
+    rl_free_line_state()
+    rl_callback_sigcleanup()
+    rl_replace_line("", 0)
+    StandardStreams.out("^C\n")
+    rl_on_new_line()
+    rl_set_prompt(prompt())
+    rl_redisplay()
+  }
+
+  /// Runs one line typed at the prompt; `nil` means Ctrl-D.
+  func accept(_ line: String?) {
+    guard let line else {
+      output.emit("")
+      finished = true
+      rl_callback_handler_remove()
+      return
+    }
+    var parsed = true
+    do {
+      for result in try host.run(line: line) {
+        if result == .quit {
+          finished = true
+          break
+        }
+        output.write(result, host: host)
+      }
+    } catch {
+      parsed = !error.isUsageError
+      let column = error.column.map { "column \($0): " } ?? ""
+      output.writeError(column + error.message, place: nil)
+    }
+    if parsed, !line.allSatisfy(\.isWhitespace) { remember(line) }
+    output.flush()
+    if finished {
+      rl_callback_handler_remove()
+    } else {
+      rl_set_prompt(prompt())
+    }
+  }
+
+  /// Adds a line to the history and appends it to the history file at once, so a crash or a
+  /// second shell loses nothing.
+  private func remember(_ line: String) {
+    add_history(line)
+    guard let historyPath else { return }
+    append_history(1, historyPath)
+    history_truncate_file(historyPath, 2000)
+  }
+}
+
+/// readline's line callback.
+private func handleLine(_ line: UnsafeMutablePointer<CChar>?) {
+  let text: String?
+  var invalid = false
+  if let line {
+    let bytes = UnsafeRawBufferPointer(start: line, count: strlen(line)).bindMemory(to: UInt8.self)
+    text = String(validating: bytes, as: UTF8.self)
+    invalid = text == nil
+    free(line)
+  } else {
+    text = nil
+  }
+  MainActor.assumeIsolated {
+    guard let session = InteractiveSession.current else { return }
+    if invalid {
+      session.output.writeError("the line is not valid UTF-8 and was not run", place: nil)
+      return
+    }
+    session.accept(text)
+  }
+}
+
+/// readline's completion callback: candidates come from the host's command specs.
+private func completeLine(
+  _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+  wb_rl_set_attempted_completion_over(1)  // never fall back to file names
+  guard let buffer = wb_rl_line_buffer() else { return nil }
+  let prefixBytes = UnsafeRawBufferPointer(start: buffer, count: Int(end)).bindMemory(to: UInt8.self)
+  let prefix = String(decoding: prefixBytes, as: UTF8.self)
+  let candidates: [String] = MainActor.assumeIsolated {
+    InteractiveSession.current?.host.completions(for: prefix) ?? []
+  }
+  guard !candidates.isEmpty else { return nil }
+  let common = candidates.dropFirst().reduce(candidates[0]) { shared, next in
+    String(zip(shared, next).prefix { $0 == $1 }.map(\.0))
+  }
+  // readline's format: the text to substitute, then each match, then NULL.
+  let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: candidates.count + 2)
+  matches[0] = strdup(common)
+  if candidates.count == 1 {
+    matches[1] = nil
+  } else {
+    for (index, candidate) in candidates.enumerated() { matches[index + 1] = strdup(candidate) }
+    matches[candidates.count + 1] = nil
+  }
+  // readline frees the array with free(), so it must come from malloc.
+  let size = MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (candidates.count + 2)
+  guard let raw = malloc(size) else {
+    matches.deallocate()
+    return nil
+  }
+  let copy = raw.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: candidates.count + 2)
+  copy.update(from: matches, count: candidates.count + 2)
+  matches.deallocate()
+  return copy
+}

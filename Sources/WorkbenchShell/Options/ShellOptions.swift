@@ -1,0 +1,92 @@
+/// How the shell was asked to run, parsed from the command line.
+public struct ShellOptions: Equatable, Sendable {
+  /// Commands given with `-c`, run instead of reading standard input.
+  public var commands: String?
+  /// Echo each command before its output when reading from a pipe.
+  public var echo = false
+  /// Go on after an error when reading from a pipe (the exit code still reports it).
+  public var keepGoing = false
+  /// Print frames as JSON lines.
+  public var json = false
+  /// Colour: decided from the terminal and `NO_COLOR` unless forced off.
+  public var colorAllowed = true
+  /// Rows a list shows at once.
+  public var viewportRows = 20
+
+  /// The defaults.
+  public init() {}
+
+  /// Parses the shell's options (everything after the program name).
+  ///
+  /// - Throws: `ShellUsageError` for an unknown option or a missing value.
+  public static func parse(_ arguments: [String]) throws(ShellUsageError) -> ShellOptions {
+    var options = ShellOptions()
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "-c", "--command":
+        guard let value = iterator.next() else { throw ShellUsageError("\(argument) needs the commands to run") }
+        options.commands = value
+      case "--echo": options.echo = true
+      case "--keep-going": options.keepGoing = true
+      case "--json": options.json = true
+      case "--no-color": options.colorAllowed = false
+      case "--rows":
+        guard let value = iterator.next(), let rows = Int(value), rows > 0 else {
+          throw ShellUsageError("--rows needs a positive number")
+        }
+        options.viewportRows = rows
+      default:
+        let known = ["-c", "--command", "--echo", "--keep-going", "--json", "--no-color", "--rows", "--help", "--version"]
+        let hint = known.min { editCost(argument, $0) < editCost(argument, $1) }.map { ". Did you mean \($0)?" } ?? ""
+        throw ShellUsageError("unknown option '\(argument)'\(hint)")
+      }
+    }
+    return options
+  }
+
+  private static func editCost(_ a: String, _ b: String) -> Int {
+    let common = zip(a, b).prefix { $0 == $1 }.count
+    return max(a.count, b.count) - common
+  }
+
+  /// The text of `workbench --help`.
+  public static let helpText = """
+    workbench: a plugin-based editing workbench with a scripting front end
+
+    usage:
+      workbench [options]            open the shell (reads commands from a pipe when stdin is not a terminal)
+      workbench -c "CMD; CMD"        run commands and exit
+      workbench reference            print the command reference (docs/commands.md)
+      workbench --help | --version
+
+    options:
+      -c, --command CMDS   run these commands (separated by ;) instead of reading input
+      --echo               echo each command before its output (pipes and -c)
+      --keep-going         go on after an error (pipes and -c); the exit code still says it failed
+      --json               print frames as JSON lines
+      --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
+      --rows N             rows a list shows at once (default 20)
+
+    In the shell, type `help` for the commands. Exit codes: 0 success, 1 a command failed,
+    2 wrong usage.
+    """
+}
+
+/// A mistake in how the program was invoked; exits with code 2.
+public struct ShellUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public let message: String
+  init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// The exit codes the program uses.
+public enum ExitCode {
+  /// Everything worked.
+  public static let success: Int32 = 0
+  /// A command failed.
+  public static let failure: Int32 = 1
+  /// The program was invoked wrongly.
+  public static let usage: Int32 = 2
+}

@@ -1,0 +1,80 @@
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Writes what commands produce to standard output, and errors to standard error, as text
+/// (with colour on a terminal) or as JSON lines.
+@MainActor
+final class OutputWriter {
+  let json: Bool
+  let color: Bool
+
+  init(json: Bool, color: Bool) {
+    self.json = json
+    self.color = color
+  }
+
+  /// Whether colour should be used on `descriptor`: only on a terminal, never with NO_COLOR.
+  static func colorWanted(on descriptor: Int32, allowed: Bool) -> Bool {
+    guard allowed, isatty(descriptor) == 1 else { return false }
+    if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+    if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+    return true
+  }
+
+  func write(_ output: CommandOutput, host: Host) {
+    switch output {
+    case .frame(let id):
+      guard let window = host.window(id) else { return }
+      emit(json ? windowJSON(window, host: host) : styledText(of: window, host: host))
+    case .frames(let ids):
+      let windows = ids.compactMap(host.window)
+      if json {
+        windows.forEach { emit(windowJSON($0, host: host)) }
+      } else {
+        emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }))
+      }
+    case .text(let text):
+      emit(json ? FrameValue.object(FrameObject(["text": .string(text)])).jsonText : text)
+    case .value(let value):
+      emit(json ? value.jsonText : value.outlineText)
+    case .nothing, .quit:
+      break
+    }
+  }
+
+  func writeError(_ message: String, place: String?) {
+    let prefix = place.map { "\($0): " } ?? ""
+    let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
+    StandardStreams.error("\(prefix)\(label) \(message)\n")
+  }
+
+  func emit(_ text: String) {
+    StandardStreams.out(text + "\n")
+  }
+
+  /// Output is written as it is produced; kept so callers can mark where a flush matters.
+  func flush() {}
+
+  private func windowJSON(_ window: Window, host: Host) -> String {
+    let object = FrameObject([
+      "window": .integer(window.id.number),
+      "name": FrameValue(window.name),
+      "screen": .string(window.screen.name),
+      "document": .string(window.documentName),
+      "revision": FrameValue(host.document(named: window.documentName)?.revision),
+      "frame": window.frame,
+    ])
+    return FrameValue.object(object).jsonText
+  }
+
+  private func styledText(of window: Window, host: Host) -> String {
+    let text = host.renderText(of: window)
+    guard color, let newline = text.firstIndex(of: "\n") else { return text }
+    return "\u{1B}[1;36m" + text[..<newline] + "\u{1B}[0m" + text[newline...]
+  }
+}

@@ -1,0 +1,51 @@
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The program's version.
+public enum WorkbenchVersion {
+  /// The version `--version` prints.
+  public static let current = "0.1.0"
+}
+
+/// The shell front end: picks interactive or batch mode and runs it.
+@MainActor
+public enum Shell {
+  /// Runs the shell with the given options on a host with `modules`; returns the exit code.
+  public static func run(options: ShellOptions, modules: [any FeatureModule]) -> Int32 {
+    let host: Host
+    do {
+      host = try Host(modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows))
+    } catch {
+      StandardStreams.error("error: a module failed to register: \(error.message)\n")
+      return ExitCode.failure
+    }
+    let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    let output = OutputWriter(
+      json: options.json,
+      color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
+    if let commands = options.commands {
+      return BatchSession(host: host, options: options, output: output).run(commands: commands)
+    }
+    if interactive {
+      return InteractiveSession(host: host, output: output).run()
+    }
+    return BatchSession(host: host, options: options, output: output).runStandardInput()
+  }
+
+  /// Prints the command reference in Markdown.
+  public static func printReference(modules: [any FeatureModule]) -> Int32 {
+    do {
+      let host = try Host(modules: modules)
+      StandardStreams.out(CommandReference.markdown(for: host))
+      return ExitCode.success
+    } catch {
+      StandardStreams.error("error: \(error.message)\n")
+      return ExitCode.failure
+    }
+  }
+}

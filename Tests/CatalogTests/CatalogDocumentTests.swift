@@ -1,0 +1,57 @@
+import Catalog
+import FoundationEssentials
+import Testing
+
+@Suite struct CatalogDocumentTests {
+  @Test func duplicateIdsAreAValidationErrorNamingBothPlaces() {
+    #expect(
+      throws: CatalogValidationError(
+        "duplicate book id 2 at books[2] (also at books[1]): ids must be unique")
+    ) { try catalog([(1, "A"), (2, "B"), (2, "C")]) }
+  }
+
+  @Test func emptyAndOverlongTitlesAreRejected() {
+    #expect(throws: CatalogValidationError("books[0] has an empty title: every book needs one")) {
+      try catalog([(1, "  ")])
+    }
+    let long = String(repeating: "x", count: CatalogDocument.maximumTitleLength + 1)
+    #expect(throws: CatalogValidationError.self) { try catalog([(1, long)]) }
+  }
+
+  @Test func decodingValidatesInsteadOfTrapping() throws {
+    let duplicate = Data(#"{"books":[{"id":1,"title":"A"},{"id":1,"title":"B"}]}"#.utf8)
+    #expect(throws: CatalogValidationError.self) { try JSONDecoder().decode(CatalogDocument.self, from: duplicate) }
+    let missingTitle = Data(#"{"books":[{"id":1}]}"#.utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(CatalogDocument.self, from: missingTitle) }
+    let valid = Data(#"{"books":[{"id":7,"title":"Dune"}]}"#.utf8)
+    #expect(try JSONDecoder().decode(CatalogDocument.self, from: valid).books == [CatalogBook(id: 7, title: "Dune")])
+  }
+
+  @Test func encodingRoundTrips() throws {
+    let document = CatalogDocument.sampleLibrary
+    let decoded = try JSONDecoder().decode(CatalogDocument.self, from: try JSONEncoder().encode(document))
+    #expect(decoded == document)
+  }
+
+  @Test func editsKeepIdsStableAndValidate() throws {
+    let document = try catalog([(1, "A"), (5, "B")])
+    #expect(try document.adding(title: " C ").books.last == CatalogBook(id: 6, title: "C"))
+    #expect(try document.renaming(5, to: "Bee").book(5)?.title == "Bee")
+    #expect(try document.moving(5, to: 1).books.map(\.id) == [5, 1])
+    #expect(try document.removing(1).books.map(\.id) == [5])
+    #expect(throws: CatalogValidationError.self) { try document.renaming(9, to: "X") }
+    #expect(throws: CatalogValidationError.self) { try document.moving(1, to: 3) }
+    #expect(throws: CatalogValidationError.self) { try document.adding(title: "") }
+  }
+
+  @Test func sortingIsStableAndIgnoresCase() throws {
+    let document = try catalog([(1, "beta"), (2, "Alpha"), (3, "alpha")])
+    #expect(document.sorted(by: .title).books.map(\.id) == [2, 3, 1])
+    #expect(document.sorted(by: .reverse).books.map(\.id) == [3, 2, 1])
+    #expect(document.sorted(by: .reverse).sorted(by: .id).books.map(\.id) == [1, 2, 3])
+  }
+
+  @Test func theSampleLibraryHasThirtyBooks() {
+    #expect(CatalogDocument.sampleLibrary.books.count == 30)
+  }
+}

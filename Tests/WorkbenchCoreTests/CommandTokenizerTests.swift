@@ -1,0 +1,77 @@
+import Testing
+import WorkbenchCore
+
+@Suite struct CommandTokenizerTests {
+  private func words(_ line: String) throws -> [[String]] {
+    try CommandTokenizer.commands(in: line).map { $0.map(\.text) }
+  }
+
+  @Test func splitsOnSpacesAndTabs() throws {
+    #expect(try words("select  2\tnow") == [["select", "2", "now"]])
+  }
+
+  @Test func quotesGroupWords() throws {
+    #expect(try words(#"rename 2 "Intro to Algorithms" 'it''s'"#) == [["rename", "2", "Intro to Algorithms", "its"]])
+  }
+
+  @Test func backslashEscapesOutsideAndInsideDoubleQuotes() throws {
+    #expect(try words(#"add a\ b "say \"hi\"" 'no\escape'"#) == [["add", "a b", #"say "hi""#, #"no\escape"#]])
+  }
+
+  @Test func hashStartsACommentOnlyAtAWordStart() throws {
+    #expect(try words("query c# # the rest") == [["query", "c#"]])
+  }
+
+  @Test func semicolonsSeparateCommands() throws {
+    #expect(try words("select 1; query x ;; deselect") == [["select", "1"], ["query", "x"], ["deselect"]])
+    #expect(try words(#"add "a; b""#) == [["add", "a; b"]])
+  }
+
+  @Test func columnsPointAtEachWord() throws {
+    let tokens = try CommandTokenizer.commands(in: "  @left  select 2")[0]
+    #expect(tokens.map(\.column) == [3, 10, 17])
+  }
+
+  @Test func quotedAtSignIsText() throws {
+    let tokens = try CommandTokenizer.commands(in: #"query "@left""#)[0]
+    #expect(tokens[1].wasQuoted)
+  }
+
+  @Test func unclosedQuoteIsAnErrorAtTheQuote() {
+    #expect(throws: CommandSyntaxError.self) { try CommandTokenizer.commands(in: #"add "never closed"#) }
+    do {
+      _ = try CommandTokenizer.commands(in: #"add "never closed"#)
+    } catch {
+      #expect(error.column == 5)
+      #expect(error.message.contains("unclosed quote"))
+    }
+  }
+
+  @Test func trailingBackslashIsAnError() {
+    #expect(throws: CommandSyntaxError.self) { try CommandTokenizer.commands(in: #"add x\"#) }
+  }
+
+  @Test func quotedRoundTripsThroughTheTokenizer() throws {
+    for word in ["plain", "two words", #"a "quoted" \ word"#, "semi;colon", "#hash", ""] {
+      let line = "add " + CommandTokenizer.quoted(word)
+      let parsed = try words(line)
+      #expect(parsed == [["add", word]] || (word.isEmpty && parsed == [["add", ""]]))
+    }
+  }
+
+  @Test func emptyAndCommentLinesHaveNoCommands() throws {
+    #expect(try words("") == [])
+    #expect(try words("   # only a comment") == [])
+  }
+}
+
+@Suite struct SuggestionTests {
+  @Test func suggestsTheClosestName() {
+    #expect(Suggestions.closest(to: "selct", in: ["select", "deselect", "scroll"]) == "select")
+    #expect(Suggestions.closest(to: "qeury", in: ["query", "quit"]) == "query")
+  }
+
+  @Test func suggestsNothingForUnrelatedWords() {
+    #expect(Suggestions.closest(to: "xyzzy", in: ["select", "query"]) == nil)
+  }
+}

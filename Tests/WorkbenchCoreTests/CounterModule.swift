@@ -1,0 +1,76 @@
+import WorkbenchCore
+
+/// A minimal module for testing the host without any real feature module: a document holding
+/// a number, and windows with a view-state step size.
+struct CounterDocument: DocumentBody {
+  var value: Int
+}
+
+struct CounterViewState: ViewStateValue {
+  var step = 1
+}
+
+@MainActor
+final class CounterScreen: ScreenModel {
+  private(set) var document: CounterDocument
+  private(set) var viewState: CounterViewState
+  private(set) var replacements = 0
+
+  init(document: CounterDocument, viewState: CounterViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+  }
+
+  func documentReplaced(_ document: CounterDocument) {
+    self.document = document
+    replacements += 1
+  }
+
+  func restore(_ viewState: CounterViewState) { self.viewState = viewState }
+
+  func setStep(_ step: Int) { viewState.step = step }
+
+  var frame: FrameValue { ["value": .integer(document.value), "step": .integer(viewState.step)] }
+}
+
+struct CounterModule: FeatureModule {
+  var manifest: ModuleManifest { ModuleManifest(name: "counter", version: "1.0", summary: "a number") }
+
+  @MainActor func register(into registrar: Registrar) {
+    registrar.documentKind(
+      CounterDocument.self, name: "counter", summary: "a number", samples: ["tally": CounterDocument(value: 0)])
+    registrar.screen(CounterScreen.self, name: "counter", documentKind: "counter", summary: "shows the number")
+    registrar.command(
+      CommandSpec(
+        "step", arguments: [ArgumentSpec("size", .integer(1...10))], summary: "set the step",
+        scope: .window(screens: ["counter"])
+      ) { context in
+        try context.model(CounterScreen.self).setStep(context.arguments.integer("size") ?? 1)
+        return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec("bump", summary: "add the step", scope: .window(screens: ["counter"])) { context in
+        let screen = try context.model(CounterScreen.self)
+        try context.commit(CounterDocument(value: screen.document.value + screen.viewState.step), summary: "bump")
+        return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec(
+        "mode", arguments: [ArgumentSpec("kind", .choice(["fast", "slow"]))], summary: "choose a mode",
+        scope: .window(screens: ["counter"])
+      ) { _ in .nothing })
+    registrar.command(
+      CommandSpec("fail", summary: "always rejected", scope: .window(screens: ["counter"])) { context in
+        try context.model(CounterScreen.self).setStep(9)
+        throw CommandError("the counter refuses")
+      })
+  }
+}
+
+/// A module whose command clashes with a host command.
+struct ClashingModule: FeatureModule {
+  var manifest: ModuleManifest { ModuleManifest(name: "clash", version: "1.0", summary: "bad") }
+  @MainActor func register(into registrar: Registrar) {
+    registrar.command(CommandSpec("open", summary: "clashes") { _ in .nothing })
+  }
+}

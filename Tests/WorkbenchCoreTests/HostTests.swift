@@ -1,0 +1,185 @@
+import Testing
+
+@testable import WorkbenchCore
+
+@MainActor
+@Suite struct HostTests {
+  let host: Host
+
+  init() throws {
+    host = try Host(modules: [CounterModule()])
+  }
+
+  private func run(_ line: String) throws -> [CommandOutput] { try host.run(line: line) }
+
+  private func error(_ line: String) -> CommandError? {
+    do {
+      _ = try host.run(line: line)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func value(_ window: String) -> Int? { host.window(named: window)?.frame["value"]?.integerValue }
+  private func step(_ window: String) -> Int? { host.window(named: window)?.frame["step"]?.integerValue }
+
+  @Test func sampleDocumentsAreLoaded() {
+    #expect(host.documentNames == ["tally"])
+    #expect(host.document(named: "tally")?.revision == 1)
+  }
+
+  @Test func openFocusesTheNewWindowAndNumbersItsWindows() throws {
+    #expect(try run("open counter tally a") == [.frame(WindowID(1))])
+    _ = try run("open counter tally")
+    #expect(host.focusedWindowID == WindowID(2))
+    #expect(host.windows.map(\.label) == ["a", "2"])
+  }
+
+  @Test func commitsReachEveryWindowOnTheDocumentAndBumpTheRevision() throws {
+    _ = try run("open counter tally a; open counter tally b")
+    _ = try run("@a step 5; @a bump")
+    #expect(value("a") == 5)
+    #expect(value("b") == 5)
+    #expect(step("b") == 1)  // view state stays per window
+    #expect(host.document(named: "tally")?.revision == 2)
+    let screenB = try #require(host.window(named: "b")?.model(as: CounterScreen.self))
+    #expect(screenB.replacements == 1)
+  }
+
+  @Test func qualifiedCommandsRunFromAnywhere() throws {
+    _ = try run("open counter tally a")
+    _ = try run("counter.step 3")
+    #expect(step("a") == 3)
+  }
+
+  @Test func unknownCommandsSuggestTheClosestName() {
+    let failure = error("hlep")
+    #expect(failure?.message.contains("Did you mean 'help'?") == true)
+    #expect(failure?.column == 1)
+    #expect(failure?.isUsageError == true)
+  }
+
+  @Test func moduleCommandsWithoutAWindowSayHowToGetOne() {
+    let failure = error("bump")
+    #expect(failure?.message.contains("open counter") == true)
+  }
+
+  @Test func unknownWindowsAreReportedWithTheirColumn() throws {
+    _ = try run("open counter tally left")
+    let failure = error("@lfet bump")
+    #expect(failure?.message == "no window 'lfet'. Did you mean 'left'?")
+    #expect(failure?.column == 1)
+    #expect(value("left") == 0)
+  }
+
+  @Test func argumentsAreTypeCheckedBeforeAnythingRuns() throws {
+    _ = try run("open counter tally")
+    #expect(error("step two")?.message == "SIZE must be a whole number, not 'two'")
+    #expect(error("step two")?.column == 6)
+    #expect(error("step 11")?.message == "SIZE must be between 1 and 10, not 11")
+    #expect(error("step")?.message == "missing SIZE. Usage: step SIZE")
+    #expect(error("step 2 3")?.message == "too many arguments: '3' is extra. Usage: step SIZE")
+    #expect(error("mode fsat")?.message == "KIND must be one of fast, slow, not 'fsat'. Did you mean 'fast'?")
+    #expect(step("1") == 1)
+  }
+
+  @Test func aRejectedCommandLeavesTheViewStateAsItWas() throws {
+    _ = try run("open counter tally")
+    #expect(error("fail")?.message == "the counter refuses")
+    #expect(error("fail")?.isUsageError == false)
+    #expect(step("1") == 1)
+  }
+
+  @Test func laterCommandsOnALineDoNotRunAfterAnError() throws {
+    _ = try run("open counter tally")
+    #expect(error("bump; nope; bump") != nil)
+    #expect(value("1") == 1)
+  }
+
+  @Test func documentUndoKeepsTheViewStateAndViewUndoKeepsTheDocument() throws {
+    _ = try run("open counter tally a")
+    _ = try run("step 4; bump; step 2")
+    #expect(value("a") == 4)
+    _ = try run("undo")
+    #expect(value("a") == 0)
+    #expect(step("a") == 2)  // the document went back, the window's step did not
+    _ = try run("undo view")
+    #expect(step("a") == 4)
+    #expect(value("a") == 0)
+    _ = try run("redo; redo view")
+    #expect(value("a") == 4)
+    #expect(step("a") == 2)
+    #expect(host.document(named: "tally")?.revision == 4)  // bump, undo, redo
+    #expect(error("redo")?.message == "nothing to redo in document 'tally'")
+  }
+
+  @Test func aNewEditClearsTheRedoHistory() throws {
+    _ = try run("open counter tally; bump; undo; bump")
+    #expect(error("redo") != nil)
+  }
+
+  @Test func closingMovesFocusAndUnknownWindowsAreRejected() throws {
+    _ = try run("open counter tally a; open counter tally b; focus a")
+    #expect(host.focusedWindow?.label == "a")
+    _ = try run("close a")
+    #expect(host.focusedWindow?.label == "b")
+    #expect(error("focus a")?.message == "no window 'a'. Did you mean 'b'?")
+  }
+
+  @Test func windowNamesMustBeUniqueAndWellFormed() throws {
+    _ = try run("open counter tally a")
+    #expect(error("open counter tally a")?.message.contains("already open") == true)
+    #expect(error("open counter tally 9x")?.message.contains("must start with a letter") == true)
+    #expect(host.windows.count == 1)
+  }
+
+  @Test func registrationClashesAreErrorsNotTraps() {
+    #expect(throws: RegistrationError.self) { try Host(modules: [CounterModule(), CounterModule()]) }
+    #expect(throws: RegistrationError.self) { try Host(modules: [ClashingModule()]) }
+  }
+
+  @Test func helpComesFromTheSpecs() throws {
+    guard case .text(let text) = try run("help step").first else {
+      Issue.record("help did not print text")
+      return
+    }
+    #expect(text.hasPrefix("usage: step SIZE"))
+    #expect(error("help nosuch")?.message.contains("no command 'nosuch'") == true)
+  }
+}
+
+@MainActor
+@Suite struct CompletionTests {
+  let host: Host
+
+  init() throws {
+    host = try Host(modules: [CounterModule()])
+    _ = try host.run(line: "open counter tally left; open counter tally right")
+  }
+
+  @Test func completesCommandNames() {
+    #expect(host.completions(for: "st") == ["state", "step"])
+    #expect(host.completions(for: "counter.b") == ["counter.bump"])
+  }
+
+  @Test func completesWindowsAfterAnAtSign() {
+    #expect(host.completions(for: "@l") == ["@left"])
+    #expect(host.completions(for: "focus r") == ["right"])
+  }
+
+  @Test func completesArgumentValuesFromTheSpec() {
+    #expect(host.completions(for: "mode ") == ["fast", "slow"])
+    #expect(host.completions(for: "open c") == ["counter"])
+    #expect(host.completions(for: "open counter t") == ["tally"])
+    #expect(host.completions(for: "undo v") == ["view"])
+  }
+
+  @Test func completesInTheWindowNamedInFront() {
+    #expect(host.completions(for: "@right mode s") == ["slow"])
+  }
+
+  @Test func completesAfterASemicolon() {
+    #expect(host.completions(for: "bump; ste") == ["step"])
+  }
+}

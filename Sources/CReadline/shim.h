@@ -3,6 +3,10 @@
 
 #include <stdio.h>
 #include <signal.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <poll.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -25,20 +29,73 @@ static inline void wb_rl_set_catch_signals(int v) { rl_catch_signals = v; }
 static inline void wb_rl_set_catch_sigwinch(int v) { rl_catch_sigwinch = v; }
 static inline void wb_rl_set_sort_completion_matches(int v) { rl_sort_completion_matches = v; }
 
-// Ctrl-C: a flag set by the signal handler, read by the shell's poll loop.
+// Ctrl-C: the signal handler sets a flag and writes a byte to a pipe (the self-pipe trick),
+// so the shell's poll() wakes up even when the signal arrived just before it was called.
 static volatile sig_atomic_t wb_interrupted = 0;
-static inline void wb_on_sigint(int sig) { (void)sig; wb_interrupted = 1; }
-static inline void wb_install_sigint_handler(void) {
+static int wb_signal_pipe[2] = {-1, -1};
+static inline void wb_on_sigint(int sig) {
+  (void)sig;
+  wb_interrupted = 1;
+  if (wb_signal_pipe[1] >= 0) {
+    int saved = errno;
+    ssize_t ignored = write(wb_signal_pipe[1], "i", 1);
+    (void)ignored;
+    errno = saved;
+  }
+}
+/// Installs the SIGINT handler; returns the descriptor to poll for interrupts, or -1.
+static inline int wb_install_sigint_handler(void) {
+  if (wb_signal_pipe[0] < 0 && pipe(wb_signal_pipe) == 0) {
+    for (int i = 0; i < 2; i++) {
+      fcntl(wb_signal_pipe[i], F_SETFL, fcntl(wb_signal_pipe[i], F_GETFL) | O_NONBLOCK);
+      fcntl(wb_signal_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+  }
   struct sigaction action;
   action.sa_handler = wb_on_sigint;
   sigemptyset(&action.sa_mask);
   action.sa_flags = 0;  // no SA_RESTART: poll() returns EINTR so the loop can react
   sigaction(SIGINT, &action, NULL);
+  // A parent may have left SIGINT blocked; the shell needs it.
+  sigset_t interrupt;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
+  return wb_signal_pipe[0];
 }
+/// Whether Ctrl-C was pressed since the last call; empties the pipe.
 static inline int wb_take_interrupt(void) {
+  char drain[64];
+  if (wb_signal_pipe[0] >= 0) {
+    while (read(wb_signal_pipe[0], drain, sizeof drain) > 0) {}
+  }
   int value = wb_interrupted;
   wb_interrupted = 0;
   return value;
 }
+
+/// readline's key reader: waits for a key or Ctrl-C. SIGINT flushes the terminal's input, so
+/// a reader blocked in read() would hang until the next key; this one returns Ctrl-C (3),
+/// which the shell binds to abandoning the line.
+static inline int wb_getc(FILE *stream) {
+  int input = fileno(stream);
+  for (;;) {
+    struct pollfd fds[2] = {{input, POLLIN, 0}, {wb_signal_pipe[0], POLLIN, 0}};
+    int ready = poll(fds, wb_signal_pipe[0] >= 0 ? 2 : 1, -1);
+    if (wb_take_interrupt()) return 3;
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return EOF;
+    }
+    if (fds[0].revents == 0) continue;
+    unsigned char c;
+    ssize_t count = read(input, &c, 1);
+    if (count == 1) return c;
+    if (count == 0) return EOF;
+    if (errno == EINTR || errno == EAGAIN) continue;
+    return EOF;
+  }
+}
+static inline void wb_rl_use_interruptible_getc(void) { rl_getc_function = wb_getc; }
 
 #endif

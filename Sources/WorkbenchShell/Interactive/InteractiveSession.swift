@@ -36,18 +36,16 @@ final class InteractiveSession {
     output.emit("workbench \(WorkbenchVersion.current): type `help` for commands, Ctrl-D to leave.")
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
     output.flush()
+    let interrupts = wb_install_sigint_handler()
     rl_callback_handler_install(prompt(), handleLine)
     while !finished {
-      var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, -1)
-      if wb_take_interrupt() != 0 {
-        abandonLine()
-        continue
-      }
-      if ready < 0 {
-        if errno == EINTR { continue }
-        break
-      }
+      var descriptors = [
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0),
+      ]
+      // Either a key or Ctrl-C; readline's key reader (wb_getc) tells them apart.
+      let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, -1)
+      if ready < 0 && errno != EINTR { break }
       rl_callback_read_char()
     }
     rl_callback_handler_remove()
@@ -63,7 +61,8 @@ final class InteractiveSession {
     wb_rl_set_completion_function(completeLine)
     wb_rl_set_basic_word_break_characters(" \t\n;")
     wb_rl_set_catch_signals(0)
-    wb_install_sigint_handler()
+    wb_rl_use_interruptible_getc()
+    rl_bind_key(3, abandonLineKey)
     using_history()
     stifle_history(2000)
     if let historyPath {
@@ -77,14 +76,10 @@ final class InteractiveSession {
   }
 
   /// Ctrl-C: drop the line being typed and start a fresh one.
-  private func abandonLine() {
-    rl_free_line_state()
-    rl_callback_sigcleanup()
-    rl_replace_line("", 0)
+  func abandonLine() {
+    rl_replace_line("", 1)
     StandardStreams.out("^C\n")
     rl_on_new_line()
-    rl_set_prompt(prompt())
-    rl_redisplay()
   }
 
   /// Runs one line typed at the prompt; `nil` means Ctrl-D.
@@ -126,6 +121,12 @@ final class InteractiveSession {
     append_history(1, historyPath)
     history_truncate_file(historyPath, 2000)
   }
+}
+
+/// Ctrl-C, as a key: the signal handler makes readline's key reader return it.
+private func abandonLineKey(_ count: Int32, _ key: Int32) -> Int32 {
+  MainActor.assumeIsolated { InteractiveSession.current?.abandonLine() }
+  return 0
 }
 
 /// readline's line callback.

@@ -1,0 +1,45 @@
+import Testing
+
+/// The shell on a pseudo-terminal: prompt, completion, Ctrl-C, Ctrl-D and history.
+@Suite(.serialized) struct InteractiveShellTests {
+  @Test func promptCompletionInterruptAndEndOfInput() throws {
+    let state = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(environment: ["XDG_STATE_HOME": state, "TERM": "xterm", "NO_COLOR": "1", "INPUTRC": "/dev/null"]))
+    #expect(session.waitFor("workbench> "))
+
+    session.type("open catalog library left\r")
+    #expect(session.waitFor("left catalog:library> "))
+
+    // Tab completes a command name from the specs.
+    var mark = session.transcript.count
+    session.type("sel\t")
+    #expect(session.waitFor("select", after: mark))
+    session.type("2\r")
+    #expect(session.waitFor("▸  2", after: mark))
+
+    // Ctrl-C abandons the half-typed line; nothing runs.
+    mark = session.transcript.count
+    session.type("remove 2")
+    #expect(session.waitFor("remove 2", after: mark))
+    session.type("\u{03}")
+    #expect(session.waitFor("^C", after: mark), "screen: \(session.screen(from: mark).debugDescription)")
+    session.type("documents\r")
+    #expect(session.waitFor("library  catalog  revision 1", after: mark))
+
+    // A line that does not parse is reported and kept out of the history.
+    session.type("selct 3\r")
+    #expect(session.waitFor("Did you mean 'select'?"))
+
+    // Ctrl-D on an empty line leaves with status 0.
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+
+    let history = readTextFile(state + "/workbench/history") ?? ""
+    #expect(history.contains("open catalog library left"))
+    #expect(history.contains("select 2"))
+    #expect(history.contains("documents"))
+    #expect(!history.contains("remove 2"))
+    #expect(!history.contains("selct"))
+  }
+}

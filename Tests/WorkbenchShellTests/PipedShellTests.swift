@@ -1,0 +1,90 @@
+import Testing
+
+/// The built binary driven through pipes, as CI jobs and scripts use it.
+@Suite struct PipedShellTests {
+  private func run(_ input: String, _ arguments: [String] = [], environment: [String: String?] = [:]) -> ProcessResult {
+    ChildProcess.runWorkbench(arguments, input: Array(input.utf8), environment: environment)
+  }
+
+  @Test func versionAndHelpExitCleanly() {
+    let version = run("", ["--version"])
+    #expect(version.status == 0)
+    #expect(version.stdout == "workbench 0.1.0\n")
+    let help = run("", ["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("usage:"))
+  }
+
+  @Test func anUnknownOptionIsAUsageError() {
+    let result = run("", ["--jsno"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("unknown option '--jsno'. Did you mean --json?"))
+  }
+
+  @Test func pipedInputHasNoPromptAndShowsFrames() {
+    let result = run("open catalog library left\nselect 2\n")
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(!result.stdout.contains("> "))
+    #expect(result.stdout.contains("▸  2  Structure and Interpretation of Computer Programs"))
+    #expect(!result.stdout.contains("\u{1B}["))  // no colour or terminal control in a pipe
+  }
+
+  @Test func theFirstErrorStopsTheRunWithItsPlace() {
+    let result = run("open catalog library\nselct 2\nselect 3\n")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "<stdin>:2:1: error: unknown command 'selct'. Did you mean 'select'? (type `help` for the list)\n")
+    #expect(!result.stdout.contains("▸"))
+  }
+
+  @Test func keepGoingRunsTheRestAndStillFails() {
+    let result = run("open catalog library\nselect 999\nselect 3\n", ["--keep-going"])
+    #expect(result.status == 1)
+    #expect(result.stderr == "<stdin>:2:8: error: no book with id 999\n")
+    #expect(result.stdout.contains("▸  3  The Art of Computer Programming"))
+  }
+
+  @Test func echoShowsEachCommandAfterAPrompt() {
+    let result = run("open catalog library left\n# a comment\nquery war\n", ["--echo"])
+    #expect(result.stdout.contains("workbench> open catalog library left\n"))
+    #expect(result.stdout.contains("left catalog:library> query war\n"))
+  }
+
+  @Test func dashCRunsCommandsAndExits() {
+    let result = run("", ["-c", "open catalog library; select 5; frame"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("selected: 5"))
+    let failing = run("", ["-c", "open catalog library; select x"])
+    #expect(failing.status == 1)
+    #expect(failing.stderr.hasPrefix("-c:1:"))
+  }
+
+  @Test func jsonPrintsOneFramePerLine() {
+    let result = run("open catalog library left\nquery dune\n", ["--json"])
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[1].hasPrefix(#"{"window":1,"name":"left","screen":"catalog","document":"library","revision":1,"frame":{"query":"dune""#))
+    #expect(lines[1].contains(#""rows":[{"id":27,"title":"Dune"}]"#))
+  }
+
+  @Test func invalidUTF8IsReportedNotReplaced() {
+    var input = Array("open catalog library\nquery ".utf8)
+    input += [0xFF, 0xFE, 0x0A]
+    let result = ChildProcess.runWorkbench([], input: input)
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<stdin>:2: error: the line is not valid UTF-8"))
+  }
+
+  @Test func quitEndsTheRunEarly() {
+    let result = run("open catalog library\nquit\nselct\n")
+    #expect(result.status == 0)
+  }
+
+  @Test func anUnclosedQuoteIsASyntaxErrorWithItsColumn() {
+    let result = run("open catalog library\nadd \"Dune Messiah\n")
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("<stdin>:2:5: error: unclosed quote"))
+  }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a finished child process left behind.
+struct ProcessResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs the built `workbench` binary (or another program) with pipes, for end-to-end tests.
+enum ChildProcess {
+  /// The `workbench` binary beside the test bundle in the build folder.
+  static var workbenchPath: String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let executable = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    let folder = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    return folder + "/workbench"
+  }
+
+  /// The environment tests run the binary in: this process's, with overrides applied
+  /// (a `nil` value removes the variable).
+  static func environment(_ overrides: [String: String?]) -> [String] {
+    var variables: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    for (key, value) in overrides { variables[key] = value }
+    return variables.map { "\($0.key)=\($0.value)" }
+  }
+
+  /// Runs `workbench` with `arguments`, feeding it `input` on standard input.
+  static func runWorkbench(
+    _ arguments: [String], input: [UInt8] = [], environment overrides: [String: String?] = [:]
+  ) -> ProcessResult {
+    run(workbenchPath, arguments, input: input, environment: environment(overrides))
+  }
+
+  static func run(_ path: String, _ arguments: [String], input: [UInt8], environment: [String]) -> ProcessResult {
+    var inPipe: [Int32] = [0, 0]
+    var outPipe: [Int32] = [0, 0]
+    var errPipe: [Int32] = [0, 0]
+    pipe(&inPipe)
+    pipe(&outPipe)
+    pipe(&errPipe)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    for descriptor in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    let pid = spawn(path, arguments, environment: environment, actions: &actions)
+    posix_spawn_file_actions_destroy(&actions)
+    close(inPipe[0])
+    close(outPipe[1])
+    close(errPipe[1])
+    guard pid > 0 else {
+      for descriptor in [inPipe[1], outPipe[0], errPipe[0]] { close(descriptor) }
+      return ProcessResult(status: -1, stdout: "", stderr: "could not start \(path)")
+    }
+    signal(SIGPIPE, SIG_IGN)
+    input.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(inPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
+    close(inPipe[1])
+    let (stdout, stderr) = drain(outPipe[0], errPipe[0])
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return ProcessResult(status: exitCode, stdout: stdout, stderr: stderr)
+  }
+
+  static func spawn(
+    _ path: String, _ arguments: [String], environment: [String], actions: inout posix_spawn_file_actions_t
+  ) -> pid_t {
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    return result == 0 ? pid : -1
+  }
+
+  /// Reads two descriptors to their ends without letting either pipe fill up.
+  private static func drain(_ first: Int32, _ second: Int32) -> (String, String) {
+    var outputs: [[UInt8]] = [[], []]
+    var open = [first, second]
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while open.contains(where: { $0 >= 0 }) {
+      var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      if poll(&descriptors, 2, 10_000) <= 0 { break }
+      for index in 0..<2 where open[index] >= 0 && descriptors[index].revents != 0 {
+        let count = read(open[index], &buffer, buffer.count)
+        if count > 0 {
+          outputs[index] += buffer[..<count]
+        } else {
+          close(open[index])
+          open[index] = -1
+        }
+      }
+    }
+    return (String(decoding: outputs[0], as: UTF8.self), String(decoding: outputs[1], as: UTF8.self))
+  }
+}
+
+/// Reads a whole file as text.
+func readTextFile(_ path: String) -> String? {
+  let descriptor = open(path, O_RDONLY)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(descriptor, &buffer, buffer.count)
+    if count <= 0 { break }
+    bytes += buffer[..<count]
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// A fresh temporary folder.
+func makeTemporaryFolder() -> String {
+  var template = Array("/tmp/workbench-test-XXXXXX".utf8CString)
+  let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+  return path.map { String(cString: $0) } ?? "/tmp"
+}
+
+/// The repository's root folder, found from this source file's path.
+func repositoryRoot(file: String = #filePath) -> String {
+  var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+  while let last = parts.last, last != "Tests" { parts.removeLast() }
+  parts.removeLast()
+  return parts.joined(separator: "/")
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs `workbench` on a pseudo-terminal, types into it and reads the screen's byte stream,
+/// the way a person at a terminal would use the shell.
+final class PseudoTerminalSession {
+  private let master: Int32
+  private let pid: pid_t
+  private(set) var transcript: [UInt8] = []
+
+  init?(arguments: [String] = [], environment overrides: [String: String?]) {
+    var master: Int32 = -1
+    var slave: Int32 = -1
+    var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
+    guard openpty(&master, &slave, nil, nil, &size) == 0 else { return nil }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    for target: Int32 in 0...2 { posix_spawn_file_actions_adddup2(&actions, slave, target) }
+    posix_spawn_file_actions_addclose(&actions, slave)
+    posix_spawn_file_actions_addclose(&actions, master)
+    // Test threads may block signals, and a spawned child inherits the mask: start it with
+    // none blocked and SIGINT at its default, as a login shell would.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &interrupt)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    // util-linux's setsid starts a new session and makes the terminal its controlling terminal
+    // (posix_spawn cannot), so Ctrl-C sends SIGINT as at a real terminal. It does not fork here,
+    // since the spawned child is not a process-group leader, so `pid` is the shell's own.
+    let path = "/usr/bin/setsid"
+    let argv = ([path, "--ctty", ChildProcess.workbenchPath] + arguments).map { strdup($0) } + [nil]
+    let envp = ChildProcess.environment(overrides).map { strdup($0) } + [nil]
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+    posix_spawn_file_actions_destroy(&actions)
+    posix_spawnattr_destroy(&attributes)
+    close(slave)
+    guard result == 0 else {
+      close(master)
+      return nil
+    }
+    self.master = master
+    self.pid = pid
+  }
+
+  deinit {
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    close(master)
+  }
+
+  /// Types text as if at the keyboard.
+  func type(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
+  /// Reads until the screen output since `from` contains `text`, or `seconds` pass.
+  @discardableResult
+  func waitFor(_ text: String, after from: Int = 0, seconds: Int = 10) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var waited = 0
+    while waited < seconds * 1000 {
+      if screen(from: from).contains(text) { return true }
+      var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+      if poll(&descriptor, 1, 50) > 0 {
+        let count = read(master, &buffer, buffer.count)
+        if count <= 0 { return screen(from: from).contains(text) }
+        transcript += buffer[..<count]
+      } else {
+        waited += 50
+      }
+    }
+    return screen(from: from).contains(text)
+  }
+
+  /// What the terminal received since byte `from`, as text.
+  func screen(from: Int = 0) -> String {
+    String(decoding: transcript[min(from, transcript.count)...], as: UTF8.self)
+  }
+
+  /// The exit status once the process ends, or `nil` if it is still running after `seconds`.
+  func exitStatus(seconds: Int = 10) -> Int32? {
+    for _ in 0..<(seconds * 20) {
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid {
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+      }
+      waitFor("\u{0}", seconds: 0)  // keep draining so the child never blocks on output
+      usleep(50_000)
+    }
+    return nil
+  }
+}

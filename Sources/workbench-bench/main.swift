@@ -1,1 +1,12 @@
-print("x")
+// Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
+// Pass section names to run only some: startup, roundtrip, million.
+let requested = Set(CommandLine.arguments.dropFirst())
+func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
+
+#if DEBUG
+  print("warning: this is a debug build; figures are only meaningful with -c release\n")
+#endif
+
+if wants("startup") { StartupBenchmark.run(iterations: 200).forEach { print($0) } }
+if wants("roundtrip") { RoundTripBenchmark.run(iterations: 20_000).forEach { print($0) } }
+if wants("million") { LargeCatalogBenchmark.run(count: 1_000_000).forEach { print($0) } }

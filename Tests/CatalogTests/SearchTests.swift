@@ -40,7 +40,8 @@ import WorkbenchCore
       titles.append((id, (0..<count).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")))
     }
     let document = try catalog(titles)
-    let typing = CatalogScreenModel(document: document, viewState: CatalogViewState(), environment: .init(viewportRows: 500))
+    let typing = CatalogScreenModel(
+      document: document, viewState: CatalogViewState(), environment: .init(viewportRows: 500))
     for query in ["t", "th", "the", "the ", "the a", "the ar", "the a", "s", "sw", "über", "üb", "élan d"] {
       try typing.send(.queryChanged(query))
       let fresh = CatalogScreenModel(

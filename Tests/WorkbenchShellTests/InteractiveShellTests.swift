@@ -5,7 +5,9 @@ import Testing
   @Test func promptCompletionInterruptAndEndOfInput() throws {
     let state = makeTemporaryFolder()
     let session = try #require(
-      PseudoTerminalSession(environment: ["XDG_STATE_HOME": state, "TERM": "xterm", "NO_COLOR": "1", "INPUTRC": "/dev/null"]))
+      PseudoTerminalSession(environment: [
+        "XDG_STATE_HOME": state, "TERM": "xterm", "NO_COLOR": "1", "INPUTRC": "/dev/null",
+      ]))
     #expect(session.waitFor("workbench> "))
 
     session.type("open catalog library left\r")

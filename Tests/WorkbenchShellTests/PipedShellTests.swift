@@ -65,7 +65,9 @@ import Testing
     let result = run("open catalog library left\nquery dune\n", ["--json"])
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 2)
-    #expect(lines[1].hasPrefix(#"{"window":1,"name":"left","screen":"catalog","document":"library","revision":1,"frame":{"query":"dune""#))
+    #expect(
+      lines[1].hasPrefix(
+        #"{"window":1,"name":"left","screen":"catalog","document":"library","revision":1,"frame":{"query":"dune""#))
     #expect(lines[1].contains(#""rows":[{"id":27,"title":"Dune"}]"#))
   }
 

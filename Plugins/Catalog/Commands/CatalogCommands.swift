@@ -29,7 +29,8 @@ enum CatalogCommands {
   /// A command that commits the document `edit` returns to the window's shared document.
   private static func editCommand(
     _ name: String, arguments: [ArgumentSpec], summary: String,
-    edit: @escaping @MainActor @Sendable (ParsedArguments, CatalogDocument) throws(CatalogValidationError) ->
+    edit:
+      @escaping @MainActor @Sendable (ParsedArguments, CatalogDocument) throws(CatalogValidationError) ->
       (CatalogDocument, String)
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in

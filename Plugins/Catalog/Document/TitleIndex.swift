@@ -39,7 +39,9 @@ final class TitleIndex: Sendable {
   /// The form titles and queries are compared in: lowercased with Unicode's rules, so
   /// "MISÉRABLES" finds "Les Misérables". Line breaks become spaces.
   static func fold(_ text: String) -> String {
-    text.lowercased().replacing("\n", with: " ")
+    let lowered = text.lowercased()
+    guard lowered.utf8.contains(0x0A) else { return lowered }
+    return String(lowered.map { $0 == "\n" ? " " : $0 })
   }
 
   /// The positions of the books whose folded title contains `query` (already folded).
@@ -61,8 +63,15 @@ final class TitleIndex: Sendable {
           return result
         }
         var offset = 0
+        var position = 0
         while let hit = finder.firstOffset(in: buffer, from: offset) {
-          let position = title(containing: hit)
+          // Hits come in order, so the title holding one is found by walking forward, or by a
+          // binary search when the walk would be long.
+          if hit - offset > 4096 {
+            position = title(containing: hit)
+          } else {
+            while starts[position + 1] <= hit { position += 1 }
+          }
           result.append(position)
           offset = starts[position + 1]
         }

@@ -14,7 +14,8 @@ enum CatalogRendering {
     let rows = frame["rows"]?.elements ?? []
     let firstRow = frame["viewport"]?["firstRow"]?.integerValue ?? 1
     if rows.isEmpty {
-      lines.append(onlySelected && selected == nil ? "  (only selected is on, and nothing is selected)" : "  (no books)")
+      lines.append(
+        onlySelected && selected == nil ? "  (only selected is on, and nothing is selected)" : "  (no books)")
     } else if firstRow > 1 {
       lines.append("  ↑ \(firstRow - 1) more")
     }

@@ -37,7 +37,9 @@ public struct ShellOptions: Equatable, Sendable {
         }
         options.viewportRows = rows
       default:
-        let known = ["-c", "--command", "--echo", "--keep-going", "--json", "--no-color", "--rows", "--help", "--version"]
+        let known = [
+          "-c", "--command", "--echo", "--keep-going", "--json", "--no-color", "--rows", "--help", "--version",
+        ]
         let hint = known.min { editCost(argument, $0) < editCost(argument, $1) }.map { ". Did you mean \($0)?" } ?? ""
         throw ShellUsageError("unknown option '\(argument)'\(hint)")
       }

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Monotonic wall-clock time in seconds.
+func now() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `body` and returns how long it took in seconds.
+func measure(_ body: () throws -> Void) rethrows -> Double {
+  let start = now()
+  try body()
+  return now() - start
+}
+
+/// The value at a percentile (0...100) of some samples.
+func percentile(_ samples: [Double], _ percent: Double) -> Double {
+  let sorted = samples.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  let index = min(sorted.count - 1, Int((percent / 100 * Double(sorted.count)).rounded(.up)) - 1)
+  return sorted[max(0, index)]
+}
+
+/// The peak resident memory of this process so far, in megabytes.
+func peakMemoryMB() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return Double(usage.ru_maxrss) / 1024
+}
+
+/// A number with a fixed count of decimals.
+func format(_ value: Double, _ decimals: Int = 2) -> String {
+  var scale = 1.0
+  for _ in 0..<decimals { scale *= 10 }
+  let rounded = (value * scale).rounded() / scale
+  var text = String(rounded)
+  if let dot = text.firstIndex(of: ".") {
+    let have = text.distance(from: dot, to: text.endIndex) - 1
+    if have < decimals { text += String(repeating: "0", count: decimals - have) }
+  } else if decimals > 0 {
+    text += "." + String(repeating: "0", count: decimals)
+  }
+  return text
+}
+
+/// The folder this executable is in: the build folder that also holds `workbench`.
+func buildFolder() -> String {
+  var buffer = [CChar](repeating: 0, count: 4096)
+  let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+  let path = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+  return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+}
+
+/// Starts a program with its output sent to `output`, waits for it, and returns the wall time
+/// in seconds, or `nil` if it could not start or failed. (Send grep's output to a real file:
+/// GNU grep stops at the first match when its output is /dev/null.)
+func timeProcess(_ path: String, _ arguments: [String], output: String = "/dev/null") -> Double? {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  let argv = ([path] + arguments).map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var pid: pid_t = 0
+  let start = now()
+  guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  let elapsed = now() - start
+  return status == 0 || (status >> 8) & 0xff == 1 ? elapsed : nil
+}

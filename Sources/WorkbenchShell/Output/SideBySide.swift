@@ -16,6 +16,7 @@ enum SideBySide {
           line += String(repeating: " ", count: max(0, widths[index] - visibleWidth(cell)))
         }
       }
+      while line.last == " " { line.removeLast() }
       lines.append(line)
     }
     return lines.joined(separator: "\n")

@@ -73,7 +73,11 @@ enum LargeCatalogBenchmark {
     _ = screen.frame
     for length in 1...typed.count {
       let query = String(typed[0..<length])
-      incremental.append(measure { try? screen.send(.queryChanged(query)); _ = screen.frame })
+      incremental.append(
+        measure {
+          try? screen.send(.queryChanged(query))
+          _ = screen.frame
+        })
     }
     lines.append(
       "  typing \"winter garden\" key by key: first key \(format(incremental[0] * 1000, 1)) ms, "

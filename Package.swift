@@ -31,6 +31,9 @@ let package = Package(
     // The interactive and piped front end; the only importer of readline.
     .target(name: "WorkbenchShell", dependencies: ["WorkbenchCore", "CReadline"]),
 
+    // YAML scenarios: the loader and the runner; the only importer of libyaml.
+    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "CYAML"]),
+
     // Feature modules.
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
 

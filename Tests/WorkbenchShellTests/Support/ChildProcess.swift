@@ -1,6 +1,19 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
+
+/// Tests run in parallel. A child spawned while another test holds a pipe's write end would
+/// inherit it and keep that pipe open, so neither child ever sees end of input. Descriptors are
+/// therefore made close-on-exec, and made and spawned under this lock so no spawn can slip in
+/// between `pipe` and `fcntl`.
+let spawnLock = Mutex(())
+
+/// Marks descriptors close-on-exec (posix_spawn's dup2 clears the flag on the child's copies).
+func closeOnExec(_ descriptors: [Int32]) {
+  for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+}
 
 /// What a finished child process left behind.
 struct ProcessResult {
@@ -47,20 +60,23 @@ enum ChildProcess {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
-    pipe(&inPipe)
-    pipe(&outPipe)
-    pipe(&errPipe)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for descriptor in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
-    let pid = spawn(path, arguments, environment: environment, actions: &actions)
-    posix_spawn_file_actions_destroy(&actions)
-    close(inPipe[0])
-    close(outPipe[1])
-    close(errPipe[1])
+    let pid = spawnLock.withLock { _ -> pid_t in
+      pipe(&inPipe)
+      pipe(&outPipe)
+      pipe(&errPipe)
+      closeOnExec(inPipe + outPipe + errPipe)
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+      posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+      posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+      let pid = spawn(path, arguments, environment: environment, actions: &actions)
+      posix_spawn_file_actions_destroy(&actions)
+      close(inPipe[0])
+      close(outPipe[1])
+      close(errPipe[1])
+      return pid
+    }
     guard pid > 0 else {
       for descriptor in [inPipe[1], outPipe[0], errPipe[0]] { close(descriptor) }
       return ProcessResult(status: -1, stdout: "", stderr: "could not start \(path)")
@@ -76,8 +92,18 @@ enum ChildProcess {
     }
     close(inPipe[1])
     let (stdout, stderr) = drain(outPipe[0], errPipe[0])
+    // A child that hangs must fail its test, not hang the suite.
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    var waited = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+      if waited >= 30_000 {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return ProcessResult(status: -1, stdout: stdout, stderr: stderr + "\n(killed after 30 s)")
+      }
+      usleep(10_000)
+      waited += 10
+    }
     let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return ProcessResult(status: exitCode, stdout: stdout, stderr: stderr)
   }

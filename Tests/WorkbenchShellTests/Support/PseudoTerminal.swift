@@ -13,12 +13,24 @@ final class PseudoTerminalSession {
     var master: Int32 = -1
     var slave: Int32 = -1
     var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
-    guard openpty(&master, &slave, nil, nil, &size) == 0 else { return nil }
+    var started = false
+    var pid: pid_t = 0
+    spawnLock.withLock { _ in
+      guard openpty(&master, &slave, nil, nil, &size) == 0 else { return }
+      closeOnExec([master, slave])
+      started = Self.spawn(master: master, slave: slave, arguments: arguments, overrides: overrides, pid: &pid)
+    }
+    guard started else { return nil }
+    self.master = master
+    self.pid = pid
+  }
+
+  private static func spawn(
+    master: Int32, slave: Int32, arguments: [String], overrides: [String: String?], pid: inout pid_t
+  ) -> Bool {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     for target: Int32 in 0...2 { posix_spawn_file_actions_adddup2(&actions, slave, target) }
-    posix_spawn_file_actions_addclose(&actions, slave)
-    posix_spawn_file_actions_addclose(&actions, master)
     // Test threads may block signals, and a spawned child inherits the mask: start it with
     // none blocked and SIGINT at its default, as a login shell would.
     var attributes = posix_spawnattr_t()
@@ -37,19 +49,14 @@ final class PseudoTerminalSession {
     let path = "/usr/bin/setsid"
     let argv = ([path, "--ctty", ChildProcess.workbenchPath] + arguments).map { strdup($0) } + [nil]
     let envp = ChildProcess.environment(overrides).map { strdup($0) } + [nil]
-    var pid: pid_t = 0
     let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     argv.forEach { free($0) }
     envp.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
     posix_spawnattr_destroy(&attributes)
     close(slave)
-    guard result == 0 else {
-      close(master)
-      return nil
-    }
-    self.master = master
-    self.pid = pid
+    if result != 0 { close(master) }
+    return result == 0
   }
 
   deinit {

@@ -1,0 +1,187 @@
+import CYAML
+
+/// Parses YAML text into `YAMLNode` documents with libyaml's event parser, keeping the line and
+/// column of every node.
+///
+/// Built to take hostile input without crashing, hanging or eating memory:
+/// - duplicate keys are errors, with both places;
+/// - aliases are expanded, but the whole document may expand to at most `maximumNodes` nodes,
+///   so an alias bomb fails at once;
+/// - nesting deeper than `maximumDepth` is an error (the builder is iterative, so depth cannot
+///   overflow the stack either way);
+/// - invalid UTF-8, tabs used for indentation and unclosed quotes come back as libyaml's own
+///   messages with their place.
+public struct YAMLParser {
+  /// The deepest nesting accepted.
+  public var maximumDepth = 200
+  /// The most nodes a file may hold after aliases are expanded.
+  public var maximumNodes = 1_000_000
+
+  /// A parser with the default limits.
+  public init() {}
+
+  private final class Builder {
+    enum Frame {
+      case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, size: Int)
+      case mapping(
+        pairs: [YAMLPair], keys: [String: SourceLocation], pendingKey: (String, SourceLocation)?,
+        location: SourceLocation, anchor: String?, size: Int)
+    }
+    var stack: [Frame] = []
+    var documents: [YAMLNode] = []
+    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var totalNodes = 0
+  }
+
+  /// Parses every document in `bytes`.
+  ///
+  /// - Parameter file: the name used in locations.
+  /// - Throws: `ScenarioFileError` with the place of the first problem.
+  public func parse(_ bytes: [UInt8], file: String) throws(ScenarioFileError) -> [YAMLNode] {
+    var parser = yaml_parser_t()
+    guard yaml_parser_initialize(&parser) == 1 else {
+      throw ScenarioFileError("could not start the YAML parser", at: SourceLocation(file: file, line: 1, column: 1))
+    }
+    defer { yaml_parser_delete(&parser) }
+    return try bytes.withUnsafeBufferPointer { buffer throws(ScenarioFileError) -> [YAMLNode] in
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      let builder = Builder()
+      while true {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(&parser, &event) == 1 else {
+          throw parserError(parser, bytes: buffer, file: file)
+        }
+        defer { yaml_event_delete(&event) }
+        let location = SourceLocation(
+          file: file, line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+          return builder.documents
+        case YAML_SCALAR_EVENT:
+          let scalar = event.data.scalar
+          let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+          let isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
+          let node = YAMLNode(content: .scalar(text, isPlain: isPlain), location: location)
+          try add(node, size: 1, anchor: string(scalar.anchor), to: builder)
+        case YAML_ALIAS_EVENT:
+          let name = string(event.data.alias.anchor) ?? ""
+          guard let anchored = builder.anchors[name] else {
+            throw ScenarioFileError("unknown alias *\(name): define the anchor &\(name) before using it", at: location)
+          }
+          try add(anchored.node, size: anchored.size, anchor: nil, to: builder)
+        case YAML_SEQUENCE_START_EVENT:
+          try push(
+            .sequence(items: [], location: location, anchor: string(event.data.sequence_start.anchor), size: 1),
+            at: location, to: builder)
+        case YAML_MAPPING_START_EVENT:
+          try push(
+            .mapping(
+              pairs: [], keys: [:], pendingKey: nil, location: location,
+              anchor: string(event.data.mapping_start.anchor), size: 1),
+            at: location, to: builder)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+          guard let frame = builder.stack.popLast() else { continue }
+          switch frame {
+          case .sequence(let items, let start, let anchor, let size):
+            try add(YAMLNode(content: .sequence(items), location: start), size: size, anchor: anchor, to: builder)
+          case .mapping(let pairs, _, _, let start, let anchor, let size):
+            try add(YAMLNode(content: .mapping(pairs), location: start), size: size, anchor: anchor, to: builder)
+          }
+        default:
+          continue
+        }
+      }
+    }
+  }
+
+  private func push(_ frame: Builder.Frame, at location: SourceLocation, to builder: Builder) throws(ScenarioFileError)
+  {
+    guard builder.stack.count < maximumDepth else {
+      throw ScenarioFileError(
+        "the YAML nests deeper than \(maximumDepth) levels; a scenario never needs that many", at: location)
+    }
+    builder.stack.append(frame)
+  }
+
+  private func add(_ node: YAMLNode, size: Int, anchor: String?, to builder: Builder) throws(ScenarioFileError) {
+    builder.totalNodes += size
+    guard builder.totalNodes <= maximumNodes else {
+      throw ScenarioFileError(
+        "the file expands to more than \(maximumNodes) YAML nodes (aliases repeating aliases?); "
+          + "write it out or split it with include", at: node.location)
+    }
+    if let anchor { builder.anchors[anchor] = (node, size) }
+    guard let top = builder.stack.popLast() else {
+      builder.documents.append(node)
+      return
+    }
+    switch top {
+    case .sequence(var items, let location, let anchor, let total):
+      items.append(node)
+      builder.stack.append(.sequence(items: items, location: location, anchor: anchor, size: total + size))
+    case .mapping(var pairs, var keys, let pendingKey, let location, let anchor, let total):
+      if let (key, keyLocation) = pendingKey {
+        pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+        builder.stack.append(
+          .mapping(pairs: pairs, keys: keys, pendingKey: nil, location: location, anchor: anchor, size: total + size))
+      } else {
+        guard let key = node.scalarText else {
+          throw ScenarioFileError(
+            "a mapping key must be a single value, not \(node.kindDescription)", at: node.location)
+        }
+        if let earlier = keys[key] {
+          throw ScenarioFileError(
+            "duplicate key '\(key)' (first at line \(earlier.line)): each key may appear once", at: node.location)
+        }
+        keys[key] = node.location
+        builder.stack.append(
+          .mapping(
+            pairs: pairs, keys: keys, pendingKey: (key, node.location), location: location, anchor: anchor,
+            size: total + size))
+      }
+    }
+  }
+
+  private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    guard let pointer else { return nil }
+    return String(cString: pointer)
+  }
+
+  private func parserError(_ parser: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, file: String)
+    -> ScenarioFileError
+  {
+    let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+    if parser.error == YAML_READER_ERROR {
+      let location = Self.location(ofByte: parser.problem_offset, in: bytes, file: file)
+      if problem.contains("UTF-8") || problem.contains("utf-8") {
+        return ScenarioFileError("the file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location)
+      }
+      return ScenarioFileError(problem, at: location)
+    }
+    let mark = parser.problem_mark
+    let location = SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    var message = problem
+    if let context = parser.context.map({ String(cString: $0) }) {
+      message = "\(problem) \(context) (line \(parser.context_mark.line + 1))"
+    }
+    if problem.contains("cannot start any token"), mark.index < bytes.count, bytes[Int(mark.index)] == 0x09 {
+      message = "a tab here: YAML indents with spaces only"
+    }
+    return ScenarioFileError(message, at: location)
+  }
+
+  /// The line and column of byte `offset`.
+  static func location(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
+    var line = 1
+    var column = 1
+    for index in 0..<min(offset, bytes.count) {
+      if bytes[index] == 0x0A {
+        line += 1
+        column = 1
+      } else if bytes[index] & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    return SourceLocation(file: file, line: line, column: column)
+  }
+}

@@ -40,7 +40,7 @@ let package = Package(
     // The composition root.
     .executableTarget(
       name: "workbench",
-      dependencies: ["WorkbenchCore", "WorkbenchShell", "Catalog"]
+      dependencies: ["WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "Catalog"]
     ),
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.

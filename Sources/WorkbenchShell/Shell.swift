@@ -28,13 +28,14 @@ public enum Shell {
     let output = OutputWriter(
       json: options.json,
       color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
+    let controller = ShellController(host: host, modules: modules, options: options, output: output)
     if let commands = options.commands {
-      return BatchSession(host: host, options: options, output: output).run(commands: commands)
+      return BatchSession(controller: controller).run(commands: commands)
     }
     if interactive {
-      return InteractiveSession(host: host, output: output).run()
+      return InteractiveSession(controller: controller).run()
     }
-    return BatchSession(host: host, options: options, output: output).runStandardInput()
+    return BatchSession(controller: controller).runStandardInput()
   }
 
   /// Prints the command reference in Markdown.

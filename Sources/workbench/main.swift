@@ -2,6 +2,7 @@
 // fast paths (--version, --help) return before any module or host is built.
 import Catalog
 import WorkbenchCore
+import WorkbenchScenarios
 import WorkbenchShell
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ if arguments.contains("--version") {
   print("workbench \(WorkbenchVersion.current)")
   exit(ExitCode.success)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.first != "run", arguments.contains("--help") || arguments.contains("-h") {
   print(ShellOptions.helpText)
   exit(ExitCode.success)
 }
@@ -24,8 +25,11 @@ if arguments.contains("--help") || arguments.contains("-h") {
 /// The feature modules built into this binary.
 let builtInModules: [any FeatureModule] = [CatalogModule()]
 
-if arguments.first == "reference" {
-  exit(Shell.printReference(modules: builtInModules))
+switch arguments.first {
+case "reference": exit(Shell.printReference(modules: builtInModules))
+case "run": exit(ScenarioCommand.run(Array(arguments.dropFirst()), modules: builtInModules))
+case "check": exit(ScenarioCommand.check(Array(arguments.dropFirst()), modules: builtInModules))
+default: break
 }
 
 do {

@@ -12,6 +12,12 @@ public enum CommandOutput: Equatable, Sendable {
   case nothing
   /// End the session.
   case quit
+  /// Save the session, tear the host down and restore it (the front end does it).
+  case relaunch
+  /// Start recording the commands that follow into a scenario file (the shell does it).
+  case recordStart(path: String)
+  /// Stop recording and write the scenario.
+  case recordStop
 }
 
 /// Where a command may run.

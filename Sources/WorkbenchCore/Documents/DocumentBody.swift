@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The facts a document holds. A module's document type conforms; decoding from untrusted
 /// input must throw a validation error, never trap.
 public protocol DocumentBody: Codable, Equatable, Sendable {}
@@ -12,6 +14,52 @@ public struct DocumentKind: Sendable {
   public let summary: String
   let samples: [(String, any DocumentBody)]
   let matches: @Sendable (any DocumentBody) -> Bool
+  let decode: @Sendable ([UInt8]) throws -> any DocumentBody
+}
+
+/// Turns a `DecodingError` into a sentence that names the field: `books[2].title: missing`.
+public enum DecodingErrorText {
+  /// A readable description of a decoding error.
+  public static func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+      var text = ""
+      for key in keys {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += (text.isEmpty ? "" : ".") + key.stringValue
+        }
+      }
+      return text.isEmpty ? "the document" : text
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "\(path(context.codingPath + [key])) is missing"
+    case .typeMismatch(let type, let context):
+      return "\(path(context.codingPath)) should be \(describe(type))"
+    case .valueNotFound(let type, let context):
+      return "\(path(context.codingPath)) should be \(describe(type)), not null"
+    case .dataCorrupted(let context):
+      if let underlying = context.underlyingError { return "\(path(context.codingPath)): \(underlying)" }
+      return "\(path(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+      return String(describing: error)
+    }
+  }
+
+  private static func describe(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: return "text"
+    case is Int.Type, is Int64.Type: return "a whole number"
+    case is Double.Type: return "a number"
+    case is Bool.Type: return "true or false"
+    default:
+      let name = String(describing: type)
+      if name.hasPrefix("Array") { return "a list" }
+      if name.hasPrefix("Dictionary") { return "a mapping" }
+      return "a \(name)"
+    }
+  }
 }
 
 /// A document in the host: named, of a kind, with a revision that increases on every

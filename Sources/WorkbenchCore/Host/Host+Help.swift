@@ -10,6 +10,9 @@ extension Host {
     return host + modules
   }
 
+  /// The names of the commands every window has.
+  public var hostCommandNames: Set<String> { Set(hostCommands.keys) }
+
   func helpOverview(for window: Window?) -> String {
     var lines = ["Host commands:"]
     lines += HostCommands.all.map { "  " + $0.usage.padded(to: 34) + $0.summary }

@@ -15,10 +15,14 @@ public final class Host {
 
   var documents: [String: DocumentEntry] = [:]
   /// Open windows in the order they were opened.
-  public private(set) var windows: [Window] = []
+  public internal(set) var windows: [Window] = []
   /// The window commands run in unless they name another.
-  public private(set) var focusedWindowID: WindowID?
-  private var nextWindowNumber = 1
+  public internal(set) var focusedWindowID: WindowID?
+  var nextWindowNumber = 1
+  /// The session's clock: real in the shell, virtual in scenarios.
+  public let clock: SessionClock
+  /// What could not be restored when this host was built from a session record.
+  public internal(set) var restorationWarnings: [RestorationWarning] = []
   /// Set when the running command committed a document change.
   var commandCommitted = false
 
@@ -26,10 +30,17 @@ public final class Host {
   ///
   /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
   ///   screens or document kinds clash.
-  public init(modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment())
+  public convenience init(
+    modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(), clock: SessionClock.Mode = .real
+  ) throws(RegistrationError) {
+    try self.init(modules: modules, environment: environment, clock: clock, loadSamples: true)
+  }
+
+  init(modules: [any FeatureModule], environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool)
     throws(RegistrationError)
   {
     self.environment = environment
+    self.clock = SessionClock(mode: clock)
     var manifests: [ModuleManifest] = []
     var kinds: [String: DocumentKind] = [:]
     var screens: [String: ScreenKind] = [:]
@@ -80,6 +91,7 @@ public final class Host {
     self.screenKinds = screens
     self.moduleCommands = commands
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
+    guard loadSamples else { return }
     for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
       for (name, body) in kind.samples {
         documents[name] = DocumentEntry(name: name, kind: kind.name, revision: 1, body: body)
@@ -115,6 +127,33 @@ public final class Host {
     } else {
       documents[name] = DocumentEntry(name: name, kind: kind, revision: 1, body: body)
     }
+  }
+
+  /// Sets a document's starting state: revision 1, no history, no windows told. For setting up
+  /// a session (a scenario's documents), not for edits.
+  ///
+  /// - Throws: `CommandError` when the kind is unknown or the JSON does not decode as that kind;
+  ///   the message names the problem.
+  public func seedDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
+    guard let documentKind = documentKinds[kind] else {
+      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
+    }
+    do {
+      let body = try documentKind.decode(json)
+      documents[name] = DocumentEntry(name: name, kind: kind, revision: 1, body: body)
+    } catch let error as DecodingError {
+      throw CommandError(DecodingErrorText.describe(error))
+    } catch {
+      throw CommandError(String(describing: error))
+    }
+  }
+
+  /// The registered document kinds' names.
+  public var documentKindNames: [String] { documentKinds.keys.sorted() }
+
+  /// The registered screens' names, and the document kind each shows.
+  public var screens: [(name: String, documentKind: String)] {
+    screenKinds.values.map { ($0.name, $0.documentKind) }.sorted { $0.name < $1.name }
   }
 
   func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) {

@@ -1,7 +1,8 @@
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
   static let all: [CommandSpec] = [
-    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, quit,
+    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, clock, relaunch, record,
+    quit,
   ]
 
   static let help = CommandSpec(
@@ -135,6 +136,51 @@ enum HostCommands {
   }
 
   static let quit = CommandSpec("quit", summary: "End the session") { _ in .quit }
+
+  static let clock = CommandSpec(
+    "clock",
+    arguments: [
+      ArgumentSpec("action", .choice(["advance"]), optional: true, help: "advance: move a virtual clock forward"),
+      ArgumentSpec("duration", .word, optional: true, help: "how far: 300ms, 2s, 1.5s, 1m"),
+    ],
+    summary: "Show the session's clock, or move a scenario's virtual clock forward",
+    details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves."
+  ) { context in
+    let clock = context.host.clock
+    guard context.arguments.text("action") == "advance" else {
+      let mode = clock.mode == .virtual ? "virtual" : "real"
+      return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time)")
+    }
+    guard let text = context.arguments.text("duration") else {
+      throw CommandError("missing DURATION. Usage: clock advance DURATION (for example 300ms)")
+    }
+    guard let duration = SessionClock.parseDuration(text) else {
+      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
+    }
+    try clock.advance(by: duration)
+    return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time)")
+  }
+
+  static let relaunch = CommandSpec(
+    "relaunch", summary: "Save the session, tear the host down and restore it, as quitting and starting again would",
+    details: "Windows come back in order with their view state; undo histories do not survive."
+  ) { _ in .relaunch }
+
+  static let record = CommandSpec(
+    "record",
+    arguments: [
+      ArgumentSpec("action", .choice(["start", "stop"])),
+      ArgumentSpec("file", .word, optional: true, help: "with start: the scenario file to write"),
+    ],
+    summary: "Record the commands that follow as a scenario file (shell only)",
+    details: "`record start FILE` begins; `record stop` writes the scenario, ending with the final frames."
+  ) { context in
+    if context.arguments.text("action") == "stop" { return .recordStop }
+    guard let file = context.arguments.text("file") else {
+      throw CommandError("missing FILE. Usage: record start FILE")
+    }
+    return .recordStart(path: file)
+  }
 }
 
 extension Host {

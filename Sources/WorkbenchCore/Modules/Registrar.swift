@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A problem in how a module registered itself: a programmer's error, reported when the host
 /// starts rather than trapping.
 public struct RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -26,7 +28,8 @@ public final class Registrar {
       DocumentKind(
         name: name, module: manifest.name, summary: summary,
         samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-        matches: { $0 is Body }))
+        matches: { $0 is Body },
+        decode: { bytes in try JSONDecoder().decode(Body.self, from: Data(bytes)) }))
   }
 
   /// Registers a screen: a screen model type shown in windows bound to one document kind.

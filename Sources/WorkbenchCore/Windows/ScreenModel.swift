@@ -3,6 +3,14 @@
 public protocol ViewStateValue: Codable, Equatable, Sendable {
   /// The view state of a window that was just opened.
   init()
+  /// The version of this type's stored form. Raise it when a change would make older code
+  /// misread new records; records from a newer version are refused, not misread.
+  static var version: Int { get }
+}
+
+extension ViewStateValue {
+  /// Version 1 unless the type says otherwise.
+  public static var version: Int { 1 }
 }
 
 /// Facts about where a screen is shown that are not view state: they belong to the session.

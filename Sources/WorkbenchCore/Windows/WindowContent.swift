@@ -7,6 +7,10 @@ protocol WindowContent: AnyObject {
   var frame: FrameValue { get }
   /// The view state as JSON with sorted keys, for `state` and persistence.
   func viewStateJSON() throws -> String
+  /// The view state as a versioned record.
+  func viewStateRecord() throws -> ViewStateRecord
+  /// Restores a stored view state; returns why it could not, leaving the default in place.
+  func restoreViewState(from record: ViewStateRecord) -> String?
   func documentReplaced(_ document: any DocumentBody)
   /// Remembers the view state before a command so `finishCommand` can record a change.
   func beginCommand()
@@ -39,6 +43,25 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return String(decoding: try encoder.encode(typedModel.viewState), as: UTF8.self)
+  }
+
+  func viewStateRecord() throws -> ViewStateRecord {
+    ViewStateRecord(version: Model.State.version, state: try viewStateJSON())
+  }
+
+  func restoreViewState(from record: ViewStateRecord) -> String? {
+    guard record.version <= Model.State.version else {
+      return "its view state was written by a newer version (\(record.version) > \(Model.State.version))"
+    }
+    do {
+      let state = try JSONDecoder().decode(Model.State.self, from: Data(record.state.utf8))
+      typedModel.restore(state)
+      return nil
+    } catch let error as DecodingError {
+      return "its view state is unreadable (\(DecodingErrorText.describe(error)))"
+    } catch {
+      return "its view state is unreadable (\(error))"
+    }
   }
 
   func documentReplaced(_ document: any DocumentBody) {

@@ -1,5 +1,5 @@
 /// A place in a file: 1-based line and column.
-public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct SourceLocation: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
   /// The file's path as the user gave it (or as an include resolved it).
   public var file: String
   /// The 1-based line.
@@ -19,7 +19,7 @@ public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvert
 }
 
 /// A problem in a scenario file, reported as `file:line:column: message`.
-public struct ScenarioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ScenarioFileError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
   /// Where the problem is.
   public var location: SourceLocation
   /// What is wrong and what to do about it.

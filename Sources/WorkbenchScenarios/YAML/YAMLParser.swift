@@ -15,7 +15,7 @@ public struct YAMLParser {
   /// The deepest nesting accepted.
   public var maximumDepth = 200
   /// The most nodes a file may hold after aliases are expanded.
-  public var maximumNodes = 1_000_000
+  public var maximumNodes = 200_000
 
   /// A parser with the default limits.
   public init() {}
@@ -166,6 +166,12 @@ public struct YAMLParser {
     }
     if problem.contains("cannot start any token"), mark.index < bytes.count, bytes[Int(mark.index)] == 0x09 {
       message = "a tab here: YAML indents with spaces only"
+    }
+    if let context = parser.context.map({ String(cString: $0) }), context.contains("quoted scalar") {
+      let start = parser.context_mark
+      return ScenarioFileError(
+        "unclosed quote: the quoted text that starts here never ends; add the closing quote",
+        at: SourceLocation(file: file, line: Int(start.line) + 1, column: Int(start.column) + 1))
     }
     return ScenarioFileError(message, at: location)
   }

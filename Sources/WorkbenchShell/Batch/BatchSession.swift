@@ -4,9 +4,9 @@ import WorkbenchCore
 /// control; the first error stops the run unless `--keep-going`.
 @MainActor
 struct BatchSession {
-  let host: Host
-  let options: ShellOptions
-  let output: OutputWriter
+  let controller: ShellController
+  var options: ShellOptions { controller.options }
+  var output: OutputWriter { controller.output }
 
   /// Runs the `-c` commands, then returns the exit code.
   func run(commands: String) -> Int32 {
@@ -56,18 +56,12 @@ struct BatchSession {
 
   private func execute(_ line: String, place: String, lineNumber: Int) -> Outcome {
     if options.echo, !line.allSatisfy(\.isWhitespace) {
-      output.emit(ShellPrompt.plain(for: host) + line)
+      output.emit(ShellPrompt.plain(for: controller.host) + line)
     }
-    do {
-      for result in try host.run(line: line) {
-        if result == .quit { return .quit }
-        output.write(result, host: host)
-      }
-      return .ok
-    } catch {
-      let column = error.column.map { ":\($0)" } ?? ""
-      output.writeError(error.message, place: "\(place):\(lineNumber)\(column)")
-      return .failed
+    switch controller.execute(line, place: "\(place):\(lineNumber)") {
+    case .ran: return .ok
+    case .failed: return .failed
+    case .quit: return .quit
     }
   }
 }

@@ -15,17 +15,17 @@ import WorkbenchCore
 /// between keystrokes, and later lets output arrive above the prompt while a line is typed.
 @MainActor
 final class InteractiveSession {
-  let host: Host
-  let output: OutputWriter
+  let controller: ShellController
+  var host: Host { controller.host }
+  var output: OutputWriter { controller.output }
   let historyPath: String?
   private(set) var finished = false
 
   /// The running session, reached from readline's C callbacks.
   static var current: InteractiveSession?
 
-  init(host: Host, output: OutputWriter) {
-    self.host = host
-    self.output = output
+  init(controller: ShellController) {
+    self.controller = controller
     self.historyPath = HistoryFile.path()
   }
 
@@ -91,18 +91,10 @@ final class InteractiveSession {
       return
     }
     var parsed = true
-    do {
-      for result in try host.run(line: line) {
-        if result == .quit {
-          finished = true
-          break
-        }
-        output.write(result, host: host)
-      }
-    } catch {
-      parsed = !error.isUsageError
-      let column = error.column.map { "column \($0): " } ?? ""
-      output.writeError(column + error.message, place: nil)
+    switch controller.execute(line, place: nil) {
+    case .ran: break
+    case .failed(let usage): parsed = !usage
+    case .quit: finished = true
     }
     if parsed, !line.allSatisfy(\.isWhitespace) { remember(line) }
     output.flush()

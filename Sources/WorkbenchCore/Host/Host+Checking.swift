@@ -1,0 +1,37 @@
+extension Host {
+  /// Checks, without running anything, that `name` is a command a window showing `screen` can
+  /// run (any host command, the screen's module's commands, or a qualified `module.command`);
+  /// with no screen, that it is a host command or a qualified one.
+  ///
+  /// - Returns: `nil` when it is, otherwise the message to report (with a suggestion).
+  public func problemWithCommand(named name: String, inScreen screen: String?) -> String? {
+    if hostCommands[name] != nil { return nil }
+    let module = screen.flatMap { screenKinds[$0]?.module }
+    if let dot = name.firstIndex(of: ".") {
+      let moduleName = String(name[..<dot])
+      let commandName = String(name[name.index(after: dot)...])
+      guard let commands = moduleCommands[moduleName] else {
+        return "no module named '\(moduleName)'" + suggestion(moduleName, in: moduleCommands.keys)
+      }
+      return commands[commandName] == nil
+        ? "\(moduleName) has no command '\(commandName)'" + suggestion(commandName, in: commands.keys) : nil
+    }
+    if let module, moduleCommands[module]?[name] != nil { return nil }
+    var candidates = Array(hostCommands.keys)
+    if let module { candidates += moduleCommands[module]?.keys.map { $0 } ?? [] }
+    let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
+    if let owner = owners.first {
+      let place = screen.map { "a \($0) window" } ?? "a host step (`do:`)"
+      return "'\(name)' is a command of \(owner), not of \(place): run it in a \(owner) window or as \(owner).\(name)"
+    }
+    return "unknown command '\(name)'" + suggestion(name, in: candidates)
+  }
+
+  /// The screen a document kind's windows use, for the first screen that shows it.
+  public func screen(named name: String) -> (name: String, documentKind: String)? {
+    screenKinds[name].map { ($0.name, $0.documentKind) }
+  }
+
+  /// The kind of the document named `name`, if it exists.
+  public func documentKind(of name: String) -> String? { documents[name]?.kind }
+}

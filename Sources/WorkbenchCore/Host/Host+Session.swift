@@ -1,0 +1,98 @@
+import FoundationEssentials
+
+extension Host {
+  /// The session as a record: documents, windows in order, view states, focus.
+  ///
+  /// - Throws: `CommandError` if a document or view state cannot be encoded.
+  public func sessionRecord() throws(CommandError) -> SessionRecord {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var documentRecords: [SessionRecord.Document] = []
+    for name in documentNames {
+      guard let entry = documents[name] else { continue }
+      do {
+        let body = String(decoding: try encoder.encode(entry.body), as: UTF8.self)
+        documentRecords.append(.init(name: name, kind: entry.kind, revision: entry.revision, body: body))
+      } catch {
+        throw CommandError("document '\(name)' cannot be saved: \(error)")
+      }
+    }
+    var windowRecords: [SessionRecord.Window] = []
+    for window in windows {
+      do {
+        windowRecords.append(
+          .init(
+            number: window.id.number, name: window.name, screen: window.screen.name, document: window.documentName,
+            viewState: try window.content.viewStateRecord()))
+      } catch {
+        throw CommandError("the view state of window \(window.label) cannot be saved: \(error)")
+      }
+    }
+    return SessionRecord(
+      documents: documentRecords, windows: windowRecords, focusedWindow: focusedWindowID?.number,
+      nextWindowNumber: nextWindowNumber)
+  }
+
+  /// Gives a window a stored view state, as restoration would; returns why it could not (the
+  /// window then keeps its current view state).
+  public func restoreViewState(of id: WindowID, from record: ViewStateRecord) -> String? {
+    guard let window = window(id) else { return "no window \(id)" }
+    return window.content.restoreViewState(from: record)
+  }
+
+  /// The current view-state version of a window's screen.
+  public func viewStateVersion(of id: WindowID) -> Int? {
+    try? window(id)?.content.viewStateRecord().version
+  }
+
+  /// A host with `modules` whose session is rebuilt from `record`.
+  ///
+  /// Nothing in the record can make this fail or trap: a document that does not decode is left
+  /// out, a window whose screen or document is gone is left out, and a view state that does not
+  /// decode (corrupt, or from a newer version) falls back to the screen's default. Each of these
+  /// is listed in `restorationWarnings`; the other windows are restored as they were.
+  public convenience init(
+    modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(),
+    clock: SessionClock.Mode = .real, restoring record: SessionRecord
+  ) throws(RegistrationError) {
+    try self.init(modules: modules, environment: environment, clock: clock, loadSamples: false)
+    var warnings: [RestorationWarning] = []
+    for stored in record.documents {
+      guard let kind = documentKinds[stored.kind] else {
+        warnings.append(RestorationWarning(message: "document '\(stored.name)' is of unknown kind '\(stored.kind)'; left out"))
+        continue
+      }
+      do {
+        let body = try kind.decode(Array(stored.body.utf8))
+        documents[stored.name] = DocumentEntry(name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
+      } catch {
+        warnings.append(RestorationWarning(message: "document '\(stored.name)' could not be read (\(error)); left out"))
+      }
+    }
+    for stored in record.windows.sorted(by: { $0.number < $1.number }) {
+      let label = stored.name ?? String(stored.number)
+      guard let screen = screenKinds[stored.screen], let entry = documents[stored.document],
+        entry.kind == screen.documentKind, let content = screen.make(entry.body, environment)
+      else {
+        warnings.append(
+          RestorationWarning(
+            message: "window \(label) (\(stored.screen) \(stored.document)) cannot be shown any more; closed"))
+        continue
+      }
+      if let problem = content.restoreViewState(from: stored.viewState) {
+        warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
+      }
+      windows.append(
+        Window(
+          id: WindowID(stored.number), name: stored.name, screen: screen, documentName: stored.document,
+          content: content))
+    }
+    nextWindowNumber = max(record.nextWindowNumber, (windows.map(\.id.number).max() ?? 0) + 1)
+    if let focus = record.focusedWindow, window(WindowID(focus)) != nil {
+      focusedWindowID = WindowID(focus)
+    } else {
+      focusedWindowID = windows.last?.id
+    }
+    restorationWarnings = warnings
+  }
+}

@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+/// Everything needed to rebuild a session: its documents, its windows in order with their view
+/// state, and which window has focus. Undo histories, frames and live work are not part of it:
+/// only the intent needed to reconstruct each window.
+public struct SessionRecord: Codable, Equatable, Sendable {
+  /// One document.
+  public struct Document: Codable, Equatable, Sendable {
+    public var name: String
+    public var kind: String
+    public var revision: Int
+    /// The body as JSON.
+    public var body: String
+  }
+
+  /// One window.
+  public struct Window: Codable, Equatable, Sendable {
+    public var number: Int
+    public var name: String?
+    public var screen: String
+    public var document: String
+    public var viewState: ViewStateRecord
+  }
+
+  public var documents: [Document]
+  public var windows: [Window]
+  public var focusedWindow: Int?
+  public var nextWindowNumber: Int
+}
+
+/// A window's view state as stored: the screen's view-state version and the state as JSON.
+/// Decoding goes through this boundary so a record from another version is recognised.
+public struct ViewStateRecord: Codable, Equatable, Sendable {
+  /// The version of the view-state type that wrote the record.
+  public var version: Int
+  /// The view state as JSON.
+  public var state: String
+
+  /// A record.
+  public init(version: Int, state: String) {
+    self.version = version
+    self.state = state
+  }
+}
+
+/// Something that could not be restored, and what was done instead.
+public struct RestorationWarning: Equatable, Sendable, CustomStringConvertible {
+  /// What happened, for the user.
+  public let message: String
+  public var description: String { message }
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The little file access the runner needs, on POSIX calls (no Foundation).
+enum FileSystem {
+  /// The largest scenario, flow or data file read.
+  static let maximumFileSize = 8 * 1024 * 1024
+
+  enum ReadError: Error {
+    case missing
+    case tooLarge(Int)
+    case unreadable(String)
+  }
+
+  /// The bytes of a file.
+  static func read(_ path: String, limit: Int = maximumFileSize) throws(ReadError) -> [UInt8] {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable("it is a folder") }
+    guard Int(info.st_size) <= limit else { throw .tooLarge(Int(info.st_size)) }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(info.st_size))
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = Glibc.read(descriptor, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      bytes += buffer[..<count]
+      if bytes.count > limit { throw .tooLarge(bytes.count) }
+    }
+    return bytes
+  }
+
+  /// Writes a file whole, creating folders on the way.
+  static func write(_ text: String, to path: String) -> Bool {
+    if let slash = path.lastIndex(of: "/") { makeFolders(String(path[..<slash])) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+  }
+
+  static func makeFolders(_ path: String) {
+    var current = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      mkdir(current, 0o755)
+    }
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
+  }
+
+  /// The files under a folder, recursively, sorted; hidden entries are skipped.
+  static func files(under folder: String) -> [String] {
+    var result: [String] = []
+    var pending = [folder]
+    while let current = pending.popLast() {
+      guard let directory = opendir(current) else { continue }
+      defer { closedir(directory) }
+      while let entry = readdir(directory) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
+        if name.hasPrefix(".") { continue }
+        let path = current.hasSuffix("/") ? current + name : current + "/" + name
+        if isDirectory(path) { pending.append(path) } else { result.append(path) }
+      }
+    }
+    return result.sorted()
+  }
+
+  /// The folder part of a path (`.` when there is none).
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// `relative` resolved against `folder`, unless it is absolute.
+  static func resolve(_ relative: String, from folder: String) -> String {
+    if relative.hasPrefix("/") { return relative }
+    return folder == "." ? relative : folder + "/" + relative
+  }
+}

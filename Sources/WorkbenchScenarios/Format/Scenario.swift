@@ -1,0 +1,85 @@
+import WorkbenchCore
+
+/// One scenario, loaded and checked, ready to run.
+public struct Scenario: Sendable {
+  /// The scenario's name; with `examples:`, the row's values are appended.
+  public var name: String
+  /// Tags for `--tag` and `--exclude-tag`.
+  public var tags: [String]
+  /// Where `scenario:` was written.
+  public var location: SourceLocation
+  /// Whether every frame change must be covered by an expectation.
+  public var isExhaustive: Bool
+  /// Documents set up before the first step (sample documents are there too).
+  public var documents: [DocumentSeed]
+  /// Windows opened before the first step, in order.
+  public var windows: [WindowSeed]
+  /// The steps, with includes and repeats expanded.
+  public var steps: [Step]
+  /// Which example row this is (0-based), when the scenario has `examples:`.
+  public var exampleIndex: Int?
+}
+
+/// A document a scenario sets up: its kind and its body as JSON.
+public struct DocumentSeed: Sendable {
+  public var name: String
+  public var kind: String
+  public var json: [UInt8]
+  public var location: SourceLocation
+}
+
+/// A window a scenario opens before its steps.
+public struct WindowSeed: Sendable {
+  public var name: String
+  public var screen: String
+  public var document: String
+  /// A view state to start from, as JSON.
+  public var state: String?
+  public var location: SourceLocation
+}
+
+/// One step of a scenario.
+public struct Step: Sendable {
+  /// What the step does.
+  public enum Action: Sendable {
+    /// A command line run in a window (`left: select 2`).
+    case command(window: String, line: String)
+    /// A host command (`do: relaunch`).
+    case host(line: String)
+    /// Expected frames, by window.
+    case expect([(window: String, expected: YAMLNode)])
+    /// Text snapshots of windows, compared with a golden file.
+    case snapshot(windows: [String])
+  }
+
+  public var action: Action
+  /// Where the step was written (in an included file, that file).
+  public var location: SourceLocation
+  /// When set, the step must fail with a matching message.
+  public var failure: FailureMatcher?
+  /// The include and repeat steps this step was expanded from, outermost first, for messages.
+  public var origin: [String]
+}
+
+/// What an expected failure's message must contain: text, or a regular expression.
+public enum FailureMatcher: Sendable, CustomStringConvertible {
+  case substring(String)
+  case pattern(String)
+
+  /// Whether `message` matches.
+  public func matches(_ message: String) -> Bool {
+    switch self {
+    case .substring(let text): return message.contains(text)
+    case .pattern(let pattern):
+      guard let regex = try? Regex(pattern) else { return false }
+      return message.contains(regex)
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .substring(let text): return "'\(text)'"
+    case .pattern(let pattern): return "/\(pattern)/"
+    }
+  }
+}

@@ -1,0 +1,287 @@
+import WorkbenchCore
+
+/// What the loader knows while it reads steps: the parameters in scope, the windows open at
+/// this point (so a step naming a window that does not exist yet is caught before running),
+/// and the includes and repeats around the step.
+struct StepContext {
+  var parameters: [String: String]
+  var origin: [String]
+  /// Open windows by label, with their screen.
+  var windows: [String: String] = [:]
+  var windowOrder: [String] = []
+  var windowsOpened = 0
+
+  mutating func open(_ name: String?, screen: String) {
+    windowsOpened += 1
+    let label = name ?? String(windowsOpened)
+    windows[label] = screen
+    windowOrder.append(label)
+    if name != nil { windows[String(windowsOpened)] = screen }
+  }
+
+  mutating func close(_ label: String) {
+    windows[label] = nil
+    windowOrder.removeAll { $0 == label }
+  }
+}
+
+extension ScenarioLoader {
+  static let stepKinds = ["do", "expect", "snapshot", "include", "repeat"]
+  static let maximumIncludeDepth = 16
+  static let maximumRepeat = 1000
+
+  func buildSteps(_ node: YAMLNode, context: inout StepContext, includes: [String]) throws(ScenarioFileError) -> [Step]
+  {
+    guard let items = node.items else {
+      throw ScenarioFileError("steps is a list such as `- left: select 2`", at: node.location)
+    }
+    var steps: [Step] = []
+    for item in items {
+      steps += try buildStep(item, context: &context, includes: includes)
+    }
+    return steps
+  }
+
+  private func buildStep(_ node: YAMLNode, context: inout StepContext, includes: [String])
+    throws(ScenarioFileError) -> [Step]
+  {
+    guard let pairs = node.pairs, !pairs.isEmpty else {
+      throw ScenarioFileError(
+        "a step is a mapping such as `left: select 2`, `do: relaunch` or `expect: {...}`", at: node.location)
+    }
+    let kinds = pairs.filter { !["fails", "with", "steps"].contains($0.key) }
+    guard kinds.count == 1, let main = kinds.first else {
+      if kinds.isEmpty {
+        throw ScenarioFileError("this step has no action: add `WINDOW: command` or `do: command`", at: node.location)
+      }
+      throw ScenarioFileError(
+        "a step does one thing; this one has \(kinds.map { "`\($0.key)`" }.joined(separator: " and ")): "
+          + "split it into separate steps",
+        at: kinds[1].keyLocation)
+    }
+    let failure = try failureMatcher(node["fails"], context: context)
+    func allow(_ modifiers: [String]) throws(ScenarioFileError) {
+      for pair in pairs where pair.key != main.key && !modifiers.contains(pair.key) {
+        throw ScenarioFileError("`\(pair.key)` does not go with `\(main.key)`", at: pair.keyLocation)
+      }
+    }
+    switch main.key {
+    case "do":
+      try allow(["fails"])
+      let line = try commandLine(main.value, context: context)
+      try checkLine(line, at: main.value.location, window: nil, context: &context)
+      return [Step(action: .host(line: line), location: main.value.location, failure: failure, origin: context.origin)]
+    case "expect":
+      try allow([])
+      guard let windows = main.value.pairs, !windows.isEmpty else {
+        throw ScenarioFileError("expect is a mapping of windows to frames, such as `left: {selected: 2}`", at: main.value.location)
+      }
+      var expectations: [(window: String, expected: YAMLNode)] = []
+      for window in windows {
+        try checkWindow(window.key, at: window.keyLocation, context: context)
+        expectations.append((window.key, try Substitution.apply(context.parameters, to: window.value)))
+      }
+      return [Step(action: .expect(expectations), location: main.keyLocation, failure: nil, origin: context.origin)]
+    case "snapshot":
+      try allow([])
+      var names: [String] = []
+      if let single = main.value.scalarText {
+        names = [single]
+      } else if let items = main.value.items {
+        for item in items { names.append(try text(item, what: "a window")) }
+      }
+      guard !names.isEmpty else {
+        throw ScenarioFileError("snapshot names a window, or a list of windows", at: main.value.location)
+      }
+      for name in names { try checkWindow(name, at: main.value.location, context: context) }
+      return [Step(action: .snapshot(windows: names), location: main.keyLocation, failure: nil, origin: context.origin)]
+    case "include":
+      try allow(["with"])
+      return try include(main.value, with: node["with"], context: &context, includes: includes)
+    case "repeat":
+      try allow(["steps"])
+      return try repeatSteps(main.value, body: node["steps"], context: &context, includes: includes)
+    default:
+      guard context.windows[main.key] != nil else {
+        let candidates = Self.stepKinds + context.windowOrder
+        let hint = Suggestions.closest(to: main.key, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+        let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
+        throw ScenarioFileError(
+          "unknown window or step kind '\(main.key)'\(hint) (windows open here: \(open); "
+            + "step kinds: \(Self.stepKinds.joined(separator: ", ")))",
+          at: main.keyLocation)
+      }
+      try allow(["fails"])
+      let line = try commandLine(main.value, context: context)
+      try checkLine(line, at: main.value.location, window: main.key, context: &context)
+      return [
+        Step(
+          action: .command(window: main.key, line: line), location: main.value.location, failure: failure,
+          origin: context.origin)
+      ]
+    }
+  }
+
+  private func commandLine(_ node: YAMLNode, context: StepContext) throws(ScenarioFileError) -> String {
+    guard let line = node.scalarText else {
+      throw ScenarioFileError("a command is one line of text, such as `select 2`", at: node.location)
+    }
+    return try Substitution.replace(in: line, context.parameters, at: node.location)
+  }
+
+  private func failureMatcher(_ node: YAMLNode?, context: StepContext) throws(ScenarioFileError) -> FailureMatcher? {
+    guard let node else { return nil }
+    let raw = try text(node, what: "fails")
+    let text = try Substitution.replace(in: raw, context.parameters, at: node.location)
+    if text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") {
+      let pattern = String(text.dropFirst().dropLast())
+      do {
+        _ = try Regex(pattern)
+      } catch {
+        throw ScenarioFileError("fails: /\(pattern)/ is not a valid regular expression: \(error)", at: node.location)
+      }
+      return .pattern(pattern)
+    }
+    return .substring(text)
+  }
+
+  private func checkWindow(_ label: String, at location: SourceLocation, context: StepContext) throws(ScenarioFileError)
+  {
+    guard context.windows[label] == nil else { return }
+    let hint = Suggestions.closest(to: label, in: context.windowOrder).map { ". Did you mean '\($0)'?" } ?? ""
+    let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
+    throw ScenarioFileError("no window '\(label)' is open here\(hint) (open: \(open))", at: location)
+  }
+
+  /// Checks the command names and window references of a line, and follows `open`, `close`
+  /// and `relaunch` so later steps are checked against the windows that will exist.
+  private func checkLine(_ line: String, at location: SourceLocation, window: String?, context: inout StepContext)
+    throws(ScenarioFileError)
+  {
+    let commands: [[CommandToken]]
+    do {
+      commands = try CommandTokenizer.commands(in: line)
+    } catch {
+      throw ScenarioFileError(error.message, at: shifted(location, by: error.column))
+    }
+    guard !commands.isEmpty else { throw ScenarioFileError("the command is empty", at: location) }
+    for tokens in commands {
+      var words = tokens[...]
+      var screen = window.flatMap { context.windows[$0] }
+      if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
+        let label = String(first.text.dropFirst())
+        try checkWindow(label, at: shifted(location, by: first.column), context: context)
+        screen = context.windows[label]
+        words = words.dropFirst()
+      }
+      guard let name = words.first else {
+        throw ScenarioFileError("a window reference needs a command after it", at: location)
+      }
+      if let problem = host.problemWithCommand(named: name.text, inScreen: screen) {
+        throw ScenarioFileError(problem, at: shifted(location, by: name.column))
+      }
+      let arguments = words.dropFirst().map(\.text)
+      switch name.text {
+      case "open" where arguments.count >= 2:
+        context.open(arguments.count >= 3 ? arguments[2] : nil, screen: arguments[0])
+      case "close":
+        if let label = arguments.first ?? window { context.close(label) }
+      case "focus", "show":
+        for label in arguments { try checkWindow(label, at: shifted(location, by: name.column), context: context) }
+      default:
+        break
+      }
+    }
+  }
+
+  /// A location moved right to a column inside a one-line value.
+  private func shifted(_ location: SourceLocation, by column: Int) -> SourceLocation {
+    var result = location
+    result.column += column - 1
+    return result
+  }
+
+  // MARK: Include and repeat
+
+  private func include(_ node: YAMLNode, with arguments: YAMLNode?, context: inout StepContext, includes: [String])
+    throws(ScenarioFileError) -> [Step]
+  {
+    let relative = try Substitution.replace(in: try text(node, what: "include"), context.parameters, at: node.location)
+    let path = FileSystem.resolve(relative, from: FileSystem.folder(of: node.location.file))
+    guard includes.count < Self.maximumIncludeDepth else {
+      throw ScenarioFileError("includes nest more than \(Self.maximumIncludeDepth) deep", at: node.location)
+    }
+    guard !includes.contains(path) else {
+      throw ScenarioFileError("\(relative) includes itself (through \(includes.joined(separator: " → ")))", at: node.location)
+    }
+    let flow: YAMLNode
+    if let cached = flowCache[path] {
+      flow = cached
+    } else {
+      let documents = try parseFile(path, at: node.location)
+      guard documents.count == 1, let document = documents.first, document["flow"] != nil else {
+        throw ScenarioFileError("\(relative) is not a flow: an included file starts with `flow: NAME`", at: node.location)
+      }
+      try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
+      flowCache[path] = document
+      flow = document
+    }
+    var declared: [String] = []
+    if let params = flow["params"] {
+      guard let items = params.items else {
+        throw ScenarioFileError("params is a list of parameter names", at: params.location)
+      }
+      for item in items { declared.append(try text(item, what: "a parameter")) }
+    }
+    var given: [String: String] = [:]
+    if let arguments {
+      guard let pairs = arguments.pairs else {
+        throw ScenarioFileError("with is a mapping of parameters, such as `{id: 2}`", at: arguments.location)
+      }
+      for pair in pairs {
+        guard declared.contains(pair.key) else {
+          let hint = Suggestions.closest(to: pair.key, in: declared).map { ". Did you mean '\($0)'?" } ?? ""
+          throw ScenarioFileError("\(relative) has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
+        }
+        let value = try text(pair.value, what: "a parameter value")
+        given[pair.key] = try Substitution.replace(in: value, context.parameters, at: pair.value.location)
+      }
+    }
+    if let missing = declared.first(where: { given[$0] == nil }) {
+      throw ScenarioFileError("\(relative) needs `\(missing)`: add it under `with:`", at: node.location)
+    }
+    guard let body = flow["steps"] else {
+      throw ScenarioFileError("\(relative) has no `steps:`", at: flow.location)
+    }
+    var inner = context
+    inner.parameters.merge(given) { $1 }
+    inner.origin.append("included from \(node.location)")
+    let steps = try buildSteps(body, context: &inner, includes: includes + [path])
+    context.windows = inner.windows
+    context.windowOrder = inner.windowOrder
+    context.windowsOpened = inner.windowsOpened
+    return steps
+  }
+
+  private func repeatSteps(_ node: YAMLNode, body: YAMLNode?, context: inout StepContext, includes: [String])
+    throws(ScenarioFileError) -> [Step]
+  {
+    guard case .integer(let count) = node.frameValue, (1...Self.maximumRepeat).contains(count) else {
+      throw ScenarioFileError("repeat is a count from 1 to \(Self.maximumRepeat)", at: node.location)
+    }
+    guard let body else {
+      throw ScenarioFileError("repeat needs `steps:` beside it, the steps to repeat", at: node.location)
+    }
+    var steps: [Step] = []
+    for iteration in 1...count {
+      var inner = context
+      inner.parameters["iteration"] = String(iteration)
+      inner.origin.append("repeat \(iteration) of \(count) at \(node.location)")
+      steps += try buildSteps(body, context: &inner, includes: includes)
+      context.windows = inner.windows
+      context.windowOrder = inner.windowOrder
+      context.windowsOpened = inner.windowsOpened
+    }
+    return steps
+  }
+}

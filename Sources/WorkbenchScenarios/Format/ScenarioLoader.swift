@@ -1,0 +1,315 @@
+import WorkbenchCore
+
+/// A scenario file after loading: its scenarios, or a reusable flow (run only when included).
+public struct ScenarioFile: Sendable {
+  /// The path as given.
+  public var path: String
+  /// The scenarios, one per YAML document and example row.
+  public var scenarios: [Scenario]
+  /// Whether the file is a flow (`flow:`), which only runs when a scenario includes it.
+  public var isFlow: Bool
+}
+
+/// Loads scenario files and checks everything that can be checked before a step runs:
+/// the YAML itself, keys and types, documents (decoded by their module), windows, step kinds,
+/// command names, window references, includes and expected-failure patterns.
+@MainActor
+public final class ScenarioLoader {
+  let host: Host
+  let sampleDocuments: [String: String]
+  var flowCache: [String: YAMLNode] = [:]
+  let parser = YAMLParser()
+
+  static let scenarioKeys = [
+    "scenario", "description", "tags", "exhaustive", "documents", "windows", "steps", "examples",
+  ]
+  static let flowKeys = ["flow", "description", "params", "steps"]
+
+  /// A loader that checks commands, screens and documents against these modules.
+  public init(modules: [any FeatureModule]) throws(RegistrationError) {
+    host = try Host(modules: modules, clock: .virtual)
+    var samples: [String: String] = [:]
+    for name in host.documentNames { samples[name] = host.documentKind(of: name) }
+    sampleDocuments = samples
+  }
+
+  /// Loads and checks one file.
+  ///
+  /// - Throws: `ScenarioFileError` with the place of the first problem.
+  public func load(_ path: String) throws(ScenarioFileError) -> ScenarioFile {
+    let documents = try parseFile(path, at: SourceLocation(file: path, line: 1, column: 1))
+    var scenarios: [Scenario] = []
+    var isFlow = false
+    for document in documents {
+      guard document.pairs != nil else {
+        throw ScenarioFileError(
+          "a scenario is a mapping with `scenario:` and `steps:`, not \(document.kindDescription)",
+          at: document.location)
+      }
+      if document["flow"] != nil {
+        try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
+        isFlow = true
+        continue
+      }
+      scenarios += try self.scenarios(from: document)
+    }
+    return ScenarioFile(path: path, scenarios: scenarios, isFlow: isFlow)
+  }
+
+  /// Reads and parses a file; empty files and files that are too large are errors.
+  func parseFile(_ path: String, at reference: SourceLocation) throws(ScenarioFileError) -> [YAMLNode] {
+    let bytes: [UInt8]
+    do {
+      bytes = try FileSystem.read(path)
+    } catch {
+      switch error {
+      case .missing: throw ScenarioFileError("no such file: \(path)", at: reference)
+      case .tooLarge(let size):
+        throw ScenarioFileError(
+          "\(path) is \(size / 1024 / 1024) MB; scenario files are limited to "
+            + "\(FileSystem.maximumFileSize / 1024 / 1024) MB: split it with include",
+          at: reference)
+      case .unreadable(let reason): throw ScenarioFileError("cannot read \(path): \(reason)", at: reference)
+      }
+    }
+    let documents = try parser.parse(bytes, file: path)
+    if documents.isEmpty || documents.allSatisfy({ $0.scalarText == "" }) {
+      throw ScenarioFileError(
+        "the file is empty: a scenario needs at least `scenario: NAME` and `steps:`",
+        at: SourceLocation(file: path, line: 1, column: 1))
+    }
+    return documents
+  }
+
+  // MARK: Scenarios
+
+  private func scenarios(from document: YAMLNode) throws(ScenarioFileError) -> [Scenario] {
+    try checkKeys(document, allowed: Self.scenarioKeys, what: "a scenario")
+    guard let examples = document["examples"] else {
+      return [try scenario(from: document, parameters: [:], exampleIndex: nil)]
+    }
+    guard let rows = examples.items, !rows.isEmpty else {
+      throw ScenarioFileError("examples is a list of rows such as `- {id: 2, title: Swift}`", at: examples.location)
+    }
+    var result: [Scenario] = []
+    for (index, row) in rows.enumerated() {
+      guard let pairs = row.pairs else {
+        throw ScenarioFileError("an example row is a mapping such as `{id: 2}`, not \(row.kindDescription)", at: row.location)
+      }
+      var parameters: [String: String] = [:]
+      for pair in pairs {
+        guard let value = pair.value.scalarText else {
+          throw ScenarioFileError("example values are single values, not \(pair.value.kindDescription)", at: pair.value.location)
+        }
+        parameters[pair.key] = value
+      }
+      var scenario = try self.scenario(from: document, parameters: parameters, exampleIndex: index)
+      let values = pairs.map { "\($0.key)=\(parameters[$0.key] ?? "")" }.joined(separator: ", ")
+      scenario.name += " [\(values)]"
+      result.append(scenario)
+    }
+    return result
+  }
+
+  private func scenario(from document: YAMLNode, parameters: [String: String], exampleIndex: Int?)
+    throws(ScenarioFileError) -> Scenario
+  {
+    guard let nameNode = document["scenario"] else {
+      throw ScenarioFileError("missing `scenario:`: give the scenario a name", at: document.location)
+    }
+    let name = try Substitution.replace(
+      in: try text(nameNode, what: "scenario"), parameters, at: nameNode.location)
+    var tags: [String] = []
+    if let node = document["tags"] {
+      if let single = node.scalarText {
+        tags = [single]
+      } else {
+        guard let items = node.items else {
+          throw ScenarioFileError("tags is a list such as [catalog, undo]", at: node.location)
+        }
+        for item in items { tags.append(try text(item, what: "a tag")) }
+      }
+    }
+    var isExhaustive = false
+    if let node = document["exhaustive"] {
+      guard case .bool(let value) = node.frameValue else {
+        throw ScenarioFileError("exhaustive is true or false", at: node.location)
+      }
+      isExhaustive = value
+    }
+    let documents = try documentSeeds(document["documents"], parameters: parameters)
+    var available = sampleDocuments
+    for seed in documents { available[seed.name] = seed.kind }
+    let windows = try windowSeeds(document["windows"], documents: available, parameters: parameters)
+    guard let stepsNode = document["steps"] else {
+      throw ScenarioFileError("missing `steps:`: list what the scenario does", at: document.location)
+    }
+    var context = StepContext(parameters: parameters, origin: [])
+    for window in windows { context.open(window.name, screen: window.screen) }
+    let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
+    guard !steps.isEmpty else {
+      throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
+    }
+    return Scenario(
+      name: name, tags: tags, location: document.location, isExhaustive: isExhaustive, documents: documents,
+      windows: windows, steps: steps, exampleIndex: exampleIndex)
+  }
+
+  // MARK: Documents and windows
+
+  private func documentSeeds(_ node: YAMLNode?, parameters: [String: String]) throws(ScenarioFileError)
+    -> [DocumentSeed]
+  {
+    guard let node else { return [] }
+    guard let pairs = node.pairs else {
+      throw ScenarioFileError("documents is a mapping of names to documents", at: node.location)
+    }
+    var seeds: [DocumentSeed] = []
+    for pair in pairs {
+      let definition = try Substitution.apply(parameters, to: pair.value)
+      guard let fields = definition.pairs else {
+        throw ScenarioFileError(
+          "document '\(pair.key)' is a mapping with `kind:` and its data (or `file:`)", at: definition.location)
+      }
+      guard let kindNode = definition["kind"] else {
+        throw ScenarioFileError(
+          "document '\(pair.key)' needs `kind:` (one of \(host.documentKindNames.joined(separator: ", ")))",
+          at: definition.location)
+      }
+      let kind = try text(kindNode, what: "kind")
+      guard host.documentKindNames.contains(kind) else {
+        throw ScenarioFileError(
+          "unknown document kind '\(kind)'"
+            + (Suggestions.closest(to: kind, in: host.documentKindNames).map { ". Did you mean '\($0)'?" } ?? ""),
+          at: kindNode.location)
+      }
+      var body: YAMLNode
+      if let fileNode = definition["file"] {
+        let relative = try text(fileNode, what: "file")
+        let path = FileSystem.resolve(relative, from: FileSystem.folder(of: pair.value.location.file))
+        let loaded = try parseFile(path, at: fileNode.location)
+        guard loaded.count == 1, loaded[0].pairs != nil else {
+          throw ScenarioFileError("\(relative) must hold one mapping (the document's data)", at: fileNode.location)
+        }
+        body = loaded[0]
+      } else {
+        body = YAMLNode(content: .mapping(fields.filter { $0.key != "kind" }), location: definition.location)
+      }
+      let json = Array(body.frameValue.jsonText.utf8)
+      do {
+        try host.seedDocument(named: "scenario-check", kind: kind, json: json)
+      } catch {
+        throw ScenarioFileError(
+          "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",
+          at: DocumentLocator.location(of: error.message, in: body))
+      }
+      seeds.append(DocumentSeed(name: pair.key, kind: kind, json: json, location: definition.location))
+    }
+    return seeds
+  }
+
+  private func windowSeeds(_ node: YAMLNode?, documents: [String: String], parameters: [String: String])
+    throws(ScenarioFileError) -> [WindowSeed]
+  {
+    guard let node else { return [] }
+    guard let pairs = node.pairs else {
+      throw ScenarioFileError("windows is a mapping such as `left: catalog library`", at: node.location)
+    }
+    var seeds: [WindowSeed] = []
+    for pair in pairs {
+      let value = try Substitution.apply(parameters, to: pair.value)
+      guard let first = pair.key.first, first.isLetter,
+        pair.key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+      else {
+        throw ScenarioFileError(
+          "window name '\(pair.key)' must start with a letter and hold only letters, digits, - and _",
+          at: pair.keyLocation)
+      }
+      var screen: String
+      var document: String
+      var state: String? = nil
+      if let line = value.scalarText {
+        let words = line.split(separator: " ").map(String.init)
+        guard words.count == 2 else {
+          throw ScenarioFileError("a window is `SCREEN DOCUMENT`, such as `catalog library`", at: value.location)
+        }
+        (screen, document) = (words[0], words[1])
+      } else if value.pairs != nil {
+        try checkKeys(value, allowed: ["screen", "document", "state"], what: "a window")
+        guard let screenNode = value["screen"], let documentNode = value["document"] else {
+          throw ScenarioFileError("a window needs `screen:` and `document:`", at: value.location)
+        }
+        screen = try text(screenNode, what: "screen")
+        document = try text(documentNode, what: "document")
+        state = value["state"].map { $0.frameValue.jsonText }
+      } else {
+        throw ScenarioFileError("a window is `SCREEN DOCUMENT`, such as `catalog library`", at: value.location)
+      }
+      guard let screenKind = host.screen(named: screen) else {
+        let names = host.screens.map(\.name)
+        throw ScenarioFileError(
+          "unknown screen '\(screen)'" + (Suggestions.closest(to: screen, in: names).map { ". Did you mean '\($0)'?" } ?? ""),
+          at: value.location)
+      }
+      guard let kind = documents[document] else {
+        throw ScenarioFileError(
+          "no document named '\(document)': declare it under documents:"
+            + (Suggestions.closest(to: document, in: documents.keys).map { " (did you mean '\($0)'?)" } ?? ""),
+          at: value.location)
+      }
+      guard kind == screenKind.documentKind else {
+        throw ScenarioFileError(
+          "\(screen) shows \(screenKind.documentKind) documents, and '\(document)' is a \(kind) document",
+          at: value.location)
+      }
+      seeds.append(WindowSeed(name: pair.key, screen: screen, document: document, state: state, location: value.location))
+    }
+    return seeds
+  }
+
+  // MARK: Helpers
+
+  func checkKeys(_ node: YAMLNode, allowed: [String], what: String) throws(ScenarioFileError) {
+    for pair in node.pairs ?? [] where !allowed.contains(pair.key) {
+      let hint = Suggestions.closest(to: pair.key, in: allowed).map { ". Did you mean '\($0)'?" } ?? ""
+      throw ScenarioFileError(
+        "unknown key '\(pair.key)' in \(what)\(hint) (known keys: \(allowed.joined(separator: ", ")))",
+        at: pair.keyLocation)
+    }
+  }
+
+  func text(_ node: YAMLNode, what: String) throws(ScenarioFileError) -> String {
+    guard let text = node.scalarText else {
+      throw ScenarioFileError("\(what) is a single value, not \(node.kindDescription)", at: node.location)
+    }
+    return text
+  }
+}
+
+/// Finds where in a document's YAML a decoding or validation message points
+/// (`books[2].title is missing`, `duplicate book id 2 at books[2]`).
+enum DocumentLocator {
+  static func location(of message: String, in body: YAMLNode) -> SourceLocation {
+    guard let range = message.firstRange(of: #/[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])+(\.[A-Za-z_][A-Za-z0-9_]*)?/#) else {
+      return body.location
+    }
+    var node = body
+    var rest = Substring(message[range])
+    while !rest.isEmpty {
+      if rest.first == "[" {
+        guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+          let items = node.items, index < items.count
+        else { break }
+        node = items[index]
+        rest = rest[rest.index(after: close)...]
+      } else {
+        if rest.first == "." { rest = rest.dropFirst() }
+        let end = rest.firstIndex(where: { $0 == "[" || $0 == "." }) ?? rest.endIndex
+        guard let child = node[String(rest[..<end])] else { break }
+        node = child
+        rest = rest[end...]
+      }
+    }
+    return node.location
+  }
+}

@@ -1,0 +1,36 @@
+/// Why a scenario failed: which step, where, and what differed.
+public struct ScenarioFailure: Codable, Equatable, Sendable {
+  /// Where the failing step was written.
+  public var location: SourceLocation
+  /// The step, briefly (`left: select 2`).
+  public var step: String
+  /// What went wrong.
+  public var message: String
+  /// Expected against actual, or a text diff.
+  public var details: [String]
+  /// The includes and repeats the step came through.
+  public var origin: [String]
+}
+
+/// The outcome of running one scenario.
+public struct ScenarioResult: Codable, Equatable, Sendable {
+  /// The file the scenario is in.
+  public var file: String
+  /// The scenario's name.
+  public var name: String
+  /// Where the scenario starts.
+  public var location: SourceLocation
+  /// Seconds it took.
+  public var duration: Double
+  /// Steps run.
+  public var stepsRun: Int
+  /// Why it failed; `nil` when it passed.
+  public var failure: ScenarioFailure?
+  /// Snapshot files written (with `--update-snapshots`).
+  public var snapshotsWritten: [String]
+  /// Snapshot files the scenario compared with or wrote.
+  public var snapshotsUsed: [String]
+
+  /// Whether it passed.
+  public var passed: Bool { failure == nil }
+}

@@ -1,0 +1,310 @@
+import FoundationEssentials
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs one scenario on a fresh host: its own in-memory session, a virtual clock that starts at
+/// zero, and window numbers from 1, so a scenario gives the same result in any order, in any
+/// process, every time.
+@MainActor
+public struct ScenarioRunner {
+  /// How snapshots and exhaustive checking behave.
+  public struct Options: Sendable {
+    /// Write missing or changed golden files instead of failing.
+    public var updateSnapshots = false
+    /// Check every scenario exhaustively, whatever it says.
+    public var exhaustive = false
+
+    public init(updateSnapshots: Bool = false, exhaustive: Bool = false) {
+      self.updateSnapshots = updateSnapshots
+      self.exhaustive = exhaustive
+    }
+  }
+
+  let modules: [any FeatureModule]
+  let options: Options
+
+  /// A runner for scenarios on these modules.
+  public init(modules: [any FeatureModule], options: Options = Options()) {
+    self.modules = modules
+    self.options = options
+  }
+
+  private struct StepFailure: Error {
+    var message: String
+    var details: [String] = []
+    var column: Int? = nil
+  }
+
+  private struct FailedStep: Error {
+    var failure: StepFailure
+    var step: Step?
+  }
+
+  /// Runs a scenario to its end or its first failing step.
+  public func run(_ scenario: Scenario) -> ScenarioResult {
+    let start = monotonicSeconds()
+    var result = ScenarioResult(
+      file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
+      failure: nil, snapshotsWritten: [], snapshotsUsed: [])
+    do {
+      try runSteps(of: scenario, result: &result)
+    } catch {
+      var location = error.step?.location ?? scenario.location
+      if let column = error.failure.column { location.column += column - 1 }
+      result.failure = ScenarioFailure(
+        location: location, step: error.step?.summary ?? "set-up", message: error.failure.message,
+        details: error.failure.details, origin: error.step?.origin ?? [])
+    }
+    result.duration = monotonicSeconds() - start
+    return result
+  }
+
+  private func runSteps(of scenario: Scenario, result: inout ScenarioResult) throws(FailedStep) {
+    var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
+    do {
+      state.host = try setUp(scenario)
+    } catch {
+      throw FailedStep(failure: error, step: nil)
+    }
+    state.frames = frames(of: state.host)
+    for step in scenario.steps {
+      if state.exhaustive, step.isAction, let uncovered = state.uncoveredReport() {
+        throw FailedStep(
+          failure: StepFailure(message: uncovered.message, details: uncovered.details), step: state.lastActionStep)
+      }
+      do {
+        try perform(step, state: &state, result: &result)
+      } catch {
+        throw FailedStep(failure: error, step: step)
+      }
+      result.stepsRun += 1
+      guard state.exhaustive else { continue }
+      if case .expect(let expectations) = step.action {
+        state.cover(expectations)
+      } else if step.isAction {
+        state.recordChanges(now: frames(of: state.host), after: step)
+      }
+    }
+    if state.exhaustive, let uncovered = state.uncoveredReport() {
+      throw FailedStep(
+        failure: StepFailure(message: uncovered.message, details: uncovered.details), step: state.lastActionStep)
+    }
+  }
+
+  // MARK: Set-up
+
+  private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
+    let host: Host
+    do {
+      host = try Host(modules: modules, clock: .virtual)
+    } catch {
+      throw StepFailure(message: "the modules failed to register: \(error.message)")
+    }
+    do throws(CommandError) {
+      for document in scenario.documents {
+        try host.seedDocument(named: document.name, kind: document.kind, json: document.json)
+      }
+      for window in scenario.windows {
+        let opened = try host.openWindow(screen: window.screen, document: window.document, name: window.name)
+        if let state = window.state, let version = host.viewStateVersion(of: opened.id),
+          let problem = host.restoreViewState(of: opened.id, from: ViewStateRecord(version: version, state: state))
+        {
+          throw CommandError("window \(window.name): \(problem)")
+        }
+      }
+    } catch {
+      throw StepFailure(message: error.message)
+    }
+    return host
+  }
+
+  // MARK: Steps
+
+  private func perform(_ step: Step, state: inout RunState, result: inout ScenarioResult) throws(StepFailure) {
+    switch step.action {
+    case .command(let window, let line):
+      try runCommands(line, in: window, step: step, state: &state)
+    case .host(let line):
+      try runCommands(line, in: nil, step: step, state: &state)
+    case .expect(let expectations):
+      var details: [String] = []
+      for (window, expected) in expectations {
+        guard let actual = state.host.window(named: window)?.frame else {
+          details.append("\(window): the window is not open")
+          continue
+        }
+        var mismatches: [FrameMatcher.Mismatch] = []
+        FrameMatcher.compare(expected: expected.frameValue, actual: actual, path: window, into: &mismatches)
+        for mismatch in mismatches {
+          details.append("\(mismatch.path)")
+          details.append("    expected: \(mismatch.expected)")
+          details.append("    actual:   \(mismatch.actual)")
+        }
+      }
+      if !details.isEmpty {
+        throw StepFailure(message: "the frames do not match the expectation", details: details)
+      }
+    case .snapshot(let windows):
+      try snapshot(windows, step: step, state: &state, result: &result)
+    }
+  }
+
+  private func runCommands(_ line: String, in window: String?, step: Step, state: inout RunState) throws(StepFailure) {
+    var failure: CommandError? = nil
+    do {
+      let commands = try CommandTokenizer.commands(in: line)
+      for var tokens in commands {
+        if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
+          tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
+        }
+        let output = try state.host.run(tokens)
+        switch output {
+        case .relaunch:
+          try relaunch(&state)
+        case .recordStart, .recordStop:
+          throw CommandError("`record` works in the shell; a scenario is already a recording")
+        case .quit:
+          throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
+        default:
+          break
+        }
+      }
+    } catch let error as CommandSyntaxError {
+      failure = CommandError(error.message, column: error.column, isUsageError: true)
+    } catch let error as CommandError {
+      failure = error
+    } catch {
+      failure = CommandError(String(describing: error))
+    }
+    switch (failure, step.failure) {
+    case (nil, nil):
+      return
+    case (nil, let matcher?):
+      throw StepFailure(message: "expected this step to fail with \(matcher), and it succeeded")
+    case (let error?, nil):
+      throw StepFailure(message: error.message, column: window == nil ? error.column : nil)
+    case (let error?, let matcher?):
+      if !matcher.matches(error.message) {
+        throw StepFailure(
+          message: "the step failed, but not as expected",
+          details: ["    expected: \(matcher)", "    actual:   '\(error.message)'"])
+      }
+    }
+  }
+
+  /// Saves the session to a record, through JSON as a store would, tears the host down and
+  /// restores it.
+  private func relaunch(_ state: inout RunState) throws(CommandError) {
+    let record = try state.host.sessionRecord()
+    do {
+      let stored = try JSONEncoder().encode(record)
+      let restored = try JSONDecoder().decode(SessionRecord.self, from: stored)
+      state.host = try Host(modules: modules, clock: .virtual, restoring: restored)
+    } catch let error as RegistrationError {
+      throw CommandError("the modules failed to register: \(error.message)")
+    } catch {
+      throw CommandError("the session could not be saved and restored: \(error)")
+    }
+    if let warning = state.host.restorationWarnings.first {
+      throw CommandError("relaunch could not restore everything: \(warning.message)")
+    }
+  }
+
+  // MARK: Snapshots
+
+  private func snapshot(_ windows: [String], step: Step, state: inout RunState, result: inout ScenarioResult)
+    throws(StepFailure)
+  {
+    var texts: [String] = []
+    for name in windows {
+      guard let window = state.host.window(named: name) else {
+        throw StepFailure(message: "no window '\(name)' is open")
+      }
+      texts.append(state.host.renderText(of: window))
+    }
+    let text = texts.joined(separator: "\n\n") + "\n"
+    state.snapshotCount += 1
+    let path = SnapshotPaths.path(for: state.scenario, number: state.snapshotCount)
+    result.snapshotsUsed.append(path)
+    let existing = try? FileSystem.read(path)
+    if let existing, String(decoding: existing, as: UTF8.self) == text { return }
+    if options.updateSnapshots {
+      guard FileSystem.write(text, to: path) else { throw StepFailure(message: "could not write the snapshot \(path)") }
+      result.snapshotsWritten.append(path)
+      return
+    }
+    guard let existing else {
+      throw StepFailure(
+        message: "no snapshot at \(path) yet: run with --update-snapshots to record it",
+        details: text.split(separator: "\n", omittingEmptySubsequences: false).map { "+ " + $0 })
+    }
+    throw StepFailure(
+      message: "the text differs from the snapshot \(path) (run with --update-snapshots if the change is right)",
+      details: TextDiff.lines(expected: String(decoding: existing, as: UTF8.self), actual: text))
+  }
+
+  private func frames(of host: Host) -> [String: FrameValue] {
+    var result: [String: FrameValue] = [:]
+    for window in host.windows { result[window.label] = window.frame }
+    return result
+  }
+}
+
+/// Where a scenario's snapshots live: beside the file, in `__snapshots__/FILE-STEM/`, named
+/// after the scenario and numbered in order.
+public enum SnapshotPaths {
+  /// The golden file of a scenario's `number`th snapshot.
+  public static func path(for scenario: Scenario, number: Int) -> String {
+    let file = scenario.location.file
+    return folder(for: file) + "/" + slug(scenario.name) + "-\(number).txt"
+  }
+
+  /// The folder of a scenario file's snapshots.
+  public static func folder(for file: String) -> String {
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    let stem = name.split(separator: ".").first.map(String.init) ?? name
+    return FileSystem.folder(of: file) + "/__snapshots__/" + stem
+  }
+
+  static func slug(_ name: String) -> String {
+    var result = ""
+    for character in name.lowercased() {
+      if character.isLetter || character.isNumber {
+        result.append(character)
+      } else if !result.hasSuffix("-") {
+        result.append("-")
+      }
+    }
+    while result.hasSuffix("-") { result.removeLast() }
+    return result.isEmpty ? "scenario" : result
+  }
+}
+
+func monotonicSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+extension Step {
+  /// Whether the step acts (as opposed to checking).
+  var isAction: Bool {
+    switch action {
+    case .command, .host: return true
+    case .expect, .snapshot: return false
+    }
+  }
+
+  /// The step on one line, for reports.
+  var summary: String {
+    switch action {
+    case .command(let window, let line): return "\(window): \(line)"
+    case .host(let line): return "do: \(line)"
+    case .expect(let expectations): return "expect: " + expectations.map(\.window).joined(separator: ", ")
+    case .snapshot(let windows): return "snapshot: " + windows.joined(separator: ", ")
+    }
+  }
+}

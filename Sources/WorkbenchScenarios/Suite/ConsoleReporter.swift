@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Prints a run the way test runners do: one line per scenario as it finishes, then each
+/// failure with its step, its `file:line:column` and what differed, and last
+/// `N passed, N failed`.
+public final class ConsoleReporter {
+  let color: Bool
+
+  /// A reporter; colour only when asked (the caller checks the terminal and NO_COLOR).
+  public init(color: Bool) {
+    self.color = color
+  }
+
+  private func paint(_ text: String, _ code: String) -> String {
+    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func scenarioFinished(_ result: ScenarioResult) {
+    let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
+    let time = formatDuration(result.duration)
+    writeAll("\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n", to: STDOUT_FILENO)
+  }
+
+  func fileFailed(_ error: ScenarioFileError) {
+    writeAll("\(paint("error:", "1;31")) \(error)\n", to: STDERR_FILENO)
+  }
+
+  /// The failures in detail, orphaned snapshots, and the closing line.
+  public func summary(_ report: SuiteReport) {
+    var lines: [String] = []
+    let failures = report.results.filter { !$0.passed }
+    if !failures.isEmpty {
+      lines.append("")
+      lines.append(paint("Failures:", "1"))
+      for (number, result) in failures.enumerated() {
+        guard let failure = result.failure else { continue }
+        lines.append("")
+        lines.append("\(number + 1)) \(result.name)")
+        lines.append("   \(failure.location): \(paint(failure.step, "1"))")
+        for origin in failure.origin.reversed() { lines.append("   (\(origin))") }
+        lines.append("   " + paint(failure.message, "31"))
+        for detail in failure.details { lines.append("     " + colorDiff(detail)) }
+      }
+    }
+    for orphan in report.orphanedSnapshots {
+      lines.append("warning: orphaned snapshot \(orphan): no scenario uses it; delete it")
+    }
+    if !report.fileErrors.isEmpty {
+      lines.append("")
+      lines.append("\(report.fileErrors.count) file\(report.fileErrors.count == 1 ? "" : "s") could not be loaded (see the errors above)")
+    }
+    let written = report.results.flatMap(\.snapshotsWritten)
+    if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }
+    lines.append("")
+    lines.append("\(report.passed) passed, \(report.failed) failed")
+    writeAll(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+  }
+
+  private func colorDiff(_ line: String) -> String {
+    if line.hasPrefix("+ ") || line.hasPrefix("    actual:") { return paint(line, "32") }
+    if line.hasPrefix("- ") || line.hasPrefix("    expected:") { return paint(line, "31") }
+    return line
+  }
+}
+
+func formatDuration(_ seconds: Double) -> String {
+  if seconds < 0.001 { return "\(Int((seconds * 1_000_000).rounded())) µs" }
+  if seconds < 1 { return "\((seconds * 10_000).rounded() / 10) ms" }
+  return "\((seconds * 100).rounded() / 100) s"
+}

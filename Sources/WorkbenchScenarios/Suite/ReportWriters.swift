@@ -1,0 +1,95 @@
+import FoundationEssentials
+
+/// JUnit XML and JSON reports of a run, for CI systems.
+public enum ReportWriters {
+  /// The run as JUnit XML: one test suite per file, one test case per scenario.
+  public static func junit(_ report: SuiteReport) -> String {
+    var files: [String] = []
+    var byFile: [String: [ScenarioResult]] = [:]
+    for result in report.results {
+      if byFile[result.file] == nil { files.append(result.file) }
+      byFile[result.file, default: []].append(result)
+    }
+    var errorsByFile: [String: [ScenarioFileError]] = [:]
+    for error in report.fileErrors {
+      if byFile[error.location.file] == nil && errorsByFile[error.location.file] == nil { files.append(error.location.file) }
+      errorsByFile[error.location.file, default: []].append(error)
+    }
+    var lines = [
+      #"<?xml version="1.0" encoding="UTF-8"?>"#,
+      "<testsuites name=\"workbench scenarios\" tests=\"\(report.results.count + report.fileErrors.count)\" "
+        + "failures=\"\(report.failed)\" errors=\"\(report.fileErrors.count)\" time=\"\(seconds(report.duration))\">",
+    ]
+    for file in files {
+      let results = byFile[file] ?? []
+      let errors = errorsByFile[file] ?? []
+      let failed = results.filter { !$0.passed }.count
+      let time = results.reduce(0) { $0 + $1.duration }
+      lines.append(
+        "  <testsuite name=\"\(escape(file))\" tests=\"\(results.count + errors.count)\" failures=\"\(failed)\" "
+          + "errors=\"\(errors.count)\" time=\"\(seconds(time))\">")
+      for result in results {
+        let open =
+          "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.name))\" "
+          + "file=\"\(escape(file))\" line=\"\(result.location.line)\" time=\"\(seconds(result.duration))\""
+        guard let failure = result.failure else {
+          lines.append(open + "/>")
+          continue
+        }
+        lines.append(open + ">")
+        let body = (["\(failure.location): \(failure.step)", failure.message] + failure.details).joined(separator: "\n")
+        lines.append(
+          "      <failure message=\"\(escape(failure.message))\" type=\"failure\">\(escape(body))</failure>")
+        lines.append("    </testcase>")
+      }
+      for error in errors {
+        lines.append("    <testcase classname=\"\(escape(file))\" name=\"(file)\" file=\"\(escape(file))\" line=\"\(error.location.line)\">")
+        lines.append("      <error message=\"\(escape(error.message))\" type=\"file\">\(escape(error.description))</error>")
+        lines.append("    </testcase>")
+      }
+      lines.append("  </testsuite>")
+    }
+    lines.append("</testsuites>")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The run as JSON: totals, every scenario with its failure, and file errors.
+  public static func json(_ report: SuiteReport) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    struct Document: Encodable {
+      var passed: Int
+      var failed: Int
+      var errors: Int
+      var duration: Double
+      var scenarios: [ScenarioResult]
+      var fileErrors: [ScenarioFileError]
+      var orphanedSnapshots: [String]
+    }
+    let document = Document(
+      passed: report.passed, failed: report.failed, errors: report.fileErrors.count, duration: report.duration,
+      scenarios: report.results, fileErrors: report.fileErrors, orphanedSnapshots: report.orphanedSnapshots)
+    guard let data = try? encoder.encode(document) else { return "{}\n" }
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  static func escape(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "\u{1B}": continue
+      case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": continue
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  static func seconds(_ value: Double) -> String {
+    String((value * 1_000_000).rounded() / 1_000_000)
+  }
+}

@@ -10,6 +10,8 @@ public struct Scenario: Sendable {
   public var location: SourceLocation
   /// Whether every frame change must be covered by an expectation.
   public var isExhaustive: Bool
+  /// How many rows lists show at once (the shell's `--rows`).
+  public var viewportRows: Int
   /// Documents set up before the first step (sample documents are there too).
   public var documents: [DocumentSeed]
   /// Windows opened before the first step, in order.

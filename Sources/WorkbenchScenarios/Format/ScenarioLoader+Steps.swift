@@ -4,7 +4,7 @@ import WorkbenchCore
 /// this point (so a step naming a window that does not exist yet is caught before running),
 /// and the includes and repeats around the step.
 struct StepContext {
-  var parameters: [String: String]
+  var parameters: Substitution.Parameters
   var origin: [String]
   /// Open windows by label, with their screen.
   var windows: [String: String] = [:]
@@ -45,9 +45,13 @@ extension ScenarioLoader {
   private func buildStep(_ node: YAMLNode, context: inout StepContext, includes: [String])
     throws(ScenarioFileError) -> [Step]
   {
-    guard let pairs = node.pairs, !pairs.isEmpty else {
+    guard var pairs = node.pairs, !pairs.isEmpty else {
       throw ScenarioFileError(
         "a step is a mapping such as `left: select 2`, `do: relaunch` or `expect: {...}`", at: node.location)
+    }
+    // A window can be a parameter (`${window}: select 2`, in a flow).
+    for index in pairs.indices where pairs[index].key.contains("$") {
+      pairs[index].key = try Substitution.replace(in: pairs[index].key, context.parameters, at: pairs[index].keyLocation)
     }
     let kinds = pairs.filter { !["fails", "with", "steps"].contains($0.key) }
     guard kinds.count == 1, let main = kinds.first else {
@@ -59,7 +63,7 @@ extension ScenarioLoader {
           + "split it into separate steps",
         at: kinds[1].keyLocation)
     }
-    let failure = try failureMatcher(node["fails"], context: context)
+    let failure = try failureMatcher(pairs.first { $0.key == "fails" }?.value, context: context)
     func allow(_ modifiers: [String]) throws(ScenarioFileError) {
       for pair in pairs where pair.key != main.key && !modifiers.contains(pair.key) {
         throw ScenarioFileError("`\(pair.key)` does not go with `\(main.key)`", at: pair.keyLocation)
@@ -78,16 +82,18 @@ extension ScenarioLoader {
       }
       var expectations: [(window: String, expected: YAMLNode)] = []
       for window in windows {
-        try checkWindow(window.key, at: window.keyLocation, context: context)
-        expectations.append((window.key, try Substitution.apply(context.parameters, to: window.value)))
+        let label = try Substitution.replace(in: window.key, context.parameters, at: window.keyLocation)
+        try checkWindow(label, at: window.keyLocation, context: context)
+        expectations.append((label, try Substitution.apply(context.parameters, to: window.value)))
       }
       return [Step(action: .expect(expectations), location: main.keyLocation, failure: nil, origin: context.origin)]
     case "snapshot":
       try allow([])
       var names: [String] = []
-      if let single = main.value.scalarText {
+      let value = try Substitution.apply(context.parameters, to: main.value)
+      if let single = value.scalarText {
         names = [single]
-      } else if let items = main.value.items {
+      } else if let items = value.items {
         for item in items { names.append(try text(item, what: "a window")) }
       }
       guard !names.isEmpty else {
@@ -97,10 +103,11 @@ extension ScenarioLoader {
       return [Step(action: .snapshot(windows: names), location: main.keyLocation, failure: nil, origin: context.origin)]
     case "include":
       try allow(["with"])
-      return try include(main.value, with: node["with"], context: &context, includes: includes)
+      return try include(main.value, with: pairs.first { $0.key == "with" }?.value, context: &context, includes: includes)
     case "repeat":
       try allow(["steps"])
-      return try repeatSteps(main.value, body: node["steps"], context: &context, includes: includes)
+      return try repeatSteps(
+        main.value, body: pairs.first { $0.key == "steps" }?.value, context: &context, includes: includes)
     default:
       guard context.windows[main.key] != nil else {
         let candidates = Self.stepKinds + context.windowOrder
@@ -233,7 +240,7 @@ extension ScenarioLoader {
       }
       for item in items { declared.append(try text(item, what: "a parameter")) }
     }
-    var given: [String: String] = [:]
+    var given: Substitution.Parameters = [:]
     if let arguments {
       guard let pairs = arguments.pairs else {
         throw ScenarioFileError("with is a mapping of parameters, such as `{id: 2}`", at: arguments.location)
@@ -243,8 +250,7 @@ extension ScenarioLoader {
           let hint = Suggestions.closest(to: pair.key, in: declared).map { ". Did you mean '\($0)'?" } ?? ""
           throw ScenarioFileError("\(relative) has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
         }
-        let value = try text(pair.value, what: "a parameter value")
-        given[pair.key] = try Substitution.replace(in: value, context.parameters, at: pair.value.location)
+        given[pair.key] = try Substitution.apply(context.parameters, to: pair.value)
       }
     }
     if let missing = declared.first(where: { given[$0] == nil }) {
@@ -275,7 +281,7 @@ extension ScenarioLoader {
     var steps: [Step] = []
     for iteration in 1...count {
       var inner = context
-      inner.parameters["iteration"] = String(iteration)
+      inner.parameters["iteration"] = YAMLNode(content: .scalar(String(iteration), isPlain: true), location: node.location)
       inner.origin.append("repeat \(iteration) of \(count) at \(node.location)")
       steps += try buildSteps(body, context: &inner, includes: includes)
       context.windows = inner.windows

@@ -21,7 +21,7 @@ public final class ScenarioLoader {
   let parser = YAMLParser()
 
   static let scenarioKeys = [
-    "scenario", "description", "tags", "exhaustive", "documents", "windows", "steps", "examples",
+    "scenario", "description", "tags", "exhaustive", "rows", "documents", "windows", "steps", "examples",
   ]
   static let flowKeys = ["flow", "description", "params", "steps"]
 
@@ -96,22 +96,20 @@ public final class ScenarioLoader {
       guard let pairs = row.pairs else {
         throw ScenarioFileError("an example row is a mapping such as `{id: 2}`, not \(row.kindDescription)", at: row.location)
       }
-      var parameters: [String: String] = [:]
-      for pair in pairs {
-        guard let value = pair.value.scalarText else {
-          throw ScenarioFileError("example values are single values, not \(pair.value.kindDescription)", at: pair.value.location)
-        }
-        parameters[pair.key] = value
-      }
+      var parameters: Substitution.Parameters = [:]
+      for pair in pairs { parameters[pair.key] = pair.value }
       var scenario = try self.scenario(from: document, parameters: parameters, exampleIndex: index)
-      let values = pairs.map { "\($0.key)=\(parameters[$0.key] ?? "")" }.joined(separator: ", ")
-      scenario.name += " [\(values)]"
+      // A name without parameters gets the row's values, so each row's name is distinct.
+      if !(document["scenario"]?.scalarText?.contains("${") ?? false) {
+        let values = pairs.map { "\($0.key)=\($0.value.scalarText ?? $0.value.frameValue.jsonText)" }
+        scenario.name += " [\(values.joined(separator: ", "))]"
+      }
       result.append(scenario)
     }
     return result
   }
 
-  private func scenario(from document: YAMLNode, parameters: [String: String], exampleIndex: Int?)
+  private func scenario(from document: YAMLNode, parameters: Substitution.Parameters, exampleIndex: Int?)
     throws(ScenarioFileError) -> Scenario
   {
     guard let nameNode = document["scenario"] else {
@@ -137,6 +135,13 @@ public final class ScenarioLoader {
       }
       isExhaustive = value
     }
+    var viewportRows = ScreenEnvironment().viewportRows
+    if let node = document["rows"] {
+      guard case .integer(let rows) = node.frameValue, (1...1000).contains(rows) else {
+        throw ScenarioFileError("rows is how many rows a list shows, from 1 to 1000", at: node.location)
+      }
+      viewportRows = rows
+    }
     let documents = try documentSeeds(document["documents"], parameters: parameters)
     var available = sampleDocuments
     for seed in documents { available[seed.name] = seed.kind }
@@ -151,13 +156,14 @@ public final class ScenarioLoader {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
     }
     return Scenario(
-      name: name, tags: tags, location: document.location, isExhaustive: isExhaustive, documents: documents,
+      name: name, tags: tags, location: document.location, isExhaustive: isExhaustive, viewportRows: viewportRows,
+      documents: documents,
       windows: windows, steps: steps, exampleIndex: exampleIndex)
   }
 
   // MARK: Documents and windows
 
-  private func documentSeeds(_ node: YAMLNode?, parameters: [String: String]) throws(ScenarioFileError)
+  private func documentSeeds(_ node: YAMLNode?, parameters: Substitution.Parameters) throws(ScenarioFileError)
     -> [DocumentSeed]
   {
     guard let node else { return [] }
@@ -208,7 +214,7 @@ public final class ScenarioLoader {
     return seeds
   }
 
-  private func windowSeeds(_ node: YAMLNode?, documents: [String: String], parameters: [String: String])
+  private func windowSeeds(_ node: YAMLNode?, documents: [String: String], parameters: Substitution.Parameters)
     throws(ScenarioFileError) -> [WindowSeed]
   {
     guard let node else { return [] }

@@ -1,13 +1,24 @@
 /// `${name}` parameters in scenario text, filled from an example row, an include's `with:`, or
-/// a repeat's iteration. `$$` writes a literal `$`.
+/// a repeat's iteration. `$$` writes a literal `$`. A value that is exactly `${name}` takes the
+/// parameter's value as written, list or mapping included (`rows: "${rows}"`; in a flow mapping
+/// `{...}` the braces need the quotes).
 enum Substitution {
+  typealias Parameters = [String: YAMLNode]
+
   /// `node` with every `${name}` in its scalars replaced.
   ///
   /// - Throws: `ScenarioFileError` at the scalar that names an unknown parameter.
-  static func apply(_ parameters: [String: String], to node: YAMLNode) throws(ScenarioFileError) -> YAMLNode {
+  static func apply(_ parameters: Parameters, to node: YAMLNode) throws(ScenarioFileError) -> YAMLNode {
     switch node.content {
     case .scalar(let text, let isPlain):
       guard text.contains("$") else { return node }
+      if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).dropLast().allSatisfy({ $0 != "}" }),
+        let value = parameters[String(text.dropFirst(2).dropLast())]
+      {
+        var replaced = value
+        replaced.location = node.location
+        return replaced
+      }
       let replaced = try replace(in: text, parameters, at: node.location)
       return YAMLNode(content: .scalar(replaced, isPlain: isPlain), location: node.location)
     case .sequence(let items):
@@ -25,7 +36,7 @@ enum Substitution {
     }
   }
 
-  static func replace(in text: String, _ parameters: [String: String], at location: SourceLocation)
+  static func replace(in text: String, _ parameters: Parameters, at location: SourceLocation)
     throws(ScenarioFileError) -> String
   {
     var result = ""
@@ -43,10 +54,15 @@ enum Substitution {
         index = text.index(after: next)
       } else if text[next] == "{", let close = text[next...].firstIndex(of: "}") {
         let name = String(text[text.index(after: next)..<close])
-        guard let value = parameters[name] else {
+        guard let node = parameters[name] else {
           let known = parameters.keys.sorted()
           let hint = known.isEmpty ? "there are none here" : "known: " + known.joined(separator: ", ")
           throw ScenarioFileError("unknown parameter ${\(name)} (\(hint))", at: location)
+        }
+        guard let value = node.scalarText else {
+          throw ScenarioFileError(
+            "${\(name)} is \(node.kindDescription); inside text only single values fit (write the value alone)",
+            at: location)
         }
         result += value
         index = text.index(after: close)

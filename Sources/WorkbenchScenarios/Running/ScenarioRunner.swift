@@ -99,7 +99,8 @@ public struct ScenarioRunner {
   private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
     let host: Host
     do {
-      host = try Host(modules: modules, clock: .virtual)
+      host = try Host(
+        modules: modules, environment: ScreenEnvironment(viewportRows: scenario.viewportRows), clock: .virtual)
     } catch {
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
@@ -202,7 +203,9 @@ public struct ScenarioRunner {
     do {
       let stored = try JSONEncoder().encode(record)
       let restored = try JSONDecoder().decode(SessionRecord.self, from: stored)
-      state.host = try Host(modules: modules, clock: .virtual, restoring: restored)
+      state.host = try Host(
+        modules: modules, environment: ScreenEnvironment(viewportRows: state.scenario.viewportRows), clock: .virtual,
+        restoring: restored)
     } catch let error as RegistrationError {
       throw CommandError("the modules failed to register: \(error.message)")
     } catch {

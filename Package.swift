@@ -48,11 +48,18 @@ let package = Package(
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 
+    // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
+    .target(name: "WorkbenchTestSupport", path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+    .testTarget(
+      name: "WorkbenchScenariosTests",
+      dependencies: ["WorkbenchScenarios", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"],
+      exclude: ["Broken"]
+    ),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchShellTests",
-      dependencies: ["WorkbenchShell", "WorkbenchCore", "Catalog", "workbench"]
+      dependencies: ["WorkbenchShell", "WorkbenchCore", "Catalog", "WorkbenchTestSupport", "workbench"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchTestSupport
 
 @MainActor
 @Suite struct CommandReferenceTests {

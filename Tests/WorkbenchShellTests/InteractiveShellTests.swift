@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchTestSupport
 
 /// The shell on a pseudo-terminal: prompt, completion, Ctrl-C, Ctrl-D and history.
 @Suite(.serialized) struct InteractiveShellTests {

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchTestSupport
 
 /// The built binary driven through pipes, as CI jobs and scripts use it.
 @Suite struct PipedShellTests {

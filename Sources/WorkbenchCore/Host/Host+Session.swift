@@ -59,12 +59,14 @@ extension Host {
     var warnings: [RestorationWarning] = []
     for stored in record.documents {
       guard let kind = documentKinds[stored.kind] else {
-        warnings.append(RestorationWarning(message: "document '\(stored.name)' is of unknown kind '\(stored.kind)'; left out"))
+        warnings.append(
+          RestorationWarning(message: "document '\(stored.name)' is of unknown kind '\(stored.kind)'; left out"))
         continue
       }
       do {
         let body = try kind.decode(Array(stored.body.utf8))
-        documents[stored.name] = DocumentEntry(name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
+        documents[stored.name] = DocumentEntry(
+          name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
       } catch {
         warnings.append(RestorationWarning(message: "document '\(stored.name)' could not be read (\(error)); left out"))
       }

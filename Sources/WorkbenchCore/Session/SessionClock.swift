@@ -51,7 +51,9 @@ public final class SessionClock {
 
   /// Parses a duration such as `300ms`, `2s`, `1.5s`, `1m` or `250us`.
   public static func parseDuration(_ text: String) -> Duration? {
-    let units: [(String, Double)] = [("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600)]
+    let units: [(String, Double)] = [
+      ("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600),
+    ]
     for (suffix, scale) in units where text.hasSuffix(suffix) {
       guard let value = Double(text.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
       let nanoseconds = (value * scale * 1e9).rounded()

@@ -51,7 +51,8 @@ extension ScenarioLoader {
     }
     // A window can be a parameter (`${window}: select 2`, in a flow).
     for index in pairs.indices where pairs[index].key.contains("$") {
-      pairs[index].key = try Substitution.replace(in: pairs[index].key, context.parameters, at: pairs[index].keyLocation)
+      pairs[index].key = try Substitution.replace(
+        in: pairs[index].key, context.parameters, at: pairs[index].keyLocation)
     }
     let kinds = pairs.filter { !["fails", "with", "steps"].contains($0.key) }
     guard kinds.count == 1, let main = kinds.first else {
@@ -78,7 +79,8 @@ extension ScenarioLoader {
     case "expect":
       try allow([])
       guard let windows = main.value.pairs, !windows.isEmpty else {
-        throw ScenarioFileError("expect is a mapping of windows to frames, such as `left: {selected: 2}`", at: main.value.location)
+        throw ScenarioFileError(
+          "expect is a mapping of windows to frames, such as `left: {selected: 2}`", at: main.value.location)
       }
       var expectations: [(window: String, expected: YAMLNode)] = []
       for window in windows {
@@ -103,7 +105,8 @@ extension ScenarioLoader {
       return [Step(action: .snapshot(windows: names), location: main.keyLocation, failure: nil, origin: context.origin)]
     case "include":
       try allow(["with"])
-      return try include(main.value, with: pairs.first { $0.key == "with" }?.value, context: &context, includes: includes)
+      return try include(
+        main.value, with: pairs.first { $0.key == "with" }?.value, context: &context, includes: includes)
     case "repeat":
       try allow(["steps"])
       return try repeatSteps(
@@ -219,15 +222,21 @@ extension ScenarioLoader {
       throw ScenarioFileError("includes nest more than \(Self.maximumIncludeDepth) deep", at: node.location)
     }
     guard !includes.contains(path) else {
-      throw ScenarioFileError("\(relative) includes itself (through \(includes.joined(separator: " → ")))", at: node.location)
+      throw ScenarioFileError(
+        "\(relative) includes itself (through \(includes.joined(separator: " → ")))", at: node.location)
     }
     let flow: YAMLNode
     if let cached = flowCache[path] {
       flow = cached
     } else {
+      guard FileSystem.exists(path) else {
+        throw ScenarioFileError(
+          "no such file: \(relative) (paths are relative to the including file)", at: node.location)
+      }
       let documents = try parseFile(path, at: node.location)
       guard documents.count == 1, let document = documents.first, document["flow"] != nil else {
-        throw ScenarioFileError("\(relative) is not a flow: an included file starts with `flow: NAME`", at: node.location)
+        throw ScenarioFileError(
+          "\(relative) is not a flow: an included file starts with `flow: NAME`", at: node.location)
       }
       try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
       flowCache[path] = document
@@ -281,7 +290,8 @@ extension ScenarioLoader {
     var steps: [Step] = []
     for iteration in 1...count {
       var inner = context
-      inner.parameters["iteration"] = YAMLNode(content: .scalar(String(iteration), isPlain: true), location: node.location)
+      inner.parameters["iteration"] = YAMLNode(
+        content: .scalar(String(iteration), isPlain: true), location: node.location)
       inner.origin.append("repeat \(iteration) of \(count) at \(node.location)")
       steps += try buildSteps(body, context: &inner, includes: includes)
       context.windows = inner.windows

@@ -94,7 +94,8 @@ public final class ScenarioLoader {
     var result: [Scenario] = []
     for (index, row) in rows.enumerated() {
       guard let pairs = row.pairs else {
-        throw ScenarioFileError("an example row is a mapping such as `{id: 2}`, not \(row.kindDescription)", at: row.location)
+        throw ScenarioFileError(
+          "an example row is a mapping such as `{id: 2}`, not \(row.kindDescription)", at: row.location)
       }
       var parameters: Substitution.Parameters = [:]
       for pair in pairs { parameters[pair.key] = pair.value }
@@ -254,7 +255,8 @@ public final class ScenarioLoader {
       guard let screenKind = host.screen(named: screen) else {
         let names = host.screens.map(\.name)
         throw ScenarioFileError(
-          "unknown screen '\(screen)'" + (Suggestions.closest(to: screen, in: names).map { ". Did you mean '\($0)'?" } ?? ""),
+          "unknown screen '\(screen)'"
+            + (Suggestions.closest(to: screen, in: names).map { ". Did you mean '\($0)'?" } ?? ""),
           at: value.location)
       }
       guard let kind = documents[document] else {
@@ -268,7 +270,8 @@ public final class ScenarioLoader {
           "\(screen) shows \(screenKind.documentKind) documents, and '\(document)' is a \(kind) document",
           at: value.location)
       }
-      seeds.append(WindowSeed(name: pair.key, screen: screen, document: document, state: state, location: value.location))
+      seeds.append(
+        WindowSeed(name: pair.key, screen: screen, document: document, state: state, location: value.location))
     }
     return seeds
   }

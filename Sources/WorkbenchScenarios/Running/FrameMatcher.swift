@@ -25,7 +25,8 @@ enum FrameMatcher {
         return
       }
       for member in expectedObject.members {
-        compare(expected: member.value, actual: actualObject[member.key], path: join(path, member.key), into: &mismatches)
+        compare(
+          expected: member.value, actual: actualObject[member.key], path: join(path, member.key), into: &mismatches)
       }
     case .list(let expectedItems):
       guard case .list(let actualItems)? = actual else {
@@ -88,7 +89,8 @@ enum FrameMatcher {
         Self.changes(from: old[index], to: new[index], path: "\(path)[\(index)]", into: &changes)
       }
     default:
-      changes.append(Mismatch(path: path, expected: before.map(brief) ?? "absent", actual: after.map(brief) ?? "absent"))
+      changes.append(
+        Mismatch(path: path, expected: before.map(brief) ?? "absent", actual: after.map(brief) ?? "absent"))
     }
   }
 

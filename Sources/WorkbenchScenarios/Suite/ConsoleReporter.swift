@@ -20,7 +20,8 @@ public final class ConsoleReporter {
   func scenarioFinished(_ result: ScenarioResult) {
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
-    writeAll("\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n", to: STDOUT_FILENO)
+    writeAll(
+      "\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n", to: STDOUT_FILENO)
   }
 
   func fileFailed(_ error: ScenarioFileError) {
@@ -49,7 +50,9 @@ public final class ConsoleReporter {
     }
     if !report.fileErrors.isEmpty {
       lines.append("")
-      lines.append("\(report.fileErrors.count) file\(report.fileErrors.count == 1 ? "" : "s") could not be loaded (see the errors above)")
+      lines.append(
+        "\(report.fileErrors.count) file\(report.fileErrors.count == 1 ? "" : "s") could not be loaded (see the errors above)"
+      )
     }
     let written = report.results.flatMap(\.snapshotsWritten)
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }

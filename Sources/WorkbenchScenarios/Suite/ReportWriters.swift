@@ -12,7 +12,9 @@ public enum ReportWriters {
     }
     var errorsByFile: [String: [ScenarioFileError]] = [:]
     for error in report.fileErrors {
-      if byFile[error.location.file] == nil && errorsByFile[error.location.file] == nil { files.append(error.location.file) }
+      if byFile[error.location.file] == nil && errorsByFile[error.location.file] == nil {
+        files.append(error.location.file)
+      }
       errorsByFile[error.location.file, default: []].append(error)
     }
     var lines = [
@@ -43,8 +45,11 @@ public enum ReportWriters {
         lines.append("    </testcase>")
       }
       for error in errors {
-        lines.append("    <testcase classname=\"\(escape(file))\" name=\"(file)\" file=\"\(escape(file))\" line=\"\(error.location.line)\">")
-        lines.append("      <error message=\"\(escape(error.message))\" type=\"file\">\(escape(error.description))</error>")
+        lines.append(
+          "    <testcase classname=\"\(escape(file))\" name=\"(file)\" file=\"\(escape(file))\" line=\"\(error.location.line)\">"
+        )
+        lines.append(
+          "      <error message=\"\(escape(error.message))\" type=\"file\">\(escape(error.description))</error>")
         lines.append("    </testcase>")
       }
       lines.append("  </testsuite>")

@@ -75,7 +75,8 @@ public struct RunOptions: Sendable {
       case "--shard":
         let text = try value(argument)
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let shard = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(shard)
+        guard parts.count == 2, let shard = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+          (1...count).contains(shard)
         else { throw UsageError(message: "--shard is I/N with 1 <= I <= N, such as 2/4; got '\(text)'") }
         options.shard = (shard, count)
       case "--repeat":
@@ -91,7 +92,8 @@ public struct RunOptions: Sendable {
       default:
         if argument.hasPrefix("-") {
           let known = valueOptions + flagOptions
-          let hint = known.first { $0.hasPrefix(argument) || argument.hasPrefix($0) }.map { ". Did you mean \($0)?" } ?? ""
+          let hint =
+            known.first { $0.hasPrefix(argument) || argument.hasPrefix($0) }.map { ". Did you mean \($0)?" } ?? ""
           throw UsageError(message: "unknown option '\(argument)'\(hint)")
         }
         options.paths.append(argument)

@@ -22,7 +22,7 @@ public final class SuiteRunner {
 
   /// The scenario files under the given paths: files as named, folders searched for
   /// `.yaml` and `.yml` files (snapshot folders skipped), sorted.
-  public static func discover(_ paths: [String]) throws(RunOptions.UsageError) -> [String] {
+  public nonisolated static func discover(_ paths: [String]) throws(RunOptions.UsageError) -> [String] {
     var files: [String] = []
     for path in paths {
       if FileSystem.isDirectory(path) {
@@ -97,7 +97,8 @@ public final class SuiteRunner {
       loader = try ScenarioLoader(modules: modules)
     } catch {
       report.fileErrors.append(
-        ScenarioFileError("the modules failed to register: \(error.message)", at: SourceLocation(file: "-", line: 1, column: 1)))
+        ScenarioFileError(
+          "the modules failed to register: \(error.message)", at: SourceLocation(file: "-", line: 1, column: 1)))
       return
     }
     let runner = ScenarioRunner(

@@ -62,13 +62,15 @@ public struct YAMLParser {
           let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
           let isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
           let node = YAMLNode(content: .scalar(text, isPlain: isPlain), location: location)
-          try add(node, size: 1, anchor: string(scalar.anchor), to: builder)
+          try add(node, size: 1, counted: 1, anchor: string(scalar.anchor), to: builder)
         case YAML_ALIAS_EVENT:
           let name = string(event.data.alias.anchor) ?? ""
           guard let anchored = builder.anchors[name] else {
             throw ScenarioFileError("unknown alias *\(name): define the anchor &\(name) before using it", at: location)
           }
-          try add(anchored.node, size: anchored.size, anchor: nil, to: builder)
+          var node = anchored.node
+          node.location = location  // report problems where the alias is, not where its anchor was
+          try add(node, size: anchored.size, counted: anchored.size, anchor: nil, to: builder)
         case YAML_SEQUENCE_START_EVENT:
           try push(
             .sequence(items: [], location: location, anchor: string(event.data.sequence_start.anchor), size: 1),
@@ -83,9 +85,11 @@ public struct YAMLParser {
           guard let frame = builder.stack.popLast() else { continue }
           switch frame {
           case .sequence(let items, let start, let anchor, let size):
-            try add(YAMLNode(content: .sequence(items), location: start), size: size, anchor: anchor, to: builder)
+            try add(
+              YAMLNode(content: .sequence(items), location: start), size: size, counted: 1, anchor: anchor, to: builder)
           case .mapping(let pairs, _, _, let start, let anchor, let size):
-            try add(YAMLNode(content: .mapping(pairs), location: start), size: size, anchor: anchor, to: builder)
+            try add(
+              YAMLNode(content: .mapping(pairs), location: start), size: size, counted: 1, anchor: anchor, to: builder)
           }
         default:
           continue
@@ -103,8 +107,16 @@ public struct YAMLParser {
     builder.stack.append(frame)
   }
 
-  private func add(_ node: YAMLNode, size: Int, anchor: String?, to builder: Builder) throws(ScenarioFileError) {
-    builder.totalNodes += size
+  /// Adds a finished node to the container being built.
+  ///
+  /// - Parameters:
+  ///   - size: the node's size with aliases expanded, kept for anchors.
+  ///   - counted: how many nodes this adds to the file's total (a container's children were
+  ///     counted as they came; an alias adds everything it stands for).
+  private func add(_ node: YAMLNode, size: Int, counted: Int, anchor: String?, to builder: Builder)
+    throws(ScenarioFileError)
+  {
+    builder.totalNodes += counted
     guard builder.totalNodes <= maximumNodes else {
       throw ScenarioFileError(
         "the file expands to more than \(maximumNodes) YAML nodes (aliases repeating aliases?); "
@@ -152,8 +164,12 @@ public struct YAMLParser {
   {
     let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
     if parser.error == YAML_READER_ERROR {
-      let location = Self.location(ofByte: parser.problem_offset, in: bytes, file: file)
+      var location = Self.location(ofByte: parser.problem_offset, in: bytes, file: file)
       if problem.contains("UTF-8") || problem.contains("utf-8") {
+        // libyaml points at the byte where it noticed; point at the character that is broken.
+        if let offset = Self.firstInvalidUTF8(in: bytes) {
+          location = Self.location(ofByte: offset, in: bytes, file: file)
+        }
         return ScenarioFileError("the file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location)
       }
       return ScenarioFileError(problem, at: location)
@@ -174,6 +190,20 @@ public struct YAMLParser {
         at: SourceLocation(file: file, line: Int(start.line) + 1, column: Int(start.column) + 1))
     }
     return ScenarioFileError(message, at: location)
+  }
+
+  /// The offset of the first byte that does not start a valid UTF-8 character.
+  static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded): offset += encoded.count
+      case .error: return offset
+      case .emptyInput: return nil
+      }
+    }
   }
 
   /// The line and column of byte `offset`.

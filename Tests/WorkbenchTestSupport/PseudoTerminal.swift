@@ -4,12 +4,12 @@
 
 /// Runs `workbench` on a pseudo-terminal, types into it and reads the screen's byte stream,
 /// the way a person at a terminal would use the shell.
-final class PseudoTerminalSession {
+public final class PseudoTerminalSession {
   private let master: Int32
   private let pid: pid_t
-  private(set) var transcript: [UInt8] = []
+  public private(set) var transcript: [UInt8] = []
 
-  init?(arguments: [String] = [], environment overrides: [String: String?]) {
+  public init?(arguments: [String] = [], environment overrides: [String: String?]) {
     var master: Int32 = -1
     var slave: Int32 = -1
     var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
@@ -67,14 +67,14 @@ final class PseudoTerminalSession {
   }
 
   /// Types text as if at the keyboard.
-  func type(_ text: String) {
+  public func type(_ text: String) {
     var bytes = Array(text.utf8)
     _ = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress, $0.count) }
   }
 
   /// Reads until the screen output since `from` contains `text`, or `seconds` pass.
   @discardableResult
-  func waitFor(_ text: String, after from: Int = 0, seconds: Int = 10) -> Bool {
+  public func waitFor(_ text: String, after from: Int = 0, seconds: Int = 10) -> Bool {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var waited = 0
     while waited < seconds * 1000 {
@@ -92,12 +92,12 @@ final class PseudoTerminalSession {
   }
 
   /// What the terminal received since byte `from`, as text.
-  func screen(from: Int = 0) -> String {
+  public func screen(from: Int = 0) -> String {
     String(decoding: transcript[min(from, transcript.count)...], as: UTF8.self)
   }
 
   /// The exit status once the process ends, or `nil` if it is still running after `seconds`.
-  func exitStatus(seconds: Int = 10) -> Int32? {
+  public func exitStatus(seconds: Int = 10) -> Int32? {
     for _ in 0..<(seconds * 20) {
       var status: Int32 = 0
       if waitpid(pid, &status, WNOHANG) == pid {

@@ -8,24 +8,24 @@ import Synchronization
 /// inherit it and keep that pipe open, so neither child ever sees end of input. Descriptors are
 /// therefore made close-on-exec, and made and spawned under this lock so no spawn can slip in
 /// between `pipe` and `fcntl`.
-let spawnLock = Mutex(())
+public let spawnLock = Mutex(())
 
 /// Marks descriptors close-on-exec (posix_spawn's dup2 clears the flag on the child's copies).
-func closeOnExec(_ descriptors: [Int32]) {
+public func closeOnExec(_ descriptors: [Int32]) {
   for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
 }
 
 /// What a finished child process left behind.
-struct ProcessResult {
-  var status: Int32
-  var stdout: String
-  var stderr: String
+public struct ProcessResult {
+  public var status: Int32
+  public var stdout: String
+  public var stderr: String
 }
 
 /// Runs the built `workbench` binary (or another program) with pipes, for end-to-end tests.
-enum ChildProcess {
+public enum ChildProcess {
   /// The `workbench` binary beside the test bundle in the build folder.
-  static var workbenchPath: String {
+  public static var workbenchPath: String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let executable = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
@@ -35,7 +35,7 @@ enum ChildProcess {
 
   /// The environment tests run the binary in: this process's, with overrides applied
   /// (a `nil` value removes the variable).
-  static func environment(_ overrides: [String: String?]) -> [String] {
+  public static func environment(_ overrides: [String: String?]) -> [String] {
     var variables: [String: String] = [:]
     var pointer = environ
     while let entry = pointer.pointee {
@@ -50,13 +50,14 @@ enum ChildProcess {
   }
 
   /// Runs `workbench` with `arguments`, feeding it `input` on standard input.
-  static func runWorkbench(
+  public static func runWorkbench(
     _ arguments: [String], input: [UInt8] = [], environment overrides: [String: String?] = [:]
   ) -> ProcessResult {
     run(workbenchPath, arguments, input: input, environment: environment(overrides))
   }
 
-  static func run(_ path: String, _ arguments: [String], input: [UInt8], environment: [String]) -> ProcessResult {
+  public static func run(_ path: String, _ arguments: [String], input: [UInt8], environment: [String]) -> ProcessResult
+  {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
@@ -145,7 +146,7 @@ enum ChildProcess {
 }
 
 /// Reads a whole file as text.
-func readTextFile(_ path: String) -> String? {
+public func readTextFile(_ path: String) -> String? {
   let descriptor = open(path, O_RDONLY)
   guard descriptor >= 0 else { return nil }
   defer { close(descriptor) }
@@ -160,16 +161,48 @@ func readTextFile(_ path: String) -> String? {
 }
 
 /// A fresh temporary folder.
-func makeTemporaryFolder() -> String {
+public func makeTemporaryFolder() -> String {
   var template = Array("/tmp/workbench-test-XXXXXX".utf8CString)
   let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
   return path.map { String(cString: $0) } ?? "/tmp"
 }
 
 /// The repository's root folder, found from this source file's path.
-func repositoryRoot(file: String = #filePath) -> String {
+public func repositoryRoot(file: String = #filePath) -> String {
   var parts = file.split(separator: "/", omittingEmptySubsequences: false)
   while let last = parts.last, last != "Tests" { parts.removeLast() }
   parts.removeLast()
   return parts.joined(separator: "/")
+}
+
+/// Writes a whole file.
+public func writeTextFile(_ text: String, to path: String) {
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  guard descriptor >= 0 else { return }
+  defer { close(descriptor) }
+  var bytes = Array(text.utf8)
+  _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+/// Writes bytes to a file.
+public func writeBytes(_ bytes: [UInt8], to path: String) {
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  guard descriptor >= 0 else { return }
+  defer { close(descriptor) }
+  var bytes = bytes
+  _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+/// The names of the entries in a folder, sorted.
+public func folderEntries(_ path: String) -> [String] {
+  guard let directory = opendir(path) else { return [] }
+  defer { closedir(directory) }
+  var names: [String] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafePointer(to: entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+    }
+    if !name.hasPrefix(".") { names.append(name) }
+  }
+  return names.sorted()
 }

@@ -1,0 +1,64 @@
+import Catalog
+import Testing
+import WorkbenchScenarios
+import WorkbenchTestSupport
+
+/// Every file in Broken/ must fail to load with the message in its `.expected` file
+/// (`line:column: message`; a trailing `...` matches any rest), quickly and without a crash.
+@MainActor
+@Suite struct BrokenFilesTests {
+  nonisolated static let folder = repositoryRoot() + "/Tests/WorkbenchScenariosTests/Broken"
+  nonisolated static let files = folderEntries(folder).filter { $0.hasSuffix(".yaml") }
+
+  @Test func everyBrokenFileHasAnExpectedMessage() {
+    #expect(Self.files.count >= 15)
+    for file in Self.files {
+      let expected = Self.folder + "/" + file.replacing(".yaml", with: ".expected")
+      #expect(readTextFile(expected) != nil, "\(file) has no .expected file")
+    }
+  }
+
+  @Test(arguments: files)
+  func brokenFileIsReportedWithItsPlace(_ file: String) throws {
+    let path = Self.folder + "/" + file
+    let expectedText = try #require(readTextFile(path.replacing(".yaml", with: ".expected")))
+    let expected = path + ":" + expectedText.trimmingTrailingNewlines
+    let loader = try ScenarioLoader(modules: [CatalogModule()])
+    do {
+      _ = try loader.load(path)
+      Issue.record("\(file) loaded without an error")
+    } catch {
+      let actual = error.description
+      if expected.hasSuffix("...") {
+        #expect(actual.hasPrefix(String(expected.dropLast(3))), "got: \(actual)")
+      } else {
+        #expect(actual == expected)
+      }
+    }
+  }
+
+  /// A 50 MB file is refused by its size before anything reads it whole.
+  @Test func aFiftyMegabyteFileIsRefused() throws {
+    let path = makeTemporaryFolder() + "/huge.yaml"
+    let line = Array("  - do: help   # padding padding padding padding padding padding padding\n".utf8)
+    var bytes = Array("scenario: Huge\nsteps:\n".utf8)
+    bytes.reserveCapacity(50 * 1024 * 1024 + line.count)
+    while bytes.count < 50 * 1024 * 1024 { bytes += line }
+    writeBytes(bytes, to: path)
+    let loader = try ScenarioLoader(modules: [CatalogModule()])
+    #expect(throws: ScenarioFileError.self) { try loader.load(path) }
+    do {
+      _ = try loader.load(path)
+    } catch {
+      #expect(error.message.hasPrefix("\(path) is 50 MB; scenario files are limited to 8 MB"))
+    }
+  }
+}
+
+extension String {
+  var trimmingTrailingNewlines: String {
+    var text = self
+    while text.hasSuffix("\n") { text.removeLast() }
+    return text
+  }
+}

@@ -1,0 +1,31 @@
+import Catalog
+import Testing
+import WorkbenchScenarios
+import WorkbenchTestSupport
+
+/// Every scenario file under Scenarios/ runs as a test of its own, so `swift test` (and CI)
+/// runs them all.
+@MainActor
+@Suite struct ScenarioFilesTests {
+  nonisolated static let root = repositoryRoot() + "/Scenarios"
+  nonisolated static let files = (try? SuiteRunner.discover([root])) ?? []
+
+  @Test func theScenariosFolderHasScenarios() {
+    #expect(Self.files.count >= 8)
+  }
+
+  @Test(arguments: files)
+  func scenarioFilePasses(_ path: String) throws {
+    let loader = try ScenarioLoader(modules: [CatalogModule()])
+    let file = try loader.load(path)
+    #expect(file.isFlow || !file.scenarios.isEmpty)
+    let runner = ScenarioRunner(modules: [CatalogModule()])
+    for scenario in file.scenarios {
+      let result = runner.run(scenario)
+      if let failure = result.failure {
+        let details = ([failure.message] + failure.details).joined(separator: "\n")
+        Issue.record("\(scenario.name) failed at \(failure.location) (\(failure.step)):\n\(details)")
+      }
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Testing
+import WorkbenchTestSupport
+
+/// `workbench run` and `workbench check` through the built binary, as CI uses them.
+@Suite struct RunCommandTests {
+  /// A folder with two files: one passing and one failing scenario, tagged differently.
+  private func suiteFolder() -> String {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      """
+      scenario: Passes
+      tags: [fast]
+      windows:
+        main: catalog library
+      steps:
+        - main: select 2
+        - expect:
+            main: {selected: 2}
+      ---
+      scenario: Also passes
+      tags: [slow]
+      windows:
+        main: catalog library
+      steps:
+        - main: query dune
+        - expect:
+            main: {rows: [27]}
+      """, to: folder + "/a.yaml")
+    writeTextFile(
+      """
+      scenario: Fails
+      tags: [fast]
+      windows:
+        main: catalog library
+      steps:
+        - main: select 2
+        - expect:
+            main: {selected: 3}
+      """, to: folder + "/b.yaml")
+    return folder
+  }
+
+  @Test func aFailingScenarioExitsWithOneAndReportsItsPlace() {
+    let folder = suiteFolder()
+    let result = ChildProcess.runWorkbench(["run", "--jobs", "1", folder])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.last == "2 passed, 1 failed")
+    #expect(result.stdout.contains("✘ Fails  \(folder)/b.yaml:1"))
+    #expect(result.stdout.contains("   \(folder)/b.yaml:7:5: expect: main"))
+    #expect(result.stdout.contains("         expected: 3"))
+    #expect(!result.stdout.contains("\u{1B}["))
+  }
+
+  @Test func allPassingExitsWithZero() {
+    let result = ChildProcess.runWorkbench(["run", "--tag", "slow", suiteFolder()])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+  }
+
+  @Test func fileErrorsAndUsageErrorsExitWithTwo() {
+    let folder = suiteFolder()
+    writeTextFile("scenario: Broken\nsteps:\n  - nowhere: select 1\n", to: folder + "/c.yaml")
+    let result = ChildProcess.runWorkbench(["run", "-j", "1", folder])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("\(folder)/c.yaml:3:5: unknown window or step kind 'nowhere'"))
+    #expect(ChildProcess.runWorkbench(["run", "--jobz", "2", folder]).status == 2)
+    #expect(ChildProcess.runWorkbench(["run", "/no/such/folder"]).status == 2)
+    #expect(ChildProcess.runWorkbench(["run"]).status == 2)
+  }
+
+  @Test func checkValidatesWithoutRunning() {
+    let folder = suiteFolder()
+    let good = ChildProcess.runWorkbench(["check", folder])
+    #expect(good.status == 0)
+    #expect(good.stdout == "2 files ok (3 scenarios), 0 with errors\n")
+    writeTextFile("scenario: x\nsteps:\n\t- do: help\n", to: folder + "/tab.yaml")
+    let bad = ChildProcess.runWorkbench(["check", folder])
+    #expect(bad.status == 2)
+    #expect(bad.stderr == "error: \(folder)/tab.yaml:3:1: a tab here: YAML indents with spaces only\n")
+  }
+
+  @Test func filtersSelectByNameAndTag() {
+    let folder = suiteFolder()
+    let listed = ChildProcess.runWorkbench(["run", "--list", folder])
+    #expect(listed.status == 0)
+    #expect(listed.stdout.split(separator: "\n").count == 3)
+    #expect(listed.stdout.contains("\(folder)/a.yaml:10  Also passes  [slow]"))
+    let filtered = ChildProcess.runWorkbench(["run", "--list", "--filter", "^Al", folder])
+    #expect(filtered.stdout == "\(folder)/a.yaml:10  Also passes  [slow]\n")
+    let excluded = ChildProcess.runWorkbench(["run", "--list", "--exclude-tag", "slow", "--tag", "fast", folder])
+    #expect(excluded.stdout.split(separator: "\n").count == 2)
+  }
+
+  @Test func reportsAreWrittenAsJUnitAndJSON() throws {
+    let folder = suiteFolder()
+    let result = ChildProcess.runWorkbench([
+      "run", "-j", "1", "--junit", folder + "/report.xml", "--json", folder + "/report.json", folder,
+    ])
+    #expect(result.status == 1)
+    let junit = try #require(readTextFile(folder + "/report.xml"))
+    #expect(junit.contains(#"<testsuites name="workbench scenarios" tests="3" failures="1" errors="0""#))
+    #expect(junit.contains(#"<testcase classname="\#(folder)/b.yaml" name="Fails""#))
+    #expect(junit.contains(#"<failure message="the frames do not match the expectation" type="failure">"#))
+    let json = try #require(readTextFile(folder + "/report.json"))
+    #expect(json.contains(#""passed" : 2"#))
+    #expect(json.contains(#""failed" : 1"#))
+  }
+
+  @Test func workersAndShardsRunTheSameScenarios() throws {
+    let folder = suiteFolder()
+    for index in 1...4 {
+      writeTextFile(
+        "scenario: Extra \(index)\nwindows:\n  main: catalog library\nsteps:\n  - main: select \(index)\n",
+        to: folder + "/extra\(index).yaml")
+    }
+    func names(_ arguments: [String]) -> [String] {
+      let result = ChildProcess.runWorkbench(["run"] + arguments + [folder])
+      return result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.map(String.init)
+        .sorted()
+    }
+    let serial = names(["--jobs", "1"])
+    #expect(serial.count == 7)
+    let parallel = names(["--jobs", "3"])
+    #expect(parallel.map { $0.split(separator: "(").first } == serial.map { $0.split(separator: "(").first })
+    let shards = names(["--shard", "1/2", "-j", "1"]) + names(["--shard", "2/2", "-j", "1"])
+    #expect(shards.count == 7)
+    let parallelRun = ChildProcess.runWorkbench(["run", "--jobs", "3", folder])
+    #expect(parallelRun.status == 1)
+    #expect(parallelRun.stdout.hasSuffix("6 passed, 1 failed\n"))
+  }
+
+  @Test func repeatRunsEachScenarioSeveralTimes() {
+    let result = ChildProcess.runWorkbench(["run", "--repeat", "3", "--tag", "slow", suiteFolder()])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Also passes (run 3 of 3)"))
+    #expect(result.stdout.hasSuffix("3 passed, 0 failed\n"))
+  }
+
+  @Test func failFastStopsAtTheFirstFailure() {
+    let folder = suiteFolder()
+    writeTextFile(
+      "scenario: After\nwindows:\n  main: catalog library\nsteps:\n  - main: select 1\n", to: folder + "/c.yaml")
+    let result = ChildProcess.runWorkbench(["run", "--fail-fast", "-j", "1", folder])
+    #expect(result.status == 1)
+    #expect(!result.stdout.contains("After"))
+  }
+
+  @Test func aRecordedSessionPassesWhenRun() throws {
+    let folder = makeTemporaryFolder()
+    let input = """
+      open catalog library left
+      select 3
+      record start \(folder)/recorded.yaml
+      query the
+      open catalog library right
+      @right select 1
+      @left rename 3 "Art of Programming"
+      relaunch
+      record stop
+      """
+    let shell = ChildProcess.runWorkbench([], input: Array((input + "\n").utf8))
+    #expect(shell.status == 0, "\(shell.stderr)")
+    #expect(shell.stdout.contains("wrote \(folder)/recorded.yaml (6 steps)"))
+    let recorded = try #require(readTextFile(folder + "/recorded.yaml"))
+    #expect(recorded.contains(#"  - left: "query the""#))
+    #expect(recorded.contains(#"  - right: "select 1""#))
+    let run = ChildProcess.runWorkbench(["run", "--exhaustive", folder + "/recorded.yaml"])
+    #expect(run.status == 1)  // exhaustive: the recording asserts only the final frames
+    let plain = ChildProcess.runWorkbench(["run", folder + "/recorded.yaml"])
+    #expect(plain.status == 0, "\(plain.stdout)")
+  }
+}

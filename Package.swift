@@ -44,7 +44,7 @@ let package = Package(
     ),
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.
-    .executableTarget(name: "workbench-bench", dependencies: ["WorkbenchCore", "Catalog"]),
+    .executableTarget(name: "workbench-bench", dependencies: ["WorkbenchCore", "WorkbenchScenarios", "Catalog"]),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 

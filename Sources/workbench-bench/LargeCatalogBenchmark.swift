@@ -88,9 +88,6 @@ enum LargeCatalogBenchmark {
     return lines
   }
 
-  static func bestOf(_ count: Int, _ body: () -> Double) -> Double {
-    (0..<count).map { _ in body() }.min() ?? 0
-  }
 
   static func writeTitles(_ books: [CatalogBook], to path: String) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -16,21 +16,21 @@ extension CatalogScreenModel {
       let book = document.books[position]
       return ["id": .integer(book.id), "title": .string(book.title)]
     }
-    var object = FrameObject()
-    object["query"] = .string(viewState.query)
-    object["onlySelected"] = .bool(viewState.showsOnlySelected)
-    object["selected"] = FrameValue(viewState.selectedID)
-    object["matches"] = .integer(visible.count)
-    object["total"] = .integer(document.books.count)
-    object["rows"] = .list(rows)
-    object["viewport"] = [
-      "anchor": FrameValue(viewState.anchor?.bookID),
-      "offset": .integer(viewState.anchor?.offset ?? 0),
-      "firstRow": visible.isEmpty ? .null : .integer(first + 1),
+    return [
+      "query": .string(viewState.query),
+      "onlySelected": .bool(viewState.showsOnlySelected),
+      "selected": FrameValue(viewState.selectedID),
+      "matches": .integer(visible.count),
+      "total": .integer(document.books.count),
+      "rows": .list(rows),
+      "viewport": [
+        "anchor": FrameValue(viewState.anchor?.bookID),
+        "offset": .integer(viewState.anchor?.offset ?? 0),
+        "firstRow": visible.isEmpty ? .null : .integer(first + 1),
+      ],
+      "detail": detail(visible: visible),
+      "detailPolicy": .string(viewState.detailPolicy.rawValue),
     ]
-    object["detail"] = detail(visible: visible)
-    object["detailPolicy"] = .string(viewState.detailPolicy.rawValue)
-    return .object(object)
   }
 
   private func detail(visible: [Int]) -> FrameValue {

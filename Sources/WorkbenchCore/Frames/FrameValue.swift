@@ -56,6 +56,29 @@ public struct FrameObject: Equatable, Sendable {
     self.members = members.map { (key: $0.key, value: $0.value) }
   }
 
+  /// An object with the given members, in order; when a key repeats, the last value wins.
+  public init(members: [(key: String, value: FrameValue)]) {
+    if !FrameObject.hasDuplicateKeys(members) {
+      self.members = members
+    } else {
+      self.members = []
+      for member in members { self[member.key] = member.value }
+    }
+  }
+
+  /// Whether two members share a key. Objects are small, so comparing pairs beats hashing.
+  static func hasDuplicateKeys(_ members: [(key: String, value: FrameValue)]) -> Bool {
+    guard members.count > 1 else { return false }
+    if members.count > 32 {
+      var seen = Set<String>()
+      return !members.allSatisfy { seen.insert($0.key).inserted }
+    }
+    for index in members.indices.dropFirst() where members[..<index].contains(where: { $0.key == members[index].key }) {
+      return true
+    }
+    return false
+  }
+
   /// The value of `key`; setting replaces it in place or appends it.
   public subscript(key: String) -> FrameValue? {
     get { members.first(where: { $0.key == key })?.value }
@@ -90,9 +113,7 @@ extension FrameValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   public init(arrayLiteral elements: FrameValue...) { self = .list(elements) }
   public init(floatLiteral value: Double) { self = .number(value) }
   public init(dictionaryLiteral elements: (String, FrameValue)...) {
-    var object = FrameObject()
-    for (key, value) in elements { object[key] = value }
-    self = .object(object)
+    self = .object(FrameObject(members: elements.map { (key: $0.0, value: $0.1) }))
   }
 }
 

@@ -39,6 +39,7 @@ enum Substitution {
   static func replace(in text: String, _ parameters: Parameters, at location: SourceLocation)
     throws(ScenarioFileError) -> String
   {
+    guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
     var result = ""
     var index = text.startIndex
     while index < text.endIndex {

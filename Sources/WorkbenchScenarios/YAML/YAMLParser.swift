@@ -20,17 +20,53 @@ public struct YAMLParser {
   /// A parser with the default limits.
   public init() {}
 
-  private final class Builder {
-    enum Frame {
-      case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, size: Int)
-      case mapping(
-        pairs: [YAMLPair], keys: [String: SourceLocation], pendingKey: (String, SourceLocation)?,
-        location: SourceLocation, anchor: String?, size: Int)
+  /// A sequence or mapping being built. A class, so appending to the innermost container
+  /// mutates it in place instead of copying its children.
+  private final class Container {
+    let isMapping: Bool
+    let location: SourceLocation
+    let anchor: String?
+    var items: [YAMLNode] = []
+    var pairs: [YAMLPair] = []
+    var keys: [String: SourceLocation] = [:]
+    var pendingKey: (String, SourceLocation)?
+    var size = 1
+
+    init(isMapping: Bool, location: SourceLocation, anchor: String?) {
+      self.isMapping = isMapping
+      self.location = location
+      self.anchor = anchor
     }
-    var stack: [Frame] = []
+
+    var node: YAMLNode {
+      YAMLNode(content: isMapping ? .mapping(pairs) : .sequence(items), location: location)
+    }
+  }
+
+  private final class Builder {
+    var stack: [Container] = []
     var documents: [YAMLNode] = []
     var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     var totalNodes = 0
+  }
+
+  /// Runs libyaml's parser over `bytes` and only counts its events, building nothing: the
+  /// baseline the scenario benchmark compares the runner with.
+  public static func countEvents(_ bytes: [UInt8]) -> Int? {
+    var parser = yaml_parser_t()
+    guard yaml_parser_initialize(&parser) == 1 else { return nil }
+    defer { yaml_parser_delete(&parser) }
+    return bytes.withUnsafeBufferPointer { buffer -> Int? in
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      var count = 0
+      while true {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+        defer { yaml_event_delete(&event) }
+        count += 1
+        if event.type == YAML_STREAM_END_EVENT { return count }
+      }
+    }
   }
 
   /// Parses every document in `bytes`.
@@ -73,24 +109,15 @@ public struct YAMLParser {
           try add(node, size: anchored.size, counted: anchored.size, anchor: nil, to: builder)
         case YAML_SEQUENCE_START_EVENT:
           try push(
-            .sequence(items: [], location: location, anchor: string(event.data.sequence_start.anchor), size: 1),
-            at: location, to: builder)
+            Container(isMapping: false, location: location, anchor: string(event.data.sequence_start.anchor)),
+            to: builder)
         case YAML_MAPPING_START_EVENT:
           try push(
-            .mapping(
-              pairs: [], keys: [:], pendingKey: nil, location: location,
-              anchor: string(event.data.mapping_start.anchor), size: 1),
-            at: location, to: builder)
+            Container(isMapping: true, location: location, anchor: string(event.data.mapping_start.anchor)),
+            to: builder)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-          guard let frame = builder.stack.popLast() else { continue }
-          switch frame {
-          case .sequence(let items, let start, let anchor, let size):
-            try add(
-              YAMLNode(content: .sequence(items), location: start), size: size, counted: 1, anchor: anchor, to: builder)
-          case .mapping(let pairs, _, _, let start, let anchor, let size):
-            try add(
-              YAMLNode(content: .mapping(pairs), location: start), size: size, counted: 1, anchor: anchor, to: builder)
-          }
+          guard let container = builder.stack.popLast() else { continue }
+          try add(container.node, size: container.size, counted: 1, anchor: container.anchor, to: builder)
         default:
           continue
         }
@@ -98,13 +125,12 @@ public struct YAMLParser {
     }
   }
 
-  private func push(_ frame: Builder.Frame, at location: SourceLocation, to builder: Builder) throws(ScenarioFileError)
-  {
+  private func push(_ container: Container, to builder: Builder) throws(ScenarioFileError) {
     guard builder.stack.count < maximumDepth else {
       throw ScenarioFileError(
-        "the YAML nests deeper than \(maximumDepth) levels; a scenario never needs that many", at: location)
+        "the YAML nests deeper than \(maximumDepth) levels; a scenario never needs that many", at: container.location)
     }
-    builder.stack.append(frame)
+    builder.stack.append(container)
   }
 
   /// Adds a finished node to the container being built.
@@ -123,35 +149,29 @@ public struct YAMLParser {
           + "write it out or split it with include", at: node.location)
     }
     if let anchor { builder.anchors[anchor] = (node, size) }
-    guard let top = builder.stack.popLast() else {
+    guard let top = builder.stack.last else {
       builder.documents.append(node)
       return
     }
-    switch top {
-    case .sequence(var items, let location, let anchor, let total):
-      items.append(node)
-      builder.stack.append(.sequence(items: items, location: location, anchor: anchor, size: total + size))
-    case .mapping(var pairs, var keys, let pendingKey, let location, let anchor, let total):
-      if let (key, keyLocation) = pendingKey {
-        pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
-        builder.stack.append(
-          .mapping(pairs: pairs, keys: keys, pendingKey: nil, location: location, anchor: anchor, size: total + size))
-      } else {
-        guard let key = node.scalarText else {
-          throw ScenarioFileError(
-            "a mapping key must be a single value, not \(node.kindDescription)", at: node.location)
-        }
-        if let earlier = keys[key] {
-          throw ScenarioFileError(
-            "duplicate key '\(key)' (first at line \(earlier.line)): each key may appear once", at: node.location)
-        }
-        keys[key] = node.location
-        builder.stack.append(
-          .mapping(
-            pairs: pairs, keys: keys, pendingKey: (key, node.location), location: location, anchor: anchor,
-            size: total + size))
-      }
+    top.size += size
+    guard top.isMapping else {
+      top.items.append(node)
+      return
     }
+    if let (key, keyLocation) = top.pendingKey {
+      top.pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+      top.pendingKey = nil
+      return
+    }
+    guard let key = node.scalarText else {
+      throw ScenarioFileError("a mapping key must be a single value, not \(node.kindDescription)", at: node.location)
+    }
+    if let earlier = top.keys[key] {
+      throw ScenarioFileError(
+        "duplicate key '\(key)' (first at line \(earlier.line)): each key may appear once", at: node.location)
+    }
+    top.keys[key] = node.location
+    top.pendingKey = (key, node.location)
   }
 
   private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

@@ -1,0 +1,103 @@
+import WorkbenchScenarios
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A generated corpus of scenario files run by `workbench run` with one and two jobs,
+/// against reading and parsing the same files with libyaml alone.
+enum ScenarioBenchmark {
+  static func run(files: Int, stepsPerScenario: Int) -> [String] {
+    let folder = "/tmp/workbench-bench-scenarios"
+    generate(files: files, steps: stepsPerScenario, in: folder)
+    let paths = (0..<files).map { "\(folder)/scenario-\($0).yaml" }
+
+    // Baseline: read every file and run libyaml's parser over it, in this process.
+    var events = 0
+    let parseTime = bestOf(3) {
+      measure {
+        events = 0
+        for path in paths { events += YAMLParser.countEvents(readBytes(path)) ?? 0 }
+      }
+    }
+    let workbench = buildFolder() + "/workbench"
+    let check = bestOf(5) { timeProcess(workbench, ["check", folder], output: folder + ".out") ?? .infinity }
+    // Interleaved, best of five each: this machine's neighbours make single runs noisy.
+    var serialRuns: [Double] = []
+    var parallelRuns: [Double] = []
+    for _ in 0..<5 {
+      serialRuns.append(timeProcess(workbench, ["run", "--jobs", "1", folder], output: folder + ".out") ?? .infinity)
+      parallelRuns.append(timeProcess(workbench, ["run", "--jobs", "2", folder], output: folder + ".out") ?? .infinity)
+    }
+    let serial = serialRuns.min() ?? .infinity
+    let parallel = parallelRuns.min() ?? .infinity
+    let summary = readBytes(folder + ".out")
+    let lastLine = String(decoding: summary, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "?"
+    let steps = Double(files * stepsPerScenario)
+    return [
+      "scenarios: \(files) files of one scenario with \(stepsPerScenario) steps each (\(events) YAML events):",
+      "  libyaml alone (read + parse, 1 core)    \(format(parseTime * 1000, 1)) ms",
+      "  workbench check (load + check, no run)  \(format(check * 1000, 1)) ms  (\(format(check / parseTime, 2))x libyaml)",
+      "  workbench run --jobs 1                  \(format(serial * 1000, 1)) ms  "
+        + "(\(format(Double(files) / serial, 0)) scenarios/s, \(format(serial / steps * 1e6, 1)) µs per step, "
+        + "\(format(serial / parseTime, 2))x libyaml)",
+      "  workbench run --jobs 2                  \(format(parallel * 1000, 1)) ms  "
+        + "(\(format(Double(files) / parallel, 0)) scenarios/s, speed-up \(format(serial / parallel, 2))x)",
+      "  last line of the run: \(lastLine)",
+    ]
+  }
+
+  static func generate(files: Int, steps: Int, in folder: String) {
+    mkdir(folder, 0o755)
+    let queries = ["the", "war", "design", "code", "dune", "art", "of", "and"]
+    for index in 0..<files {
+      var lines = [
+        "scenario: Generated \(index)", "tags: [generated]", "windows:", "  left: catalog library",
+        "  right: catalog library", "steps:",
+      ]
+      var written = 0
+      var step = 0
+      while written < steps {
+        let book = (index + step) % 30 + 1
+        let window = step % 2 == 0 ? "left" : "right"
+        switch step % 3 {
+        case 0:
+          lines.append("  - \(window): select \(book)")
+          lines.append("  - expect:")
+          lines.append("      \(window): {selected: \(book)}")
+        case 1:
+          let query = queries[(index + step) % queries.count]
+          lines.append("  - \(window): query \(query)")
+          lines.append("  - expect:")
+          lines.append("      \(window): {query: \(query)}")
+        default:
+          lines.append("  - \(window): query")
+          lines.append("  - expect:")
+          lines.append("      \(window): {query: \"\", total: 30}")
+        }
+        written += 2
+        step += 1
+      }
+      let path = "\(folder)/scenario-\(index).yaml"
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      guard descriptor >= 0 else { continue }
+      var bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+      _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+      close(descriptor)
+    }
+  }
+
+  static func readBytes(_ path: String) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count <= 0 { break }
+      bytes += buffer[..<count]
+    }
+    return bytes
+  }
+}

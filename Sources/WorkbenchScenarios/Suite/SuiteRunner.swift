@@ -129,12 +129,7 @@ public final class SuiteRunner {
   /// Shows a result as it happens: on the console, or as a JSON line to the parent process.
   private func emit(_ message: WorkerMessage) {
     if options.worker {
-      let encoder = JSONEncoder()
-      if let data = try? encoder.encode(message) {
-        var line = String(decoding: data, as: UTF8.self)
-        line += "\n"
-        writeAll(line, to: STDOUT_FILENO)
-      }
+      if let line = WorkerLine.encode(message) { writeAll(line + "\n", to: STDOUT_FILENO) }
       return
     }
     if let result = message.result { console.scenarioFinished(result) }
@@ -163,12 +158,11 @@ public final class SuiteRunner {
       worker.files = share
       workers.append(worker)
     }
-    let decoder = JSONDecoder()
     var stop = false
     while !stop, workers.contains(where: { !$0.finished }) {
       let lines = WorkerProcess.readLines(from: workers)
       for (worker, line) in lines {
-        guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line.utf8)) else { continue }
+        guard let message = WorkerLine.decode(line) else { continue }
         if let result = message.result {
           report.results.append(result)
           worker.seenFiles.insert(result.file)

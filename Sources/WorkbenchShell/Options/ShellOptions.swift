@@ -59,6 +59,8 @@ public struct ShellOptions: Equatable, Sendable {
     usage:
       workbench [options]            open the shell (reads commands from a pipe when stdin is not a terminal)
       workbench -c "CMD; CMD"        run commands and exit
+      workbench run PATH... [opts]   run scenario files like a test suite (`workbench run --help`)
+      workbench check PATH...        check scenario files without running them
       workbench reference            print the command reference (docs/commands.md)
       workbench --help | --version
 

@@ -88,7 +88,6 @@ enum LargeCatalogBenchmark {
     return lines
   }
 
-
   static func writeTitles(_ books: [CatalogBook], to path: String) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else { return }

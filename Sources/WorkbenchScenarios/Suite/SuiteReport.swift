@@ -35,7 +35,8 @@ enum WorkerLine {
       let fields = [result.file, result.name] + result.snapshotsUsed
       if !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) {
         let numbers = [
-          String(result.duration), String(result.stepsRun), String(result.location.line), String(result.location.column),
+          String(result.duration), String(result.stepsRun), String(result.location.line),
+          String(result.location.column),
         ]
         return (["P"] + numbers + fields).joined(separator: "\t")
       }

@@ -10,58 +10,44 @@ struct BatchSession {
 
   /// Runs the `-c` commands, then returns the exit code.
   func run(commands: String) -> Int32 {
-    var failed = false
-    let lines = commands.split(separator: "\n", omittingEmptySubsequences: false)
-    for (number, line) in lines.enumerated() {
-      switch execute(String(line), place: "-c", lineNumber: number + 1) {
-      case .ok: continue
-      case .quit: return failed ? ExitCode.failure : ExitCode.success
-      case .failed:
-        failed = true
-        if !options.keepGoing { return ExitCode.failure }
-      }
-    }
-    return failed ? ExitCode.failure : ExitCode.success
+    var lines = commands.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+    return runLines(place: "-c") { lines.next().map { .text(String($0)) } }
   }
 
   /// Reads standard input to its end, then returns the exit code.
   func runStandardInput() -> Int32 {
     var input = StandardInputLines()
+    return runLines(place: "<stdin>") { input.next() }
+  }
+
+  /// Runs lines until they end, `quit`, or the first error (unless `--keep-going`).
+  private func runLines(place: String, next: () -> StandardInputLines.Line?) -> Int32 {
     var lineNumber = 0
     var failed = false
-    while let line = input.next() {
+    while let line = next() {
       lineNumber += 1
-      let outcome: Outcome
+      let succeeded: Bool
       switch line {
       case .invalidUTF8:
         output.writeError(
           "the line is not valid UTF-8; convert the input to UTF-8 (for example with iconv)",
-          place: "<stdin>:\(lineNumber)")
-        outcome = .failed
+          place: "\(place):\(lineNumber)")
+        succeeded = false
       case .text(let text):
-        outcome = execute(text, place: "<stdin>", lineNumber: lineNumber)
+        if options.echo, !text.allSatisfy(\.isWhitespace) {
+          output.emit(ShellPrompt.plain(for: controller.host) + text)
+        }
+        switch controller.execute(text, place: "\(place):\(lineNumber)") {
+        case .ran: succeeded = true
+        case .failed: succeeded = false
+        case .quit: return failed ? ExitCode.failure : ExitCode.success
+        }
       }
-      switch outcome {
-      case .ok: continue
-      case .quit: return failed ? ExitCode.failure : ExitCode.success
-      case .failed:
+      if !succeeded {
         failed = true
         if !options.keepGoing { return ExitCode.failure }
       }
     }
     return failed ? ExitCode.failure : ExitCode.success
-  }
-
-  enum Outcome { case ok, failed, quit }
-
-  private func execute(_ line: String, place: String, lineNumber: Int) -> Outcome {
-    if options.echo, !line.allSatisfy(\.isWhitespace) {
-      output.emit(ShellPrompt.plain(for: controller.host) + line)
-    }
-    switch controller.execute(line, place: "\(place):\(lineNumber)") {
-    case .ran: return .ok
-    case .failed: return .failed
-    case .quit: return .quit
-    }
   }
 }

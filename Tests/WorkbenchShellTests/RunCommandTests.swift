@@ -130,6 +130,16 @@ import WorkbenchTestSupport
     #expect(parallelRun.stdout.hasSuffix("6 passed, 1 failed\n"))
   }
 
+  @Test func orphanedSnapshotsAreReported() {
+    let folder = suiteFolder()
+    let snapshots = folder + "/__snapshots__/a"
+    _ = ChildProcess.run("/bin/mkdir", ["-p", snapshots], input: [], environment: [])
+    writeTextFile("old text\n", to: snapshots + "/gone-1.txt")
+    let result = ChildProcess.runWorkbench(["run", "-j", "1", folder])
+    #expect(
+      result.stdout.contains("warning: orphaned snapshot \(snapshots)/gone-1.txt: no scenario uses it; delete it"))
+  }
+
   @Test func repeatRunsEachScenarioSeveralTimes() {
     let result = ChildProcess.runWorkbench(["run", "--repeat", "3", "--tag", "slow", suiteFolder()])
     #expect(result.status == 0)

@@ -29,10 +29,13 @@ let package = Package(
     .target(name: "WorkbenchCore"),
 
     // The interactive and piped front end; the only importer of readline.
-    .target(name: "WorkbenchShell", dependencies: ["WorkbenchCore", "CReadline"]),
+    .target(name: "WorkbenchShell", dependencies: ["WorkbenchCore", "WorkbenchStore", "CReadline"]),
+
+    // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
+    .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "CSQLite"]),
 
     // YAML scenarios: the loader and the runner; the only importer of libyaml.
-    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "CYAML"]),
+    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "WorkbenchStore", "CYAML"]),
 
     // Feature modules.
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchStore
 
 #if canImport(Glibc)
   import Glibc
@@ -17,23 +18,27 @@ public enum WorkbenchVersion {
 public enum Shell {
   /// Runs the shell with the given options on a host with `modules`; returns the exit code.
   public static func run(options: ShellOptions, modules: [any FeatureModule]) -> Int32 {
-    let host: Host
-    do {
-      host = try Host(modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows))
-    } catch {
-      StandardStreams.error("error: a module failed to register: \(error.message)\n")
-      return ExitCode.failure
-    }
     let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let output = OutputWriter(
       json: options.json,
       color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
-    let controller = ShellController(host: host, modules: modules, options: options, output: output)
+    let workspace: Workspace
+    do {
+      workspace = try Workspace.open(
+        path: options.workspace, modules: modules,
+        environment: ScreenEnvironment(viewportRows: options.viewportRows), restoringWindows: interactive)
+    } catch {
+      output.writeError(error.message, place: nil)
+      return ExitCode.failure
+    }
+    for warning in workspace.host.restorationWarnings { output.writeError(warning.message, place: nil) }
+    let controller = ShellController(workspace: workspace, modules: modules, options: options, output: output)
     if let commands = options.commands {
       return BatchSession(controller: controller).run(commands: commands)
     }
     if interactive {
-      return InteractiveSession(controller: controller).run()
+      let status = InteractiveSession(controller: controller).run()
+      return controller.saveSession() ? status : ExitCode.failure
     }
     return BatchSession(controller: controller).runStandardInput()
   }

@@ -1,19 +1,20 @@
-import FoundationEssentials
 import WorkbenchCore
+import WorkbenchStore
 
 /// What the shell does with each line, in both interactive and batch sessions: runs it on the
 /// host, shows what it produced, and carries out the requests only a front end can (relaunch,
 /// recording).
 @MainActor
 final class ShellController {
-  private(set) var host: Host
+  private var workspace: Workspace
+  var host: Host { workspace.host }
   let modules: [any FeatureModule]
   let options: ShellOptions
   let output: OutputWriter
   private var recorder: SessionRecorder?
 
-  init(host: Host, modules: [any FeatureModule], options: ShellOptions, output: OutputWriter) {
-    self.host = host
+  init(workspace: Workspace, modules: [any FeatureModule], options: ShellOptions, output: OutputWriter) {
+    self.workspace = workspace
     self.modules = modules
     self.options = options
     self.output = output
@@ -65,22 +66,35 @@ final class ShellController {
     }
   }
 
-  /// Saves the session, tears the host down and builds a new one from the saved record, through
-  /// JSON as a store would.
+  /// Saves the session, tears the host down and builds a new one from the workspace: the path
+  /// quitting and starting again takes.
   private func relaunch() throws(CommandError) {
-    let record = try host.sessionRecord()
-    let restored: SessionRecord
+    let store = workspace.store
     do {
-      restored = try JSONDecoder().decode(SessionRecord.self, from: try JSONEncoder().encode(record))
+      try store.saveSession(try host.sessionRecord())
+      workspace = try Workspace.restore(
+        from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
+        restoringWindows: true)
+    } catch let error as StoreError {
+      throw CommandError(error.message)
+    } catch let error as CommandError {
+      throw error
     } catch {
-      throw CommandError("the session could not be saved: \(error)")
-    }
-    do {
-      host = try Host(
-        modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows), restoring: restored)
-    } catch {
-      throw CommandError("the session could not be restored: \(error.message)")
+      throw CommandError("the session could not be restored: \(error)")
     }
     for warning in host.restorationWarnings { output.writeError(warning.message, place: nil) }
+  }
+
+  /// Saves the session's windows to the workspace; reports and returns false if it cannot.
+  func saveSession() -> Bool {
+    do {
+      try workspace.store.saveSession(try host.sessionRecord())
+      return true
+    } catch let error as StoreError {
+      output.writeError("the session was not saved: \(error.message)", place: nil)
+    } catch {
+      output.writeError("the session was not saved: \(error)", place: nil)
+    }
+    return false
   }
 }

@@ -30,13 +30,20 @@ import WorkbenchTestSupport
     session.type("documents\r")
     #expect(session.waitFor("library  catalog  revision 1", after: mark))
 
-    // A line that does not parse is reported and kept out of the history.
+    // A line that does not parse is reported and kept out of the history. (Each key is typed
+    // after the prompt is back: between lines the terminal is in cooked mode, where a Ctrl-D
+    // typed too early is taken by the kernel, as in any readline program.)
+    #expect(session.waitFor("left catalog:library> ", after: session.transcript.count - 30))
+    mark = session.transcript.count
     session.type("selct 3\r")
-    #expect(session.waitFor("Did you mean 'select'?"))
+    #expect(session.waitFor("Did you mean 'select'?", after: mark))
+    let afterError = session.offset(after: "Did you mean 'select'?", from: mark) ?? mark
+    #expect(session.waitFor("left catalog:library> ", after: afterError))
 
     // Ctrl-D on an empty line leaves with status 0.
     session.type("\u{04}")
-    #expect(session.exitStatus() == 0)
+    let status = session.exitStatus()
+    #expect(status == 0, "child: \(session.childState); screen: \(session.screen(from: max(0, session.transcript.count - 300)).debugDescription)")
 
     let history = readTextFile(state + "/workbench/history") ?? ""
     #expect(history.contains("open catalog library left"))

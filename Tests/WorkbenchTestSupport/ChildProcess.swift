@@ -49,11 +49,22 @@ public enum ChildProcess {
     return variables.map { "\($0.key)=\($0.value)" }
   }
 
-  /// Runs `workbench` with `arguments`, feeding it `input` on standard input.
+  /// Runs `workbench` with `arguments`, feeding it `input` on standard input. Unless the
+  /// overrides say otherwise, it gets a workspace and history of its own in a fresh folder, so
+  /// tests never touch the user's files or each other's.
   public static func runWorkbench(
     _ arguments: [String], input: [UInt8] = [], environment overrides: [String: String?] = [:]
   ) -> ProcessResult {
-    run(workbenchPath, arguments, input: input, environment: environment(overrides))
+    run(workbenchPath, arguments, input: input, environment: environment(isolated(overrides)))
+  }
+
+  /// The overrides, plus XDG folders in a fresh temporary folder where not given.
+  public static func isolated(_ overrides: [String: String?]) -> [String: String?] {
+    var result = overrides
+    let folder = makeTemporaryFolder()
+    if result["XDG_DATA_HOME"] == nil { result["XDG_DATA_HOME"] = folder + "/data" }
+    if result["XDG_STATE_HOME"] == nil { result["XDG_STATE_HOME"] = folder + "/state" }
+    return result
   }
 
   public static func run(_ path: String, _ arguments: [String], input: [UInt8], environment: [String]) -> ProcessResult

@@ -48,7 +48,7 @@ public final class PseudoTerminalSession {
     // since the spawned child is not a process-group leader, so `pid` is the shell's own.
     let path = "/usr/bin/setsid"
     let argv = ([path, "--ctty", ChildProcess.workbenchPath] + arguments).map { strdup($0) } + [nil]
-    let envp = ChildProcess.environment(overrides).map { strdup($0) } + [nil]
+    let envp = ChildProcess.environment(ChildProcess.isolated(overrides)).map { strdup($0) } + [nil]
     let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     argv.forEach { free($0) }
     envp.forEach { free($0) }
@@ -91,21 +91,49 @@ public final class PseudoTerminalSession {
     return screen(from: from).contains(text)
   }
 
+  /// The byte offset just past the first `text` the terminal received after byte `from`.
+  public func offset(after text: String, from: Int = 0) -> Int? {
+    let needle = Array(text.utf8)
+    guard !needle.isEmpty, transcript.count >= needle.count else { return nil }
+    var index = min(from, transcript.count)
+    while index + needle.count <= transcript.count {
+      if transcript[index..<(index + needle.count)].elementsEqual(needle) { return index + needle.count }
+      index += 1
+    }
+    return nil
+  }
+
   /// What the terminal received since byte `from`, as text.
   public func screen(from: Int = 0) -> String {
     String(decoding: transcript[min(from, transcript.count)...], as: UTF8.self)
   }
 
   /// The exit status once the process ends, or `nil` if it is still running after `seconds`.
-  public func exitStatus(seconds: Int = 10) -> Int32? {
+  public func exitStatus(seconds: Int = 20) -> Int32? {
     for _ in 0..<(seconds * 20) {
       var status: Int32 = 0
       if waitpid(pid, &status, WNOHANG) == pid {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
       }
-      waitFor("\u{0}", seconds: 0)  // keep draining so the child never blocks on output
-      usleep(50_000)
+      drain(milliseconds: 50)  // keep reading so the child never blocks on output
     }
     return nil
+  }
+
+  /// What the kernel says the child is waiting in, for failure messages.
+  public var childState: String {
+    let wchan = readTextFile("/proc/\(pid)/wchan") ?? "?"
+    let status = readTextFile("/proc/\(pid)/status")?.split(separator: "\n").filter { $0.hasPrefix("State") || $0.hasPrefix("Sig") } ?? []
+    return "wchan=\(wchan) \(status.joined(separator: " "))"
+  }
+
+  /// Reads whatever arrives within `milliseconds`.
+  private func drain(milliseconds: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    if poll(&descriptor, 1, milliseconds) > 0 {
+      let count = read(master, &buffer, buffer.count)
+      if count > 0 { transcript += buffer[..<count] } else { usleep(UInt32(milliseconds) * 1000) }
+    }
   }
 }

@@ -38,6 +38,6 @@ public struct CommandContext {
     guard let entry = host.documents[window.documentName] else {
       throw CommandError("document '\(window.documentName)' no longer exists")
     }
-    host.commit(body, to: entry, summary: summary)
+    try host.commit(body, to: entry, summary: summary)
   }
 }

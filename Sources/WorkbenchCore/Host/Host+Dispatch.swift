@@ -5,6 +5,7 @@ extension Host {
   /// - Throws: `CommandError` (with the column it is about) for the first command that fails;
   ///   commands before it have run.
   public func run(line: String) throws(CommandError) -> [CommandOutput] {
+    try synchronize()
     let commands: [[CommandToken]]
     do {
       commands = try CommandTokenizer.commands(in: line)

@@ -53,9 +53,9 @@ extension Host {
   /// is listed in `restorationWarnings`; the other windows are restored as they were.
   public convenience init(
     modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(),
-    clock: SessionClock.Mode = .real, restoring record: SessionRecord
+    clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false
   ) throws(RegistrationError) {
-    try self.init(modules: modules, environment: environment, clock: clock, loadSamples: false)
+    try self.init(modules: modules, environment: environment, clock: clock, loadSamples: addingMissingSamples)
     var warnings: [RestorationWarning] = []
     for stored in record.documents {
       guard let kind = documentKinds[stored.kind] else {
@@ -65,6 +65,10 @@ extension Host {
       }
       do {
         let body = try kind.decode(Array(stored.body.utf8))
+        if let sample = documents[stored.name], sample.kind != stored.kind {
+          warnings.append(
+            RestorationWarning(message: "document '\(stored.name)' is stored as \(stored.kind), not \(sample.kind)"))
+        }
         documents[stored.name] = DocumentEntry(
           name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
       } catch {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The workbench host: the modules it loaded, the documents it holds and the windows open on
 /// them. Front ends (the shell, the scenario runner) send it command lines and show what it
 /// returns. It does no I/O of its own.
@@ -25,6 +27,8 @@ public final class Host {
   public internal(set) var restorationWarnings: [RestorationWarning] = []
   /// Set when the running command committed a document change.
   var commandCommitted = false
+  /// Where committed documents are stored; `nil` keeps them in memory only.
+  public var persistence: (any DocumentPersistence)?
 
   /// A host with the given modules, each registered once; sample documents are loaded.
   ///
@@ -123,9 +127,11 @@ public final class Host {
       guard entry.kind == kind else {
         throw CommandError("document '\(name)' is a \(entry.kind) document, not \(kind)")
       }
-      commit(body, to: entry, summary: "replace \(name)")
+      try commit(body, to: entry, summary: "replace \(name)")
     } else {
-      documents[name] = DocumentEntry(name: name, kind: kind, revision: 1, body: body)
+      let entry = DocumentEntry(name: name, kind: kind, revision: 0, body: body)
+      try store(body, in: entry)
+      documents[name] = entry
     }
   }
 
@@ -156,20 +162,74 @@ public final class Host {
     screenKinds.values.map { ($0.name, $0.documentKind) }.sorted { $0.name < $1.name }
   }
 
-  func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) {
-    entry.undoStack.append(DocumentEdit(body: entry.body, summary: summary))
+  func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
+    let previous = entry.body
+    try store(body, in: entry)
+    entry.undoStack.append(DocumentEdit(body: previous, summary: summary))
     entry.redoStack.removeAll()
-    replaceBody(of: entry, with: body)
   }
 
-  /// Makes `body` the document's current facts, bumps the revision and tells every window.
-  func replaceBody(of entry: DocumentEntry, with body: any DocumentBody) {
+  /// Stores `body` as the document's next revision (through `persistence`, when there is one),
+  /// then makes it the current facts and tells every window. A failed or conflicting save
+  /// changes nothing but, on a conflict, brings in the version that won.
+  func store(_ body: any DocumentBody, in entry: DocumentEntry) throws(CommandError) {
+    guard let persistence else {
+      apply(body, to: entry, revision: entry.revision + 1)
+      return
+    }
+    let json: String
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      json = String(decoding: try encoder.encode(body), as: UTF8.self)
+    } catch {
+      throw CommandError("document '\(entry.name)' cannot be saved: \(error)")
+    }
+    switch try persistence.save(document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision) {
+    case .saved(let revision):
+      apply(body, to: entry, revision: revision)
+    case .conflicted(let current):
+      adoptExternalChange(current)
+      throw CommandError(
+        "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so this edit "
+          + "was not saved; the windows show the latest version: make the edit again if you still want it")
+    }
+  }
+
+  /// Makes `body` the document's current facts at `revision` and tells every window.
+  func apply(_ body: any DocumentBody, to entry: DocumentEntry, revision: Int) {
     entry.body = body
-    entry.revision += 1
+    entry.revision = revision
     commandCommitted = true
     for window in windows where window.documentName == entry.name {
       window.content.documentReplaced(body)
     }
+  }
+
+  /// Takes in a version of a document stored by someone else. Its undo history ends here:
+  /// undoing past another process's change would silently revert it.
+  func adoptExternalChange(_ stored: SessionRecord.Document) {
+    guard let kind = documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
+      restorationWarnings.append(
+        RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was"))
+      return
+    }
+    if let entry = documents[stored.name] {
+      guard entry.kind == stored.kind else { return }
+      entry.undoStack.removeAll()
+      entry.redoStack.removeAll()
+      apply(body, to: entry, revision: stored.revision)
+    } else {
+      documents[stored.name] = DocumentEntry(name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
+    }
+  }
+
+  /// Brings in documents other processes changed since this host last looked.
+  public func synchronize() throws(CommandError) {
+    guard let persistence else { return }
+    var known: [String: Int] = [:]
+    for (name, entry) in documents { known[name] = entry.revision }
+    for change in try persistence.changes(since: known) { adoptExternalChange(change) }
   }
 
   // MARK: Windows

@@ -11,6 +11,14 @@ public struct SessionRecord: Codable, Equatable, Sendable {
     public var revision: Int
     /// The body as JSON.
     public var body: String
+
+    /// A stored document.
+    public init(name: String, kind: String, revision: Int, body: String) {
+      self.name = name
+      self.kind = kind
+      self.revision = revision
+      self.body = body
+    }
   }
 
   /// One window.
@@ -20,12 +28,29 @@ public struct SessionRecord: Codable, Equatable, Sendable {
     public var screen: String
     public var document: String
     public var viewState: ViewStateRecord
+
+    /// A stored window.
+    public init(number: Int, name: String?, screen: String, document: String, viewState: ViewStateRecord) {
+      self.number = number
+      self.name = name
+      self.screen = screen
+      self.document = document
+      self.viewState = viewState
+    }
   }
 
   public var documents: [Document]
   public var windows: [Window]
   public var focusedWindow: Int?
   public var nextWindowNumber: Int
+
+  /// A session record.
+  public init(documents: [Document], windows: [Window], focusedWindow: Int?, nextWindowNumber: Int) {
+    self.documents = documents
+    self.windows = windows
+    self.focusedWindow = focusedWindow
+    self.nextWindowNumber = nextWindowNumber
+  }
 }
 
 /// A window's view state as stored: the screen's view-state version and the state as JSON.

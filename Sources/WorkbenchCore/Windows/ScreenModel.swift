@@ -6,11 +6,17 @@ public protocol ViewStateValue: Codable, Equatable, Sendable {
   /// The version of this type's stored form. Raise it when a change would make older code
   /// misread new records; records from a newer version are refused, not misread.
   static var version: Int { get }
+  /// Turns a stored record of an older `version` into the current form, or `nil` when it
+  /// cannot. Called once per version step (1 to 2, then 2 to 3, ...).
+  static func migrate(_ state: FrameValue, from version: Int) -> FrameValue?
 }
 
 extension ViewStateValue {
   /// Version 1 unless the type says otherwise.
   public static var version: Int { 1 }
+
+  /// No migrations unless the type says otherwise.
+  public static func migrate(_ state: FrameValue, from version: Int) -> FrameValue? { nil }
 }
 
 /// Facts about where a screen is shown that are not view state: they belong to the session.

@@ -54,7 +54,19 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
       return "its view state was written by a newer version (\(record.version) > \(Model.State.version))"
     }
     do {
-      let state = try JSONDecoder().decode(Model.State.self, from: Data(record.state.utf8))
+      var json = Data(record.state.utf8)
+      if record.version < Model.State.version {
+        var value = try JSONDecoder().decode(FrameValue.self, from: json)
+        for version in record.version..<Model.State.version {
+          guard let migrated = Model.State.migrate(value, from: version) else {
+            return "its view state is version \(record.version), and there is no way from version \(version) "
+              + "to \(version + 1)"
+          }
+          value = migrated
+        }
+        json = Data(value.jsonText.utf8)
+      }
+      let state = try JSONDecoder().decode(Model.State.self, from: json)
       typedModel.restore(state)
       return nil
     } catch let error as DecodingError {

@@ -12,6 +12,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var colorAllowed = true
   /// Rows a list shows at once.
   public var viewportRows = 20
+  /// The workspace file; `nil` for the default one, `:memory:` for none on disk.
+  public var workspace: String?
 
   /// The defaults.
   public init() {}
@@ -31,6 +33,9 @@ public struct ShellOptions: Equatable, Sendable {
       case "--keep-going": options.keepGoing = true
       case "--json": options.json = true
       case "--no-color": options.colorAllowed = false
+      case "--workspace", "-w":
+        guard let value = iterator.next(), !value.isEmpty else { throw ShellUsageError("--workspace needs a file") }
+        options.workspace = value
       case "--rows":
         guard let value = iterator.next(), let rows = Int(value), rows > 0 else {
           throw ShellUsageError("--rows needs a positive number")
@@ -61,6 +66,8 @@ public struct ShellOptions: Equatable, Sendable {
       workbench -c "CMD; CMD"        run commands and exit
       workbench run PATH... [opts]   run scenario files like a test suite (`workbench run --help`)
       workbench check PATH...        check scenario files without running them
+      workbench export DOC FILE      write a document of the workspace to a JSON file
+      workbench import FILE          read a document from a JSON file into the workspace
       workbench reference            print the command reference (docs/commands.md)
       workbench --help | --version
 
@@ -71,9 +78,12 @@ public struct ShellOptions: Equatable, Sendable {
       --json               print frames as JSON lines
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
       --rows N             rows a list shows at once (default 20)
+      -w, --workspace FILE the workspace database (default: $XDG_DATA_HOME/workbench/workspace.sqlite;
+                           :memory: keeps nothing)
 
-    In the shell, type `help` for the commands. Exit codes: 0 success, 1 a command failed,
-    2 wrong usage.
+    The shell restores the windows of the last session and saves them when it ends; from a pipe
+    or with -c it starts without windows and saves only document edits. In the shell, type
+    `help` for the commands. Exit codes: 0 success, 1 a command failed, 2 wrong usage.
     """
 }
 

@@ -1,0 +1,20 @@
+/// Where committed documents are stored. The host saves through it before it changes anything
+/// in memory, so a save that fails or conflicts changes nothing.
+@MainActor
+public protocol DocumentPersistence: AnyObject {
+  /// Stores `body` as the next revision of the document if its stored revision is still
+  /// `baseRevision` (0 for a new document): compare and swap, so two windows or two processes
+  /// never overwrite each other silently.
+  func save(document name: String, kind: String, body: String, baseRevision: Int) throws(CommandError) -> SaveOutcome
+
+  /// Documents someone else (another process) changed since the given revisions.
+  func changes(since known: [String: Int]) throws(CommandError) -> [SessionRecord.Document]
+}
+
+/// What a conditional save did.
+public enum SaveOutcome: Equatable, Sendable {
+  /// Stored as this revision.
+  case saved(revision: Int)
+  /// Not stored: the document moved on; this is what is stored now.
+  case conflicted(current: SessionRecord.Document)
+}

@@ -1,0 +1,295 @@
+import FoundationEssentials
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The workspace: one SQLite database holding documents, the session's windows and their
+/// versioned view state. The shell keeps it in a file; scenarios use the same code in memory.
+///
+/// - Every write is a transaction; document saves are compare-and-swap on the revision.
+/// - The file is in WAL mode (readers never block the writer) and readable by its owner only.
+/// - Nothing that holds an encoded `Secret` is ever written.
+@MainActor
+public final class WorkspaceStore {
+  let connection: SQLiteConnection
+  /// The database's path (`:memory:` for an in-memory workspace).
+  public let path: String
+  /// Whether the workspace was created by this open (it had no schema before).
+  public private(set) var isNew = false
+  private var lastDataVersion: Int?
+
+  /// The schema this code writes.
+  static let schemaVersion = 1
+
+  /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
+  /// `~/.local/share/workbench/workspace.sqlite`.
+  public nonisolated static func defaultPath() -> String? {
+    func variable(_ name: String) -> String? {
+      guard let value = getenv(name) else { return nil }
+      let text = String(cString: value)
+      return text.isEmpty ? nil : text
+    }
+    let base: String
+    if let data = variable("XDG_DATA_HOME"), data.hasPrefix("/") {
+      base = data
+    } else if let home = variable("HOME") {
+      base = home + "/.local/share"
+    } else {
+      return nil
+    }
+    return base + "/workbench/workspace.sqlite"
+  }
+
+  /// Opens (or creates) the workspace at `path`. `:memory:` gives a private in-memory one.
+  ///
+  /// - Throws: `StoreError` when the file is not a database, cannot be created, or is locked.
+  public init(path: String) throws(StoreError) {
+    self.path = path
+    if path != ":memory:" && !path.hasPrefix("file:") {
+      try WorkspaceStore.prepareFile(path)
+    }
+    connection = try SQLiteConnection(path: path)
+    try connection.execute("PRAGMA busy_timeout = 3000")
+    if path != ":memory:" {
+      let mode = try connection.query("PRAGMA journal_mode = WAL")
+      if case .text(let name)? = mode.first?.first, name != "wal" {
+        throw StoreError(.other, "the workspace \(path) cannot use write-ahead logging (journal mode \(name))")
+      }
+      try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+    try migrateSchema()
+  }
+
+  /// A fresh in-memory workspace, for scenarios and tests.
+  public static func inMemory() throws(StoreError) -> WorkspaceStore {
+    try WorkspaceStore(path: ":memory:")
+  }
+
+  /// Creates the folders and an empty file readable by its owner only, so the database never
+  /// exists with wider permissions (SQLite gives its -wal and -shm files the same mode).
+  static func prepareFile(_ path: String) throws(StoreError) {
+    if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+      var current = ""
+      for component in path[..<slash].split(separator: "/") {
+        current += (path.hasPrefix("/") || !current.isEmpty ? "/" : "") + component
+        if mkdir(current, 0o700) != 0 && errno != EEXIST {
+          throw StoreError(.other, "cannot create the folder \(current) for the workspace: \(String(cString: strerror(errno)))")
+        }
+      }
+    }
+    let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+    if descriptor < 0 {
+      if errno == EACCES || errno == EROFS {
+        // It may still be readable; SQLite will say what it can do with it.
+        return
+      }
+      throw StoreError(.other, "cannot create the workspace \(path): \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
+  }
+
+  private func migrateSchema() throws(StoreError) {
+    try connection.transaction { () throws(StoreError) in
+      let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+      if tables.isEmpty {
+        isNew = true
+        try connection.execute(
+          """
+          CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE documents (
+            name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL, body TEXT NOT NULL);
+          CREATE TABLE windows (
+            number INTEGER PRIMARY KEY, position INTEGER NOT NULL, name TEXT, screen TEXT NOT NULL,
+            document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+          CREATE TABLE session (key TEXT PRIMARY KEY, value INTEGER);
+          """)
+        try connection.query(
+          "INSERT INTO meta (key, value) VALUES ('schema', ?)", [.text(String(WorkspaceStore.schemaVersion))])
+        return
+      }
+      let rows = try connection.query("SELECT value FROM meta WHERE key = 'schema'")
+      guard case .text(let text)? = rows.first?.first, let version = Int(text) else {
+        throw StoreError(.corrupt, "the workspace \(path) has no schema version: it was not written by workbench")
+      }
+      if version > WorkspaceStore.schemaVersion {
+        throw StoreError(
+          .invalid,
+          "the workspace \(path) was written by a newer workbench (schema \(version)); this one reads up to "
+            + "\(WorkspaceStore.schemaVersion): upgrade workbench, or pick another file with --workspace")
+      }
+    }
+  }
+
+  // MARK: Documents
+
+  /// Every stored document.
+  public func documents() throws(StoreError) -> [SessionRecord.Document] {
+    try connection.query("SELECT name, kind, revision, body FROM documents ORDER BY name").compactMap(Self.document)
+  }
+
+  private static func document(_ row: [SQLiteConnection.Value]) -> SessionRecord.Document? {
+    guard row.count == 4, case .text(let name) = row[0], case .text(let kind) = row[1],
+      case .integer(let revision) = row[2], case .text(let body) = row[3]
+    else { return nil }
+    return SessionRecord.Document(name: name, kind: kind, revision: revision, body: body)
+  }
+
+  /// Stores a document as the next revision if the stored one is still `baseRevision`
+  /// (0: the document must not exist yet).
+  public func saveDocument(name: String, kind: String, body: String, baseRevision: Int) throws(StoreError)
+    -> SaveOutcome
+  {
+    try Self.refuseSecrets(body, what: "document '\(name)'")
+    return try connection.transaction { () throws(StoreError) -> SaveOutcome in
+      if baseRevision == 0 {
+        let existing = try connection.query(
+          "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+        if let current = existing.first.flatMap(Self.document) { return .conflicted(current: current) }
+        try connection.query(
+          "INSERT INTO documents (name, kind, revision, body) VALUES (?, ?, 1, ?)", [.text(name), .text(kind), .text(body)])
+        return .saved(revision: 1)
+      }
+      try connection.query(
+        "UPDATE documents SET body = ?, revision = revision + 1 WHERE name = ? AND revision = ?",
+        [.text(body), .text(name), .integer(baseRevision)])
+      if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
+      let current = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+      guard let document = current.first.flatMap(Self.document) else {
+        throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
+      }
+      return .conflicted(current: document)
+    }
+  }
+
+  /// Stores documents that are not stored yet (a new workspace's samples); others are left alone.
+  public func addMissing(_ documents: [SessionRecord.Document]) throws(StoreError) {
+    for document in documents { try Self.refuseSecrets(document.body, what: "document '\(document.name)'") }
+    try connection.transaction { () throws(StoreError) in
+      for document in documents {
+        try connection.query(
+          "INSERT OR IGNORE INTO documents (name, kind, revision, body) VALUES (?, ?, ?, ?)",
+          [.text(document.name), .text(document.kind), .integer(document.revision), .text(document.body)])
+      }
+    }
+  }
+
+  /// Documents whose stored revision differs from `known`, or that `known` lacks. Cheap when
+  /// nothing changed: SQLite's data version says whether another connection wrote at all.
+  public func changedDocuments(since known: [String: Int]) throws(StoreError) -> [SessionRecord.Document] {
+    let version = try connection.query("PRAGMA data_version")
+    guard case .integer(let dataVersion)? = version.first?.first else { return [] }
+    defer { lastDataVersion = dataVersion }
+    if let lastDataVersion, lastDataVersion == dataVersion { return [] }
+    let revisions = try connection.query("SELECT name, revision FROM documents")
+    var changed: [String] = []
+    for row in revisions {
+      guard case .text(let name) = row[0], case .integer(let revision) = row[1] else { continue }
+      if known[name] != revision { changed.append(name) }
+    }
+    var result: [SessionRecord.Document] = []
+    for name in changed {
+      let rows = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+      if let document = rows.first.flatMap(Self.document) { result.append(document) }
+    }
+    return result
+  }
+
+  // MARK: Session
+
+  /// Saves the session's windows, their order, names, view states and focus, replacing the
+  /// stored ones in one transaction. Documents are saved as they change, not here.
+  public func saveSession(_ record: SessionRecord) throws(StoreError) {
+    for window in record.windows {
+      try Self.refuseSecrets(window.viewState.state, what: "the view state of window \(window.name ?? String(window.number))")
+    }
+    try connection.transaction { () throws(StoreError) in
+      try connection.execute("DELETE FROM windows")
+      for (position, window) in record.windows.enumerated() {
+        try connection.query(
+          "INSERT INTO windows (number, position, name, screen, document, state_version, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          [
+            .integer(window.number), .integer(position), window.name.map { .text($0) } ?? .null, .text(window.screen),
+            .text(window.document), .integer(window.viewState.version), .text(window.viewState.state),
+          ])
+      }
+      try connection.query(
+        "INSERT OR REPLACE INTO session (key, value) VALUES ('focused', ?)",
+        [record.focusedWindow.map { .integer($0) } ?? .null])
+      try connection.query(
+        "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)", [.integer(record.nextWindowNumber)])
+    }
+  }
+
+  /// The stored session: every document, and the windows (none when `includingWindows` is
+  /// false, as batch runs start without windows).
+  public func loadSession(includingWindows: Bool = true) throws(StoreError) -> SessionRecord {
+    let documents = try documents()
+    var windows: [SessionRecord.Window] = []
+    var focused: Int?
+    var next = 1
+    if includingWindows {
+      let rows = try connection.query(
+        "SELECT number, name, screen, document, state_version, state FROM windows ORDER BY position")
+      for row in rows {
+        guard row.count == 6, case .integer(let number) = row[0], case .text(let screen) = row[2],
+          case .text(let document) = row[3], case .integer(let version) = row[4], case .text(let state) = row[5]
+        else { continue }
+        var name: String? = nil
+        if case .text(let text) = row[1] { name = text }
+        windows.append(
+          SessionRecord.Window(
+            number: number, name: name, screen: screen, document: document,
+            viewState: ViewStateRecord(version: version, state: state)))
+      }
+      for row in try connection.query("SELECT key, value FROM session") {
+        guard case .text(let key) = row[0], case .integer(let value) = row[1] else { continue }
+        if key == "focused" { focused = value }
+        if key == "nextWindowNumber" { next = value }
+      }
+    }
+    return SessionRecord(documents: documents, windows: windows, focusedWindow: focused, nextWindowNumber: next)
+  }
+
+  // MARK: Checks
+
+  /// `PRAGMA integrity_check`: "ok" for a sound database.
+  public func integrityCheck() throws(StoreError) -> String {
+    let rows = try connection.query("PRAGMA integrity_check")
+    return rows.compactMap { row -> String? in
+      if case .text(let text)? = row.first { return text }
+      return nil
+    }.joined(separator: "\n")
+  }
+
+  /// Refuses text that holds an encoded `Secret`.
+  static func refuseSecrets(_ text: String, what: String) throws(StoreError) {
+    if Secrets.containsSecret(text) {
+      throw StoreError(
+        .secret,
+        "\(what) holds a secret, and secrets are never stored: keep credentials and tokens out of documents "
+          + "and view state (nothing was saved)")
+    }
+  }
+}
+
+extension WorkspaceStore: DocumentPersistence {
+  public func save(document name: String, kind: String, body: String, baseRevision: Int) throws(CommandError)
+    -> SaveOutcome
+  {
+    do {
+      return try saveDocument(name: name, kind: kind, body: body, baseRevision: baseRevision)
+    } catch {
+      throw CommandError(error.message)
+    }
+  }
+
+  public func changes(since known: [String: Int]) throws(CommandError) -> [SessionRecord.Document] {
+    do {
+      return try changedDocuments(since: known)
+    } catch {
+      throw CommandError(error.message)
+    }
+  }
+}

@@ -23,6 +23,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 final class SQLiteConnection {
   private var handle: OpaquePointer?
   let path: String
+  /// Prepared statements by SQL text, reused: the host asks for changes before every command.
+  private var statements: [String: OpaquePointer] = [:]
 
   init(path: String, readOnly: Bool = false) throws(StoreError) {
     self.path = path
@@ -39,6 +41,7 @@ final class SQLiteConnection {
   }
 
   deinit {
+    for statement in statements.values { sqlite3_finalize(statement) }
     sqlite3_close_v2(handle)
   }
 
@@ -60,10 +63,23 @@ final class SQLiteConnection {
   /// Runs one statement with parameters and returns its rows.
   @discardableResult
   func query(_ sql: String, _ parameters: [Value] = []) throws(StoreError) -> [[Value]] {
-    var statement: OpaquePointer?
-    var result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-    guard result == SQLITE_OK else { throw SQLiteConnection.error(code: result, handle: handle, path: path) }
-    defer { sqlite3_finalize(statement) }
+    var result = SQLITE_OK
+    let statement: OpaquePointer?
+    if let cached = statements[sql] {
+      statement = cached
+    } else {
+      var prepared: OpaquePointer?
+      result = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+      guard result == SQLITE_OK, let prepared else {
+        throw SQLiteConnection.error(code: result, handle: handle, path: path)
+      }
+      statements[sql] = prepared
+      statement = prepared
+    }
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
     for (index, parameter) in parameters.enumerated() {
       let position = Int32(index + 1)
       switch parameter {

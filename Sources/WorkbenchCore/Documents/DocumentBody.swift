@@ -84,6 +84,8 @@ final class DocumentEntry {
   var body: any DocumentBody
   var undoStack: [DocumentEdit] = []
   var redoStack: [DocumentEdit] = []
+  /// The body as JSON, for the revision it was encoded at: saves and session records reuse it.
+  var encoded: (revision: Int, json: String)?
 
   init(name: String, kind: String, revision: Int, body: any DocumentBody) {
     self.name = name
@@ -95,6 +97,23 @@ final class DocumentEntry {
   var snapshot: DocumentSnapshot {
     DocumentSnapshot(name: name, kind: kind, revision: revision, body: body)
   }
+
+  /// The body as JSON with sorted keys, encoded once per revision.
+  func json() throws -> String {
+    if let encoded, encoded.revision == revision { return encoded.json }
+    let json = try DocumentEntry.encode(body)
+    encoded = (revision, json)
+    return json
+  }
+
+  static func encode(_ body: any DocumentBody) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(body), as: UTF8.self)
+  }
+
+  /// Sample documents' JSON, encoded once per process: every new host starts with them.
+  static var sampleJSON: [String: String] = [:]
 }
 
 /// One committed document change, kept for undo: the body before it and what it was.

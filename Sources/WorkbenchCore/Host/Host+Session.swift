@@ -5,13 +5,11 @@ extension Host {
   ///
   /// - Throws: `CommandError` if a document or view state cannot be encoded.
   public func sessionRecord() throws(CommandError) -> SessionRecord {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     var documentRecords: [SessionRecord.Document] = []
     for name in documentNames {
       guard let entry = documents[name] else { continue }
       do {
-        let body = String(decoding: try encoder.encode(entry.body), as: UTF8.self)
+        let body = try entry.json()
         documentRecords.append(.init(name: name, kind: entry.kind, revision: entry.revision, body: body))
       } catch {
         throw CommandError("document '\(name)' cannot be saved: \(error)")

@@ -98,7 +98,13 @@ public final class Host {
     guard loadSamples else { return }
     for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
       for (name, body) in kind.samples {
-        documents[name] = DocumentEntry(name: name, kind: kind.name, revision: 1, body: body)
+        let entry = DocumentEntry(name: name, kind: kind.name, revision: 1, body: body)
+        let key = kind.name + "/" + name
+        if let json = DocumentEntry.sampleJSON[key] ?? (try? DocumentEntry.encode(body)) {
+          DocumentEntry.sampleJSON[key] = json
+          entry.encoded = (1, json)
+        }
+        documents[name] = entry
       }
     }
   }
@@ -179,15 +185,14 @@ public final class Host {
     }
     let json: String
     do {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      json = String(decoding: try encoder.encode(body), as: UTF8.self)
+      json = try DocumentEntry.encode(body)
     } catch {
       throw CommandError("document '\(entry.name)' cannot be saved: \(error)")
     }
     switch try persistence.save(document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision) {
     case .saved(let revision):
       apply(body, to: entry, revision: revision)
+      entry.encoded = (revision, json)
     case .conflicted(let current):
       adoptExternalChange(current)
       throw CommandError(

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchStore
 
 /// What a running scenario carries from step to step.
 @MainActor
@@ -6,6 +7,8 @@ struct RunState {
   let scenario: Scenario
   let exhaustive: Bool
   var host: Host! = nil
+  /// The scenario's in-memory workspace.
+  var store: WorkspaceStore?
   var snapshotCount = 0
   /// Every window's frame after the last action, for exhaustive mode.
   var frames: [String: FrameValue] = [:]

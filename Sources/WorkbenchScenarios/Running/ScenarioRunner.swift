@@ -1,5 +1,5 @@
-import FoundationEssentials
 import WorkbenchCore
+import WorkbenchStore
 
 #if canImport(Glibc)
   import Glibc
@@ -65,7 +65,7 @@ public struct ScenarioRunner {
   private func runSteps(of scenario: Scenario, result: inout ScenarioResult) throws(FailedStep) {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
     do {
-      state.host = try setUp(scenario)
+      state.host = try setUp(scenario, state: &state)
     } catch {
       throw FailedStep(failure: error, step: nil)
     }
@@ -96,7 +96,7 @@ public struct ScenarioRunner {
 
   // MARK: Set-up
 
-  private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
+  private func setUp(_ scenario: Scenario, state: inout RunState) throws(StepFailure) -> Host {
     let host: Host
     do {
       host = try Host(
@@ -107,6 +107,16 @@ public struct ScenarioRunner {
     do throws(CommandError) {
       for document in scenario.documents {
         try host.seedDocument(named: document.name, kind: document.kind, json: document.json)
+      }
+      // The scenario's own workspace, in memory, through the same store code as the shell.
+      let documents = try host.sessionRecord().documents
+      do throws(StoreError) {
+        let store = try WorkspaceStore.inMemory()
+        try store.addMissing(documents)
+        host.persistence = store
+        state.store = store
+      } catch {
+        throw CommandError(error.message)
       }
       for window in scenario.windows {
         let opened = try host.openWindow(screen: window.screen, document: window.document, name: window.name)
@@ -196,18 +206,23 @@ public struct ScenarioRunner {
     }
   }
 
-  /// Saves the session to a record, through JSON as a store would, tears the host down and
-  /// restores it.
+  /// Saves the session to the scenario's workspace, tears the host down and restores it from
+  /// the workspace, as the shell does.
   private func relaunch(_ state: inout RunState) throws(CommandError) {
-    let record = try state.host.sessionRecord()
+    guard let store = state.store else { throw CommandError("the scenario has no workspace") }
     do {
-      let stored = try JSONEncoder().encode(record)
-      let restored = try JSONDecoder().decode(SessionRecord.self, from: stored)
+      try store.saveSession(try state.host.sessionRecord())
+      let restored = try store.loadSession()
       state.host = try Host(
         modules: modules, environment: ScreenEnvironment(viewportRows: state.scenario.viewportRows), clock: .virtual,
         restoring: restored)
+      state.host.persistence = store
     } catch let error as RegistrationError {
       throw CommandError("the modules failed to register: \(error.message)")
+    } catch let error as StoreError {
+      throw CommandError(error.message)
+    } catch let error as CommandError {
+      throw error
     } catch {
       throw CommandError("the session could not be saved and restored: \(error)")
     }

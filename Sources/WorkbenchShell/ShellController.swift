@@ -29,12 +29,12 @@ final class ShellController {
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
     recorder?.prepare(line, host: host)
+    var quit = false
     do throws(CommandError) {
-      for result in try host.run(line: line) {
+      try host.run(line: line) { result throws(CommandError) in
         switch result {
         case .quit:
-          recorder?.note(line, host: host)
-          return .quit
+          quit = true
         case .relaunch:
           try relaunch()
           output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
@@ -42,19 +42,17 @@ final class ShellController {
           guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
           recorder = try SessionRecorder(path: path, host: host)
           output.write(.text("recording to \(path); `record stop` writes it"), host: host)
-          return .ran
         case .recordStop:
           guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
           recorder = nil
           let count = try active.finish(host: host)
           output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
-          return .ran
         default:
           output.write(result, host: host)
         }
       }
       recorder?.note(line, host: host)
-      return .ran
+      return quit ? .quit : .ran
     } catch {
       let column = error.column.map { ":\($0)" } ?? ""
       if let place {

@@ -29,6 +29,8 @@ switch arguments.first {
 case "reference": exit(Shell.printReference(modules: builtInModules))
 case "run": exit(ScenarioCommand.run(Array(arguments.dropFirst()), modules: builtInModules))
 case "check": exit(ScenarioCommand.check(Array(arguments.dropFirst()), modules: builtInModules))
+case "export", "import":
+  exit(WorkspaceTransfer.run(arguments[0], Array(arguments.dropFirst()), modules: builtInModules))
 default: break
 }
 

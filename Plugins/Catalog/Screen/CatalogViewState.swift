@@ -54,6 +54,27 @@ public struct CatalogViewState: ViewStateValue {
     self.detailPolicy = detailPolicy
   }
 
+  /// Version 2 renamed version 1's `selection` and `onlySelected` to `selectedID` and
+  /// `showsOnlySelected`, and stores the anchor as `{bookID, offset}` instead of a bare book id.
+  public static var version: Int { 2 }
+
+  /// Brings a version 1 record to version 2.
+  public static func migrate(_ state: FrameValue, from version: Int) -> FrameValue? {
+    guard version == 1, case .object(var record) = state else { return nil }
+    if let selection = record["selection"] {
+      record["selection"] = nil
+      record["selectedID"] = selection
+    }
+    if let onlySelected = record["onlySelected"] {
+      record["onlySelected"] = nil
+      record["showsOnlySelected"] = onlySelected
+    }
+    if let anchor = record["anchor"], case .integer(let bookID) = anchor {
+      record["anchor"] = ["bookID": .integer(bookID), "offset": 0]
+    }
+    return .object(record)
+  }
+
   private enum CodingKeys: String, CodingKey {
     case query, selectedID, showsOnlySelected, anchor, detailPolicy
   }

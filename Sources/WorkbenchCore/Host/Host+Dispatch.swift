@@ -5,6 +5,15 @@ extension Host {
   /// - Throws: `CommandError` (with the column it is about) for the first command that fails;
   ///   commands before it have run.
   public func run(line: String) throws(CommandError) -> [CommandOutput] {
+    var outputs: [CommandOutput] = []
+    try run(line: line) { output throws(CommandError) in outputs.append(output) }
+    return outputs
+  }
+
+  /// Runs every command on a line, in order, handing each one's output to `handle` as soon as
+  /// it has run (so a front end shows each frame as it was then), and stopping at the first
+  /// error. Documents other processes changed are brought in first.
+  public func run(line: String, handle: (CommandOutput) throws(CommandError) -> Void) throws(CommandError) {
     try synchronize()
     let commands: [[CommandToken]]
     do {
@@ -12,11 +21,11 @@ extension Host {
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
-    var outputs: [CommandOutput] = []
     for tokens in commands {
-      outputs.append(try run(tokens))
+      let output = try run(tokens)
+      try handle(output)
+      if output == .quit { return }  // nothing after `quit` runs
     }
-    return outputs
   }
 
   /// A command resolved against the host: which spec, which window, which argument words.

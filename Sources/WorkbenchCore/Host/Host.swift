@@ -160,6 +160,25 @@ public final class Host {
     }
   }
 
+  /// Decodes `json` as a document of `kind` and adds it, or replaces the body of the document
+  /// with that name as a committed change (saved through `persistence`).
+  ///
+  /// - Throws: `CommandError` naming the field that is wrong, or why the save failed.
+  public func importDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
+    guard let documentKind = documentKinds[kind] else {
+      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
+    }
+    let body: any DocumentBody
+    do {
+      body = try documentKind.decode(json)
+    } catch let error as DecodingError {
+      throw CommandError(DecodingErrorText.describe(error))
+    } catch {
+      throw CommandError(String(describing: error))
+    }
+    try putDocument(body, named: name, kind: kind)
+  }
+
   /// The registered document kinds' names.
   public var documentKindNames: [String] { documentKinds.keys.sorted() }
 

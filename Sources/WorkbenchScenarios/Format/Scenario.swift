@@ -37,6 +37,11 @@ public struct WindowSeed: Sendable {
   public var document: String
   /// A view state to start from, as JSON.
   public var state: String?
+  /// The version the state was written by; the screen's current version when not given.
+  public var stateVersion: Int?
+  /// When set, restoring the state must fall back to a fresh view with a message containing
+  /// this text (a corrupt or too-new record).
+  public var expectedWarning: String?
   public var location: SourceLocation
 }
 

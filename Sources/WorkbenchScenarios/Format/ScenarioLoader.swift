@@ -235,6 +235,8 @@ public final class ScenarioLoader {
       var screen: String
       var document: String
       var state: String? = nil
+      var stateVersion: Int? = nil
+      var expectedWarning: String? = nil
       if let line = value.scalarText {
         let words = line.split(separator: " ").map(String.init)
         guard words.count == 2 else {
@@ -242,13 +244,23 @@ public final class ScenarioLoader {
         }
         (screen, document) = (words[0], words[1])
       } else if value.pairs != nil {
-        try checkKeys(value, allowed: ["screen", "document", "state"], what: "a window")
+        try checkKeys(value, allowed: ["screen", "document", "state", "stateVersion", "warning"], what: "a window")
         guard let screenNode = value["screen"], let documentNode = value["document"] else {
           throw ScenarioFileError("a window needs `screen:` and `document:`", at: value.location)
         }
         screen = try text(screenNode, what: "screen")
         document = try text(documentNode, what: "document")
-        state = value["state"].map { $0.frameValue.jsonText }
+        state = value["state"].map { node in node.scalarText ?? node.frameValue.jsonText }
+        if let node = value["stateVersion"] {
+          guard case .integer(let version) = node.frameValue, version >= 1 else {
+            throw ScenarioFileError("stateVersion is a version number, 1 or more", at: node.location)
+          }
+          stateVersion = version
+        }
+        if let node = value["warning"] { expectedWarning = try text(node, what: "warning") }
+        if state == nil && (stateVersion != nil || expectedWarning != nil) {
+          throw ScenarioFileError("stateVersion and warning go with a `state:`", at: value.location)
+        }
       } else {
         throw ScenarioFileError("a window is `SCREEN DOCUMENT`, such as `catalog library`", at: value.location)
       }
@@ -271,7 +283,9 @@ public final class ScenarioLoader {
           at: value.location)
       }
       seeds.append(
-        WindowSeed(name: pair.key, screen: screen, document: document, state: state, location: value.location))
+        WindowSeed(
+          name: pair.key, screen: screen, document: document, state: state, stateVersion: stateVersion,
+          expectedWarning: expectedWarning, location: value.location))
     }
     return seeds
   }

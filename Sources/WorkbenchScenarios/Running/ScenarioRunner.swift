@@ -120,10 +120,19 @@ public struct ScenarioRunner {
       }
       for window in scenario.windows {
         let opened = try host.openWindow(screen: window.screen, document: window.document, name: window.name)
-        if let state = window.state, let version = host.viewStateVersion(of: opened.id),
-          let problem = host.restoreViewState(of: opened.id, from: ViewStateRecord(version: version, state: state))
-        {
-          throw CommandError("window \(window.name): \(problem)")
+        guard let state = window.state, let current = host.viewStateVersion(of: opened.id) else { continue }
+        let record = ViewStateRecord(version: window.stateVersion ?? current, state: state)
+        let problem = host.restoreViewState(of: opened.id, from: record)
+        switch (problem, window.expectedWarning) {
+        case (nil, nil): break
+        case (let problem?, nil):
+          throw CommandError("window \(window.name): \(problem) (add `warning:` if the fallback is expected)")
+        case (nil, let expected?):
+          throw CommandError("window \(window.name): its state was restored, but a fallback with '\(expected)' was expected")
+        case (let problem?, let expected?):
+          if !problem.contains(expected) {
+            throw CommandError("window \(window.name): the fallback said '\(problem)', not '\(expected)'")
+          }
         }
       }
     } catch {

@@ -61,8 +61,12 @@ let package = Package(
     ),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
     .testTarget(
+      name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),
+    .testTarget(
       name: "WorkbenchShellTests",
-      dependencies: ["WorkbenchShell", "WorkbenchCore", "Catalog", "WorkbenchTestSupport", "workbench"]
+      dependencies: [
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "Catalog", "WorkbenchTestSupport", "workbench",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

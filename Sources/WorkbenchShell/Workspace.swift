@@ -39,9 +39,10 @@ struct Workspace {
     } catch {
       throw CommandError("a module failed to register: \(error.message)")
     }
-    try store.addMissing(try host.sessionRecord().documents.filter { document in
-      !record.documents.contains { $0.name == document.name }
-    })
+    try store.addMissing(
+      try host.sessionRecord().documents.filter { document in
+        !record.documents.contains { $0.name == document.name }
+      })
     host.persistence = store
     return Workspace(store: store, host: host)
   }

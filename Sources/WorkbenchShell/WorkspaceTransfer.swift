@@ -101,7 +101,9 @@ public enum WorkspaceTransfer {
     do {
       try host.importDocument(named: name, kind: kind, json: Array(body.jsonText.utf8))
     } catch {
-      throw CommandError("\(path): \(error.message.hasPrefix("unknown document kind") ? "field 'kind': " : "field 'body': ")\(error.message)")
+      throw CommandError(
+        "\(path): \(error.message.hasPrefix("unknown document kind") ? "field 'kind': " : "field 'body': ")\(error.message)"
+      )
     }
     let revision = host.document(named: name)?.revision ?? 1
     return before == nil

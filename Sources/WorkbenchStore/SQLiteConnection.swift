@@ -129,7 +129,8 @@ final class SQLiteConnection {
   }
 
   static func error(code: Int32, handle: OpaquePointer?, path: String) -> StoreError {
-    let detail = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+    let detail =
+      handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
     switch code & 0xFF {
     case SQLITE_NOTADB:
       return StoreError(

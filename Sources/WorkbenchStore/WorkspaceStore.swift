@@ -75,7 +75,8 @@ public final class WorkspaceStore {
       for component in path[..<slash].split(separator: "/") {
         current += (path.hasPrefix("/") || !current.isEmpty ? "/" : "") + component
         if mkdir(current, 0o700) != 0 && errno != EEXIST {
-          throw StoreError(.other, "cannot create the folder \(current) for the workspace: \(String(cString: strerror(errno)))")
+          throw StoreError(
+            .other, "cannot create the folder \(current) for the workspace: \(String(cString: strerror(errno)))")
         }
       }
     }
@@ -148,14 +149,16 @@ public final class WorkspaceStore {
           "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
         if let current = existing.first.flatMap(Self.document) { return .conflicted(current: current) }
         try connection.query(
-          "INSERT INTO documents (name, kind, revision, body) VALUES (?, ?, 1, ?)", [.text(name), .text(kind), .text(body)])
+          "INSERT INTO documents (name, kind, revision, body) VALUES (?, ?, 1, ?)",
+          [.text(name), .text(kind), .text(body)])
         return .saved(revision: 1)
       }
       try connection.query(
         "UPDATE documents SET body = ?, revision = revision + 1 WHERE name = ? AND revision = ?",
         [.text(body), .text(name), .integer(baseRevision)])
       if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
-      let current = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+      let current = try connection.query(
+        "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
       guard let document = current.first.flatMap(Self.document) else {
         throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
       }
@@ -202,7 +205,8 @@ public final class WorkspaceStore {
   /// stored ones in one transaction. Documents are saved as they change, not here.
   public func saveSession(_ record: SessionRecord) throws(StoreError) {
     for window in record.windows {
-      try Self.refuseSecrets(window.viewState.state, what: "the view state of window \(window.name ?? String(window.number))")
+      try Self.refuseSecrets(
+        window.viewState.state, what: "the view state of window \(window.name ?? String(window.number))")
     }
     try connection.transaction { () throws(StoreError) in
       try connection.execute("DELETE FROM windows")
@@ -218,7 +222,8 @@ public final class WorkspaceStore {
         "INSERT OR REPLACE INTO session (key, value) VALUES ('focused', ?)",
         [record.focusedWindow.map { .integer($0) } ?? .null])
       try connection.query(
-        "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)", [.integer(record.nextWindowNumber)])
+        "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)",
+        [.integer(record.nextWindowNumber)])
     }
   }
 

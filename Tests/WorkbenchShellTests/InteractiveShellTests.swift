@@ -43,7 +43,10 @@ import WorkbenchTestSupport
     // Ctrl-D on an empty line leaves with status 0.
     session.type("\u{04}")
     let status = session.exitStatus()
-    #expect(status == 0, "child: \(session.childState); screen: \(session.screen(from: max(0, session.transcript.count - 300)).debugDescription)")
+    #expect(
+      status == 0,
+      "child: \(session.childState); screen: \(session.screen(from: max(0, session.transcript.count - 300)).debugDescription)"
+    )
 
     let history = readTextFile(state + "/workbench/history") ?? ""
     #expect(history.contains("open catalog library left"))

@@ -123,7 +123,10 @@ public final class PseudoTerminalSession {
   /// What the kernel says the child is waiting in, for failure messages.
   public var childState: String {
     let wchan = readTextFile("/proc/\(pid)/wchan") ?? "?"
-    let status = readTextFile("/proc/\(pid)/status")?.split(separator: "\n").filter { $0.hasPrefix("State") || $0.hasPrefix("Sig") } ?? []
+    let status =
+      readTextFile("/proc/\(pid)/status")?.split(separator: "\n").filter {
+        $0.hasPrefix("State") || $0.hasPrefix("Sig")
+      } ?? []
     return "wchan=\(wchan) \(status.joined(separator: " "))"
   }
 

@@ -235,7 +235,8 @@ public final class Host {
   func adoptExternalChange(_ stored: SessionRecord.Document) {
     guard let kind = documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
       restorationWarnings.append(
-        RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was"))
+        RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was")
+      )
       return
     }
     if let entry = documents[stored.name] {
@@ -244,7 +245,8 @@ public final class Host {
       entry.redoStack.removeAll()
       apply(body, to: entry, revision: stored.revision)
     } else {
-      documents[stored.name] = DocumentEntry(name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
+      documents[stored.name] = DocumentEntry(
+        name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
     }
   }
 

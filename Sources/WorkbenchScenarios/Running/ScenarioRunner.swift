@@ -128,7 +128,8 @@ public struct ScenarioRunner {
         case (let problem?, nil):
           throw CommandError("window \(window.name): \(problem) (add `warning:` if the fallback is expected)")
         case (nil, let expected?):
-          throw CommandError("window \(window.name): its state was restored, but a fallback with '\(expected)' was expected")
+          throw CommandError(
+            "window \(window.name): its state was restored, but a fallback with '\(expected)' was expected")
         case (let problem?, let expected?):
           if !problem.contains(expected) {
             throw CommandError("window \(window.name): the fallback said '\(problem)', not '\(expected)'")

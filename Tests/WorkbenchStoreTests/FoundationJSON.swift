@@ -1,0 +1,5 @@
+import FoundationEssentials
+
+enum FoundationJSON {
+  static var encoder: JSONEncoder { JSONEncoder() }
+}

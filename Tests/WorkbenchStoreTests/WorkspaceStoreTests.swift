@@ -1,0 +1,166 @@
+import Catalog
+import Testing
+import WorkbenchCore
+import WorkbenchTestSupport
+
+@testable import WorkbenchStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@MainActor
+@Suite struct WorkspaceStoreTests {
+  let folder = makeTemporaryFolder()
+  var path: String { folder + "/workspace.sqlite" }
+
+  @Test func savesAreCompareAndSwapOnTheRevision() throws {
+    let store = try WorkspaceStore(path: path)
+    #expect(store.isNew)
+    #expect(try store.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0) == .saved(revision: 1))
+    #expect(try store.saveDocument(name: "d", kind: "k", body: #"{"a":1}"#, baseRevision: 1) == .saved(revision: 2))
+    let stale = try store.saveDocument(name: "d", kind: "k", body: #"{"a":2}"#, baseRevision: 1)
+    #expect(stale == .conflicted(current: .init(name: "d", kind: "k", revision: 2, body: #"{"a":1}"#)))
+    #expect(try store.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0) != .saved(revision: 1))
+    #expect(try store.documents().map(\.revision) == [2])
+  }
+
+  @Test func aSecondConnectionSeesChangesAndOnlyThem() throws {
+    let first = try WorkspaceStore(path: path)
+    let second = try WorkspaceStore(path: path)
+    #expect(!second.isNew)
+    _ = try first.saveDocument(name: "a", kind: "k", body: "{}", baseRevision: 0)
+    _ = try first.saveDocument(name: "b", kind: "k", body: "{}", baseRevision: 0)
+    #expect(try second.changedDocuments(since: [:]).map(\.name) == ["a", "b"])
+    #expect(try second.changedDocuments(since: ["a": 1, "b": 1]).isEmpty)
+    _ = try first.saveDocument(name: "b", kind: "k", body: #"{"x":1}"#, baseRevision: 1)
+    #expect(try second.changedDocuments(since: ["a": 1, "b": 1]).map(\.revision) == [2])
+  }
+
+  @Test func theSessionRoundTripsInOrder() throws {
+    let store = try WorkspaceStore(path: path)
+    let record = SessionRecord(
+      documents: [],
+      windows: [
+        .init(
+          number: 3, name: "left", screen: "catalog", document: "library", viewState: .init(version: 2, state: "{}")),
+        .init(number: 1, name: nil, screen: "catalog", document: "library", viewState: .init(version: 2, state: "{}")),
+      ],
+      focusedWindow: 1, nextWindowNumber: 4)
+    try store.saveSession(record)
+    let loaded = try WorkspaceStore(path: path).loadSession()
+    #expect(loaded.windows == record.windows)
+    #expect(loaded.focusedWindow == 1)
+    #expect(loaded.nextWindowNumber == 4)
+    #expect(try store.loadSession(includingWindows: false).windows.isEmpty)
+  }
+
+  @Test func theFileIsTheOwnersOnly() throws {
+    _ = try WorkspaceStore(path: path)
+    var info = stat()
+    #expect(stat(path, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o600)
+  }
+
+  @Test func secretsAreNeverWritten() throws {
+    struct Login: Codable {
+      var user: String
+      var token: Secret<String>
+    }
+    let store = try WorkspaceStore(path: path)
+    let window = SessionRecord.Window(
+      number: 1, name: "w", screen: "s", document: "d", viewState: .init(version: 1, state: "{}"))
+    try store.saveSession(SessionRecord(documents: [], windows: [window], focusedWindow: 1, nextWindowNumber: 2))
+
+    let encoded = try JSONEncoderForTests.encode(Login(user: "ana", token: Secret("hunter2")))
+    #expect(!encoded.contains("hunter2"))
+    var leaking = window
+    leaking.viewState = .init(version: 1, state: encoded)
+    #expect(throws: StoreError.self) {
+      try store.saveSession(SessionRecord(documents: [], windows: [leaking], focusedWindow: 1, nextWindowNumber: 2))
+    }
+    #expect(try store.loadSession().windows == [window])  // the earlier session is intact
+    #expect(throws: StoreError.self) { try store.saveDocument(name: "d", kind: "k", body: encoded, baseRevision: 0) }
+    #expect(try store.documents().isEmpty)
+  }
+
+  @Test func aFileThatIsNotADatabaseIsReportedAndLeftAlone() throws {
+    let text = "these are my notes, not a database\n" + String(repeating: "x", count: 200)
+    writeTextFile(text, to: path)
+    do {
+      _ = try WorkspaceStore(path: path)
+      Issue.record("opened a text file")
+    } catch {
+      #expect(error.kind == .notADatabase)
+      #expect(error.message.contains("is not a workbench workspace"))
+    }
+    #expect(readTextFile(path) == text)
+  }
+
+  @Test func aLockedWorkspaceIsReportedAndNothingChanges() throws {
+    let holder = try WorkspaceStore(path: path)
+    _ = try holder.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)
+    let other = try WorkspaceStore(path: path)
+    try other.connection.execute("PRAGMA busy_timeout = 50")
+    try holder.connection.execute("BEGIN EXCLUSIVE")
+    do {
+      _ = try other.saveDocument(name: "d", kind: "k", body: #"{"x":1}"#, baseRevision: 1)
+      Issue.record("saved into a locked workspace")
+    } catch {
+      #expect(error.kind == .locked)
+      #expect(error.message.contains("is locked by another process"))
+    }
+    try holder.connection.execute("ROLLBACK")
+    #expect(try other.documents().map(\.revision) == [1])
+  }
+
+  @Test func aFullDiskIsReportedAndNothingChanges() throws {
+    let store = try WorkspaceStore(path: path)
+    _ = try store.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)
+    let pages = try store.connection.query("PRAGMA page_count")
+    guard case .integer(let count)? = pages.first?.first else { throw StoreError(.other, "no page count") }
+    try store.connection.execute("PRAGMA max_page_count = \(count)")
+    let big = "{\"text\":\"" + String(repeating: "y", count: 200_000) + "\"}"
+    do {
+      _ = try store.saveDocument(name: "d", kind: "k", body: big, baseRevision: 1)
+      Issue.record("saved past the size limit")
+    } catch {
+      #expect(error.kind == .full)
+      #expect(error.message.contains("is full"))
+    }
+    #expect(try store.documents().first?.body == "{}")
+  }
+
+  @Test func aReadOnlyWorkspaceIsReported() throws {
+    let store = try WorkspaceStore(path: path)
+    _ = try store.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)
+    let readOnly = try WorkspaceStore(path: "file:\(path)?mode=ro")
+    #expect(try readOnly.documents().count == 1)  // reading works
+    do {
+      _ = try readOnly.saveDocument(name: "d", kind: "k", body: #"{"x":1}"#, baseRevision: 1)
+      Issue.record("wrote to a read-only workspace")
+    } catch {
+      #expect(error.kind == .readOnly)
+      #expect(error.message.contains("is read-only"))
+    }
+    #expect(try store.documents().count == 1)
+  }
+
+  @Test func aWorkspaceFromANewerVersionIsRefused() throws {
+    let store = try WorkspaceStore(path: path)
+    try store.connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    do {
+      _ = try WorkspaceStore(path: path)
+      Issue.record("opened a newer workspace")
+    } catch {
+      #expect(error.message.contains("was written by a newer workbench (schema 99)"))
+    }
+  }
+}
+
+/// Encodes a value as JSON text.
+enum JSONEncoderForTests {
+  static func encode(_ value: some Encodable) throws -> String {
+    String(decoding: try FoundationJSON.encoder.encode(value), as: UTF8.self)
+  }
+}

@@ -47,7 +47,8 @@ let package = Package(
     ),
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.
-    .executableTarget(name: "workbench-bench", dependencies: ["WorkbenchCore", "WorkbenchScenarios", "Catalog"]),
+    .executableTarget(
+      name: "workbench-bench", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog"]),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 

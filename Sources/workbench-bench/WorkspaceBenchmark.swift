@@ -1,0 +1,61 @@
+import Catalog
+import WorkbenchCore
+import WorkbenchStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The workspace on a real file: how long a document save takes to commit, and how long a
+/// session of 100 windows takes to save and to restore.
+@MainActor
+enum WorkspaceBenchmark {
+  static func run(saves: Int) -> [String] {
+    let path = "/tmp/workbench-bench-workspace.sqlite"
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+    do {
+      let store = try WorkspaceStore(path: path)
+      let host = try Host(modules: [CatalogModule()])
+      try store.addMissing(try host.sessionRecord().documents)
+      host.persistence = store
+      _ = try host.run(line: "open catalog library main")
+
+      // A rename of one book in the 30-book library: encode, compare-and-swap, commit (WAL).
+      var samples: [Double] = []
+      for index in 0..<saves {
+        let line = "rename 1 Title \(index)"
+        let start = now()
+        _ = try host.run(line: line)
+        samples.append(now() - start)
+      }
+      var lines = [
+        "workspace (\(path), WAL, synchronous=NORMAL):",
+        "  document save, command to commit (\(saves) renames): p50 \(format(percentile(samples, 50) * 1e6, 0)) µs"
+          + "   p99 \(format(percentile(samples, 99) * 1e6, 0)) µs",
+      ]
+
+      // A session of 100 windows on the library, each with its own query and selection.
+      for number in 1..<100 {
+        _ = try host.run(line: "open catalog library; query \(number % 7 == 0 ? "the" : ""); select \(number % 30 + 1)")
+      }
+      let record = try host.sessionRecord()
+      let saveTime = bestOf(5) { measure { try? store.saveSession(record) } }
+      var restored: Host?
+      let restoreTime = bestOf(5) {
+        measure {
+          guard let session = try? WorkspaceStore(path: path).loadSession() else { return }
+          restored = try? Host(modules: [CatalogModule()], restoring: session)
+          for window in restored?.windows ?? [] { _ = window.frame }
+        }
+      }
+      let count = restored?.windows.count ?? 0
+      lines.append(
+        "  session of \(count) windows: save \(format(saveTime * 1000, 2)) ms, "
+          + "restore (open, load, rebuild, first frames) \(format(restoreTime * 1000, 2)) ms")
+      return lines
+    } catch {
+      return ["workspace: \(error)"]
+    }
+  }
+}

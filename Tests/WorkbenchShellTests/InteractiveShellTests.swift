@@ -7,7 +7,8 @@ import WorkbenchTestSupport
     let state = makeTemporaryFolder()
     let session = try #require(
       PseudoTerminalSession(environment: [
-        "XDG_STATE_HOME": state, "TERM": "xterm", "NO_COLOR": "1", "INPUTRC": "/dev/null",
+        "XDG_STATE_HOME": state, "XDG_DATA_HOME": state + "/data", "TERM": "xterm", "NO_COLOR": "1",
+        "INPUTRC": "/dev/null",
       ]))
     #expect(session.waitFor("workbench> "))
 
@@ -47,6 +48,18 @@ import WorkbenchTestSupport
       status == 0,
       "child: \(session.childState); screen: \(session.screen(from: max(0, session.transcript.count - 300)).debugDescription)"
     )
+
+    // The next start restores the window, with its view state.
+    let again = try #require(
+      PseudoTerminalSession(
+        environment: [
+          "XDG_STATE_HOME": state, "XDG_DATA_HOME": state + "/data", "TERM": "xterm", "NO_COLOR": "1",
+          "INPUTRC": "/dev/null",
+        ]))
+    #expect(again.waitFor("left catalog:library> "))
+    #expect(again.screen().contains("▸  2  Structure and Interpretation"))
+    again.type("\u{04}")
+    #expect(again.exitStatus() == 0)
 
     let history = readTextFile(state + "/workbench/history") ?? ""
     #expect(history.contains("open catalog library left"))

@@ -1,0 +1,56 @@
+import Testing
+import WorkbenchTestSupport
+
+/// The workspace through the binary: documents persist across runs, export and import.
+@Suite struct WorkspaceCommandTests {
+  @Test func editsPersistAcrossRunsAndScriptsStartWithoutWindows() {
+    let workspace = makeTemporaryFolder() + "/w.sqlite"
+    let first = ChildProcess.runWorkbench(["-w", workspace, "-c", "open catalog library left; rename 27 Dune Messiah"])
+    #expect(first.status == 0)
+    let second = ChildProcess.runWorkbench(["-w", workspace, "-c", "windows; open catalog library left; query dune"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("no windows are open"))
+    #expect(second.stdout.contains("27  Dune Messiah"))
+    #expect(second.stdout.contains("revision 2"))
+  }
+
+  @Test func exportAndImportRoundTripWithFieldErrors() throws {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/w.sqlite"
+    let exported = ChildProcess.runWorkbench(["export", "library", folder + "/library.json", "-w", workspace])
+    #expect(exported.status == 0)
+    #expect(exported.stdout == "exported library (catalog, revision 1) to \(folder)/library.json\n")
+    let json = try #require(readTextFile(folder + "/library.json"))
+    #expect(json.hasPrefix(#"{"name":"library","kind":"catalog","revision":1,"body":{"books":[{"id":1,"#))
+
+    writeTextFile(json.replacing(#""title":"Dune""#, with: #""titel":"Dune""#), to: folder + "/bad.json")
+    let bad = ChildProcess.runWorkbench(["import", folder + "/bad.json", "-w", workspace])
+    #expect(bad.status == 1)
+    #expect(bad.stderr == "error: \(folder)/bad.json: field 'body': books[26].title is missing\n")
+
+    writeTextFile(json.replacing(#""kind":"catalog","#, with: ""), to: folder + "/nokind.json")
+    #expect(
+      ChildProcess.runWorkbench(["import", folder + "/nokind.json", "-w", workspace]).stderr
+        == "error: \(folder)/nokind.json: field 'kind' is missing\n")
+
+    writeTextFile(json.replacing(#"{"id":2,"#, with: #"{"id":1,"#), to: folder + "/duplicate.json")
+    let duplicate = ChildProcess.runWorkbench(["import", folder + "/duplicate.json", "-w", workspace])
+    #expect(duplicate.stderr.contains("duplicate book id 1 at books[1] (also at books[0])"))
+
+    writeTextFile(json.replacing(#""name":"library""#, with: #""name":"shelf""#), to: folder + "/shelf.json")
+    let added = ChildProcess.runWorkbench(["import", folder + "/shelf.json", "-w", workspace])
+    #expect(added.stdout == "imported shelf (catalog) as a new document\n")
+    let listed = ChildProcess.runWorkbench(["-w", workspace, "-c", "documents"])
+    #expect(listed.stdout.contains("shelf  catalog  revision 1"))
+    #expect(listed.stdout.contains("library  catalog  revision 1"))  // the failed imports changed nothing
+  }
+
+  @Test func aFileThatIsNotAWorkspaceIsRefused() {
+    let path = makeTemporaryFolder() + "/notes.txt"
+    writeTextFile("just notes\n", to: path)
+    let result = ChildProcess.runWorkbench(["-w", path, "-c", "documents"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("is not a workbench workspace"))
+    #expect(readTextFile(path) == "just notes\n")
+  }
+}

@@ -37,6 +37,7 @@ public enum Shell {
       return BatchSession(controller: controller).run(commands: commands)
     }
     if interactive {
+      controller.canAsk = true
       let status = InteractiveSession(controller: controller).run()
       return controller.saveSession() ? status : ExitCode.failure
     }

@@ -24,17 +24,45 @@ final class ShellController {
     case ran
     case failed(usage: Bool)
     case quit
+    /// Windows hold unsaved work: the interactive shell asks, then runs the follow-up.
+    case ask(question: String, windows: [WindowID], quitting: Bool)
+  }
+
+  /// Whether unsaved work may be asked about (the interactive shell); otherwise it is an error
+  /// that says which words to add.
+  var canAsk = false
+
+  /// The line that carries out a choice about unsaved work.
+  func followUp(_ choice: LeaveChoice, windows: [WindowID], quitting: Bool) -> String? {
+    guard choice != .cancel else { return nil }
+    if quitting { return "quit \(choice.rawValue)" }
+    guard let id = windows.first, choice != .keep else { return nil }
+    return "close \(id.number) \(choice.rawValue)"
   }
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
     recorder?.prepare(line, host: host)
     var quit = false
+    var question: Outcome? = nil
     do throws(CommandError) {
       try host.run(line: line) { result throws(CommandError) in
         switch result {
         case .quit:
           quit = true
+        case .unsavedWork(let windows, let quitting):
+          let summaries = windows.compactMap { id in
+            host.window(id).map { "window \($0.label) has \(host.unsavedSummary(of: id) ?? "unsaved work")" }
+          }
+          let what = summaries.joined(separator: "; ")
+          guard canAsk else {
+            let label = windows.first.flatMap { host.window($0)?.label } ?? "WINDOW"
+            throw CommandError(
+              quitting
+                ? "\(what): say `quit save`, `quit discard` or `quit keep`"
+                : "\(what): say `close \(label) save` or `close \(label) discard`")
+          }
+          question = .ask(question: what, windows: windows, quitting: quitting)
         case .relaunch:
           try relaunch()
           output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
@@ -52,6 +80,7 @@ final class ShellController {
         }
       }
       recorder?.note(line, host: host)
+      if let question { return question }
       return quit ? .quit : .ran
     } catch {
       let column = error.column.map { ":\($0)" } ?? ""

@@ -18,6 +18,9 @@ public enum CommandOutput: Equatable, Sendable {
   case recordStart(path: String)
   /// Stop recording and write the scenario.
   case recordStop
+  /// These windows hold unsaved work, and the command (closing a window, ending the session)
+  /// needs a choice: the shell asks; scripts and scenarios must state it.
+  case unsavedWork(windows: [WindowID], quitting: Bool)
 }
 
 /// Where a command may run.

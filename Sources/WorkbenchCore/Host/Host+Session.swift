@@ -83,6 +83,7 @@ extension Host {
             message: "window \(label) (\(stored.screen) \(stored.document)) cannot be shown any more; closed"))
         continue
       }
+      content.documentRevisionChanged(entry.revision)
       if let problem = content.restoreViewState(from: stored.viewState) {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }

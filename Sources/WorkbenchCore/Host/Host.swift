@@ -226,6 +226,7 @@ public final class Host {
     entry.revision = revision
     commandCommitted = true
     for window in windows where window.documentName == entry.name {
+      window.content.documentRevisionChanged(revision)
       window.content.documentReplaced(body)
     }
   }
@@ -301,6 +302,7 @@ public final class Host {
     guard let content = screen.make(entry.body, environment) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
+    content.documentRevisionChanged(entry.revision)
     let window = Window(
       id: WindowID(nextWindowNumber), name: name, screen: screen, documentName: documentName,
       content: content)

@@ -71,13 +71,41 @@ enum HostCommands {
     return .frame(id)
   }
 
+  static let leaveWords = ["save", "discard", "force"]
+
   static let close = CommandSpec(
-    "close", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
-    summary: "Close a window; its view state goes with it"
+    "close",
+    arguments: [
+      ArgumentSpec("window", .word, optional: true, help: "default: the focused window"),
+      ArgumentSpec(
+        "unsaved", .choice(leaveWords), optional: true,
+        help: "for a window with unsaved work: save it first, or discard it (force is discard)"),
+    ],
+    summary: "Close a window; its view state goes with it",
+    details: "A window with unsaved work (a draft) is not closed until you say what to do with it: the shell "
+      + "asks; scripts and scenarios say `close WINDOW save` or `close WINDOW discard`."
   ) { context in
-    let id = try context.arguments.window("window") ?? context.requireWindow().id
-    context.host.closeWindow(id)
-    return context.host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open")
+    let host = context.host
+    var word = context.arguments.text("window")
+    var choice = context.arguments.text("unsaved")
+    if let given = word, leaveWords.contains(given), host.window(named: given) == nil, choice == nil {
+      (word, choice) = (nil, given)
+    }
+    let window: Window
+    if let word {
+      guard let named = host.window(named: word) else {
+        throw CommandError("no window '\(word)'" + host.suggestion(word, in: host.windowLabels))
+      }
+      window = named
+    } else {
+      window = try context.requireWindow()
+    }
+    if host.unsavedSummary(of: window.id) != nil {
+      guard let choice else { return .unsavedWork(windows: [window.id], quitting: false) }
+      try host.leave(window.id, choice: choice == "save" ? .save : .discard)
+    }
+    host.closeWindow(window.id)
+    return host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open")
   }
 
   static let show = CommandSpec(
@@ -135,7 +163,28 @@ enum HostCommands {
     try context.host.stepHistory(context, undo: false)
   }
 
-  static let quit = CommandSpec("quit", summary: "End the session") { _ in .quit }
+  static let quit = CommandSpec(
+    "quit",
+    arguments: [
+      ArgumentSpec(
+        "unsaved", .choice(["save", "discard", "keep", "force"]), optional: true,
+        help: "for windows with unsaved work: save, discard (force), or keep the drafts for next time")
+    ],
+    summary: "End the session",
+    details: "With unsaved work in any window the shell asks what to do; scripts say `quit save`, `quit discard` "
+      + "or `quit keep` (drafts are view state, so kept drafts come back with the session)."
+  ) { context in
+    let host = context.host
+    let dirty = host.windows.filter { host.unsavedSummary(of: $0.id) != nil }.map(\.id)
+    guard !dirty.isEmpty else { return .quit }
+    switch context.arguments.text("unsaved") {
+    case nil: return .unsavedWork(windows: dirty, quitting: true)
+    case "save": for id in dirty { try host.leave(id, choice: .save) }
+    case "keep": break
+    default: for id in dirty { try host.leave(id, choice: .discard) }
+    }
+    return .quit
+  }
 
   static let clock = CommandSpec(
     "clock",
@@ -184,6 +233,30 @@ enum HostCommands {
 }
 
 extension Host {
+  /// What unsaved work a window holds, if any.
+  public func unsavedSummary(of id: WindowID) -> String? {
+    (window(id)?.content.model as? any UnsavedWork)?.unsavedSummary
+  }
+
+  /// Saves or discards a window's unsaved work. Saving can fail (invalid, conflicted); then
+  /// nothing changes and the window stays.
+  public func leave(_ id: WindowID, choice: LeaveChoice) throws(CommandError) {
+    guard let window = window(id), let work = window.content.model as? any UnsavedWork else { return }
+    switch choice {
+    case .save:
+      let context = CommandContext(arguments: ParsedArguments(), window: window, host: self)
+      do {
+        try work.saveUnsavedWork(context)
+      } catch {
+        throw CommandError("window \(window.label) was not left: \(error.message)")
+      }
+    case .discard:
+      work.discardUnsavedWork()
+    case .keep, .cancel:
+      break
+    }
+  }
+
   func stepHistory(_ context: CommandContext, undo: Bool) throws(CommandError) -> CommandOutput {
     let window = try context.requireWindow()
     let verb = undo ? "undo" : "redo"

@@ -54,4 +54,12 @@ public protocol ScreenModel: AnyObject {
   func restore(_ viewState: State)
   /// The frame projected from the document and the view state.
   var frame: FrameValue { get }
+  /// The document's revision, when the window opens and after every change. Screens that keep
+  /// drafts compare it with the revision a draft was based on.
+  func documentRevisionChanged(_ revision: Int)
+}
+
+extension ScreenModel {
+  /// Most screens do not need the revision.
+  public func documentRevisionChanged(_ revision: Int) {}
 }

@@ -12,6 +12,7 @@ protocol WindowContent: AnyObject {
   /// Restores a stored view state; returns why it could not, leaving the default in place.
   func restoreViewState(from record: ViewStateRecord) -> String?
   func documentReplaced(_ document: any DocumentBody)
+  func documentRevisionChanged(_ revision: Int)
   /// Remembers the view state before a command so `finishCommand` can record a change.
   func beginCommand()
   /// Records the view state as an undoable step if the command changed it.
@@ -79,6 +80,10 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   func documentReplaced(_ document: any DocumentBody) {
     guard let document = document as? Model.Document else { return }
     typedModel.documentReplaced(document)
+  }
+
+  func documentRevisionChanged(_ revision: Int) {
+    typedModel.documentRevisionChanged(revision)
   }
 
   func beginCommand() { pending = typedModel.viewState }

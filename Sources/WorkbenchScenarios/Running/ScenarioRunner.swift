@@ -189,6 +189,11 @@ public struct ScenarioRunner {
           throw CommandError("`record` works in the shell; a scenario is already a recording")
         case .quit:
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
+        case .unsavedWork(let windows, let quitting):
+          let labels = windows.compactMap { state.host.window($0)?.label }
+          throw CommandError(
+            "window \(labels.joined(separator: ", ")) has unsaved work: say "
+              + (quitting ? "`quit save` or `quit discard`" : "`close \(labels.first ?? "WINDOW") save` or `... discard`"))
         default:
           break
         }
@@ -271,7 +276,7 @@ public struct ScenarioRunner {
     }
     throw StepFailure(
       message: "the text differs from the snapshot \(path) (run with --update-snapshots if the change is right)",
-      details: TextDiff.lines(expected: String(decoding: existing, as: UTF8.self), actual: text))
+      details: LineDiff.lines(expected: String(decoding: existing, as: UTF8.self), actual: text))
   }
 
   private func frames(of host: Host) -> [String: FrameValue] {

@@ -38,7 +38,7 @@ struct BatchSession {
           output.emit(ShellPrompt.plain(for: controller.host) + text)
         }
         switch controller.execute(text, place: "\(place):\(lineNumber)") {
-        case .ran: succeeded = true
+        case .ran, .ask: succeeded = true
         case .failed: succeeded = false
         case .quit: return failed ? ExitCode.failure : ExitCode.success
         }
@@ -48,6 +48,18 @@ struct BatchSession {
         if !options.keepGoing { return ExitCode.failure }
       }
     }
+    warnAboutUnsavedWork()
     return failed ? ExitCode.failure : ExitCode.success
+  }
+
+  /// Scripts do not keep their session: unsaved work left at the end is gone, and says so.
+  private func warnAboutUnsavedWork() {
+    let host = controller.host
+    for window in host.windows {
+      guard let summary = host.unsavedSummary(of: window.id) else { continue }
+      output.writeError(
+        "window \(window.label) ended with \(summary), which was not saved (end scripts with `quit save` or "
+          + "`quit discard` to say so)", place: nil)
+    }
   }
 }

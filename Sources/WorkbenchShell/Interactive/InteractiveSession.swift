@@ -20,6 +20,8 @@ final class InteractiveSession {
   var output: OutputWriter { controller.output }
   let historyPath: String?
   private(set) var finished = false
+  /// A question about unsaved work waiting for its answer on the next line.
+  private var pending: (windows: [WindowID], quitting: Bool)?
 
   /// The running session, reached from readline's C callbacks.
   static var current: InteractiveSession?
@@ -53,7 +55,10 @@ final class InteractiveSession {
   }
 
   private func prompt() -> String {
-    ShellPrompt.styled(for: host, color: output.color)
+    if let pending {
+      return pending.quitting ? "Save, discard, keep the drafts for next time, or cancel? [s/d/k/c] " : "Save, discard or cancel? [s/d/c] "
+    }
+    return ShellPrompt.styled(for: host, color: output.color)
   }
 
   private func configureReadline() {
@@ -82,27 +87,54 @@ final class InteractiveSession {
     rl_on_new_line()
   }
 
-  /// Runs one line typed at the prompt; `nil` means Ctrl-D.
+  /// Runs one line typed at the prompt; `nil` means Ctrl-D, which leaves like `quit`.
   func accept(_ line: String?) {
-    guard let line else {
-      output.emit("")
-      finished = true
-      rl_callback_handler_remove()
+    if let question = pending {
+      pending = nil
+      answer(line, to: question)
       return
     }
+    guard let line else {
+      output.emit("")
+      run("quit", remembering: false)
+      return
+    }
+    run(line, remembering: true)
+  }
+
+  private func run(_ line: String, remembering: Bool) {
     var parsed = true
     switch controller.execute(line, place: nil) {
     case .ran: break
     case .failed(let usage): parsed = !usage
     case .quit: finished = true
+    case .ask(let question, let windows, let quitting):
+      output.emit(question + ".")
+      pending = (windows, quitting)
     }
-    if parsed, !line.allSatisfy(\.isWhitespace) { remember(line) }
-    output.flush()
+    if remembering, parsed, !line.allSatisfy(\.isWhitespace) { remember(line) }
     if finished {
       rl_callback_handler_remove()
     } else {
       rl_set_prompt(prompt())
     }
+  }
+
+  /// Carries out the answer to a question about unsaved work.
+  private func answer(_ line: String?, to question: (windows: [WindowID], quitting: Bool)) {
+    let word = (line ?? "c").filter { !$0.isWhitespace }.lowercased()
+    let choices: [String: LeaveChoice] = ["s": .save, "d": .discard, "k": .keep, "c": .cancel]
+    guard let first = word.first, let choice = choices[String(first)], choice != .keep || question.quitting else {
+      output.writeError("answer s (save), d (discard)\(question.quitting ? ", k (keep)" : "") or c (cancel)", place: nil)
+      pending = question
+      rl_set_prompt(prompt())
+      return
+    }
+    guard let followUp = controller.followUp(choice, windows: question.windows, quitting: question.quitting) else {
+      rl_set_prompt(prompt())
+      return
+    }
+    run(followUp, remembering: false)
   }
 
   /// Adds a line to the history and appends it to the history file at once, so a crash or a

@@ -42,7 +42,7 @@ final class OutputWriter {
       emit(json ? FrameValue.object(FrameObject(["text": .string(text)])).jsonText : text)
     case .value(let value):
       emit(json ? value.jsonText : value.outlineText)
-    case .nothing, .quit, .relaunch, .recordStart, .recordStop:
+    case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork:
       break
     }
   }

@@ -1,7 +1,12 @@
-/// A line diff of two texts, for snapshot failures: unchanged lines start with two spaces,
-/// removed (expected) lines with `-`, added (actual) lines with `+`.
-enum TextDiff {
-  static func lines(expected: String, actual: String, context: Int = 2) -> [String] {
+/// A line diff of two texts: unchanged lines start with two spaces, lines only in the first
+/// text with `-`, lines only in the second with `+`; runs of unchanged lines beyond `context`
+/// lines from a change are shown as `...`.
+public enum LineDiff {
+  /// The diff from `expected` to `actual`.
+  ///
+  /// - Complexity: O(n·m) in the two line counts; texts whose product exceeds four million
+  ///   lines are summarised instead.
+  public static func lines(expected: String, actual: String, context: Int = 2) -> [String] {
     let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     guard old.count * new.count <= 4_000_000 else {

@@ -39,11 +39,16 @@ let package = Package(
 
     // Feature modules.
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
+    .target(name: "Goal", dependencies: ["WorkbenchCore"], path: "Plugins/Goal"),
+    .target(name: "Editor", dependencies: ["WorkbenchCore"], path: "Plugins/Editor"),
+
+    // The list of feature modules the binary ships with.
+    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor"]),
 
     // The composition root.
     .executableTarget(
       name: "workbench",
-      dependencies: ["WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "Catalog"]
+      dependencies: ["WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "BuiltInModules"]
     ),
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.
@@ -57,16 +62,18 @@ let package = Package(
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
-      dependencies: ["WorkbenchScenarios", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"],
+      dependencies: ["WorkbenchScenarios", "WorkbenchCore", "Catalog", "BuiltInModules", "WorkbenchTestSupport"],
       exclude: ["Broken"]
     ),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
+    .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore"]),
+    .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "Catalog", "WorkbenchTestSupport", "workbench",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "BuiltInModules", "WorkbenchTestSupport", "workbench",
       ]
     ),
   ],

@@ -55,13 +55,7 @@ final class ShellController {
             host.window(id).map { "window \($0.label) has \(host.unsavedSummary(of: id) ?? "unsaved work")" }
           }
           let what = summaries.joined(separator: "; ")
-          guard canAsk else {
-            let label = windows.first.flatMap { host.window($0)?.label } ?? "WINDOW"
-            throw CommandError(
-              quitting
-                ? "\(what): say `quit save`, `quit discard` or `quit keep`"
-                : "\(what): say `close \(label) save` or `close \(label) discard`")
-          }
+          guard canAsk else { throw CommandError(host.unsavedWorkMessage(windows: windows, quitting: quitting)) }
           question = .ask(question: what, windows: windows, quitting: quitting)
         case .relaunch:
           try relaunch()

@@ -1,6 +1,6 @@
 // The composition root: which modules, which front end. Option parsing comes first and the
 // fast paths (--version, --help) return before any module or host is built.
-import Catalog
+import BuiltInModules
 import WorkbenchCore
 import WorkbenchScenarios
 import WorkbenchShell
@@ -21,9 +21,6 @@ if arguments.first != "run", arguments.contains("--help") || arguments.contains(
   print(ShellOptions.helpText)
   exit(ExitCode.success)
 }
-
-/// The feature modules built into this binary.
-let builtInModules: [any FeatureModule] = [CatalogModule()]
 
 switch arguments.first {
 case "reference": exit(Shell.printReference(modules: builtInModules))

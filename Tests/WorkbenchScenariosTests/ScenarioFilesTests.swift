@@ -1,5 +1,6 @@
-import Catalog
+import BuiltInModules
 import Testing
+import WorkbenchCore
 import WorkbenchScenarios
 import WorkbenchTestSupport
 
@@ -16,10 +17,11 @@ import WorkbenchTestSupport
 
   @Test(arguments: files)
   func scenarioFilePasses(_ path: String) throws {
-    let loader = try ScenarioLoader(modules: [CatalogModule()])
+    let modules = builtInModules
+    let loader = try ScenarioLoader(modules: modules)
     let file = try loader.load(path)
     #expect(file.isFlow || !file.scenarios.isEmpty)
-    let runner = ScenarioRunner(modules: [CatalogModule()])
+    let runner = ScenarioRunner(modules: modules)
     for scenario in file.scenarios {
       let result = runner.run(scenario)
       if let failure = result.failure {

@@ -68,4 +68,47 @@ import WorkbenchTestSupport
     #expect(!history.contains("remove 2"))
     #expect(!history.contains("selct"))
   }
+
+  @Test func leavingADirtyEditorAsks() throws {
+    let folder = makeTemporaryFolder()
+    let environment: [String: String?] = [
+      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+      "INPUTRC": "/dev/null",
+    ]
+    let session = try #require(PseudoTerminalSession(environment: environment))
+    #expect(session.waitFor("workbench> "))
+    session.type("open editor notes main\r")
+    #expect(session.waitFor("main editor:notes> "))
+    var mark = session.transcript.count
+    session.type("append a thought\r")
+    #expect(session.waitFor("unsaved draft based on revision 1", after: mark))
+    #expect(session.waitFor("main editor:notes> ", after: session.offset(after: "a thought", from: mark) ?? mark))
+
+    // Closing asks; cancel keeps the window.
+    mark = session.transcript.count
+    session.type("close\r")
+    #expect(session.waitFor("Save, discard or cancel? [s/d/c] ", after: mark))
+    session.type("c\r")
+    #expect(session.waitFor("main editor:notes> ", after: session.offset(after: "[s/d/c] ", from: mark) ?? mark))
+
+    // Ctrl-D asks too, with the choice to keep the draft for next time.
+    mark = session.transcript.count
+    session.type("\u{04}")
+    #expect(session.waitFor("keep the drafts for next time, or cancel? [s/d/k/c] ", after: mark))
+    session.type("k\r")
+    #expect(session.exitStatus() == 0)
+
+    // The draft comes back with the session, still unsaved.
+    let again = try #require(PseudoTerminalSession(environment: environment))
+    #expect(again.waitFor("main editor:notes> "))
+    #expect(again.screen().contains("unsaved draft based on revision 1"))
+    #expect(again.screen().contains("4  a thought"))
+    mark = again.transcript.count
+    again.type("quit\r")
+    #expect(again.waitFor("[s/d/k/c] ", after: mark))
+    again.type("s\r")
+    #expect(again.exitStatus() == 0)
+    let listed = ChildProcess.runWorkbench(["-c", "documents"], environment: ["XDG_DATA_HOME": folder + "/data"])
+    #expect(listed.stdout.contains("notes  text  revision 2"))
+  }
 }

@@ -11,6 +11,8 @@ public enum ArgumentKind: Sendable {
   case choice([String])
   /// An open window, by name or number.
   case window
+  /// An open window, or one of these words (a window with that name wins).
+  case windowOr([String])
   /// A document in the workspace, by name.
   case document
   /// A kind of screen registered by a module.
@@ -74,6 +76,7 @@ public struct ArgumentSpec: Sendable {
     var text: String
     switch kind {
     case .choice(let words): text = words.joined(separator: "|")
+    case .windowOr(let words): text = name.uppercased() + "|" + words.joined(separator: "|")
     case .rest: text = name.uppercased() + "..."
     default: text = name.uppercased()
     }

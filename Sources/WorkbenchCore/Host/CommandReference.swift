@@ -43,6 +43,7 @@ public enum CommandReference {
     case .rest: return "the rest of the line"
     case .choice(let words): return "one of " + words.joined(separator: ", ")
     case .window: return "a window"
+    case .windowOr(let words): return "a window, or one of " + words.joined(separator: ", ")
     case .document: return "a document"
     case .screen: return "a screen"
     case .reference(let source): return "the id of a \(source.noun)"

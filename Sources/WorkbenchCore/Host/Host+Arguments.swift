@@ -68,6 +68,11 @@ extension Host {
           "no window '\(text)'" + suggestion(text, in: windowLabels), column: token.column)
       }
       return .window(window.id)
+    case .windowOr(let words):
+      if let window = window(named: text) { return .window(window.id) }
+      if words.contains(text) { return .text(text) }
+      throw CommandError(
+        "no window '\(text)'" + suggestion(text, in: windowLabels + words), column: token.column)
     case .document:
       guard documents[text] != nil else {
         throw CommandError(

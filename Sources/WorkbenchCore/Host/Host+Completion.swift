@@ -37,6 +37,7 @@ extension Host {
     switch argument.kind {
     case .choice(let words): return words
     case .window: return windowLabels
+    case .windowOr(let words): return windowLabels + words
     case .document: return documentNames
     case .screen: return screenKinds.keys.sorted()
     case .reference(let source):

@@ -76,7 +76,7 @@ enum HostCommands {
   static let close = CommandSpec(
     "close",
     arguments: [
-      ArgumentSpec("window", .word, optional: true, help: "default: the focused window"),
+      ArgumentSpec("window", .windowOr(leaveWords), optional: true, help: "default: the focused window"),
       ArgumentSpec(
         "unsaved", .choice(leaveWords), optional: true,
         help: "for a window with unsaved work: save it first, or discard it (force is discard)"),
@@ -86,20 +86,9 @@ enum HostCommands {
       + "asks; scripts and scenarios say `close WINDOW save` or `close WINDOW discard`."
   ) { context in
     let host = context.host
-    var word = context.arguments.text("window")
     var choice = context.arguments.text("unsaved")
-    if let given = word, leaveWords.contains(given), host.window(named: given) == nil, choice == nil {
-      (word, choice) = (nil, given)
-    }
-    let window: Window
-    if let word {
-      guard let named = host.window(named: word) else {
-        throw CommandError("no window '\(word)'" + host.suggestion(word, in: host.windowLabels))
-      }
-      window = named
-    } else {
-      window = try context.requireWindow()
-    }
+    if choice == nil, context.arguments.window("window") == nil { choice = context.arguments.text("window") }
+    let window = try context.arguments.window("window").flatMap(host.window) ?? context.requireWindow()
     if host.unsavedSummary(of: window.id) != nil {
       guard let choice else { return .unsavedWork(windows: [window.id], quitting: false) }
       try host.leave(window.id, choice: choice == "save" ? .save : .discard)
@@ -233,6 +222,18 @@ enum HostCommands {
 }
 
 extension Host {
+  /// The message for a close or quit that needs a choice about unsaved work, for front ends
+  /// that cannot ask (scripts, scenarios).
+  public func unsavedWorkMessage(windows ids: [WindowID], quitting: Bool) -> String {
+    let what = ids.compactMap { id in
+      window(id).map { "window \($0.label) has \(unsavedSummary(of: id) ?? "unsaved work")" }
+    }.joined(separator: "; ")
+    let label = ids.first.flatMap { window($0)?.label } ?? "WINDOW"
+    return quitting
+      ? "\(what): say `quit save`, `quit discard` or `quit keep`"
+      : "\(what): say `close \(label) save` or `close \(label) discard`"
+  }
+
   /// What unsaved work a window holds, if any.
   public func unsavedSummary(of id: WindowID) -> String? {
     (window(id)?.content.model as? any UnsavedWork)?.unsavedSummary

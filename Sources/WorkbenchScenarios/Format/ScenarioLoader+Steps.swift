@@ -195,7 +195,8 @@ extension ScenarioLoader {
       case "open" where arguments.count >= 2:
         context.open(arguments.count >= 3 ? arguments[2] : nil, screen: arguments[0])
       case "close":
-        if let label = arguments.first ?? window { context.close(label) }
+        let named = arguments.first.flatMap { context.windows[$0] != nil ? $0 : nil }
+        if let label = named ?? window { context.close(label) }
       case "focus", "show":
         for label in arguments { try checkWindow(label, at: shifted(location, by: name.column), context: context) }
       default:

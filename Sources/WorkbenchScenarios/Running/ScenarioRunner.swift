@@ -190,10 +190,7 @@ public struct ScenarioRunner {
         case .quit:
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
         case .unsavedWork(let windows, let quitting):
-          let labels = windows.compactMap { state.host.window($0)?.label }
-          throw CommandError(
-            "window \(labels.joined(separator: ", ")) has unsaved work: say "
-              + (quitting ? "`quit save` or `quit discard`" : "`close \(labels.first ?? "WINDOW") save` or `... discard`"))
+          throw CommandError(state.host.unsavedWorkMessage(windows: windows, quitting: quitting))
         default:
           break
         }

@@ -58,8 +58,8 @@ struct BatchSession {
     for window in host.windows {
       guard let summary = host.unsavedSummary(of: window.id) else { continue }
       output.writeError(
-        "window \(window.label) ended with \(summary), which was not saved (end scripts with `quit save` or "
-          + "`quit discard` to say so)", place: nil)
+        "window \(window.label) ended with \(summary), not saved: end scripts with `quit save` or "
+          + "`quit discard` to say what to do", place: nil)
     }
   }
 }

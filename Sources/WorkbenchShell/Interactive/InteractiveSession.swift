@@ -56,7 +56,8 @@ final class InteractiveSession {
 
   private func prompt() -> String {
     if let pending {
-      return pending.quitting ? "Save, discard, keep the drafts for next time, or cancel? [s/d/k/c] " : "Save, discard or cancel? [s/d/c] "
+      return pending.quitting
+        ? "Save, discard, keep the drafts for next time, or cancel? [s/d/k/c] " : "Save, discard or cancel? [s/d/c] "
     }
     return ShellPrompt.styled(for: host, color: output.color)
   }
@@ -125,7 +126,8 @@ final class InteractiveSession {
     let word = (line ?? "c").filter { !$0.isWhitespace }.lowercased()
     let choices: [String: LeaveChoice] = ["s": .save, "d": .discard, "k": .keep, "c": .cancel]
     guard let first = word.first, let choice = choices[String(first)], choice != .keep || question.quitting else {
-      output.writeError("answer s (save), d (discard)\(question.quitting ? ", k (keep)" : "") or c (cancel)", place: nil)
+      output.writeError(
+        "answer s (save), d (discard)\(question.quitting ? ", k (keep)" : "") or c (cancel)", place: nil)
       pending = question
       rl_set_prompt(prompt())
       return

@@ -1,0 +1,191 @@
+import WorkbenchCore
+
+/// How a save ended.
+public enum SaveResult: Equatable, Sendable {
+  /// Saved; the draft is gone.
+  case saved
+  /// Refused by the document's rules; the draft is kept.
+  case rejected(String)
+  /// The document moved past the draft's base revision; the draft is kept until resolved.
+  case conflicted(base: Int, current: Int)
+}
+
+/// The model and controller of an editor window: a draft over the shared document, edited line
+/// by line, and the save use case with its three outcomes.
+@MainActor
+public final class EditorScreen: ScreenModel, UnsavedWork {
+  public private(set) var document: TextDocument
+  public private(set) var viewState: EditorViewState
+  public private(set) var revision = 0
+
+  public init(document: TextDocument, viewState: EditorViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+  }
+
+  public func documentReplaced(_ document: TextDocument) {
+    self.document = document
+    dropSessionIfClean()
+  }
+
+  public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
+
+  public func restore(_ viewState: EditorViewState) {
+    self.viewState = viewState
+    dropSessionIfClean()
+  }
+
+  // MARK: What the window shows
+
+  /// The title and lines the window shows: the draft's, or the document's.
+  public var title: String { viewState.session?.title ?? document.title }
+  public var lines: [String] { viewState.session?.lines ?? document.lines }
+
+  /// Whether the draft differs from the document.
+  public var isDirty: Bool {
+    guard let session = viewState.session else { return false }
+    return session.title != document.title || session.lines != document.lines
+  }
+
+  /// The draft's base and the document's revision, when the document moved past a dirty draft.
+  public var conflict: (base: Int, current: Int)? {
+    guard isDirty, let session = viewState.session, session.baseRevision != revision else { return nil }
+    return (session.baseRevision, revision)
+  }
+
+  // MARK: Edits (to the draft only)
+
+  private func edit(_ change: (inout EditingSession) throws(TextValidationError) -> Void) throws(TextValidationError) {
+    var session =
+      viewState.session ?? EditingSession(baseRevision: revision, title: document.title, lines: document.lines)
+    try change(&session)
+    viewState.session = session
+    dropSessionIfClean()
+  }
+
+  private func checkLine(_ number: Int, in session: EditingSession, allowEnd: Bool = false) throws(TextValidationError)
+  {
+    let last = session.lines.count + (allowEnd ? 1 : 0)
+    guard (1...max(1, last)).contains(number), last > 0 else {
+      let range = last == 0 ? "the body is empty" : "lines are numbered 1 to \(last)"
+      throw TextValidationError("there is no line \(number): \(range)")
+    }
+  }
+
+  public func setTitle(_ title: String) throws(TextValidationError) {
+    try TextDocument.validateTitle(title)
+    try edit { session throws(TextValidationError) in session.title = title }
+  }
+
+  public func append(_ text: String) throws(TextValidationError) {
+    try edit { session throws(TextValidationError) in session.lines.append(text) }
+  }
+
+  public func insert(_ text: String, at number: Int) throws(TextValidationError) {
+    try edit { session throws(TextValidationError) in
+      try checkLine(number, in: session, allowEnd: true)
+      session.lines.insert(text, at: number - 1)
+    }
+  }
+
+  public func replace(_ number: Int, with text: String) throws(TextValidationError) {
+    try edit { session throws(TextValidationError) in
+      try checkLine(number, in: session)
+      session.lines[number - 1] = text
+    }
+  }
+
+  public func delete(_ first: Int, through last: Int) throws(TextValidationError) {
+    try edit { session throws(TextValidationError) in
+      try checkLine(first, in: session)
+      try checkLine(last, in: session)
+      guard first <= last else { throw TextValidationError("the range \(first)-\(last) runs backwards") }
+      session.lines.removeSubrange((first - 1)...(last - 1))
+    }
+  }
+
+  /// A draft that matches the document again is no draft: it goes.
+  private func dropSessionIfClean() {
+    if viewState.session != nil && !isDirty { viewState.session = nil }
+  }
+
+  // MARK: The save use case
+
+  /// Decides a save: the document to commit, or why not. Nothing changes here.
+  public func prepareSave(overriding: Bool = false) -> (document: TextDocument?, result: SaveResult) {
+    guard let session = viewState.session, isDirty else { return (nil, .rejected("there are no changes to save")) }
+    if let conflict, !overriding { return (nil, .conflicted(base: conflict.base, current: conflict.current)) }
+    do {
+      return (try TextDocument(title: session.title, lines: session.lines), .saved)
+    } catch {
+      return (nil, .rejected(error.message))
+    }
+  }
+
+  /// The draft was saved or dropped.
+  public func sessionEnded() { viewState.session = nil }
+
+  /// The other version against this window's draft, as a line diff.
+  public func conflictDiff() -> [String] {
+    let theirs = ([document.title, ""] + document.lines).joined(separator: "\n")
+    let mine = ([title, ""] + lines).joined(separator: "\n")
+    return LineDiff.lines(expected: theirs, actual: mine, context: 3)
+  }
+
+  // MARK: Unsaved work
+
+  public var unsavedSummary: String? {
+    guard isDirty, let session = viewState.session else { return nil }
+    return "unsaved changes to '\(session.title)' (based on revision \(session.baseRevision))"
+  }
+
+  public func saveUnsavedWork(_ context: CommandContext) throws(CommandError) {
+    try EditorCommands.save(self, context: context, overriding: false)
+  }
+
+  public func discardUnsavedWork() { sessionEnded() }
+
+  // MARK: Frame
+
+  public var frame: FrameValue {
+    let numbered = lines.enumerated().map { index, text -> FrameValue in
+      ["n": .integer(index + 1), "text": .string(text)]
+    }
+    let conflictValue: FrameValue =
+      conflict.map { ["base": .integer($0.base), "current": .integer($0.current)] } ?? .null
+    return [
+      "title": .string(title),
+      "lines": .list(numbered),
+      "dirty": .bool(isDirty),
+      "baseRevision": FrameValue(viewState.session?.baseRevision),
+      "documentRevision": .integer(revision),
+      "conflict": conflictValue,
+    ]
+  }
+}
+
+/// The terminal text of an editor frame.
+enum EditorRendering {
+  static func text(_ frame: FrameValue) -> String {
+    let title = frame["title"]?.stringValue ?? ""
+    var state = "saved"
+    if frame["dirty"]?.boolValue == true {
+      state = "unsaved draft based on revision \(frame["baseRevision"]?.integerValue ?? 0)"
+    }
+    var lines = ["\(title)  (\(state))"]
+    if let conflict = frame["conflict"], case .object = conflict {
+      lines.append(
+        "! conflict: the document moved to revision \(conflict["current"]?.integerValue ?? 0); "
+          + "`resolve diff`, `resolve keep` (save yours over it) or `resolve take` (drop yours)")
+    }
+    let body = frame["lines"]?.elements ?? []
+    if body.isEmpty { lines.append("  (no lines)") }
+    let width = String(body.count).count
+    for line in body {
+      let number = String(line["n"]?.integerValue ?? 0)
+      lines.append(
+        String(repeating: " ", count: width - number.count) + number + "  " + (line["text"]?.stringValue ?? ""))
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,161 @@
+import WorkbenchCore
+
+/// The controller role for a goal window: it turns intents into model transitions (on the
+/// shared goal, or on this window's draft) and model facts into a presentation.
+///
+/// Notification: a completion committed through any window reaches every window on the goal
+/// before the command returns (the host hands the new document to each), so the next frame of
+/// every window shows it. A closed window is released and receives nothing more.
+@MainActor
+public final class GoalScreen: ScreenModel, UnsavedWork {
+  public private(set) var document: GoalDocument
+  public private(set) var viewState: GoalViewState
+  /// The revision of the shared goal.
+  public private(set) var revision = 0
+  /// The message after a rejected intent; cleared by the next successful one. Presentation
+  /// state: it is not view state and is not stored.
+  public private(set) var message: String?
+  /// How many times the shared goal was handed to this window (for tests of notification).
+  public private(set) var notifications = 0
+
+  public init(document: GoalDocument, viewState: GoalViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+  }
+
+  public func documentReplaced(_ document: GoalDocument) {
+    self.document = document
+    notifications += 1
+  }
+
+  public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
+
+  public func restore(_ viewState: GoalViewState) { self.viewState = viewState }
+
+  // MARK: Intents
+
+  /// Completes one book: in the draft when this window has one, otherwise the shared goal
+  /// (which the caller commits). A rejection is recorded as the message and thrown.
+  ///
+  /// - Returns: the new shared goal to commit, or `nil` when only the draft changed.
+  public func completeTapped() throws(GoalFailure) -> GoalDocument? {
+    do {
+      if var draft = viewState.draft {
+        try draft.goal.completeOne()
+        viewState.draft = draft
+        message = nil
+        return nil
+      }
+      var goal = document.goal
+      try goal.completeOne()
+      message = nil
+      return GoalDocument(goal: goal)
+    } catch {
+      message = Self.sentence(error.description)
+      throw error
+    }
+  }
+
+  /// Sets a new target in this window's draft, starting a draft from the shared goal if needed.
+  public func targetChosen(_ target: Int) throws(GoalFailure) {
+    var draft = viewState.draft ?? GoalDraft(goal: document.goal, baseRevision: revision)
+    do {
+      try draft.goal.retarget(target)
+    } catch {
+      message = Self.sentence(error.description)
+      throw error
+    }
+    viewState.draft = draft
+    message = nil
+  }
+
+  /// The draft to commit as the shared goal.
+  ///
+  /// - Throws: `CommandError` when there is no draft, or the shared goal moved since the draft
+  ///   started (unless `force`).
+  public func draftForSaving(force: Bool) throws(CommandError) -> GoalDocument {
+    guard let draft = viewState.draft else { throw CommandError("there is no draft to save in this window") }
+    if draft.baseRevision != revision && !force {
+      throw CommandError(
+        "the shared goal changed since this draft started (revision \(draft.baseRevision), now \(revision): "
+          + "\(document.goal.completed) of \(document.goal.target)); `discard` the draft, or `save force` to "
+          + "replace the goal with it")
+    }
+    return GoalDocument(goal: draft.goal)
+  }
+
+  /// Ends the draft after it was saved or dropped.
+  public func draftEnded() {
+    viewState.draft = nil
+    message = nil
+  }
+
+  // MARK: Unsaved work
+
+  public var unsavedSummary: String? {
+    viewState.draft.map { "a draft goal (\($0.goal.completed) of \($0.goal.target))" }
+  }
+
+  public func saveUnsavedWork(_ context: CommandContext) throws(CommandError) {
+    try context.commit(try draftForSaving(force: false), summary: "save the draft goal")
+    draftEnded()
+  }
+
+  public func discardUnsavedWork() { draftEnded() }
+
+  // MARK: Presentation
+
+  /// The frame: the shared goal's progress, this window's draft, and the message.
+  public var frame: FrameValue {
+    let goal = document.goal
+    var frame: [(key: String, value: FrameValue)] = [
+      ("progress", .string("\(goal.completed) of \(goal.target)")),
+      ("completed", .integer(goal.completed)),
+      ("target", .integer(goal.target)),
+      ("finished", .bool(goal.isFinished)),
+      ("revision", .integer(revision)),
+      ("showing", .string(viewState.draft == nil ? "saved" : "draft")),
+    ]
+    if let draft = viewState.draft {
+      frame.append(
+        (
+          "draft",
+          [
+            "progress": .string("\(draft.goal.completed) of \(draft.goal.target)"),
+            "completed": .integer(draft.goal.completed),
+            "target": .integer(draft.goal.target),
+            "baseRevision": .integer(draft.baseRevision),
+            "saved": false,
+          ]
+        ))
+      frame.append(("canComplete", .bool(!draft.goal.isFinished)))
+    } else {
+      frame.append(("draft", .null))
+      frame.append(("canComplete", .bool(!goal.isFinished)))
+    }
+    frame.append(("message", FrameValue(message)))
+    return .object(FrameObject(members: frame))
+  }
+
+  static func sentence(_ text: String) -> String {
+    (text.first.map { String($0).uppercased() + text.dropFirst() } ?? text) + "."
+  }
+}
+
+/// The terminal text of a goal frame.
+enum GoalRendering {
+  static func text(_ frame: FrameValue) -> String {
+    var lines: [String] = []
+    let progress = frame["progress"]?.stringValue ?? ""
+    let finished = frame["finished"]?.boolValue == true ? " · finished" : ""
+    lines.append("shared goal: \(progress) books\(finished)")
+    if let draft = frame["draft"], case .object = draft {
+      lines.append(
+        "draft (this window only, not saved): \(draft["progress"]?.stringValue ?? "") books · `save` or `discard`")
+    }
+    lines.append(
+      frame["canComplete"]?.boolValue == true ? "[complete] one more book" : "[complete] (nothing left to complete)")
+    if let message = frame["message"]?.stringValue { lines.append("! " + message) }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,8 @@
+import Catalog
+import Editor
+import Goal
+import WorkbenchCore
+
+/// The feature modules built into the `workbench` binary, in the order they load. The
+/// executable, the benchmarks and the tests all take the list from here.
+public let builtInModules: [any FeatureModule] = [CatalogModule(), GoalModule(), EditorModule()]

@@ -14,6 +14,8 @@ extension Host {
   /// it has run (so a front end shows each frame as it was then), and stopping at the first
   /// error. Documents other processes changed are brought in first.
   public func run(line: String, handle: (CommandOutput) throws(CommandError) -> Void) throws(CommandError) {
+    clock.fireDue()
+    ConnectionScheduler.shared.flush()
     try synchronize()
     let commands: [[CommandToken]]
     do {
@@ -52,8 +54,11 @@ extension Host {
     let content = resolved.window?.content
     commandCommitted = false
     content?.beginCommand()
+    // Source changes a command causes reach every connected window before its frames are shown.
+    defer { ConnectionScheduler.shared.flush() }
     do {
       let output = try resolved.spec.handler(context)
+      ConnectionScheduler.shared.flush()
       content?.finishCommand(recordViewChange: !commandCommitted)
       return output
     } catch let error as CommandError {

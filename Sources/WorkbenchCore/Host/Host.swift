@@ -23,6 +23,8 @@ public final class Host {
   var nextWindowNumber = 1
   /// The session's clock: real in the shell, virtual in scenarios.
   public let clock: SessionClock
+  /// Objects modules share across this session's windows.
+  public let services: SessionServices
   /// What could not be restored when this host was built from a session record.
   public internal(set) var restorationWarnings: [RestorationWarning] = []
   /// Set when the running command committed a document change.
@@ -45,6 +47,7 @@ public final class Host {
   {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
+    self.services = SessionServices(clock: self.clock)
     var manifests: [ModuleManifest] = []
     var kinds: [String: DocumentKind] = [:]
     var screens: [String: ScreenKind] = [:]
@@ -299,7 +302,7 @@ public final class Host {
     if let name {
       try validateWindowName(name)
     }
-    guard let content = screen.make(entry.body, environment) else {
+    guard let content = screen.make(entry.body, environment(for: documentName)) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
     content.documentRevisionChanged(entry.revision)
@@ -324,9 +327,42 @@ public final class Host {
     }
   }
 
+  /// The environment a window on `documentName` is made with.
+  func environment(for documentName: String) -> ScreenEnvironment {
+    var environment = self.environment
+    environment.documentName = documentName
+    environment.services = services
+    return environment
+  }
+
+  /// Opens a window with a screen model made by the caller (a module's command that opens a
+  /// window from another one, such as entering a room), and focuses it.
+  @discardableResult
+  public func openWindow<Model: ScreenModel>(
+    _ model: Model, screen screenName: String, document documentName: String, name: String? = nil
+  ) throws(CommandError) -> Window {
+    guard let screen = screenKinds[screenName] else { throw CommandError("unknown screen '\(screenName)'") }
+    guard let entry = documents[documentName] else { throw CommandError("no document named '\(documentName)'") }
+    if let name { try validateWindowName(name) }
+    let content = ScreenBox(model: model)
+    content.documentRevisionChanged(entry.revision)
+    let window = Window(
+      id: WindowID(nextWindowNumber), name: name, screen: screen, documentName: documentName, content: content)
+    nextWindowNumber += 1
+    windows.append(window)
+    focusedWindowID = window.id
+    return window
+  }
+
+  /// The environment for screens a module makes itself (see `openWindow(_:screen:document:name:)`).
+  public func screenEnvironment(for documentName: String) -> ScreenEnvironment {
+    environment(for: documentName)
+  }
+
   /// Closes a window; focus moves to the window opened before it, or the last one.
   public func closeWindow(_ id: WindowID) {
     guard let index = windows.firstIndex(where: { $0.id == id }) else { return }
+    windows[index].content.windowClosed()
     windows.remove(at: index)
     if focusedWindowID == id {
       focusedWindowID = windows.isEmpty ? nil : windows[max(0, index - 1)].id

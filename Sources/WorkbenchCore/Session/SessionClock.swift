@@ -19,6 +19,8 @@ public final class SessionClock {
   /// Where the time comes from.
   public let mode: Mode
   private var virtualNow: Duration = .zero
+  private var timers: [(due: Duration, order: Int, action: @MainActor () -> Void)] = []
+  private var timerCount = 0
   private let realStart: Duration
 
   /// A clock of the given mode.
@@ -40,8 +42,35 @@ public final class SessionClock {
       throw CommandError("this session runs on real time; `clock advance` works in scenarios, on virtual time")
     }
     guard duration >= .zero else { throw CommandError("the clock only moves forward") }
-    virtualNow += duration
+    let target = virtualNow + duration
+    // Timers fire in order, each at its own time, as the clock passes them.
+    while let next = timers.filter({ $0.due <= target }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+      virtualNow = max(virtualNow, next.due)
+      timers.removeAll { $0.order == next.order }
+      next.action()
+      ConnectionScheduler.shared.flush()
+    }
+    virtualNow = target
   }
+
+  /// Runs `action` once the clock has moved `delay` past now: on a virtual clock when
+  /// `advance` passes that time; on a real one at the first chance after it (`fireDue`).
+  public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) {
+    timerCount += 1
+    timers.append((now + delay, timerCount, action))
+  }
+
+  /// Runs the timers that are due (on a real clock; a virtual clock runs them as it advances).
+  public func fireDue() {
+    guard mode == .real else { return }
+    let current = now
+    let due = timers.filter { $0.due <= current }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
+    timers.removeAll { $0.due <= current }
+    for timer in due { timer.action() }
+  }
+
+  /// How many timers wait.
+  public var pendingTimers: Int { timers.count }
 
   private static func monotonic() -> Duration {
     var time = timespec()

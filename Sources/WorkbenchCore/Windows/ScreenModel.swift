@@ -23,6 +23,10 @@ extension ViewStateValue {
 public struct ScreenEnvironment: Sendable {
   /// How many rows a list shows at once.
   public var viewportRows: Int
+  /// The name of the document the window is bound to (set by the host when it opens one).
+  public var documentName: String?
+  /// The session's shared objects and clock (set by the host when it opens a window).
+  public var services: SessionServices?
 
   /// An environment; lists show 20 rows unless told otherwise.
   public init(viewportRows: Int = 20) {
@@ -57,9 +61,13 @@ public protocol ScreenModel: AnyObject {
   /// The document's revision, when the window opens and after every change. Screens that keep
   /// drafts compare it with the revision a draft was based on.
   func documentRevisionChanged(_ revision: Int)
+  /// The window closed: cancel subscriptions and anything else the screen started.
+  func windowClosed()
 }
 
 extension ScreenModel {
   /// Most screens do not need the revision.
   public func documentRevisionChanged(_ revision: Int) {}
+  /// Most screens hold nothing to cancel.
+  public func windowClosed() {}
 }

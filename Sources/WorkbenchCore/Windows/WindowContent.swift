@@ -13,6 +13,7 @@ protocol WindowContent: AnyObject {
   func restoreViewState(from record: ViewStateRecord) -> String?
   func documentReplaced(_ document: any DocumentBody)
   func documentRevisionChanged(_ revision: Int)
+  func windowClosed()
   /// Remembers the view state before a command so `finishCommand` can record a change.
   func beginCommand()
   /// Records the view state as an undoable step if the command changed it.
@@ -84,6 +85,10 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
 
   func documentRevisionChanged(_ revision: Int) {
     typedModel.documentRevisionChanged(revision)
+  }
+
+  func windowClosed() {
+    typedModel.windowClosed()
   }
 
   func beginCommand() { pending = typedModel.viewState }

@@ -1,0 +1,169 @@
+import Observation
+
+extension ConfiguredConnection where Configuration == EmptyConfiguration {
+  /// A value that never changes.
+  public static func constant(_ value: Value) -> Connection<Value> {
+    Connection(kind: "constant") { _ in ConnectionSource(read: { value }, subscribe: { _ in .none }) }
+  }
+
+  /// A value from a plain callback API: `read` gives the value, `subscribe` calls back on
+  /// changes until its cancellation runs.
+  public static func callback(
+    read: @escaping () -> Value, subscribe: @escaping (@escaping @MainActor () -> Void) -> Cancellation
+  ) -> Connection<Value> {
+    Connection(kind: "callback") { _ in ConnectionSource(read: read, subscribe: subscribe) }
+  }
+
+  /// A property of an `@Observable` object. Changes are noticed with Observation and
+  /// delivered after the change is applied, when the session's pending notifications flush.
+  public static func observation<Object: Observable & AnyObject>(_ object: Object, _ keyPath: KeyPath<Object, Value>)
+    -> Connection<Value>
+  {
+    Connection(kind: "observation") { _ in
+      ConnectionSource(
+        read: { object[keyPath: keyPath] },
+        subscribe: { onChange in ObservationSubscription.start(object, keyPath, onChange) })
+    }
+  }
+
+  /// Values from an `AsyncSequence`, starting from `initial`; each element replaces the value.
+  public static func sequence<Sequence: AsyncSequence & Sendable>(_ sequence: Sequence, initial: Value)
+    -> Connection<Value> where Sequence.Element == Value, Value: Sendable
+  {
+    Connection(kind: "async sequence") { _ in
+      let box = ValueBox(initial)
+      return ConnectionSource(
+        read: { box.value },
+        subscribe: { onChange in
+          let task = Task { @MainActor in
+            do {
+              for try await element in sequence {
+                box.value = element
+                onChange()
+              }
+            } catch {}
+          }
+          return Cancellation { task.cancel() }
+        })
+    }
+  }
+}
+
+extension WritableConnection {
+  /// A value held locally, starting at `value`, that writes change (a preview's toggle).
+  public static func initial(_ value: Value) -> WritableConnection<Value> {
+    WritableConnection(kind: "initial value") {
+      let box = ValueBox(value)
+      let observers = ObserverList()
+      return ConnectionSource(
+        read: { box.value },
+        subscribe: { onChange in observers.add(onChange) },
+        write: { newValue throws(CommandError) in
+          box.value = newValue
+          observers.notifyAll()
+        })
+    }
+  }
+
+  /// A writable property of an `@Observable` object; `validate` may refuse a value with a
+  /// message before it is written.
+  public static func observation<Object: Observable & AnyObject>(
+    _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Value>,
+    validate: @escaping (Value) throws(CommandError) -> Void = { _ throws(CommandError) in }
+  ) -> WritableConnection<Value> {
+    WritableConnection(kind: "observation") {
+      ConnectionSource(
+        read: { object[keyPath: keyPath] },
+        subscribe: { onChange in ObservationSubscription.start(object, keyPath, onChange) },
+        write: { value throws(CommandError) in
+          try validate(value)
+          object[keyPath: keyPath] = value
+        })
+    }
+  }
+
+  /// A writable value from a plain callback API.
+  public static func callback(
+    read: @escaping () -> Value, subscribe: @escaping (@escaping @MainActor () -> Void) -> Cancellation,
+    write: @escaping (Value) throws(CommandError) -> Void
+  ) -> WritableConnection<Value> {
+    WritableConnection(kind: "callback") { ConnectionSource(read: read, subscribe: subscribe, write: write) }
+  }
+}
+
+/// A mutable box for a connection's local value.
+@MainActor
+final class ValueBox<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Observers of a local value; each can be removed by its cancellation.
+@MainActor
+public final class ObserverList {
+  private var observers: [Int: @MainActor () -> Void] = [:]
+  private var next = 0
+
+  /// An empty list.
+  public init() {}
+
+  /// Adds an observer until the returned cancellation runs.
+  public func add(_ observer: @escaping @MainActor () -> Void) -> Cancellation {
+    let key = next
+    next += 1
+    observers[key] = observer
+    return Cancellation { [weak self] in self?.observers[key] = nil }
+  }
+
+  /// Calls every observer.
+  public func notifyAll() {
+    for key in observers.keys.sorted() { observers[key]?() }
+  }
+
+  /// How many observers there are.
+  public var count: Int { observers.count }
+}
+
+/// Re-registers Observation tracking after each change (its `onChange` fires once, before the
+/// change is applied) and delivers the change through the session's scheduler, after it is
+/// applied.
+@MainActor
+enum ObservationSubscription {
+  static func start<Object: AnyObject, Value>(
+    _ object: Object, _ keyPath: KeyPath<Object, Value>, _ onChange: @escaping @MainActor () -> Void
+  ) -> Cancellation {
+    let tracker = ObservationTracker(object: object, keyPath: keyPath, onChange: onChange)
+    tracker.track()
+    return Cancellation { tracker.cancelled = true }
+  }
+}
+
+@MainActor
+final class ObservationTracker<Object: AnyObject, Value> {
+  let object: Object
+  let keyPath: KeyPath<Object, Value>
+  let onChange: @MainActor () -> Void
+  var cancelled = false
+
+  init(object: Object, keyPath: KeyPath<Object, Value>, onChange: @escaping @MainActor () -> Void) {
+    self.object = object
+    self.keyPath = keyPath
+    self.onChange = onChange
+  }
+
+  func track() {
+    guard !cancelled else { return }
+    withObservationTracking {
+      _ = object[keyPath: keyPath]
+    } onChange: { [self] in
+      // Observation calls this before the change lands: the scheduler reads after it.
+      MainActor.assumeIsolated {
+        ConnectionScheduler.shared.enqueue { [self] in
+          guard !cancelled else { return }
+          track()
+          onChange()
+        }
+      }
+    }
+  }
+}

@@ -41,9 +41,10 @@ let package = Package(
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
     .target(name: "Goal", dependencies: ["WorkbenchCore"], path: "Plugins/Goal"),
     .target(name: "Editor", dependencies: ["WorkbenchCore"], path: "Plugins/Editor"),
+    .target(name: "Lights", dependencies: ["WorkbenchCore"], path: "Plugins/Lights"),
 
     // The list of feature modules the binary ships with.
-    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor"]),
+    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor", "Lights"]),
 
     // The composition root.
     .executableTarget(
@@ -53,7 +54,8 @@ let package = Package(
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.
     .executableTarget(
-      name: "workbench-bench", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog"]),
+      name: "workbench-bench",
+      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog", "Lights"]),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 
@@ -68,6 +70,7 @@ let package = Package(
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
     .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore"]),
     .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore"]),
+    .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),
     .testTarget(

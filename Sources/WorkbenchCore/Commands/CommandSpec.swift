@@ -48,6 +48,10 @@ public struct CommandSpec: Sendable {
   public let scope: CommandScope
   /// Runs the command.
   public let handler: @MainActor @Sendable (CommandContext) throws -> CommandOutput
+  /// For commands that open a window: the argument holding its name, and the screen the new
+  /// window shows for each screen the command can run in. Scenario files use it to know, before
+  /// running, which windows later steps may name.
+  public var opensWindow: (nameArgument: String, screens: [String: String])?
 
   /// A command.
   public init(

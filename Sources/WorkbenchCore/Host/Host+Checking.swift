@@ -27,6 +27,22 @@ extension Host {
     return "unknown command '\(name)'" + suggestion(name, in: candidates)
   }
 
+  /// When `name` (run in a window showing `screen`) opens a window: the position of the
+  /// argument holding its name and the screen it shows.
+  public func windowOpened(byCommand name: String, inScreen screen: String?) -> (argument: Int, screen: String)? {
+    let module = screen.flatMap { screenKinds[$0]?.module }
+    var spec: CommandSpec?
+    if let dot = name.firstIndex(of: ".") {
+      spec = moduleCommands[String(name[..<dot])]?[String(name[name.index(after: dot)...])]
+    } else if let module {
+      spec = moduleCommands[module]?[name]
+    }
+    guard let spec, let opens = spec.opensWindow, let screen, let opened = opens.screens[screen],
+      let index = spec.arguments.firstIndex(where: { $0.name == opens.nameArgument })
+    else { return nil }
+    return (index, opened)
+  }
+
   /// The screen a document kind's windows use, for the first screen that shows it.
   public func screen(named name: String) -> (name: String, documentKind: String)? {
     screenKinds[name].map { ($0.name, $0.documentKind) }

@@ -128,8 +128,9 @@ public final class ObserverList {
 /// change is applied) and delivers the change through the session's scheduler, after it is
 /// applied.
 @MainActor
-enum ObservationSubscription {
-  static func start<Object: AnyObject, Value>(
+public enum ObservationSubscription {
+  /// Calls `onChange` after each change of `object[keyPath]`, until cancelled.
+  public static func start<Object: AnyObject, Value>(
     _ object: Object, _ keyPath: KeyPath<Object, Value>, _ onChange: @escaping @MainActor () -> Void
   ) -> Cancellation {
     let tracker = ObservationTracker(object: object, keyPath: keyPath, onChange: onChange)

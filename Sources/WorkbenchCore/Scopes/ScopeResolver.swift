@@ -18,6 +18,20 @@ public final class ScopeResolver<Scope> {
   private var entries: [AnyKeyPath: [any ResolvedEntry]] = [:]
   private var order: [AnyKeyPath] = []
   private var children: [any ChildEntry] = []
+  /// Children and configured entries by key path and configuration, when the configuration is
+  /// hashable (ids are): a room of a thousand lights finds each light's scope at once.
+  private var childIndex: [IndexKey: any ChildEntry] = [:]
+  private var entryIndex: [IndexKey: any ResolvedEntry] = [:]
+
+  struct IndexKey: Hashable {
+    let keyPath: AnyKeyPath
+    let configuration: AnyHashable
+  }
+
+  static func indexKey<Configuration>(_ keyPath: AnyKeyPath, _ configuration: Configuration) -> IndexKey? {
+    guard let hashable = configuration as? any Hashable else { return nil }
+    return IndexKey(keyPath: keyPath, configuration: AnyHashable(hashable))
+  }
   private var parentCancellation: Cancellation?
   private(set) var isCancelled = false
 
@@ -59,8 +73,11 @@ public final class ScopeResolver<Scope> {
     _ keyPath: AnyKeyPath, configuration: Configuration,
     connection: (Scope) -> ConfiguredConnection<Value, Configuration>
   ) -> Resolved<Value, Configuration> {
-    if let existing = entries[keyPath]?.lazy.compactMap({ $0 as? Resolved<Value, Configuration> })
-      .first(where: { $0.configuration == configuration })
+    let key = Self.indexKey(keyPath, configuration)
+    if let key, let existing = entryIndex[key] as? Resolved<Value, Configuration> { return existing }
+    if key == nil,
+      let existing = entries[keyPath]?.lazy.compactMap({ $0 as? Resolved<Value, Configuration> })
+        .first(where: { $0.configuration == configuration })
     {
       return existing
     }
@@ -75,6 +92,7 @@ public final class ScopeResolver<Scope> {
     }
     if entries[keyPath] == nil { order.append(keyPath) }
     entries[keyPath, default: []].append(resolved)
+    if let key { entryIndex[key] = resolved }
     return resolved
   }
 
@@ -86,8 +104,13 @@ public final class ScopeResolver<Scope> {
     _ keyPath: KeyPath<Scope, ConfiguredConnection<Child, Configuration>>, configuration: Configuration,
     name: String
   ) -> ScopeResolver<Child> {
-    if let existing = children.lazy.compactMap({ $0 as? Child_<Child, Configuration> })
-      .first(where: { $0.keyPath == keyPath && $0.configuration == configuration && !$0.resolver.isCancelled })
+    let key = Self.indexKey(keyPath, configuration)
+    if let key, let existing = childIndex[key] as? Child_<Child, Configuration>, !existing.resolver.isCancelled {
+      return existing.resolver
+    }
+    if key == nil,
+      let existing = children.lazy.compactMap({ $0 as? Child_<Child, Configuration> })
+        .first(where: { $0.keyPath == keyPath && $0.configuration == configuration && !$0.resolver.isCancelled })
     {
       return existing.resolver
     }
@@ -104,6 +127,7 @@ public final class ScopeResolver<Scope> {
       resolver.replaceScope(source.read())
     }
     children.append(entry)
+    if let key { childIndex[key] = entry }
     return resolver
   }
 
@@ -114,6 +138,7 @@ public final class ScopeResolver<Scope> {
       entry.cancel()
       return true
     }
+    childIndex = childIndex.filter { $0.value.resolverObject !== child }
   }
 
   /// Replaces the scope: everything resolved from the old one is cancelled and resolved again
@@ -122,6 +147,7 @@ public final class ScopeResolver<Scope> {
     scope = newScope
     for list in entries.values { for entry in list { entry.cancelSubscription() } }
     entries = [:]
+    entryIndex = [:]
     order = []
     for child in children { child.rederive(from: newScope) }
     changed()
@@ -139,7 +165,9 @@ public final class ScopeResolver<Scope> {
     for list in entries.values { for entry in list { entry.cancelSubscription() } }
     for child in children { child.cancel() }
     entries = [:]
+    entryIndex = [:]
     children = []
+    childIndex = [:]
   }
 
   // MARK: The tree

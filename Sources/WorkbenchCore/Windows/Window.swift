@@ -37,6 +37,9 @@ public final class Window {
   /// The window's current frame.
   public var frame: FrameValue { content.frame }
 
+  /// The screen model, for casts to a protocol a module's screens share.
+  public var anyModel: AnyObject { content.model }
+
   /// The screen model, when it is of type `Model`.
   public func model<Model: ScreenModel>(as type: Model.Type) -> Model? {
     content.model as? Model

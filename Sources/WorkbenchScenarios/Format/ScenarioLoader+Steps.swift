@@ -191,6 +191,9 @@ extension ScenarioLoader {
         throw ScenarioFileError(problem, at: shifted(location, by: name.column))
       }
       let arguments = words.dropFirst().map(\.text)
+      if let opened = host.windowOpened(byCommand: name.text, inScreen: screen) {
+        context.open(opened.argument < arguments.count ? arguments[opened.argument] : nil, screen: opened.screen)
+      }
       switch name.text {
       case "open" where arguments.count >= 2:
         context.open(arguments.count >= 3 ? arguments[2] : nil, screen: arguments[0])

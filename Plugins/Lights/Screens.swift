@@ -1,0 +1,203 @@
+import WorkbenchCore
+
+/// Which container a window's scopes come from.
+public protocol ContainerMode {
+  static var isPreview: Bool { get }
+}
+
+/// Scopes from the live bridge.
+public enum LiveMode: ContainerMode { public static var isPreview: Bool { false } }
+/// Scopes from constants and initial values.
+public enum PreviewMode: ContainerMode { public static var isPreview: Bool { true } }
+
+/// What every lights window offers the module's commands.
+@MainActor
+protocol LightsWindow: AnyObject {
+  var home: ScopeResolver<HomeScope> { get }
+  var bridge: HomeBridge? { get }
+  var isPreview: Bool { get }
+  var updates: Int { get }
+  func scopeTree() -> [String]
+}
+
+@MainActor
+enum LightsContainers {
+  /// A home scope resolver from the container the mode picks.
+  static func homeResolver(preview: Bool, document: HomeDocument, environment: ScreenEnvironment)
+    -> (ScopeResolver<HomeScope>, HomeBridge?)
+  {
+    if preview {
+      return (ScopeResolver(scope: PreviewContainer(layout: document).homeScope, name: "HomeScope (preview)"), nil)
+    }
+    let bridge: HomeBridge
+    if let services = environment.services {
+      bridge = HomeBridge.shared(for: environment.documentName ?? "home", document: document, services: services)
+    } else {
+      bridge = HomeBridge(document: document, clock: SessionClock(mode: .virtual))
+    }
+    return (ScopeResolver(scope: LiveContainer(bridge: bridge).homeScope, name: "HomeScope (live)"), bridge)
+  }
+}
+
+/// A home window's view state: nothing beyond which container (its screen) it uses.
+public struct HomeViewState: ViewStateValue {
+  public init() {}
+}
+
+/// A home window: the rooms of the home.
+@MainActor
+public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
+  public private(set) var document: HomeDocument
+  public private(set) var viewState: HomeViewState
+  let home: ScopeResolver<HomeScope>
+  let bridge: HomeBridge?
+  let environment: ScreenEnvironment
+  /// How many changes reached this window.
+  public private(set) var updates = 0
+  var isPreview: Bool { Mode.isPreview }
+
+  public init(document: HomeDocument, viewState: HomeViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+    self.environment = environment
+    (home, bridge) = LightsContainers.homeResolver(
+      preview: Mode.isPreview, document: document, environment: environment)
+    home.onChange = { [weak self] in self?.updates += 1 }
+  }
+
+  public func documentReplaced(_ document: HomeDocument) { self.document = document }
+  public func restore(_ viewState: HomeViewState) { self.viewState = viewState }
+  public func windowClosed() { home.cancel() }
+
+  func scopeTree() -> [String] { home.tree() }
+
+  public var frame: FrameValue {
+    let rooms = home.value(\.roomIDs).map { roomID -> FrameValue in
+      let room = home.child(\.roomScope, configuration: roomID, name: "RoomScope")
+      return [
+        "id": .string(roomID), "name": .string(room.value(\.name)),
+        "lights": .integer(room.value(\.lightIDs).count),
+      ]
+    }
+    return [
+      "container": .string(Mode.isPreview ? "preview" : "live"),
+      "bridge": .string(home.value(\.status)),
+      "rooms": .list(rooms),
+    ]
+  }
+}
+
+/// A room window's view state: which room it shows.
+public struct RoomViewState: ViewStateValue {
+  public var room: String?
+  public init() {}
+  public init(room: String?) { self.room = room }
+}
+
+/// A room window: the lights of one room, from the room's child scope of the home scope.
+@MainActor
+public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
+  public private(set) var document: HomeDocument
+  public private(set) var viewState: RoomViewState
+  let home: ScopeResolver<HomeScope>
+  let bridge: HomeBridge?
+  let slot: ScopeSlot<HomeScope, RoomScope, String>
+  public private(set) var updates = 0
+  var isPreview: Bool { Mode.isPreview }
+
+  public init(document: HomeDocument, viewState: RoomViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+    (home, bridge) = LightsContainers.homeResolver(
+      preview: Mode.isPreview, document: document, environment: environment)
+    slot = ScopeSlot(parent: home, keyPath: \.roomScope) { "RoomScope(\($0))" }
+    home.onChange = { [weak self] in self?.updates += 1 }
+  }
+
+  public func documentReplaced(_ document: HomeDocument) { self.document = document }
+  public func restore(_ viewState: RoomViewState) { self.viewState = viewState }
+  public func windowClosed() { home.cancel() }
+
+  func scopeTree() -> [String] { home.tree() }
+
+  /// The room's scope, resolved for the room the view state names.
+  var room: ScopeResolver<RoomScope>? {
+    viewState.room.map { slot.resolve($0) }
+  }
+
+  func showRoom(_ roomID: String) throws(CommandError) {
+    let known = home.value(\.roomIDs)
+    guard known.contains(roomID) else {
+      throw CommandError(
+        "no room '\(roomID)'" + (Suggestions.closest(to: roomID, in: known).map { ". Did you mean '\($0)'?" } ?? "")
+          + " (rooms: \(known.joined(separator: ", ")))")
+    }
+    viewState.room = roomID
+  }
+
+  func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope> {
+    guard let room else { throw CommandError("this window shows no room yet: `room ROOM` picks one") }
+    guard room.value(\.lightIDs).contains(id) else {
+      throw CommandError(
+        "no light \(id) in \(room.value(\.name)) (lights: \(room.value(\.lightIDs).map(String.init).joined(separator: ", ")))"
+      )
+    }
+    return room.child(\.lightScope, configuration: id, name: "LightScope")
+  }
+
+  public var frame: FrameValue {
+    var members: [(key: String, value: FrameValue)] = [
+      ("container", .string(Mode.isPreview ? "preview" : "live")),
+      ("bridge", .string(home.value(\.status))),
+      ("room", FrameValue(viewState.room)),
+    ]
+    guard let room else {
+      members += [("name", .null), ("lights", [])]
+      return .object(FrameObject(members: members))
+    }
+    let lights = room.value(\.lightIDs).map { lightID -> FrameValue in
+      let light = room.child(\.lightScope, configuration: lightID, name: "LightScope")
+      return [
+        "id": .integer(lightID), "name": .string(light.value(\.name)), "on": .bool(light.value(\.isOn)),
+        "brightness": .integer(light.value(\.brightness)),
+      ]
+    }
+    members += [
+      ("name", .string(room.value(\.name))),
+      ("exists", .bool(room.value(\.exists))),
+      ("detecting", .bool(room.value(\.isDetecting))),
+      ("lights", .list(lights)),
+    ]
+    return .object(FrameObject(members: members))
+  }
+}
+
+/// Terminal text for lights frames.
+enum LightsRendering {
+  static func home(_ frame: FrameValue) -> String {
+    var lines = ["home (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"]
+    for room in frame["rooms"]?.elements ?? [] {
+      lines.append(
+        "  \(room["id"]?.stringValue ?? "")  \(room["name"]?.stringValue ?? "") · \(room["lights"]?.integerValue ?? 0) lights"
+      )
+    }
+    lines.append("`enter ROOM` opens a room")
+    return lines.joined(separator: "\n")
+  }
+
+  static func room(_ frame: FrameValue) -> String {
+    guard let name = frame["name"]?.stringValue else { return "no room chosen: `room ROOM`" }
+    var header = "\(name) (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"
+    if frame["detecting"]?.boolValue == true { header += " · detecting lights..." }
+    if frame["exists"]?.boolValue == false { header += " · the room is gone" }
+    var lines = [header]
+    for light in frame["lights"]?.elements ?? [] {
+      let on = light["on"]?.boolValue == true ? "on " : "off"
+      lines.append(
+        "  \(light["id"]?.integerValue ?? 0)  [\(on)] \(light["name"]?.stringValue ?? "") · \(light["brightness"]?.integerValue ?? 0)%"
+      )
+    }
+    if (frame["lights"]?.elements ?? []).isEmpty { lines.append("  (no lights)") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,119 @@
+import Lights
+import Testing
+import WorkbenchCore
+
+@MainActor
+@Suite struct LightsTests {
+  let host: Host
+
+  init() throws {
+    host = try Host(modules: [LightsModule()], clock: .virtual)
+    _ = try host.run(line: "open home home house; enter living left; @house enter living right")
+  }
+
+  private func frame(_ window: String) -> FrameValue { host.window(named: window)?.frame ?? .null }
+  private func light(_ window: String, _ id: Int) -> FrameValue? {
+    frame(window)["lights"]?.elements?.first { $0["id"]?.integerValue == id }
+  }
+  private func failure(_ line: String) -> String? {
+    do {
+      _ = try host.run(line: line)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func twoWindowsOnOneRoomSeeAToggleMadeInEither() throws {
+    #expect(light("right", 2)?["on"] == false)
+    _ = try host.run(line: "@left switch 2 on")
+    #expect(light("right", 2)?["on"] == true)
+    _ = try host.run(line: "@right switch 2 toggle")
+    #expect(light("left", 2)?["on"] == false)
+  }
+
+  @Test func aBridgeChangeReachesEveryWindow() throws {
+    _ = frame("right")  // connections resolve when a frame first needs them
+    let updatesBefore = try #require(host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)).updates
+    _ = try host.run(line: "@house bridge switch 1 off")
+    #expect(light("left", 1)?["on"] == false)
+    #expect(light("right", 1)?["on"] == false)
+    let room = try #require(host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self))
+    #expect(room.updates > updatesBefore)
+    _ = try host.run(line: "@house bridge add living Reading lamp")
+    #expect(frame("left")["lights"]?.elements?.count == 3)
+    #expect(frame("house")["rooms"]?.elements?.first?["lights"] == 3)
+    _ = try host.run(line: "@house bridge remove 1")
+    #expect(frame("right")["lights"]?.elements?.map { $0["id"]?.integerValue } == [2, 6])
+  }
+
+  @Test func anUnreachableBridgeShowsAndRefusesWrites() throws {
+    _ = try host.run(line: "@house bridge offline")
+    #expect(frame("left")["bridge"] == "unreachable")
+    #expect(
+      failure("@left switch 1 off")?.hasPrefix("the bridge is unreachable, so the light was not switched") == true)
+    #expect(light("left", 1)?["on"] == true)
+    #expect(failure("@left detect")?.hasPrefix("the bridge is unreachable") == true)
+    _ = try host.run(line: "@house bridge online; @left switch 1 off")
+    #expect(light("right", 1)?["on"] == false)
+  }
+
+  @Test func brightnessHasAValidRange() throws {
+    #expect(failure("@left dim 1 101") == "brightness goes from 0 to 100, not 101")
+    #expect(light("left", 1)?["brightness"] == 80)
+    _ = try host.run(line: "@left dim 1 5")
+    #expect(light("right", 1)?["brightness"] == 5)
+  }
+
+  @Test func detectingFindsALightAfterADelayOnTheSessionClock() throws {
+    _ = try host.run(line: "@left detect")
+    #expect(frame("right")["detecting"] == true)
+    _ = try host.run(line: "clock advance 1s")
+    #expect(frame("left")["lights"]?.elements?.count == 2)
+    _ = try host.run(line: "clock advance 1s")
+    #expect(frame("left")["lights"]?.elements?.count == 3)
+    #expect(frame("right")["detecting"] == false)
+  }
+
+  @Test func aPreviewHasNoBridgeAndKeepsItsValuesToItself() throws {
+    _ = try host.run(line: "open preview-home home p; enter living pl; @p enter living pr; @pl switch 2 on")
+    #expect(light("pl", 2)?["on"] == true)
+    #expect(light("pr", 2)?["on"] == false)  // initial values are per window
+    #expect(light("left", 2)?["on"] == false)  // the live bridge never heard of it
+    #expect(frame("pl")["bridge"] == "preview")
+    #expect(failure("@pl bridge offline") == "this window shows a preview: there is no bridge behind it")
+    #expect(failure("@pl detect") == "a preview has no bridge, so it cannot detect lights")
+  }
+
+  @Test func closingAWindowCancelsItsConnections() throws {
+    weak let closed = host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)
+    _ = try host.run(line: "close right")
+    #expect(closed == nil)
+    _ = try host.run(line: "@house bridge switch 2 on")
+    #expect(light("left", 2)?["on"] == true)
+  }
+
+  @Test func anotherRoomIsAnotherConfiguration() throws {
+    _ = try host.run(line: "@left room kitchen")
+    #expect(frame("left")["name"] == "Kitchen")
+    #expect(frame("left")["lights"]?.elements?.map { $0["id"]?.integerValue } == [3, 4])
+    #expect(failure("@left room garage")?.hasPrefix("no room 'garage'") == true)
+    #expect(failure("@left switch 1 on")?.hasPrefix("no light 1 in Kitchen") == true)
+  }
+
+  @Test func theScopesCommandShowsTheTree() throws {
+    _ = frame("left")  // the tree shows what the window has resolved so far
+    guard case .text(let tree) = try host.run(line: "@left scopes").first else {
+      Issue.record("no tree")
+      return
+    }
+    #expect(tree.hasPrefix("HomeScope (live)"))
+    #expect(tree.contains("  roomScope(living) → RoomScope(living)"))
+    #expect(tree.contains("isOn = true  [observation, writable]"))
+  }
+
+  @Test func roomWindowsComeBackAfterARelaunch() throws {
+    let restored = try Host(modules: [LightsModule()], clock: .virtual, restoring: try host.sessionRecord())
+    #expect(restored.window(named: "left")?.frame["name"] == "Living room")
+  }
+}

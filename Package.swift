@@ -42,9 +42,10 @@ let package = Package(
     .target(name: "Goal", dependencies: ["WorkbenchCore"], path: "Plugins/Goal"),
     .target(name: "Editor", dependencies: ["WorkbenchCore"], path: "Plugins/Editor"),
     .target(name: "Lights", dependencies: ["WorkbenchCore"], path: "Plugins/Lights"),
+    .target(name: "Ledger", dependencies: ["WorkbenchCore"], path: "Plugins/Ledger"),
 
     // The list of feature modules the binary ships with.
-    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor", "Lights"]),
+    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor", "Lights", "Ledger"]),
 
     // The composition root.
     .executableTarget(
@@ -55,7 +56,7 @@ let package = Package(
     // Release-build benchmarks: `swift run -c release workbench-bench`.
     .executableTarget(
       name: "workbench-bench",
-      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog", "Lights"]),
+      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog", "Lights", "Ledger"]),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 
@@ -71,6 +72,7 @@ let package = Package(
     .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore"]),
     .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore"]),
     .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore"]),
+    .testTarget(name: "LedgerTests", dependencies: ["Ledger", "WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),
     .testTarget(

@@ -1,9 +1,12 @@
 import Catalog
 import Editor
 import Goal
+import Ledger
 import Lights
 import WorkbenchCore
 
 /// The feature modules built into the `workbench` binary, in the order they load. The
 /// executable, the benchmarks and the tests all take the list from here.
-public let builtInModules: [any FeatureModule] = [CatalogModule(), GoalModule(), EditorModule(), LightsModule()]
+public let builtInModules: [any FeatureModule] = [
+  CatalogModule(), GoalModule(), EditorModule(), LightsModule(), LedgerModule(),
+]

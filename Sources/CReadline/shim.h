@@ -28,6 +28,8 @@ static inline int wb_rl_point(void) { return rl_point; }
 static inline void wb_rl_set_catch_signals(int v) { rl_catch_signals = v; }
 static inline void wb_rl_set_catch_sigwinch(int v) { rl_catch_sigwinch = v; }
 static inline void wb_rl_set_sort_completion_matches(int v) { rl_sort_completion_matches = v; }
+/// readline writes through stdio; the shell writes to the descriptor. Flush before mixing them.
+static inline void wb_rl_flush(void) { fflush(rl_outstream ? rl_outstream : stdout); }
 
 // Ctrl-C: the signal handler sets a flag and writes a byte to a pipe (the self-pipe trick),
 // so the shell's poll() wakes up even when the signal arrived just before it was called.

@@ -111,4 +111,30 @@ import WorkbenchTestSupport
     let listed = ChildProcess.runWorkbench(["-c", "documents"], environment: ["XDG_DATA_HOME": folder + "/data"])
     #expect(listed.stdout.contains("notes  text  revision 2"))
   }
+
+  /// A load that finishes while the user is typing shows above the prompt, and the line being
+  /// typed is drawn again as it was.
+  @Test func aLoadFinishingAtThePromptRedrawsAboveIt() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(environment: [
+        "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+        "INPUTRC": "/dev/null",
+      ]))
+    #expect(session.waitFor("workbench> "))
+    session.type("open feed account main\r")
+    #expect(session.waitFor("loading..."))
+    #expect(session.waitFor("main feed:account> "))
+    let mark = session.transcript.count
+    session.type("sear")
+    #expect(session.waitFor("feed · loaded", after: mark))
+    #expect(
+      session.waitFor("main feed:account> sear", after: session.offset(after: "feed · loaded", from: mark) ?? mark))
+    session.type("ch coffee\r")
+    #expect(session.waitFor("search: coffee", after: mark))
+    let searched = session.offset(after: "search: coffee", from: mark) ?? mark
+    #expect(session.waitFor("main feed:account> ", after: searched))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
 }

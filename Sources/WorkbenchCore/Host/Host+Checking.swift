@@ -20,6 +20,7 @@ extension Host {
     var candidates = Array(hostCommands.keys)
     if let module { candidates += moduleCommands[module]?.keys.map { $0 } ?? [] }
     let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
+    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope { return nil }
     if let owner = owners.first {
       let place = screen.map { "a \($0) window" } ?? "a host step (`do:`)"
       return "'\(name)' is a command of \(owner), not of \(place): run it in a \(owner) window or as \(owner).\(name)"

@@ -55,18 +55,29 @@ public final class SessionClock {
 
   /// Runs `action` once the clock has moved `delay` past now: on a virtual clock when
   /// `advance` passes that time; on a real one at the first chance after it (`fireDue`).
-  public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) {
+  @discardableResult
+  public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> Cancellation {
     timerCount += 1
-    timers.append((now + delay, timerCount, action))
+    let order = timerCount
+    timers.append((now + delay, order, action))
+    return Cancellation { [weak self] in self?.timers.removeAll { $0.order == order } }
+  }
+
+  /// How long until the next timer is due, if any waits.
+  public var untilNextTimer: Duration? {
+    timers.map(\.due).min().map { max(.zero, $0 - now) }
   }
 
   /// Runs the timers that are due (on a real clock; a virtual clock runs them as it advances).
-  public func fireDue() {
-    guard mode == .real else { return }
+  @discardableResult
+  public func fireDue() -> Bool {
+    guard mode == .real else { return false }
     let current = now
     let due = timers.filter { $0.due <= current }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
     timers.removeAll { $0.due <= current }
     for timer in due { timer.action() }
+    if !due.isEmpty { ConnectionScheduler.shared.flush() }
+    return !due.isEmpty
   }
 
   /// How many timers wait.

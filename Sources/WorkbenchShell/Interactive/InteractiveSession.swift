@@ -45,13 +45,38 @@ final class InteractiveSession {
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
         pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0),
       ]
-      // Either a key or Ctrl-C; readline's key reader (wb_getc) tells them apart.
-      let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, -1)
+      // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), or the next
+      // timer on the session clock (a load finishing) is due.
+      let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, timeout())
       if ready < 0 && errno != EINTR { break }
+      if ready == 0 {
+        runDueTimers()
+        continue
+      }
       rl_callback_read_char()
     }
     rl_callback_handler_remove()
     return ExitCode.success
+  }
+
+  /// Milliseconds until the next timer, or -1 to wait for a key only.
+  private func timeout() -> Int32 {
+    guard let wait = host.clock.untilNextTimer else { return -1 }
+    let (seconds, attoseconds) = wait.components
+    return Int32(min(60_000, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+  }
+
+  /// Runs due timers; when the focused window's frame changed, shows it above the prompt and
+  /// redraws the line being typed as it was.
+  private func runDueTimers() {
+    let before = host.focusedWindow?.frame
+    guard host.clock.fireDue(), let window = host.focusedWindow, window.frame != before else { return }
+    rl_clear_visible_line()
+    wb_rl_flush()
+    output.write(.frame(window.id), host: host)
+    rl_on_new_line()
+    rl_forced_update_display()
+    wb_rl_flush()
   }
 
   private func prompt() -> String {

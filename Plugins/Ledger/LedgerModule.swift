@@ -1,0 +1,205 @@
+import WorkbenchCore
+
+/// The ledger module: a transaction feed as one state machine, loads as effects on the session
+/// clock, navigation as a value with deep links, app session state, and exact money.
+public struct LedgerModule: FeatureModule {
+  public init() {}
+
+  public var manifest: ModuleManifest {
+    ModuleManifest(name: "ledger", version: "1.0.0", summary: "A transaction feed: MVVM with one state machine")
+  }
+
+  @MainActor public func register(into registrar: Registrar) {
+    registrar.documentKind(
+      LedgerDocument.self, name: "ledger", summary: "an account's balance, transactions and recipients",
+      samples: ["account": .sample])
+    registrar.screen(
+      LedgerScreen.self, name: "feed", documentKind: "ledger", summary: "the transaction feed",
+      render: LedgerRendering.text)
+    for command in LedgerCommands.all { registrar.command(command) }
+  }
+}
+
+enum LedgerCommands {
+  static let screens = ["feed"]
+  static let all = [search, retry, refresh, debounce, detail, back, link, dispute, send, network, session]
+
+  private static func feedCommand(
+    _ name: String, arguments: [ArgumentSpec] = [], summary: String,
+    _ body: @escaping @MainActor @Sendable (LedgerScreen, ParsedArguments) throws(CommandError) -> Void
+  ) -> CommandSpec {
+    CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
+      try body(try context.model(LedgerScreen.self), context.arguments)
+      return .frame(try context.requireWindow().id)
+    }
+  }
+
+  static let search = feedCommand(
+    "search", arguments: [ArgumentSpec("text", .rest, optional: true, help: "none clears the search")],
+    summary: "Search the feed: the running load is cancelled and a new one starts"
+  ) { screen, arguments throws(CommandError) in try screen.search(arguments.text("text") ?? "") }
+
+  static let retry = feedCommand("retry", summary: "Load again after a failure") { screen, _ throws(CommandError) in
+    try screen.send(.retryTapped)
+  }
+
+  static let refresh = feedCommand("refresh", summary: "Load the feed again") { screen, _ throws(CommandError) in
+    try screen.send(.refreshPulled)
+  }
+
+  static let debounce = feedCommand(
+    "debounce", arguments: [ArgumentSpec("milliseconds", .integer(0...10_000), help: "0 turns it off")],
+    summary: "Wait this long after a search before fetching"
+  ) { screen, arguments throws(CommandError) in screen.setDebounce(arguments.integer("milliseconds") ?? 0) }
+
+  static let detail = feedCommand(
+    "detail", arguments: [ArgumentSpec("id", .integer(), help: "a transaction id")],
+    summary: "Open a transaction's detail (the navigation path becomes [detail(ID)])"
+  ) { screen, arguments throws(CommandError) in try screen.push(.detail(arguments.integer("id") ?? 0)) }
+
+  static let back = feedCommand("back", summary: "Go back one screen") { screen, _ throws(CommandError) in
+    try screen.back()
+  }
+
+  static let link = feedCommand(
+    "link", arguments: [ArgumentSpec("url", .word, help: "ledger://transaction/ID[/dispute]")],
+    summary: "Follow a deep link: parsed into a path and assigned in one step"
+  ) { screen, arguments throws(CommandError) in try screen.follow(arguments.text("url") ?? "") }
+
+  static let dispute = feedCommand(
+    "dispute",
+    arguments: [
+      ArgumentSpec("step", .choice(["start", "reason", "submit"])),
+      ArgumentSpec("reason", .rest, optional: true, help: "with reason: why"),
+    ],
+    summary: "Dispute the open transaction: start, give a reason, submit"
+  ) { screen, arguments throws(CommandError) in
+    try screen.dispute(arguments.text("step") ?? "", reason: arguments.text("reason"))
+  }
+
+  static let send = CommandSpec(
+    "send",
+    arguments: [
+      ArgumentSpec("amount", .word, help: "a positive amount with at most two decimals: 12.50"),
+      ArgumentSpec("request", .word, help: "a request id: sending twice with one id sends once"),
+      ArgumentSpec("recipient", .rest, help: "who gets it"),
+    ],
+    summary: "Send money; a retry with the same request id never sends twice", scope: .window(screens: screens)
+  ) { context in
+    let screen = try context.model(LedgerScreen.self)
+    let sent = try screen.prepareSend(
+      amount: context.arguments.text("amount") ?? "", request: context.arguments.text("request") ?? "",
+      recipient: context.arguments.text("recipient") ?? "")
+    try context.commit(sent, summary: "send money")
+    return .frame(try context.requireWindow().id)
+  }
+
+  static let network = CommandSpec(
+    "network",
+    arguments: [
+      ArgumentSpec("change", .choice(["online", "offline", "fail", "latency"])),
+      ArgumentSpec("value", .integer(0...100_000), optional: true, help: "fail: how many requests; latency: ms"),
+    ],
+    summary: "Control the simulated network: online, offline, fail the next N requests, latency in ms"
+  ) { context in
+    let network = context.host.services.shared("ledger.network") { LedgerNetwork() }
+    let value = context.arguments.integer("value")
+    switch context.arguments.text("change") {
+    case "online": network.isOnline = true
+    case "offline": network.isOnline = false
+    case "fail": network.failuresToCome = value ?? 1
+    default: network.latency = .milliseconds(value ?? 300)
+    }
+    return context.window.map { .frame($0.id) } ?? .nothing
+  }
+
+  static let session = CommandSpec(
+    "session", arguments: [ArgumentSpec("change", .choice(["sign-out", "sign-in", "lock", "unlock"]))],
+    summary: "Change the app session: signing out collapses navigation in every ledger window; locked hides amounts"
+  ) { context in
+    let session = context.host.services.shared("ledger.session") { LedgerSession() }
+    switch context.arguments.text("change") {
+    case "sign-out": session.change(to: .signedOut)
+    case "lock":
+      guard session.state == .active else { throw CommandError("only an active session can be locked") }
+      session.change(to: .locked)
+    default: session.change(to: .active)
+    }
+    return context.window.map { .frame($0.id) } ?? .nothing
+  }
+}
+
+extension LedgerScreen {
+  func setDebounce(_ milliseconds: Int) {
+    restore(
+      {
+        var state = viewState
+        state.debounceMilliseconds = milliseconds
+        return state
+      }())
+  }
+
+  /// Validates a send and returns the ledger with it applied; refuses a request id already sent.
+  func prepareSend(amount text: String, request: String, recipient: String) throws(CommandError) -> LedgerDocument {
+    guard session.state == .active else {
+      throw CommandError("the session is \(session.state.rawValue): sign in to send")
+    }
+    guard let amount = Money(parsing: text), amount.cents > 0 else {
+      throw CommandError("'\(text)' is not an amount to send: write a positive amount with at most two decimals")
+    }
+    guard amount <= document.balance else {
+      throw CommandError("\(amount) is more than the balance \(document.balance)")
+    }
+    guard document.recipients.contains(recipient) else {
+      throw CommandError(
+        "'\(recipient)' is not a recipient"
+          + (Suggestions.closest(to: recipient, in: document.recipients)
+            .map { ". Did you mean '\($0)'?" } ?? "") + " (recipients: \(document.recipients.joined(separator: ", ")))")
+    }
+    if let earlier = document.sentRequests[request] {
+      throw CommandError("request \(request) was already sent as transaction \(earlier); nothing was sent again")
+    }
+    if let problem = network.admit() {
+      throw CommandError("not sent: \(problem); send again with the same request id \(request) when you are back")
+    }
+    var ledger = document
+    let id = (ledger.transactions.map(\.id).max() ?? 0) + 1
+    ledger.transactions.append(
+      Transaction(id: id, amount: Money(cents: -amount.cents), counterparty: recipient, memo: "sent"))
+    ledger.balance = Money(cents: ledger.balance.cents - amount.cents)
+    ledger.sentRequests[request] = id
+    return ledger
+  }
+}
+
+/// Terminal text for a feed frame.
+enum LedgerRendering {
+  static func text(_ frame: FrameValue) -> String {
+    var lines = [
+      "feed · \(frame["state"]?.stringValue ?? "") · session \(frame["session"]?.stringValue ?? "")"
+        + " · balance \(frame["balance"]?.stringValue ?? "")"
+    ]
+    if let query = frame["query"]?.stringValue, !query.isEmpty { lines.append("search: \(query)") }
+    switch frame["state"]?.stringValue {
+    case "loading": lines.append("  loading...")
+    case "empty": lines.append("  no transactions")
+    case "failed": lines.append("  could not load: \(frame["message"]?.stringValue ?? "") · `retry`")
+    default: break
+    }
+    for row in frame["rows"]?.elements ?? [] {
+      lines.append(
+        "  \(row["id"]?.integerValue ?? 0)  \(row["counterparty"]?.stringValue ?? "")  \(row["amount"]?.stringValue ?? "")"
+          + "  \(row["memo"]?.stringValue ?? "")")
+    }
+    if let detail = frame["detail"], case .object = detail {
+      lines.append(
+        "detail: #\(detail["id"]?.integerValue ?? 0) \(detail["counterparty"]?.stringValue ?? "") "
+          + "\(detail["amount"]?.stringValue ?? "") (\(frame["link"]?.stringValue ?? ""))")
+    }
+    if let dispute = frame["dispute"], case .object = dispute {
+      lines.append(
+        "dispute: \(dispute["step"]?.stringValue ?? "")" + (dispute["reason"]?.stringValue.map { " · \($0)" } ?? ""))
+    }
+    return lines.joined(separator: "\n")
+  }
+}

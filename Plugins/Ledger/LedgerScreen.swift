@@ -1,0 +1,254 @@
+import WorkbenchCore
+
+/// A ledger window's interaction facts: the search, its debounce, the navigation path and a
+/// dispute in progress. The feed's state is not here: it is derived again by loading.
+public struct LedgerViewState: ViewStateValue {
+  public var query = ""
+  public var debounceMilliseconds = 0
+  public var path: [Route] = []
+  public var dispute: DisputeFlow?
+  public init() {}
+}
+
+/// The feed's view model: it owns the state machine, runs loads as effects on the session
+/// clock (keyed by this window; a new query cancels the running load and starts another), and
+/// projects frames.
+@MainActor
+public final class LedgerScreen: ScreenModel {
+  public private(set) var document: LedgerDocument
+  public private(set) var viewState: LedgerViewState
+  /// The feed's one state.
+  public private(set) var feed: FeedState = .idle
+  /// How many rows a frame shows.
+  static let pageSize = 50
+  let network: LedgerNetwork
+  let session: LedgerSession
+  let repository: TransactionRepository
+  let clock: SessionClock
+  private var running: Cancellation?
+  private var generation = 0
+  private var sessionWatch: Cancellation?
+
+  public init(document: LedgerDocument, viewState: LedgerViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+    let services = environment.services
+    clock = services?.clock ?? SessionClock(mode: .virtual)
+    network = services?.shared("ledger.network") { LedgerNetwork() } ?? LedgerNetwork()
+    session = services?.shared("ledger.session") { LedgerSession() } ?? LedgerSession()
+    let box = DocumentBox(document)
+    documentBox = box
+    repository = .live(ledger: { box.document }, network: network, clock: clock)
+    sessionWatch = session.observe { [weak self] in self?.sessionChanged() }
+    appear()
+  }
+
+  /// What the repository reads: the ledger as this window last received it.
+  private let documentBox: DocumentBox
+
+  @MainActor final class DocumentBox {
+    var document: SearchableLedger
+    init(_ document: LedgerDocument) { self.document = SearchableLedger(document) }
+  }
+
+  public func documentReplaced(_ document: LedgerDocument) {
+    self.document = document
+    documentBox.document = SearchableLedger(document)
+  }
+  public func restore(_ viewState: LedgerViewState) { self.viewState = viewState }
+
+  public func windowClosed() {
+    running?.cancel()
+    sessionWatch?.cancel()
+  }
+
+  // MARK: Events
+
+  /// Applies an event through the machine; an event that is not a transition is refused.
+  func send(_ event: FeedEvent, rows: [Transaction] = [], message: String = "") throws(CommandError) {
+    guard let next = FeedMachine.next(feed, event, query: viewState.query, rows: rows, message: message) else {
+      throw CommandError("the feed is \(feed.name): \(Self.words(event)) does nothing now")
+    }
+    feed = next
+    if case .loading = next { startLoad() }
+  }
+
+  func appear() {
+    guard session.state != .signedOut, case .idle = feed else { return }
+    try? send(.appeared)
+  }
+
+  /// Cancel and restart: the running load stops, and a new one starts (after the debounce).
+  private func startLoad() {
+    running?.cancel()
+    generation += 1
+    let mine = generation
+    let query = viewState.query
+    let fetch: @MainActor () -> Void = { [weak self] in
+      guard let self, self.generation == mine else { return }
+      self.running = self.repository.fetch(query) { [weak self] result in
+        guard let self, self.generation == mine else { return }  // a superseded load never lands
+        self.running = nil
+        switch result {
+        case .success(let rows): try? self.send(.loadSucceeded, rows: rows)
+        case .failure(let failure): try? self.send(.loadFailed, message: failure.message)
+        }
+      }
+    }
+    if viewState.debounceMilliseconds > 0 {
+      running = clock.schedule(after: .milliseconds(viewState.debounceMilliseconds)) { fetch() }
+    } else {
+      fetch()
+    }
+  }
+
+  func search(_ query: String) throws(CommandError) {
+    let previous = viewState.query
+    viewState.query = query
+    do {
+      try send(.queryChanged)
+    } catch {
+      viewState.query = previous
+      throw error
+    }
+  }
+
+  private func sessionChanged() {
+    switch session.state {
+    case .signedOut:
+      running?.cancel()
+      generation += 1
+      viewState.path = []
+      viewState.dispute = nil
+      feed = .idle
+    case .active:
+      appear()
+    case .locked:
+      break
+    }
+  }
+
+  static func words(_ event: FeedEvent) -> String {
+    switch event {
+    case .appeared: "appearing"
+    case .loadSucceeded, .loadSucceededEmpty: "a finished load"
+    case .loadFailed: "a failed load"
+    case .retryTapped: "retry"
+    case .refreshPulled: "refresh"
+    case .queryChanged: "a new search"
+    }
+  }
+
+  // MARK: Navigation
+
+  func push(_ route: Route) throws(CommandError) {
+    guard session.state == .active else { throw CommandError("the session is \(session.state.rawValue)") }
+    guard case .detail(let id) = route, document.transactions.contains(where: { $0.id == id }) else {
+      throw CommandError("no transaction \(route)")
+    }
+    viewState.path = [route]  // a new detail starts fresh: no dispute carried over
+    viewState.dispute = nil
+  }
+
+  func follow(_ link: String) throws(CommandError) {
+    let path: [Route]
+    do {
+      path = try DeepLink.routes(for: link)
+    } catch {
+      throw CommandError(error.message)
+    }
+    for route in path {
+      guard case .detail(let id) = route else { continue }
+      guard document.transactions.contains(where: { $0.id == id }) else {
+        throw CommandError("\(link): there is no transaction \(id)")
+      }
+    }
+    guard session.state == .active else { throw CommandError("the session is \(session.state.rawValue)") }
+    viewState.path = path
+    if case .dispute(let id)? = path.last {
+      viewState.dispute = DisputeFlow(transactionID: id, step: .choosingReason, reason: nil)
+    } else {
+      viewState.dispute = nil
+    }
+  }
+
+  func back() throws(CommandError) {
+    guard !viewState.path.isEmpty else { throw CommandError("already at the feed") }
+    if case .dispute? = viewState.path.popLast() { viewState.dispute = nil }
+  }
+
+  func dispute(_ step: String, reason: String?) throws(CommandError) {
+    guard case .detail(let id)? = viewState.path.first else {
+      throw CommandError("open a transaction first (`detail ID`)")
+    }
+    switch (step, viewState.dispute?.step) {
+    case ("start", nil):
+      viewState.path = [.detail(id), .dispute(id)]
+      viewState.dispute = DisputeFlow(transactionID: id, step: .choosingReason, reason: nil)
+    case ("reason", .choosingReason?), ("reason", .reviewing?):
+      guard let reason, !reason.allSatisfy(\.isWhitespace) else { throw CommandError("say why: dispute reason TEXT") }
+      viewState.dispute?.reason = reason
+      viewState.dispute?.step = .reviewing
+    case ("submit", .reviewing?):
+      if let problem = network.admit() { throw CommandError("the dispute was not submitted: \(problem); submit again") }
+      viewState.dispute?.step = .submitted
+    default:
+      let now = viewState.dispute?.step.rawValue ?? "not started"
+      throw CommandError("the dispute is \(now): `dispute \(step)` does not apply")
+    }
+  }
+
+  // MARK: Frame
+
+  public var frame: FrameValue {
+    let hidden = session.state != .active
+    let rows: [FrameValue]
+    var count = 0
+    if case .loaded(let transactions) = feed, session.state != .signedOut {
+      count = transactions.count
+      // A feed shows its newest page; `count` says how many matched.
+      rows = transactions.prefix(Self.pageSize).map { transaction in
+        [
+          "id": .integer(transaction.id), "counterparty": .string(transaction.counterparty),
+          "amount": .string(hidden ? "•••" : transaction.amount.description), "memo": .string(transaction.memo),
+        ]
+      }
+    } else {
+      rows = []
+    }
+    var message: FrameValue = .null
+    if case .failed(let text) = feed { message = .string(text) }
+    var detail: FrameValue = .null
+    if case .detail(let id)? = viewState.path.first,
+      let transaction = document.transactions.first(where: { $0.id == id })
+    {
+      detail = [
+        "id": .integer(id), "counterparty": .string(transaction.counterparty),
+        "amount": .string(hidden ? "•••" : transaction.amount.description), "memo": .string(transaction.memo),
+      ]
+    }
+    var dispute: FrameValue = .null
+    if let flow = viewState.dispute {
+      dispute = [
+        "transaction": .integer(flow.transactionID), "step": .string(flow.step.rawValue),
+        "reason": FrameValue(flow.reason),
+      ]
+    }
+    return [
+      "session": .string(session.state.rawValue),
+      "state": .string(feed.name),
+      "isLoading": .bool(feed.isLoading),
+      "query": .string(viewState.query),
+      "rows": .list(rows),
+      "count": .integer(count),
+      "message": message,
+      "canRetry": .bool(feed.name == "failed"),
+      "requests": .integer(network.fetches),
+      "balance": .string(hidden ? "•••" : document.balance.description),
+      "path": .list(viewState.path.map { .string($0.description) }),
+      "link": .string(DeepLink.link(for: viewState.path)),
+      "detail": detail,
+      "dispute": dispute,
+    ]
+  }
+}

@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "workbench", targets: ["workbench"]),
     .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
+    .library(name: "WorkbenchModuleKit", targets: ["WorkbenchModuleKit"]),
   ],
   targets: [
     // C libraries from Debian's packages. readline's pkg-config file adds flags that SwiftPM
@@ -29,13 +30,21 @@ let package = Package(
     .target(name: "WorkbenchCore"),
 
     // The interactive and piped front end; the only importer of readline.
-    .target(name: "WorkbenchShell", dependencies: ["WorkbenchCore", "WorkbenchStore", "CReadline"]),
+    .target(
+      name: "WorkbenchShell",
+      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchExternalModules", "CReadline"]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "CSQLite"]),
 
     // YAML scenarios: the loader and the runner; the only importer of libyaml.
     .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "WorkbenchStore", "CYAML"]),
+
+    // External modules: the protocol, the kit a module links to run as a process, and the
+    // host side that starts module processes and stands in for their modules.
+    .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore"]),
+    .target(name: "WorkbenchModuleKit", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol"]),
+    .target(name: "WorkbenchExternalModules", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol"]),
 
     // Feature modules.
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
@@ -50,7 +59,9 @@ let package = Package(
     // The composition root.
     .executableTarget(
       name: "workbench",
-      dependencies: ["WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "BuiltInModules"]
+      dependencies: [
+        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchExternalModules", "BuiltInModules",
+      ]
     ),
 
     // Release-build benchmarks: `swift run -c release workbench-bench`.
@@ -60,6 +71,9 @@ let package = Package(
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 
+    // A module that runs as a process, for the host's isolation tests.
+    .executableTarget(
+      name: "workbench-fixture-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/FixtureModule"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
     .target(name: "WorkbenchTestSupport", path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
@@ -79,6 +93,7 @@ let package = Package(
       name: "WorkbenchShellTests",
       dependencies: [
         "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "BuiltInModules", "WorkbenchTestSupport", "workbench",
+        "workbench-fixture-module",
       ]
     ),
   ],

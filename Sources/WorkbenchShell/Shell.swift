@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchExternalModules
 import WorkbenchStore
 
 #if canImport(Glibc)
@@ -23,12 +24,24 @@ public enum Shell {
       json: options.json,
       color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
     let workspace: Workspace
+    var modules = modules
     do {
-      workspace = try Workspace.open(
-        path: options.workspace, modules: modules,
-        environment: ScreenEnvironment(viewportRows: options.viewportRows), restoringWindows: interactive)
-    } catch {
+      let store = try Workspace.openStore(path: options.workspace)
+      let paths = (try store.modulePaths()) + options.modulePaths
+      let external = ExternalModules.load(paths)
+      for problem in external.errors { output.writeError(problem, place: nil) }
+      modules += external.modules
+      workspace = try Workspace.restore(
+        from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
+        restoringWindows: interactive)
+    } catch let error as StoreError {
       output.writeError(error.message, place: nil)
+      return ExitCode.failure
+    } catch let error as CommandError {
+      output.writeError(error.message, place: nil)
+      return ExitCode.failure
+    } catch {
+      output.writeError(String(describing: error), place: nil)
       return ExitCode.failure
     }
     for warning in workspace.host.restorationWarnings { output.writeError(warning.message, place: nil) }

@@ -28,6 +28,11 @@ struct Workspace {
     }
   }
 
+  /// Opens the workspace store at `path` (the default one when `nil`).
+  static func openStore(path: String?) throws(StoreError) -> WorkspaceStore {
+    try WorkspaceStore(path: path ?? WorkspaceStore.defaultPath() ?? ":memory:")
+  }
+
   /// A host built from what `store` holds.
   static func restore(
     from store: WorkspaceStore, modules: [any FeatureModule], environment: ScreenEnvironment, restoringWindows: Bool

@@ -257,6 +257,28 @@ public final class WorkspaceStore {
     return SessionRecord(documents: documents, windows: windows, focusedWindow: focused, nextWindowNumber: next)
   }
 
+  // MARK: Settings
+
+  /// The modules every start loads, as executable paths.
+  public func modulePaths() throws(StoreError) -> [String] {
+    try connection.query("SELECT value FROM meta WHERE key LIKE 'module:%' ORDER BY key").compactMap { row in
+      if case .text(let path)? = row.first { return path }
+      return nil
+    }
+  }
+
+  /// Adds or removes a module in the list every start loads.
+  public func setModule(_ path: String, loaded: Bool) throws(StoreError) {
+    try connection.transaction { () throws(StoreError) -> Void in
+      if loaded {
+        try connection.query(
+          "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text("module:" + path), .text(path)])
+      } else {
+        try connection.query("DELETE FROM meta WHERE key = ?", [.text("module:" + path)])
+      }
+    }
+  }
+
   // MARK: Checks
 
   /// `PRAGMA integrity_check`: "ok" for a sound database.

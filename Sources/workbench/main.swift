@@ -2,6 +2,7 @@
 // fast paths (--version, --help) return before any module or host is built.
 import BuiltInModules
 import WorkbenchCore
+import WorkbenchExternalModules
 import WorkbenchScenarios
 import WorkbenchShell
 
@@ -22,10 +23,38 @@ if arguments.first != "run", arguments.contains("--help") || arguments.contains(
   exit(ExitCode.success)
 }
 
+/// The workbench package's folder, as this binary was built from (new modules depend on it).
+func workbenchSourceRoot(file: String = #filePath) -> String {
+  var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+  parts.removeLast(3)  // Sources/workbench/main.swift
+  return parts.joined(separator: "/")
+}
+
+/// The built-in modules and the ones `--module PATH` names, for `run` and `check`.
+@MainActor func modulesWithExternal(_ arguments: [String]) -> [any FeatureModule] {
+  var paths: [String] = []
+  for (index, argument) in arguments.enumerated() where ["--module", "-m"].contains(argument) {
+    if index + 1 < arguments.count { paths.append(arguments[index + 1]) }
+  }
+  let external = ExternalModules.load(paths)
+  for problem in external.errors { StandardStreams.error("error: \(problem)\n") }
+  if !external.errors.isEmpty { exit(ExitCode.usage) }
+  return builtInModules + external.modules
+}
+
 switch arguments.first {
 case "reference": exit(Shell.printReference(modules: builtInModules))
-case "run": exit(ScenarioCommand.run(Array(arguments.dropFirst()), modules: builtInModules))
-case "check": exit(ScenarioCommand.check(Array(arguments.dropFirst()), modules: builtInModules))
+case "run":
+  let rest = Array(arguments.dropFirst())
+  exit(ScenarioCommand.run(rest, modules: modulesWithExternal(rest)))
+case "check":
+  let rest = Array(arguments.dropFirst())
+  let paths = rest.enumerated().filter { index, word in
+    !["--module", "-m"].contains(word) && (index == 0 || !["--module", "-m"].contains(rest[index - 1]))
+  }.map(\.element)
+  exit(ScenarioCommand.check(paths, modules: modulesWithExternal(rest)))
+case "modules": exit(ModuleSettings.run(Array(arguments.dropFirst())))
+case "new-module": exit(ModuleScaffold.run(Array(arguments.dropFirst()), workbenchRoot: workbenchSourceRoot()))
 case "export", "import":
   exit(WorkspaceTransfer.run(arguments[0], Array(arguments.dropFirst()), modules: builtInModules))
 default: break

@@ -76,7 +76,8 @@ extension Host {
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {
       let label = stored.name ?? String(stored.number)
       guard let screen = screenKinds[stored.screen], let entry = documents[stored.document],
-        entry.kind == screen.documentKind, let content = screen.make(entry.body, self.environment(for: stored.document))
+        entry.kind == screen.documentKind,
+        let content = screen.make(entry.body, self.environment(for: stored.document, screen: stored.screen))
       else {
         warnings.append(
           RestorationWarning(

@@ -254,6 +254,25 @@ public final class Host {
     }
   }
 
+  /// Replaces a document's body with one decoded from `json`, at `revision`, as another
+  /// process's change: every window on it is told; its undo history ends. Adds it if missing.
+  public func replaceDocument(named name: String, kind: String, json: String, revision: Int) throws(CommandError) {
+    guard let documentKind = documentKinds[kind] else { throw CommandError("unknown document kind '\(kind)'") }
+    do {
+      _ = try documentKind.decode(Array(json.utf8))
+    } catch let error as DecodingError {
+      throw CommandError(DecodingErrorText.describe(error))
+    } catch {
+      throw CommandError(String(describing: error))
+    }
+    adoptExternalChange(SessionRecord.Document(name: name, kind: kind, revision: revision, body: json))
+  }
+
+  /// A document's body as JSON.
+  public func documentJSON(named name: String) -> String? {
+    try? documents[name]?.json()
+  }
+
   /// Brings in documents other processes changed since this host last looked.
   public func synchronize() throws(CommandError) {
     guard let persistence else { return }
@@ -302,7 +321,8 @@ public final class Host {
     if let name {
       try validateWindowName(name)
     }
-    guard let content = screen.make(entry.body, environment(for: documentName)) else {
+    let screenEnvironment = environment(for: documentName, screen: screenName)
+    guard let content = screen.make(entry.body, screenEnvironment) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
     content.documentRevisionChanged(entry.revision)
@@ -328,9 +348,10 @@ public final class Host {
   }
 
   /// The environment a window on `documentName` is made with.
-  func environment(for documentName: String) -> ScreenEnvironment {
+  func environment(for documentName: String, screen: String? = nil) -> ScreenEnvironment {
     var environment = self.environment
     environment.documentName = documentName
+    environment.screenName = screen
     environment.services = services
     return environment
   }

@@ -2,7 +2,7 @@
 enum HostCommands {
   static let all: [CommandSpec] = [
     help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, clock, relaunch, record,
-    quit,
+    restartModule, quit,
   ]
 
   static let help = CommandSpec(
@@ -150,6 +150,28 @@ enum HostCommands {
     summary: "Redo what `undo` undid, in the document or the view history"
   ) { context in
     try context.host.stepHistory(context, undo: false)
+  }
+
+  static let restartModule = CommandSpec(
+    "restart-module", arguments: [ArgumentSpec("module", .word, help: "the name of a module that runs as a process")],
+    summary: "Start a module that runs in its own process again after it stopped"
+  ) { context in
+    let name = context.arguments.text("module") ?? ""
+    guard let restart = ModuleRestarts.actions[name] else {
+      let known = ModuleRestarts.actions.keys.sorted()
+      throw CommandError(
+        known.isEmpty
+          ? "no module runs in its own process in this session"
+          : "no process module named '\(name)'" + context.host.suggestion(name, in: known))
+    }
+    do {
+      try restart()
+    } catch let error as CommandError {
+      throw error
+    } catch {
+      throw CommandError(String(describing: error))
+    }
+    return .text("\(name) is running again; open its windows with `open`")
   }
 
   static let quit = CommandSpec(

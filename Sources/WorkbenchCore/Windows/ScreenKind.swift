@@ -9,6 +9,7 @@ public struct ScreenKind: Sendable {
   public let documentKind: String
   /// One line that says what it shows.
   public let summary: String
-  let render: @Sendable (FrameValue) -> String
+  /// The terminal text of a frame of this screen.
+  public let render: @Sendable (FrameValue) -> String
   let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
 }

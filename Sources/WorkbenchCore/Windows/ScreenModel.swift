@@ -25,6 +25,8 @@ public struct ScreenEnvironment: Sendable {
   public var viewportRows: Int
   /// The name of the document the window is bound to (set by the host when it opens one).
   public var documentName: String?
+  /// The name of the screen the window shows (set by the host when it opens one).
+  public var screenName: String?
   /// The session's shared objects and clock (set by the host when it opens a window).
   public var services: SessionServices?
 

@@ -37,6 +37,9 @@ public final class Window {
   /// The window's current frame.
   public var frame: FrameValue { content.frame }
 
+  /// The window's view state as JSON with sorted keys.
+  public func viewStateJSON() throws -> String { try content.viewStateJSON() }
+
   /// The screen model, for casts to a protocol a module's screens share.
   public var anyModel: AnyObject { content.model }
 

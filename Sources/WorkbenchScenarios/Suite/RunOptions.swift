@@ -28,6 +28,8 @@ public struct RunOptions: Sendable {
   public var jsonPath: String?
   /// Internal: run as a worker and print results as JSON lines.
   public var worker = false
+  /// Modules to run as processes for these scenarios.
+  public var modulePaths: [String] = []
 
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
@@ -39,7 +41,7 @@ public struct RunOptions: Sendable {
   }
 
   static let valueOptions = [
-    "--filter", "--tag", "--exclude-tag", "--jobs", "-j", "--shard", "--repeat", "--junit", "--json",
+    "--filter", "--tag", "--exclude-tag", "--jobs", "-j", "--shard", "--repeat", "--junit", "--json", "--module",
   ]
   static let flagOptions = ["--list", "--fail-fast", "--update-snapshots", "--exhaustive", "--worker"]
 
@@ -89,6 +91,7 @@ public struct RunOptions: Sendable {
       case "--junit": options.junitPath = try value(argument)
       case "--json": options.jsonPath = try value(argument)
       case "--worker": options.worker = true
+      case "--module", "-m": options.modulePaths.append(try value(argument))
       default:
         if argument.hasPrefix("-") {
           let known = valueOptions + flagOptions
@@ -107,6 +110,7 @@ public struct RunOptions: Sendable {
   /// The arguments a worker is started with (everything that changes what runs, no reports).
   var workerArguments: [String] {
     var arguments = ["--worker", "--repeat", String(repeatCount)]
+    for path in modulePaths { arguments += ["--module", path] }
     if let filter { arguments += ["--filter", filter] }
     for tag in tags { arguments += ["--tag", tag] }
     for tag in excludedTags { arguments += ["--exclude-tag", tag] }
@@ -133,6 +137,7 @@ public struct RunOptions: Sendable {
       --exhaustive         fail when a frame changes without an expectation covering it
       --junit FILE         write a JUnit XML report
       --json FILE          write a JSON report
+      --module PATH        also load the module built as the executable PATH
 
     exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors
     """

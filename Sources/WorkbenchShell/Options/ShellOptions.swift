@@ -14,6 +14,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var viewportRows = 20
   /// The workspace file; `nil` for the default one, `:memory:` for none on disk.
   public var workspace: String?
+  /// Modules to run as processes, besides the workspace's list.
+  public var modulePaths: [String] = []
 
   /// The defaults.
   public init() {}
@@ -33,6 +35,9 @@ public struct ShellOptions: Equatable, Sendable {
       case "--keep-going": options.keepGoing = true
       case "--json": options.json = true
       case "--no-color": options.colorAllowed = false
+      case "--module", "-m":
+        guard let value = iterator.next(), !value.isEmpty else { throw ShellUsageError("--module needs an executable") }
+        options.modulePaths.append(value)
       case "--workspace", "-w":
         guard let value = iterator.next(), !value.isEmpty else { throw ShellUsageError("--workspace needs a file") }
         options.workspace = value
@@ -68,6 +73,8 @@ public struct ShellOptions: Equatable, Sendable {
       workbench check PATH...        check scenario files without running them
       workbench export DOC FILE      write a document of the workspace to a JSON file
       workbench import FILE          read a document from a JSON file into the workspace
+      workbench modules add|remove|list [PATH]   the modules every start loads (workspace setting)
+      workbench new-module NAME [--path DIR]     create a package for a new module
       workbench reference            print the command reference (docs/commands.md)
       workbench --help | --version
 
@@ -78,6 +85,7 @@ public struct ShellOptions: Equatable, Sendable {
       --json               print frames as JSON lines
       --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
       --rows N             rows a list shows at once (default 20)
+      -m, --module PATH    also load the module built as the executable PATH (repeatable)
       -w, --workspace FILE the workspace database (default: $XDG_DATA_HOME/workbench/workspace.sqlite;
                            :memory: keeps nothing)
 

@@ -1,0 +1,246 @@
+import FoundationEssentials
+import Synchronization
+import WorkbenchCore
+import WorkbenchModuleProtocol
+
+/// A document of a kind an external module owns: kept as JSON by the host (stored, versioned,
+/// compare-and-swap saved like any other), understood by the module.
+public struct ExternalDocument: DocumentBody {
+  public var value: FrameValue
+  public init(value: FrameValue) { self.value = value }
+  public init(from decoder: any Decoder) throws { value = try FrameValue(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// A window's view state on an external screen: the module's view state, as JSON.
+public struct ExternalViewState: ViewStateValue {
+  public var json: String?
+  public init() {}
+  init(json: String?) { self.json = json }
+}
+
+/// The modules loaded from processes, by screen name, so proxy screens find their process.
+@MainActor
+enum ExternalRegistry {
+  static var processes: [String: ModuleProcess] = [:]
+}
+
+/// The terminal text the module rendered for each frame it sent (render functions get only
+/// the frame, and the module rendered it).
+let renderedText = Mutex<[String: String]>([:])
+
+/// The host's stand-in for a module running in another process: it registers the module's
+/// document kinds, screens and commands from its handshake, and forwards to the process.
+public struct ExternalModule: FeatureModule {
+  let process: ModuleProcess
+
+  /// Starts the module at `path` and reads its handshake.
+  @MainActor public init(path: String) throws(CommandError) {
+    process = try ModuleProcess(path: path)
+  }
+
+  public var manifest: ModuleManifest {
+    MainActor.assumeIsolated {
+      let manifest = process.hello["manifest"] ?? .null
+      return ModuleManifest(
+        name: manifest["name"]?.stringValue ?? "external", version: manifest["version"]?.stringValue ?? "?",
+        summary: (manifest["summary"]?.stringValue ?? "")
+          + " (process \(process.path), protocol \(ModuleProtocol.version))")
+    }
+  }
+
+  @MainActor public func register(into registrar: Registrar) {
+    let hello = process.hello
+    var samples: [String: [String: ExternalDocument]] = [:]
+    for sample in hello["samples"]?.elements ?? [] {
+      guard let name = sample["name"]?.stringValue, let kind = sample["kind"]?.stringValue,
+        let body = sample["body"]?.stringValue,
+        let value = try? JSONDecoderShim.decode(body)
+      else { continue }
+      samples[kind, default: [:]][name] = ExternalDocument(value: value)
+    }
+    for kind in hello["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [] {
+      registrar.documentKind(
+        ExternalDocument.self, name: kind, summary: "a document of the \(manifest.name) module",
+        samples: samples[kind] ?? [:])
+    }
+    for screen in hello["screens"]?.elements ?? [] {
+      guard let name = screen["name"]?.stringValue, let kind = screen["documentKind"]?.stringValue else { continue }
+      ExternalRegistry.processes[name] = process
+      registrar.screen(
+        ProxyScreen.self, name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
+        render: { frame in renderedText.withLock { $0[frame.jsonText] } ?? frame.outlineText })
+    }
+    let moduleName = manifest.name
+    let process = self.process
+    ModuleRestarts.actions[moduleName] = { try process.restart() }
+    for command in hello["commands"]?.elements ?? [] {
+      guard let name = command["name"]?.stringValue else { continue }
+      let arguments = SpecCoding.arguments(command)
+      let screens = command["screens"]?.elements?.compactMap(\.stringValue)
+      registrar.command(
+        CommandSpec(
+          name, arguments: arguments, summary: command["summary"]?.stringValue ?? "",
+          details: command["details"]?.stringValue ?? "",
+          scope: screens.map { .window(screens: $0) } ?? .anywhere
+        ) { context in
+          try ProxyScreen.run(name, arguments: arguments, module: moduleName, context: context)
+        })
+    }
+  }
+
+  /// Starts the module again after it stopped.
+  @MainActor public func restart() throws(CommandError) { try process.restart() }
+
+  /// The module's process.
+  @MainActor public var moduleProcess: ModuleProcess { process }
+}
+
+/// A window on an external screen: the module renders and keeps the real state; this screen
+/// forwards and remembers the last frame and view state it was sent.
+@MainActor
+public final class ProxyScreen: ScreenModel {
+  public private(set) var document: ExternalDocument
+  public private(set) var viewState: ExternalViewState
+  let process: ModuleProcess?
+  let screenName: String
+  let documentName: String
+  let key: String
+  private(set) var currentFrame: FrameValue = .null
+  private var revision = 1
+  static var nextKey = 1
+
+  public init(document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+    screenName = environment.screenName ?? ""
+    documentName = environment.documentName ?? ""
+    process = ExternalRegistry.processes[screenName]
+    key = "w\(Self.nextKey)"
+    Self.nextKey += 1
+    open()
+  }
+
+  private var kind: String {
+    process?.hello["screens"]?.elements?.first { $0["name"]?.stringValue == screenName }?["documentKind"]?.stringValue
+      ?? ""
+  }
+
+  private func request(_ type: String, extra: KeyValuePairs<String, FrameValue> = [:]) -> FrameValue {
+    var object = FrameObject([
+      "type": .string(type), "key": .string(key), "screen": .string(screenName), "document": .string(documentName),
+      "kind": .string(kind), "body": .string(document.value.jsonText), "revision": .integer(revision),
+      "state": FrameValue(viewState.json),
+    ])
+    for (name, value) in extra { object[name] = value }
+    return .object(object)
+  }
+
+  private func take(_ reply: FrameValue) {
+    currentFrame = reply["frame"] ?? .null
+    if let text = reply["text"]?.stringValue {
+      let frameText = currentFrame.jsonText
+      renderedText.withLock { cache in
+        if cache.count > 10_000 { cache.removeAll() }
+        cache[frameText] = text
+      }
+    }
+    if let state = reply["state"]?.stringValue { viewState.json = state }
+  }
+
+  private func open() {
+    guard let process else {
+      currentFrame = ["error": "no module process for this screen"]
+      return
+    }
+    // Opening a window on a module that stopped starts it again, a limited number of times.
+    if !process.isRunning, process.restarts < ModuleProcess.automaticRestartLimit {
+      try? process.restart()
+    }
+    do {
+      take(try process.call(request("open")))
+    } catch {
+      currentFrame = ["error": .string(error.message)]
+    }
+  }
+
+  public func documentReplaced(_ document: ExternalDocument) {
+    self.document = document
+    guard let process, process.isRunning else { return }
+    if let reply = try? process.call(request("refresh")) { take(reply) }
+  }
+
+  public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
+
+  public func restore(_ viewState: ExternalViewState) {
+    self.viewState = viewState
+    open()
+  }
+
+  public func windowClosed() {
+    guard let process, process.isRunning else { return }
+    _ = try? process.call(request("close"))
+  }
+
+  public var frame: FrameValue {
+    if let reason = process?.stopReason { return ["error": .string("the module stopped: \(reason)")] }
+    return currentFrame
+  }
+
+  /// Runs a module command: the line goes to the process; a document the module changed comes
+  /// back and is committed here, through the workspace, like any edit.
+  static func run(_ name: String, arguments: [ArgumentSpec], module: String, context: CommandContext)
+    throws(CommandError) -> CommandOutput
+  {
+    let window = try context.requireWindow()
+    guard let screen = window.model(as: ProxyScreen.self), let process = screen.process else {
+      throw CommandError("window \(window.label) does not show a \(module) screen")
+    }
+    let words = arguments.compactMap { argument -> String? in
+      guard let text = context.arguments.text(argument.name) else { return nil }
+      if case .rest = argument.kind { return text }
+      return CommandTokenizer.quoted(text)
+    }
+    let line = ([name] + words).joined(separator: " ")
+    let reply: FrameValue
+    do {
+      reply = try process.call(screen.request("command", extra: ["line": .string(line)]))
+    } catch {
+      if !process.isRunning {
+        for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
+          context.host.closeWindow(other.id)
+        }
+      }
+      throw error
+    }
+    screen.take(reply)
+    if let committed = reply["commit"]?.stringValue, let value = try? JSONDecoderShim.decode(committed) {
+      try context.commit(ExternalDocument(value: value), summary: "\(module).\(name)")
+    }
+    if let output = reply["output"]?.stringValue { return .text(output) }
+    return .frame(window.id)
+  }
+}
+
+enum JSONDecoderShim {
+  static func decode(_ json: String) throws -> FrameValue {
+    try JSONDecoder().decode(FrameValue.self, from: Data(json.utf8))
+  }
+}
+
+/// Starts the modules at `paths`; the ones that fail are reported, not fatal.
+@MainActor
+public enum ExternalModules {
+  public static func load(_ paths: [String]) -> (modules: [any FeatureModule], errors: [String]) {
+    var modules: [any FeatureModule] = []
+    var errors: [String] = []
+    for path in paths {
+      do {
+        modules.append(try ExternalModule(path: path))
+      } catch {
+        errors.append(error.message)
+      }
+    }
+    return (modules, errors)
+  }
+}

@@ -1,0 +1,152 @@
+@_exported import WorkbenchCore
+import WorkbenchModuleProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs a feature module as its own process, talking to the workbench host over stdin and
+/// stdout. A module author writes the same module as a built-in one and a one-line `main.swift`:
+///
+/// ```swift
+/// import WorkbenchModuleKit
+/// ModuleMain.run(GreetingModule())
+/// ```
+@MainActor
+public enum ModuleMain {
+  /// The descriptor the protocol is written to (the process's original stdout). Module code
+  /// never needs it; the kit's own tests use it to send malformed messages on purpose.
+  public private(set) static var protocolDescriptor: Int32 = STDOUT_FILENO
+
+  /// Runs `module` until the host closes the connection.
+  public static func run(_ module: some FeatureModule) -> Never {
+    // The protocol keeps the real stdout; anything the module prints goes to stderr.
+    protocolDescriptor = dup(STDOUT_FILENO)
+    dup2(STDERR_FILENO, STDOUT_FILENO)
+    let channel = MessageChannel(input: STDIN_FILENO, output: protocolDescriptor)
+    let host: Host
+    do {
+      host = try Host(modules: [module])
+    } catch {
+      _ = try? channel.send(["type": "error", "message": .string("the module failed to register: \(error.message)")])
+      exit(1)
+    }
+    let session = ModuleSession(host: host, module: module.manifest)
+    do {
+      try channel.send(session.hello())
+      while true {
+        let request = try channel.receive(timeout: -1)
+        try channel.send(session.handle(request))
+      }
+    } catch {
+      exit(0)  // the host went away
+    }
+  }
+}
+
+/// The module's side of the conversation: one host with the module, and a window per host
+/// window that shows one of its screens.
+@MainActor
+final class ModuleSession {
+  let host: Host
+  let manifest: ModuleManifest
+
+  init(host: Host, module: ModuleManifest) {
+    self.host = host
+    self.manifest = module
+  }
+
+  func hello() -> FrameValue {
+    var version = ModuleProtocol.version
+    if let override = getenv("WORKBENCH_MODULE_PROTOCOL_OVERRIDE"), let number = Int(String(cString: override)) {
+      version = number  // for the host's handshake tests
+    }
+    let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }.map { SpecCoding.encode($0.spec) }
+    let screens = host.screens.map { screen -> FrameValue in
+      ["name": .string(screen.name), "documentKind": .string(screen.documentKind)]
+    }
+    let samples = host.documentNames.compactMap { name -> FrameValue? in
+      guard let kind = host.documentKind(of: name), let json = host.documentJSON(named: name) else { return nil }
+      return ["name": .string(name), "kind": .string(kind), "body": .string(json)]
+    }
+    return [
+      "type": "hello", "protocol": .integer(version),
+      "manifest": [
+        "name": .string(manifest.name), "version": .string(manifest.version), "summary": .string(manifest.summary),
+      ],
+      "commands": .list(commands), "screens": .list(screens),
+      "documentKinds": .list(host.documentKindNames.map(FrameValue.string)), "samples": .list(samples),
+    ]
+  }
+
+  func handle(_ request: FrameValue) -> FrameValue {
+    do {
+      return try answer(request)
+    } catch {
+      return ["type": "error", "message": .string(error.message)]
+    }
+  }
+
+  private func answer(_ request: FrameValue) throws(CommandError) -> FrameValue {
+    let key = request["key"]?.stringValue ?? ""
+    switch request["type"]?.stringValue {
+    case "validate":
+      try host.replaceDocument(
+        named: "validation", kind: request["kind"]?.stringValue ?? "", json: request["body"]?.stringValue ?? "",
+        revision: 1)
+      return ["type": "ok"]
+    case "open":
+      try sync(request)
+      if let existing = host.window(named: key) { host.closeWindow(existing.id) }
+      let window = try host.openWindow(
+        screen: request["screen"]?.stringValue ?? "", document: request["document"]?.stringValue ?? "", name: key)
+      if let state = request["state"]?.stringValue, let version = host.viewStateVersion(of: window.id) {
+        _ = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
+      }
+      return try reply(for: window, text: nil, commit: nil)
+    case "refresh":
+      try sync(request)
+      guard let window = host.window(named: key) else { throw CommandError("no window \(key) in the module") }
+      return try reply(for: window, text: nil, commit: nil)
+    case "command":
+      try sync(request)
+      guard let window = host.window(named: key) else { throw CommandError("no window \(key) in the module") }
+      let document = window.documentName
+      let before = host.document(named: document)?.revision
+      var text: String? = nil
+      for output in try host.run(line: "@\(key) " + (request["line"]?.stringValue ?? "")) {
+        if case .text(let value) = output { text = value }
+      }
+      let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
+      return try reply(for: window, text: text, commit: committed)
+    case "close":
+      if let window = host.window(named: key) { host.closeWindow(window.id) }
+      return ["type": "ok"]
+    default:
+      throw CommandError("unknown request '\(request["type"]?.stringValue ?? "")'")
+    }
+  }
+
+  /// Takes in the host's copy of the document before acting on it.
+  private func sync(_ request: FrameValue) throws(CommandError) {
+    guard let name = request["document"]?.stringValue, let body = request["body"]?.stringValue,
+      let kind = request["kind"]?.stringValue
+    else { return }
+    if host.documentJSON(named: name) != body {
+      try host.replaceDocument(named: name, kind: kind, json: body, revision: request["revision"]?.integerValue ?? 1)
+    }
+  }
+
+  private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> FrameValue {
+    let state: String
+    do {
+      state = try window.viewStateJSON()
+    } catch {
+      throw CommandError("the view state cannot be encoded: \(error)")
+    }
+    return [
+      "type": "result", "frame": window.frame, "text": .string(window.screen.render(window.frame)),
+      "state": .string(state), "output": FrameValue(text), "commit": FrameValue(commit),
+    ]
+  }
+}

@@ -1,0 +1,165 @@
+import FoundationEssentials
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The protocol between the host and a module running in its own process: messages are JSON
+/// objects, each preceded by its length as four bytes, big-endian, on the module's stdin and
+/// stdout. The module's own printing goes to stderr.
+public enum ModuleProtocol {
+  /// The version this build speaks. A module that speaks another is refused at the handshake.
+  public static let version = 1
+  /// The largest message accepted, so a module writing garbage cannot make the host allocate
+  /// without bound.
+  public static let maximumMessage = 16 * 1024 * 1024
+}
+
+/// Why a message could not be read.
+public enum ChannelError: Error, Equatable, Sendable, CustomStringConvertible {
+  case closed
+  case timedOut(Int)
+  case malformed(String)
+
+  public var description: String {
+    switch self {
+    case .closed: "it closed the connection (it exited or crashed)"
+    case .timedOut(let milliseconds): "it did not answer within \(milliseconds) ms"
+    case .malformed(let detail): "it sent a malformed message (\(detail))"
+    }
+  }
+}
+
+/// One end of a module connection: reads and writes framed messages on two descriptors.
+public final class MessageChannel {
+  let input: Int32
+  let output: Int32
+  private var buffer: [UInt8] = []
+
+  /// A channel reading from `input` and writing to `output`.
+  public init(input: Int32, output: Int32) {
+    self.input = input
+    self.output = output
+  }
+
+  /// Writes one message.
+  public func send(_ message: FrameValue) throws(ChannelError) {
+    let body = Array(message.jsonText.utf8)
+    let length = UInt32(body.count)
+    var frame: [UInt8] = [
+      UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
+    ]
+    frame += body
+    var offset = 0
+    while offset < frame.count {
+      let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .closed
+      }
+      offset += written
+    }
+  }
+
+  /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
+  public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
+    let deadline = Self.milliseconds() + Int(timeout)
+    while true {
+      if buffer.count >= 4 {
+        let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+        guard length <= ModuleProtocol.maximumMessage else {
+          throw .malformed("a message of \(length) bytes announced")
+        }
+        if buffer.count >= 4 + length {
+          let body = Array(buffer[4..<(4 + length)])
+          buffer.removeFirst(4 + length)
+          do {
+            return try JSONDecoder().decode(FrameValue.self, from: Data(body))
+          } catch {
+            throw .malformed("not JSON")
+          }
+        }
+      }
+      var wait: Int32 = -1
+      if timeout >= 0 {
+        let left = deadline - Self.milliseconds()
+        guard left > 0 else { throw .timedOut(Int(timeout)) }
+        wait = Int32(left)
+      }
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, wait)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        throw .closed
+      }
+      if ready == 0 { throw .timedOut(Int(timeout)) }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = read(input, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { throw .closed }
+      buffer += chunk[..<count]
+    }
+  }
+
+  static func milliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+  }
+}
+
+/// Command specs in the handshake.
+public enum SpecCoding {
+  /// A spec as the handshake sends it.
+  @MainActor public static func encode(_ spec: CommandSpec) -> FrameValue {
+    let arguments = spec.arguments.map { argument -> FrameValue in
+      var kind = "word"
+      var extra: FrameValue = .null
+      switch argument.kind {
+      case .integer(let range):
+        kind = "integer"
+        if let range { extra = [.integer(range.lowerBound), .integer(range.upperBound)] }
+      case .rest: kind = "rest"
+      case .choice(let words):
+        kind = "choice"
+        extra = .list(words.map(FrameValue.string))
+      default: kind = "word"
+      }
+      return [
+        "name": .string(argument.name), "kind": .string(kind), "extra": extra, "optional": .bool(argument.isOptional),
+        "help": .string(argument.help),
+      ]
+    }
+    var screens: FrameValue = .null
+    if case .window(let names) = spec.scope { screens = .list(names.map(FrameValue.string)) }
+    return [
+      "name": .string(spec.name), "summary": .string(spec.summary), "details": .string(spec.details),
+      "screens": screens, "arguments": .list(arguments),
+    ]
+  }
+
+  /// The argument specs of a spec the handshake sent.
+  public static func arguments(_ value: FrameValue) -> [ArgumentSpec] {
+    (value["arguments"]?.elements ?? []).map { argument in
+      let name = argument["name"]?.stringValue ?? "argument"
+      let optional = argument["optional"]?.boolValue ?? false
+      let help = argument["help"]?.stringValue ?? ""
+      let kind: ArgumentKind
+      switch argument["kind"]?.stringValue {
+      case "integer":
+        if let bounds = argument["extra"]?.elements, bounds.count == 2, let low = bounds[0].integerValue,
+          let high = bounds[1].integerValue, low <= high
+        {
+          kind = .integer(low...high)
+        } else {
+          kind = .integer()
+        }
+      case "rest": kind = .rest
+      case "choice": kind = .choice(argument["extra"]?.elements?.compactMap(\.stringValue) ?? [])
+      default: kind = .word
+      }
+      return ArgumentSpec(name, kind, optional: optional, help: help)
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import WorkbenchCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench new-module NAME [--path DIR]`: a package with a module of one screen and one
+/// command, a unit test and a scenario, depending on this workbench by local path.
+@MainActor
+public enum ModuleScaffold {
+  public static func run(_ arguments: [String], workbenchRoot: String) -> Int32 {
+    var name: String?
+    var folder: String?
+    var root = workbenchRoot
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      switch argument {
+      case "--path": folder = iterator.next()
+      case "--workbench": root = iterator.next() ?? root
+      default: name = argument
+      }
+    }
+    guard let name, let first = name.first, first.isLetter, first.isLowercase,
+      name.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber })
+    else {
+      StandardStreams.error(
+        "usage: workbench new-module NAME [--path DIR]\nNAME is lowercase letters and digits, such as `greeting`\n")
+      return ExitCode.usage
+    }
+    let target = (folder ?? ".") + "/" + name
+    if access(target, F_OK) == 0 {
+      StandardStreams.error("error: \(target) already exists: pick another name or --path\n")
+      return ExitCode.failure
+    }
+    let type = name.prefix(1).uppercased() + name.dropFirst()
+    let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: ModuleSettings.absolute(root))
+    for (path, text) in files {
+      let full = target + "/" + path
+      var folderPath = ""
+      for component in full.split(separator: "/").dropLast() {
+        folderPath += (full.hasPrefix("/") || !folderPath.isEmpty ? "/" : "") + component
+        mkdir(folderPath, 0o755)
+      }
+      let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      guard descriptor >= 0 else {
+        StandardStreams.error("error: cannot write \(full)\n")
+        return ExitCode.failure
+      }
+      let bytes = Array(text.utf8)
+      _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      close(descriptor)
+    }
+    StandardStreams.out(
+      """
+      created \(target): a module with one screen and one command, a test and a scenario.
+        cd \(target)
+        swift build                                  # builds .build/debug/\(name)-module
+        swift test                                   # the module's unit test
+        workbench run --module .build/debug/\(name)-module Scenarios/
+        workbench --module .build/debug/\(name)-module
+
+      """)
+    return ExitCode.success
+  }
+}
+
+/// The files of a new module package.
+enum ScaffoldFiles {
+  static func files(name: String, type: String, workbenchRoot: String) -> [(String, String)] {
+    [
+      (
+        "Package.swift",
+        """
+        // swift-tools-version: 6.0
+        import PackageDescription
+
+        let package = Package(
+          name: "\(name)",
+          dependencies: [.package(path: "\(workbenchRoot)")],
+          targets: [
+            .target(name: "\(type)", dependencies: [.product(name: "WorkbenchModuleKit", package: "\(workbenchPackageName(workbenchRoot))")]),
+            .executableTarget(name: "\(name)-module", dependencies: ["\(type)"]),
+            .testTarget(name: "\(type)Tests", dependencies: ["\(type)"]),
+          ],
+          swiftLanguageModes: [.v6]
+        )
+
+        """
+      ),
+      (
+        "Sources/\(type)/\(type)Module.swift",
+        """
+        import WorkbenchModuleKit
+
+        /// A counter: a shared number and windows that add to it.
+        public struct \(type)Document: DocumentBody {
+          public var count: Int
+          public init(count: Int) { self.count = count }
+        }
+
+        /// A window's own choice: how much `add` adds.
+        public struct \(type)ViewState: ViewStateValue {
+          public var step = 1
+          public init() {}
+        }
+
+        @MainActor
+        public final class \(type)Screen: ScreenModel {
+          public private(set) var document: \(type)Document
+          public private(set) var viewState: \(type)ViewState
+
+          public init(document: \(type)Document, viewState: \(type)ViewState, environment: ScreenEnvironment) {
+            self.document = document
+            self.viewState = viewState
+          }
+
+          public func documentReplaced(_ document: \(type)Document) { self.document = document }
+          public func restore(_ viewState: \(type)ViewState) { self.viewState = viewState }
+
+          public var frame: FrameValue { ["count": .integer(document.count), "step": .integer(viewState.step)] }
+        }
+
+        public struct \(type)Module: FeatureModule {
+          public init() {}
+
+          public var manifest: ModuleManifest {
+            ModuleManifest(name: "\(name)", version: "0.1.0", summary: "A counter, as a starting point")
+          }
+
+          @MainActor public func register(into registrar: Registrar) {
+            registrar.documentKind(
+              \(type)Document.self, name: "\(name)", summary: "a number", samples: ["\(name)": \(type)Document(count: 0)])
+            registrar.screen(\(type)Screen.self, name: "\(name)", documentKind: "\(name)", summary: "the number")
+            registrar.command(
+              CommandSpec(
+                "add", arguments: [ArgumentSpec("amount", .integer(1...1000), optional: true, help: "default 1")],
+                summary: "Add to the shared number", scope: .window(screens: ["\(name)"])
+              ) { context in
+                let screen = try context.model(\(type)Screen.self)
+                let amount = context.arguments.integer("amount") ?? screen.viewState.step
+                try context.commit(\(type)Document(count: screen.document.count + amount), summary: "add")
+                return .frame(try context.requireWindow().id)
+              })
+          }
+        }
+
+        """
+      ),
+      (
+        "Sources/\(name)-module/main.swift",
+        """
+        import \(type)
+        import WorkbenchModuleKit
+
+        ModuleMain.run(\(type)Module())
+
+        """
+      ),
+      (
+        "Tests/\(type)Tests/\(type)Tests.swift",
+        """
+        import Testing
+        import \(type)
+        import WorkbenchModuleKit
+
+        @MainActor
+        @Suite struct \(type)Tests {
+          @Test func addingUpdatesTheSharedNumber() throws {
+            let host = try Host(modules: [\(type)Module()])
+            _ = try host.run(line: "open \(name) \(name) main; add 2; add")
+            #expect(host.window(named: "main")?.frame["count"] == 3)
+          }
+        }
+
+        """
+      ),
+      (
+        "Scenarios/\(name).yaml",
+        """
+        # Run with: workbench run --module .build/debug/\(name)-module Scenarios/
+        scenario: Adding through one window shows in the other
+        windows:
+          left: \(name) \(name)
+          right: \(name) \(name)
+        steps:
+          - left: add 5
+          - expect:
+              right: {count: 5}
+          - right: add 1001
+            fails: AMOUNT must be between 1 and 1000
+
+        """
+      ),
+      (
+        "README.md",
+        """
+        # \(name)
+
+        A workbench feature module that runs in its own process. Build it, then load it:
+
+            swift build
+            workbench --module .build/debug/\(name)-module
+            workbench run --module .build/debug/\(name)-module Scenarios/
+
+        `workbench modules add .build/debug/\(name)-module` loads it at every start.
+
+        """
+      ),
+    ]
+  }
+
+  /// The package name SwiftPM gives a local dependency: its folder's name.
+  static func workbenchPackageName(_ root: String) -> String {
+    root.split(separator: "/").last.map(String.init) ?? "workbench"
+  }
+}

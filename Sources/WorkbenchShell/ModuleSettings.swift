@@ -1,0 +1,72 @@
+import WorkbenchCore
+import WorkbenchExternalModules
+import WorkbenchStore
+
+/// `workbench modules add|remove|list [PATH]`: the modules every start of the shell loads,
+/// kept in the workspace.
+@MainActor
+public enum ModuleSettings {
+  public static func run(_ arguments: [String]) -> Int32 {
+    var words: [String] = []
+    var workspace: String?
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+      if argument == "--workspace" || argument == "-w" {
+        workspace = iterator.next()
+      } else {
+        words.append(argument)
+      }
+    }
+    guard let action = words.first, ["add", "remove", "list"].contains(action),
+      (action == "list") == (words.count == 1),
+      words.count <= 2
+    else {
+      StandardStreams.error("usage: workbench modules add PATH | remove PATH | list [--workspace FILE]\n")
+      return ExitCode.usage
+    }
+    do {
+      let store = try Workspace.openStore(path: workspace)
+      switch action {
+      case "list":
+        let paths = try store.modulePaths()
+        StandardStreams.out(paths.isEmpty ? "no modules are loaded at start\n" : paths.joined(separator: "\n") + "\n")
+      case "add":
+        let path = absolute(words[1])
+        // Check it really is a module before every start tries to load it.
+        let loaded = ExternalModules.load([path])
+        if let problem = loaded.errors.first {
+          StandardStreams.error("error: \(problem)\n")
+          return ExitCode.failure
+        }
+        try store.setModule(path, loaded: true)
+        StandardStreams.out("\(loaded.modules.first?.manifest.name ?? path) will load at every start (\(path))\n")
+      default:
+        try store.setModule(absolute(words[1]), loaded: false)
+        StandardStreams.out("removed \(words[1])\n")
+      }
+      return ExitCode.success
+    } catch {
+      StandardStreams.error("error: \(error.message)\n")
+      return ExitCode.failure
+    }
+  }
+
+  static func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let directory = FileNames.currentDirectory()
+    return directory + "/" + path
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+enum FileNames {
+  static func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

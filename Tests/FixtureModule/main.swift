@@ -1,0 +1,73 @@
+// A module for the host's isolation tests: `poke` behaves as WORKBENCH_FIXTURE says
+// (`ok`, `trap`, `hang`, `garbage`, `print`).
+import WorkbenchModuleKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+struct TallyDocument: DocumentBody {
+  var pokes: Int
+}
+
+struct TallyViewState: ViewStateValue {
+  var label = "tally"
+}
+
+@MainActor
+final class TallyScreen: ScreenModel {
+  private(set) var document: TallyDocument
+  private(set) var viewState: TallyViewState
+
+  init(document: TallyDocument, viewState: TallyViewState, environment: ScreenEnvironment) {
+    self.document = document
+    self.viewState = viewState
+  }
+
+  func documentReplaced(_ document: TallyDocument) { self.document = document }
+  func restore(_ viewState: TallyViewState) { self.viewState = viewState }
+  func rename(_ label: String) { viewState.label = label }
+  var frame: FrameValue { ["pokes": .integer(document.pokes), "label": .string(viewState.label)] }
+}
+
+struct FixtureModule: FeatureModule {
+  var manifest: ModuleManifest { ModuleManifest(name: "fixture", version: "1.0", summary: "a module for tests") }
+
+  @MainActor func register(into registrar: Registrar) {
+    registrar.documentKind(
+      TallyDocument.self, name: "tally", summary: "pokes", samples: ["pokes": TallyDocument(pokes: 0)])
+    registrar.screen(TallyScreen.self, name: "tally", documentKind: "tally", summary: "the pokes") { frame in
+      "pokes: \(frame["pokes"]?.integerValue ?? 0) (\(frame["label"]?.stringValue ?? ""))"
+    }
+    registrar.command(
+      CommandSpec(
+        "poke", arguments: [ArgumentSpec("times", .integer(1...100), optional: true)], summary: "poke the tally",
+        scope: .window(screens: ["tally"])
+      ) { context in
+        let mode = getenv("WORKBENCH_FIXTURE").map { String(cString: $0) } ?? "ok"
+        switch mode {
+        case "trap": fatalError("the fixture traps on purpose")
+        case "hang": while true { sleep(60) }
+        case "garbage":
+          let junk = Array("this is not a length-prefixed message".utf8)
+          _ = junk.withUnsafeBytes { write(ModuleMain.protocolDescriptor, $0.baseAddress, $0.count) }
+        case "print": print("printing to stdout must not break the protocol")
+        default: break
+        }
+        let screen = try context.model(TallyScreen.self)
+        let times = context.arguments.integer("times") ?? 1
+        try context.commit(TallyDocument(pokes: screen.document.pokes + times), summary: "poke")
+        return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec(
+        "label", arguments: [ArgumentSpec("text", .rest)], summary: "name the tally in this window",
+        scope: .window(screens: ["tally"])
+      ) { context in
+        try context.model(TallyScreen.self).rename(context.arguments.text("text") ?? "")
+        return .frame(try context.requireWindow().id)
+      })
+  }
+}
+
+ModuleMain.run(FixtureModule())

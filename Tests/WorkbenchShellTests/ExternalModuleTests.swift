@@ -1,0 +1,97 @@
+import Testing
+import WorkbenchTestSupport
+
+/// Modules built as their own executables, loaded with `--module`: they work like built-in
+/// ones, and one that crashes, hangs or talks nonsense is stopped without taking the host down.
+@Suite struct ExternalModuleTests {
+  var fixture: String {
+    String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  }
+
+  private func run(_ commands: String, mode: String = "ok", extra: [String] = []) -> ProcessResult {
+    ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"] + extra, input: Array((commands + "\n").utf8),
+      environment: ["WORKBENCH_FIXTURE": mode])
+  }
+
+  @Test func anExternalModuleWorksLikeABuiltInOne() {
+    let result = run("modules\nopen tally pokes t\npoke 3\nlabel mine\nopen tally pokes u\nhelp poke\ndocuments")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("fixture 1.0  a module for tests (process \(fixture), protocol 1)"))
+    #expect(result.stdout.contains("pokes: 3 (mine)"))  // rendered by the module
+    #expect(result.stdout.contains("[2 u] tally pokes · revision 2\npokes: 3 (tally)"))  // the commit reached the host
+    #expect(result.stdout.contains("usage: poke [TIMES]"))
+    #expect(result.stdout.contains("pokes  tally  revision 2"))
+  }
+
+  @Test func argumentsAreCheckedByTheHostFromTheHandshake() {
+    let result = run("open tally pokes t\npoke 500")
+    #expect(result.stderr.contains("TIMES must be between 1 and 100, not 500"))
+  }
+
+  @Test(arguments: [
+    ("trap", "it closed the connection (it exited or crashed)"),
+    ("hang", "it did not answer within 3000 ms"),
+    ("garbage", "it sent a malformed message"),
+  ])
+  func aFailingModuleIsStoppedAndTheRestCarriesOn(mode: String, reason: String) {
+    let result = run("open tally pokes t\nopen catalog library c\n@t poke\nwindows\n@c select 2", mode: mode)
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("the module fixture stopped: \(reason)"))
+    #expect(result.stderr.contains("Its windows were closed; the rest of the session is untouched"))
+    #expect(result.stdout.contains("* [2 c] catalog library"))  // only the catalog window is left
+    #expect(!result.stdout.contains("[1 t] tally pokes\n"))
+    #expect(result.stdout.contains("▸  2  Structure and Interpretation"))  // the host went on
+  }
+
+  @Test func printingToStdoutDoesNotBreakTheProtocol() {
+    let result = run("open tally pokes t\npoke", mode: "print")
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("pokes: 1 (tally)"))
+    #expect(result.stderr.contains("printing to stdout must not break the protocol"))
+  }
+
+  @Test func aStoppedModuleCanBeRestarted() {
+    let result = run("open tally pokes t\n@t poke\nrestart-module fixture\nopen tally pokes t2", mode: "garbage")
+    #expect(result.stdout.contains("fixture is running again"))
+    #expect(result.stdout.contains("[2 t2] tally pokes"))
+  }
+
+  @Test func aModuleForAnotherProtocolIsRefused() {
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "-c", "modules"],
+      environment: ["WORKBENCH_MODULE_PROTOCOL_OVERRIDE": "99"])
+    #expect(result.stderr.contains("speaks module protocol 99, and this workbench speaks 1"))
+    #expect(!result.stdout.contains("fixture"))
+  }
+
+  @Test func scenariosRunAgainstExternalModules() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      """
+      scenario: Poking through one window shows in the other
+      windows:
+        left: tally pokes
+        right: tally pokes
+      steps:
+        - left: poke 2
+        - expect:
+            right: {pokes: 2, label: tally}
+        - left: poke 101
+          fails: TIMES must be between 1 and 100
+      """, to: folder + "/tally.yaml")
+    let result = ChildProcess.runWorkbench(["run", "--module", fixture, "-j", "2", folder])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+  }
+
+  @Test func theWorkspaceRemembersModulesToLoad() {
+    let workspace = makeTemporaryFolder() + "/w.sqlite"
+    let added = ChildProcess.runWorkbench(["modules", "add", fixture, "-w", workspace])
+    #expect(added.status == 0, "\(added.stderr)")
+    let listed = ChildProcess.runWorkbench(["modules", "list", "-w", workspace])
+    #expect(listed.stdout == fixture + "\n")
+    let shell = ChildProcess.runWorkbench(["-w", workspace, "-c", "open tally pokes t; poke"])
+    #expect(shell.stdout.contains("pokes: 1 (tally)"))
+  }
+}

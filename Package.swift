@@ -67,7 +67,10 @@ let package = Package(
     // Release-build benchmarks: `swift run -c release workbench-bench`.
     .executableTarget(
       name: "workbench-bench",
-      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "Catalog", "Lights", "Ledger"]),
+      dependencies: [
+        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
+        "Ledger",
+      ]),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 

@@ -224,7 +224,7 @@ public final class ProxyScreen: ScreenModel {
 
 enum JSONDecoderShim {
   static func decode(_ json: String) throws -> FrameValue {
-    try JSONDecoder().decode(FrameValue.self, from: Data(json.utf8))
+    try FrameValue.parse(json: Array(json.utf8))
   }
 }
 

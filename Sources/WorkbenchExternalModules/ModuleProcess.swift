@@ -72,6 +72,11 @@ public final class ModuleProcess {
       stop("it did not introduce itself: \(error)")
       throw CommandError("the module \(path) did not start: \(stopReason ?? "")")
     }
+    if greeting["type"]?.stringValue == "error" {
+      let message = greeting["message"]?.stringValue ?? "it reported an error"
+      stop(message)
+      throw CommandError("the module \(path) did not start: \(message)")
+    }
     guard greeting["type"]?.stringValue == "hello", let version = greeting["protocol"]?.integerValue,
       let moduleName = greeting["manifest"]?["name"]?.stringValue
     else {

@@ -75,9 +75,9 @@ public final class MessageChannel {
           let body = Array(buffer[4..<(4 + length)])
           buffer.removeFirst(4 + length)
           do {
-            return try JSONDecoder().decode(FrameValue.self, from: Data(body))
+            return try FrameValue.parse(json: body)
           } catch {
-            throw .malformed("not JSON")
+            throw .malformed("not JSON: \(error)")
           }
         }
       }

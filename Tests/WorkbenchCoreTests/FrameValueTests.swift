@@ -29,3 +29,22 @@ import WorkbenchCore
     #expect(frame.outlineText == "rows:\n  - id: 1, title: Dune\nselected: -")
   }
 }
+
+@Suite struct FrameValueParseTests {
+  @Test func parsingRoundTripsTheJSONItWrites() throws {
+    let value: FrameValue = [
+      "b": 1, "a": [true, nil, -2.5, "q\"uote\\ \n é ☃"], "o": ["k": ["x": 1]], "empty": [:], "none": [],
+    ]
+    #expect(try FrameValue.parse(json: Array(value.jsonText.utf8)) == value)
+  }
+
+  @Test func unicodeEscapesAndSurrogatesDecode() throws {
+    #expect(try FrameValue.parse(json: Array(#""\u00e9\ud83d\ude00""#.utf8)) == "é😀")
+  }
+
+  @Test func badJSONIsAnErrorWithItsPlace() {
+    for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"open", "1 2", String(repeating: "[", count: 600)] {
+      #expect(throws: JSONParseError.self) { try FrameValue.parse(json: Array(bad.utf8)) }
+    }
+  }
+}

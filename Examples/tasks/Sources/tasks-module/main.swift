@@ -1,0 +1,4 @@
+import Tasks
+import WorkbenchModuleKit
+
+ModuleMain.run(TasksModule())

@@ -1,0 +1,177 @@
+/// A problem in JSON text.
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public let message: String
+  /// The byte offset it was found at.
+  public let offset: Int
+  public var description: String { "\(message) at byte \(offset)" }
+}
+
+extension FrameValue {
+  /// Parses JSON text into a frame value, keeping the order of object members. Faster than a
+  /// `Decoder` for the module protocol's messages, and bounded: nesting deeper than 512 levels is
+  /// an error, not a stack overflow.
+  public static func parse(json bytes: [UInt8]) throws(JSONParseError) -> FrameValue {
+    var parser = JSONBytes(bytes: bytes)
+    let value = try parser.value(depth: 0)
+    parser.skipSpace()
+    guard parser.index == bytes.count else { throw parser.error("text after the value") }
+    return value
+  }
+}
+
+private struct JSONBytes {
+  let bytes: [UInt8]
+  var index = 0
+
+  func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
+
+  mutating func skipSpace() {
+    while index < bytes.count,
+      bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+    {
+      index += 1
+    }
+  }
+
+  mutating func value(depth: Int) throws(JSONParseError) -> FrameValue {
+    guard depth < 512 else { throw error("nesting too deep") }
+    skipSpace()
+    guard index < bytes.count else { throw error("unexpected end") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      index += 1
+      var members: [(key: String, value: FrameValue)] = []
+      skipSpace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return .object(FrameObject(members: members))
+      }
+      while true {
+        skipSpace()
+        let key = try string()
+        skipSpace()
+        try expect(UInt8(ascii: ":"))
+        members.append((key, try value(depth: depth + 1)))
+        skipSpace()
+        guard index < bytes.count else { throw error("unclosed object") }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          continue
+        }
+        try expect(UInt8(ascii: "}"))
+        return .object(FrameObject(members: members))
+      }
+    case UInt8(ascii: "["):
+      index += 1
+      var items: [FrameValue] = []
+      skipSpace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return .list(items)
+      }
+      while true {
+        items.append(try value(depth: depth + 1))
+        skipSpace()
+        guard index < bytes.count else { throw error("unclosed list") }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          continue
+        }
+        try expect(UInt8(ascii: "]"))
+        return .list(items)
+      }
+    case UInt8(ascii: "\""):
+      return .string(try string())
+    case UInt8(ascii: "t"):
+      try word("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try word("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try word("null")
+      return .null
+    default:
+      return try number()
+    }
+  }
+
+  mutating func expect(_ byte: UInt8) throws(JSONParseError) {
+    guard index < bytes.count, bytes[index] == byte else {
+      throw error("expected '\(Character(Unicode.Scalar(byte)))'")
+    }
+    index += 1
+  }
+
+  mutating func word(_ text: String) throws(JSONParseError) {
+    for byte in text.utf8 { try expect(byte) }
+  }
+
+  mutating func number() throws(JSONParseError) -> FrameValue {
+    let start = index
+    var isInteger = true
+    while index < bytes.count {
+      let byte = bytes[index]
+      if (0x30...0x39).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+        index += 1
+      } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+        isInteger = false
+        index += 1
+      } else {
+        break
+      }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    if isInteger, let integer = Int(text) { return .integer(integer) }
+    guard let number = Double(text), !text.isEmpty else { throw error("not a value") }
+    return .number(number)
+  }
+
+  mutating func string() throws(JSONParseError) -> String {
+    try expect(UInt8(ascii: "\""))
+    var result: [UInt8] = []
+    while true {
+      guard index < bytes.count else { throw error("unclosed string") }
+      let byte = bytes[index]
+      index += 1
+      if byte == UInt8(ascii: "\"") { break }
+      guard byte == UInt8(ascii: "\\") else {
+        result.append(byte)
+        continue
+      }
+      guard index < bytes.count else { throw error("unclosed string") }
+      let escaped = bytes[index]
+      index += 1
+      switch escaped {
+      case UInt8(ascii: "n"): result.append(0x0A)
+      case UInt8(ascii: "t"): result.append(0x09)
+      case UInt8(ascii: "r"): result.append(0x0D)
+      case UInt8(ascii: "b"): result.append(0x08)
+      case UInt8(ascii: "f"): result.append(0x0C)
+      case UInt8(ascii: "u"):
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+          bytes[index + 1] == UInt8(ascii: "u")
+        {
+          index += 2
+          let low = try hex4()
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw error("bad \\u escape") }
+        result += Array(String(Character(unicode)).utf8)
+      default: result.append(escaped)
+      }
+    }
+    guard let text = String(validating: result, as: UTF8.self) else { throw error("invalid UTF-8") }
+    return text
+  }
+
+  mutating func hex4() throws(JSONParseError) -> UInt32 {
+    guard index + 4 <= bytes.count,
+      let value = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+    else { throw error("bad \\u escape") }
+    index += 4
+    return value
+  }
+}

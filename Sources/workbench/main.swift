@@ -43,7 +43,7 @@ func workbenchSourceRoot(file: String = #filePath) -> String {
 }
 
 switch arguments.first {
-case "reference": exit(Shell.printReference(modules: builtInModules))
+case "reference": exit(Shell.printReference(modules: modulesWithExternal(Array(arguments.dropFirst()))))
 case "run":
   let rest = Array(arguments.dropFirst())
   exit(ScenarioCommand.run(rest, modules: modulesWithExternal(rest)))

@@ -78,17 +78,17 @@ let package = Package(
     .executableTarget(
       name: "workbench-fixture-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/FixtureModule"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
-    .target(name: "WorkbenchTestSupport", path: "Tests/WorkbenchTestSupport"),
+    .target(name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore"], path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: ["WorkbenchScenarios", "WorkbenchCore", "Catalog", "BuiltInModules", "WorkbenchTestSupport"],
       exclude: ["Broken"]
     ),
-    .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore"]),
-    .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore"]),
-    .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore"]),
-    .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore"]),
+    .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchTestSupport"]),
+    .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore", "WorkbenchTestSupport"]),
+    .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore", "WorkbenchTestSupport"]),
+    .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "LedgerTests", dependencies: ["Ledger", "WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),

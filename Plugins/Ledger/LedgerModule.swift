@@ -130,15 +130,6 @@ enum LedgerCommands {
 }
 
 extension LedgerScreen {
-  func setDebounce(_ milliseconds: Int) {
-    restore(
-      {
-        var state = viewState
-        state.debounceMilliseconds = milliseconds
-        return state
-      }())
-  }
-
   /// Validates a send and returns the ledger with it applied; refuses a request id already sent.
   func prepareSend(amount text: String, request: String, recipient: String) throws(CommandError) -> LedgerDocument {
     guard session.state == .active else {

@@ -102,6 +102,8 @@ public final class LedgerScreen: ScreenModel {
     }
   }
 
+  func setDebounce(_ milliseconds: Int) { viewState.debounceMilliseconds = milliseconds }
+
   func search(_ query: String) throws(CommandError) {
     let previous = viewState.query
     viewState.query = query

@@ -51,7 +51,6 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public private(set) var viewState: HomeViewState
   let home: ScopeResolver<HomeScope>
   let bridge: HomeBridge?
-  let environment: ScreenEnvironment
   /// How many changes reached this window.
   public private(set) var updates = 0
   var isPreview: Bool { Mode.isPreview }
@@ -59,7 +58,6 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public init(document: HomeDocument, viewState: HomeViewState, environment: ScreenEnvironment) {
     self.document = document
     self.viewState = viewState
-    self.environment = environment
     (home, bridge) = LightsContainers.homeResolver(
       preview: Mode.isPreview, document: document, environment: environment)
     home.onChange = { [weak self] in self?.updates += 1 }

@@ -73,7 +73,7 @@ final class ShellController {
           output.write(result, host: host)
         }
       }
-      recorder?.note(line, host: host)
+      recorder?.commit()
       if let question { return question }
       return quit ? .quit : .ran
     } catch {

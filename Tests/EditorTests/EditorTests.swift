@@ -1,6 +1,7 @@
 import Editor
 import Testing
 import WorkbenchCore
+import WorkbenchTestSupport
 
 @Suite struct TextDocumentTests {
   @Test func titlesAreValidated() {
@@ -24,50 +25,41 @@ import WorkbenchCore
     _ = try host.run(line: "open editor doc first; open editor doc second")
   }
 
-  private func frame(_ window: String) -> FrameValue { host.window(named: window)?.frame ?? .null }
   private func lines(_ window: String) -> [String] {
-    frame(window)["lines"]?.elements?.compactMap { $0["text"]?.stringValue } ?? []
-  }
-  private func failure(_ line: String) -> String? {
-    do {
-      _ = try host.run(line: line)
-      return nil
-    } catch {
-      return error.message
-    }
+    host.frame(of: window)["lines"]?.elements?.compactMap { $0["text"]?.stringValue } ?? []
   }
 
   @Test func editsStayInTheDraftUntilSaved() throws {
     _ = try host.run(line: "@first append three; @first replace 1 ONE; @first insert 1 zero; @first delete 3")
     #expect(lines("first") == ["zero", "ONE", "three"])
-    #expect(frame("first")["dirty"] == true)
-    #expect(frame("first")["baseRevision"] == 1)
+    #expect(host.frame(of: "first")["dirty"] == true)
+    #expect(host.frame(of: "first")["baseRevision"] == 1)
     #expect(lines("second") == ["one", "two"])  // no leak into another window
     #expect(host.document(named: "doc")?.revision == 1)
     _ = try host.run(line: "@first save")
     #expect(lines("second") == ["zero", "ONE", "three"])
-    #expect(frame("first")["dirty"] == false)
+    #expect(host.frame(of: "first")["dirty"] == false)
     #expect(host.document(named: "doc")?.revision == 2)
   }
 
   @Test func saveRejectedByValidationKeepsTheDraft() throws {
     let long = String(repeating: "x", count: 81)
-    #expect(failure("@first title \(long)")?.contains("the limit is 80") == true)
+    #expect(host.failure("@first title \(long)")?.contains("the limit is 80") == true)
     _ = try host.run(line: "@first append more")
-    #expect(failure("@second save") == "not saved: there are no changes to save")
-    #expect(frame("first")["dirty"] == true)
+    #expect(host.failure("@second save") == "not saved: there are no changes to save")
+    #expect(host.frame(of: "first")["dirty"] == true)
   }
 
   /// The seed's test: two editors of one revision; save the first, then the second.
   @Test func twoEditorsOfOneRevision() throws {
     _ = try host.run(line: "@first replace 1 from first; @second replace 2 from second")
     _ = try host.run(line: "@first save")
-    let message = failure("@second save")
+    let message = host.failure("@second save")
     #expect(message?.contains("the document moved to revision 2 since this draft started from revision 1") == true)
     #expect(host.document(named: "doc")?.revision == 2)
     #expect(lines("first") == ["from first", "two"])
     #expect(lines("second") == ["one", "from second"])  // the draft is kept
-    #expect(frame("second")["conflict"] == ["base": 1, "current": 2])
+    #expect(host.frame(of: "second")["conflict"] == ["base": 1, "current": 2])
 
     guard case .text(let diff) = try host.run(line: "@second resolve diff").first else {
       Issue.record("no diff")
@@ -78,23 +70,23 @@ import WorkbenchCore
 
     _ = try host.run(line: "@second resolve keep")
     #expect(lines("first") == ["one", "from second"])
-    #expect(frame("second")["conflict"] == .null)
+    #expect(host.frame(of: "second")["conflict"] == .null)
     #expect(host.document(named: "doc")?.revision == 3)
   }
 
   @Test func takingTheOtherVersionDropsTheDraft() throws {
     _ = try host.run(line: "@first append a; @second append b; @first save; @second resolve take")
     #expect(lines("second") == ["one", "two", "a"])
-    #expect(frame("second")["dirty"] == false)
+    #expect(host.frame(of: "second")["dirty"] == false)
   }
 
   @Test func badInputIsRefused() throws {
-    #expect(failure("@first replace 9 x") == "there is no line 9: lines are numbered 1 to 2")
-    #expect(failure("@first delete 2 1") == "the range 2-1 runs backwards")
-    #expect(failure("@first insert 4 x") == "there is no line 4: lines are numbered 1 to 3")
-    #expect(failure("@first resolve keep") == "there is no conflict to resolve in this window")
-    #expect(failure("@first title \"\"") == "the title is empty: give the document a title")
-    #expect(frame("first")["dirty"] == false)
+    #expect(host.failure("@first replace 9 x") == "there is no line 9: lines are numbered 1 to 2")
+    #expect(host.failure("@first delete 2 1") == "the range 2-1 runs backwards")
+    #expect(host.failure("@first insert 4 x") == "there is no line 4: lines are numbered 1 to 3")
+    #expect(host.failure("@first resolve keep") == "there is no conflict to resolve in this window")
+    #expect(host.failure("@first title \"\"") == "the title is empty: give the document a title")
+    #expect(host.frame(of: "first")["dirty"] == false)
   }
 
   @Test func aDraftSurvivesARelaunchAndQuitNeedsAChoice() throws {

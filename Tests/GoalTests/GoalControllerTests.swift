@@ -1,6 +1,7 @@
 import Goal
 import Testing
 import WorkbenchCore
+import WorkbenchTestSupport
 
 /// The controller role through the host: intents to transitions, facts to a presentation, and
 /// one goal shared by two windows.
@@ -14,42 +15,32 @@ import WorkbenchCore
     _ = try host.run(line: "open goal reading left; open goal reading right")
   }
 
-  private func frame(_ window: String) -> FrameValue { host.window(named: window)?.frame ?? .null }
-
-  private func failure(_ line: String) -> String? {
-    do {
-      _ = try host.run(line: line)
-      return nil
-    } catch {
-      return error.message
-    }
-  }
-
   @Test func theSeedsSequence() throws {
-    #expect(frame("left")["progress"] == "0 of 2")
+    #expect(host.frame(of: "left")["progress"] == "0 of 2")
     _ = try host.run(line: "@left complete; @left complete")
-    #expect(frame("left")["progress"] == "2 of 2")
-    #expect(frame("left")["canComplete"] == false)
-    #expect(frame("left")["message"] == .null)
+    #expect(host.frame(of: "left")["progress"] == "2 of 2")
+    #expect(host.frame(of: "left")["canComplete"] == false)
+    #expect(host.frame(of: "left")["message"] == .null)
     // The extra completion a disabled control would prevent: the model still refuses it.
-    #expect(failure("@left complete") == "This goal is already complete (2 of 2); raise the target to read more.")
-    #expect(frame("left")["progress"] == "2 of 2")
-    #expect(frame("left")["message"] == "This goal is already complete (2 of 2); raise the target to read more.")
+    #expect(host.failure("@left complete") == "This goal is already complete (2 of 2); raise the target to read more.")
+    #expect(host.frame(of: "left")["progress"] == "2 of 2")
+    #expect(
+      host.frame(of: "left")["message"] == "This goal is already complete (2 of 2); raise the target to read more.")
   }
 
   @Test func theMessageIsClearedByTheNextSuccess() throws {
     _ = try host.run(line: "@left complete; @left complete")
-    _ = failure("@left complete")
+    _ = host.failure("@left complete")
     _ = try host.run(line: "@left target 3; @left save; @left complete")
-    #expect(frame("left")["message"] == .null)
-    #expect(frame("left")["progress"] == "3 of 3")
+    #expect(host.frame(of: "left")["message"] == .null)
+    #expect(host.frame(of: "left")["progress"] == "3 of 3")
   }
 
   @Test func completingThroughEitherWindowUpdatesBoth() throws {
     _ = try host.run(line: "@left complete")
-    #expect(frame("right")["progress"] == "1 of 2")
+    #expect(host.frame(of: "right")["progress"] == "1 of 2")
     _ = try host.run(line: "@right complete")
-    #expect(frame("left")["progress"] == "2 of 2")
+    #expect(host.frame(of: "left")["progress"] == "2 of 2")
     #expect(host.document(named: "reading")?.revision == 3)
   }
 
@@ -66,31 +57,31 @@ import WorkbenchCore
 
   @Test func aDraftIsThisWindowsOnlyUntilSaved() throws {
     _ = try host.run(line: "@left target 5; @left complete")
-    #expect(frame("left")["showing"] == "draft")
-    #expect(frame("left")["draft"]?["progress"] == "1 of 5")
-    #expect(frame("left")["progress"] == "0 of 2")  // the shared goal is untouched
-    #expect(frame("right")["draft"] == .null)
-    #expect(frame("right")["progress"] == "0 of 2")
+    #expect(host.frame(of: "left")["showing"] == "draft")
+    #expect(host.frame(of: "left")["draft"]?["progress"] == "1 of 5")
+    #expect(host.frame(of: "left")["progress"] == "0 of 2")  // the shared goal is untouched
+    #expect(host.frame(of: "right")["draft"] == .null)
+    #expect(host.frame(of: "right")["progress"] == "0 of 2")
     _ = try host.run(line: "@left save")
-    #expect(frame("right")["progress"] == "1 of 5")
-    #expect(frame("left")["showing"] == "saved")
+    #expect(host.frame(of: "right")["progress"] == "1 of 5")
+    #expect(host.frame(of: "left")["showing"] == "saved")
   }
 
   @Test func aDraftOverAGoalThatMovedIsNotSavedSilently() throws {
     _ = try host.run(line: "@left target 4; @right complete")
-    #expect(failure("@left save")?.hasPrefix("the shared goal changed since this draft started") == true)
+    #expect(host.failure("@left save")?.hasPrefix("the shared goal changed since this draft started") == true)
     _ = try host.run(line: "@left save force")
-    #expect(frame("right")["progress"] == "0 of 4")
+    #expect(host.frame(of: "right")["progress"] == "0 of 4")
   }
 
   @Test func badInputChangesNothing() throws {
-    #expect(failure("@left target 0") == "A reading goal needs a positive target, not 0.")
-    #expect(failure("@left target -2") == "A reading goal needs a positive target, not -2.")
-    #expect(frame("left")["draft"] == .null)
+    #expect(host.failure("@left target 0") == "A reading goal needs a positive target, not 0.")
+    #expect(host.failure("@left target -2") == "A reading goal needs a positive target, not -2.")
+    #expect(host.frame(of: "left")["draft"] == .null)
     _ = try host.run(line: "@left complete")
-    #expect(failure("@left target 0")?.contains("positive target") == true)
-    #expect(failure("@left discard") == "there is no draft to discard in this window")
-    #expect(failure("@left save") == "there is no draft to save in this window")
+    #expect(host.failure("@left target 0")?.contains("positive target") == true)
+    #expect(host.failure("@left discard") == "there is no draft to discard in this window")
+    #expect(host.failure("@left save") == "there is no draft to save in this window")
     #expect(host.document(named: "reading")?.revision == 2)
   }
 
@@ -100,6 +91,6 @@ import WorkbenchCore
     #expect(host.window(named: "left") != nil)
     _ = try host.run(line: "close left save")
     #expect(host.window(named: "left") == nil)
-    #expect(frame("right")["target"] == 7)
+    #expect(host.frame(of: "right")["target"] == 7)
   }
 }

@@ -1,6 +1,7 @@
 import Lights
 import Testing
 import WorkbenchCore
+import WorkbenchTestSupport
 
 @MainActor
 @Suite struct LightsTests {
@@ -11,17 +12,8 @@ import WorkbenchCore
     _ = try host.run(line: "open home home house; enter living left; @house enter living right")
   }
 
-  private func frame(_ window: String) -> FrameValue { host.window(named: window)?.frame ?? .null }
   private func light(_ window: String, _ id: Int) -> FrameValue? {
-    frame(window)["lights"]?.elements?.first { $0["id"]?.integerValue == id }
-  }
-  private func failure(_ line: String) -> String? {
-    do {
-      _ = try host.run(line: line)
-      return nil
-    } catch {
-      return error.message
-    }
+    host.frame(of: window)["lights"]?.elements?.first { $0["id"]?.integerValue == id }
   }
 
   @Test func twoWindowsOnOneRoomSeeAToggleMadeInEither() throws {
@@ -33,7 +25,7 @@ import WorkbenchCore
   }
 
   @Test func aBridgeChangeReachesEveryWindow() throws {
-    _ = frame("right")  // connections resolve when a frame first needs them
+    _ = host.frame(of: "right")  // connections resolve when a frame first needs them
     let updatesBefore = try #require(host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)).updates
     _ = try host.run(line: "@house bridge switch 1 off")
     #expect(light("left", 1)?["on"] == false)
@@ -41,25 +33,25 @@ import WorkbenchCore
     let room = try #require(host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self))
     #expect(room.updates > updatesBefore)
     _ = try host.run(line: "@house bridge add living Reading lamp")
-    #expect(frame("left")["lights"]?.elements?.count == 3)
-    #expect(frame("house")["rooms"]?.elements?.first?["lights"] == 3)
+    #expect(host.frame(of: "left")["lights"]?.elements?.count == 3)
+    #expect(host.frame(of: "house")["rooms"]?.elements?.first?["lights"] == 3)
     _ = try host.run(line: "@house bridge remove 1")
-    #expect(frame("right")["lights"]?.elements?.map { $0["id"]?.integerValue } == [2, 6])
+    #expect(host.frame(of: "right")["lights"]?.elements?.map { $0["id"]?.integerValue } == [2, 6])
   }
 
   @Test func anUnreachableBridgeShowsAndRefusesWrites() throws {
     _ = try host.run(line: "@house bridge offline")
-    #expect(frame("left")["bridge"] == "unreachable")
+    #expect(host.frame(of: "left")["bridge"] == "unreachable")
     #expect(
-      failure("@left switch 1 off")?.hasPrefix("the bridge is unreachable, so the light was not switched") == true)
+      host.failure("@left switch 1 off")?.hasPrefix("the bridge is unreachable, so the light was not switched") == true)
     #expect(light("left", 1)?["on"] == true)
-    #expect(failure("@left detect")?.hasPrefix("the bridge is unreachable") == true)
+    #expect(host.failure("@left detect")?.hasPrefix("the bridge is unreachable") == true)
     _ = try host.run(line: "@house bridge online; @left switch 1 off")
     #expect(light("right", 1)?["on"] == false)
   }
 
   @Test func brightnessHasAValidRange() throws {
-    #expect(failure("@left dim 1 101") == "brightness goes from 0 to 100, not 101")
+    #expect(host.failure("@left dim 1 101") == "brightness goes from 0 to 100, not 101")
     #expect(light("left", 1)?["brightness"] == 80)
     _ = try host.run(line: "@left dim 1 5")
     #expect(light("right", 1)?["brightness"] == 5)
@@ -67,12 +59,12 @@ import WorkbenchCore
 
   @Test func detectingFindsALightAfterADelayOnTheSessionClock() throws {
     _ = try host.run(line: "@left detect")
-    #expect(frame("right")["detecting"] == true)
+    #expect(host.frame(of: "right")["detecting"] == true)
     _ = try host.run(line: "clock advance 1s")
-    #expect(frame("left")["lights"]?.elements?.count == 2)
+    #expect(host.frame(of: "left")["lights"]?.elements?.count == 2)
     _ = try host.run(line: "clock advance 1s")
-    #expect(frame("left")["lights"]?.elements?.count == 3)
-    #expect(frame("right")["detecting"] == false)
+    #expect(host.frame(of: "left")["lights"]?.elements?.count == 3)
+    #expect(host.frame(of: "right")["detecting"] == false)
   }
 
   @Test func aPreviewHasNoBridgeAndKeepsItsValuesToItself() throws {
@@ -80,9 +72,9 @@ import WorkbenchCore
     #expect(light("pl", 2)?["on"] == true)
     #expect(light("pr", 2)?["on"] == false)  // initial values are per window
     #expect(light("left", 2)?["on"] == false)  // the live bridge never heard of it
-    #expect(frame("pl")["bridge"] == "preview")
-    #expect(failure("@pl bridge offline") == "this window shows a preview: there is no bridge behind it")
-    #expect(failure("@pl detect") == "a preview has no bridge, so it cannot detect lights")
+    #expect(host.frame(of: "pl")["bridge"] == "preview")
+    #expect(host.failure("@pl bridge offline") == "this window shows a preview: there is no bridge behind it")
+    #expect(host.failure("@pl detect") == "a preview has no bridge, so it cannot detect lights")
   }
 
   @Test func closingAWindowCancelsItsConnections() throws {
@@ -95,14 +87,14 @@ import WorkbenchCore
 
   @Test func anotherRoomIsAnotherConfiguration() throws {
     _ = try host.run(line: "@left room kitchen")
-    #expect(frame("left")["name"] == "Kitchen")
-    #expect(frame("left")["lights"]?.elements?.map { $0["id"]?.integerValue } == [3, 4])
-    #expect(failure("@left room garage")?.hasPrefix("no room 'garage'") == true)
-    #expect(failure("@left switch 1 on")?.hasPrefix("no light 1 in Kitchen") == true)
+    #expect(host.frame(of: "left")["name"] == "Kitchen")
+    #expect(host.frame(of: "left")["lights"]?.elements?.map { $0["id"]?.integerValue } == [3, 4])
+    #expect(host.failure("@left room garage")?.hasPrefix("no room 'garage'") == true)
+    #expect(host.failure("@left switch 1 on")?.hasPrefix("no light 1 in Kitchen") == true)
   }
 
   @Test func theScopesCommandShowsTheTree() throws {
-    _ = frame("left")  // the tree shows what the window has resolved so far
+    _ = host.frame(of: "left")  // the tree shows what the window has resolved so far
     guard case .text(let tree) = try host.run(line: "@left scopes").first else {
       Issue.record("no tree")
       return

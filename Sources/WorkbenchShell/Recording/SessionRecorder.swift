@@ -46,11 +46,10 @@ final class SessionRecorder {
     header = lines
   }
 
-  /// Notes a line that ran without error.
-  func note(_ line: String, host: Host) {
+  /// Keeps the steps `prepare` worked out, once their line ran without error.
+  func commit() {
     steps += pending
     pending = []
-    _ = line
   }
 
   /// Works out, before a line runs, which steps it becomes: `WINDOW: command` for a module

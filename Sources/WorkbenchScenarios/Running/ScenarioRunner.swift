@@ -65,7 +65,7 @@ public struct ScenarioRunner {
   private func runSteps(of scenario: Scenario, result: inout ScenarioResult) throws(FailedStep) {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
     do {
-      state.host = try setUp(scenario, state: &state)
+      state.host = try setUp(scenario)
     } catch {
       throw FailedStep(failure: error, step: nil)
     }
@@ -96,7 +96,7 @@ public struct ScenarioRunner {
 
   // MARK: Set-up
 
-  private func setUp(_ scenario: Scenario, state: inout RunState) throws(StepFailure) -> Host {
+  private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
     let host: Host
     do {
       host = try Host(
@@ -107,16 +107,6 @@ public struct ScenarioRunner {
     do throws(CommandError) {
       for document in scenario.documents {
         try host.seedDocument(named: document.name, kind: document.kind, json: document.json)
-      }
-      // The scenario's own workspace, in memory, through the same store code as the shell.
-      let documents = try host.sessionRecord().documents
-      do throws(StoreError) {
-        let store = try WorkspaceStore.inMemory()
-        try store.addMissing(documents)
-        host.persistence = store
-        state.store = store
-      } catch {
-        throw CommandError(error.message)
       }
       for window in scenario.windows {
         let opened = try host.openWindow(screen: window.screen, document: window.document, name: window.name)
@@ -221,8 +211,18 @@ public struct ScenarioRunner {
   /// Saves the session to the scenario's workspace, tears the host down and restores it from
   /// the workspace, as the shell does.
   private func relaunch(_ state: inout RunState) throws(CommandError) {
-    guard let store = state.store else { throw CommandError("the scenario has no workspace") }
     do {
+      // The scenario's own workspace, in memory, through the same store code as the shell. It is
+      // opened at the first relaunch (most scenarios never relaunch); from then on every commit
+      // goes through it too.
+      let store: WorkspaceStore
+      if let existing = state.store {
+        store = existing
+      } else {
+        store = try WorkspaceStore.inMemory()
+        try store.addMissing(try state.host.sessionRecord().documents)
+        state.store = store
+      }
       try store.saveSession(try state.host.sessionRecord())
       let restored = try store.loadSession()
       state.host = try Host(

@@ -53,7 +53,17 @@ extension Host {
     modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(),
     clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false
   ) throws(RegistrationError) {
-    try self.init(modules: modules, environment: environment, clock: clock, loadSamples: addingMissingSamples)
+    self.init(
+      registry: try ModuleRegistry(modules: modules), environment: environment, clock: clock, restoring: record,
+      addingMissingSamples: addingMissingSamples)
+  }
+
+  /// A host on modules already registered, whose session is rebuilt from `record`.
+  public convenience init(
+    registry: ModuleRegistry, environment: ScreenEnvironment = ScreenEnvironment(),
+    clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false
+  ) {
+    self.init(registry: registry, environment: environment, clock: clock, loadSamples: addingMissingSamples)
     var warnings: [RestorationWarning] = []
     for stored in record.documents {
       guard let kind = documentKinds[stored.kind] else {

@@ -42,61 +42,32 @@ public final class Host {
     try self.init(modules: modules, environment: environment, clock: clock, loadSamples: true)
   }
 
-  init(modules: [any FeatureModule], environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool)
+  convenience init(
+    modules: [any FeatureModule], environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool
+  )
     throws(RegistrationError)
   {
+    try self.init(
+      registry: ModuleRegistry(modules: modules), environment: environment, clock: clock, loadSamples: loadSamples)
+  }
+
+  /// A host on modules already registered: hosts made one after another (a scenario run) share
+  /// one registration instead of registering every module again.
+  public convenience init(
+    registry: ModuleRegistry, environment: ScreenEnvironment = ScreenEnvironment(), clock: SessionClock.Mode = .real
+  ) {
+    self.init(registry: registry, environment: environment, clock: clock, loadSamples: true)
+  }
+
+  init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool) {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
     self.services = SessionServices(clock: self.clock)
-    var manifests: [ModuleManifest] = []
-    var kinds: [String: DocumentKind] = [:]
-    var screens: [String: ScreenKind] = [:]
-    var commands: [String: [String: CommandSpec]] = [:]
-    let reserved = Set(HostCommands.all.map(\.name))
-    for module in modules {
-      let manifest = module.manifest
-      guard !manifest.name.isEmpty, !manifest.name.contains(".") else {
-        throw RegistrationError(message: "module name '\(manifest.name)' must be non-empty without dots")
-      }
-      guard commands[manifest.name] == nil else {
-        throw RegistrationError(message: "two modules are named '\(manifest.name)'")
-      }
-      let registrar = Registrar(manifest: manifest)
-      module.register(into: registrar)
-      for kind in registrar.documentKinds {
-        guard kinds[kind.name] == nil else {
-          throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
-        }
-        kinds[kind.name] = kind
-      }
-      for screen in registrar.screenKinds {
-        guard screens[screen.name] == nil else {
-          throw RegistrationError(message: "screen '\(screen.name)' is registered twice")
-        }
-        screens[screen.name] = screen
-      }
-      var own: [String: CommandSpec] = [:]
-      for spec in registrar.commands {
-        guard own[spec.name] == nil else {
-          throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
-        }
-        guard !reserved.contains(spec.name) else {
-          throw RegistrationError(
-            message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
-        }
-        own[spec.name] = spec
-      }
-      commands[manifest.name] = own
-      manifests.append(manifest)
-    }
-    for screen in screens.values where kinds[screen.documentKind] == nil {
-      throw RegistrationError(
-        message: "screen '\(screen.name)' shows unknown document kind '\(screen.documentKind)'")
-    }
-    self.manifests = manifests
-    self.documentKinds = kinds
-    self.screenKinds = screens
-    self.moduleCommands = commands
+    self.manifests = registry.manifests
+    self.documentKinds = registry.documentKinds
+    self.screenKinds = registry.screenKinds
+    self.moduleCommands = registry.moduleCommands
+    let kinds = registry.documentKinds
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
     guard loadSamples else { return }
     for kind in kinds.values.sorted(by: { $0.name < $1.name }) {

@@ -25,11 +25,18 @@ public struct ScenarioRunner {
 
   let modules: [any FeatureModule]
   let options: Options
+  /// The modules registered once, for every scenario's host.
+  let registry: Result<ModuleRegistry, RegistrationError>
 
   /// A runner for scenarios on these modules.
   public init(modules: [any FeatureModule], options: Options = Options()) {
     self.modules = modules
     self.options = options
+    do {
+      registry = .success(try ModuleRegistry(modules: modules))
+    } catch {
+      registry = .failure(error)
+    }
   }
 
   private struct StepFailure: Error {
@@ -98,10 +105,11 @@ public struct ScenarioRunner {
 
   private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
     let host: Host
-    do {
-      host = try Host(
-        modules: modules, environment: ScreenEnvironment(viewportRows: scenario.viewportRows), clock: .virtual)
-    } catch {
+    switch registry {
+    case .success(let registry):
+      host = Host(
+        registry: registry, environment: ScreenEnvironment(viewportRows: scenario.viewportRows), clock: .virtual)
+    case .failure(let error):
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
     do throws(CommandError) {
@@ -226,8 +234,8 @@ public struct ScenarioRunner {
       try store.saveSession(try state.host.sessionRecord())
       let restored = try store.loadSession()
       state.host = try Host(
-        modules: modules, environment: ScreenEnvironment(viewportRows: state.scenario.viewportRows), clock: .virtual,
-        restoring: restored)
+        registry: registry.get(), environment: ScreenEnvironment(viewportRows: state.scenario.viewportRows),
+        clock: .virtual, restoring: restored)
       state.host.persistence = store
     } catch let error as RegistrationError {
       throw CommandError("the modules failed to register: \(error.message)")

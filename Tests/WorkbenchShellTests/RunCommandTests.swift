@@ -90,6 +90,11 @@ import WorkbenchTestSupport
     #expect(filtered.stdout == "\(folder)/a.yaml:10  Also passes  [slow]\n")
     let excluded = ChildProcess.runWorkbench(["run", "--list", "--exclude-tag", "slow", "--tag", "fast", folder])
     #expect(excluded.stdout.split(separator: "\n").count == 2)
+    let nothing = ChildProcess.runWorkbench(["run", "--list", "--tag", "no-such-tag", folder])
+    #expect(nothing.status == 0)
+    #expect(nothing.stdout == "")
+    let none = ChildProcess.runWorkbench(["run", "--tag", "no-such-tag", folder])
+    #expect(none.stdout.hasSuffix("0 passed, 0 failed\n"))
   }
 
   @Test func reportsAreWrittenAsJUnitAndJSON() throws {

@@ -218,9 +218,10 @@ public final class SuiteRunner {
 func writeAll(_ text: String, to descriptor: Int32) {
   var text = text
   text.withUTF8 { bytes in
+    guard let base = bytes.baseAddress else { return }  // nothing to write
     var offset = 0
     while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      let written = write(descriptor, base + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         return

@@ -16,9 +16,10 @@ public enum StandardStreams {
   static func write(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return }  // nothing to write
       var offset = 0
       while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return  // a closed pipe: nothing more can be written

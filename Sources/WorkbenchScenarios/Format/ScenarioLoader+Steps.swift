@@ -37,7 +37,18 @@ extension ScenarioLoader {
     }
     var steps: [Step] = []
     for item in items {
-      steps += try buildStep(item, context: &context, includes: includes)
+      let built = try buildStep(item, context: &context, includes: includes)
+      if case .mapping(let pairs) = item.content, pairs.contains(where: { $0.key == "repeat" || $0.key == "include" }) {
+        // Expanded steps were counted as they were built.
+      } else {
+        expandedSteps += built.count
+      }
+      guard expandedSteps <= Self.maximumSteps else {
+        throw ScenarioFileError(
+          "the scenario expands to more than \(Self.maximumSteps) steps (repeats inside repeats?): make it smaller",
+          at: item.location)
+      }
+      steps += built
     }
     return steps
   }

@@ -18,6 +18,10 @@ public final class ScenarioLoader {
   let host: Host
   let sampleDocuments: [String: String]
   var flowCache: [String: YAMLNode] = [:]
+  /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
+  var expandedSteps = 0
+  /// The most steps a scenario may expand to.
+  static let maximumSteps = 100_000
   let parser = YAMLParser()
 
   static let scenarioKeys = [
@@ -150,6 +154,7 @@ public final class ScenarioLoader {
     guard let stepsNode = document["steps"] else {
       throw ScenarioFileError("missing `steps:`: list what the scenario does", at: document.location)
     }
+    expandedSteps = 0
     var context = StepContext(parameters: parameters, origin: [])
     for window in windows { context.open(window.name, screen: window.screen) }
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])

@@ -12,11 +12,22 @@ public struct ExternalDocument: DocumentBody {
   public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
-/// A window's view state on an external screen: the module's view state, as JSON.
+/// A window's view state on an external screen: the module's view state, kept as its JSON and
+/// stored as that same JSON (so `state` and the workspace show the module's own fields).
 public struct ExternalViewState: ViewStateValue {
   public var json: String?
   public init() {}
   init(json: String?) { self.json = json }
+
+  public init(from decoder: any Decoder) throws {
+    let value = try FrameValue(from: decoder)
+    json = value == .null ? nil : value.jsonText
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    let value = json.flatMap { try? FrameValue.parse(json: Array($0.utf8)) } ?? .null
+    try value.encode(to: encoder)
+  }
 }
 
 /// The modules loaded from processes, by screen name, so proxy screens find their process.

@@ -29,16 +29,19 @@ let package = Package(
     // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
     .target(name: "WorkbenchCore"),
 
+    // Files and standard streams on POSIX calls, for the front ends and the store.
+    .target(name: "WorkbenchSystem"),
+
     // The interactive and piped front end; the only importer of readline.
     .target(
       name: "WorkbenchShell",
       dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchExternalModules", "CReadline"]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
-    .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "CSQLite"]),
+    .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
 
     // YAML scenarios: the loader and the runner; the only importer of libyaml.
-    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "WorkbenchStore", "CYAML"]),
+    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchSystem", "CYAML"]),
 
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.
@@ -60,7 +63,8 @@ let package = Package(
     .executableTarget(
       name: "workbench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchExternalModules", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchExternalModules", "WorkbenchSystem",
+        "BuiltInModules",
       ]
     ),
 

@@ -28,7 +28,6 @@ public enum FeedState: Equatable, Sendable {
 public enum FeedEvent: Equatable, Sendable, CaseIterable {
   case appeared
   case loadSucceeded
-  case loadSucceededEmpty
   case loadFailed
   case retryTapped
   case refreshPulled
@@ -52,7 +51,6 @@ public enum FeedMachine {
     switch (state, event) {
     case (.idle, .appeared): return .loading(query: query)
     case (.loading, .loadSucceeded): return rows.isEmpty ? .empty : .loaded(rows)
-    case (.loading, .loadSucceededEmpty): return .empty
     case (.loading, .loadFailed): return .failed(message: message)
     case (.failed, .retryTapped): return .loading(query: query)
     case (.loaded, .refreshPulled), (.loaded, .queryChanged): return .loading(query: query)

@@ -133,7 +133,7 @@ public final class LedgerScreen: ScreenModel {
   static func words(_ event: FeedEvent) -> String {
     switch event {
     case .appeared: "appearing"
-    case .loadSucceeded, .loadSucceededEmpty: "a finished load"
+    case .loadSucceeded: "a finished load"
     case .loadFailed: "a failed load"
     case .retryTapped: "retry"
     case .refreshPulled: "refresh"

@@ -14,20 +14,15 @@
 // through these small accessors.
 
 static inline void wb_rl_set_readline_name(const char *name) { rl_readline_name = name; }
-static inline const char *wb_rl_library_version(void) { return rl_library_version; }
 static inline void wb_rl_set_completion_function(rl_completion_func_t *fn) {
   rl_attempted_completion_function = fn;
 }
-static inline void wb_rl_set_completion_append_character(int c) { rl_completion_append_character = c; }
 static inline void wb_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
 static inline void wb_rl_set_basic_word_break_characters(const char *s) {
   rl_basic_word_break_characters = s;
 }
 static inline const char *wb_rl_line_buffer(void) { return rl_line_buffer; }
-static inline int wb_rl_point(void) { return rl_point; }
 static inline void wb_rl_set_catch_signals(int v) { rl_catch_signals = v; }
-static inline void wb_rl_set_catch_sigwinch(int v) { rl_catch_sigwinch = v; }
-static inline void wb_rl_set_sort_completion_matches(int v) { rl_sort_completion_matches = v; }
 /// readline writes through stdio; the shell writes to the descriptor. Flush before mixing them.
 static inline void wb_rl_flush(void) { fflush(rl_outstream ? rl_outstream : stdout); }
 

@@ -66,7 +66,7 @@ public struct ExternalModule: FeatureModule {
     for sample in hello["samples"]?.elements ?? [] {
       guard let name = sample["name"]?.stringValue, let kind = sample["kind"]?.stringValue,
         let body = sample["body"]?.stringValue,
-        let value = try? JSONDecoderShim.decode(body)
+        let value = try? FrameValue.parse(json: Array(body.utf8))
       else { continue }
       samples[kind, default: [:]][name] = ExternalDocument(value: value)
     }
@@ -99,20 +99,18 @@ public struct ExternalModule: FeatureModule {
         })
     }
   }
-
-  /// Starts the module again after it stopped.
-  @MainActor public func restart() throws(CommandError) { try process.restart() }
-
-  /// The module's process.
-  @MainActor public var moduleProcess: ModuleProcess { process }
 }
 
 /// A window on an external screen: the module renders and keeps the real state; this screen
 /// forwards and remembers the last frame and view state it was sent.
 @MainActor
 public final class ProxyScreen: ScreenModel {
-  public private(set) var document: ExternalDocument
+  public private(set) var document: ExternalDocument {
+    didSet { documentJSON = document.value.jsonText }
+  }
   public private(set) var viewState: ExternalViewState
+  /// The document as sent with every request, encoded once per change.
+  private var documentJSON: String
   let process: ModuleProcess?
   let screenName: String
   let documentName: String
@@ -123,6 +121,7 @@ public final class ProxyScreen: ScreenModel {
 
   public init(document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment) {
     self.document = document
+    self.documentJSON = document.value.jsonText
     self.viewState = viewState
     screenName = environment.screenName ?? ""
     documentName = environment.documentName ?? ""
@@ -140,7 +139,7 @@ public final class ProxyScreen: ScreenModel {
   private func request(_ type: String, extra: KeyValuePairs<String, FrameValue> = [:]) -> FrameValue {
     var object = FrameObject([
       "type": .string(type), "key": .string(key), "screen": .string(screenName), "document": .string(documentName),
-      "kind": .string(kind), "body": .string(document.value.jsonText), "revision": .integer(revision),
+      "kind": .string(kind), "body": .string(documentJSON), "revision": .integer(revision),
       "state": FrameValue(viewState.json),
     ])
     for (name, value) in extra { object[name] = value }
@@ -225,17 +224,11 @@ public final class ProxyScreen: ScreenModel {
       throw error
     }
     screen.take(reply)
-    if let committed = reply["commit"]?.stringValue, let value = try? JSONDecoderShim.decode(committed) {
+    if let committed = reply["commit"]?.stringValue, let value = try? FrameValue.parse(json: Array(committed.utf8)) {
       try context.commit(ExternalDocument(value: value), summary: "\(module).\(name)")
     }
     if let output = reply["output"]?.stringValue { return .text(output) }
     return .frame(window.id)
-  }
-}
-
-enum JSONDecoderShim {
-  static func decode(_ json: String) throws -> FrameValue {
-    try FrameValue.parse(json: Array(json.utf8))
   }
 }
 

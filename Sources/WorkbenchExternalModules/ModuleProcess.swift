@@ -27,8 +27,6 @@ public final class ModuleProcess {
   private var pid: pid_t = 0
   private var channel: MessageChannel?
   private var descriptors: [Int32] = []
-  /// Called when the process stops, with the reason.
-  var onStop: [@MainActor (String) -> Void] = []
 
   /// Starts the module and reads its handshake.
   ///
@@ -131,7 +129,6 @@ public final class ModuleProcess {
     for descriptor in descriptors { close(descriptor) }
     descriptors = []
     channel = nil
-    for handler in onStop { handler(reason) }
   }
 
   /// Starts a stopped module again.

@@ -1,8 +1,5 @@
 import WorkbenchCore
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import WorkbenchSystem
 
 /// `workbench new-module NAME [--path DIR]`: a package with a module of one screen and one
 /// command, a unit test and a scenario, depending on this workbench by local path.
@@ -28,27 +25,15 @@ public enum ModuleScaffold {
       return ExitCode.usage
     }
     let target = (folder ?? ".") + "/" + name
-    if access(target, F_OK) == 0 {
+    if FileSystem.exists(target) {
       StandardStreams.error("error: \(target) already exists: pick another name or --path\n")
       return ExitCode.failure
     }
     let type = name.prefix(1).uppercased() + name.dropFirst()
-    let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: ModuleSettings.absolute(root))
-    for (path, text) in files {
-      let full = target + "/" + path
-      var folderPath = ""
-      for component in full.split(separator: "/").dropLast() {
-        folderPath += (full.hasPrefix("/") || !folderPath.isEmpty ? "/" : "") + component
-        mkdir(folderPath, 0o755)
-      }
-      let descriptor = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      guard descriptor >= 0 else {
-        StandardStreams.error("error: cannot write \(full)\n")
-        return ExitCode.failure
-      }
-      let bytes = Array(text.utf8)
-      _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      close(descriptor)
+    let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: FileSystem.absolute(root))
+    for (path, text) in files where !FileSystem.write(text, to: target + "/" + path) {
+      StandardStreams.error("error: cannot write \(target)/\(path)\n")
+      return ExitCode.failure
     }
     StandardStreams.out(
       """

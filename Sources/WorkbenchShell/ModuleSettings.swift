@@ -1,6 +1,7 @@
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchStore
+import WorkbenchSystem
 
 /// `workbench modules add|remove|list [PATH]`: the modules every start of the shell loads,
 /// kept in the workspace.
@@ -31,7 +32,7 @@ public enum ModuleSettings {
         let paths = try store.modulePaths()
         StandardStreams.out(paths.isEmpty ? "no modules are loaded at start\n" : paths.joined(separator: "\n") + "\n")
       case "add":
-        let path = absolute(words[1])
+        let path = FileSystem.absolute(words[1])
         // Check it really is a module before every start tries to load it.
         let loaded = ExternalModules.load([path])
         if let problem = loaded.errors.first {
@@ -41,7 +42,7 @@ public enum ModuleSettings {
         try store.setModule(path, loaded: true)
         StandardStreams.out("\(loaded.modules.first?.manifest.name ?? path) will load at every start (\(path))\n")
       default:
-        try store.setModule(absolute(words[1]), loaded: false)
+        try store.setModule(FileSystem.absolute(words[1]), loaded: false)
         StandardStreams.out("removed \(words[1])\n")
       }
       return ExitCode.success
@@ -49,24 +50,5 @@ public enum ModuleSettings {
       StandardStreams.error("error: \(error.message)\n")
       return ExitCode.failure
     }
-  }
-
-  static func absolute(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    let directory = FileNames.currentDirectory()
-    return directory + "/" + path
-  }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-enum FileNames {
-  static func currentDirectory() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard getcwd(&buffer, buffer.count) != nil else { return "." }
-    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -1,6 +1,7 @@
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchStore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import WorkbenchCore
 import WorkbenchStore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -64,12 +65,8 @@ public enum WorkspaceTransfer {
     let text =
       "{\"name\":\(FrameValue.string(document.name).jsonText),\"kind\":\(FrameValue.string(document.kind).jsonText),"
       + "\"revision\":\(document.revision),\"body\":\(document.body)}\n"
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
-    let bytes = Array(text.utf8)
-    guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
-      throw CommandError("could not write all of \(path)")
+    guard FileSystem.write(text, to: path) else {
+      throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     return "exported \(name) (\(document.kind), revision \(document.revision)) to \(path)"
   }
@@ -78,7 +75,7 @@ public enum WorkspaceTransfer {
     let bytes = try read(path)
     let value: FrameValue
     do {
-      value = try JSONDecoder().decode(FrameValue.self, from: Data(bytes))
+      value = try FrameValue.parse(json: bytes)
     } catch {
       throw CommandError("\(path) is not valid JSON: \(error)")
     }
@@ -112,17 +109,15 @@ public enum WorkspaceTransfer {
   }
 
   private static func read(_ path: String) throws(CommandError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw CommandError("cannot read \(path): \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = Glibc.read(descriptor, &buffer, buffer.count)
-      if count <= 0 { break }
-      bytes += buffer[..<count]
-      if bytes.count > 64 * 1024 * 1024 { throw CommandError("\(path) is larger than 64 MB") }
+    do {
+      return try FileSystem.read(path, limit: 64 * 1024 * 1024)
+    } catch {
+      switch error {
+      case .missing: throw CommandError("no such file: \(path)")
+      case .tooLarge: throw CommandError("\(path) is larger than 64 MB")
+      case .unreadable(let reason): throw CommandError("cannot read \(path): \(reason)")
+      }
     }
-    return bytes
   }
+
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -5,6 +5,7 @@ import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchScenarios
 import WorkbenchShell
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc

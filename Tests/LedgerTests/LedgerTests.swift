@@ -11,7 +11,7 @@ import WorkbenchCore
     let expected: [String: [FeedEvent: String]] = [
       "idle": [.appeared: "loading"],
       "loading": [
-        .loadSucceeded: "loaded", .loadSucceededEmpty: "empty", .loadFailed: "failed", .queryChanged: "loading",
+        .loadSucceeded: "loaded", .loadFailed: "failed", .queryChanged: "loading",
       ],
       "loaded": [.refreshPulled: "loading", .queryChanged: "loading"],
       "empty": [.refreshPulled: "loading", .queryChanged: "loading"],

@@ -9,9 +9,6 @@ public enum ArgumentValue: Equatable, Sendable {
 public struct ParsedArguments: Sendable {
   var values: [String: ArgumentValue] = [:]
 
-  /// Whether the argument was given.
-  public func has(_ name: String) -> Bool { values[name] != nil }
-
   /// The text of a word, rest, choice, document, screen or reference argument.
   public func text(_ name: String) -> String? {
     switch values[name] {

@@ -7,14 +7,10 @@ extension Host {
   public func problemWithCommand(named name: String, inScreen screen: String?) -> String? {
     if hostCommands[name] != nil { return nil }
     let module = screen.flatMap { screenKinds[$0]?.module }
-    if let dot = name.firstIndex(of: ".") {
-      let moduleName = String(name[..<dot])
-      let commandName = String(name[name.index(after: dot)...])
-      guard let commands = moduleCommands[moduleName] else {
-        return "no module named '\(moduleName)'" + suggestion(moduleName, in: moduleCommands.keys)
-      }
-      return commands[commandName] == nil
-        ? "\(moduleName) has no command '\(commandName)'" + suggestion(commandName, in: commands.keys) : nil
+    switch qualifiedCommand(name) {
+    case .found: return nil
+    case .unknown(let problem): return problem
+    case .unqualified: break
     }
     if let module, moduleCommands[module]?[name] != nil { return nil }
     var candidates = Array(hostCommands.keys)
@@ -33,10 +29,10 @@ extension Host {
   public func windowOpened(byCommand name: String, inScreen screen: String?) -> (argument: Int, screen: String)? {
     let module = screen.flatMap { screenKinds[$0]?.module }
     var spec: CommandSpec?
-    if let dot = name.firstIndex(of: ".") {
-      spec = moduleCommands[String(name[..<dot])]?[String(name[name.index(after: dot)...])]
-    } else if let module {
-      spec = moduleCommands[module]?[name]
+    switch qualifiedCommand(name) {
+    case .found(_, let found): spec = found
+    case .unknown: spec = nil
+    case .unqualified: spec = module.flatMap { moduleCommands[$0]?[name] }
     }
     guard let spec, let opens = spec.opensWindow, let screen, let opened = opens.screens[screen],
       let index = spec.arguments.firstIndex(where: { $0.name == opens.nameArgument })
@@ -51,4 +47,28 @@ extension Host {
 
   /// The kind of the document named `name`, if it exists.
   public func documentKind(of name: String) -> String? { documents[name]?.kind }
+
+  /// How a command name reads as `module.command`.
+  enum QualifiedLookup {
+    /// The name has no dot.
+    case unqualified
+    /// The module and its command.
+    case found(module: String, spec: CommandSpec)
+    /// The module or the command does not exist; the message says which, with a suggestion.
+    case unknown(String)
+  }
+
+  /// Looks up a qualified `module.command` name.
+  func qualifiedCommand(_ name: String) -> QualifiedLookup {
+    guard let dot = name.firstIndex(of: ".") else { return .unqualified }
+    let moduleName = String(name[..<dot])
+    let commandName = String(name[name.index(after: dot)...])
+    guard let commands = moduleCommands[moduleName] else {
+      return .unknown("no module named '\(moduleName)'" + suggestion(moduleName, in: moduleCommands.keys))
+    }
+    guard let spec = commands[commandName] else {
+      return .unknown("\(moduleName) has no command '\(commandName)'" + suggestion(commandName, in: commands.keys))
+    }
+    return .found(module: moduleName, spec: spec)
+  }
 }

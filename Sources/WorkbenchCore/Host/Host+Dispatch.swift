@@ -89,23 +89,15 @@ extension Host {
     }
     let arguments = Array(rest.dropFirst())
     let name = nameToken.text
-    if let dot = name.firstIndex(of: ".") {
-      let moduleName = String(name[..<dot])
-      let commandName = String(name[name.index(after: dot)...])
-      guard let commands = moduleCommands[moduleName] else {
-        throw CommandError(
-          "no module named '\(moduleName)'" + suggestion(moduleName, in: moduleCommands.keys),
-          column: nameToken.column)
-      }
-      guard let spec = commands[commandName] else {
-        throw CommandError(
-          "\(moduleName) has no command '\(commandName)'"
-            + suggestion(commandName, in: commands.keys),
-          column: nameToken.column)
-      }
+    switch qualifiedCommand(name) {
+    case .found(let moduleName, let spec):
       return ResolvedCommand(
         spec: spec, window: try self.window(for: spec, module: moduleName, preferred: window, token: nameToken),
         nameToken: nameToken, argumentTokens: arguments)
+    case .unknown(let problem):
+      throw CommandError(problem, column: nameToken.column)
+    case .unqualified:
+      break
     }
     if let spec = hostCommands[name] {
       return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)

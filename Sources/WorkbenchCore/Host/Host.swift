@@ -121,12 +121,21 @@ public final class Host {
   /// - Throws: `CommandError` when the kind is unknown or the JSON does not decode as that kind;
   ///   the message names the problem.
   public func seedDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
+    documents[name] = DocumentEntry(
+      name: name, kind: kind, revision: 1, body: try decodeDocument(kind: kind, json: json))
+  }
+
+  /// Decodes `json` as a document of `kind`, without adding it anywhere: for checking a
+  /// document before it is used.
+  ///
+  /// - Throws: `CommandError` when the kind is unknown or the JSON does not decode as that kind;
+  ///   the message names the field that is wrong.
+  public func decodeDocument(kind: String, json: [UInt8]) throws(CommandError) -> any DocumentBody {
     guard let documentKind = documentKinds[kind] else {
       throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
     }
     do {
-      let body = try documentKind.decode(json)
-      documents[name] = DocumentEntry(name: name, kind: kind, revision: 1, body: body)
+      return try documentKind.decode(json)
     } catch let error as DecodingError {
       throw CommandError(DecodingErrorText.describe(error))
     } catch {
@@ -139,17 +148,7 @@ public final class Host {
   ///
   /// - Throws: `CommandError` naming the field that is wrong, or why the save failed.
   public func importDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
-    guard let documentKind = documentKinds[kind] else {
-      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
-    }
-    let body: any DocumentBody
-    do {
-      body = try documentKind.decode(json)
-    } catch let error as DecodingError {
-      throw CommandError(DecodingErrorText.describe(error))
-    } catch {
-      throw CommandError(String(describing: error))
-    }
+    let body = try decodeDocument(kind: kind, json: json)
     try putDocument(body, named: name, kind: kind)
   }
 
@@ -214,29 +213,24 @@ public final class Host {
       )
       return
     }
-    if let entry = documents[stored.name] {
-      guard entry.kind == stored.kind else { return }
+    adopt(body, named: stored.name, kind: stored.kind, revision: stored.revision)
+  }
+
+  private func adopt(_ body: any DocumentBody, named name: String, kind: String, revision: Int) {
+    if let entry = documents[name] {
+      guard entry.kind == kind else { return }
       entry.undoStack.removeAll()
       entry.redoStack.removeAll()
-      apply(body, to: entry, revision: stored.revision)
+      apply(body, to: entry, revision: revision)
     } else {
-      documents[stored.name] = DocumentEntry(
-        name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
+      documents[name] = DocumentEntry(name: name, kind: kind, revision: revision, body: body)
     }
   }
 
   /// Replaces a document's body with one decoded from `json`, at `revision`, as another
   /// process's change: every window on it is told; its undo history ends. Adds it if missing.
   public func replaceDocument(named name: String, kind: String, json: String, revision: Int) throws(CommandError) {
-    guard let documentKind = documentKinds[kind] else { throw CommandError("unknown document kind '\(kind)'") }
-    do {
-      _ = try documentKind.decode(Array(json.utf8))
-    } catch let error as DecodingError {
-      throw CommandError(DecodingErrorText.describe(error))
-    } catch {
-      throw CommandError(String(describing: error))
-    }
-    adoptExternalChange(SessionRecord.Document(name: name, kind: kind, revision: revision, body: json))
+    adopt(try decodeDocument(kind: kind, json: Array(json.utf8)), named: name, kind: kind, revision: revision)
   }
 
   /// A document's body as JSON.

@@ -13,9 +13,6 @@ public final class ConnectionScheduler {
     pending.append(work)
   }
 
-  /// Whether notifications are waiting.
-  public var hasPending: Bool { !pending.isEmpty }
-
   /// Runs every waiting notification, including ones they queue, in order.
   public func flush() {
     var rounds = 0

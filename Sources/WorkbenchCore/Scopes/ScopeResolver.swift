@@ -105,11 +105,11 @@ public final class ScopeResolver<Scope> {
     name: String
   ) -> ScopeResolver<Child> {
     let key = Self.indexKey(keyPath, configuration)
-    if let key, let existing = childIndex[key] as? Child_<Child, Configuration>, !existing.resolver.isCancelled {
+    if let key, let existing = childIndex[key] as? ChildScope<Child, Configuration>, !existing.resolver.isCancelled {
       return existing.resolver
     }
     if key == nil,
-      let existing = children.lazy.compactMap({ $0 as? Child_<Child, Configuration> })
+      let existing = children.lazy.compactMap({ $0 as? ChildScope<Child, Configuration> })
         .first(where: { $0.keyPath == keyPath && $0.configuration == configuration && !$0.resolver.isCancelled })
     {
       return existing.resolver
@@ -117,7 +117,7 @@ public final class ScopeResolver<Scope> {
     let connection = scope[keyPath: keyPath]
     let source = connection.resolve(configuration)
     let resolver = ScopeResolver<Child>(scope: source.read(), name: name)
-    let entry = Child_(
+    let entry = ChildScope(
       keyPath: keyPath, configuration: configuration, resolver: resolver,
       label: Self.label(keyPath, configuration))
     entry.source = source
@@ -234,7 +234,7 @@ protocol ChildEntry: AnyObject {
 }
 
 @MainActor
-final class Child_<Child, Configuration: Equatable>: ChildEntry {
+final class ChildScope<Child, Configuration: Equatable>: ChildEntry {
   let keyPath: AnyKeyPath
   let configuration: Configuration
   let resolver: ScopeResolver<Child>

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 /// What the loader knows while it reads steps: the parameters in scope, the windows open at
 /// this point (so a step naming a window that does not exist yet is caught before running),

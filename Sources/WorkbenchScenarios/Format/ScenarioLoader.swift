@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 /// A scenario file after loading: its scenarios, or a reusable flow (run only when included).
 public struct ScenarioFile: Sendable {
@@ -209,7 +210,7 @@ public final class ScenarioLoader {
       }
       let json = Array(body.frameValue.jsonText.utf8)
       do {
-        try host.seedDocument(named: "scenario-check", kind: kind, json: json)
+        _ = try host.decodeDocument(kind: kind, json: json)
       } catch {
         throw ScenarioFileError(
           "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchStore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,5 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -20,12 +22,12 @@ public final class ConsoleReporter {
   func scenarioFinished(_ result: ScenarioResult) {
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
-    writeAll(
+    StandardStreams.write(
       "\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n", to: STDOUT_FILENO)
   }
 
   func fileFailed(_ error: ScenarioFileError) {
-    writeAll("\(paint("error:", "1;31")) \(error)\n", to: STDERR_FILENO)
+    StandardStreams.write("\(paint("error:", "1;31")) \(error)\n", to: STDERR_FILENO)
   }
 
   /// The failures in detail, orphaned snapshots, and the closing line.
@@ -58,7 +60,7 @@ public final class ConsoleReporter {
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }
     lines.append("")
     lines.append("\(report.passed) passed, \(report.failed) failed")
-    writeAll(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+    StandardStreams.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
   }
 
   private func colorDiff(_ line: String) -> String {

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -10,14 +11,14 @@ public enum ScenarioCommand {
   /// Runs `run ARGS...`; returns the exit code.
   public static func run(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
     if arguments.contains("--help") || arguments.contains("-h") {
-      writeAll(RunOptions.helpText + "\n", to: STDOUT_FILENO)
+      StandardStreams.write(RunOptions.helpText + "\n", to: STDOUT_FILENO)
       return 0
     }
     let options: RunOptions
     do {
       options = try RunOptions.parse(arguments, cores: cores())
     } catch {
-      writeAll("workbench run: \(error.message)\nTry `workbench run --help`.\n", to: STDERR_FILENO)
+      StandardStreams.write("workbench run: \(error.message)\nTry `workbench run --help`.\n", to: STDERR_FILENO)
       return 2
     }
     let console = ConsoleReporter(color: colorWanted())
@@ -25,7 +26,7 @@ public enum ScenarioCommand {
     do {
       if options.list {
         let (lines, errors) = try runner.list()
-        writeAll(lines.map { $0 + "\n" }.joined(), to: STDOUT_FILENO)
+        StandardStreams.write(lines.map { $0 + "\n" }.joined(), to: STDOUT_FILENO)
         for error in errors { console.fileFailed(error) }
         return errors.isEmpty ? 0 : 2
       }
@@ -33,16 +34,16 @@ public enum ScenarioCommand {
       if options.worker { return report.exitCode }
       console.summary(report)
       if let path = options.junitPath, !FileSystem.write(ReportWriters.junit(report), to: path) {
-        writeAll("error: could not write \(path)\n", to: STDERR_FILENO)
+        StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
         return 2
       }
       if let path = options.jsonPath, !FileSystem.write(ReportWriters.json(report), to: path) {
-        writeAll("error: could not write \(path)\n", to: STDERR_FILENO)
+        StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
         return 2
       }
       return report.exitCode
     } catch {
-      writeAll("workbench run: \(error.message)\n", to: STDERR_FILENO)
+      StandardStreams.write("workbench run: \(error.message)\n", to: STDERR_FILENO)
       return 2
     }
   }
@@ -50,7 +51,7 @@ public enum ScenarioCommand {
   /// Runs `check PATH...`: loads and checks every file without running a step.
   public static func check(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
     guard !arguments.isEmpty, !arguments.contains(where: { $0.hasPrefix("-") }) else {
-      writeAll("usage: workbench check PATH...\n", to: STDERR_FILENO)
+      StandardStreams.write("usage: workbench check PATH...\n", to: STDERR_FILENO)
       return 2
     }
     let files: [String]
@@ -59,10 +60,10 @@ public enum ScenarioCommand {
       files = try SuiteRunner.discover(arguments)
       loader = try ScenarioLoader(modules: modules)
     } catch let error as RunOptions.UsageError {
-      writeAll("workbench check: \(error.message)\n", to: STDERR_FILENO)
+      StandardStreams.write("workbench check: \(error.message)\n", to: STDERR_FILENO)
       return 2
     } catch {
-      writeAll("workbench check: \(error)\n", to: STDERR_FILENO)
+      StandardStreams.write("workbench check: \(error)\n", to: STDERR_FILENO)
       return 2
     }
     var failures = 0
@@ -72,10 +73,10 @@ public enum ScenarioCommand {
         scenarios += try loader.load(file).scenarios.count
       } catch {
         failures += 1
-        writeAll("error: \(error)\n", to: STDERR_FILENO)
+        StandardStreams.write("error: \(error)\n", to: STDERR_FILENO)
       }
     }
-    writeAll(
+    StandardStreams.write(
       "\(files.count - failures) files ok (\(scenarios) scenarios), \(failures) with errors\n", to: STDOUT_FILENO)
     return failures == 0 ? 0 : 2
   }

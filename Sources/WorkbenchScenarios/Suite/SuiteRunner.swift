@@ -1,5 +1,6 @@
 import FoundationEssentials
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -129,7 +130,7 @@ public final class SuiteRunner {
   /// Shows a result as it happens: on the console, or as a JSON line to the parent process.
   private func emit(_ message: WorkerMessage) {
     if options.worker {
-      if let line = WorkerLine.encode(message) { writeAll(line + "\n", to: STDOUT_FILENO) }
+      if let line = WorkerLine.encode(message) { StandardStreams.write(line + "\n", to: STDOUT_FILENO) }
       return
     }
     if let result = message.result { console.scenarioFinished(result) }
@@ -161,17 +162,15 @@ public final class SuiteRunner {
     var stop = false
     while !stop, workers.contains(where: { !$0.finished }) {
       let lines = WorkerProcess.readLines(from: workers)
-      for (worker, line) in lines {
+      for line in lines {
         guard let message = WorkerLine.decode(line) else { continue }
         if let result = message.result {
           report.results.append(result)
-          worker.seenFiles.insert(result.file)
           console.scenarioFinished(result)
           if options.failFast && !result.passed { stop = true }
         }
         if let error = message.fileError {
           report.fileErrors.append(error)
-          worker.seenFiles.insert(error.location.file)
           console.fileFailed(error)
           if options.failFast { stop = true }
         }
@@ -212,21 +211,5 @@ public final class SuiteRunner {
       orphans += FileSystem.files(under: folder).filter { !used.contains($0) }
     }
     return orphans
-  }
-}
-
-func writeAll(_ text: String, to descriptor: Int32) {
-  var text = text
-  text.withUTF8 { bytes in
-    guard let base = bytes.baseAddress else { return }  // nothing to write
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, base + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += written
-    }
   }
 }

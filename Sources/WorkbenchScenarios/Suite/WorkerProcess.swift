@@ -9,7 +9,6 @@ final class WorkerProcess {
   var buffer: [UInt8] = []
   var finished = false
   var files: [String] = []
-  var seenFiles = Set<String>()
 
   init?(executable: String, arguments: [String]) {
     var pipeDescriptors: [Int32] = [0, 0]
@@ -35,11 +34,11 @@ final class WorkerProcess {
   }
 
   /// Waits until some worker has output, and returns the complete lines read.
-  static func readLines(from workers: [WorkerProcess]) -> [(WorkerProcess, String)] {
+  static func readLines(from workers: [WorkerProcess]) -> [String] {
     let active = workers.filter { !$0.finished }
     var descriptors = active.map { pollfd(fd: $0.output, events: Int16(POLLIN), revents: 0) }
     guard poll(&descriptors, nfds_t(descriptors.count), 1000) > 0 else { return [] }
-    var lines: [(WorkerProcess, String)] = []
+    var lines: [String] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     for (index, worker) in active.enumerated() where descriptors[index].revents != 0 {
       let count = read(worker.output, &chunk, chunk.count)
@@ -51,7 +50,7 @@ final class WorkerProcess {
       }
       worker.buffer += chunk[..<count]
       while let newline = worker.buffer.firstIndex(of: 0x0A) {
-        lines.append((worker, String(decoding: worker.buffer[..<newline], as: UTF8.self)))
+        lines.append(String(decoding: worker.buffer[..<newline], as: UTF8.self))
         worker.buffer.removeSubrange(...newline)
       }
     }

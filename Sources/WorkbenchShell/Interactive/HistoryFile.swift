@@ -1,3 +1,5 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -17,7 +19,7 @@ enum HistoryFile {
       return nil
     }
     let folder = base + "/workbench"
-    guard makeFolders(folder) else { return nil }
+    guard FileSystem.makeFolders(folder, mode: 0o700) else { return nil }
     return folder + "/history"
   }
 
@@ -25,15 +27,5 @@ enum HistoryFile {
     guard let value = getenv(name) else { return nil }
     let text = String(cString: value)
     return text.isEmpty ? nil : text
-  }
-
-  /// Creates `path` and its parents (mode 0700), like `mkdir -p`.
-  static func makeFolders(_ path: String) -> Bool {
-    var current = ""
-    for component in path.split(separator: "/") {
-      current += "/" + component
-      if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
-    }
-    return true
   }
 }

@@ -1,5 +1,6 @@
 import CReadline
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +38,6 @@ final class InteractiveSession {
     configureReadline()
     output.emit("workbench \(WorkbenchVersion.current): type `help` for commands, Ctrl-D to leave.")
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
-    output.flush()
     let interrupts = wb_install_sigint_handler()
     rl_callback_handler_install(prompt(), handleLine)
     while !finished {

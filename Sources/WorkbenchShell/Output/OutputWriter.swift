@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -56,9 +57,6 @@ final class OutputWriter {
   func emit(_ text: String) {
     StandardStreams.out(text + "\n")
   }
-
-  /// Output is written as it is produced; kept so callers can mark where a flush matters.
-  func flush() {}
 
   private func windowJSON(_ window: Window, host: Host) -> String {
     let object = FrameObject([

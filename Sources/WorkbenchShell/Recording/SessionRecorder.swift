@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -85,13 +86,9 @@ final class SessionRecorder {
         lines.append("      \(SessionRecorder.key(window.label)): \(window.frame.jsonText)")
       }
     }
-    let text = lines.joined(separator: "\n") + "\n"
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
-    var bytes = Array(text.utf8)
-    let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
-    guard written == bytes.count else { throw CommandError("could not write all of \(path)") }
+    guard FileSystem.write(lines.joined(separator: "\n") + "\n", to: path) else {
+      throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
     return steps.count + (host.windows.isEmpty ? 0 : 1)
   }
 

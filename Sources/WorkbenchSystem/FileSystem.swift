@@ -4,19 +4,21 @@
   import Musl
 #endif
 
-/// The little file access the runner needs, on POSIX calls (no Foundation).
-enum FileSystem {
+/// The little file access the workbench needs, on POSIX calls (no Foundation): whole-file reads
+/// and writes, folders, and listing. One place for the shell, the store and the scenario runner.
+public enum FileSystem {
   /// The largest scenario, flow or data file read.
-  static let maximumFileSize = 8 * 1024 * 1024
+  public static let maximumFileSize = 8 * 1024 * 1024
 
-  enum ReadError: Error {
+  /// Why a file could not be read.
+  public enum ReadError: Error {
     case missing
     case tooLarge(Int)
     case unreadable(String)
   }
 
   /// The bytes of a file.
-  static func read(_ path: String, limit: Int = maximumFileSize) throws(ReadError) -> [UInt8] {
+  public static func read(_ path: String, limit: Int = maximumFileSize) throws(ReadError) -> [UInt8] {
     var info = stat()
     guard stat(path, &info) == 0 else {
       throw errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
@@ -39,36 +41,52 @@ enum FileSystem {
     return bytes
   }
 
-  /// Writes a file whole, creating folders on the way.
-  static func write(_ text: String, to path: String) -> Bool {
-    if let slash = path.lastIndex(of: "/") { makeFolders(String(path[..<slash])) }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  /// Writes a file whole, creating folders on the way; false when it cannot.
+  @discardableResult
+  public static func write(_ text: String, to path: String, mode: mode_t = 0o644) -> Bool {
+    if let slash = path.lastIndex(of: "/"), slash != path.startIndex { makeFolders(String(path[..<slash])) }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     let bytes = Array(text.utf8)
     return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
   }
 
-  static func makeFolders(_ path: String) {
+  /// Creates a folder and its parents, like `mkdir -p`; false when one cannot be made.
+  @discardableResult
+  public static func makeFolders(_ path: String, mode: mode_t = 0o755) -> Bool {
     var current = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       current += "/" + component
-      mkdir(current, 0o755)
+      if mkdir(current, mode) != 0 && errno != EEXIST { return false }
     }
+    return true
   }
 
-  static func isDirectory(_ path: String) -> Bool {
+  /// The current directory.
+  public static func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// `path` made absolute against the current directory.
+  public static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+  }
+
+  public static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
-  static func exists(_ path: String) -> Bool {
+  public static func exists(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0
   }
 
   /// The files under a folder, recursively, sorted; hidden entries are skipped.
-  static func files(under folder: String) -> [String] {
+  public static func files(under folder: String) -> [String] {
     var result: [String] = []
     var pending = [folder]
     while let current = pending.popLast() {
@@ -87,13 +105,13 @@ enum FileSystem {
   }
 
   /// The folder part of a path (`.` when there is none).
-  static func folder(of path: String) -> String {
+  public static func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// `relative` resolved against `folder`, unless it is absolute.
-  static func resolve(_ relative: String, from folder: String) -> String {
+  public static func resolve(_ relative: String, from folder: String) -> String {
     if relative.hasPrefix("/") { return relative }
     return folder == "." ? relative : folder + "/" + relative
   }

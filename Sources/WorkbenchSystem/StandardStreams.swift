@@ -4,7 +4,7 @@
   import Musl
 #endif
 
-/// Writes to standard output and standard error through their file descriptors. C's `stdout`
+/// Writes to standard output and standard error (and any descriptor) through file descriptors. C's `stdout`
 /// and `stderr` are shared mutable globals that Swift 6 rightly refuses to touch; a `write`
 /// per message also keeps output and errors in the order they happened.
 public enum StandardStreams {
@@ -13,7 +13,8 @@ public enum StandardStreams {
   /// Writes `text` to standard error.
   public static func error(_ text: String) { write(text, to: STDERR_FILENO) }
 
-  static func write(_ text: String, to descriptor: Int32) {
+  /// Writes `text` to a descriptor, whole (a closed pipe ends it quietly).
+  public static func write(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
       guard let base = bytes.baseAddress else { return }  // nothing to write

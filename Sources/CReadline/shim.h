@@ -13,13 +13,30 @@
 // Swift 6 refuses to touch C global variables, so the shell reaches readline's globals
 // through these small accessors.
 
-static inline void wb_rl_set_readline_name(const char *name) { rl_readline_name = name; }
+// readline keeps the pointers it is given for the rest of the process (it reads
+// rl_readline_name while parsing ~/.inputrc and the word-break characters on every Tab), so
+// these setters hand it copies that are never freed, not the caller's temporary buffers.
+#include <stdlib.h>
+#include <string.h>
+static inline void wb_rl_set_readline_name(const char *name) {
+  static char *kept = NULL;
+  char *copy = strdup(name);
+  if (copy == NULL) return;
+  free(kept);
+  kept = copy;
+  rl_readline_name = kept;
+}
 static inline void wb_rl_set_completion_function(rl_completion_func_t *fn) {
   rl_attempted_completion_function = fn;
 }
 static inline void wb_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
 static inline void wb_rl_set_basic_word_break_characters(const char *s) {
-  rl_basic_word_break_characters = s;
+  static char *kept = NULL;
+  char *copy = strdup(s);
+  if (copy == NULL) return;
+  free(kept);
+  kept = copy;
+  rl_basic_word_break_characters = kept;
 }
 static inline const char *wb_rl_line_buffer(void) { return rl_line_buffer; }
 static inline void wb_rl_set_catch_signals(int v) { rl_catch_signals = v; }

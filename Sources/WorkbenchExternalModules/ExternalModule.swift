@@ -50,6 +50,9 @@ public struct ExternalModule: FeatureModule {
     process = try ModuleProcess(path: path)
   }
 
+  /// Ends the module's process group, as the host does before it exits.
+  @MainActor public func shutdown() { process.shutdown() }
+
   public var manifest: ModuleManifest {
     MainActor.assumeIsolated {
       let manifest = process.hello["manifest"] ?? .null
@@ -216,25 +219,55 @@ public final class ProxyScreen: ScreenModel {
     do {
       reply = try process.call(screen.request("command", extra: ["line": .string(line)]))
     } catch {
-      if !process.isRunning {
-        for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
-          context.host.closeWindow(other.id)
-        }
-      }
+      if !process.isRunning { closeWindows(of: process, in: context) }
       throw error
     }
+    // A document that comes back malformed is a protocol violation, not "nothing to save":
+    // the command fails and the module is stopped, as for any other garbage it sends.
+    var committedDocument: FrameValue?
+    if let commit = reply["commit"], commit != .null {
+      guard let text = commit.stringValue else {
+        throw protocolViolation("its `commit` was not a string of JSON text", process: process, context: context)
+      }
+      do {
+        committedDocument = try FrameValue.parse(json: Array(text.utf8))
+      } catch {
+        throw protocolViolation("its `commit` was not valid JSON (\(error))", process: process, context: context)
+      }
+    }
     screen.take(reply)
-    if let committed = reply["commit"]?.stringValue, let value = try? FrameValue.parse(json: Array(committed.utf8)) {
-      try context.commit(ExternalDocument(value: value), summary: "\(module).\(name)")
+    if let committedDocument {
+      try context.commit(ExternalDocument(value: committedDocument), summary: "\(module).\(name)")
     }
     if let output = reply["output"]?.stringValue { return .text(output) }
     return .frame(window.id)
   }
 }
 
+extension ProxyScreen {
+  /// Closes every window on a module that stopped.
+  static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
+    for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
+      context.host.closeWindow(other.id)
+    }
+  }
+
+  /// Stops a module that broke the protocol, closes its windows, and says what it did.
+  static func protocolViolation(_ what: String, process: ModuleProcess, context: CommandContext) -> CommandError {
+    process.stop("it sent a malformed reply: \(what)")
+    closeWindows(of: process, in: context)
+    return process.stoppedError(process.stopReason ?? what)
+  }
+}
+
 /// Starts the modules at `paths`; the ones that fail are reported, not fatal.
 @MainActor
 public enum ExternalModules {
+  /// Ends the processes of every external module in `modules`, with whatever they started.
+  public static func shutdown(_ modules: [any FeatureModule]) {
+    for case let module as ExternalModule in modules { module.shutdown() }
+  }
+
   public static func load(_ paths: [String]) -> (modules: [any FeatureModule], errors: [String]) {
     var modules: [any FeatureModule] = []
     var errors: [String] = []

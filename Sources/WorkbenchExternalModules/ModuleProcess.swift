@@ -25,6 +25,9 @@ public final class ModuleProcess {
   public static let automaticRestartLimit = 3
 
   private var pid: pid_t = 0
+  /// The module's process group (its pid when it started), kept after the module itself has
+  /// been reaped so what it started can still be ended.
+  private var processGroup: pid_t?
   private var channel: MessageChannel?
   private var descriptors: [Int32] = []
 
@@ -47,10 +50,22 @@ public final class ModuleProcess {
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    // Its own process group, so stopping it ends whatever it started too, and Ctrl-C at the
+    // shell's terminal reaches the shell only. Signals the host ignores (SIGPIPE) or handles
+    // start at their defaults in the module, as they would from a login shell.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
     let argv = [strdup(path), nil]
     var child: pid_t = 0
-    let result = posix_spawn(&child, path, &actions, nil, argv, environ)
+    let result = posix_spawn(&child, path, &actions, &attributes, argv, environ)
     argv.forEach { free($0) }
+    posix_spawnattr_destroy(&attributes)
     posix_spawn_file_actions_destroy(&actions)
     close(toChild[0])
     close(fromChild[1])
@@ -60,7 +75,9 @@ public final class ModuleProcess {
       throw CommandError("cannot start the module \(path): \(String(cString: strerror(result)))")
     }
     pid = child
+    processGroup = child
     descriptors = [toChild[1], fromChild[0]]
+    for descriptor in descriptors { MessageChannel.makeNonBlocking(descriptor) }
     channel = MessageChannel(input: fromChild[0], output: toChild[1])
     stopReason = nil
     let greeting: FrameValue
@@ -96,7 +113,7 @@ public final class ModuleProcess {
     guard let channel else { throw stoppedError("it is not running") }
     let reply: FrameValue
     do {
-      try channel.send(request)
+      try channel.send(request, timeout: timeoutMilliseconds)
       reply = try channel.receive(timeout: timeoutMilliseconds)
     } catch {
       stop(error.description)
@@ -110,25 +127,50 @@ public final class ModuleProcess {
     return reply
   }
 
-  private func stoppedError(_ reason: String) -> CommandError {
+  func stoppedError(_ reason: String) -> CommandError {
     CommandError(
       "the module \(name) stopped: \(reason). Its windows were closed; the rest of the session is untouched. "
         + "`restart-module \(name)` starts it again")
   }
 
-  /// Kills the process and records why.
+  /// Kills the process, and every process it started, and records why.
   func stop(_ reason: String) {
     guard stopReason == nil else { return }
     stopReason = reason
+    if let group = processGroup {
+      kill(-group, SIGKILL)  // the whole group: children the module started hold its pipes too
+    }
     if pid > 0 {
       kill(pid, SIGKILL)
       var status: Int32 = 0
       waitpid(pid, &status, 0)
       pid = 0
     }
+    processGroup = nil
     for descriptor in descriptors { close(descriptor) }
     descriptors = []
     channel = nil
+  }
+
+  /// Ends the module and everything it started, as the host does when it exits: its input is
+  /// closed so it can finish on its own (flushing what it printed), and after a short grace
+  /// period its whole process group is killed.
+  public func shutdown() {
+    guard stopReason == nil else { return }
+    for descriptor in descriptors { close(descriptor) }
+    descriptors = []
+    channel = nil
+    if pid > 0 {
+      for _ in 0..<50 {
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+          pid = 0
+          break
+        }
+        usleep(10_000)
+      }
+    }
+    stop("the host ended")
   }
 
   /// Starts a stopped module again.

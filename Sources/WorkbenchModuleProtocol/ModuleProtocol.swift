@@ -43,23 +43,47 @@ public final class MessageChannel {
     self.output = output
   }
 
-  /// Writes one message.
-  public func send(_ message: FrameValue) throws(ChannelError) {
+  /// Writes one message, waiting at most `timeout` milliseconds (-1: forever) for the other
+  /// end to take it. A peer that stops reading cannot block the writer past the deadline: the
+  /// descriptor is polled for room before each write, and a non-blocking descriptor never
+  /// waits inside `write` (the host makes its ends non-blocking; see `makeNonBlocking`).
+  public func send(_ message: FrameValue, timeout: Int32 = -1) throws(ChannelError) {
     let body = Array(message.jsonText.utf8)
     let length = UInt32(body.count)
     var frame: [UInt8] = [
       UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
     ]
     frame += body
+    let deadline = Self.milliseconds() + Int(timeout)
     var offset = 0
     while offset < frame.count {
-      let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
-      if written < 0 {
+      var wait: Int32 = -1
+      if timeout >= 0 {
+        let left = deadline - Self.milliseconds()
+        guard left > 0 else { throw .timedOut(Int(timeout)) }
+        wait = Int32(left)
+      }
+      var descriptor = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+      let ready = poll(&descriptor, 1, wait)
+      if ready < 0 {
         if errno == EINTR { continue }
         throw .closed
       }
+      if ready == 0 { throw .timedOut(Int(timeout)) }
+      // POLLERR or POLLHUP alone: the reader is gone (write would fail with EPIPE).
+      if descriptor.revents & Int16(POLLOUT) == 0 { throw .closed }
+      let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
+      if written < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw .closed  // EPIPE among others: the module exited or closed its input
+      }
       offset += written
     }
+  }
+
+  /// Makes a descriptor non-blocking, so no single read or write can wait past a deadline.
+  public static func makeNonBlocking(_ descriptor: Int32) {
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
   }
 
   /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
@@ -96,7 +120,7 @@ public final class MessageChannel {
       if ready == 0 { throw .timedOut(Int(timeout)) }
       var chunk = [UInt8](repeating: 0, count: 65536)
       let count = read(input, &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       guard count > 0 else { throw .closed }
       buffer += chunk[..<count]
     }

@@ -28,30 +28,43 @@ public enum Shell {
     var modules = modules
     do {
       let store = try Workspace.openStore(path: options.workspace)
-      let paths = (try store.modulePaths()) + options.modulePaths
-      let external = ExternalModules.load(paths)
-      for problem in external.errors { output.writeError(problem, place: nil) }
-      modules += external.modules
+      // A module the workspace remembers may have gone away: say so and carry on. One named on
+      // this command line is what the user asked for: if it cannot start, nothing runs.
+      let remembered = ExternalModules.load(try store.modulePaths())
+      for problem in remembered.errors { output.writeError(problem, place: nil) }
+      let named = ExternalModules.load(options.modulePaths)
+      modules += remembered.modules + named.modules
+      if !named.errors.isEmpty {
+        for problem in named.errors { output.writeError(problem, place: nil) }
+        ExternalModules.shutdown(modules)
+        return ExitCode.usage
+      }
       workspace = try Workspace.restore(
         from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: interactive)
     } catch let error as StoreError {
       output.writeError(error.message, place: nil)
+      ExternalModules.shutdown(modules)
       return ExitCode.failure
     } catch let error as CommandError {
       output.writeError(error.message, place: nil)
+      ExternalModules.shutdown(modules)
       return ExitCode.failure
     } catch {
       output.writeError(String(describing: error), place: nil)
+      ExternalModules.shutdown(modules)
       return ExitCode.failure
     }
     for warning in workspace.host.restorationWarnings { output.writeError(warning.message, place: nil) }
     let controller = ShellController(workspace: workspace, modules: modules, options: options, output: output)
+    // Module processes, and whatever they started, end with the shell.
+    defer { ExternalModules.shutdown(modules) }
     if let commands = options.commands {
       return BatchSession(controller: controller).run(commands: commands)
     }
     if interactive {
       controller.canAsk = true
+      controller.savesSessionAfterEachLine = true
       let status = InteractiveSession(controller: controller).run()
       return controller.saveSession() ? status : ExitCode.failure
     }

@@ -32,6 +32,13 @@ final class ShellController {
   /// that says which words to add.
   var canAsk = false
 
+  /// Whether the session (windows, view state, focus) is saved after every line, so a crash
+  /// of the shell loses at most the line it was running. The interactive shell does this;
+  /// batch runs start without windows and leave the stored session alone.
+  var savesSessionAfterEachLine = false
+  /// The session as last saved, so a line that changed no window writes nothing.
+  private var savedSession: SessionRecord?
+
   /// The line that carries out a choice about unsaved work.
   func followUp(_ choice: LeaveChoice, windows: [WindowID], quitting: Bool) -> String? {
     guard choice != .cancel else { return nil }
@@ -42,6 +49,12 @@ final class ShellController {
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
+    let outcome = run(line, place: place)
+    if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
+    return outcome
+  }
+
+  private func run(_ line: String, place: String?) -> Outcome {
     recorder?.prepare(line, host: host)
     var quit = false
     var question: Outcome? = nil
@@ -92,7 +105,7 @@ final class ShellController {
   private func relaunch() throws(CommandError) {
     let store = workspace.store
     do {
-      try store.saveSession(try host.sessionRecord())
+      try store.saveSession(try host.sessionRecord(includingDocuments: false))
       workspace = try Workspace.restore(
         from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: true)
@@ -106,10 +119,27 @@ final class ShellController {
     for warning in host.restorationWarnings { output.writeError(warning.message, place: nil) }
   }
 
+  /// Saves the session when a window, its view state or the focus changed since the last save;
+  /// reports a failure once per line and carries on (the next line tries again).
+  private func saveSessionIfChanged() {
+    do {
+      let record = try host.sessionRecord(includingDocuments: false)
+      guard record != savedSession else { return }
+      try workspace.store.saveSession(record)
+      savedSession = record
+    } catch let error as StoreError {
+      output.writeError("the session was not saved: \(error.message)", place: nil)
+    } catch {
+      output.writeError("the session was not saved: \(error)", place: nil)
+    }
+  }
+
   /// Saves the session's windows to the workspace; reports and returns false if it cannot.
   func saveSession() -> Bool {
     do {
-      try workspace.store.saveSession(try host.sessionRecord())
+      let record = try host.sessionRecord(includingDocuments: false)
+      try workspace.store.saveSession(record)
+      savedSession = record
       return true
     } catch let error as StoreError {
       output.writeError("the session was not saved: \(error.message)", place: nil)

@@ -17,23 +17,34 @@ public enum FileSystem {
     case unreadable(String)
   }
 
-  /// The bytes of a file.
+  /// The bytes of a regular file.
+  ///
+  /// Anything else (a FIFO, a device, a socket, a folder) is refused without reading it: the
+  /// file is opened non-blocking, so even opening a FIFO with no writer cannot wait, and its
+  /// type is checked on the open descriptor, so it cannot be swapped after the check.
   public static func read(_ path: String, limit: Int = maximumFileSize) throws(ReadError) -> [UInt8] {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
       throw errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
     }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable("it is a folder") }
-    guard Int(info.st_size) <= limit else { throw .tooLarge(Int(info.st_size)) }
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
     defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw .unreadable("it is a folder")
+    case S_IFIFO: throw .unreadable("it is a FIFO (a named pipe), not a regular file")
+    case S_IFCHR, S_IFBLK: throw .unreadable("it is a device, not a regular file")
+    case S_IFSOCK: throw .unreadable("it is a socket, not a regular file")
+    default: throw .unreadable("it is not a regular file")
+    }
+    guard Int(info.st_size) <= limit else { throw .tooLarge(Int(info.st_size)) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(info.st_size))
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
       let count = Glibc.read(descriptor, &buffer, buffer.count)
-      if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       if count <= 0 { break }
       bytes += buffer[..<count]
       if bytes.count > limit { throw .tooLarge(bytes.count) }

@@ -13,6 +13,10 @@ import WorkbenchSystem
   import Musl
 #endif
 
+// A module process or a reader of our output that goes away must not end the program: writes
+// to it fail with EPIPE instead, and each writer handles that (a module is stopped, output ends).
+signal(SIGPIPE, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.contains("--version") {
@@ -39,21 +43,35 @@ func workbenchSourceRoot(file: String = #filePath) -> String {
   }
   let external = ExternalModules.load(paths)
   for problem in external.errors { StandardStreams.error("error: \(problem)\n") }
-  if !external.errors.isEmpty { exit(ExitCode.usage) }
+  if !external.errors.isEmpty {
+    ExternalModules.shutdown(external.modules)
+    exit(ExitCode.usage)
+  }
   return builtInModules + external.modules
 }
 
+/// Runs `body` with the built-in modules and the external ones `arguments` name, ends the
+/// external modules' processes, and exits with what `body` returned.
+@MainActor func exitRunning(withModulesFrom arguments: [String], _ body: ([any FeatureModule]) -> Int32) -> Never {
+  let modules = modulesWithExternal(arguments)
+  let status = body(modules)
+  ExternalModules.shutdown(modules)
+  exit(status)
+}
+
 switch arguments.first {
-case "reference": exit(Shell.printReference(modules: modulesWithExternal(Array(arguments.dropFirst()))))
+case "reference":
+  let rest = Array(arguments.dropFirst())
+  exitRunning(withModulesFrom: rest) { Shell.printReference(modules: $0) }
 case "run":
   let rest = Array(arguments.dropFirst())
-  exit(ScenarioCommand.run(rest, modules: modulesWithExternal(rest)))
+  exitRunning(withModulesFrom: rest) { ScenarioCommand.run(rest, modules: $0) }
 case "check":
   let rest = Array(arguments.dropFirst())
   let paths = rest.enumerated().filter { index, word in
     !["--module", "-m"].contains(word) && (index == 0 || !["--module", "-m"].contains(rest[index - 1]))
   }.map(\.element)
-  exit(ScenarioCommand.check(paths, modules: modulesWithExternal(rest)))
+  exitRunning(withModulesFrom: rest) { ScenarioCommand.check(paths, modules: $0) }
 case "modules": exit(ModuleSettings.run(Array(arguments.dropFirst())))
 case "new-module": exit(ModuleScaffold.run(Array(arguments.dropFirst()), workbenchRoot: workbenchSourceRoot()))
 case "export", "import":

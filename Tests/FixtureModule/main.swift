@@ -1,5 +1,8 @@
 // A module for the host's isolation tests: `poke` behaves as WORKBENCH_FIXTURE says
-// (`ok`, `trap`, `hang`, `garbage`, `print`).
+// (`ok`, `trap`, `hang`, `garbage`, `print`; `close-input` closes its end of the request pipe,
+// `deaf` answers and then stops reading, `bad-commit` answers with a commit that is not JSON,
+// `fork` starts a `sleep` that holds its pipes and prints its pid to stderr). With `silent` the
+// module never sends its handshake.
 import WorkbenchModuleKit
 
 #if canImport(Glibc)
@@ -52,6 +55,19 @@ struct FixtureModule: FeatureModule {
           let junk = Array("this is not a length-prefixed message".utf8)
           _ = junk.withUnsafeBytes { write(ModuleMain.protocolDescriptor, $0.baseAddress, $0.count) }
         case "print": print("printing to stdout must not break the protocol")
+        case "close-input": close(STDIN_FILENO)
+        case "deaf":
+          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"deaf"}}"#)
+          while true { sleep(60) }
+        case "bad-commit":
+          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"bad"},"commit":"{not json"}"#)
+          while true { sleep(60) }
+        case "fork":
+          var child: pid_t = 0
+          let argv = [strdup("/bin/sleep"), strdup("300"), nil]
+          posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ)
+          argv.forEach { free($0) }
+          FileHandleless.error("grandchild \(child)\n")
         default: break
         }
         let screen = try context.model(TallyScreen.self)
@@ -70,4 +86,24 @@ struct FixtureModule: FeatureModule {
   }
 }
 
+/// Writes a reply message straight to the host, as a module that misbehaves after it would.
+@MainActor func sendRawReply(_ json: String) {
+  let body = Array(json.utf8)
+  let length = UInt32(body.count)
+  let frame =
+    [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)] + body
+  _ = frame.withUnsafeBytes { write(ModuleMain.protocolDescriptor, $0.baseAddress, $0.count) }
+}
+
+/// Standard error without Foundation.
+enum FileHandleless {
+  static func error(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  }
+}
+
+if getenv("WORKBENCH_FIXTURE").map({ String(cString: $0) }) == "silent" {
+  while true { sleep(60) }
+}
 ModuleMain.run(FixtureModule())

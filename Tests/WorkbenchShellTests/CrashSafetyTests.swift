@@ -61,7 +61,9 @@ import WorkbenchTestSupport
       let argv = ([path] + arguments).map { strdup($0) } + [nil]
       let envp = ChildProcess.environment(ChildProcess.isolated([:])).map { strdup($0) } + [nil]
       var pid: pid_t = 0
-      let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+      var attributes = ChildProcess.defaultSignalAttributes()
+      let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+      posix_spawnattr_destroy(&attributes)
       argv.forEach { free($0) }
       envp.forEach { free($0) }
       posix_spawn_file_actions_destroy(&actions)

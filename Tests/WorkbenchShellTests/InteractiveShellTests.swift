@@ -1,6 +1,10 @@
 import Testing
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The shell on a pseudo-terminal: prompt, completion, Ctrl-C, Ctrl-D and history.
 @Suite(.serialized) struct InteractiveShellTests {
   @Test func promptCompletionInterruptAndEndOfInput() throws {
@@ -136,5 +140,42 @@ import WorkbenchTestSupport
     #expect(session.waitFor("main feed:account> ", after: searched))
     session.type("\u{04}")
     #expect(session.exitStatus() == 0)
+  }
+
+  /// The session is saved as the shell goes: a shell killed with SIGKILL (no quit, no save on
+  /// the way out) comes back with its windows as they were after the last completed line.
+  @Test func aKilledShellComesBackWithItsWindows() throws {
+    let folder = makeTemporaryFolder()
+    let environment: [String: String?] = [
+      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+      "INPUTRC": "/dev/null",
+    ]
+    let session = try #require(PseudoTerminalSession(environment: environment))
+    #expect(session.waitFor("workbench> "))
+    session.type("open catalog library left\r")
+    #expect(session.waitFor("left catalog:library> "))
+    var mark = session.transcript.count
+    session.type("select 3\r")
+    #expect(session.waitFor("▸  3", after: mark))
+    #expect(session.waitFor("left catalog:library> ", after: session.offset(after: "▸  3", from: mark) ?? mark))
+    mark = session.transcript.count
+    session.type("open catalog library right\r")
+    #expect(session.waitFor("right catalog:library> ", after: mark))
+    mark = session.transcript.count
+    session.type("query the\r")
+    #expect(session.waitFor("match \"the\"", after: mark))
+    #expect(session.waitFor("right catalog:library> ", after: session.offset(after: "match", from: mark) ?? mark))
+    session.send(signal: SIGKILL)
+    #expect(session.exitStatus() == 128 + SIGKILL)
+
+    let again = try #require(PseudoTerminalSession(environment: environment))
+    #expect(again.waitFor("right catalog:library> "), "screen: \(again.screen())")
+    #expect(again.screen().contains("match \"the\""))
+    mark = again.transcript.count
+    again.type("@left frame\r")
+    #expect(again.waitFor("selected: 3", after: mark), "screen: \(again.screen(from: mark))")
+    #expect(again.waitFor("right catalog:library> ", after: again.offset(after: "selected: 3", from: mark) ?? mark))
+    again.type("\u{04}")
+    #expect(again.exitStatus() == 0)
   }
 }

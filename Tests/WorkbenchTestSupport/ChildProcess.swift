@@ -130,8 +130,30 @@ public enum ChildProcess {
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    var attributes = defaultSignalAttributes()
+    defer { posix_spawnattr_destroy(&attributes) }
+    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     return result == 0 ? pid : -1
+  }
+
+  /// Spawn attributes that start the child with SIGPIPE, SIGINT, SIGTERM and SIGHUP at their
+  /// default dispositions and none blocked, as a login shell starts a program. The test process
+  /// ignores SIGPIPE (it writes to children that may have exited), and an ignored signal is
+  /// inherited across exec: without this, a child that would die of SIGPIPE in a user's shell
+  /// would survive under test and hide the crash. Destroy the result with
+  /// `posix_spawnattr_destroy`.
+  public static func defaultSignalAttributes() -> posix_spawnattr_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    return attributes
   }
 
   /// Reads two descriptors to their ends without letting either pipe fill up.
@@ -141,7 +163,9 @@ public enum ChildProcess {
     var buffer = [UInt8](repeating: 0, count: 65536)
     while open.contains(where: { $0 >= 0 }) {
       var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      if poll(&descriptors, 2, 10_000) <= 0 { break }
+      // A child may be silent for a while (a module's 10 s handshake timeout); one that says
+      // nothing for 30 s is killed by the caller.
+      if poll(&descriptors, 2, 30_000) <= 0 { break }
       for index in 0..<2 where open[index] >= 0 && descriptors[index].revents != 0 {
         let count = read(open[index], &buffer, buffer.count)
         if count > 0 {

@@ -31,18 +31,10 @@ public final class PseudoTerminalSession {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     for target: Int32 in 0...2 { posix_spawn_file_actions_adddup2(&actions, slave, target) }
-    // Test threads may block signals, and a spawned child inherits the mask: start it with
-    // none blocked and SIGINT at its default, as a login shell would.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var interrupt = sigset_t()
-    sigemptyset(&interrupt)
-    sigaddset(&interrupt, SIGINT)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &interrupt)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    // Test threads may block signals and the test process ignores SIGPIPE; a spawned child
+    // inherits both: start it with none blocked and the usual signals at their defaults, as a
+    // login shell would.
+    var attributes = ChildProcess.defaultSignalAttributes()
     // util-linux's setsid starts a new session and makes the terminal its controlling terminal
     // (posix_spawn cannot), so Ctrl-C sends SIGINT as at a real terminal. It does not fork here,
     // since the spawned child is not a process-group leader, so `pid` is the shell's own.
@@ -119,6 +111,9 @@ public final class PseudoTerminalSession {
     }
     return nil
   }
+
+  /// Sends a signal to the shell, as `kill` from another terminal would.
+  public func send(signal: Int32) { kill(pid, signal) }
 
   /// What the kernel says the child is waiting in, for failure messages.
   public var childState: String {

@@ -3,10 +3,12 @@ import FoundationEssentials
 extension Host {
   /// The session as a record: documents, windows in order, view states, focus.
   ///
+  /// - Parameter includingDocuments: false leaves the documents out (they are saved as they
+  ///   change), which makes the record as cheap as the windows' view states.
   /// - Throws: `CommandError` if a document or view state cannot be encoded.
-  public func sessionRecord() throws(CommandError) -> SessionRecord {
+  public func sessionRecord(includingDocuments: Bool = true) throws(CommandError) -> SessionRecord {
     var documentRecords: [SessionRecord.Document] = []
-    for name in documentNames {
+    for name in includingDocuments ? documentNames : [] {
       guard let entry = documents[name] else { continue }
       do {
         let body = try entry.json()

@@ -78,7 +78,7 @@ public enum FailureMatcher: Sendable, CustomStringConvertible {
     switch self {
     case .substring(let text): return message.contains(text)
     case .pattern(let pattern):
-      guard let regex = try? Regex(pattern) else { return false }
+      guard case .success(let regex) = RegexLimits.compile(pattern) else { return false }
       return message.contains(regex)
     }
   }

@@ -157,10 +157,9 @@ extension ScenarioLoader {
     let text = try Substitution.replace(in: raw, context.parameters, at: node.location)
     if text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") {
       let pattern = String(text.dropFirst().dropLast())
-      do {
-        _ = try Regex(pattern)
-      } catch {
-        throw ScenarioFileError("fails: /\(pattern)/ is not a valid regular expression: \(error)", at: node.location)
+      if case .failure(let problem) = RegexLimits.compile(pattern) {
+        let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern
+        throw ScenarioFileError("fails: /\(shown)/ cannot be used: \(problem.message)", at: node.location)
       }
       return .pattern(pattern)
     }

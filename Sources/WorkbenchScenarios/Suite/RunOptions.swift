@@ -30,6 +30,10 @@ public struct RunOptions: Sendable {
   public var worker = false
   /// Modules to run as processes for these scenarios.
   public var modulePaths: [String] = []
+  /// Internal, for workers that replace one that crashed: scenarios (`FILE:LINE`) and whole
+  /// files already accounted for, which are not run again.
+  public var skippedScenarios: Set<String> = []
+  public var skippedFiles: Set<String> = []
 
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
@@ -59,10 +63,9 @@ public struct RunOptions: Sendable {
       switch argument {
       case "--filter":
         let pattern = try value(argument)
-        do {
-          _ = try Regex(pattern)
-        } catch {
-          throw UsageError(message: "--filter \(pattern) is not a valid regular expression")
+        if case .failure(let problem) = RegexLimits.compile(pattern) {
+          let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern
+          throw UsageError(message: "--filter \(shown) cannot be used: \(problem.message)")
         }
         options.filter = pattern
       case "--tag": options.tags.append(try value(argument))
@@ -92,6 +95,8 @@ public struct RunOptions: Sendable {
       case "--json": options.jsonPath = try value(argument)
       case "--worker": options.worker = true
       case "--module", "-m": options.modulePaths.append(try value(argument))
+      case "--skip-scenario": options.skippedScenarios.insert(try value(argument))
+      case "--skip-file": options.skippedFiles.insert(try value(argument))
       default:
         if argument.hasPrefix("-") {
           let known = valueOptions + flagOptions
@@ -117,6 +122,8 @@ public struct RunOptions: Sendable {
     if updateSnapshots { arguments.append("--update-snapshots") }
     if exhaustive { arguments.append("--exhaustive") }
     if failFast { arguments.append("--fail-fast") }
+    for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
+    for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
     return arguments
   }
 

@@ -24,6 +24,10 @@ public struct SuiteReport: Codable, Sendable {
 struct WorkerMessage: Codable {
   var result: ScenarioResult?
   var fileError: ScenarioFileError?
+  /// The worker is about to run the scenario that starts here.
+  var started: SourceLocation?
+  /// The worker is about to load this file.
+  var loading: String?
 }
 
 /// The worker protocol's line format. Passing results, nearly all of them in a healthy suite,
@@ -31,6 +35,11 @@ struct WorkerMessage: Codable {
 /// used...), which the parent reads far faster than JSON; everything else travels as JSON.
 enum WorkerLine {
   static func encode(_ message: WorkerMessage) -> String? {
+    // Progress marks, so the parent knows what a worker that crashes was doing.
+    if let started = message.started, !started.file.contains("\t"), !started.file.contains("\n") {
+      return "S\t\(started.line)\t\(started.column)\t\(started.file)"
+    }
+    if let file = message.loading, !file.contains("\t"), !file.contains("\n") { return "L\t\(file)" }
     if let result = message.result, result.passed, result.snapshotsWritten.isEmpty {
       let fields = [result.file, result.name] + result.snapshotsUsed
       if !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) {
@@ -46,6 +55,12 @@ enum WorkerLine {
   }
 
   static func decode(_ line: String) -> WorkerMessage? {
+    if line.hasPrefix("S\t") {
+      let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+      guard fields.count == 4, let number = Int(fields[1]), let column = Int(fields[2]) else { return nil }
+      return WorkerMessage(started: SourceLocation(file: fields[3], line: number, column: column))
+    }
+    if line.hasPrefix("L\t") { return WorkerMessage(loading: String(line.dropFirst(2))) }
     if line.hasPrefix("P\t") {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard fields.count >= 7, let duration = Double(fields[1]), let steps = Int(fields[2]),

@@ -49,7 +49,11 @@ public final class SuiteRunner {
 
   /// Whether a scenario passes the name and tag filters.
   func isSelected(_ scenario: Scenario) -> Bool {
-    if let filter = options.filter, let regex = try? Regex(filter), !scenario.name.contains(regex) { return false }
+    if let filter = options.filter, case .success(let regex) = RegexLimits.compile(filter),
+      !scenario.name.contains(regex)
+    {
+      return false
+    }
     if !options.tags.isEmpty, !scenario.tags.contains(where: options.tags.contains) { return false }
     if scenario.tags.contains(where: options.excludedTags.contains) { return false }
     return true
@@ -105,8 +109,9 @@ public final class SuiteRunner {
     let runner = ScenarioRunner(
       modules: modules,
       options: ScenarioRunner.Options(updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive))
-    for file in files {
+    for file in files where !options.skippedFiles.contains(file) {
       let loaded: ScenarioFile
+      if options.worker { emit(WorkerMessage(loading: file)) }
       do {
         loaded = try loader.load(file)
       } catch {
@@ -116,6 +121,11 @@ public final class SuiteRunner {
         continue
       }
       for scenario in loaded.scenarios where isSelected(scenario) {
+        if options.skippedScenarios.contains(Self.key(scenario.location)) { continue }
+        if options.worker {
+          emit(WorkerMessage(started: scenario.location))
+          Self.crashIfAsked(scenario)
+        }
         for round in 1...options.repeatCount {
           var result = runner.run(scenario)
           if options.repeatCount > 1 { result.name += " (run \(round) of \(options.repeatCount))" }
@@ -125,6 +135,17 @@ public final class SuiteRunner {
         }
       }
     }
+  }
+
+  /// How a scenario is named in `--skip-scenario`.
+  nonisolated static func key(_ location: SourceLocation) -> String { "\(location.file):\(location.line)" }
+
+  /// A fault-injection hook for the runner's own tests: a worker whose environment names a
+  /// scenario in `WORKBENCH_TEST_CRASH_SCENARIO` dies with SIGABRT as that scenario starts, as a
+  /// worker would that met a crash in the code under test.
+  private static func crashIfAsked(_ scenario: Scenario) {
+    guard let name = getenv("WORKBENCH_TEST_CRASH_SCENARIO"), String(cString: name) == scenario.name else { return }
+    abort()
   }
 
   /// Shows a result as it happens: on the console, or as a JSON line to the parent process.
@@ -140,56 +161,122 @@ public final class SuiteRunner {
   // MARK: Worker processes
 
   /// Starts up to `jobs` workers of this same program, each with its share of the files, and
-  /// collects their results as they arrive. A worker that dies takes only its own unfinished
-  /// files with it; they are reported as errors.
+  /// collects their results as they arrive.
+  ///
+  /// A worker that crashes loses only the scenario it was running (reported as failed, with
+  /// the signal): the rest of its share goes to a new worker that skips what was already done.
+  /// Every crash accounts for at least one scenario or file, so this ends.
   private func runInWorkers(_ files: [String]) -> SuiteReport {
     var report = SuiteReport()
     let count = min(options.jobs, files.count)
     var shares = [[String]](repeating: [], count: count)
     for (index, file) in files.enumerated() { shares[index % count].append(file) }
-    let executable = Self.executablePath()
     var workers: [WorkerProcess] = []
     for share in shares {
-      guard let worker = WorkerProcess(executable: executable, arguments: ["run"] + options.workerArguments + share)
-      else {
-        report.fileErrors.append(
-          ScenarioFileError("could not start a worker process", at: SourceLocation(file: share[0], line: 1, column: 1)))
-        continue
+      if let worker = startWorker(files: share, skipping: [], skippingFiles: [], report: &report) {
+        workers.append(worker)
       }
-      worker.files = share
-      workers.append(worker)
     }
     var stop = false
     while !stop, workers.contains(where: { !$0.finished }) {
       let lines = WorkerProcess.readLines(from: workers)
-      for line in lines {
+      for (worker, line) in lines {
         guard let message = WorkerLine.decode(line) else { continue }
+        if let started = message.started {
+          worker.current = started
+          worker.currentFile = started.file
+        }
+        if let file = message.loading {
+          worker.currentFile = file
+          worker.current = nil
+        }
         if let result = message.result {
+          worker.done.insert(Self.key(result.location))
+          worker.current = nil
           report.results.append(result)
           console.scenarioFinished(result)
           if options.failFast && !result.passed { stop = true }
         }
         if let error = message.fileError {
+          if let file = worker.currentFile { worker.doneFiles.insert(file) }
           report.fileErrors.append(error)
           console.fileFailed(error)
           if options.failFast { stop = true }
         }
       }
-    }
-    for worker in workers {
-      if stop { worker.terminate() }
-      let status = worker.wait()
-      if !stop, status != 0 && status != 1 && status != 2 {
-        let reference = SourceLocation(file: worker.files.first ?? "-", line: 1, column: 1)
-        let error = ScenarioFileError(
-          "a worker process ended abnormally (status \(status)) while running \(worker.files.joined(separator: ", "))",
-          at: reference)
-        report.fileErrors.append(error)
-        console.fileFailed(error)
+      if stop { break }
+      // A worker whose output ended is reaped now; one that crashed is replaced.
+      for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
+        let status = worker.wait()
+        guard status != 0 && status != 1 && status != 2 else { continue }
+        if let replacement = recover(from: worker, status: status, report: &report) {
+          workers[index] = replacement
+        }
       }
+    }
+    for worker in workers where !worker.reaped {
+      if stop { worker.terminate() }
+      _ = worker.wait()
     }
     report.results.sort { ($0.file, $0.location.line, $0.name) < ($1.file, $1.location.line, $1.name) }
     return report
+  }
+
+  private func startWorker(
+    files: [String], skipping: Set<String>, skippingFiles: Set<String>, report: inout SuiteReport
+  ) -> WorkerProcess? {
+    var workerOptions = options
+    workerOptions.skippedScenarios = skipping
+    workerOptions.skippedFiles = skippingFiles
+    guard
+      let worker = WorkerProcess(
+        executable: Self.executablePath(), arguments: ["run"] + workerOptions.workerArguments + files)
+    else {
+      report.fileErrors.append(
+        ScenarioFileError("could not start a worker process", at: SourceLocation(file: files[0], line: 1, column: 1)))
+      return nil
+    }
+    worker.files = files
+    worker.done = skipping
+    worker.doneFiles = skippingFiles
+    return worker
+  }
+
+  /// Reports what a crashed worker was running and starts a new worker for the rest of its files.
+  private func recover(from worker: WorkerProcess, status: Int32, report: inout SuiteReport) -> WorkerProcess? {
+    let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
+    if let current = worker.current {
+      let result = ScenarioResult(
+        file: current.file, name: scenarioName(at: current) ?? "scenario at line \(current.line)", location: current,
+        duration: 0, stepsRun: 0,
+        failure: ScenarioFailure(
+          location: current, step: "(the whole scenario)",
+          message: "the worker process running this scenario \(how); the other scenarios were run by another worker",
+          details: [], origin: []),
+        snapshotsWritten: [], snapshotsUsed: [])
+      report.results.append(result)
+      console.scenarioFinished(result)
+      worker.done.insert(Self.key(current))
+    } else {
+      let file = worker.currentFile ?? worker.files.first ?? "-"
+      let error = ScenarioFileError(
+        "the worker process reading this file \(how); its scenarios did not run",
+        at: SourceLocation(file: file, line: 1, column: 1))
+      report.fileErrors.append(error)
+      console.fileFailed(error)
+      worker.doneFiles.insert(file)
+    }
+    let remaining = worker.files.filter { !worker.doneFiles.contains($0) }
+    guard !remaining.isEmpty else { return nil }
+    return startWorker(files: remaining, skipping: worker.done, skippingFiles: worker.doneFiles, report: &report)
+  }
+
+  /// The name of the scenario at a place, read again from its file, for the crash report.
+  private func scenarioName(at location: SourceLocation) -> String? {
+    guard let loader = try? ScenarioLoader(modules: modules), let file = try? loader.load(location.file) else {
+      return nil
+    }
+    return file.scenarios.first { $0.location.line == location.line }?.name
   }
 
   static func executablePath() -> String {

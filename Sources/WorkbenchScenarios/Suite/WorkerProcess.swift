@@ -8,7 +8,15 @@ final class WorkerProcess {
   let output: Int32
   var buffer: [UInt8] = []
   var finished = false
+  /// Whether `wait` has collected its exit status.
+  private(set) var reaped = false
   var files: [String] = []
+  /// The scenario it said it started and has not finished, and the file it is in.
+  var current: SourceLocation?
+  var currentFile: String?
+  /// Scenarios (`FILE:LINE`) and files it finished.
+  var done: Set<String> = []
+  var doneFiles: Set<String> = []
 
   init?(executable: String, arguments: [String]) {
     var pipeDescriptors: [Int32] = [0, 0]
@@ -20,8 +28,17 @@ final class WorkerProcess {
     posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[1], 1)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    // Signals the parent ignores (SIGPIPE) start at their defaults, as from a login shell.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     argv.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
     close(pipeDescriptors[1])
@@ -33,12 +50,13 @@ final class WorkerProcess {
     self.output = pipeDescriptors[0]
   }
 
-  /// Waits until some worker has output, and returns the complete lines read.
-  static func readLines(from workers: [WorkerProcess]) -> [String] {
+  /// Waits until some worker has output, and returns the complete lines read, each with the
+  /// worker that wrote it.
+  static func readLines(from workers: [WorkerProcess]) -> [(WorkerProcess, String)] {
     let active = workers.filter { !$0.finished }
     var descriptors = active.map { pollfd(fd: $0.output, events: Int16(POLLIN), revents: 0) }
     guard poll(&descriptors, nfds_t(descriptors.count), 1000) > 0 else { return [] }
-    var lines: [String] = []
+    var lines: [(WorkerProcess, String)] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     for (index, worker) in active.enumerated() where descriptors[index].revents != 0 {
       let count = read(worker.output, &chunk, chunk.count)
@@ -50,7 +68,7 @@ final class WorkerProcess {
       }
       worker.buffer += chunk[..<count]
       while let newline = worker.buffer.firstIndex(of: 0x0A) {
-        lines.append(String(decoding: worker.buffer[..<newline], as: UTF8.self))
+        lines.append((worker, String(decoding: worker.buffer[..<newline], as: UTF8.self)))
         worker.buffer.removeSubrange(...newline)
       }
     }
@@ -67,6 +85,7 @@ final class WorkerProcess {
       finished = true
       close(output)
     }
+    reaped = true
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

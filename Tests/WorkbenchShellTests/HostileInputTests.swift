@@ -1,0 +1,84 @@
+import Testing
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Input an adversary would write: patterns nested thousands deep, a FIFO where a file should
+/// be, a worker that dies mid-run. Each gets a message; none ends the program with a signal.
+@Suite struct HostileInputTests {
+  private func scenario(_ name: String, select id: Int = 2) -> String {
+    """
+    scenario: \(name)
+    windows:
+      main: catalog library
+    steps:
+      - main: select \(id)
+      - expect:
+          main: {selected: \(id)}
+    """
+  }
+
+  @Test func aFilterNestedThousandsDeepIsAUsageErrorNotACrash() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(scenario("One"), to: folder + "/a.yaml")
+    let pattern = String(repeating: "[", count: 2200)
+    let result = ChildProcess.runWorkbench(["run", "--filter", pattern, folder])
+    #expect(result.status == 2, "\(result.stderr.prefix(300))")
+    #expect(result.stderr.contains("cannot be used: it nests groups and classes more than 32 deep"))
+  }
+
+  @Test func aDeeplyNestedFailurePatternIsAFileErrorInCheckAndRun() {
+    let folder = makeTemporaryFolder()
+    let deep = String(repeating: "[", count: 2200)
+    writeTextFile(
+      "scenario: Deep\nwindows:\n  main: catalog library\nsteps:\n  - main: select 99\n    fails: \"/\(deep)/\"\n",
+      to: folder + "/deep.yaml")
+    for command in ["check", "run"] {
+      let result = ChildProcess.runWorkbench(
+        [command, "-j", "1", folder].filter { command == "run" || $0 != "-j" && $0 != "1" })
+      #expect(result.status == 2, "\(command): \(result.status) \(result.stderr.prefix(300))")
+      #expect(result.stderr.contains("\(folder)/deep.yaml:6:12: fails: /[[["), "\(command)")
+    }
+  }
+
+  @Test func aDocumentFileThatIsAFIFOIsRefusedWithoutWaiting() {
+    let folder = makeTemporaryFolder()
+    #expect(mkfifo(folder + "/books.json", 0o600) == 0)
+    writeTextFile(
+      """
+      scenario: Reads a FIFO
+      documents:
+        shelf: {kind: catalog, file: books.json}
+      windows:
+        main: catalog shelf
+      steps:
+        - main: select 1
+      """, to: folder + "/fifo.yaml")
+    let result = ChildProcess.runWorkbench(["check", folder + "/fifo.yaml"])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("it is a FIFO (a named pipe), not a regular file"), "\(result.stderr)")
+  }
+
+  /// A worker that dies takes only the scenario it was running with it; the rest of its files
+  /// are run by a new worker, and their results are reported as usual.
+  @Test func aCrashedWorkerLosesOnlyItsScenario() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      [scenario("First", select: 1), scenario("Crashes", select: 2), scenario("Third", select: 3)].joined(
+        separator: "\n---\n"), to: folder + "/a.yaml")
+    writeTextFile(scenario("Other worker", select: 4), to: folder + "/b.yaml")
+    writeTextFile(scenario("Same worker, later file", select: 5), to: folder + "/c.yaml")
+    let result = ChildProcess.runWorkbench(
+      ["run", "-j", "2", folder], environment: ["WORKBENCH_TEST_CRASH_SCENARIO": "Crashes"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasSuffix("4 passed, 1 failed\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("✘ Crashes  \(folder)/a.yaml"))
+    #expect(result.stdout.contains("was killed by signal 6"))
+    for name in ["First", "Third", "Other worker", "Same worker, later file"] {
+      #expect(result.stdout.contains("✔ \(name)"), "\(name)")
+    }
+    #expect(!result.stdout.contains("ended abnormally"))
+  }
+}

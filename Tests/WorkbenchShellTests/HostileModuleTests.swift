@@ -1,0 +1,82 @@
+import Testing
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Modules that misbehave after their handshake: they exit while idle, stop reading, send a
+/// malformed commit, fork, or never introduce themselves. The host is started with SIGPIPE at
+/// its default disposition (as from a login shell), so a write to a dead module would kill it.
+@Suite struct HostileModuleTests {
+  var fixture: String {
+    String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  }
+
+  private func run(_ commands: String, mode: String, extra: [String] = []) -> ProcessResult {
+    ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"] + extra, input: Array((commands + "\n").utf8),
+      environment: ["WORKBENCH_FIXTURE": mode])
+  }
+
+  @Test func aModuleThatClosedItsInputIsStoppedNotAFatalSignal() {
+    // The first poke closes the module's end of the request pipe; the second request meets EPIPE.
+    let result = run("open tally pokes t\nopen catalog library c\n@t poke\n@t poke\nwindows", mode: "close-input")
+    #expect(result.status == 1, "a SIGPIPE death is 141: \(result.status) \(result.stderr)")
+    #expect(result.stderr.contains("the module fixture stopped: it closed the connection"))
+    #expect(result.stdout.contains("* [2 c] catalog library"))
+  }
+
+  @Test func aModuleThatStopsReadingCannotBlockTheHost() {
+    // The module answers one command and then never reads again; the next request is larger
+    // than a pipe's buffer, so a blocking write would wait forever.
+    let big = String(repeating: "x", count: 300_000)
+    let started = monotonicMilliseconds()
+    let result = run("open tally pokes t\n@t poke\n@t label \(big)\nwindows", mode: "deaf")
+    #expect(result.status == 1, "\(result.stderr.prefix(500))")
+    #expect(result.stderr.contains("the module fixture stopped: it did not answer within 3000 ms"))
+    #expect(result.stdout.contains("no windows are open"))
+    #expect(monotonicMilliseconds() - started < 20_000)
+  }
+
+  @Test func aMalformedCommitIsAProtocolErrorNotASilentSuccess() {
+    let result = run("open tally pokes t\n@t poke\ndocuments", mode: "bad-commit")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("the module fixture stopped: it sent a malformed reply: its `commit` was not valid JSON"))
+    #expect(result.stdout.contains("pokes  tally  revision 1"))  // nothing was committed
+  }
+
+  @Test func whatAModuleStartedEndsWithIt() throws {
+    let result = run("open tally pokes t\n@t poke", mode: "fork")
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("grandchild ") })
+    let pid = try #require(pid_t(line.dropFirst("grandchild ".count)))
+    // Reaped by init or a zombie for a moment; either way not sleeping on with the pipes.
+    var alive = true
+    for _ in 0..<100 {
+      let state = readTextFile("/proc/\(pid)/stat").map { $0.split(separator: " ").dropFirst(2).first ?? "" }
+      if state == nil || state == "Z" {
+        alive = false
+        break
+      }
+      usleep(20_000)
+    }
+    #expect(!alive, "the module's child \(pid) outlived the host")
+    if alive { kill(pid, SIGKILL) }
+  }
+
+  @Test func aNamedModuleThatNeverIntroducesItselfFailsTheRun() {
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", fixture, "-c", "documents"], environment: ["WORKBENCH_FIXTURE": "silent"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("the module \(fixture) did not start: it did not introduce itself"))
+    #expect(!result.stdout.contains("library"))
+  }
+}
+
+func monotonicMilliseconds() -> Int {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+}

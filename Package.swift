@@ -81,6 +81,8 @@ let package = Package(
     // A module that runs as a process, for the host's isolation tests.
     .executableTarget(
       name: "workbench-fixture-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/FixtureModule"),
+    // A fault-injecting SQLite VFS (full disk, I/O errors, read-only) for the store's tests.
+    .target(name: "WorkbenchSQLiteFaults", dependencies: ["CSQLite"], path: "Tests/SQLiteFaults"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
     .target(name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore"], path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
@@ -95,7 +97,8 @@ let package = Package(
     .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "LedgerTests", dependencies: ["Ledger", "WorkbenchCore"]),
     .testTarget(
-      name: "WorkbenchStoreTests", dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport"]),
+      name: "WorkbenchStoreTests",
+      dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport", "WorkbenchSQLiteFaults"]),
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [

@@ -28,6 +28,10 @@ public enum Shell {
     var modules = modules
     do {
       let store = try Workspace.openStore(path: options.workspace)
+      if store.tightenedPermissions {
+        StandardStreams.error(
+          "note: the workspace \(store.path) could be read by other users; it is now readable by you only (0600)\n")
+      }
       // A module the workspace remembers may have gone away: say so and carry on. One named on
       // this command line is what the user asked for: if it cannot start, nothing runs.
       let remembered = ExternalModules.load(try store.modulePaths())

@@ -1,10 +1,14 @@
 import CSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A failure of the workspace database, with a message that says what to do.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What kind of failure, for callers that react differently.
   public enum Kind: Equatable, Sendable {
-    case notADatabase, readOnly, locked, full, corrupt, secret, invalid, other
+    case notADatabase, foreign, readOnly, locked, full, corrupt, secret, invalid, ioError, other
   }
 
   public let kind: Kind
@@ -54,7 +58,7 @@ final class SQLiteConnection {
   }
 
   /// A value to bind to a statement parameter.
-  enum Value {
+  enum Value: Equatable {
     case integer(Int)
     case text(String)
     case null
@@ -131,7 +135,34 @@ final class SQLiteConnection {
   static func error(code: Int32, handle: OpaquePointer?, path: String) -> StoreError {
     let detail =
       handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+    // An I/O error says more through the operating system's error number, where SQLite kept
+    // it (it does for failures it meets while opening; not for those at COMMIT).
+    if code & 0xFF == SQLITE_IOERR || code & 0xFF == SQLITE_CANTOPEN, let handle {
+      switch sqlite3_system_errno(handle) {
+      case ENOSPC, EDQUOT:
+        return StoreError(.full, "the disk holding \(path) is full; nothing was saved: free some space and try again")
+      case EROFS, EACCES, EPERM:
+        return StoreError(
+          .readOnly,
+          "the workspace \(path) cannot be written (\(String(cString: strerror(sqlite3_system_errno(handle))))), "
+            + "so nothing was saved: check its permissions and the disk it is on")
+      case EIO:
+        return StoreError(
+          .ioError,
+          "the disk holding \(path) reported an input/output error, so nothing was saved: check the disk, then try "
+            + "again")
+      default: break
+      }
+    }
     switch code & 0xFF {
+    case SQLITE_IOERR:
+      if code == 266 || code == 522 {  // SQLITE_IOERR_READ, SQLITE_IOERR_SHORT_READ (macros Swift cannot import)
+        return StoreError(.ioError, "the workspace \(path) could not be read (\(detail)): check the disk it is on")
+      }
+      return StoreError(
+        .ioError,
+        "the workspace \(path) could not be written (\(detail)), so nothing was saved: check that its disk has room "
+          + "and can be written, then try again")
     case SQLITE_NOTADB:
       return StoreError(
         .notADatabase,

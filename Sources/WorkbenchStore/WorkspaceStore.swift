@@ -45,22 +45,40 @@ public final class WorkspaceStore {
 
   /// Opens (or creates) the workspace at `path`. `:memory:` gives a private in-memory one.
   ///
-  /// - Throws: `StoreError` when the file is not a database, cannot be created, or is locked.
+  /// Nothing is written before the file is recognised: an empty or new file becomes a
+  /// workspace; a workspace (by its `PRAGMA application_id`, or the schema of the first
+  /// versions) is opened; any other SQLite database is refused untouched. A workspace file
+  /// that others could read is made owner-only (`tightenedPermissions` says so). When opening
+  /// a file this call created fails (a full disk, say), the file and its companions are removed.
+  ///
+  /// - Throws: `StoreError` when the file is not a workspace, cannot be created, or is locked.
   public init(path: String) throws(StoreError) {
     self.path = path
-    if path != ":memory:" && !path.hasPrefix("file:") {
-      try WorkspaceStore.prepareFile(path)
+    let file = Self.filePath(of: path)
+    var created = false
+    if let file {
+      let prepared = try WorkspaceStore.prepareFile(file, tighten: !path.hasPrefix("file:"))
+      created = prepared.created
+      tightenedPermissions = prepared.tightened
     }
-    connection = try SQLiteConnection(path: path)
-    try connection.execute("PRAGMA busy_timeout = 3000")
-    if path != ":memory:" {
-      let mode = try connection.query("PRAGMA journal_mode = WAL")
-      if case .text(let name)? = mode.first?.first, name != "wal" {
-        throw StoreError(.other, "the workspace \(path) cannot use write-ahead logging (journal mode \(name))")
+    do throws(StoreError) {
+      let opened = try SQLiteConnection(path: path)
+      try opened.execute("PRAGMA busy_timeout = 3000")
+      try Self.identify(opened, path: path)
+      if path != ":memory:" {
+        let mode = try opened.query("PRAGMA journal_mode = WAL")
+        if case .text(let name)? = mode.first?.first, name != "wal" {
+          throw StoreError(.other, "the workspace \(path) cannot use write-ahead logging (journal mode \(name))")
+        }
+        try opened.execute("PRAGMA synchronous = NORMAL")
       }
-      try connection.execute("PRAGMA synchronous = NORMAL")
+      isNew = try Self.migrateSchema(opened, path: path)
+      connection = opened
+    } catch {
+      // Nothing is left behind of a workspace that never opened (the connection is closed by now).
+      if created, let file { Self.removeFiles(of: file) }
+      throw error
     }
-    try migrateSchema()
   }
 
   /// A fresh in-memory workspace, for scenarios and tests.
@@ -68,9 +86,34 @@ public final class WorkspaceStore {
     try WorkspaceStore(path: ":memory:")
   }
 
+  /// `PRAGMA application_id` of a workspace: "WKBN" in ASCII.
+  static let applicationID = 0x574B_424E
+
+  /// Whether opening made the file owner-only because others could read it.
+  public private(set) var tightenedPermissions = false
+
+  /// The file behind a path or `file:` URI, or `nil` for an in-memory database.
+  static func filePath(of path: String) -> String? {
+    if path == ":memory:" || path.isEmpty { return nil }
+    guard path.hasPrefix("file:") else { return path }
+    let rest = path.dropFirst("file:".count)
+    let file = String(rest.prefix { $0 != "?" })
+    return file.isEmpty || file == ":memory:" || path.contains("mode=memory") ? nil : file
+  }
+
   /// Creates the folders and an empty file readable by its owner only, so the database never
-  /// exists with wider permissions (SQLite gives its -wal and -shm files the same mode).
-  static func prepareFile(_ path: String) throws(StoreError) {
+  /// exists with wider permissions (SQLite gives its -wal and -shm files the same mode). An
+  /// existing file others can read or write is made owner-only when `tighten` is set.
+  ///
+  /// - Returns: whether the file was created, and whether its permissions were tightened.
+  static func prepareFile(_ path: String, tighten: Bool = true) throws(StoreError) -> (created: Bool, tightened: Bool) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard tighten, info.st_mode & 0o077 != 0, (info.st_mode & S_IFMT) == S_IFREG else { return (false, false) }
+      var tightened = false
+      for file in [path, path + "-wal", path + "-shm"] where chmod(file, 0o600) == 0 { tightened = true }
+      return (false, tightened)
+    }
     if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
       var current = ""
       for component in path[..<slash].split(separator: "/") {
@@ -81,24 +124,59 @@ public final class WorkspaceStore {
         }
       }
     }
-    let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
     if descriptor < 0 {
-      if errno == EACCES || errno == EROFS {
-        // It may still be readable; SQLite will say what it can do with it.
-        return
+      if errno == EACCES || errno == EROFS || errno == EEXIST {
+        // It may still be readable, or another process made it just now; SQLite will say.
+        return (false, false)
       }
       throw StoreError(.other, "cannot create the workspace \(path): \(String(cString: strerror(errno)))")
     }
     close(descriptor)
+    return (true, false)
   }
 
-  private func migrateSchema() throws(StoreError) {
-    try connection.transaction { () throws(StoreError) in
+  /// Removes a database file and the companions SQLite makes beside it.
+  static func removeFiles(of path: String) {
+    for file in [path, path + "-wal", path + "-shm", path + "-journal"] { unlink(file) }
+  }
+
+  /// Refuses a database that is not a workspace, before anything is written to it.
+  static func identify(_ connection: SQLiteConnection, path: String) throws(StoreError) {
+    let rows = try connection.query("PRAGMA application_id")
+    guard case .integer(let id)? = rows.first?.first else { return }
+    if id == applicationID { return }
+    let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
+      row -> String? in
+      if case .text(let name)? = row.first { return name }
+      return nil
+    }
+    if id == 0 && tables.isEmpty { return }  // a new or empty database becomes a workspace
+    if id == 0 && tables.contains("meta") {
+      // A workspace from before the application id: it has the schema version row.
+      let schema = try connection.query("SELECT value FROM meta WHERE key = 'schema'")
+      if !schema.isEmpty { return }
+    }
+    let what =
+      id != 0
+      ? "its application id is \(String(UInt32(truncatingIfNeeded: id), radix: 16))"
+      : "it holds the tables " + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+    throw StoreError(
+      .foreign,
+      "\(path) is an SQLite database of another program (\(what)), not a workbench workspace; nothing in it was "
+        + "changed: pick another file with --workspace")
+  }
+
+  /// Creates the schema in a new workspace, or checks the version of an existing one.
+  ///
+  /// - Returns: whether the schema was created now.
+  private static func migrateSchema(_ connection: SQLiteConnection, path: String) throws(StoreError) -> Bool {
+    try connection.transaction { () throws(StoreError) -> Bool in
       let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
       if tables.isEmpty {
-        isNew = true
         try connection.execute(
           """
+          PRAGMA application_id = \(applicationID);
           CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
           CREATE TABLE documents (
             name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL, body TEXT NOT NULL);
@@ -109,7 +187,7 @@ public final class WorkspaceStore {
           """)
         try connection.query(
           "INSERT INTO meta (key, value) VALUES ('schema', ?)", [.text(String(WorkspaceStore.schemaVersion))])
-        return
+        return true
       }
       let rows = try connection.query("SELECT value FROM meta WHERE key = 'schema'")
       guard case .text(let text)? = rows.first?.first, let version = Int(text) else {
@@ -121,6 +199,9 @@ public final class WorkspaceStore {
           "the workspace \(path) was written by a newer workbench (schema \(version)); this one reads up to "
             + "\(WorkspaceStore.schemaVersion): upgrade workbench, or pick another file with --workspace")
       }
+      // A workspace from before the application id gets it (a read-only one stays as it is).
+      try? connection.execute("PRAGMA application_id = \(applicationID)")
+      return false
     }
   }
 

@@ -97,6 +97,53 @@ import WorkbenchTestSupport
     #expect(readTextFile(path) == text)
   }
 
+  @Test func anotherProgramsDatabaseIsRefusedUntouched() throws {
+    do {
+      let other = try SQLiteConnection(path: path)
+      try other.execute("CREATE TABLE documents (x); INSERT INTO documents VALUES (1);")
+    }
+    let before = try #require(readBytes(path))
+    do {
+      _ = try WorkspaceStore(path: path)
+      Issue.record("opened another program's database")
+    } catch {
+      #expect(error.kind == .foreign)
+      #expect(
+        error.message == "\(path) is an SQLite database of another program (it holds the tables documents), not a "
+          + "workbench workspace; nothing in it was changed: pick another file with --workspace")
+    }
+    #expect(readBytes(path) == before)
+    #expect(readBytes(path + "-wal") == nil)  // not switched to WAL
+    // One with an application id of its own is named by it.
+    do {
+      let tagged = try SQLiteConnection(path: path)
+      try tagged.execute("PRAGMA application_id = 1234")
+    }
+    #expect(throws: StoreError.self) { try WorkspaceStore(path: path) }
+  }
+
+  @Test func aWorkspaceFromBeforeTheApplicationIDIsStillOpened() throws {
+    do {
+      let store = try WorkspaceStore(path: path)
+      _ = try store.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)
+      try store.connection.execute("PRAGMA application_id = 0")
+    }
+    let again = try WorkspaceStore(path: path)
+    #expect(try again.documents().count == 1)
+    #expect(try again.connection.query("PRAGMA application_id").first?.first == .integer(WorkspaceStore.applicationID))
+  }
+
+  @Test func aWorkspaceOthersCanReadIsMadeOwnerOnly() throws {
+    do { _ = try WorkspaceStore(path: path) }
+    #expect(chmod(path, 0o644) == 0)
+    let store = try WorkspaceStore(path: path)
+    #expect(store.tightenedPermissions)
+    var info = stat()
+    #expect(stat(path, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o600)
+    #expect(try !WorkspaceStore(path: path).tightenedPermissions)  // said once
+  }
+
   @Test func aLockedWorkspaceIsReportedAndNothingChanges() throws {
     let holder = try WorkspaceStore(path: path)
     _ = try holder.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)
@@ -163,4 +210,19 @@ enum JSONEncoderForTests {
   static func encode(_ value: some Encodable) throws -> String {
     String(decoding: try FoundationJSON.encoder.encode(value), as: UTF8.self)
   }
+}
+
+/// A whole file's bytes, or `nil` when it does not exist.
+func readBytes(_ path: String) -> [UInt8]? {
+  let descriptor = open(path, O_RDONLY)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(descriptor, &buffer, buffer.count)
+    if count <= 0 { break }
+    bytes += buffer[..<count]
+  }
+  return bytes
 }

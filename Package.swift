@@ -88,7 +88,9 @@ let package = Package(
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
-      dependencies: ["WorkbenchScenarios", "WorkbenchCore", "Catalog", "BuiltInModules", "WorkbenchTestSupport"],
+      dependencies: [
+        "WorkbenchScenarios", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules", "WorkbenchTestSupport",
+      ],
       exclude: ["Broken"]
     ),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchTestSupport"]),

@@ -12,9 +12,12 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
   public private(set) var viewState: GoalViewState
   /// The revision of the shared goal.
   public private(set) var revision = 0
-  /// The message after a rejected intent; cleared by the next successful one. Presentation
-  /// state: it is not view state and is not stored.
-  public private(set) var message: String?
+  /// The message after a rejected intent; cleared by the next successful one. Kept in the
+  /// view state, so it survives a relaunch like everything else the frame shows.
+  public private(set) var message: String? {
+    get { viewState.message }
+    set { viewState.message = newValue }
+  }
   /// How many times the shared goal was handed to this window (for tests of notification).
   public private(set) var notifications = 0
 
@@ -31,6 +34,13 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
   public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
 
   public func restore(_ viewState: GoalViewState) { self.viewState = viewState }
+
+  /// A refused intent leaves the draft as it was, and its message.
+  public func viewStateAfterFailure(before: GoalViewState, attempted: GoalViewState) -> GoalViewState {
+    var kept = before
+    kept.message = attempted.message
+    return kept
+  }
 
   // MARK: Intents
 

@@ -55,7 +55,15 @@ public final class LedgerScreen: ScreenModel {
     self.document = document
     documentBox.document = SearchableLedger(document)
   }
-  public func restore(_ viewState: LedgerViewState) { self.viewState = viewState }
+  /// Takes a restored view state. The window appeared (and started loading) before its view
+  /// state arrived, so a restored search starts its own load, as typing it would.
+  public func restore(_ viewState: LedgerViewState) {
+    let appearedWith = self.viewState.query
+    self.viewState = viewState
+    guard viewState.query != appearedWith else { return }
+    if case .idle = feed { return }
+    try? send(.queryChanged)
+  }
 
   public func windowClosed() {
     running?.cancel()

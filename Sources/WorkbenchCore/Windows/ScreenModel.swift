@@ -65,9 +65,16 @@ public protocol ScreenModel: AnyObject {
   func documentRevisionChanged(_ revision: Int)
   /// The window closed: cancel subscriptions and anything else the screen started.
   func windowClosed()
+  /// The view state a window keeps after a command that failed: `before`, unless part of what
+  /// the command attempted must stay (a message saying why it was refused, which the frame
+  /// shows and a relaunch restores). The default keeps nothing of the attempt.
+  func viewStateAfterFailure(before: State, attempted: State) -> State
 }
 
 extension ScreenModel {
+  /// A failed command leaves no trace in the view state unless the screen says otherwise.
+  public func viewStateAfterFailure(before: State, attempted: State) -> State { before }
+
   /// Most screens do not need the revision.
   public func documentRevisionChanged(_ revision: Int) {}
   /// Most screens hold nothing to cancel.

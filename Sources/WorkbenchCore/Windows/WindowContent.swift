@@ -102,7 +102,9 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   }
 
   func abandonCommand() {
-    if let before = pending, before != typedModel.viewState { typedModel.restore(before) }
+    if let before = pending, before != typedModel.viewState {
+      typedModel.restore(typedModel.viewStateAfterFailure(before: before, attempted: typedModel.viewState))
+    }
     pending = nil
   }
 

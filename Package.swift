@@ -75,6 +75,14 @@ let package = Package(
         "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
         "Ledger",
       ]),
+    // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
+    // with `-sanitize=fuzzer -D FUZZING` (docs/fuzzing.md).
+    .executableTarget(
+      name: "workbench-fuzz",
+      dependencies: [
+        "WorkbenchCore", "WorkbenchScenarios", "WorkbenchModuleProtocol", "WorkbenchModuleKit", "BuiltInModules",
+      ],
+      path: "Fuzz/Harnesses"),
     // The hello-world baseline the startup benchmark compares against.
     .executableTarget(name: "hello-baseline"),
 

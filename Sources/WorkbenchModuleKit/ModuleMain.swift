@@ -45,9 +45,10 @@ public enum ModuleMain {
 }
 
 /// The module's side of the conversation: one host with the module, and a window per host
-/// window that shows one of its screens.
+/// window that shows one of its screens. `ModuleMain.run` drives one over the process's pipes;
+/// tests and fuzzers can drive one directly, request by request.
 @MainActor
-final class ModuleSession {
+public final class ModuleSession {
   let host: Host
   let manifest: ModuleManifest
 
@@ -56,7 +57,15 @@ final class ModuleSession {
     self.manifest = module
   }
 
-  func hello() -> FrameValue {
+  /// A session for `module`, as its process would hold.
+  ///
+  /// - Throws: `RegistrationError` when the module's registration is inconsistent.
+  public convenience init(module: some FeatureModule) throws(RegistrationError) {
+    self.init(host: try Host(modules: [module]), module: module.manifest)
+  }
+
+  /// The handshake the module sends first.
+  public func hello() -> FrameValue {
     var version = ModuleProtocol.version
     if let override = getenv("WORKBENCH_MODULE_PROTOCOL_OVERRIDE"), let number = Int(String(cString: override)) {
       version = number  // for the host's handshake tests
@@ -79,7 +88,8 @@ final class ModuleSession {
     ]
   }
 
-  func handle(_ request: FrameValue) -> FrameValue {
+  /// The reply to one request from the host: a result, `ok`, or an error with a message.
+  public func handle(_ request: FrameValue) -> FrameValue {
     do {
       return try answer(request)
     } catch {

@@ -90,21 +90,7 @@ public final class MessageChannel {
   public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
     let deadline = Self.milliseconds() + Int(timeout)
     while true {
-      if buffer.count >= 4 {
-        let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
-        guard length <= ModuleProtocol.maximumMessage else {
-          throw .malformed("a message of \(length) bytes announced")
-        }
-        if buffer.count >= 4 + length {
-          let body = Array(buffer[4..<(4 + length)])
-          buffer.removeFirst(4 + length)
-          do {
-            return try FrameValue.parse(json: body)
-          } catch {
-            throw .malformed("not JSON: \(error)")
-          }
-        }
-      }
+      if let message = try Self.nextMessage(in: &buffer) { return message }
       var wait: Int32 = -1
       if timeout >= 0 {
         let left = deadline - Self.milliseconds()
@@ -123,6 +109,26 @@ public final class MessageChannel {
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       guard count > 0 else { throw .closed }
       buffer += chunk[..<count]
+    }
+  }
+
+  /// Takes the first complete message off the front of `buffer`, or returns `nil` (leaving
+  /// `buffer` alone) when it does not hold one yet.
+  ///
+  /// - Throws: `ChannelError.malformed` for a length over the limit or a body that is not JSON.
+  public static func nextMessage(in buffer: inout [UInt8]) throws(ChannelError) -> FrameValue? {
+    guard buffer.count >= 4 else { return nil }
+    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+    guard length <= ModuleProtocol.maximumMessage else {
+      throw .malformed("a message of \(length) bytes announced")
+    }
+    guard buffer.count >= 4 + length else { return nil }
+    let body = Array(buffer[4..<(4 + length)])
+    buffer.removeFirst(4 + length)
+    do {
+      return try FrameValue.parse(json: body)
+    } catch {
+      throw .malformed("not JSON: \(error)")
     }
   }
 

@@ -178,4 +178,24 @@ import WorkbenchTestSupport
     again.type("\u{04}")
     #expect(again.exitStatus() == 0)
   }
+
+  /// readline reads `rl_readline_name` while it parses an inputrc with `$if workbench` (as
+  /// docs/shell.md suggests), so the name must still be there then. (Under AddressSanitizer,
+  /// as CI runs this suite, a name handed over as a temporary buffer fails here.)
+  @Test func anInputrcForTheWorkbenchIsRead() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")
+    let session = try #require(
+      PseudoTerminalSession(environment: [
+        "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+        "INPUTRC": folder + "/inputrc",
+      ]))
+    #expect(session.waitFor("workbench> "))
+    let mark = session.transcript.count
+    session.type("\u{18}h")  // Ctrl-X h, bound only inside `$if workbench`
+    #expect(session.waitFor("open", after: mark), "screen: \(session.screen(from: mark))")
+    #expect(session.waitFor("workbench> ", after: mark + 10))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
 }

@@ -42,7 +42,18 @@ public final class ScenarioLoader {
   ///
   /// - Throws: `ScenarioFileError` with the place of the first problem.
   public func load(_ path: String) throws(ScenarioFileError) -> ScenarioFile {
-    let documents = try parseFile(path, at: SourceLocation(file: path, line: 1, column: 1))
+    try load(documents: try parseFile(path, at: SourceLocation(file: path, line: 1, column: 1)), path: path)
+  }
+
+  /// Loads and checks a file's bytes as if read from `path` (which names it in messages and
+  /// anchors its relative includes and data files).
+  ///
+  /// - Throws: `ScenarioFileError` with the place of the first problem.
+  public func load(bytes: [UInt8], path: String) throws(ScenarioFileError) -> ScenarioFile {
+    try load(documents: try parse(bytes, path: path), path: path)
+  }
+
+  private func load(documents: [YAMLNode], path: String) throws(ScenarioFileError) -> ScenarioFile {
     var scenarios: [Scenario] = []
     var isFlow = false
     for document in documents {
@@ -77,6 +88,11 @@ public final class ScenarioLoader {
       case .unreadable(let reason): throw ScenarioFileError("cannot read \(path): \(reason)", at: reference)
       }
     }
+    return try parse(bytes, path: path)
+  }
+
+  /// Parses a file's bytes; an empty file is an error.
+  func parse(_ bytes: [UInt8], path: String) throws(ScenarioFileError) -> [YAMLNode] {
     let documents = try parser.parse(bytes, file: path)
     if documents.isEmpty || documents.allSatisfy({ $0.scalarText == "" }) {
       throw ScenarioFileError(

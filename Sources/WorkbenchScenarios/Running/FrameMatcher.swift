@@ -6,7 +6,15 @@ import WorkbenchCore
 /// - `null` means absent or null;
 /// - a single value stands for an object with that `id` (`rows: [1, 2]`);
 /// - a number or `true` written plainly also matches the same text (a title `1984`).
-enum FrameMatcher {
+public enum FrameMatcher {
+  /// Where `actual` differs from `expected`, as `path: expected ≠ actual` lines; empty when it
+  /// matches. The runner's own comparison, for tools and fuzzers.
+  public static func differences(expected: FrameValue, actual: FrameValue) -> [String] {
+    var mismatches: [Mismatch] = []
+    compare(expected: expected, actual: actual, path: "", into: &mismatches)
+    return mismatches.map { "\($0.path): \($0.expected) ≠ \($0.actual)" }
+  }
+
   struct Mismatch: Equatable {
     var path: String
     var expected: String

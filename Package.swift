@@ -73,7 +73,7 @@ let package = Package(
       name: "workbench-bench",
       dependencies: [
         "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
-        "Ledger",
+        "Ledger", "BuiltInModules",
       ]),
     // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
     // with `-sanitize=fuzzer -D FUZZING` (docs/fuzzing.md).

@@ -35,6 +35,38 @@ enum WorkspaceBenchmark {
           + "   p99 \(format(percentile(samples, 99) * 1e6, 0)) µs",
       ]
 
+      // The interactive shell saves the session after every line that changed a window: the
+      // windows-only record, compared with the last one saved, written when it differs. What
+      // that adds to a command that changes view state (a selection), with 1 and 10 windows.
+      for windows in [1, 10] {
+        while host.windows.count < windows { _ = try host.run(line: "open catalog library") }
+        var plain: [Double] = []
+        var saving: [Double] = []
+        var saved: SessionRecord?
+        for index in 0..<saves {
+          let line = "select \(index % 30 + 1)"
+          if index % 2 == 0 {
+            plain.append(try measure { _ = try host.run(line: line) })
+          } else {
+            saving.append(
+              try measure {
+                _ = try host.run(line: line)
+                let record = try host.sessionRecord(includingDocuments: false)
+                if record != saved {
+                  try store.saveSession(record)
+                  saved = record
+                }
+              })
+          }
+        }
+        lines.append(
+          "  session saved after each line, \(windows) window\(windows == 1 ? "" : "s"): select p50 "
+            + "\(format(percentile(plain, 50) * 1e6, 0)) µs without, \(format(percentile(saving, 50) * 1e6, 0)) µs "
+            + "with the save (p99 \(format(percentile(plain, 99) * 1e6, 0)) / "
+            + "\(format(percentile(saving, 99) * 1e6, 0)) µs)")
+      }
+      while host.windows.count > 1 { _ = try host.run(line: "close") }
+
       // A session of 100 windows on the library, each with its own query and selection.
       for number in 1..<100 {
         _ = try host.run(line: "open catalog library; query \(number % 7 == 0 ? "the" : ""); select \(number % 30 + 1)")

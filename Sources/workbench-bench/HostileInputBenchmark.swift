@@ -1,0 +1,27 @@
+import BuiltInModules
+import WorkbenchCore
+import WorkbenchScenarios
+
+/// Input an adversary would write, timed: a command line holding one 4 MB word through the
+/// tokenizer, and a scenario file with that line through the whole check.
+@MainActor
+enum HostileInputBenchmark {
+  static func run(megabytes: Int) -> [String] {
+    let word = String(repeating: "x", count: megabytes * 1024 * 1024)
+    let line = "query " + word
+    let tokenize = bestOf(5) { measure { _ = try? CommandTokenizer.commands(in: line) } }
+    let file = Array("scenario: One big word\nwindows:\n  main: catalog library\nsteps:\n  - main: \(line)\n".utf8)
+    guard let loader = try? ScenarioLoader(modules: builtInModules) else { return ["hostile: no loader"] }
+    var loaded = false
+    let check = bestOf(3) {
+      measure { loaded = (try? loader.load(bytes: file, path: "/tmp/big-word.yaml")) != nil }
+    }
+    let bytes = Double(line.utf8.count)
+    return [
+      "hostile input (a \(megabytes) MB word):",
+      "  tokenize \(format(tokenize * 1000, 1)) ms (\(format(tokenize / bytes * 1e9, 2)) ns a byte); "
+        + "check the scenario file \(format(check * 1000, 1)) ms (\(format(check / bytes * 1e9, 2)) ns a byte)"
+        + (loaded ? "" : " — the file did not load"),
+    ]
+  }
+}

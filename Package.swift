@@ -80,7 +80,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-fuzz",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarios", "WorkbenchModuleProtocol", "WorkbenchModuleKit", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchScenarios", "WorkbenchModuleProtocol", "WorkbenchModuleKit", "WorkbenchSystem",
+        "BuiltInModules",
       ],
       path: "Fuzz/Harnesses"),
     // The hello-world baseline the startup benchmark compares against.

@@ -6,6 +6,8 @@
 // check. (SwiftPM names an executable's entry point after its module, so libFuzzer's own `main`
 // is not used; its driver is called from ours.)
 
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -67,17 +69,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
 
     static func readFile(_ path: String) -> [UInt8]? {
-      let descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else { return nil }
-      defer { close(descriptor) }
-      var bytes: [UInt8] = []
-      var buffer = [UInt8](repeating: 0, count: 65536)
-      while true {
-        let count = read(descriptor, &buffer, buffer.count)
-        if count <= 0 { break }
-        bytes += buffer[..<count]
-      }
-      return bytes
+      try? FileSystem.read(path, limit: 64 * 1024 * 1024)
     }
   }
 #endif

@@ -18,13 +18,17 @@
 // these setters hand it copies that are never freed, not the caller's temporary buffers.
 #include <stdlib.h>
 #include <string.h>
+/// A copy of `text` that lives until the next copy into the same slot replaces it.
+static inline const char *wb_keep(char **slot, const char *text) {
+  char *copy = strdup(text);
+  if (copy == NULL) return *slot;
+  free(*slot);
+  *slot = copy;
+  return copy;
+}
 static inline void wb_rl_set_readline_name(const char *name) {
   static char *kept = NULL;
-  char *copy = strdup(name);
-  if (copy == NULL) return;
-  free(kept);
-  kept = copy;
-  rl_readline_name = kept;
+  rl_readline_name = wb_keep(&kept, name);
 }
 static inline void wb_rl_set_completion_function(rl_completion_func_t *fn) {
   rl_attempted_completion_function = fn;
@@ -32,11 +36,7 @@ static inline void wb_rl_set_completion_function(rl_completion_func_t *fn) {
 static inline void wb_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
 static inline void wb_rl_set_basic_word_break_characters(const char *s) {
   static char *kept = NULL;
-  char *copy = strdup(s);
-  if (copy == NULL) return;
-  free(kept);
-  kept = copy;
-  rl_basic_word_break_characters = kept;
+  rl_basic_word_break_characters = wb_keep(&kept, s);
 }
 static inline const char *wb_rl_line_buffer(void) { return rl_line_buffer; }
 static inline void wb_rl_set_catch_signals(int v) { rl_catch_signals = v; }

@@ -54,24 +54,12 @@ public final class MessageChannel {
       UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
     ]
     frame += body
-    let deadline = Self.milliseconds() + Int(timeout)
+    let deadline = Deadline(timeout: timeout)
     var offset = 0
     while offset < frame.count {
-      var wait: Int32 = -1
-      if timeout >= 0 {
-        let left = deadline - Self.milliseconds()
-        guard left > 0 else { throw .timedOut(Int(timeout)) }
-        wait = Int32(left)
-      }
-      var descriptor = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-      let ready = poll(&descriptor, 1, wait)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        throw .closed
-      }
-      if ready == 0 { throw .timedOut(Int(timeout)) }
+      guard let revents = try deadline.wait(for: output, events: POLLOUT) else { continue }
       // POLLERR or POLLHUP alone: the reader is gone (write would fail with EPIPE).
-      if descriptor.revents & Int16(POLLOUT) == 0 { throw .closed }
+      if revents & Int16(POLLOUT) == 0 { throw .closed }
       let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
@@ -88,22 +76,10 @@ public final class MessageChannel {
 
   /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
   public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
-    let deadline = Self.milliseconds() + Int(timeout)
+    let deadline = Deadline(timeout: timeout)
     while true {
       if let message = try Self.nextMessage(in: &buffer) { return message }
-      var wait: Int32 = -1
-      if timeout >= 0 {
-        let left = deadline - Self.milliseconds()
-        guard left > 0 else { throw .timedOut(Int(timeout)) }
-        wait = Int32(left)
-      }
-      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, wait)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        throw .closed
-      }
-      if ready == 0 { throw .timedOut(Int(timeout)) }
+      guard try deadline.wait(for: input, events: POLLIN) != nil else { continue }
       var chunk = [UInt8](repeating: 0, count: 65536)
       let count = read(input, &chunk, chunk.count)
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
@@ -129,6 +105,39 @@ public final class MessageChannel {
       return try FrameValue.parse(json: body)
     } catch {
       throw .malformed("not JSON: \(error)")
+    }
+  }
+
+  /// A point in time a read or write must finish by (none for a timeout of -1).
+  struct Deadline {
+    let timeout: Int32
+    let end: Int
+
+    init(timeout: Int32) {
+      self.timeout = timeout
+      end = MessageChannel.milliseconds() + Int(timeout)
+    }
+
+    /// Waits until `descriptor` is ready for `events` or the deadline passes.
+    ///
+    /// - Returns: the events that happened, or `nil` when a signal interrupted the wait (try
+    ///   again).
+    /// - Throws: `.timedOut` when the deadline passed, `.closed` when polling failed.
+    func wait(for descriptor: Int32, events: Int32) throws(ChannelError) -> Int16? {
+      var wait: Int32 = -1
+      if timeout >= 0 {
+        let left = end - MessageChannel.milliseconds()
+        guard left > 0 else { throw .timedOut(Int(timeout)) }
+        wait = Int32(left)
+      }
+      var polled = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+      let ready = poll(&polled, 1, wait)
+      if ready < 0 {
+        if errno == EINTR { return nil }
+        throw .closed
+      }
+      if ready == 0 { throw .timedOut(Int(timeout)) }
+      return polled.revents
     }
   }
 

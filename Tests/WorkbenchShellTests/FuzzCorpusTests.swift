@@ -1,6 +1,10 @@
 import Testing
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Every fuzzing harness replays its seed corpus (and any reproducer saved beside it) in the
 /// plain build, so an input that once crashed a parser stays a test after the fuzzer found it.
 @Suite struct FuzzCorpusTests {
@@ -25,8 +29,9 @@ import WorkbenchTestSupport
   func theSeedCorpusReplaysWithoutACrash(_ target: String) throws {
     let folders = try #require(Self.corpora.first { $0.0 == target }?.1)
     let files = folders.flatMap { folder in
-      folderEntries(folder).filter { !$0.hasSuffix(".expected") && $0 != "__snapshots__" && $0 != "data" }.map {
-        folder + "/" + $0
+      folderEntries(folder).map { folder + "/" + $0 }.filter { path in
+        var info = stat()
+        return !path.hasSuffix(".expected") && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
       }
     }
     #expect(files.count >= 3, "\(target) has too few seeds")

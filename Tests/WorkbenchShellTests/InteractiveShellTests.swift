@@ -7,13 +7,17 @@ import WorkbenchTestSupport
 
 /// The shell on a pseudo-terminal: prompt, completion, Ctrl-C, Ctrl-D and history.
 @Suite(.serialized) struct InteractiveShellTests {
+  /// A terminal of this test's own: workspace and history in `folder`, no colour, no inputrc.
+  static func environment(_ folder: String, inputrc: String = "/dev/null") -> [String: String?] {
+    [
+      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+      "INPUTRC": inputrc,
+    ]
+  }
+
   @Test func promptCompletionInterruptAndEndOfInput() throws {
     let state = makeTemporaryFolder()
-    let session = try #require(
-      PseudoTerminalSession(environment: [
-        "XDG_STATE_HOME": state, "XDG_DATA_HOME": state + "/data", "TERM": "xterm", "NO_COLOR": "1",
-        "INPUTRC": "/dev/null",
-      ]))
+    let session = try #require(PseudoTerminalSession(environment: Self.environment(state)))
     #expect(session.waitFor("workbench> "))
 
     session.type("open catalog library left\r")
@@ -54,12 +58,7 @@ import WorkbenchTestSupport
     )
 
     // The next start restores the window, with its view state.
-    let again = try #require(
-      PseudoTerminalSession(
-        environment: [
-          "XDG_STATE_HOME": state, "XDG_DATA_HOME": state + "/data", "TERM": "xterm", "NO_COLOR": "1",
-          "INPUTRC": "/dev/null",
-        ]))
+    let again = try #require(PseudoTerminalSession(environment: Self.environment(state)))
     #expect(again.waitFor("left catalog:library> "))
     #expect(again.screen().contains("▸  2  Structure and Interpretation"))
     again.type("\u{04}")
@@ -75,10 +74,7 @@ import WorkbenchTestSupport
 
   @Test func leavingADirtyEditorAsks() throws {
     let folder = makeTemporaryFolder()
-    let environment: [String: String?] = [
-      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-      "INPUTRC": "/dev/null",
-    ]
+    let environment = Self.environment(folder)
     let session = try #require(PseudoTerminalSession(environment: environment))
     #expect(session.waitFor("workbench> "))
     session.type("open editor notes main\r")
@@ -121,10 +117,7 @@ import WorkbenchTestSupport
   @Test func aLoadFinishingAtThePromptRedrawsAboveIt() throws {
     let folder = makeTemporaryFolder()
     let session = try #require(
-      PseudoTerminalSession(environment: [
-        "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-        "INPUTRC": "/dev/null",
-      ]))
+      PseudoTerminalSession(environment: Self.environment(folder)))
     #expect(session.waitFor("workbench> "))
     session.type("open feed account main\r")
     #expect(session.waitFor("loading..."))
@@ -146,10 +139,7 @@ import WorkbenchTestSupport
   /// the way out) comes back with its windows as they were after the last completed line.
   @Test func aKilledShellComesBackWithItsWindows() throws {
     let folder = makeTemporaryFolder()
-    let environment: [String: String?] = [
-      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-      "INPUTRC": "/dev/null",
-    ]
+    let environment = Self.environment(folder)
     let session = try #require(PseudoTerminalSession(environment: environment))
     #expect(session.waitFor("workbench> "))
     session.type("open catalog library left\r")
@@ -186,10 +176,7 @@ import WorkbenchTestSupport
     let folder = makeTemporaryFolder()
     writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")
     let session = try #require(
-      PseudoTerminalSession(environment: [
-        "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-        "INPUTRC": folder + "/inputrc",
-      ]))
+      PseudoTerminalSession(environment: Self.environment(folder, inputrc: folder + "/inputrc")))
     #expect(session.waitFor("workbench> "))
     let mark = session.transcript.count
     session.type("\u{18}h")  // Ctrl-X h, bound only inside `$if workbench`

@@ -211,18 +211,3 @@ enum JSONEncoderForTests {
     String(decoding: try FoundationJSON.encoder.encode(value), as: UTF8.self)
   }
 }
-
-/// A whole file's bytes, or `nil` when it does not exist.
-func readBytes(_ path: String) -> [UInt8]? {
-  let descriptor = open(path, O_RDONLY)
-  guard descriptor >= 0 else { return nil }
-  defer { close(descriptor) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = read(descriptor, &buffer, buffer.count)
-    if count <= 0 { break }
-    bytes += buffer[..<count]
-  }
-  return bytes
-}

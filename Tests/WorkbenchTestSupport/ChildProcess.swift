@@ -182,6 +182,11 @@ public enum ChildProcess {
 
 /// Reads a whole file as text.
 public func readTextFile(_ path: String) -> String? {
+  readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Reads a whole file's bytes, or `nil` when it cannot be opened.
+public func readBytes(_ path: String) -> [UInt8]? {
   let descriptor = open(path, O_RDONLY)
   guard descriptor >= 0 else { return nil }
   defer { close(descriptor) }
@@ -192,7 +197,7 @@ public func readTextFile(_ path: String) -> String? {
     if count <= 0 { break }
     bytes += buffer[..<count]
   }
-  return String(decoding: bytes, as: UTF8.self)
+  return bytes
 }
 
 /// A fresh temporary folder.

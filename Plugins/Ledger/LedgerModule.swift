@@ -102,7 +102,7 @@ enum LedgerCommands {
     ],
     summary: "Control the simulated network: online, offline, fail the next N requests, latency in ms"
   ) { context in
-    let network = context.host.services.shared("ledger.network") { LedgerNetwork() }
+    let network = context.host.services.shared(LedgerNetwork.self) { LedgerNetwork() }
     let value = context.arguments.integer("value")
     switch context.arguments.text("change") {
     case "online": network.isOnline = true
@@ -117,7 +117,7 @@ enum LedgerCommands {
     "session", arguments: [ArgumentSpec("change", .choice(["sign-out", "sign-in", "lock", "unlock"]))],
     summary: "Change the app session: signing out collapses navigation in every ledger window; locked hides amounts"
   ) { context in
-    let session = context.host.services.shared("ledger.session") { LedgerSession() }
+    let session = context.host.services.shared(LedgerSession.self) { LedgerSession() }
     switch context.arguments.text("change") {
     case "sign-out": session.change(to: .signedOut)
     case "lock":

@@ -33,9 +33,9 @@ public final class LedgerScreen: ScreenModel {
     self.document = document
     self.viewState = viewState
     let services = environment.services
-    clock = services?.clock ?? SessionClock(mode: .virtual)
-    network = services?.shared("ledger.network") { LedgerNetwork() } ?? LedgerNetwork()
-    session = services?.shared("ledger.session") { LedgerSession() } ?? LedgerSession()
+    clock = services.clock
+    network = services.shared(LedgerNetwork.self) { LedgerNetwork() }
+    session = services.shared(LedgerSession.self) { LedgerSession() }
     let box = DocumentBox(document)
     documentBox = box
     repository = .live(ledger: { box.document }, network: network, clock: clock)

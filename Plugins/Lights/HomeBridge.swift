@@ -61,7 +61,7 @@ public final class HomeBridge {
 
   /// The bridge for a home document in this session, made on first use.
   static func shared(for documentName: String, document: HomeDocument, services: SessionServices) -> HomeBridge {
-    services.shared("lights.bridge." + documentName) { HomeBridge(document: document, clock: services.clock) }
+    services.shared(HomeBridge.self, named: documentName) { HomeBridge(document: document, clock: services.clock) }
   }
 
   func requireReachable(_ what: String) throws(CommandError) {

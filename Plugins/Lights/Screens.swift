@@ -26,16 +26,21 @@ enum LightsContainers {
   static func homeResolver(preview: Bool, document: HomeDocument, environment: ScreenEnvironment)
     -> (ScopeResolver<HomeScope>, HomeBridge?)
   {
+    let clock = environment.services.clock
     if preview {
-      return (ScopeResolver(scope: PreviewContainer(layout: document).homeScope, name: "HomeScope (preview)"), nil)
+      return (
+        ScopeResolver(
+          scope: PreviewContainer(layout: document).homeScope, name: "HomeScope (preview)", scheduler: clock.scheduler),
+        nil
+      )
     }
-    let bridge: HomeBridge
-    if let services = environment.services {
-      bridge = HomeBridge.shared(for: environment.documentName ?? "home", document: document, services: services)
-    } else {
-      bridge = HomeBridge(document: document, clock: SessionClock(mode: .virtual))
-    }
-    return (ScopeResolver(scope: LiveContainer(bridge: bridge).homeScope, name: "HomeScope (live)"), bridge)
+    let bridge = HomeBridge.shared(
+      for: environment.documentName ?? "home", document: document, services: environment.services)
+    return (
+      ScopeResolver(
+        scope: LiveContainer(bridge: bridge).homeScope, name: "HomeScope (live)", scheduler: clock.scheduler),
+      bridge
+    )
   }
 }
 

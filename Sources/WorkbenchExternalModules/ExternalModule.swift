@@ -30,20 +30,29 @@ public struct ExternalViewState: ViewStateValue {
   }
 }
 
-/// The modules loaded from processes, by screen name, so proxy screens find their process.
-@MainActor
-enum ExternalRegistry {
-  static var processes: [String: ModuleProcess] = [:]
-}
+/// The terminal text a module rendered for each frame it sent (render functions get only the
+/// frame, and the module rendered it). One per module process.
+final class RenderedTexts: Sendable {
+  private let texts = Mutex<[String: String]>([:])
 
-/// The terminal text the module rendered for each frame it sent (render functions get only
-/// the frame, and the module rendered it).
-let renderedText = Mutex<[String: String]>([:])
+  /// The text the module rendered for `frame`, or `nil`.
+  func text(for frame: FrameValue) -> String? { texts.withLock { $0[frame.jsonText] } }
+
+  /// Remembers the module's text for a frame (the cache is emptied past 10,000 frames).
+  func remember(_ text: String, for frame: FrameValue) {
+    let key = frame.jsonText
+    texts.withLock { cache in
+      if cache.count > 10_000 { cache.removeAll() }
+      cache[key] = text
+    }
+  }
+}
 
 /// The host's stand-in for a module running in another process: it registers the module's
 /// document kinds, screens and commands from its handshake, and forwards to the process.
 public struct ExternalModule: FeatureModule {
   let process: ModuleProcess
+  let rendered = RenderedTexts()
 
   /// Starts the module at `path` and reads its handshake.
   @MainActor public init(path: String) throws(CommandError) {
@@ -78,16 +87,20 @@ public struct ExternalModule: FeatureModule {
         ExternalDocument.self, name: kind, summary: "a document of the \(manifest.name) module",
         samples: samples[kind] ?? [:])
     }
+    let process = self.process
+    let rendered = self.rendered
     for screen in hello["screens"]?.elements ?? [] {
       guard let name = screen["name"]?.stringValue, let kind = screen["documentKind"]?.stringValue else { continue }
-      ExternalRegistry.processes[name] = process
       registrar.screen(
         ProxyScreen.self, name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
-        render: { frame in renderedText.withLock { $0[frame.jsonText] } ?? frame.outlineText })
+        render: { frame in rendered.text(for: frame) ?? frame.outlineText },
+        make: { document, viewState, environment in
+          ProxyScreen(
+            document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)
+        })
     }
     let moduleName = manifest.name
-    let process = self.process
-    ModuleRestarts.actions[moduleName] = { try process.restart() }
+    registrar.restart { try process.restart() }
     for command in hello["commands"]?.elements ?? [] {
       guard let name = command["name"]?.stringValue else { continue }
       let arguments = SpecCoding.arguments(command)
@@ -115,22 +128,32 @@ public final class ProxyScreen: ScreenModel {
   /// The document as sent with every request, encoded once per change.
   private var documentJSON: String
   let process: ModuleProcess?
+  let rendered: RenderedTexts
   let screenName: String
   let documentName: String
   let key: String
   private(set) var currentFrame: FrameValue = .null
   private var revision = 1
-  static var nextKey = 1
 
-  public init(document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment) {
+  /// A screen with no module behind it: it shows an error (the registration builds proxies
+  /// with their process).
+  public convenience init(document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment) {
+    self.init(
+      document: document, viewState: viewState, environment: environment, process: nil, rendered: RenderedTexts())
+  }
+
+  init(
+    document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment, process: ModuleProcess?,
+    rendered: RenderedTexts
+  ) {
     self.document = document
     self.documentJSON = document.value.jsonText
     self.viewState = viewState
+    self.process = process
+    self.rendered = rendered
     screenName = environment.screenName ?? ""
     documentName = environment.documentName ?? ""
-    process = ExternalRegistry.processes[screenName]
-    key = "w\(Self.nextKey)"
-    Self.nextKey += 1
+    key = process?.nextWindowKey() ?? "w0"
     open()
   }
 
@@ -151,13 +174,7 @@ public final class ProxyScreen: ScreenModel {
 
   private func take(_ reply: FrameValue) {
     currentFrame = reply["frame"] ?? .null
-    if let text = reply["text"]?.stringValue {
-      let frameText = currentFrame.jsonText
-      renderedText.withLock { cache in
-        if cache.count > 10_000 { cache.removeAll() }
-        cache[frameText] = text
-      }
-    }
+    if let text = reply["text"]?.stringValue { rendered.remember(text, for: currentFrame) }
     if let state = reply["state"]?.stringValue { viewState.json = state }
   }
 

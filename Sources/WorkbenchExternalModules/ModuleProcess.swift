@@ -180,6 +180,13 @@ public final class ModuleProcess {
     try start()
   }
 
+  /// A key for a new window on this module, unique for the process's life.
+  func nextWindowKey() -> String {
+    windowKeys += 1
+    return "w\(windowKeys)"
+  }
+  private var windowKeys = 0
+
   /// Whether it is running.
   public var isRunning: Bool { stopReason == nil && channel != nil }
 }

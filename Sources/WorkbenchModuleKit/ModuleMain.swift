@@ -14,14 +14,21 @@ import WorkbenchModuleProtocol
 /// ```
 @MainActor
 public enum ModuleMain {
-  /// The descriptor the protocol is written to (the process's original stdout). Module code
-  /// never needs it; the kit's own tests use it to send malformed messages on purpose.
-  public private(set) static var protocolDescriptor: Int32 = STDOUT_FILENO
+  /// The descriptor the protocol is written to: the process's original stdout, moved to this
+  /// fixed number when `run` starts (closed on exec, so programs the module starts do not get
+  /// it). Module code never needs it; the kit's own tests use it to send malformed messages on
+  /// purpose.
+  public static let protocolDescriptor: Int32 = 63
 
   /// Runs `module` until the host closes the connection.
   public static func run(_ module: some FeatureModule) -> Never {
     // The protocol keeps the real stdout; anything the module prints goes to stderr.
-    protocolDescriptor = dup(STDOUT_FILENO)
+    guard dup2(STDOUT_FILENO, protocolDescriptor) == protocolDescriptor,
+      fcntl(protocolDescriptor, F_SETFD, FD_CLOEXEC) == 0
+    else {
+      StandardError.write("the module could not keep its protocol descriptor: \(String(cString: strerror(errno)))\n")
+      exit(1)
+    }
     dup2(STDERR_FILENO, STDOUT_FILENO)
     let channel = MessageChannel(input: STDIN_FILENO, output: protocolDescriptor)
     let host: Host
@@ -41,6 +48,14 @@ public enum ModuleMain {
     } catch {
       exit(0)  // the host went away
     }
+  }
+}
+
+/// Standard error, without Foundation.
+enum StandardError {
+  static func write(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }
 

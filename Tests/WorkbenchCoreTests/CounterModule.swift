@@ -34,11 +34,15 @@ final class CounterScreen: ScreenModel {
 }
 
 struct CounterModule: FeatureModule {
+  /// The value of the sample document `tally`.
+  var sampleValue = 0
+
   var manifest: ModuleManifest { ModuleManifest(name: "counter", version: "1.0", summary: "a number") }
 
   @MainActor func register(into registrar: Registrar) {
     registrar.documentKind(
-      CounterDocument.self, name: "counter", summary: "a number", samples: ["tally": CounterDocument(value: 0)])
+      CounterDocument.self, name: "counter", summary: "a number",
+      samples: ["tally": CounterDocument(value: sampleValue)])
     registrar.screen(CounterScreen.self, name: "counter", documentKind: "counter", summary: "shows the number")
     registrar.command(
       CommandSpec(
@@ -73,4 +77,19 @@ struct ClashingModule: FeatureModule {
   @MainActor func register(into registrar: Registrar) {
     registrar.command(CommandSpec("open", summary: "clashes") { _ in .nothing })
   }
+}
+
+/// A module that says it runs as a process and can be restarted (it counts the restarts).
+struct RestartableModule: FeatureModule {
+  let restarts: RestartCounter
+  var manifest: ModuleManifest { ModuleManifest(name: "ghostly", version: "1.0", summary: "restartable") }
+  @MainActor func register(into registrar: Registrar) {
+    let restarts = self.restarts
+    registrar.restart { restarts.count += 1 }
+  }
+}
+
+@MainActor
+final class RestartCounter {
+  var count = 0
 }

@@ -60,6 +60,9 @@ final class Counter {
 
 @MainActor
 @Suite struct ScopeTests {
+  /// The session scheduler these resolvers deliver changes through.
+  let scheduler = ConnectionScheduler()
+
   @Test func connectionsResolveOnceAndFollowTheirSource() {
     let count = RecordingSource(3)
     let scope = ListScope(
@@ -67,7 +70,7 @@ final class Counter {
       item: ConfiguredConnection { _ in
         ConnectionSource(read: { ItemScope(title: .constant(""), done: .initial(false)) }, subscribe: { _ in .none })
       })
-    let resolver = ScopeResolver(scope: scope, name: "ListScope")
+    let resolver = ScopeResolver(scope: scope, name: "ListScope", scheduler: scheduler)
     var heard = 0
     resolver.onChange = { heard += 1 }
     #expect(resolver.value(\.count) == 3)
@@ -81,8 +84,8 @@ final class Counter {
   @Test func writesGoBackToTheSourceAndReachEveryWindow() {
     let done = RecordingSource(false)
     let scope = ItemScope(title: .constant("Milk"), done: done.writable)
-    let first = ScopeResolver(scope: scope, name: "first")
-    let second = ScopeResolver(scope: scope, name: "second")
+    let first = ScopeResolver(scope: scope, name: "first", scheduler: scheduler)
+    let second = ScopeResolver(scope: scope, name: "second", scheduler: scheduler)
     #expect(second.value(\.done) == false)
     #expect(throws: Never.self) { try first.write(\.done, true) }
     #expect(done.writtenValues == [true])
@@ -98,7 +101,7 @@ final class Counter {
         let item = ItemScope(title: .constant("item \(id)"), done: .initial(false))
         return ConnectionSource(read: { item }, subscribe: { _ in .none })
       })
-    let resolver = ScopeResolver(scope: scope, name: "ListScope")
+    let resolver = ScopeResolver(scope: scope, name: "ListScope", scheduler: scheduler)
     let slot = ScopeSlot(parent: resolver, keyPath: \.item) { "item \($0)" }
     let first = slot.resolve(1)
     #expect(slot.resolve(1) === first)
@@ -113,7 +116,7 @@ final class Counter {
   @Test func aParentChangeReachesItsChildren() {
     let items = RecordingSource(ItemScope(title: .constant("old"), done: .initial(false)))
     let scope = ListScope(count: .constant(1), item: ConfiguredConnection { _ in items.source })
-    let resolver = ScopeResolver(scope: scope, name: "ListScope")
+    let resolver = ScopeResolver(scope: scope, name: "ListScope", scheduler: scheduler)
     var heard = 0
     resolver.onChange = { heard += 1 }
     let child = resolver.child(\.item, configuration: 1, name: "item")
@@ -138,7 +141,7 @@ final class Counter {
         let item = ItemScope(title: title.connection, done: .initial(false))
         return ConnectionSource(read: { item }, subscribe: { _ in .none })
       })
-    let resolver = ScopeResolver(scope: scope, name: "ListScope")
+    let resolver = ScopeResolver(scope: scope, name: "ListScope", scheduler: scheduler)
     var heard = 0
     resolver.onChange = { heard += 1 }
     _ = resolver.value(\.count)
@@ -154,29 +157,31 @@ final class Counter {
   @Test func observedPropertiesArriveAfterTheChange() {
     let counter = Counter()
     struct CounterScope { let value: Connection<Int> }
-    let resolver = ScopeResolver(scope: CounterScope(value: .observation(counter, \.value)), name: "counter")
+    let resolver = ScopeResolver(
+      scope: CounterScope(value: .observation(counter, \.value)), name: "counter", scheduler: scheduler)
     #expect(resolver.value(\.value) == 0)
     counter.value = 5
-    ConnectionScheduler.shared.flush()
+    scheduler.flush()
     #expect(resolver.value(\.value) == 5)
     counter.value = 6
-    ConnectionScheduler.shared.flush()
+    scheduler.flush()
     #expect(resolver.value(\.value) == 6)
   }
 
   @Test func initialValuesAreLocalAndWritable() throws {
     struct Scope { let on: WritableConnection<Bool> }
-    let resolver = ScopeResolver(scope: Scope(on: .initial(false)), name: "preview")
+    let resolver = ScopeResolver(scope: Scope(on: .initial(false)), name: "preview", scheduler: scheduler)
     try resolver.write(\.on, true)
     #expect(resolver.value(\.on))
-    let other = ScopeResolver(scope: Scope(on: .initial(false)), name: "other preview")
+    let other = ScopeResolver(scope: Scope(on: .initial(false)), name: "other preview", scheduler: scheduler)
     #expect(other.value(\.on) == false)
   }
 
   @Test func asyncSequencesDeliverTheirElements() async {
     let (stream, continuation) = AsyncStream<Int>.makeStream()
     struct Scope { let value: Connection<Int> }
-    let resolver = ScopeResolver(scope: Scope(value: .sequence(stream, initial: 0)), name: "stream")
+    let resolver = ScopeResolver(
+      scope: Scope(value: .sequence(stream, initial: 0)), name: "stream", scheduler: scheduler)
     #expect(resolver.value(\.value) == 0)
     continuation.yield(7)
     for _ in 0..<100 where resolver.value(\.value) != 7 { await Task.yield() }
@@ -187,7 +192,7 @@ final class Counter {
 
   @Test func theTreeNamesWhatWasResolved() {
     let scope = ItemScope(title: .constant("Milk"), done: .initial(false))
-    let resolver = ScopeResolver(scope: scope, name: "ItemScope")
+    let resolver = ScopeResolver(scope: scope, name: "ItemScope", scheduler: scheduler)
     _ = resolver.value(\.title)
     _ = resolver.value(\.done)
     #expect(

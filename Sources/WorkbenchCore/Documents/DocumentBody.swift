@@ -12,7 +12,9 @@ public struct DocumentKind: Sendable {
   public let module: String
   /// One line that says what the kind holds.
   public let summary: String
-  let samples: [(String, any DocumentBody)]
+  /// The sample documents a new workspace starts with, each with its JSON encoded once, when
+  /// the module registered (every host on the registry starts from the same text).
+  let samples: [(name: String, body: any DocumentBody, json: String?)]
   let matches: @Sendable (any DocumentBody) -> Bool
   let decode: @Sendable ([UInt8]) throws -> any DocumentBody
 }
@@ -112,8 +114,6 @@ final class DocumentEntry {
     return String(decoding: try encoder.encode(body), as: UTF8.self)
   }
 
-  /// Sample documents' JSON, encoded once per process: every new host starts with them.
-  static var sampleJSON: [String: String] = [:]
 }
 
 /// One committed document change, kept for undo: the body before it and what it was.

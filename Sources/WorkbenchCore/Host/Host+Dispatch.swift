@@ -15,7 +15,7 @@ extension Host {
   /// error. Documents other processes changed are brought in first.
   public func run(line: String, handle: (CommandOutput) throws(CommandError) -> Void) throws(CommandError) {
     clock.fireDue()
-    ConnectionScheduler.shared.flush()
+    services.scheduler.flush()
     try synchronize()
     let commands: [[CommandToken]]
     do {
@@ -55,10 +55,10 @@ extension Host {
     commandCommitted = false
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
-    defer { ConnectionScheduler.shared.flush() }
+    defer { services.scheduler.flush() }
     do {
       let output = try resolved.spec.handler(context)
-      ConnectionScheduler.shared.flush()
+      services.scheduler.flush()
       content?.finishCommand(recordViewChange: !commandCommitted)
       return output
     } catch let error as CommandError {

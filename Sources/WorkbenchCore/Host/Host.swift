@@ -9,6 +9,8 @@ public final class Host {
   public let manifests: [ModuleManifest]
   let documentKinds: [String: DocumentKind]
   let screenKinds: [String: ScreenKind]
+  /// How to start again the modules of this session that run as processes.
+  let moduleRestarts: [String: @MainActor () throws -> Void]
   /// Commands every window has, by name.
   var hostCommands: [String: CommandSpec] = [:]
   /// Each module's commands, by module name then command name.
@@ -67,18 +69,15 @@ public final class Host {
     self.documentKinds = registry.documentKinds
     self.screenKinds = registry.screenKinds
     self.moduleCommands = registry.moduleCommands
+    self.moduleRestarts = registry.restarts
     let kinds = registry.documentKinds
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
     guard loadSamples else { return }
     for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
-      for (name, body) in kind.samples {
-        let entry = DocumentEntry(name: name, kind: kind.name, revision: 1, body: body)
-        let key = kind.name + "/" + name
-        if let json = DocumentEntry.sampleJSON[key] ?? (try? DocumentEntry.encode(body)) {
-          DocumentEntry.sampleJSON[key] = json
-          entry.encoded = (1, json)
-        }
-        documents[name] = entry
+      for sample in kind.samples {
+        let entry = DocumentEntry(name: sample.name, kind: kind.name, revision: 1, body: sample.body)
+        if let json = sample.json { entry.encoded = (1, json) }
+        documents[sample.name] = entry
       }
     }
   }

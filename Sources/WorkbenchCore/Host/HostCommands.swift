@@ -157,8 +157,8 @@ enum HostCommands {
     summary: "Start a module that runs in its own process again after it stopped"
   ) { context in
     let name = context.arguments.text("module") ?? ""
-    guard let restart = ModuleRestarts.actions[name] else {
-      let known = ModuleRestarts.actions.keys.sorted()
+    guard let restart = context.host.moduleRestarts[name] else {
+      let known = context.host.moduleRestarts.keys.sorted()
       throw CommandError(
         known.isEmpty
           ? "no module runs in its own process in this session"

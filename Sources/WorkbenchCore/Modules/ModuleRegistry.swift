@@ -6,6 +6,8 @@ public struct ModuleRegistry {
   let documentKinds: [String: DocumentKind]
   let screenKinds: [String: ScreenKind]
   let moduleCommands: [String: [String: CommandSpec]]
+  /// How to start again the modules that run as processes, by module name.
+  let restarts: [String: @MainActor () throws -> Void]
 
   /// Registers `modules`, in order.
   ///
@@ -16,6 +18,7 @@ public struct ModuleRegistry {
     var kinds: [String: DocumentKind] = [:]
     var screens: [String: ScreenKind] = [:]
     var commands: [String: [String: CommandSpec]] = [:]
+    var restarts: [String: @MainActor () throws -> Void] = [:]
     let reserved = Set(HostCommands.all.map(\.name))
     for module in modules {
       let manifest = module.manifest
@@ -50,6 +53,7 @@ public struct ModuleRegistry {
         own[spec.name] = spec
       }
       commands[manifest.name] = own
+      restarts[manifest.name] = registrar.restartAction
       manifests.append(manifest)
     }
     for screen in screens.values where kinds[screen.documentKind] == nil {
@@ -59,5 +63,6 @@ public struct ModuleRegistry {
     self.documentKinds = kinds
     self.screenKinds = screens
     self.moduleCommands = commands
+    self.restarts = restarts
   }
 }

@@ -27,7 +27,7 @@ public final class Registrar {
     documentKinds.append(
       DocumentKind(
         name: name, module: manifest.name, summary: summary,
-        samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+        samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value, try? DocumentEntry.encode($0.value)) },
         matches: { $0 is Body },
         decode: { bytes in try JSONDecoder().decode(Body.self, from: Data(bytes)) }))
   }
@@ -42,14 +42,28 @@ public final class Registrar {
     summary: String,
     render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText }
   ) {
+    screen(model, name: name, documentKind: documentKind, summary: summary, render: render) {
+      Model(document: $0, viewState: $1, environment: $2)
+    }
+  }
+
+  /// Registers a screen whose models `make` builds, for models that need more than the
+  /// document, a view state and the environment (a proxy for a module process, say).
+  public func screen<Model: ScreenModel>(
+    _ model: Model.Type,
+    name: String,
+    documentKind: String,
+    summary: String,
+    render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText },
+    make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
+  ) {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
         render: render,
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }
-          return ScreenBox<Model>(
-            model: Model(document: document, viewState: Model.State(), environment: environment))
+          return ScreenBox<Model>(model: make(document, Model.State(), environment))
         }))
   }
 
@@ -57,4 +71,11 @@ public final class Registrar {
   public func command(_ spec: CommandSpec) {
     commands.append(spec)
   }
+
+  /// Registers how to start the module again after it stopped (a module that runs in its own
+  /// process); the host's `restart-module NAME` runs it.
+  public func restart(_ action: @escaping @MainActor () throws -> Void) {
+    restartAction = action
+  }
+  var restartAction: (@MainActor () throws -> Void)?
 }

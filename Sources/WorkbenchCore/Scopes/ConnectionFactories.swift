@@ -9,7 +9,7 @@ extension ConfiguredConnection where Configuration == EmptyConfiguration {
   /// A value from a plain callback API: `read` gives the value, `subscribe` calls back on
   /// changes until its cancellation runs.
   public static func callback(
-    read: @escaping () -> Value, subscribe: @escaping (@escaping @MainActor () -> Void) -> Cancellation
+    read: @escaping () -> Value, subscribe: @escaping (ChangeSink) -> Cancellation
   ) -> Connection<Value> {
     Connection(kind: "callback") { _ in ConnectionSource(read: read, subscribe: subscribe) }
   }
@@ -84,7 +84,7 @@ extension WritableConnection {
 
   /// A writable value from a plain callback API.
   public static func callback(
-    read: @escaping () -> Value, subscribe: @escaping (@escaping @MainActor () -> Void) -> Cancellation,
+    read: @escaping () -> Value, subscribe: @escaping (ChangeSink) -> Cancellation,
     write: @escaping (Value) throws(CommandError) -> Void
   ) -> WritableConnection<Value> {
     WritableConnection(kind: "callback") { ConnectionSource(read: read, subscribe: subscribe, write: write) }
@@ -108,6 +108,9 @@ public final class ObserverList {
   public init() {}
 
   /// Adds an observer until the returned cancellation runs.
+  public func add(_ observer: ChangeSink) -> Cancellation { add(observer.action) }
+
+  /// Adds an observer closure until the returned cancellation runs.
   public func add(_ observer: @escaping @MainActor () -> Void) -> Cancellation {
     let key = next
     next += 1
@@ -131,7 +134,7 @@ public final class ObserverList {
 public enum ObservationSubscription {
   /// Calls `onChange` after each change of `object[keyPath]`, until cancelled.
   public static func start<Object: AnyObject, Value>(
-    _ object: Object, _ keyPath: KeyPath<Object, Value>, _ onChange: @escaping @MainActor () -> Void
+    _ object: Object, _ keyPath: KeyPath<Object, Value>, _ onChange: ChangeSink
   ) -> Cancellation {
     let tracker = ObservationTracker(object: object, keyPath: keyPath, onChange: onChange)
     tracker.track()
@@ -143,10 +146,10 @@ public enum ObservationSubscription {
 final class ObservationTracker<Object: AnyObject, Value> {
   let object: Object
   let keyPath: KeyPath<Object, Value>
-  let onChange: @MainActor () -> Void
+  let onChange: ChangeSink
   var cancelled = false
 
-  init(object: Object, keyPath: KeyPath<Object, Value>, onChange: @escaping @MainActor () -> Void) {
+  init(object: Object, keyPath: KeyPath<Object, Value>, onChange: ChangeSink) {
     self.object = object
     self.keyPath = keyPath
     self.onChange = onChange
@@ -159,7 +162,7 @@ final class ObservationTracker<Object: AnyObject, Value> {
     } onChange: { [self] in
       // Observation calls this before the change lands: the scheduler reads after it.
       MainActor.assumeIsolated {
-        ConnectionScheduler.shared.enqueue { [self] in
+        onChange.scheduler.enqueue { [self] in
           guard !cancelled else { return }
           track()
           onChange()

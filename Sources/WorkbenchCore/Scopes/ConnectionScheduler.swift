@@ -1,17 +1,23 @@
 /// Delivers source changes after they are applied. Observation reports a change before it
 /// lands, so notifications wait here and run when the host flushes: after every command, and
 /// whenever a front end asks. Delivery is in order and on the main actor.
+///
+/// Each session has its own (`SessionServices.scheduler`): a change in one host's sources is
+/// delivered by that host's flush, never by another's.
 @MainActor
 public final class ConnectionScheduler {
-  /// The one scheduler of the process (sessions run on the main actor, one at a time).
-  public static let shared = ConnectionScheduler()
-
   private var pending: [@MainActor () -> Void] = []
+
+  /// An empty scheduler.
+  public init() {}
 
   /// Queues a notification.
   public func enqueue(_ work: @escaping @MainActor () -> Void) {
     pending.append(work)
   }
+
+  /// Whether notifications wait.
+  public var hasPending: Bool { !pending.isEmpty }
 
   /// Runs every waiting notification, including ones they queue, in order.
   public func flush() {
@@ -23,4 +29,23 @@ public final class ConnectionScheduler {
       rounds += 1
     }
   }
+}
+
+/// What a source calls when its value changed: the subscriber's reaction, with the session's
+/// scheduler, through which a source that hears of a change before it lands (Observation)
+/// delivers it after. Call it like a function: `onChange()`.
+@MainActor
+public struct ChangeSink {
+  /// The scheduler of the session the subscriber belongs to.
+  public let scheduler: ConnectionScheduler
+  let action: @MainActor () -> Void
+
+  /// A sink that runs `action`, in the session of `scheduler`.
+  public init(scheduler: ConnectionScheduler, _ action: @escaping @MainActor () -> Void) {
+    self.scheduler = scheduler
+    self.action = action
+  }
+
+  /// Reacts to the change now.
+  public func callAsFunction() { action() }
 }

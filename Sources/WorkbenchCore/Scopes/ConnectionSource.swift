@@ -27,14 +27,14 @@ public struct ConnectionSource<Value> {
   /// The source's current value.
   public let read: () -> Value
   /// Calls `onChange` after each change of the source until cancelled.
-  public let subscribe: (@escaping @MainActor () -> Void) -> Cancellation
+  public let subscribe: (ChangeSink) -> Cancellation
   /// Writes a value back to the source; throws why the source refused it.
   public let write: ((Value) throws(CommandError) -> Void)?
 
   /// A source from its three parts; `write` is `nil` for read-only sources.
   public init(
     read: @escaping () -> Value,
-    subscribe: @escaping (@escaping @MainActor () -> Void) -> Cancellation,
+    subscribe: @escaping (ChangeSink) -> Cancellation,
     write: ((Value) throws(CommandError) -> Void)? = nil
   ) {
     self.read = read

@@ -35,10 +35,14 @@ public final class ScopeResolver<Scope> {
   private var parentCancellation: Cancellation?
   private(set) var isCancelled = false
 
-  /// A resolver for a scope a container built.
-  public init(scope: Scope, name: String) {
+  /// The session's scheduler, through which the sources deliver changes.
+  public let scheduler: ConnectionScheduler
+
+  /// A resolver for a scope a container built, in the session of `scheduler`.
+  public init(scope: Scope, name: String, scheduler: ConnectionScheduler) {
     self.scope = scope
     self.name = name
+    self.scheduler = scheduler
   }
 
   // MARK: Values
@@ -85,11 +89,12 @@ public final class ScopeResolver<Scope> {
     let resolved = Resolved(
       label: Self.label(keyPath, configuration), kind: chosen.kind, configuration: configuration,
       source: chosen.resolve(configuration))
-    resolved.cancellation = resolved.source.subscribe { [weak self, weak resolved] in
-      guard let self, let resolved, !self.isCancelled else { return }
-      resolved.current = resolved.source.read()
-      self.changed()
-    }
+    resolved.cancellation = resolved.source.subscribe(
+      ChangeSink(scheduler: scheduler) { [weak self, weak resolved] in
+        guard let self, let resolved, !self.isCancelled else { return }
+        resolved.current = resolved.source.read()
+        self.changed()
+      })
     if entries[keyPath] == nil { order.append(keyPath) }
     entries[keyPath, default: []].append(resolved)
     if let key { entryIndex[key] = resolved }
@@ -116,16 +121,17 @@ public final class ScopeResolver<Scope> {
     }
     let connection = scope[keyPath: keyPath]
     let source = connection.resolve(configuration)
-    let resolver = ScopeResolver<Child>(scope: source.read(), name: name)
+    let resolver = ScopeResolver<Child>(scope: source.read(), name: name, scheduler: scheduler)
     let entry = ChildScope(
       keyPath: keyPath, configuration: configuration, resolver: resolver,
       label: Self.label(keyPath, configuration))
     entry.source = source
     resolver.onChange = { [weak self] in self?.changed() }
-    resolver.parentCancellation = source.subscribe { [weak resolver] in
-      guard let resolver, !resolver.isCancelled else { return }
-      resolver.replaceScope(source.read())
-    }
+    resolver.parentCancellation = source.subscribe(
+      ChangeSink(scheduler: scheduler) { [weak resolver] in
+        guard let resolver, !resolver.isCancelled else { return }
+        resolver.replaceScope(source.read())
+      })
     children.append(entry)
     if let key { childIndex[key] = entry }
     return resolver

@@ -23,9 +23,13 @@ public final class SessionClock {
   private var timerCount = 0
   private let realStart: Duration
 
-  /// A clock of the given mode.
-  public init(mode: Mode) {
+  /// The session's scheduler: changes that timers cause are delivered after each timer.
+  public let scheduler: ConnectionScheduler
+
+  /// A clock of the given mode, delivering changes through `scheduler`.
+  public init(mode: Mode, scheduler: ConnectionScheduler = ConnectionScheduler()) {
     self.mode = mode
+    self.scheduler = scheduler
     self.realStart = SessionClock.monotonic()
   }
 
@@ -48,7 +52,7 @@ public final class SessionClock {
       virtualNow = max(virtualNow, next.due)
       timers.removeAll { $0.order == next.order }
       next.action()
-      ConnectionScheduler.shared.flush()
+      scheduler.flush()
     }
     virtualNow = target
   }
@@ -76,7 +80,7 @@ public final class SessionClock {
     let due = timers.filter { $0.due <= current }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
     timers.removeAll { $0.due <= current }
     for timer in due { timer.action() }
-    if !due.isEmpty { ConnectionScheduler.shared.flush() }
+    if !due.isEmpty { scheduler.flush() }
     return !due.isEmpty
   }
 

@@ -21,18 +21,24 @@ extension ViewStateValue {
 
 /// Facts about where a screen is shown that are not view state: they belong to the session.
 public struct ScreenEnvironment: Sendable {
+  /// How many rows a list shows unless told otherwise.
+  public static let defaultViewportRows = 20
+
   /// How many rows a list shows at once.
   public var viewportRows: Int
   /// The name of the document the window is bound to (set by the host when it opens one).
   public var documentName: String?
   /// The name of the screen the window shows (set by the host when it opens one).
   public var screenName: String?
-  /// The session's shared objects and clock (set by the host when it opens a window).
-  public var services: SessionServices?
+  /// The session's shared objects, clock and scheduler. A host gives every window its own
+  /// session's; an environment made outside a host has a private session on a virtual clock.
+  public var services: SessionServices
 
   /// An environment; lists show 20 rows unless told otherwise.
-  public init(viewportRows: Int = 20) {
+  @MainActor
+  public init(viewportRows: Int = ScreenEnvironment.defaultViewportRows, services: SessionServices? = nil) {
     self.viewportRows = viewportRows
+    self.services = services ?? SessionServices(clock: SessionClock(mode: .virtual))
   }
 }
 

@@ -157,7 +157,7 @@ public final class ScenarioLoader {
       }
       isExhaustive = value
     }
-    var viewportRows = ScreenEnvironment().viewportRows
+    var viewportRows = ScreenEnvironment.defaultViewportRows
     if let node = document["rows"] {
       guard case .integer(let rows) = node.frameValue, (1...1000).contains(rows) else {
         throw ScenarioFileError("rows is how many rows a list shows, from 1 to 1000", at: node.location)

@@ -32,16 +32,22 @@ let package = Package(
     // Files and standard streams on POSIX calls, for the front ends and the store.
     .target(name: "WorkbenchSystem"),
 
+    // A session both front ends are thin clients of: the host on its workspace, line
+    // execution, relaunch, unsaved work, saving and the end of the session.
+    .target(name: "WorkbenchSession", dependencies: ["WorkbenchCore", "WorkbenchStore"]),
+
     // The interactive and piped front end; the only importer of readline.
     .target(
       name: "WorkbenchShell",
-      dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchExternalModules", "CReadline"]),
+      dependencies: ["WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "CReadline"]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
 
     // YAML scenarios: the loader and the runner; the only importer of libyaml.
-    .target(name: "WorkbenchScenarios", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchSystem", "CYAML"]),
+    .target(
+      name: "WorkbenchScenarios",
+      dependencies: ["WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchSystem", "CYAML"]),
 
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.

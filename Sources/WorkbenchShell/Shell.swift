@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchSession
 import WorkbenchStore
 import WorkbenchSystem
 
@@ -24,7 +25,7 @@ public enum Shell {
     let output = OutputWriter(
       json: options.json,
       color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
-    let workspace: Workspace
+    let session: WorkbenchSession
     var modules = modules
     do {
       let store = try Workspace.openStore(path: options.workspace)
@@ -43,8 +44,8 @@ public enum Shell {
         ExternalModules.shutdown(modules)
         return ExitCode.usage
       }
-      workspace = try Workspace.restore(
-        from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
+      session = try Workspace.session(
+        store: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: interactive)
     } catch let error as StoreError {
       output.writeError(error.message, place: nil)
@@ -59,10 +60,13 @@ public enum Shell {
       ExternalModules.shutdown(modules)
       return ExitCode.failure
     }
-    for warning in workspace.host.restorationWarnings { output.writeError(warning.message, place: nil) }
-    let controller = ShellController(workspace: workspace, modules: modules, options: options, output: output)
-    // Module processes, and whatever they started, end with the shell.
-    defer { ExternalModules.shutdown(modules) }
+    for warning in session.host.restorationWarnings { output.writeError(warning.message, place: nil) }
+    let controller = ShellController(session: session, options: options, output: output)
+    // The session's windows end properly, then module processes (and whatever they started).
+    defer {
+      session.end()
+      ExternalModules.shutdown(modules)
+    }
     if let commands = options.commands {
       return BatchSession(controller: controller).run(commands: commands)
     }

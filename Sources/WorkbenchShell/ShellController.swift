@@ -1,21 +1,20 @@
 import WorkbenchCore
+import WorkbenchSession
 import WorkbenchStore
 
-/// What the shell does with each line, in both interactive and batch sessions: runs it on the
-/// host, shows what it produced, and carries out the requests only a front end can (relaunch,
-/// recording).
+/// What the shell does with each line, in both interactive and batch sessions: hands it to
+/// the session, shows what comes back, and carries out what only a front end can (asking about
+/// unsaved work, recording).
 @MainActor
 final class ShellController {
-  private var workspace: Workspace
-  var host: Host { workspace.host }
-  let modules: [any FeatureModule]
+  let session: WorkbenchSession
+  var host: Host { session.host }
   let options: ShellOptions
   let output: OutputWriter
   private var recorder: SessionRecorder?
 
-  init(workspace: Workspace, modules: [any FeatureModule], options: ShellOptions, output: OutputWriter) {
-    self.workspace = workspace
-    self.modules = modules
+  init(session: WorkbenchSession, options: ShellOptions, output: OutputWriter) {
+    self.session = session
     self.options = options
     self.output = output
   }
@@ -24,8 +23,8 @@ final class ShellController {
     case ran
     case failed(usage: Bool)
     case quit
-    /// Windows hold unsaved work: the interactive shell asks, then runs the follow-up.
-    case ask(question: String, windows: [WindowID], quitting: Bool)
+    /// Windows hold unsaved work: the interactive shell asks, then calls `answer`.
+    case ask(UnsavedWorkQuestion)
   }
 
   /// Whether unsaved work may be asked about (the interactive shell); otherwise it is an error
@@ -36,59 +35,62 @@ final class ShellController {
   /// of the shell loses at most the line it was running. The interactive shell does this;
   /// batch runs start without windows and leave the stored session alone.
   var savesSessionAfterEachLine = false
-  /// The session as last saved, so a line that changed no window writes nothing.
-  private var savedSession: SessionRecord?
-
-  /// The line that carries out a choice about unsaved work.
-  func followUp(_ choice: LeaveChoice, windows: [WindowID], quitting: Bool) -> String? {
-    guard choice != .cancel else { return nil }
-    if quitting { return "quit \(choice.rawValue)" }
-    guard let id = windows.first, choice != .keep else { return nil }
-    return "close \(id.number) \(choice.rawValue)"
-  }
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
-    let outcome = run(line, place: place)
+    recorder?.prepare(line, host: host)
+    let outcome = report(place: place) { () throws(CommandError) -> Outcome in
+      var outcome = Outcome.ran
+      try session.run(line) { event throws(CommandError) in
+        if let result = try show(event) { outcome = result }
+      }
+      recorder?.commit()
+      return outcome
+    }
     if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
     return outcome
   }
 
-  private func run(_ line: String, place: String?) -> Outcome {
-    recorder?.prepare(line, host: host)
-    var quit = false
-    var question: Outcome? = nil
-    do throws(CommandError) {
-      try host.run(line: line) { result throws(CommandError) in
-        switch result {
-        case .quit:
-          quit = true
-        case .unsavedWork(let windows, let quitting):
-          let summaries = windows.compactMap { id in
-            host.window(id).map { "window \($0.label) has \(host.unsavedSummary(of: id) ?? "unsaved work")" }
-          }
-          let what = summaries.joined(separator: "; ")
-          guard canAsk else { throw CommandError(host.unsavedWorkMessage(windows: windows, quitting: quitting)) }
-          question = .ask(question: what, windows: windows, quitting: quitting)
-        case .relaunch:
-          try relaunch()
-          output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
-        case .recordStart(let path):
-          guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-          recorder = try SessionRecorder(path: path, host: host)
-          output.write(.text("recording to \(path); `record stop` writes it"), host: host)
-        case .recordStop:
-          guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
-          recorder = nil
-          let count = try active.finish(host: host)
-          output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
-        default:
-          output.write(result, host: host)
-        }
-      }
-      recorder?.commit()
-      if let question { return question }
-      return quit ? .quit : .ran
+  /// Carries out the answer to a question about unsaved work.
+  func answer(_ question: UnsavedWorkQuestion, with choice: LeaveChoice) -> Outcome {
+    let outcome = report(place: nil) { () throws(CommandError) -> Outcome in
+      guard let event = try session.leave(question, choice: choice) else { return .ran }
+      return try show(event) ?? .ran
+    }
+    if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
+    return outcome
+  }
+
+  /// Shows an event; returns the outcome it decides, if any.
+  private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
+    switch event {
+    case .output(let result):
+      output.write(result, host: host)
+    case .relaunched(let warnings):
+      for warning in warnings { output.writeError(warning.message, place: nil) }
+      output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
+    case .quit:
+      return .quit
+    case .unsavedWork(let question):
+      guard canAsk else { throw CommandError(question.message) }
+      return .ask(question)
+    case .recordStart(let path):
+      guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
+      recorder = try SessionRecorder(path: path, host: host)
+      output.write(.text("recording to \(path); `record stop` writes it"), host: host)
+    case .recordStop:
+      guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
+      recorder = nil
+      let count = try active.finish(host: host)
+      output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
+    }
+    return nil
+  }
+
+  /// Runs `body`, reporting a failure with its place and column.
+  private func report(place: String?, _ body: () throws(CommandError) -> Outcome) -> Outcome {
+    do {
+      return try body()
     } catch {
       let column = error.column.map { ":\($0)" } ?? ""
       if let place {
@@ -100,33 +102,11 @@ final class ShellController {
     }
   }
 
-  /// Saves the session, tears the host down and builds a new one from the workspace: the path
-  /// quitting and starting again takes.
-  private func relaunch() throws(CommandError) {
-    let store = workspace.store
-    do {
-      try store.saveSession(try host.sessionRecord(includingDocuments: false))
-      workspace = try Workspace.restore(
-        from: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
-        restoringWindows: true)
-    } catch let error as StoreError {
-      throw CommandError(error.message)
-    } catch let error as CommandError {
-      throw error
-    } catch {
-      throw CommandError("the session could not be restored: \(error)")
-    }
-    for warning in host.restorationWarnings { output.writeError(warning.message, place: nil) }
-  }
-
-  /// Saves the session when a window, its view state or the focus changed since the last save;
-  /// reports a failure once per line and carries on (the next line tries again).
+  /// Saves the session when it changed; reports a failure once per line and carries on (the
+  /// next line tries again).
   private func saveSessionIfChanged() {
     do {
-      let record = try host.sessionRecord(includingDocuments: false)
-      guard record != savedSession else { return }
-      try workspace.store.saveSession(record)
-      savedSession = record
+      try session.saveSessionIfChanged()
     } catch let error as StoreError {
       output.writeError("the session was not saved: \(error.message)", place: nil)
     } catch {
@@ -137,9 +117,7 @@ final class ShellController {
   /// Saves the session's windows to the workspace; reports and returns false if it cannot.
   func saveSession() -> Bool {
     do {
-      let record = try host.sessionRecord(includingDocuments: false)
-      try workspace.store.saveSession(record)
-      savedSession = record
+      try session.saveSession()
       return true
     } catch let error as StoreError {
       output.writeError("the session was not saved: \(error.message)", place: nil)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import WorkbenchCore
+import WorkbenchSession
 import WorkbenchStore
 import WorkbenchSystem
 
@@ -31,7 +32,7 @@ public enum WorkspaceTransfer {
       return usage(command, command == "export" ? "name a document and a file" : "name the file to import")
     }
     do {
-      let workspace = try Workspace.open(
+      let workspace = try Workspace.session(
         path: workspacePath, modules: modules, environment: ScreenEnvironment(), restoringWindows: false)
       let message =
         command == "export"
@@ -51,10 +52,10 @@ public enum WorkspaceTransfer {
     return ExitCode.usage
   }
 
-  static func export(_ name: String, to path: String, from workspace: Workspace) throws(CommandError) -> String {
+  static func export(_ name: String, to path: String, from workspace: WorkbenchSession) throws(CommandError) -> String {
     let stored: [SessionRecord.Document]
     do {
-      stored = try workspace.store.documents()
+      stored = try workspace.store?.documents() ?? []
     } catch {
       throw CommandError(error.message)
     }
@@ -71,7 +72,7 @@ public enum WorkspaceTransfer {
     return "exported \(name) (\(document.kind), revision \(document.revision)) to \(path)"
   }
 
-  static func importDocument(from path: String, into workspace: Workspace) throws(CommandError) -> String {
+  static func importDocument(from path: String, into workspace: WorkbenchSession) throws(CommandError) -> String {
     let bytes = try read(path)
     let value: FrameValue
     do {

@@ -14,6 +14,17 @@ extension Host {
   /// it has run (so a front end shows each frame as it was then), and stopping at the first
   /// error. Documents other processes changed are brought in first.
   public func run(line: String, handle: (CommandOutput) throws(CommandError) -> Void) throws(CommandError) {
+    try run(line: line, in: nil, handle: handle)
+  }
+
+  /// Runs a line as `run(line:handle:)` does; with `window`, each of its commands runs in that
+  /// window unless it names one itself with `@NAME` (a scenario's `WINDOW: command` step).
+  ///
+  /// This is the one way a front end runs a line: due timers fire, scheduled source changes are
+  /// delivered, and documents other processes saved are brought in, before the first command.
+  public func run(line: String, in window: String?, handle: (CommandOutput) throws(CommandError) -> Void)
+    throws(CommandError)
+  {
     clock.fireDue()
     services.scheduler.flush()
     try synchronize()
@@ -23,7 +34,10 @@ extension Host {
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
-    for tokens in commands {
+    for var tokens in commands {
+      if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
+        tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
+      }
       let output = try run(tokens)
       try handle(output)
       if output == .quit { return }  // nothing after `quit` runs

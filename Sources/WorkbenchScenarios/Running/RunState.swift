@@ -1,14 +1,13 @@
 import WorkbenchCore
-import WorkbenchStore
+import WorkbenchSession
 
 /// What a running scenario carries from step to step.
 @MainActor
 struct RunState {
   let scenario: Scenario
   let exhaustive: Bool
-  var host: Host! = nil
-  /// The scenario's in-memory workspace.
-  var store: WorkspaceStore?
+  /// The scenario's session: its host, and the in-memory workspace it opens at a relaunch.
+  var session: WorkbenchSession! = nil
   var snapshotCount = 0
   /// Every window's frame after the last action, for exhaustive mode.
   var frames: [String: FrameValue] = [:]

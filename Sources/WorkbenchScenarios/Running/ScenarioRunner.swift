@@ -1,5 +1,5 @@
 import WorkbenchCore
-import WorkbenchStore
+import WorkbenchSession
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -73,11 +73,11 @@ public struct ScenarioRunner {
   private func runSteps(of scenario: Scenario, result: inout ScenarioResult) throws(FailedStep) {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
     do {
-      state.host = try setUp(scenario)
+      state.session = try setUp(scenario)
     } catch {
       throw FailedStep(failure: error, step: nil)
     }
-    state.frames = frames(of: state.host)
+    state.frames = frames(of: state.session.host)
     for step in scenario.steps {
       if state.exhaustive, step.isAction, let uncovered = state.uncoveredReport() {
         throw FailedStep(
@@ -93,7 +93,7 @@ public struct ScenarioRunner {
       if case .expect(let expectations) = step.action {
         state.cover(expectations)
       } else if step.isAction {
-        state.recordChanges(now: frames(of: state.host), after: step)
+        state.recordChanges(now: frames(of: state.session.host), after: step)
       }
     }
     if state.exhaustive, let uncovered = state.uncoveredReport() {
@@ -104,15 +104,16 @@ public struct ScenarioRunner {
 
   // MARK: Set-up
 
-  private func setUp(_ scenario: Scenario) throws(StepFailure) -> Host {
-    let host: Host
+  private func setUp(_ scenario: Scenario) throws(StepFailure) -> WorkbenchSession {
+    let session: WorkbenchSession
     switch registry {
     case .success(let registry):
-      host = Host(
+      session = WorkbenchSession(
         registry: registry, environment: ScreenEnvironment(viewportRows: scenario.viewportRows), clock: .virtual)
     case .failure(let error):
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
+    let host = session.host
     do throws(CommandError) {
       for document in scenario.documents {
         try host.seedDocument(named: document.name, kind: document.kind, json: document.json)
@@ -138,7 +139,7 @@ public struct ScenarioRunner {
     } catch {
       throw StepFailure(message: error.message)
     }
-    return host
+    return session
   }
 
   // MARK: Steps
@@ -152,7 +153,7 @@ public struct ScenarioRunner {
     case .expect(let expectations):
       var details: [String] = []
       for (window, expected) in expectations {
-        guard let actual = state.host.window(named: window)?.frame else {
+        guard let actual = state.session.host.window(named: window)?.frame else {
           details.append("\(window): the window is not open")
           continue
         }
@@ -174,32 +175,25 @@ public struct ScenarioRunner {
 
   private func runCommands(_ line: String, in window: String?, step: Step, state: inout RunState) throws(StepFailure) {
     var failure: CommandError? = nil
-    do {
-      let commands = try CommandTokenizer.commands(in: line)
-      for var tokens in commands {
-        if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
-          tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
-        }
-        let output = try state.host.run(tokens)
-        switch output {
-        case .relaunch:
-          try relaunch(&state)
+    do throws(CommandError) {
+      try state.session.run(line, in: window) { event throws(CommandError) in
+        switch event {
+        case .relaunched(let warnings):
+          if let warning = warnings.first {
+            throw CommandError("relaunch could not restore everything: \(warning.message)")
+          }
         case .recordStart, .recordStop:
           throw CommandError("`record` works in the shell; a scenario is already a recording")
         case .quit:
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
-        case .unsavedWork(let windows, let quitting):
-          throw CommandError(state.host.unsavedWorkMessage(windows: windows, quitting: quitting))
-        default:
+        case .unsavedWork(let question):
+          throw CommandError(question.message)
+        case .output:
           break
         }
       }
-    } catch let error as CommandSyntaxError {
-      failure = CommandError(error.message, column: error.column, isUsageError: true)
-    } catch let error as CommandError {
-      failure = error
     } catch {
-      failure = CommandError(String(describing: error))
+      failure = error
     }
     switch (failure, step.failure) {
     case (nil, nil):
@@ -217,41 +211,6 @@ public struct ScenarioRunner {
     }
   }
 
-  /// Saves the session to the scenario's workspace, tears the host down and restores it from
-  /// the workspace, as the shell does.
-  private func relaunch(_ state: inout RunState) throws(CommandError) {
-    do {
-      // The scenario's own workspace, in memory, through the same store code as the shell. It is
-      // opened at the first relaunch (most scenarios never relaunch); from then on every commit
-      // goes through it too.
-      let store: WorkspaceStore
-      if let existing = state.store {
-        store = existing
-      } else {
-        store = try WorkspaceStore.inMemory()
-        try store.addMissing(try state.host.sessionRecord().documents)
-        state.store = store
-      }
-      try store.saveSession(try state.host.sessionRecord())
-      let restored = try store.loadSession()
-      state.host = try Host(
-        registry: registry.get(), environment: ScreenEnvironment(viewportRows: state.scenario.viewportRows),
-        clock: .virtual, restoring: restored)
-      state.host.persistence = store
-    } catch let error as RegistrationError {
-      throw CommandError("the modules failed to register: \(error.message)")
-    } catch let error as StoreError {
-      throw CommandError(error.message)
-    } catch let error as CommandError {
-      throw error
-    } catch {
-      throw CommandError("the session could not be saved and restored: \(error)")
-    }
-    if let warning = state.host.restorationWarnings.first {
-      throw CommandError("relaunch could not restore everything: \(warning.message)")
-    }
-  }
-
   // MARK: Snapshots
 
   private func snapshot(_ windows: [String], step: Step, state: inout RunState, result: inout ScenarioResult)
@@ -259,10 +218,10 @@ public struct ScenarioRunner {
   {
     var texts: [String] = []
     for name in windows {
-      guard let window = state.host.window(named: name) else {
+      guard let window = state.session.host.window(named: name) else {
         throw StepFailure(message: "no window '\(name)' is open")
       }
-      texts.append(state.host.renderText(of: window))
+      texts.append(state.session.host.renderText(of: window))
     }
     let text = texts.joined(separator: "\n\n") + "\n"
     state.snapshotCount += 1

@@ -1,5 +1,6 @@
 import CReadline
 import WorkbenchCore
+import WorkbenchSession
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ final class InteractiveSession {
   let historyPath: String?
   private(set) var finished = false
   /// A question about unsaved work waiting for its answer on the next line.
-  private var pending: (windows: [WindowID], quitting: Bool)?
+  private var pending: UnsavedWorkQuestion?
 
   /// The running session, reached from readline's C callbacks.
   static var current: InteractiveSession?
@@ -129,16 +130,20 @@ final class InteractiveSession {
   }
 
   private func run(_ line: String, remembering: Bool) {
-    var parsed = true
-    switch controller.execute(line, place: nil) {
-    case .ran: break
-    case .failed(let usage): parsed = !usage
+    let outcome = controller.execute(line, place: nil)
+    if remembering, outcome != .failed(usage: true), !line.allSatisfy(\.isWhitespace) { remember(line) }
+    follow(outcome)
+  }
+
+  /// Acts on what a line or an answer led to: the next prompt, a question, or the end.
+  private func follow(_ outcome: ShellController.Outcome) {
+    switch outcome {
+    case .ran, .failed: break
     case .quit: finished = true
-    case .ask(let question, let windows, let quitting):
-      output.emit(question + ".")
-      pending = (windows, quitting)
+    case .ask(let question):
+      output.emit(question.summary + ".")
+      pending = question
     }
-    if remembering, parsed, !line.allSatisfy(\.isWhitespace) { remember(line) }
     if finished {
       rl_callback_handler_remove()
     } else {
@@ -147,7 +152,7 @@ final class InteractiveSession {
   }
 
   /// Carries out the answer to a question about unsaved work.
-  private func answer(_ line: String?, to question: (windows: [WindowID], quitting: Bool)) {
+  private func answer(_ line: String?, to question: UnsavedWorkQuestion) {
     let word = (line ?? "c").filter { !$0.isWhitespace }.lowercased()
     let choices: [String: LeaveChoice] = ["s": .save, "d": .discard, "k": .keep, "c": .cancel]
     guard let first = word.first, let choice = choices[String(first)], choice != .keep || question.quitting else {
@@ -157,11 +162,7 @@ final class InteractiveSession {
       rl_set_prompt(prompt())
       return
     }
-    guard let followUp = controller.followUp(choice, windows: question.windows, quitting: question.quitting) else {
-      rl_set_prompt(prompt())
-      return
-    }
-    run(followUp, remembering: false)
+    follow(controller.answer(question, with: choice))
   }
 
   /// Adds a line to the history and appends it to the history file at once, so a crash or a

@@ -1,0 +1,213 @@
+import WorkbenchCore
+import WorkbenchStore
+
+/// One session of the workbench: a host on a workspace store, with its clock, its relaunch
+/// and its end. The shell and the scenario runner are thin clients of it: they hand it lines
+/// and show what it returns; what a line means, what a relaunch does and how unsaved work is
+/// left are decided here, once.
+@MainActor
+public final class WorkbenchSession {
+  /// The host of the running session (a relaunch replaces it).
+  public private(set) var host: Host
+  /// Where documents and the session are kept; `nil` until a scenario's first relaunch, which
+  /// opens an in-memory workspace with the documents it has by then.
+  public private(set) var store: WorkspaceStore?
+  let registry: ModuleRegistry
+  let environment: ScreenEnvironment
+  let clockMode: SessionClock.Mode
+  /// The session as last saved, so a line that changed no window writes nothing.
+  private var savedSession: SessionRecord?
+
+  /// A session on a workspace: documents come from `store`, with the sample documents the
+  /// modules ship added where the workspace lacks them; the windows are restored when
+  /// `restoringWindows` (the interactive shell) and left alone otherwise (scripts).
+  ///
+  /// - Throws: `StoreError` when the workspace cannot be read, `CommandError` when the stored
+  ///   session cannot be turned into a host.
+  public init(
+    registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode = .real,
+    store: WorkspaceStore, restoringWindows: Bool
+  ) throws {
+    self.registry = registry
+    self.environment = environment
+    self.clockMode = clock
+    self.store = store
+    self.host = try Self.restore(
+      from: store, registry: registry, environment: environment, clock: clock, includingWindows: restoringWindows)
+  }
+
+  /// A session with no workspace yet (a scenario): the modules' sample documents, no windows,
+  /// a virtual clock unless told otherwise.
+  public init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode = .virtual) {
+    self.registry = registry
+    self.environment = environment
+    self.clockMode = clock
+    self.store = nil
+    self.host = Host(registry: registry, environment: environment, clock: clock)
+  }
+
+  // MARK: Lines
+
+  /// Runs one line (in `window`, for a scenario's `WINDOW: command` step) and hands each
+  /// command's result to `handle`, in order, as it happens. Relaunch is carried out here and
+  /// reported; quitting, recording and unsaved work are reported for the front end to act on.
+  ///
+  /// - Throws: `CommandError` for the first command that fails (with its column), or what
+  ///   `handle` throws.
+  public func run(
+    _ line: String, in window: String? = nil, handle: (SessionEvent) throws(CommandError) -> Void
+  ) throws(CommandError) {
+    try host.run(line: line, in: window) { output throws(CommandError) in
+      switch output {
+      case .relaunch:
+        let warnings = try relaunch()
+        try handle(.relaunched(warnings: warnings))
+      case .quit:
+        try handle(.quit)
+      case .recordStart(let path):
+        try handle(.recordStart(path: path))
+      case .recordStop:
+        try handle(.recordStop)
+      case .unsavedWork(let windows, let quitting):
+        try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
+      default:
+        try handle(.output(output))
+      }
+    }
+  }
+
+  /// Carries out the answer to a question about unsaved work: each window's work is saved,
+  /// discarded or kept, then the window closes or the session quits. `nil` for cancel.
+  ///
+  /// - Throws: `CommandError` when saving fails (the window then stays open).
+  public func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice) throws(CommandError) -> SessionEvent? {
+    guard choice != .cancel else { return nil }
+    if question.quitting {
+      for id in question.windows where choice != .keep { try host.leave(id, choice: choice) }
+      return .quit
+    }
+    guard choice != .keep else { return nil }
+    for id in question.windows {
+      try host.leave(id, choice: choice)
+      host.closeWindow(id)
+    }
+    return .output(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"))
+  }
+
+  // MARK: Relaunch and saving
+
+  /// Saves the session, ends the host (its windows are closed, so their work and module
+  /// processes are told) and restores a new one from the workspace, as quitting and starting
+  /// again would. A session without a workspace opens an in-memory one first, with its documents.
+  ///
+  /// - Returns: what could not be restored, and what was done instead.
+  @discardableResult
+  public func relaunch() throws(CommandError) -> [RestorationWarning] {
+    do {
+      let store = try workspace()
+      let record = try host.sessionRecord(includingDocuments: false)
+      try store.saveSession(record)
+      savedSession = record
+      end()
+      host = try Self.restore(
+        from: store, registry: registry, environment: environment, clock: clockMode, includingWindows: true)
+    } catch let error as StoreError {
+      throw CommandError(error.message)
+    } catch let error as CommandError {
+      throw error
+    } catch {
+      throw CommandError("the session could not be saved and restored: \(error)")
+    }
+    return host.restorationWarnings
+  }
+
+  /// Saves the windows, their view state and focus when they changed since the last save.
+  ///
+  /// - Throws: `StoreError` when the workspace refuses; nothing was saved then.
+  public func saveSessionIfChanged() throws {
+    guard let store else { return }
+    let record = try host.sessionRecord(includingDocuments: false)
+    guard record != savedSession else { return }
+    try store.saveSession(record)
+    savedSession = record
+  }
+
+  /// Saves the windows, their view state and focus.
+  public func saveSession() throws {
+    guard let store else { return }
+    let record = try host.sessionRecord(includingDocuments: false)
+    try store.saveSession(record)
+    savedSession = record
+  }
+
+  /// Ends the session's windows properly: each is closed, so what it started (loads, timers,
+  /// subscriptions, a module's window) is cancelled or told. The workspace keeps the session as
+  /// last saved.
+  public func end() {
+    for window in host.windows { host.closeWindow(window.id) }
+  }
+
+  // MARK: Building hosts
+
+  /// The workspace, opened in memory with the session's documents if there is none yet.
+  private func workspace() throws -> WorkspaceStore {
+    if let store { return store }
+    let opened = try WorkspaceStore.inMemory()
+    try opened.addMissing(try host.sessionRecord().documents)
+    host.persistence = opened
+    store = opened
+    return opened
+  }
+
+  /// A host built from what `store` holds, with sample documents the workspace lacks added.
+  static func restore(
+    from store: WorkspaceStore, registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode,
+    includingWindows: Bool
+  ) throws -> Host {
+    let record = try store.loadSession(includingWindows: includingWindows)
+    let host = Host(
+      registry: registry, environment: environment, clock: clock, restoring: record, addingMissingSamples: true)
+    try store.addMissing(
+      try host.sessionRecord().documents.filter { document in
+        !record.documents.contains { $0.name == document.name }
+      })
+    host.persistence = store
+    return host
+  }
+}
+
+/// What the front end must do about a command a session ran.
+public enum SessionEvent: Equatable {
+  /// Show it.
+  case output(CommandOutput)
+  /// The host was rebuilt from the workspace; show its focused window, and the warnings.
+  case relaunched(warnings: [RestorationWarning])
+  /// Windows hold unsaved work: ask (then call `leave`), or refuse with `question.message`.
+  case unsavedWork(UnsavedWorkQuestion)
+  /// The session ends.
+  case quit
+  /// Recording, which a front end that records carries out.
+  case recordStart(path: String)
+  case recordStop
+}
+
+/// A close or quit that waits for a choice about unsaved work.
+public struct UnsavedWorkQuestion: Equatable, Sendable {
+  /// The windows with unsaved work.
+  public let windows: [WindowID]
+  /// Whether the session is quitting (then `keep` is a choice too).
+  public let quitting: Bool
+  /// What each window holds (`window main has an unsaved draft`), for asking.
+  public let summary: String
+  /// The error for front ends that cannot ask, naming the words to add.
+  public let message: String
+
+  @MainActor init(host: Host, windows: [WindowID], quitting: Bool) {
+    self.windows = windows
+    self.quitting = quitting
+    self.summary = windows.compactMap { id in
+      host.window(id).map { "window \($0.label) has \(host.unsavedSummary(of: id) ?? "unsaved work")" }
+    }.joined(separator: "; ")
+    self.message = host.unsavedWorkMessage(windows: windows, quitting: quitting)
+  }
+}

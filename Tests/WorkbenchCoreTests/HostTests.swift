@@ -183,3 +183,40 @@ import Testing
     #expect(host.completions(for: "bump; ste") == ["step"])
   }
 }
+
+/// Running, checking, help and completion find commands through one router, so they agree on
+/// what a name means where it is typed.
+@MainActor
+@Suite struct CommandRouterTests {
+  private func failure(_ host: Host, _ line: String) -> String? {
+    do {
+      _ = try host.run(line: line)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func runCheckHelpAndCompletionAgreeOnAModulesCommand() throws {
+    let host = try Host(modules: [CounterModule()])
+    // With no counter window, `step` is counter's command and runs nowhere yet.
+    #expect(failure(host, "step 2")?.contains("counter.step needs a counter window, and none is open") == true)
+    #expect(
+      host.problemWithCommand(named: "step", inScreen: nil)
+        == "'step' is a command of counter, not of a host step (`do:`): run it in a counter window or as counter.step")
+    let help = try host.run(line: "help step").first.map { "\($0)" } ?? ""
+    #expect(help.contains("usage: step SIZE"))
+    #expect(
+      help.contains("(a command of counter, and no window is open: run it in such a window, or as counter.step)"))
+    #expect(host.completions(for: "ste") == [])
+    // In a counter window it is the window's own.
+    _ = try host.run(line: "open counter tally")
+    #expect(host.problemWithCommand(named: "step", inScreen: "counter") == nil)
+    #expect(host.completions(for: "ste") == ["step"])
+    #expect(try host.run(line: "help step").first.map { "\($0)" }?.contains("(also typed as counter.step)") == true)
+    // A typo gets the same suggestion everywhere.
+    #expect(failure(host, "stpe 2")?.hasPrefix("unknown command 'stpe'. Did you mean 'step'?") == true)
+    #expect(host.problemWithCommand(named: "stpe", inScreen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
+    #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?")) { try host.run(line: "help stpe") }
+  }
+}

@@ -19,7 +19,7 @@ extension Host {
       return windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }
     }
     guard let nameToken = tokens.first else {
-      return commandNames(for: window).filter { name in
+      return router.names(forScreen: window?.screen.name).filter { name in
         name.hasPrefix(partial) && (!name.contains(".") || partial.contains(".") || window == nil)
       }
     }

@@ -103,45 +103,27 @@ extension Host {
     }
     let arguments = Array(rest.dropFirst())
     let name = nameToken.text
-    switch qualifiedCommand(name) {
-    case .found(let moduleName, let spec):
+    switch router.route(name, screen: window?.screen.name) {
+    case .success(let route):
+      guard let module = route.module else {
+        return ResolvedCommand(spec: route.spec, window: window, nameToken: nameToken, argumentTokens: arguments)
+      }
       return ResolvedCommand(
-        spec: spec, window: try self.window(for: spec, module: moduleName, preferred: window, token: nameToken),
+        spec: route.spec, window: try self.window(for: route.spec, module: module, preferred: window, token: nameToken),
         nameToken: nameToken, argumentTokens: arguments)
-    case .unknown(let problem):
-      throw CommandError(problem, column: nameToken.column)
-    case .unqualified:
-      break
+    case .failure(let refusal):
+      // A command of one module whose window is not open says which window it needs.
+      if case .otherModules(_, let owners) = refusal, owners.count == 1,
+        let spec = moduleCommands[owners[0]]?[name], case .window(let screens) = spec.scope,
+        !windows.contains(where: { screens.contains($0.screen.name) })
+      {
+        _ = try self.window(for: spec, module: owners[0], preferred: nil, token: nameToken)
+      }
+      let place = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
+      var message = refusal.message(place: place)
+      if case .unknown = refusal { message += " (type `help` for the list)" }
+      throw CommandError(message, column: nameToken.column)
     }
-    if let spec = hostCommands[name] {
-      return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)
-    }
-    if let module = window?.screen.module, let spec = moduleCommands[module]?[name] {
-      return ResolvedCommand(
-        spec: spec, window: try self.window(for: spec, module: module, preferred: window, token: nameToken),
-        nameToken: nameToken, argumentTokens: arguments)
-    }
-    let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
-    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope {
-      return ResolvedCommand(spec: spec, window: window, nameToken: nameToken, argumentTokens: arguments)
-    }
-    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .window(let screens) = spec.scope,
-      !windows.contains(where: { screens.contains($0.screen.name) })
-    {
-      _ = try self.window(for: spec, module: owners[0], preferred: nil, token: nameToken)
-    }
-    if !owners.isEmpty {
-      let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
-      let qualified = owners.map { "\($0).\(name)" }.joined(separator: " or ")
-      throw CommandError(
-        "'\(name)' is a command of \(owners.joined(separator: ", ")), and \(here): "
-          + "run it with @WINDOW in front or as \(qualified)",
-        column: nameToken.column)
-    }
-    throw CommandError(
-      "unknown command '\(name)'"
-        + suggestion(name, in: commandNames(for: window)) + " (type `help` for the list)",
-      column: nameToken.column)
   }
 
   /// The window a module command runs in: the preferred one when its screen fits, else the
@@ -164,18 +146,6 @@ extension Host {
     throw CommandError(
       "\(module).\(spec.name) needs a \(wanted) window: put one of \(labels) in front",
       column: token.column)
-  }
-
-  /// Every command name that works in `window`: host commands and the window's module's.
-  func commandNames(for window: Window?) -> [String] {
-    var names = Array(hostCommands.keys)
-    if let module = window?.screen.module, let own = moduleCommands[module] {
-      names += own.keys
-    }
-    for (module, commands) in moduleCommands {
-      names += commands.keys.map { "\(module).\($0)" }
-    }
-    return names.sorted()
   }
 
   var windowLabels: [String] {

@@ -32,19 +32,30 @@ extension Host {
   func helpText(for name: String, in window: Window?) throws(CommandError) -> String {
     let spec: CommandSpec
     let typed: String
-    if let found = hostCommands[name] {
-      (spec, typed) = (found, name)
-    } else if let found = allCommands.first(where: { $0.name == name }) {
-      (spec, typed) = (found.spec, found.name)
-    } else if let module = window?.screen.module, let found = moduleCommands[module]?[name] {
-      (spec, typed) = (found, "\(module).\(name)")
-    } else if let found = allCommands.first(where: { $0.spec.name == name }) {
-      (spec, typed) = (found.spec, found.name)
-    } else {
-      throw CommandError("no command '\(name)'" + suggestion(name, in: commandNames(for: window)))
+    var note: String?
+    switch router.route(name, screen: window?.screen.name) {
+    case .success(let route):
+      spec = route.spec
+      typed = route.module.map { "\($0).\(route.spec.name)" } ?? name
+    case .failure(.otherModules(let name, let owners)):
+      // Help explains a command wherever it is asked for, and says where it runs.
+      guard let found = moduleCommands[owners[0]]?[name] else { throw CommandError("no command '\(name)'") }
+      spec = found
+      typed = "\(owners[0]).\(name)"
+      let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
+      note = "(a command of \(owners.joined(separator: ", ")), and \(here): run it in such a window, or as "
+        + owners.map { "\($0).\(name)" }.joined(separator: " or ") + ")"
+    case .failure(.unknown(let name, let suggestion)):
+      throw CommandError("no command '\(name)'" + CommandRouter.Refusal.didYouMean(suggestion))
+    case .failure(let refusal):
+      throw CommandError(refusal.message(place: ""))
     }
     var lines = ["usage: \(spec.usage)", "", spec.summary]
-    if typed != spec.name { lines.append("(also typed as \(typed))") }
+    if let note {
+      lines.append(note)
+    } else if typed != spec.name {
+      lines.append("(also typed as \(typed))")
+    }
     if !spec.details.isEmpty { lines += ["", spec.details] }
     if !spec.arguments.isEmpty {
       lines += ["", "arguments:"]

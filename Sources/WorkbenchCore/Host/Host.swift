@@ -13,6 +13,10 @@ public final class Host {
   let moduleRestarts: [String: @MainActor () throws -> Void]
   /// Commands every window has, by name.
   var hostCommands: [String: CommandSpec] = [:]
+  /// The modules this host runs, registered once (hosts of one run share it).
+  public let registry: ModuleRegistry
+  /// Where a command name leads, for running, checking, help and completion.
+  public var router: CommandRouter { registry.router }
   /// Each module's commands, by module name then command name.
   let moduleCommands: [String: [String: CommandSpec]]
   let environment: ScreenEnvironment
@@ -69,6 +73,7 @@ public final class Host {
     self.documentKinds = registry.documentKinds
     self.screenKinds = registry.screenKinds
     self.moduleCommands = registry.moduleCommands
+    self.registry = registry
     self.moduleRestarts = registry.restarts
     let kinds = registry.documentKinds
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
@@ -124,22 +129,9 @@ public final class Host {
       name: name, kind: kind, revision: 1, body: try decodeDocument(kind: kind, json: json))
   }
 
-  /// Decodes `json` as a document of `kind`, without adding it anywhere: for checking a
-  /// document before it is used.
-  ///
-  /// - Throws: `CommandError` when the kind is unknown or the JSON does not decode as that kind;
-  ///   the message names the field that is wrong.
+  /// Decodes `json` as a document of `kind`, without adding it anywhere (see `ModuleRegistry`).
   public func decodeDocument(kind: String, json: [UInt8]) throws(CommandError) -> any DocumentBody {
-    guard let documentKind = documentKinds[kind] else {
-      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
-    }
-    do {
-      return try documentKind.decode(json)
-    } catch let error as DecodingError {
-      throw CommandError(DecodingErrorText.describe(error))
-    } catch {
-      throw CommandError(String(describing: error))
-    }
+    try registry.decodeDocument(kind: kind, json: json)
   }
 
   /// Decodes `json` as a document of `kind` and adds it, or replaces the body of the document
@@ -152,12 +144,10 @@ public final class Host {
   }
 
   /// The registered document kinds' names.
-  public var documentKindNames: [String] { documentKinds.keys.sorted() }
+  public var documentKindNames: [String] { registry.documentKindNames }
 
   /// The registered screens' names, and the document kind each shows.
-  public var screens: [(name: String, documentKind: String)] {
-    screenKinds.values.map { ($0.name, $0.documentKind) }.sorted { $0.name < $1.name }
-  }
+  public var screens: [(name: String, documentKind: String)] { registry.screens }
 
   func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
     let previous = entry.body

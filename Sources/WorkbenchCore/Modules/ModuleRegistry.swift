@@ -8,6 +8,8 @@ public struct ModuleRegistry {
   let moduleCommands: [String: [String: CommandSpec]]
   /// How to start again the modules that run as processes, by module name.
   let restarts: [String: @MainActor () throws -> Void]
+  /// Where a command name leads, for running, checking, help and completion.
+  public let router: CommandRouter
 
   /// Registers `modules`, in order.
   ///
@@ -64,5 +66,6 @@ public struct ModuleRegistry {
     self.screenKinds = screens
     self.moduleCommands = commands
     self.restarts = restarts
+    self.router = CommandRouter(moduleCommands: commands, screenKinds: screens)
   }
 }

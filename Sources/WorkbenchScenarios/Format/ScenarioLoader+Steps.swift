@@ -198,11 +198,11 @@ extension ScenarioLoader {
       guard let name = words.first else {
         throw ScenarioFileError("a window reference needs a command after it", at: location)
       }
-      if let problem = host.problemWithCommand(named: name.text, inScreen: screen) {
+      if let problem = registry.problemWithCommand(named: name.text, inScreen: screen) {
         throw ScenarioFileError(problem, at: shifted(location, by: name.column))
       }
       let arguments = words.dropFirst().map(\.text)
-      if let opened = host.windowOpened(byCommand: name.text, inScreen: screen) {
+      if let opened = registry.windowOpened(byCommand: name.text, inScreen: screen) {
         context.open(opened.argument < arguments.count ? arguments[opened.argument] : nil, screen: opened.screen)
       }
       switch name.text {

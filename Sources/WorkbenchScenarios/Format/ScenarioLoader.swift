@@ -16,7 +16,7 @@ public struct ScenarioFile: Sendable {
 /// command names, window references, includes and expected-failure patterns.
 @MainActor
 public final class ScenarioLoader {
-  let host: Host
+  let registry: ModuleRegistry
   let sampleDocuments: [String: String]
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
@@ -31,10 +31,16 @@ public final class ScenarioLoader {
   static let flowKeys = ["flow", "description", "params", "steps"]
 
   /// A loader that checks commands, screens and documents against these modules.
-  public init(modules: [any FeatureModule]) throws(RegistrationError) {
-    host = try Host(modules: modules, clock: .virtual)
+  public convenience init(modules: [any FeatureModule]) throws(RegistrationError) {
+    self.init(registry: try ModuleRegistry(modules: modules))
+  }
+
+  /// A loader that checks commands, screens and documents against modules already registered
+  /// (the runner shares one registration between its loader and its scenarios' sessions).
+  public init(registry: ModuleRegistry) {
+    self.registry = registry
     var samples: [String: String] = [:]
-    for name in host.documentNames { samples[name] = host.documentKind(of: name) }
+    for sample in registry.sampleDocuments { samples[sample.name] = sample.kind }
     sampleDocuments = samples
   }
 
@@ -202,14 +208,14 @@ public final class ScenarioLoader {
       }
       guard let kindNode = definition["kind"] else {
         throw ScenarioFileError(
-          "document '\(pair.key)' needs `kind:` (one of \(host.documentKindNames.joined(separator: ", ")))",
+          "document '\(pair.key)' needs `kind:` (one of \(registry.documentKindNames.joined(separator: ", ")))",
           at: definition.location)
       }
       let kind = try text(kindNode, what: "kind")
-      guard host.documentKindNames.contains(kind) else {
+      guard registry.documentKindNames.contains(kind) else {
         throw ScenarioFileError(
           "unknown document kind '\(kind)'"
-            + (Suggestions.closest(to: kind, in: host.documentKindNames).map { ". Did you mean '\($0)'?" } ?? ""),
+            + (Suggestions.closest(to: kind, in: registry.documentKindNames).map { ". Did you mean '\($0)'?" } ?? ""),
           at: kindNode.location)
       }
       var body: YAMLNode
@@ -226,7 +232,7 @@ public final class ScenarioLoader {
       }
       let json = Array(body.frameValue.jsonText.utf8)
       do {
-        _ = try host.decodeDocument(kind: kind, json: json)
+        _ = try registry.decodeDocument(kind: kind, json: json)
       } catch {
         throw ScenarioFileError(
           "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",
@@ -286,8 +292,8 @@ public final class ScenarioLoader {
       } else {
         throw ScenarioFileError("a window is `SCREEN DOCUMENT`, such as `catalog library`", at: value.location)
       }
-      guard let screenKind = host.screen(named: screen) else {
-        let names = host.screens.map(\.name)
+      guard let screenKind = registry.screen(named: screen) else {
+        let names = registry.screens.map(\.name)
         throw ScenarioFileError(
           "unknown screen '\(screen)'"
             + (Suggestions.closest(to: screen, in: names).map { ". Did you mean '\($0)'?" } ?? ""),

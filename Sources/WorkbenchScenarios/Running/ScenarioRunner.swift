@@ -24,20 +24,24 @@ public struct ScenarioRunner {
     }
   }
 
-  let modules: [any FeatureModule]
   let options: Options
   /// The modules registered once, for every scenario's host.
   let registry: Result<ModuleRegistry, RegistrationError>
 
   /// A runner for scenarios on these modules.
   public init(modules: [any FeatureModule], options: Options = Options()) {
-    self.modules = modules
     self.options = options
     do {
       registry = .success(try ModuleRegistry(modules: modules))
     } catch {
       registry = .failure(error)
     }
+  }
+
+  /// A runner for scenarios on modules already registered (shared with the loader).
+  public init(registry: ModuleRegistry, options: Options = Options()) {
+    self.options = options
+    self.registry = .success(registry)
   }
 
   private struct StepFailure: Error {

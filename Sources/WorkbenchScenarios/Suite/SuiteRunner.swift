@@ -97,17 +97,19 @@ public final class SuiteRunner {
   // MARK: In this process
 
   private func runHere(_ files: [String], into report: inout SuiteReport) {
-    let loader: ScenarioLoader
+    let registry: ModuleRegistry
     do {
-      loader = try ScenarioLoader(modules: modules)
+      registry = try ModuleRegistry(modules: modules)
     } catch {
       report.fileErrors.append(
         ScenarioFileError(
           "the modules failed to register: \(error.message)", at: SourceLocation(file: "-", line: 1, column: 1)))
       return
     }
+    // One registration for the loader and every scenario's session.
+    let loader = ScenarioLoader(registry: registry)
     let runner = ScenarioRunner(
-      modules: modules,
+      registry: registry,
       options: ScenarioRunner.Options(updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive))
     for file in files where !options.skippedFiles.contains(file) {
       let loaded: ScenarioFile

@@ -1,0 +1,106 @@
+/// Where a command name leads: one lookup, with one set of rules, for running a command,
+/// checking a scenario before it runs, `help` and completion. Each caller phrases the reason a
+/// name leads nowhere in its own words.
+///
+/// The rules, in order, for a name typed in a window showing a screen of module M:
+/// 1. `module.command` names one module's command (or says which part is unknown);
+/// 2. a host command;
+/// 3. a command of M;
+/// 4. a command of exactly one module that may run anywhere;
+/// 5. otherwise a command of other modules is refused (run it in their window, or qualified),
+///    and anything else is unknown.
+@MainActor
+public struct CommandRouter {
+  let hostCommands: [String: CommandSpec]
+  let moduleCommands: [String: [String: CommandSpec]]
+  let screenModules: [String: String]
+
+  /// A router over the host's commands and the modules' registered ones.
+  init(moduleCommands: [String: [String: CommandSpec]], screenKinds: [String: ScreenKind]) {
+    var host: [String: CommandSpec] = [:]
+    for spec in HostCommands.all { host[spec.name] = spec }
+    hostCommands = host
+    self.moduleCommands = moduleCommands
+    screenModules = screenKinds.mapValues(\.module)
+  }
+
+  /// A command a name leads to.
+  public struct Route {
+    /// The command's spec.
+    public let spec: CommandSpec
+    /// The module that registered it; `nil` for a host command.
+    public let module: String?
+  }
+
+  /// Why a name leads to no command.
+  public enum Refusal: Error, Equatable {
+    /// `module.command` with no such module.
+    case unknownModule(String, suggestion: String?)
+    /// `module.command` with no such command in that module.
+    case unknownModuleCommand(module: String, command: String, suggestion: String?)
+    /// A command of other modules than the window's.
+    case otherModules(name: String, owners: [String])
+    /// No command by that name; the closest one that would work here, if any.
+    case unknown(String, suggestion: String?)
+  }
+
+  /// Finds the command `name` leads to when typed in a window showing `screen` (`nil`: no
+  /// window, or a scenario's host step).
+  public func route(_ name: String, screen: String?) -> Result<Route, Refusal> {
+    if let dot = name.firstIndex(of: ".") {
+      let moduleName = String(name[..<dot])
+      let commandName = String(name[name.index(after: dot)...])
+      guard let commands = moduleCommands[moduleName] else {
+        return .failure(.unknownModule(moduleName, suggestion: Suggestions.closest(to: moduleName, in: moduleCommands.keys)))
+      }
+      guard let spec = commands[commandName] else {
+        return .failure(
+          .unknownModuleCommand(
+            module: moduleName, command: commandName,
+            suggestion: Suggestions.closest(to: commandName, in: commands.keys)))
+      }
+      return .success(Route(spec: spec, module: moduleName))
+    }
+    if let spec = hostCommands[name] { return .success(Route(spec: spec, module: nil)) }
+    let module = screen.flatMap { screenModules[$0] }
+    if let module, let spec = moduleCommands[module]?[name] { return .success(Route(spec: spec, module: module)) }
+    let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
+    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope {
+      return .success(Route(spec: spec, module: owners[0]))
+    }
+    if !owners.isEmpty { return .failure(.otherModules(name: name, owners: owners)) }
+    return .failure(.unknown(name, suggestion: Suggestions.closest(to: name, in: names(forScreen: screen))))
+  }
+
+  /// Every name that leads somewhere from a window showing `screen`: host commands, the
+  /// screen's module's commands, and every qualified `module.command`.
+  public func names(forScreen screen: String?) -> [String] {
+    var names = Array(hostCommands.keys)
+    if let module = screen.flatMap({ screenModules[$0] }), let own = moduleCommands[module] { names += own.keys }
+    for (module, commands) in moduleCommands { names += commands.keys.map { "\(module).\($0)" } }
+    return names.sorted()
+  }
+}
+
+extension CommandRouter.Refusal {
+  /// The reason in words, for callers with nothing to add; `place` says where the name was
+  /// typed (`window left shows editor`, `a host step`).
+  public func message(place: String) -> String {
+    switch self {
+    case .unknownModule(let module, let suggestion):
+      return "no module named '\(module)'" + Self.didYouMean(suggestion)
+    case .unknownModuleCommand(let module, let command, let suggestion):
+      return "\(module) has no command '\(command)'" + Self.didYouMean(suggestion)
+    case .otherModules(let name, let owners):
+      let qualified = owners.map { "\($0).\(name)" }.joined(separator: " or ")
+      return "'\(name)' is a command of \(owners.joined(separator: ", ")), and \(place): run it with @WINDOW in "
+        + "front or as \(qualified)"
+    case .unknown(let name, let suggestion):
+      return "unknown command '\(name)'" + Self.didYouMean(suggestion)
+    }
+  }
+
+  static func didYouMean(_ suggestion: String?) -> String {
+    suggestion.map { ". Did you mean '\($0)'?" } ?? ""
+  }
+}

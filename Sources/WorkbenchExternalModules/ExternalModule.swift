@@ -92,7 +92,7 @@ public struct ExternalModule: FeatureModule {
     for screen in hello["screens"]?.elements ?? [] {
       guard let name = screen["name"]?.stringValue, let kind = screen["documentKind"]?.stringValue else { continue }
       registrar.screen(
-        ProxyScreen.self, name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
+        name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
         make: { document, viewState, environment in
           ProxyScreen(

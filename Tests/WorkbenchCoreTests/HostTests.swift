@@ -216,7 +216,8 @@ import Testing
     #expect(try host.run(line: "help step").first.map { "\($0)" }?.contains("(also typed as counter.step)") == true)
     // A typo gets the same suggestion everywhere.
     #expect(failure(host, "stpe 2")?.hasPrefix("unknown command 'stpe'. Did you mean 'step'?") == true)
-    #expect(host.problemWithCommand(named: "stpe", inScreen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
+    #expect(
+      host.problemWithCommand(named: "stpe", inScreen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
     #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?")) { try host.run(line: "help stpe") }
   }
 }

@@ -7,6 +7,15 @@ public struct CommandContext {
   public let window: Window?
   /// The host, for host-level operations.
   public let host: Host
+  /// What the command did that the host needs to know once it returns.
+  let effects: CommandEffects
+
+  init(arguments: ParsedArguments, window: Window?, host: Host, effects: CommandEffects = CommandEffects()) {
+    self.arguments = arguments
+    self.window = window
+    self.host = host
+    self.effects = effects
+  }
 
   /// The window, or an error saying the command needs one.
   public func requireWindow() throws(CommandError) -> Window {
@@ -39,5 +48,14 @@ public struct CommandContext {
       throw CommandError("document '\(window.documentName)' no longer exists")
     }
     try host.commit(body, to: entry, summary: summary)
+    effects.steppedHistory = true
   }
+}
+
+/// What a running command did that decides how it is recorded: a command that committed a
+/// document change (or moved through a history) is a step of that history, not also a step of
+/// its window's view history.
+@MainActor
+final class CommandEffects {
+  var steppedHistory = false
 }

@@ -51,7 +51,8 @@ public struct CommandRouter {
       let moduleName = String(name[..<dot])
       let commandName = String(name[name.index(after: dot)...])
       guard let commands = moduleCommands[moduleName] else {
-        return .failure(.unknownModule(moduleName, suggestion: Suggestions.closest(to: moduleName, in: moduleCommands.keys)))
+        return .failure(
+          .unknownModule(moduleName, suggestion: Suggestions.closest(to: moduleName, in: moduleCommands.keys)))
       }
       guard let spec = commands[commandName] else {
         return .failure(

@@ -66,14 +66,13 @@ extension Host {
     }
     let context = CommandContext(arguments: arguments, window: resolved.window, host: self)
     let content = resolved.window?.content
-    commandCommitted = false
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
     defer { services.scheduler.flush() }
     do {
       let output = try resolved.spec.handler(context)
       services.scheduler.flush()
-      content?.finishCommand(recordViewChange: !commandCommitted)
+      content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
       return output
     } catch let error as CommandError {
       content?.abandonCommand()

@@ -43,7 +43,8 @@ extension Host {
       spec = found
       typed = "\(owners[0]).\(name)"
       let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
-      note = "(a command of \(owners.joined(separator: ", ")), and \(here): run it in such a window, or as "
+      note =
+        "(a command of \(owners.joined(separator: ", ")), and \(here): run it in such a window, or as "
         + owners.map { "\($0).\(name)" }.joined(separator: " or ") + ")"
     case .failure(.unknown(let name, let suggestion)):
       throw CommandError("no command '\(name)'" + CommandRouter.Refusal.didYouMean(suggestion))

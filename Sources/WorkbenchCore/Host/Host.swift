@@ -33,8 +33,6 @@ public final class Host {
   public let services: SessionServices
   /// What could not be restored when this host was built from a session record.
   public internal(set) var restorationWarnings: [RestorationWarning] = []
-  /// Set when the running command committed a document change.
-  var commandCommitted = false
   /// Where committed documents are stored; `nil` keeps them in memory only.
   public var persistence: (any DocumentPersistence)?
 
@@ -186,7 +184,6 @@ public final class Host {
   func apply(_ body: any DocumentBody, to entry: DocumentEntry, revision: Int) {
     entry.body = body
     entry.revision = revision
-    commandCommitted = true
     for window in windows where window.documentName == entry.name {
       window.content.documentRevisionChanged(revision)
       window.content.documentReplaced(body)

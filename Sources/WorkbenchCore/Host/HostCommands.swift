@@ -286,7 +286,7 @@ extension Host {
     if context.arguments.text("history") == "view" {
       let moved = undo ? window.content.undoViewState() : window.content.redoViewState()
       guard moved else { throw CommandError("nothing to \(verb) in the view history of window \(window.label)") }
-      commandCommitted = true  // the step is itself a history move, not a new view change
+      context.effects.steppedHistory = true  // the step is itself a history move, not a new view change
       return .frame(window.id)
     }
     guard let entry = documents[window.documentName] else {
@@ -308,6 +308,7 @@ extension Host {
       throw error
     }
     if undo { entry.redoStack.append(current) } else { entry.undoStack.append(current) }
+    context.effects.steppedHistory = true
     return .frame(window.id)
   }
 }

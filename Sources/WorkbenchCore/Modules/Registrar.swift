@@ -42,19 +42,18 @@ public final class Registrar {
     summary: String,
     render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText }
   ) {
-    screen(model, name: name, documentKind: documentKind, summary: summary, render: render) {
-      Model(document: $0, viewState: $1, environment: $2)
-    }
+    screen(
+      name: name, documentKind: documentKind, summary: summary, render: render,
+      make: { Model(document: $0, viewState: $1, environment: $2) })
   }
 
   /// Registers a screen whose models `make` builds, for models that need more than the
   /// document, a view state and the environment (a proxy for a module process, say).
   public func screen<Model: ScreenModel>(
-    _ model: Model.Type,
     name: String,
     documentKind: String,
     summary: String,
-    render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText },
+    render: @escaping @Sendable (FrameValue) -> String,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
     screenKinds.append(

@@ -47,7 +47,7 @@ public struct CommandContext {
     guard let entry = host.documents[window.documentName] else {
       throw CommandError("document '\(window.documentName)' no longer exists")
     }
-    try host.commit(body, to: entry, summary: summary)
+    try host.documents.commit(body, to: entry, summary: summary)
     effects.steppedHistory = true
   }
 }

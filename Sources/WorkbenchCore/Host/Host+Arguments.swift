@@ -76,7 +76,7 @@ extension Host {
     case .document:
       guard documents[text] != nil else {
         throw CommandError(
-          "no document named '\(text)'" + suggestion(text, in: documents.keys), column: token.column)
+          "no document named '\(text)'" + suggestion(text, in: documents.names), column: token.column)
       }
       return .text(text)
     case .screen:

@@ -147,7 +147,5 @@ extension Host {
       column: token.column)
   }
 
-  var windowLabels: [String] {
-    windows.compactMap(\.name) + windows.map { String($0.id.number) }
-  }
+  var windowLabels: [String] { windowList.labels }
 }

@@ -100,17 +100,12 @@ extension Host {
       if let problem = content.restoreViewState(from: stored.viewState) {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }
-      windows.append(
+      windowList.restore(
         Window(
           id: WindowID(stored.number), name: stored.name, screen: screen, documentName: stored.document,
           content: content))
     }
-    nextWindowNumber = max(record.nextWindowNumber, (windows.map(\.id.number).max() ?? 0) + 1)
-    if let focus = record.focusedWindow, window(WindowID(focus)) != nil {
-      focusedWindowID = WindowID(focus)
-    } else {
-      focusedWindowID = windows.last?.id
-    }
+    windowList.finishRestoring(nextNumber: record.nextWindowNumber, focus: record.focusedWindow.map(WindowID.init))
     restorationWarnings = warnings
   }
 }

@@ -21,12 +21,16 @@ public final class Host {
   let moduleCommands: [String: [String: CommandSpec]]
   let environment: ScreenEnvironment
 
-  var documents: [String: DocumentEntry] = [:]
+  /// The session's documents, with their revisions, histories and persistence.
+  let documents: SessionDocuments
+  /// The session's windows: order, numbers, names, focus.
+  let windowList = SessionWindows()
   /// Open windows in the order they were opened.
-  public internal(set) var windows: [Window] = []
+  public var windows: [Window] { windowList.all }
   /// The window commands run in unless they name another.
-  public internal(set) var focusedWindowID: WindowID?
-  var nextWindowNumber = 1
+  public var focusedWindowID: WindowID? { windowList.focusedID }
+  /// The number the next window gets.
+  var nextWindowNumber: Int { windowList.nextNumber }
   /// The session's clock: real in the shell, virtual in scenarios.
   public let clock: SessionClock
   /// Objects modules share across this session's windows.
@@ -34,7 +38,10 @@ public final class Host {
   /// What could not be restored when this host was built from a session record.
   public internal(set) var restorationWarnings: [RestorationWarning] = []
   /// Where committed documents are stored; `nil` keeps them in memory only.
-  public var persistence: (any DocumentPersistence)?
+  public var persistence: (any DocumentPersistence)? {
+    get { documents.persistence }
+    set { documents.persistence = newValue }
+  }
 
   /// A host with the given modules, each registered once; sample documents are loaded.
   ///
@@ -73,22 +80,17 @@ public final class Host {
     self.moduleCommands = registry.moduleCommands
     self.registry = registry
     self.moduleRestarts = registry.restarts
-    let kinds = registry.documentKinds
+    documents = SessionDocuments(registry: registry)
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
-    guard loadSamples else { return }
-    for kind in kinds.values.sorted(by: { $0.name < $1.name }) {
-      for sample in kind.samples {
-        let entry = DocumentEntry(name: sample.name, kind: kind.name, revision: 1, body: sample.body)
-        if let json = sample.json { entry.encoded = (1, json) }
-        documents[sample.name] = entry
-      }
-    }
+    documents.changed = { [weak self] entry in self?.documentChanged(entry) }
+    documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
+    if loadSamples { documents.loadSamples() }
   }
 
   // MARK: Documents
 
   /// Every document, by name.
-  public var documentNames: [String] { documents.keys.sorted() }
+  public var documentNames: [String] { documents.names }
 
   /// The document named `name`, if there is one.
   public func document(named name: String) -> DocumentSnapshot? {
@@ -99,22 +101,7 @@ public final class Host {
   ///
   /// - Throws: `CommandError` when the kind is unknown or does not match the body.
   public func putDocument(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
-    guard let documentKind = documentKinds[kind] else {
-      throw CommandError("unknown document kind '\(kind)'" + suggestion(kind, in: documentKinds.keys))
-    }
-    guard documentKind.matches(body) else {
-      throw CommandError("the body given for '\(name)' is not a \(kind) document")
-    }
-    if let entry = documents[name] {
-      guard entry.kind == kind else {
-        throw CommandError("document '\(name)' is a \(entry.kind) document, not \(kind)")
-      }
-      try commit(body, to: entry, summary: "replace \(name)")
-    } else {
-      let entry = DocumentEntry(name: name, kind: kind, revision: 0, body: body)
-      try store(body, in: entry)
-      documents[name] = entry
-    }
+    try documents.put(body, named: name, kind: kind)
   }
 
   /// Sets a document's starting state: revision 1, no history, no windows told. For setting up
@@ -137,8 +124,7 @@ public final class Host {
   ///
   /// - Throws: `CommandError` naming the field that is wrong, or why the save failed.
   public func importDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
-    let body = try decodeDocument(kind: kind, json: json)
-    try putDocument(body, named: name, kind: kind)
+    try documents.put(try decodeDocument(kind: kind, json: json), named: name, kind: kind)
   }
 
   /// The registered document kinds' names.
@@ -147,76 +133,10 @@ public final class Host {
   /// The registered screens' names, and the document kind each shows.
   public var screens: [(name: String, documentKind: String)] { registry.screens }
 
-  func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
-    let previous = entry.body
-    try store(body, in: entry)
-    entry.undoStack.append(DocumentEdit(body: previous, summary: summary))
-    entry.redoStack.removeAll()
-  }
-
-  /// Stores `body` as the document's next revision (through `persistence`, when there is one),
-  /// then makes it the current facts and tells every window. A failed or conflicting save
-  /// changes nothing but, on a conflict, brings in the version that won.
-  func store(_ body: any DocumentBody, in entry: DocumentEntry) throws(CommandError) {
-    guard let persistence else {
-      apply(body, to: entry, revision: entry.revision + 1)
-      return
-    }
-    let json: String
-    do {
-      json = try DocumentEntry.encode(body)
-    } catch {
-      throw CommandError("document '\(entry.name)' cannot be saved: \(error)")
-    }
-    switch try persistence.save(document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision) {
-    case .saved(let revision):
-      apply(body, to: entry, revision: revision)
-      entry.encoded = (revision, json)
-    case .conflicted(let current):
-      adoptExternalChange(current)
-      throw CommandError(
-        "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so this edit "
-          + "was not saved; the windows show the latest version: make the edit again if you still want it")
-    }
-  }
-
-  /// Makes `body` the document's current facts at `revision` and tells every window.
-  func apply(_ body: any DocumentBody, to entry: DocumentEntry, revision: Int) {
-    entry.body = body
-    entry.revision = revision
-    for window in windows where window.documentName == entry.name {
-      window.content.documentRevisionChanged(revision)
-      window.content.documentReplaced(body)
-    }
-  }
-
-  /// Takes in a version of a document stored by someone else. Its undo history ends here:
-  /// undoing past another process's change would silently revert it.
-  func adoptExternalChange(_ stored: SessionRecord.Document) {
-    guard let kind = documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
-      restorationWarnings.append(
-        RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was")
-      )
-      return
-    }
-    adopt(body, named: stored.name, kind: stored.kind, revision: stored.revision)
-  }
-
-  private func adopt(_ body: any DocumentBody, named name: String, kind: String, revision: Int) {
-    if let entry = documents[name] {
-      guard entry.kind == kind else { return }
-      entry.undoStack.removeAll()
-      entry.redoStack.removeAll()
-      apply(body, to: entry, revision: revision)
-    } else {
-      documents[name] = DocumentEntry(name: name, kind: kind, revision: revision, body: body)
-    }
-  }
-
   /// Replaces a document's body with one decoded from `json`, at `revision`, as another
   /// process's change: every window on it is told; its undo history ends. Adds it if missing.
   public func replaceDocument(named name: String, kind: String, json: String, revision: Int) throws(CommandError) {
-    adopt(try decodeDocument(kind: kind, json: Array(json.utf8)), named: name, kind: kind, revision: revision)
+    documents.adopt(try decodeDocument(kind: kind, json: Array(json.utf8)), named: name, kind: kind, revision: revision)
   }
 
   /// A document's body as JSON.
@@ -226,29 +146,27 @@ public final class Host {
 
   /// Brings in documents other processes changed since this host last looked.
   public func synchronize() throws(CommandError) {
-    guard let persistence else { return }
-    var known: [String: Int] = [:]
-    for (name, entry) in documents { known[name] = entry.revision }
-    for change in try persistence.changes(since: known) { adoptExternalChange(change) }
+    try documents.synchronize()
+  }
+
+  /// Tells every window on a document that its body changed.
+  private func documentChanged(_ entry: DocumentEntry) {
+    for window in windows where window.documentName == entry.name {
+      window.content.documentRevisionChanged(entry.revision)
+      window.content.documentReplaced(entry.body)
+    }
   }
 
   // MARK: Windows
 
   /// The window with the given number.
-  public func window(_ id: WindowID) -> Window? {
-    windows.first { $0.id == id }
-  }
+  public func window(_ id: WindowID) -> Window? { windowList.window(id) }
 
   /// The focused window.
   public var focusedWindow: Window? { focusedWindowID.flatMap(window) }
 
   /// The window a user named, by name or number (`left`, `2`, with or without `@`).
-  public func window(named reference: String) -> Window? {
-    let reference = reference.hasPrefix("@") ? String(reference.dropFirst()) : reference
-    if let byName = windows.first(where: { $0.name == reference }) { return byName }
-    if let number = Int(reference) { return windows.first { $0.id.number == number } }
-    return nil
-  }
+  public func window(named reference: String) -> Window? { windowList.window(named: reference) }
 
   /// Opens a window showing `screen` on `document` and focuses it.
   ///
@@ -263,39 +181,18 @@ public final class Host {
     }
     guard let entry = documents[documentName] else {
       throw CommandError(
-        "no document named '\(documentName)'" + suggestion(documentName, in: documents.keys))
+        "no document named '\(documentName)'" + suggestion(documentName, in: documents.names))
     }
     guard entry.kind == screen.documentKind else {
       throw CommandError(
         "\(screenName) shows \(screen.documentKind) documents, and '\(documentName)' is a \(entry.kind) document")
     }
-    if let name {
-      try validateWindowName(name)
-    }
-    let screenEnvironment = environment(for: documentName, screen: screenName)
-    guard let content = screen.make(entry.body, screenEnvironment) else {
+    if let name { try windowList.validateName(name) }
+    guard let content = screen.make(entry.body, environment(for: documentName, screen: screenName)) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
     content.documentRevisionChanged(entry.revision)
-    let window = Window(
-      id: WindowID(nextWindowNumber), name: name, screen: screen, documentName: documentName,
-      content: content)
-    nextWindowNumber += 1
-    windows.append(window)
-    focusedWindowID = window.id
-    return window
-  }
-
-  func validateWindowName(_ name: String) throws(CommandError) {
-    guard let first = name.first, first.isLetter,
-      name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-    else {
-      throw CommandError(
-        "window name '\(name)' must start with a letter and hold only letters, digits, - and _")
-    }
-    guard window(named: name) == nil else {
-      throw CommandError("a window named '\(name)' is already open; pick another name")
-    }
+    return windowList.open(screen: screen, document: documentName, name: name, content: content)
   }
 
   /// The environment a window on `documentName` is made with.
@@ -309,21 +206,23 @@ public final class Host {
 
   /// Opens a window with a screen model made by the caller (a module's command that opens a
   /// window from another one, such as entering a room), and focuses it.
+  ///
+  /// - Throws: `CommandError` when the screen or document is unknown, the model's document is
+  ///   not of the screen's kind, or the name is taken.
   @discardableResult
   public func openWindow<Model: ScreenModel>(
     _ model: Model, screen screenName: String, document documentName: String, name: String? = nil
   ) throws(CommandError) -> Window {
     guard let screen = screenKinds[screenName] else { throw CommandError("unknown screen '\(screenName)'") }
     guard let entry = documents[documentName] else { throw CommandError("no document named '\(documentName)'") }
-    if let name { try validateWindowName(name) }
+    guard entry.kind == screen.documentKind else {
+      throw CommandError(
+        "\(screenName) shows \(screen.documentKind) documents, and '\(documentName)' is a \(entry.kind) document")
+    }
+    if let name { try windowList.validateName(name) }
     let content = ScreenBox(model: model)
     content.documentRevisionChanged(entry.revision)
-    let window = Window(
-      id: WindowID(nextWindowNumber), name: name, screen: screen, documentName: documentName, content: content)
-    nextWindowNumber += 1
-    windows.append(window)
-    focusedWindowID = window.id
-    return window
+    return windowList.open(screen: screen, document: documentName, name: name, content: content)
   }
 
   /// The environment for screens a module makes itself (see `openWindow(_:screen:document:name:)`).
@@ -332,19 +231,10 @@ public final class Host {
   }
 
   /// Closes a window; focus moves to the window opened before it, or the last one.
-  public func closeWindow(_ id: WindowID) {
-    guard let index = windows.firstIndex(where: { $0.id == id }) else { return }
-    windows[index].content.windowClosed()
-    windows.remove(at: index)
-    if focusedWindowID == id {
-      focusedWindowID = windows.isEmpty ? nil : windows[max(0, index - 1)].id
-    }
-  }
+  public func closeWindow(_ id: WindowID) { windowList.close(id) }
 
   /// Focuses a window.
-  public func focus(_ id: WindowID) {
-    if window(id) != nil { focusedWindowID = id }
-  }
+  public func focus(_ id: WindowID) { windowList.focus(id) }
 
   /// The terminal text of a window: a header line and the screen's rendering of its frame.
   public func renderText(of window: Window) -> String {

@@ -292,22 +292,7 @@ extension Host {
     guard let entry = documents[window.documentName] else {
       throw CommandError("document '\(window.documentName)' no longer exists")
     }
-    guard let edit = undo ? entry.undoStack.popLast() : entry.redoStack.popLast() else {
-      throw CommandError("nothing to \(verb) in document '\(entry.name)'")
-    }
-    let current = DocumentEdit(body: entry.body, summary: edit.summary)
-    let revision = entry.revision
-    do {
-      try store(edit.body, in: entry)
-    } catch {
-      // The save failed: the step goes back where it was, unless another process's version
-      // came in, which ends the history.
-      if entry.revision == revision {
-        if undo { entry.undoStack.append(edit) } else { entry.redoStack.append(edit) }
-      }
-      throw error
-    }
-    if undo { entry.redoStack.append(current) } else { entry.undoStack.append(current) }
+    try documents.step(entry, undo: undo)
     context.effects.steppedHistory = true
     return .frame(window.id)
   }

@@ -1,0 +1,157 @@
+/// The documents of one session: each with its revision and its edit history, saved through
+/// the workspace (compare and swap) when there is one, and reported to whoever shows them.
+///
+/// This is the host's document half; `Host` composes it with the windows and the command
+/// router. Every change of a body, committed here or taken in from another process, goes
+/// through `apply`, which calls `changed` so the windows on the document hear of it.
+@MainActor
+final class SessionDocuments {
+  private var entries: [String: DocumentEntry] = [:]
+  let registry: ModuleRegistry
+  /// Where committed documents are stored; `nil` keeps them in memory only.
+  var persistence: (any DocumentPersistence)?
+  /// Called after a document's body changed.
+  var changed: (DocumentEntry) -> Void = { _ in }
+  /// Called when a change from elsewhere could not be taken in.
+  var warned: (RestorationWarning) -> Void = { _ in }
+
+  init(registry: ModuleRegistry) {
+    self.registry = registry
+  }
+
+  /// The entry of the document named `name`.
+  subscript(name: String) -> DocumentEntry? {
+    get { entries[name] }
+    set { entries[name] = newValue }
+  }
+
+  /// Every document's name, sorted.
+  var names: [String] { entries.keys.sorted() }
+
+  /// The modules' sample documents, at revision 1, with their JSON encoded at registration.
+  func loadSamples() {
+    for kind in registry.documentKinds.values.sorted(by: { $0.name < $1.name }) {
+      for sample in kind.samples {
+        let entry = DocumentEntry(name: sample.name, kind: kind.name, revision: 1, body: sample.body)
+        if let json = sample.json { entry.encoded = (1, json) }
+        entries[sample.name] = entry
+      }
+    }
+  }
+
+  /// Adds a document, or replaces the body of an existing one as a committed change.
+  func put(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
+    guard let documentKind = registry.documentKinds[kind] else {
+      throw CommandError(
+        "unknown document kind '\(kind)'"
+          + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: kind, in: registry.documentKinds.keys)))
+    }
+    guard documentKind.matches(body) else {
+      throw CommandError("the body given for '\(name)' is not a \(kind) document")
+    }
+    if let entry = entries[name] {
+      guard entry.kind == kind else {
+        throw CommandError("document '\(name)' is a \(entry.kind) document, not \(kind)")
+      }
+      try commit(body, to: entry, summary: "replace \(name)")
+    } else {
+      let entry = DocumentEntry(name: name, kind: kind, revision: 0, body: body)
+      try store(body, in: entry)
+      entries[name] = entry
+    }
+  }
+
+  /// A committed change: stored as the next revision, undoable.
+  func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
+    let previous = entry.body
+    try store(body, in: entry)
+    entry.undoStack.append(DocumentEdit(body: previous, summary: summary))
+    entry.redoStack.removeAll()
+  }
+
+  /// Stores `body` as the document's next revision (through `persistence`, when there is one),
+  /// then makes it the current facts and tells every window. A failed or conflicting save
+  /// changes nothing but, on a conflict, brings in the version that won.
+  func store(_ body: any DocumentBody, in entry: DocumentEntry) throws(CommandError) {
+    guard let persistence else {
+      apply(body, to: entry, revision: entry.revision + 1)
+      return
+    }
+    let json: String
+    do {
+      json = try DocumentEntry.encode(body)
+    } catch {
+      throw CommandError("document '\(entry.name)' cannot be saved: \(error)")
+    }
+    switch try persistence.save(document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision) {
+    case .saved(let revision):
+      apply(body, to: entry, revision: revision)
+      entry.encoded = (revision, json)
+    case .conflicted(let current):
+      adoptExternalChange(current)
+      throw CommandError(
+        "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so this edit "
+          + "was not saved; the windows show the latest version: make the edit again if you still want it")
+    }
+  }
+
+  /// Makes `body` the document's current facts at `revision` and reports the change.
+  func apply(_ body: any DocumentBody, to entry: DocumentEntry, revision: Int) {
+    entry.body = body
+    entry.revision = revision
+    changed(entry)
+  }
+
+  /// Undoes or redoes the last edit of a document, as a new revision.
+  ///
+  /// - Throws: `CommandError` when there is nothing to step to, or the save failed (the step
+  ///   then stays where it was, unless another process's version came in, which ends the history).
+  func step(_ entry: DocumentEntry, undo: Bool) throws(CommandError) {
+    guard let edit = undo ? entry.undoStack.popLast() : entry.redoStack.popLast() else {
+      throw CommandError("nothing to \(undo ? "undo" : "redo") in document '\(entry.name)'")
+    }
+    let current = DocumentEdit(body: entry.body, summary: edit.summary)
+    let revision = entry.revision
+    do {
+      try store(edit.body, in: entry)
+    } catch {
+      if entry.revision == revision {
+        if undo { entry.undoStack.append(edit) } else { entry.redoStack.append(edit) }
+      }
+      throw error
+    }
+    if undo { entry.redoStack.append(current) } else { entry.undoStack.append(current) }
+  }
+
+  /// Takes in a version of a document stored by someone else. Its undo history ends here:
+  /// undoing past another process's change would silently revert it.
+  func adoptExternalChange(_ stored: SessionRecord.Document) {
+    guard let kind = registry.documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
+      warned(
+        RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was")
+      )
+      return
+    }
+    adopt(body, named: stored.name, kind: stored.kind, revision: stored.revision)
+  }
+
+  /// Takes in a body at a revision, as another process's change; adds the document if missing.
+  func adopt(_ body: any DocumentBody, named name: String, kind: String, revision: Int) {
+    if let entry = entries[name] {
+      guard entry.kind == kind else { return }
+      entry.undoStack.removeAll()
+      entry.redoStack.removeAll()
+      apply(body, to: entry, revision: revision)
+    } else {
+      entries[name] = DocumentEntry(name: name, kind: kind, revision: revision, body: body)
+    }
+  }
+
+  /// Brings in documents other processes changed since this session last looked.
+  func synchronize() throws(CommandError) {
+    guard let persistence else { return }
+    var known: [String: Int] = [:]
+    for (name, entry) in entries { known[name] = entry.revision }
+    for change in try persistence.changes(since: known) { adoptExternalChange(change) }
+  }
+}

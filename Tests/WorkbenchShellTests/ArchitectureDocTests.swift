@@ -1,0 +1,110 @@
+import Testing
+import WorkbenchTestSupport
+
+/// docs/architecture.md draws the targets and their dependencies; the drawing is generated
+/// from Package.swift, and this test fails when the two differ. The failure prints the block
+/// to paste between the `targets` markers.
+@Suite struct ArchitectureDocTests {
+  /// A target of Package.swift and the targets it depends on.
+  struct Target: Equatable {
+    var name: String
+    var kind: String
+    var dependencies: [String]
+  }
+
+  /// The targets declared in Package.swift, test targets left out. It reads the manifest as
+  /// text: every `.target(`, `.executableTarget(` and `.systemLibrary(` with its `name:` and
+  /// the string literals of its `dependencies:` list.
+  static func targets(inManifest text: String) -> [Target] {
+    var targets: [Target] = []
+    let kinds = ["systemLibrary", "executableTarget", "target"]
+    var rest = Substring(text)
+    while let start = kinds.compactMap({ (kind: String) -> Range<Substring.Index>? in rest.firstRange(of: ".\(kind)(") }
+    )
+    .min(by: { $0.lowerBound < $1.lowerBound }) {
+      let kind = String(rest[start].dropFirst().dropLast())
+      // The declaration runs to its matching closing parenthesis.
+      var depth = 1
+      var index = start.upperBound
+      while index < rest.endIndex, depth > 0 {
+        if rest[index] == "(" { depth += 1 }
+        if rest[index] == ")" { depth -= 1 }
+        index = rest.index(after: index)
+      }
+      let declaration = rest[start.upperBound..<index]
+      rest = rest[index...]
+      guard let name = firstString(after: "name:", in: declaration) else { continue }
+      var dependencies: [String] = []
+      if let list = declaration.firstRange(of: "dependencies:"),
+        let open = declaration[list.upperBound...].firstIndex(of: "["),
+        let close = declaration[open...].firstIndex(of: "]")
+      {
+        dependencies = strings(in: declaration[open..<close])
+      }
+      targets.append(Target(name: name, kind: kind, dependencies: dependencies))
+    }
+    return targets
+  }
+
+  static func firstString(after label: String, in text: Substring) -> String? {
+    guard let range = text.firstRange(of: label) else { return nil }
+    return strings(in: text[range.upperBound...]).first
+  }
+
+  static func strings(in text: Substring) -> [String] {
+    text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+      String($0.element)
+    }
+  }
+
+  /// The Mermaid drawing of the targets: every dependency an arrow, C libraries as stadiums,
+  /// executables as double boxes.
+  static func mermaid(_ targets: [Target]) -> String {
+    var lines = ["```mermaid", "graph TD"]
+    for target in targets {
+      let shape =
+        switch target.kind {
+        case "systemLibrary": "([\(target.name)])"
+        case "executableTarget": "[[\(target.name)]]"
+        default: "[\(target.name)]"
+        }
+      lines.append("  \(identifier(target.name))\(shape)")
+    }
+    for target in targets {
+      for dependency in target.dependencies where targets.contains(where: { $0.name == dependency }) {
+        lines.append("  \(identifier(target.name)) --> \(identifier(dependency))")
+      }
+    }
+    lines.append("```")
+    return lines.joined(separator: "\n")
+  }
+
+  static func identifier(_ name: String) -> String { name.replacing("-", with: "_") }
+
+  /// Tools beside the product (benchmarks, fuzzing, test helpers): listed in the doc's table,
+  /// left out of the drawing.
+  static let tools: Set<String> = [
+    "workbench-bench", "hello-baseline", "workbench-fuzz", "workbench-fixture-module", "WorkbenchSQLiteFaults",
+    "WorkbenchTestSupport",
+  ]
+
+  @Test func theTargetDrawingMatchesPackageSwift() throws {
+    let root = repositoryRoot()
+    let manifest = try #require(readTextFile(root + "/Package.swift"))
+    let targets = Self.targets(inManifest: manifest).filter { !Self.tools.contains($0.name) }
+    #expect(targets.count >= 17, "the manifest reader found too few targets: \(targets.map(\.name))")
+    #expect(
+      targets.contains(
+        Target(name: "WorkbenchSession", kind: "target", dependencies: ["WorkbenchCore", "WorkbenchStore"])))
+    let drawing = Self.mermaid(targets)
+    let doc = try #require(readTextFile(root + "/docs/architecture.md"))
+    let begin = "<!-- targets: generated from Package.swift by ArchitectureDocTests -->\n"
+    let end = "\n<!-- end of targets -->"
+    guard let start = doc.firstRange(of: begin), let stop = doc[start.upperBound...].firstRange(of: end) else {
+      Issue.record("docs/architecture.md has no targets block; add:\n\(begin)\(drawing)\(end)")
+      return
+    }
+    let checkedIn = String(doc[start.upperBound..<stop.lowerBound])
+    #expect(checkedIn == drawing, "docs/architecture.md's targets drawing is stale; replace it with:\n\(drawing)")
+  }
+}

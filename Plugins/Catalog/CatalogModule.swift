@@ -13,12 +13,14 @@ public struct CatalogModule: FeatureModule {
   }
 
   @MainActor public func register(into registrar: Registrar) {
-    registrar.documentKind(
-      CatalogDocument.self, name: "catalog", summary: "books with unique ids and titles",
-      samples: ["library": .sampleLibrary])
-    registrar.screen(
-      CatalogScreenModel.self, name: "catalog", documentKind: "catalog",
-      summary: "a searchable list of books with a detail pane", render: CatalogRendering.text)
-    for command in CatalogCommands.all { registrar.command(command) }
+    registrar.register(
+      document: CatalogDocument.self, kind: "catalog", summary: "books with unique ids and titles",
+      samples: ["library": .sampleLibrary],
+      screens: [
+        .screen(
+          CatalogScreenModel.self, name: "catalog", summary: "a searchable list of books with a detail pane",
+          render: CatalogRendering.text)
+      ],
+      commands: CatalogCommands.all)
   }
 }

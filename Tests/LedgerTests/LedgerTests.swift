@@ -104,3 +104,34 @@ import WorkbenchCore
       !record.windows.contains { $0.viewState.state.contains("token") || Secrets.containsSecret($0.viewState.state) })
   }
 }
+
+/// The feed's repository is a dependency the session supplies: a test gives the session another
+/// before the window opens, and the window loads from it, not from the simulated network.
+@MainActor
+@Suite struct RepositoryInjectionTests {
+  @Test func aWindowLoadsFromTheRepositoryItsSessionWasGiven() throws {
+    let host = try Host(modules: [LedgerModule()], clock: .virtual)
+    let rows = [Transaction(id: 7, amount: Money(cents: -1250), counterparty: "Test Shop", memo: "injected")]
+    let fetches = FetchCounter()
+    _ = host.services.shared(LedgerDependencies.self) {
+      LedgerDependencies { _, _, _ in .immediate(rows, fetches: fetches) }
+    }
+    _ = try host.run(line: "open feed account f")
+    let frame = host.window(named: "f")?.frame
+    #expect(frame?["state"] == "loaded")
+    #expect(frame?["rows"]?.elements?.first?["counterparty"] == "Test Shop")
+    #expect(fetches.count == 1)
+    _ = try host.run(line: "search shop")
+    #expect(fetches.count == 2)
+  }
+
+  @Test func aFailingRepositoryFailsTheFeed() throws {
+    let host = try Host(modules: [LedgerModule()], clock: .virtual)
+    _ = host.services.shared(LedgerDependencies.self) {
+      LedgerDependencies { _, _, _ in .immediate([], failure: LedgerFailure(message: "the test says no")) }
+    }
+    _ = try host.run(line: "open feed account f")
+    #expect(host.window(named: "f")?.frame["state"] == "failed")
+    #expect(host.window(named: "f")?.frame["message"] == "the test says no")
+  }
+}

@@ -78,3 +78,33 @@ public final class Registrar {
   }
   var restartAction: (@MainActor () throws -> Void)?
 }
+
+extension Registrar {
+  /// Registers what most modules register, in one statement that reads as the module's face:
+  /// a document kind (with the samples a new workspace starts with), the screens that show it,
+  /// and the commands.
+  public func register<Body: DocumentBody>(
+    document body: Body.Type, kind: String, summary: String, samples: [String: Body] = [:],
+    screens: [ScreenRegistration], commands: [CommandSpec]
+  ) {
+    documentKind(body, name: kind, summary: summary, samples: samples)
+    for screen in screens { screen.add(self, kind) }
+    for spec in commands { command(spec) }
+  }
+}
+
+/// A screen to register with `Registrar.register(document:...)`, on that document kind.
+@MainActor
+public struct ScreenRegistration {
+  let add: @MainActor (Registrar, String) -> Void
+
+  /// A screen whose model is `Model`, rendered as text by `render`.
+  public static func screen<Model: ScreenModel>(
+    _ model: Model.Type, name: String, summary: String,
+    render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText }
+  ) -> ScreenRegistration {
+    ScreenRegistration { registrar, kind in
+      registrar.screen(model, name: name, documentKind: kind, summary: summary, render: render)
+    }
+  }
+}

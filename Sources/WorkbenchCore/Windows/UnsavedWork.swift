@@ -9,8 +9,22 @@ public protocol UnsavedWork: AnyObject {
   /// Saves the work to the document (through `context.commit`), or throws why it cannot
   /// (invalid, conflicted); nothing changes then.
   func saveUnsavedWork(_ context: CommandContext) throws(CommandError)
+  /// Whether the window holds a draft at all (`save` and `discard` need one), even one that
+  /// does not differ from the document; by default, whether there is unsaved work.
+  var hasDraft: Bool { get }
+  /// Saves the work even over a document that changed since it started, where the screen
+  /// allows that (`save force`); by default the same as `saveUnsavedWork`.
+  func forceSaveUnsavedWork(_ context: CommandContext) throws(CommandError)
   /// Drops the work.
   func discardUnsavedWork()
+}
+
+extension UnsavedWork {
+  public var hasDraft: Bool { unsavedSummary != nil }
+
+  public func forceSaveUnsavedWork(_ context: CommandContext) throws(CommandError) {
+    try saveUnsavedWork(context)
+  }
 }
 
 /// What to do with unsaved work when leaving.

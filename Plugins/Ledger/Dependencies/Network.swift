@@ -55,25 +55,88 @@ public struct TransactionRepository {
     (_ query: String, _ completion: @escaping @MainActor (Result<[Transaction], LedgerFailure>) -> Void)
       -> Cancellation
 
-  /// The live repository: the ledger document, filtered, after the network's latency.
-  static func live(ledger: @escaping @MainActor () -> SearchableLedger, network: LedgerNetwork, clock: SessionClock)
-    -> TransactionRepository
-  {
+  /// A repository from its fetch.
+  public init(
+    fetch:
+      @escaping (_ query: String, _ completion: @escaping @MainActor (Result<[Transaction], LedgerFailure>) -> Void)
+      -> Cancellation
+  ) {
+    self.fetch = fetch
+  }
+
+  /// The live repository: the ledger's matching transactions, after the network's latency.
+  static func live(
+    matching: @escaping @MainActor (String) -> [Transaction], network: LedgerNetwork, clock: SessionClock
+  ) -> TransactionRepository {
     TransactionRepository { query, completion in
       clock.schedule(after: network.latency) {
         if let problem = network.admit() {
           completion(.failure(LedgerFailure(message: problem)))
           return
         }
-        completion(.success(ledger().matching(query)))
+        completion(.success(matching(query)))
       }
     }
   }
 }
 
+extension TransactionRepository {
+  /// A repository for tests that answers every fetch at once with `rows` (or `failure`),
+  /// whatever the query, and counts the fetches.
+  public static func immediate(
+    _ rows: [Transaction], failure: LedgerFailure? = nil, fetches: FetchCounter = FetchCounter()
+  ) -> TransactionRepository {
+    TransactionRepository { _, completion in
+      fetches.count += 1
+      completion(failure.map { .failure($0) } ?? .success(rows))
+      return .none
+    }
+  }
+}
+
+/// Counts a test repository's fetches.
+@MainActor
+public final class FetchCounter {
+  public var count = 0
+  public init() {}
+}
+
+/// How a session's feed windows get their repository: the live one (the window's copy of the
+/// ledger, behind the session's simulated network and clock) unless the session was given
+/// another before its windows opened, as tests do:
+/// `host.services.shared(LedgerDependencies.self) { LedgerDependencies { _, _, _ in .immediate(rows) } }`.
+@MainActor
+public final class LedgerDependencies {
+  /// Builds a window's repository from a search over the window's ledger, the session's
+  /// network and clock.
+  public let repository:
+    @MainActor (
+      _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork, _ clock: SessionClock
+    ) -> TransactionRepository
+
+  /// Dependencies with the given repository.
+  public init(
+    repository:
+      @escaping @MainActor (
+        _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork, _ clock: SessionClock
+      ) -> TransactionRepository
+  ) {
+    self.repository = repository
+  }
+
+  /// The live dependencies.
+  public convenience init() {
+    self.init { matching, network, clock in .live(matching: matching, network: network, clock: clock) }
+  }
+}
+
 /// Why a load failed.
 public struct LedgerFailure: Error, Equatable, Sendable {
+  /// What went wrong, for the feed's message.
   public let message: String
+
+  /// A failure with a message.
+  public init(message: String) { self.message = message }
 }
 
 /// A ledger with each transaction's searchable text folded once, so a search over a hundred

@@ -111,6 +111,11 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     draftEnded()
   }
 
+  public func forceSaveUnsavedWork(_ context: CommandContext) throws(CommandError) {
+    try context.commit(try draftForSaving(force: true), summary: "save the draft goal")
+    draftEnded()
+  }
+
   public func discardUnsavedWork() { draftEnded() }
 
   // MARK: Presentation

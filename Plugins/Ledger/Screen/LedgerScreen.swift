@@ -38,7 +38,8 @@ public final class LedgerScreen: ScreenModel {
     session = services.shared(LedgerSession.self) { LedgerSession() }
     let box = DocumentBox(document)
     documentBox = box
-    repository = .live(ledger: { box.document }, network: network, clock: clock)
+    let dependencies = services.shared(LedgerDependencies.self) { LedgerDependencies() }
+    repository = dependencies.repository({ box.document.matching($0) }, network, clock)
     sessionWatch = session.observe { [weak self] in self?.sessionChanged() }
     appear()
   }

@@ -134,6 +134,9 @@ public final class EditorScreen: ScreenModel, UnsavedWork {
 
   // MARK: Unsaved work
 
+  /// A draft, changed or not, from the first edit until it is saved or dropped.
+  public var hasDraft: Bool { viewState.session != nil }
+
   public var unsavedSummary: String? {
     guard isDirty, let session = viewState.session else { return nil }
     return "unsaved changes to '\(session.title)' (based on revision \(session.baseRevision))"

@@ -1,0 +1,42 @@
+import WorkbenchCore
+
+/// The goal's commands: complete and retarget through the window's controller, save and
+/// discard its draft.
+enum GoalCommands {
+  static let screens = ["goal"]
+  static let all = [complete, target, save, discard]
+
+  static let complete = CommandSpec(
+    "complete", summary: "Complete one book: on the shared goal, or on this window's draft",
+    details: "Completing past the target is rejected with a message, whoever asks.", scope: .window(screens: screens)
+  ) { context in
+    let screen = try context.model(GoalScreen.self)
+    let committed: GoalDocument?
+    do throws(GoalFailure) {
+      committed = try screen.completeTapped()
+    } catch {
+      throw CommandError(GoalScreen.sentence(error.description))
+    }
+    if let committed { try context.commit(committed, summary: "complete a book") }
+    return .frame(try context.requireWindow().id)
+  }
+
+  static let target = CommandSpec(
+    "target", arguments: [ArgumentSpec("books", .integer(), help: "the new target, 1 or more")],
+    summary: "Set a new target in this window's draft (saved only by `save`)", scope: .window(screens: screens)
+  ) { context in
+    let screen = try context.model(GoalScreen.self)
+    do throws(GoalFailure) {
+      try screen.targetChosen(context.arguments.integer("books") ?? 0)
+    } catch {
+      throw CommandError(GoalScreen.sentence(error.description))
+    }
+    return .frame(try context.requireWindow().id)
+  }
+
+  static let save = DraftCommands.save(
+    screens: screens, summary: "Save this window's draft as the shared goal", force: "replace a goal that moved")
+
+  static let discard = DraftCommands.discard(
+    screens: screens, summary: "Drop this window's draft; the shared goal is unchanged")
+}

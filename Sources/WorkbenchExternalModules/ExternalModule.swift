@@ -227,7 +227,7 @@ public final class ProxyScreen: ScreenModel {
       throw CommandError("window \(window.label) does not show a \(module) screen")
     }
     let words = arguments.compactMap { argument -> String? in
-      guard let text = context.arguments.text(argument.name) else { return nil }
+      guard let text = context.arguments.text(named: argument.name) else { return nil }
       if case .rest = argument.kind { return text }
       return CommandTokenizer.quoted(text)
     }

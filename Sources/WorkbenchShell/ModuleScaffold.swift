@@ -113,19 +113,25 @@ enum ScaffoldFiles {
           }
 
           @MainActor public func register(into registrar: Registrar) {
-            registrar.documentKind(
-              \(type)Document.self, name: "\(name)", summary: "a number", samples: ["\(name)": \(type)Document(count: 0)])
-            registrar.screen(\(type)Screen.self, name: "\(name)", documentKind: "\(name)", summary: "the number")
-            registrar.command(
-              CommandSpec(
-                "add", arguments: [ArgumentSpec("amount", .integer(1...1000), optional: true, help: "default 1")],
-                summary: "Add to the shared number", scope: .window(screens: ["\(name)"])
-              ) { context in
-                let screen = try context.model(\(type)Screen.self)
-                let amount = context.arguments.integer("amount") ?? screen.viewState.step
-                try context.commit(\(type)Document(count: screen.document.count + amount), summary: "add")
-                return .frame(try context.requireWindow().id)
-              })
+            registrar.register(
+              document: \(type)Document.self, kind: "\(name)", summary: "a number",
+              samples: ["\(name)": \(type)Document(count: 0)],
+              screens: [.screen(\(type)Screen.self, name: "\(name)", summary: "the number")],
+              commands: [\(type)Commands.add])
+          }
+        }
+
+        /// The module's commands, and the keys their handlers read their arguments by.
+        enum \(type)Commands {
+          static let amount = Argument<Int>.integer("amount", in: 1...1000, help: "left out: the window's step").optional
+
+          static let add = CommandSpec(
+            "add", arguments: [amount], summary: "Add to the shared number", scope: .window(screens: ["\(name)"])
+          ) { context in
+            let screen = try context.model(\(type)Screen.self)
+            let added = context.arguments[amount] ?? screen.viewState.step
+            try context.commit(\(type)Document(count: screen.document.count + added), summary: "add")
+            return .frame(try context.requireWindow().id)
           }
         }
 

@@ -33,6 +33,11 @@ final class TallyScreen: ScreenModel {
   var frame: FrameValue { ["pokes": .integer(document.pokes), "label": .string(viewState.label)] }
 }
 
+enum FixtureArguments {
+  static let times = Argument<Int>.integer("times", in: 1...100).optional
+  static let label = Argument<String>.rest("text")
+}
+
 struct FixtureModule: FeatureModule {
   var manifest: ModuleManifest { ModuleManifest(name: "fixture", version: "1.0", summary: "a module for tests") }
 
@@ -44,7 +49,7 @@ struct FixtureModule: FeatureModule {
     }
     registrar.command(
       CommandSpec(
-        "poke", arguments: [ArgumentSpec("times", .integer(1...100), optional: true)], summary: "poke the tally",
+        "poke", arguments: [FixtureArguments.times], summary: "poke the tally",
         scope: .window(screens: ["tally"])
       ) { context in
         let mode = getenv("WORKBENCH_FIXTURE").map { String(cString: $0) } ?? "ok"
@@ -71,16 +76,16 @@ struct FixtureModule: FeatureModule {
         default: break
         }
         let screen = try context.model(TallyScreen.self)
-        let times = context.arguments.integer("times") ?? 1
+        let times = context.arguments[FixtureArguments.times] ?? 1
         try context.commit(TallyDocument(pokes: screen.document.pokes + times), summary: "poke")
         return .frame(try context.requireWindow().id)
       })
     registrar.command(
       CommandSpec(
-        "label", arguments: [ArgumentSpec("text", .rest)], summary: "name the tally in this window",
+        "label", arguments: [FixtureArguments.label], summary: "name the tally in this window",
         scope: .window(screens: ["tally"])
       ) { context in
-        try context.model(TallyScreen.self).rename(context.arguments.text("text") ?? "")
+        try context.model(TallyScreen.self).rename(context.arguments[FixtureArguments.label])
         return .frame(try context.requireWindow().id)
       })
   }

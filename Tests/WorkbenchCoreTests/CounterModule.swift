@@ -34,6 +34,8 @@ final class CounterScreen: ScreenModel {
 }
 
 struct CounterModule: FeatureModule {
+  static let size = Argument<Int>.integer("size", in: 1...10)
+
   /// The value of the sample document `tally`.
   var sampleValue = 0
 
@@ -46,10 +48,10 @@ struct CounterModule: FeatureModule {
     registrar.screen(CounterScreen.self, name: "counter", documentKind: "counter", summary: "shows the number")
     registrar.command(
       CommandSpec(
-        "step", arguments: [ArgumentSpec("size", .integer(1...10))], summary: "set the step",
+        "step", arguments: [Self.size], summary: "set the step",
         scope: .window(screens: ["counter"])
       ) { context in
-        try context.model(CounterScreen.self).setStep(context.arguments.integer("size") ?? 1)
+        try context.model(CounterScreen.self).setStep(context.arguments[Self.size])
         return .frame(try context.requireWindow().id)
       })
     registrar.command(
@@ -60,7 +62,7 @@ struct CounterModule: FeatureModule {
       })
     registrar.command(
       CommandSpec(
-        "mode", arguments: [ArgumentSpec("kind", .choice(["fast", "slow"]))], summary: "choose a mode",
+        "mode", arguments: [Argument<String>.choice("kind", ["fast", "slow"])], summary: "choose a mode",
         scope: .window(screens: ["counter"])
       ) { _ in .nothing })
     registrar.command(

@@ -38,3 +38,32 @@ import WorkbenchTestSupport
     }
   }
 }
+
+/// Handlers read their arguments by typed keys (`context.arguments[Self.books]`), never by a
+/// name string with a silent default: only the external-module proxy, whose arguments arrive
+/// at run time, reads by name.
+@Suite struct TypedArgumentsTests {
+  @Test func noHandlerReadsAnArgumentByName() {
+    let root = repositoryRoot()
+    var found: [String] = []
+    for folder in ["Sources", "Plugins", "Examples/tasks/Sources"] {
+      for file in sourceFiles(under: root + "/" + folder) where !file.hasSuffix("ExternalModule.swift") {
+        for (number, line) in (readTextFile(file) ?? "").split(separator: "\n").enumerated()
+        where line.contains("arguments.text(") || line.contains("arguments.integer(")
+          || line.contains("arguments.window(")
+        {
+          found.append("\(file.dropFirst(root.count + 1)):\(number + 1)")
+        }
+      }
+    }
+    #expect(found == [])
+  }
+
+  private func sourceFiles(under folder: String) -> [String] {
+    folderEntries(folder).flatMap { name -> [String] in
+      let path = folder + "/" + name
+      if name.hasSuffix(".swift") { return [path] }
+      return name.contains(".") ? [] : sourceFiles(under: path)
+    }
+  }
+}

@@ -15,7 +15,7 @@ enum CatalogCommands {
 
   /// A command that runs in a catalog window and sends the action `makeAction` returns.
   private static func viewCommand(
-    _ name: String, arguments: [ArgumentSpec] = [], summary: String, details: String = "",
+    _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String, details: String = "",
     makeAction: @escaping @MainActor @Sendable (ParsedArguments, CatalogScreenModel) -> CatalogAction
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)) {
@@ -28,7 +28,7 @@ enum CatalogCommands {
 
   /// A command that commits the document `edit` returns to the window's shared document.
   private static func editCommand(
-    _ name: String, arguments: [ArgumentSpec], summary: String,
+    _ name: String, arguments: [any ArgumentDeclaration], summary: String,
     edit:
       @escaping @MainActor @Sendable (ParsedArguments, CatalogDocument) throws(CatalogValidationError) ->
       (CatalogDocument, String)
@@ -53,95 +53,105 @@ enum CatalogCommands {
     }
   }
 
+  static let book = Argument<Int>.reference("id", bookID, help: "the id of a book in this catalog")
+  static let queryText = Argument<String>.rest("text", help: "the search text; none clears it").optional
+
   static let query = viewCommand(
-    "query", arguments: [ArgumentSpec("text", .rest, optional: true, help: "the search text; none clears it")],
+    "query", arguments: [queryText],
     summary: "Filter the list to titles containing the text, ignoring case",
     details: "The selection stays when its book is filtered out; `query` alone clears the search."
-  ) { arguments, _ in .queryChanged(arguments.text("text") ?? "") }
+  ) { arguments, _ in .queryChanged(arguments[queryText] ?? "") }
 
   static let select = viewCommand(
-    "select", arguments: [ArgumentSpec("id", .reference(bookID), help: "the id of a book in this catalog")],
-    summary: "Select a book by id; an unknown id is rejected and changes nothing"
-  ) { arguments, _ in .selected(arguments.integer("id")) }
+    "select", arguments: [book], summary: "Select a book by id; an unknown id is rejected and changes nothing"
+  ) { arguments, _ in .selected(arguments[book]) }
 
   static let deselect = viewCommand("deselect", summary: "Clear the selection") { _, _ in .selected(nil) }
 
+  static let onOff = Argument<String>.choice("switch", ["on", "off"], help: "left out: toggle").optional
+
   static let onlySelected = viewCommand(
-    "only-selected",
-    arguments: [ArgumentSpec("switch", .choice(["on", "off"]), optional: true, help: "default: toggle")],
+    "only-selected", arguments: [onOff],
     summary: "Show only the selected book (an empty list when nothing is selected)"
   ) { arguments, model in
-    switch arguments.text("switch") {
+    switch arguments[onOff] {
     case "on": .onlySelectedChanged(true)
     case "off": .onlySelectedChanged(false)
     default: .onlySelectedChanged(!model.viewState.showsOnlySelected)
     }
   }
 
+  static let anchorBook = Argument<Int>.reference(
+    "id", bookID, help: "the book to anchor on; none scrolls to the top"
+  ).optional
+  static let anchorOffset = Argument<Int>.integer(
+    "offset", help: "its row in the viewport, 0 being the top (0 when left out)"
+  ).optional
+
   static let scroll = viewCommand(
-    "scroll",
-    arguments: [
-      ArgumentSpec("id", .reference(bookID), optional: true, help: "the book to anchor on; none scrolls to the top"),
-      ArgumentSpec("offset", .integer(), optional: true, help: "its row in the viewport, 0 being the top"),
-    ],
+    "scroll", arguments: [anchorBook, anchorOffset],
     summary: "Anchor the viewport on a book, at a row of the viewport",
     details: "The anchor is a book id plus a row, so it survives edits, sorting and other windows' changes."
   ) { arguments, _ in
-    .scrolled(arguments.integer("id").map { ViewportAnchor(bookID: $0, offset: arguments.integer("offset") ?? 0) })
+    .scrolled(arguments[anchorBook].map { ViewportAnchor(bookID: $0, offset: arguments[anchorOffset] ?? 0) })
   }
 
+  static let direction = Argument<String>.choice("direction", ["next", "previous"])
+
   static let page = viewCommand(
-    "page", arguments: [ArgumentSpec("direction", .choice(["next", "previous"]))],
-    summary: "Move the viewport a page down or up"
-  ) { arguments, _ in .paged(arguments.text("direction") == "previous" ? .previous : .next) }
+    "page", arguments: [direction], summary: "Move the viewport a page down or up"
+  ) { arguments, _ in .paged(arguments[direction] == "previous" ? .previous : .next) }
+
+  static let policy = Argument<String>.choice("policy", ["keep", "close"])
 
   static let detail = viewCommand(
-    "detail", arguments: [ArgumentSpec("policy", .choice(["keep", "close"]))],
+    "detail", arguments: [policy],
     summary: "Choose whether the detail pane stays open while its book is filtered out",
     details: "keep (the default) shows the selected book, marked as filtered out; close hides the pane "
       + "until the book is visible again. The selection is kept either way."
-  ) { arguments, _ in .detailPolicyChanged(arguments.text("policy") == "close" ? .close : .keep) }
+  ) { arguments, _ in .detailPolicyChanged(arguments[policy] == "close" ? .close : .keep) }
+
+  static let newTitle = Argument<String>.rest("title", help: "the new book's title")
 
   static let add = editCommand(
-    "add", arguments: [ArgumentSpec("title", .rest, help: "the new book's title")],
-    summary: "Add a book to the shared catalog"
+    "add", arguments: [newTitle], summary: "Add a book to the shared catalog"
   ) { arguments, document throws(CatalogValidationError) in
-    (try document.adding(title: arguments.text("title") ?? ""), "add a book")
+    (try document.adding(title: arguments[newTitle]), "add a book")
   }
 
+  static let changedTitle = Argument<String>.rest("title", help: "the new title")
+
   static let rename = editCommand(
-    "rename",
-    arguments: [ArgumentSpec("id", .reference(bookID)), ArgumentSpec("title", .rest, help: "the new title")],
-    summary: "Change a book's title in the shared catalog"
+    "rename", arguments: [book, changedTitle], summary: "Change a book's title in the shared catalog"
   ) { arguments, document throws(CatalogValidationError) in
-    let id = arguments.integer("id") ?? 0
-    return (try document.renaming(id, to: arguments.text("title") ?? ""), "rename book \(id)")
+    let id = arguments[book]
+    return (try document.renaming(id, to: arguments[changedTitle]), "rename book \(id)")
   }
 
   static let remove = editCommand(
-    "remove", arguments: [ArgumentSpec("id", .reference(bookID))],
+    "remove", arguments: [book],
     summary: "Remove a book from the shared catalog; windows that selected it lose the selection"
   ) { arguments, document throws(CatalogValidationError) in
-    let id = arguments.integer("id") ?? 0
+    let id = arguments[book]
     return (try document.removing(id), "remove book \(id)")
   }
 
+  static let position = Argument<Int>.integer("position", help: "1 is the first place")
+
   static let move = editCommand(
-    "move",
-    arguments: [
-      ArgumentSpec("id", .reference(bookID)), ArgumentSpec("position", .integer(), help: "1 is the first place"),
-    ],
+    "move", arguments: [book, position],
     summary: "Move a book to another place in the shared catalog"
   ) { arguments, document throws(CatalogValidationError) in
-    let id = arguments.integer("id") ?? 0
-    return (try document.moving(id, to: arguments.integer("position") ?? 0), "move book \(id)")
+    let id = arguments[book]
+    return (try document.moving(id, to: arguments[position]), "move book \(id)")
   }
 
+  static let order = Argument<CatalogOrder>.choice("order")
+
   static let sort = editCommand(
-    "sort", arguments: [ArgumentSpec("order", .choice(CatalogOrder.allCases.map(\.rawValue)))],
-    summary: "Reorder the shared catalog by title, by id, or in reverse"
+    "sort", arguments: [order], summary: "Reorder the shared catalog by title, by id, or in reverse"
   ) { arguments, document in
-    let order = CatalogOrder(rawValue: arguments.text("order") ?? "") ?? .title
-    return (document.sorted(by: order), "sort by \(order.rawValue)")
+    let chosen = arguments[order]
+    return (document.sorted(by: chosen), "sort by \(chosen.rawValue)")
   }
 }

@@ -6,7 +6,7 @@ enum EditorCommands {
   static let all = [title, append, insert, replace, delete, show, save, discard, resolve]
 
   private static func editing(
-    _ name: String, arguments: [ArgumentSpec], summary: String,
+    _ name: String, arguments: [any ArgumentDeclaration], summary: String,
     _ change: @escaping @MainActor @Sendable (EditorScreen, ParsedArguments) throws(TextValidationError) -> Void
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
@@ -20,35 +20,38 @@ enum EditorCommands {
     }
   }
 
-  static let number = ArgumentSpec("line", .integer(), help: "a line number, from 1")
-  static let text = ArgumentSpec("text", .rest, optional: true, help: "the text (may be empty)")
+  static let number = Argument<Int>.integer("line", help: "a line number, from 1")
+  /// A line's text; left out, the line is empty.
+  static let text = Argument<String>.rest("text", help: "the text (may be empty)").optional
+  static let newTitle = Argument<String>.rest("title", help: "the new title")
 
-  static let title = editing(
-    "title", arguments: [ArgumentSpec("title", .rest, help: "the new title")], summary: "Set the draft's title"
-  ) { screen, arguments throws(TextValidationError) in try screen.setTitle(arguments.text("title") ?? "") }
+  static let title = editing("title", arguments: [newTitle], summary: "Set the draft's title") {
+    screen, arguments throws(TextValidationError) in try screen.setTitle(arguments[newTitle])
+  }
 
   static let append = editing("append", arguments: [text], summary: "Add a line at the end of the draft") {
-    screen, arguments throws(TextValidationError) in try screen.append(arguments.text("text") ?? "")
+    screen, arguments throws(TextValidationError) in try screen.append(arguments[text] ?? "")
   }
 
   static let insert = editing(
     "insert", arguments: [number, text], summary: "Insert a line before line N (N = count + 1 appends)"
   ) { screen, arguments throws(TextValidationError) in
-    try screen.insert(arguments.text("text") ?? "", at: arguments.integer("line") ?? 0)
+    try screen.insert(arguments[text] ?? "", at: arguments[number])
   }
 
   static let replace = editing("replace", arguments: [number, text], summary: "Replace line N in the draft") {
     screen, arguments throws(TextValidationError) in
-    try screen.replace(arguments.integer("line") ?? 0, with: arguments.text("text") ?? "")
+    try screen.replace(arguments[number], with: arguments[text] ?? "")
   }
 
+  static let through = Argument<Int>.integer("through", help: "the last line of a range").optional
+
   static let delete = editing(
-    "delete",
-    arguments: [number, ArgumentSpec("through", .integer(), optional: true, help: "the last line of a range")],
+    "delete", arguments: [number, through],
     summary: "Delete line N, or lines N through M, from the draft"
   ) { screen, arguments throws(TextValidationError) in
-    let first = arguments.integer("line") ?? 0
-    try screen.delete(first, through: arguments.integer("through") ?? first)
+    let first = arguments[number]
+    try screen.delete(first, through: arguments[through] ?? first)
   }
 
   static let show = CommandSpec(
@@ -87,18 +90,17 @@ enum EditorCommands {
   static let discard = DraftCommands.discard(
     screens: screens, summary: "Drop the draft; the window shows the document again")
 
+  static let resolution = Argument<String>.choice(
+    "choice", ["diff", "keep", "take"],
+    help: "diff: compare the versions; keep: save yours over the newer one; take: drop yours")
+
   static let resolve = CommandSpec(
-    "resolve",
-    arguments: [
-      ArgumentSpec(
-        "choice", .choice(["diff", "keep", "take"]),
-        help: "diff: compare the versions; keep: save yours over the newer one; take: drop yours")
-    ],
+    "resolve", arguments: [resolution],
     summary: "Resolve a save conflict", scope: .window(screens: screens)
   ) { context in
     let screen = try context.model(EditorScreen.self)
     guard screen.conflict != nil else { throw CommandError("there is no conflict to resolve in this window") }
-    switch context.arguments.text("choice") {
+    switch context.arguments[resolution] {
     case "diff":
       let lines = ["--- revision \(screen.revision) (theirs)", "+++ your draft"] + screen.conflictDiff()
       return .text(lines.joined(separator: "\n"))

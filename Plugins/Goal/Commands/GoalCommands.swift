@@ -21,13 +21,15 @@ enum GoalCommands {
     return .frame(try context.requireWindow().id)
   }
 
+  static let books = Argument<Int>.integer("books", help: "the new target, 1 or more")
+
   static let target = CommandSpec(
-    "target", arguments: [ArgumentSpec("books", .integer(), help: "the new target, 1 or more")],
+    "target", arguments: [books],
     summary: "Set a new target in this window's draft (saved only by `save`)", scope: .window(screens: screens)
   ) { context in
     let screen = try context.model(GoalScreen.self)
     do throws(GoalFailure) {
-      try screen.targetChosen(context.arguments.integer("books") ?? 0)
+      try screen.targetChosen(context.arguments[books])
     } catch {
       throw CommandError(GoalScreen.sentence(error.description))
     }

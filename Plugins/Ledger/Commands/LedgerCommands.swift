@@ -7,7 +7,7 @@ enum LedgerCommands {
   static let all = [search, retry, refresh, debounce, detail, back, link, dispute, send, network, session]
 
   private static func feedCommand(
-    _ name: String, arguments: [ArgumentSpec] = [], summary: String,
+    _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String,
     _ body: @escaping @MainActor @Sendable (LedgerScreen, ParsedArguments) throws(CommandError) -> Void
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
@@ -16,10 +16,11 @@ enum LedgerCommands {
     }
   }
 
+  static let searchText = Argument<String>.rest("text", help: "none clears the search").optional
+
   static let search = feedCommand(
-    "search", arguments: [ArgumentSpec("text", .rest, optional: true, help: "none clears the search")],
-    summary: "Search the feed: the running load is cancelled and a new one starts"
-  ) { screen, arguments throws(CommandError) in try screen.search(arguments.text("text") ?? "") }
+    "search", arguments: [searchText], summary: "Search the feed: the running load is cancelled and a new one starts"
+  ) { screen, arguments throws(CommandError) in try screen.search(arguments[searchText] ?? "") }
 
   static let retry = feedCommand("retry", summary: "Load again after a failure") { screen, _ throws(CommandError) in
     try screen.send(.retryTapped)
@@ -29,64 +30,66 @@ enum LedgerCommands {
     try screen.send(.refreshPulled)
   }
 
+  static let milliseconds = Argument<Int>.integer("milliseconds", in: 0...10_000, help: "0 turns it off")
+
   static let debounce = feedCommand(
-    "debounce", arguments: [ArgumentSpec("milliseconds", .integer(0...10_000), help: "0 turns it off")],
-    summary: "Wait this long after a search before fetching"
-  ) { screen, arguments throws(CommandError) in screen.setDebounce(arguments.integer("milliseconds") ?? 0) }
+    "debounce", arguments: [milliseconds], summary: "Wait this long after a search before fetching"
+  ) { screen, arguments throws(CommandError) in screen.setDebounce(arguments[milliseconds]) }
+
+  static let transaction = Argument<Int>.integer("id", help: "a transaction id")
 
   static let detail = feedCommand(
-    "detail", arguments: [ArgumentSpec("id", .integer(), help: "a transaction id")],
+    "detail", arguments: [transaction],
     summary: "Open a transaction's detail (the navigation path becomes [detail(ID)])"
-  ) { screen, arguments throws(CommandError) in try screen.push(.detail(arguments.integer("id") ?? 0)) }
+  ) { screen, arguments throws(CommandError) in try screen.push(.detail(arguments[transaction])) }
 
   static let back = feedCommand("back", summary: "Go back one screen") { screen, _ throws(CommandError) in
     try screen.back()
   }
 
+  static let url = Argument<String>.word("url", help: "ledger://transaction/ID[/dispute]")
+
   static let link = feedCommand(
-    "link", arguments: [ArgumentSpec("url", .word, help: "ledger://transaction/ID[/dispute]")],
-    summary: "Follow a deep link: parsed into a path and assigned in one step"
-  ) { screen, arguments throws(CommandError) in try screen.follow(arguments.text("url") ?? "") }
+    "link", arguments: [url], summary: "Follow a deep link: parsed into a path and assigned in one step"
+  ) { screen, arguments throws(CommandError) in try screen.follow(arguments[url]) }
+
+  static let disputeStep = Argument<String>.choice("step", ["start", "reason", "submit"])
+  static let disputeReason = Argument<String>.rest("reason", help: "with reason: why").optional
 
   static let dispute = feedCommand(
-    "dispute",
-    arguments: [
-      ArgumentSpec("step", .choice(["start", "reason", "submit"])),
-      ArgumentSpec("reason", .rest, optional: true, help: "with reason: why"),
-    ],
+    "dispute", arguments: [disputeStep, disputeReason],
     summary: "Dispute the open transaction: start, give a reason, submit"
   ) { screen, arguments throws(CommandError) in
-    try screen.dispute(arguments.text("step") ?? "", reason: arguments.text("reason"))
+    try screen.dispute(arguments[disputeStep], reason: arguments[disputeReason])
   }
 
+  static let amount = Argument<String>.word("amount", help: "a positive amount with at most two decimals: 12.50")
+  static let request = Argument<String>.word("request", help: "a request id: sending twice with one id sends once")
+  static let recipient = Argument<String>.rest("recipient", help: "who gets it")
+
   static let send = CommandSpec(
-    "send",
-    arguments: [
-      ArgumentSpec("amount", .word, help: "a positive amount with at most two decimals: 12.50"),
-      ArgumentSpec("request", .word, help: "a request id: sending twice with one id sends once"),
-      ArgumentSpec("recipient", .rest, help: "who gets it"),
-    ],
+    "send", arguments: [amount, request, recipient],
     summary: "Send money; a retry with the same request id never sends twice", scope: .window(screens: screens)
   ) { context in
     let screen = try context.model(LedgerScreen.self)
     let sent = try screen.prepareSend(
-      amount: context.arguments.text("amount") ?? "", request: context.arguments.text("request") ?? "",
-      recipient: context.arguments.text("recipient") ?? "")
+      amount: context.arguments[amount], request: context.arguments[request], recipient: context.arguments[recipient])
     try context.commit(sent, summary: "send money")
     return .frame(try context.requireWindow().id)
   }
 
+  static let networkChange = Argument<String>.choice("change", ["online", "offline", "fail", "latency"])
+  static let networkValue = Argument<Int>.integer(
+    "value", in: 0...100_000, help: "fail: how many requests (1 when left out); latency: ms (300 when left out)"
+  ).optional
+
   static let network = CommandSpec(
-    "network",
-    arguments: [
-      ArgumentSpec("change", .choice(["online", "offline", "fail", "latency"])),
-      ArgumentSpec("value", .integer(0...100_000), optional: true, help: "fail: how many requests; latency: ms"),
-    ],
+    "network", arguments: [networkChange, networkValue],
     summary: "Control the simulated network: online, offline, fail the next N requests, latency in ms"
   ) { context in
     let network = context.host.services.shared(LedgerNetwork.self) { LedgerNetwork() }
-    let value = context.arguments.integer("value")
-    switch context.arguments.text("change") {
+    let value = context.arguments[networkValue]
+    switch context.arguments[networkChange] {
     case "online": network.isOnline = true
     case "offline": network.isOnline = false
     case "fail": network.failuresToCome = value ?? 1
@@ -95,12 +98,14 @@ enum LedgerCommands {
     return context.window.map { .frame($0.id) } ?? .nothing
   }
 
+  static let sessionChange = Argument<String>.choice("change", ["sign-out", "sign-in", "lock", "unlock"])
+
   static let session = CommandSpec(
-    "session", arguments: [ArgumentSpec("change", .choice(["sign-out", "sign-in", "lock", "unlock"]))],
+    "session", arguments: [sessionChange],
     summary: "Change the app session: signing out collapses navigation in every ledger window; locked hides amounts"
   ) { context in
     let session = context.host.services.shared(LedgerSession.self) { LedgerSession() }
-    switch context.arguments.text("change") {
+    switch context.arguments[sessionChange] {
     case "sign-out": session.change(to: .signedOut)
     case "lock":
       guard session.state == .active else { throw CommandError("only an active session can be locked") }

@@ -29,17 +29,16 @@ enum LightsCommands {
     return spec
   }()
 
+  static let roomID = Argument<String>.word("room", help: "a room id")
+  static let windowName = Argument<String>.word("name", help: "the window's name").optional
+
   static let enterCommand = CommandSpec(
-    "enter",
-    arguments: [
-      ArgumentSpec("room", .word, help: "a room id"),
-      ArgumentSpec("name", .word, optional: true, help: "the window's name"),
-    ],
+    "enter", arguments: [roomID, windowName],
     summary: "Open a window on a room: its child scope of this home's scope", scope: .window(screens: homeScreens)
   ) { context in
     let lights = try lightsWindow(context)
     let window = try context.requireWindow()
-    let roomID = context.arguments.text("room") ?? ""
+    let room = context.arguments[roomID]
     let environment = context.host.screenEnvironment(for: window.documentName)
     let document =
       try (window.anyModel as? HomeScreen<LiveMode>)?.document
@@ -48,50 +47,49 @@ enum LightsCommands {
     let opened: Window
     if lights.isPreview {
       let screen = RoomScreen<PreviewMode>(document: document, viewState: RoomViewState(), environment: environment)
-      try screen.showRoom(roomID)
+      try screen.showRoom(room)
       opened = try context.host.openWindow(
-        screen, screen: "preview-room", document: window.documentName, name: context.arguments.text("name"))
+        screen, screen: "preview-room", document: window.documentName, name: context.arguments[windowName])
     } else {
       let screen = RoomScreen<LiveMode>(document: document, viewState: RoomViewState(), environment: environment)
-      try screen.showRoom(roomID)
+      try screen.showRoom(room)
       opened = try context.host.openWindow(
-        screen, screen: "room", document: window.documentName, name: context.arguments.text("name"))
+        screen, screen: "room", document: window.documentName, name: context.arguments[windowName])
     }
     return .frame(opened.id)
   }
 
   static let room = CommandSpec(
-    "room", arguments: [ArgumentSpec("room", .word, help: "a room id")],
+    "room", arguments: [roomID],
     summary: "Show another room in this window (the room scope is resolved again)",
     scope: .window(screens: roomScreens)
   ) { context in
-    try roomWindow(context).showRoom(context.arguments.text("room") ?? "")
+    try roomWindow(context).showRoom(context.arguments[roomID])
     return .frame(try context.requireWindow().id)
   }
 
+  static let lightID = Argument<Int>.integer("light", help: "a light id")
+  static let lightState = Argument<String>.choice("state", ["on", "off", "toggle"])
+
   static let switchLight = CommandSpec(
-    "switch",
-    arguments: [
-      ArgumentSpec("light", .integer(), help: "a light id"), ArgumentSpec("state", .choice(["on", "off", "toggle"])),
-    ],
+    "switch", arguments: [lightID, lightState],
     summary: "Switch a light through its writable connection", scope: .window(screens: roomScreens)
   ) { context in
-    let light = try roomWindow(context).light(context.arguments.integer("light") ?? 0)
-    let state = context.arguments.text("state")
+    let light = try roomWindow(context).light(context.arguments[lightID])
+    let state = context.arguments[lightState]
     let value = state == "toggle" ? !light.value(\.isOn) : state == "on"
     try light.write(\.isOn, value)
     return .frame(try context.requireWindow().id)
   }
 
+  static let percent = Argument<Int>.integer("percent", help: "0 to 100")
+
   static let dim = CommandSpec(
-    "dim",
-    arguments: [
-      ArgumentSpec("light", .integer(), help: "a light id"), ArgumentSpec("percent", .integer(), help: "0 to 100"),
-    ],
+    "dim", arguments: [lightID, percent],
     summary: "Set a light's brightness (0 to 100)", scope: .window(screens: roomScreens)
   ) { context in
-    let light = try roomWindow(context).light(context.arguments.integer("light") ?? 0)
-    try light.write(\.brightness, context.arguments.integer("percent") ?? 0)
+    let light = try roomWindow(context).light(context.arguments[lightID])
+    try light.write(\.brightness, context.arguments[percent])
     return .frame(try context.requireWindow().id)
   }
 
@@ -113,20 +111,21 @@ enum LightsCommands {
     .text(try lightsWindow(context).scopeTree().joined(separator: "\n"))
   }
 
+  static let bridgeAction = Argument<String>.choice("action", ["switch", "add", "remove", "offline", "online"])
+  static let bridgeDetails = Argument<String>.rest(
+    "details", help: "switch: LIGHT on|off; add: ROOM NAME...; remove: LIGHT"
+  ).optional
+
   static let bridge = CommandSpec(
-    "bridge",
-    arguments: [
-      ArgumentSpec("action", .choice(["switch", "add", "remove", "offline", "online"])),
-      ArgumentSpec("details", .rest, optional: true, help: "switch: LIGHT on|off; add: ROOM NAME...; remove: LIGHT"),
-    ],
+    "bridge", arguments: [bridgeAction, bridgeDetails],
     summary: "Play the bridge's side: a switch at the wall, a light added or removed, the bridge offline or online",
     scope: .window(screens: homeScreens + roomScreens)
   ) { context in
     guard let bridge = try lightsWindow(context).bridge else {
       throw CommandError("this window shows a preview: there is no bridge behind it")
     }
-    let words = (context.arguments.text("details") ?? "").split(separator: " ").map(String.init)
-    switch context.arguments.text("action") {
+    let words = (context.arguments[bridgeDetails] ?? "").split(separator: " ").map(String.init)
+    switch context.arguments[bridgeAction] {
     case "switch":
       guard words.count == 2, let id = Int(words[0]), ["on", "off"].contains(words[1]) else {
         throw CommandError("usage: bridge switch LIGHT on|off")

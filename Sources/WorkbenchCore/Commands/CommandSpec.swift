@@ -56,14 +56,14 @@ public struct CommandSpec: Sendable {
   /// A command.
   public init(
     _ name: String,
-    arguments: [ArgumentSpec] = [],
+    arguments: [any ArgumentDeclaration] = [],
     summary: String,
     details: String = "",
     scope: CommandScope = .anywhere,
     handler: @escaping @MainActor @Sendable (CommandContext) throws -> CommandOutput
   ) {
     self.name = name
-    self.arguments = arguments
+    self.arguments = arguments.map(\.spec)
     self.summary = summary
     self.details = details
     self.scope = scope

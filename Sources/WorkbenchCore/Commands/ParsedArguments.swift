@@ -5,32 +5,30 @@ public enum ArgumentValue: Equatable, Sendable {
   case window(WindowID)
 }
 
-/// The arguments of one command after parsing and validation, read by name.
+/// The arguments of one command after parsing and validation. Handlers read them by their
+/// `Argument` keys; commands whose arguments are only known at run time (an external module's)
+/// read them by name.
 public struct ParsedArguments: Sendable {
   var values: [String: ArgumentValue] = [:]
+  /// The names the command declares, to tell a key from another command.
+  var declared: Set<String> = []
+  /// The command's name, for the message when a handler asks for a key its command lacks.
+  var command = ""
 
-  /// The text of a word, rest, choice, document, screen or reference argument.
-  public func text(_ name: String) -> String? {
-    switch values[name] {
-    case .text(let value): return value
-    case .integer(let value): return String(value)
-    case .window(let id): return String(id.number)
-    case nil: return nil
+  /// The value of a declared argument: a required one as its value, an optional one as an
+  /// optional (`nil` when left out).
+  public subscript<Value>(_ argument: Argument<Value>) -> Value {
+    // Keys are code, not input: asking for one the command does not declare is a programmer's
+    // error, found the first time the command runs.
+    precondition(
+      declared.contains(argument.spec.name), "\(command) asks for '\(argument.spec.name)', which it does not declare")
+    if let raw = values[argument.spec.name], let value = argument.read(raw) { return value }
+    guard let absent = argument.absent else {
+      preconditionFailure("\(command): the required argument '\(argument.spec.name)' is missing or of another kind")
     }
+    return absent
   }
 
-  /// The value of an integer argument, or of a reference whose identifiers are numbers.
-  public func integer(_ name: String) -> Int? {
-    switch values[name] {
-    case .integer(let value): return value
-    case .text(let value): return Int(value)
-    default: return nil
-    }
-  }
-
-  /// The window an argument named.
-  public func window(_ name: String) -> WindowID? {
-    if case .window(let id) = values[name] { return id }
-    return nil
-  }
+  /// The text of an argument, by name: for commands declared at run time (external modules).
+  public func text(named name: String) -> String? { values[name]?.textValue }
 }

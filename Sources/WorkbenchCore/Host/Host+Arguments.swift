@@ -4,6 +4,8 @@ extension Host {
     let spec = command.spec
     let words = command.argumentTokens
     var parsed = ParsedArguments()
+    parsed.declared = Set(spec.arguments.map(\.name))
+    parsed.command = spec.name
     var index = 0
     for argument in spec.arguments {
       if case .rest = argument.kind {

@@ -5,12 +5,14 @@ enum HostCommands {
     restartModule, quit,
   ]
 
+  static let helpTopic = Argument<String>.word("command", help: "a command name").optional
+
   static let help = CommandSpec(
-    "help", arguments: [ArgumentSpec("command", .word, optional: true, help: "a command name")],
+    "help", arguments: [helpTopic],
     summary: "List the commands, or show how to use one",
     details: "Without an argument, lists the host's commands and those of the focused window's module."
   ) { context in
-    if let name = context.arguments.text("command") {
+    if let name = context.arguments[helpTopic] {
       return .text(try context.host.helpText(for: name, in: context.window))
     }
     return .text(context.host.helpOverview(for: context.window))
@@ -34,20 +36,18 @@ enum HostCommands {
     return .text(rows.isEmpty ? "no documents" : rows.joined(separator: "\n"))
   }
 
+  static let openScreen = Argument<String>.screen("screen", help: "the screen to show")
+  static let openDocument = Argument<String>.document("document", help: "the document to show")
+  static let openName = Argument<String>.word("name", help: "a name to type instead of the window's number").optional
+
   static let open = CommandSpec(
-    "open",
-    arguments: [
-      ArgumentSpec("screen", .screen, help: "the screen to show"),
-      ArgumentSpec("document", .document, help: "the document to show"),
-      ArgumentSpec("name", .word, optional: true, help: "a name to type instead of the window's number"),
-    ],
+    "open", arguments: [openScreen, openDocument, openName],
     summary: "Open a window showing a document, and focus it",
     details: "Each window has its own view state: two windows on one document filter and select independently."
   ) { context in
     let arguments = context.arguments
     let window = try context.host.openWindow(
-      screen: arguments.text("screen") ?? "", document: arguments.text("document") ?? "",
-      name: arguments.text("name"))
+      screen: arguments[openScreen], document: arguments[openDocument], name: arguments[openName])
     return .frame(window.id)
   }
 
@@ -62,33 +62,40 @@ enum HostCommands {
     return .text(rows.joined(separator: "\n"))
   }
 
+  static let focusWindow = Argument<WindowID>.window("window", help: "a window name or number")
+
   static let focus = CommandSpec(
-    "focus", arguments: [ArgumentSpec("window", .window, help: "a window name or number")],
-    summary: "Make a window the one commands run in"
+    "focus", arguments: [focusWindow], summary: "Make a window the one commands run in"
   ) { context in
-    guard let id = context.arguments.window("window") else { return .nothing }
+    let id = context.arguments[focusWindow]
     context.host.focus(id)
     return .frame(id)
   }
 
   static let leaveWords = ["save", "discard", "force"]
 
+  static let closeWindow = Argument<WindowOrWord>.windowOr(
+    "window", leaveWords, help: "default: the focused window"
+  ).optional
+  static let closeUnsaved = Argument<String>.choice(
+    "unsaved", leaveWords, help: "for a window with unsaved work: save it first, or discard it (force is discard)"
+  ).optional
+
   static let close = CommandSpec(
-    "close",
-    arguments: [
-      ArgumentSpec("window", .windowOr(leaveWords), optional: true, help: "default: the focused window"),
-      ArgumentSpec(
-        "unsaved", .choice(leaveWords), optional: true,
-        help: "for a window with unsaved work: save it first, or discard it (force is discard)"),
-    ],
+    "close", arguments: [closeWindow, closeUnsaved],
     summary: "Close a window; its view state goes with it",
     details: "A window with unsaved work (a draft) is not closed until you say what to do with it: the shell "
       + "asks; scripts and scenarios say `close WINDOW save` or `close WINDOW discard`."
   ) { context in
     let host = context.host
-    var choice = context.arguments.text("unsaved")
-    if choice == nil, context.arguments.window("window") == nil { choice = context.arguments.text("window") }
-    let window = try context.arguments.window("window").flatMap(host.window) ?? context.requireWindow()
+    var choice = context.arguments[closeUnsaved]
+    var named: Window?
+    switch context.arguments[closeWindow] {
+    case .window(let id)?: named = host.window(id)
+    case .word(let word)?: choice = choice ?? word  // `close save`: the focused window
+    case nil: break
+    }
+    let window = try named ?? context.requireWindow()
     if host.unsavedSummary(of: window.id) != nil {
       guard let choice else { return .unsavedWork(windows: [window.id], quitting: false) }
       try host.leave(window.id, choice: choice == "save" ? .save : .discard)
@@ -97,31 +104,30 @@ enum HostCommands {
     return host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open")
   }
 
+  static let showFirst = Argument<WindowID>.window("window", help: "the first window")
+  static let showOther = Argument<WindowID>.window("other", help: "a second window, shown beside the first").optional
+
   static let show = CommandSpec(
-    "show",
-    arguments: [
-      ArgumentSpec("window", .window, help: "the first window"),
-      ArgumentSpec("other", .window, optional: true, help: "a second window, shown beside the first"),
-    ],
-    summary: "Show one window's frame, or two side by side"
+    "show", arguments: [showFirst, showOther], summary: "Show one window's frame, or two side by side"
   ) { context in
-    let ids = ["window", "other"].compactMap { context.arguments.window($0) }
-    return ids.count == 1 ? .frame(ids[0]) : .frames(ids)
+    let first = context.arguments[showFirst]
+    guard let other = context.arguments[showOther] else { return .frame(first) }
+    return .frames([first, other])
   }
 
+  static let targetWindow = Argument<WindowID>.window("window", help: "default: the focused window").optional
+
   static let frame = CommandSpec(
-    "frame", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
-    summary: "Print a window's structured frame, the value scenarios assert on"
+    "frame", arguments: [targetWindow], summary: "Print a window's structured frame, the value scenarios assert on"
   ) { context in
-    let window = try context.arguments.window("window").flatMap(context.host.window) ?? context.requireWindow()
+    let window = try context.arguments[targetWindow].flatMap(context.host.window) ?? context.requireWindow()
     return .value(window.frame)
   }
 
   static let state = CommandSpec(
-    "state", arguments: [ArgumentSpec("window", .window, optional: true, help: "default: the focused window")],
-    summary: "Print a window's view state as JSON"
+    "state", arguments: [targetWindow], summary: "Print a window's view state as JSON"
   ) { context in
-    let window = try context.arguments.window("window").flatMap(context.host.window) ?? context.requireWindow()
+    let window = try context.arguments[targetWindow].flatMap(context.host.window) ?? context.requireWindow()
     do {
       return .text(try window.content.viewStateJSON())
     } catch {
@@ -129,9 +135,10 @@ enum HostCommands {
     }
   }
 
-  static let historyChoice = ArgumentSpec(
-    "history", .choice(["document", "view"]), optional: true,
-    help: "document (default): the shared document's edits; view: this window's view state")
+  static let historyChoice = Argument<String>.choice(
+    "history", ["document", "view"],
+    help: "document (default): the shared document's edits; view: this window's view state"
+  ).optional
 
   static let undo = CommandSpec(
     "undo", arguments: [historyChoice],
@@ -152,11 +159,13 @@ enum HostCommands {
     try context.host.stepHistory(context, undo: false)
   }
 
+  static let moduleName = Argument<String>.word("module", help: "the name of a module that runs as a process")
+
   static let restartModule = CommandSpec(
-    "restart-module", arguments: [ArgumentSpec("module", .word, help: "the name of a module that runs as a process")],
+    "restart-module", arguments: [moduleName],
     summary: "Start a module that runs in its own process again after it stopped"
   ) { context in
-    let name = context.arguments.text("module") ?? ""
+    let name = context.arguments[moduleName]
     guard let restart = context.host.moduleRestarts[name] else {
       let known = context.host.moduleRestarts.keys.sorted()
       throw CommandError(
@@ -174,13 +183,13 @@ enum HostCommands {
     return .text("\(name) is running again; open its windows with `open`")
   }
 
+  static let quitUnsaved = Argument<String>.choice(
+    "unsaved", ["save", "discard", "keep", "force"],
+    help: "for windows with unsaved work: save, discard (force), or keep the drafts for next time"
+  ).optional
+
   static let quit = CommandSpec(
-    "quit",
-    arguments: [
-      ArgumentSpec(
-        "unsaved", .choice(["save", "discard", "keep", "force"]), optional: true,
-        help: "for windows with unsaved work: save, discard (force), or keep the drafts for next time")
-    ],
+    "quit", arguments: [quitUnsaved],
     summary: "End the session",
     details: "With unsaved work in any window the shell asks what to do; scripts say `quit save`, `quit discard` "
       + "or `quit keep` (drafts are view state, so kept drafts come back with the session)."
@@ -188,7 +197,7 @@ enum HostCommands {
     let host = context.host
     let dirty = host.windows.filter { host.unsavedSummary(of: $0.id) != nil }.map(\.id)
     guard !dirty.isEmpty else { return .quit }
-    switch context.arguments.text("unsaved") {
+    switch context.arguments[quitUnsaved] {
     case nil: return .unsavedWork(windows: dirty, quitting: true)
     case "save": for id in dirty { try host.leave(id, choice: .save) }
     case "keep": break
@@ -197,21 +206,22 @@ enum HostCommands {
     return .quit
   }
 
+  static let clockAction = Argument<String>.choice(
+    "action", ["advance"], help: "advance: move a virtual clock forward"
+  ).optional
+  static let clockDuration = Argument<String>.word("duration", help: "how far: 300ms, 2s, 1.5s, 1m").optional
+
   static let clock = CommandSpec(
-    "clock",
-    arguments: [
-      ArgumentSpec("action", .choice(["advance"]), optional: true, help: "advance: move a virtual clock forward"),
-      ArgumentSpec("duration", .word, optional: true, help: "how far: 300ms, 2s, 1.5s, 1m"),
-    ],
+    "clock", arguments: [clockAction, clockDuration],
     summary: "Show the session's clock, or move a scenario's virtual clock forward",
     details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves."
   ) { context in
     let clock = context.host.clock
-    guard context.arguments.text("action") == "advance" else {
+    guard context.arguments[clockAction] == "advance" else {
       let mode = clock.mode == .virtual ? "virtual" : "real"
       return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time)")
     }
-    guard let text = context.arguments.text("duration") else {
+    guard let text = context.arguments[clockDuration] else {
       throw CommandError("missing DURATION. Usage: clock advance DURATION (for example 300ms)")
     }
     guard let duration = SessionClock.parseDuration(text) else {
@@ -226,17 +236,16 @@ enum HostCommands {
     details: "Windows come back in order with their view state; undo histories do not survive."
   ) { _ in .relaunch }
 
+  static let recordAction = Argument<String>.choice("action", ["start", "stop"])
+  static let recordFile = Argument<String>.word("file", help: "with start: the scenario file to write").optional
+
   static let record = CommandSpec(
-    "record",
-    arguments: [
-      ArgumentSpec("action", .choice(["start", "stop"])),
-      ArgumentSpec("file", .word, optional: true, help: "with start: the scenario file to write"),
-    ],
+    "record", arguments: [recordAction, recordFile],
     summary: "Record the commands that follow as a scenario file (shell only)",
     details: "`record start FILE` begins; `record stop` writes the scenario, ending with the final frames."
   ) { context in
-    if context.arguments.text("action") == "stop" { return .recordStop }
-    guard let file = context.arguments.text("file") else {
+    if context.arguments[recordAction] == "stop" { return .recordStop }
+    guard let file = context.arguments[recordFile] else {
       throw CommandError("missing FILE. Usage: record start FILE")
     }
     return .recordStart(path: file)
@@ -283,7 +292,7 @@ extension Host {
   func stepHistory(_ context: CommandContext, undo: Bool) throws(CommandError) -> CommandOutput {
     let window = try context.requireWindow()
     let verb = undo ? "undo" : "redo"
-    if context.arguments.text("history") == "view" {
+    if context.arguments[HostCommands.historyChoice] == "view" {
       let moved = undo ? window.content.undoViewState() : window.content.redoViewState()
       guard moved else { throw CommandError("nothing to \(verb) in the view history of window \(window.label)") }
       context.effects.steppedHistory = true  // the step is itself a history move, not a new view change

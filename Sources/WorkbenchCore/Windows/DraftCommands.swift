@@ -9,13 +9,14 @@ public enum DraftCommands {
   public static func save(screens: [String], summary: String, details: String = "", force: String? = nil)
     -> CommandSpec
   {
-    let arguments = force.map { [ArgumentSpec("force", .choice(["force"]), optional: true, help: $0)] } ?? []
+    let forceWord = Argument<String>.choice("force", ["force"], help: force ?? "").optional
     return CommandSpec(
-      "save", arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)
+      "save", arguments: force == nil ? [] : [forceWord], summary: summary, details: details,
+      scope: .window(screens: screens)
     ) { context in
       // Whether there is anything to save is the screen's to say, in its own words.
       let (window, work) = try unsavedWork(in: context)
-      if context.arguments.text("force") == "force" {
+      if force != nil, context.arguments[forceWord] == "force" {
         try work.forceSaveUnsavedWork(context)
       } else {
         try work.saveUnsavedWork(context)

@@ -67,6 +67,13 @@ public final class TasksScreen: ScreenModel {
   }
 }
 
+/// The tasks commands' arguments, read back by these keys.
+enum TaskArguments {
+  static let text = Argument<String>.rest("text")
+  static let id = Argument<Int>.integer("id")
+  static let which = Argument<TaskFilter>.choice("which")
+}
+
 public struct TasksModule: FeatureModule {
   public init() {}
 
@@ -88,23 +95,23 @@ public struct TasksModule: FeatureModule {
     }
     registrar.command(
       CommandSpec(
-        "add", arguments: [ArgumentSpec("text", .rest)], summary: "Add a task", scope: .window(screens: ["tasks"])
+        "add", arguments: [TaskArguments.text], summary: "Add a task", scope: .window(screens: ["tasks"])
       ) {
         context in
         let screen = try context.model(TasksScreen.self)
         let id = (screen.document.items.map(\.id).max() ?? 0) + 1
-        let item = TaskItem(id: id, text: context.arguments.text("text") ?? "", done: false)
+        let item = TaskItem(id: id, text: context.arguments[TaskArguments.text], done: false)
         try context.commit(try TaskList(items: screen.document.items + [item]), summary: "add a task")
         return .frame(try context.requireWindow().id)
       })
     registrar.command(
       CommandSpec(
-        "done", arguments: [ArgumentSpec("id", .integer())], summary: "Mark a task done",
+        "done", arguments: [TaskArguments.id], summary: "Mark a task done",
         scope: .window(screens: ["tasks"])
       ) {
         context in
         let screen = try context.model(TasksScreen.self)
-        let id = context.arguments.integer("id") ?? 0
+        let id = context.arguments[TaskArguments.id]
         guard let index = screen.document.items.firstIndex(where: { $0.id == id }) else {
           throw CommandError("no task \(id)")
         }
@@ -115,10 +122,10 @@ public struct TasksModule: FeatureModule {
       })
     registrar.command(
       CommandSpec(
-        "filter", arguments: [ArgumentSpec("which", .choice(TaskFilter.allCases.map(\.rawValue)))],
+        "filter", arguments: [TaskArguments.which],
         summary: "Show all, open or done tasks in this window", scope: .window(screens: ["tasks"])
       ) { context in
-        try context.model(TasksScreen.self).show(TaskFilter(rawValue: context.arguments.text("which") ?? "") ?? .all)
+        try context.model(TasksScreen.self).show(context.arguments[TaskArguments.which])
         return .frame(try context.requireWindow().id)
       })
   }

@@ -221,3 +221,33 @@ import Testing
     #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?")) { try host.run(line: "help stpe") }
   }
 }
+
+/// Commands made of subcommands (`clock advance`, `record start|stop`): the first word picks
+/// one, with its own arguments; help, completion and messages know them.
+@MainActor
+@Suite struct SubcommandTests {
+  private func failure(_ host: Host, _ line: String) -> String? {
+    do {
+      _ = try host.run(line: line)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func theFirstWordPicksASubcommand() throws {
+    let host = try Host(modules: [CounterModule()], clock: .virtual)
+    #expect(try host.run(line: "clock advance 2s") == [.text("2s since the session started (virtual time)")])
+    #expect(try host.run(line: "clock") == [.text("2s since the session started (virtual time)")])
+    #expect(
+      failure(host, "clock advanc 2s")?.hasPrefix("clock has no subcommand 'advanc'. Did you mean 'advance'?") == true)
+    #expect(failure(host, "clock advance") == "missing DURATION. Usage: clock advance DURATION")
+    #expect(failure(host, "record") == "record needs a subcommand (start, stop). Usage: record start FILE | stop")
+    #expect(try host.run(line: "record start out.yaml") == [.recordStart(path: "out.yaml")])
+    #expect(host.completions(for: "clock ") == ["advance"])
+    #expect(host.completions(for: "record s") == ["start", "stop"])
+    let help = try host.run(line: "help record").first.map { "\($0)" } ?? ""
+    #expect(help.contains("record start FILE"))
+    #expect(help.contains("Stop recording and write the scenario"))
+  }
+}

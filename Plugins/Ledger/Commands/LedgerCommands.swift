@@ -53,15 +53,22 @@ enum LedgerCommands {
     "link", arguments: [url], summary: "Follow a deep link: parsed into a path and assigned in one step"
   ) { screen, arguments throws(CommandError) in try screen.follow(arguments[url]) }
 
-  static let disputeStep = Argument<String>.choice("step", ["start", "reason", "submit"])
-  static let disputeReason = Argument<String>.rest("reason", help: "with reason: why").optional
+  static let disputeReason = Argument<String>.rest("reason", help: "why")
 
-  static let dispute = feedCommand(
-    "dispute", arguments: [disputeStep, disputeReason],
-    summary: "Dispute the open transaction: start, give a reason, submit"
-  ) { screen, arguments throws(CommandError) in
-    try screen.dispute(arguments[disputeStep], reason: arguments[disputeReason])
-  }
+  static let dispute = CommandSpec(
+    "dispute",
+    subcommands: [
+      feedCommand("start", summary: "Start disputing the open transaction") { screen, _ throws(CommandError) in
+        try screen.dispute("start", reason: nil)
+      },
+      feedCommand("reason", arguments: [disputeReason], summary: "Say why") { screen, arguments throws(CommandError) in
+        try screen.dispute("reason", reason: arguments[disputeReason])
+      },
+      feedCommand("submit", summary: "Send the dispute") { screen, _ throws(CommandError) in
+        try screen.dispute("submit", reason: nil)
+      },
+    ],
+    summary: "Dispute the open transaction: start, give a reason, submit", scope: .window(screens: screens))
 
   static let amount = Argument<String>.word("amount", help: "a positive amount with at most two decimals: 12.50")
   static let request = Argument<String>.word("request", help: "a request id: sending twice with one id sends once")
@@ -78,24 +85,32 @@ enum LedgerCommands {
     return .frame(try context.requireWindow().id)
   }
 
-  static let networkChange = Argument<String>.choice("change", ["online", "offline", "fail", "latency"])
-  static let networkValue = Argument<Int>.integer(
-    "value", in: 0...100_000, help: "fail: how many requests (1 when left out); latency: ms (300 when left out)"
-  ).optional
+  static let failures = Argument<Int>.integer("requests", in: 1...100_000, help: "how many (1 when left out)").optional
+  static let latency = Argument<Int>.integer("milliseconds", in: 0...100_000, help: "the delay of every answer")
 
   static let network = CommandSpec(
-    "network", arguments: [networkChange, networkValue],
-    summary: "Control the simulated network: online, offline, fail the next N requests, latency in ms"
-  ) { context in
-    let network = context.host.services.shared(LedgerNetwork.self) { LedgerNetwork() }
-    let value = context.arguments[networkValue]
-    switch context.arguments[networkChange] {
-    case "online": network.isOnline = true
-    case "offline": network.isOnline = false
-    case "fail": network.failuresToCome = value ?? 1
-    default: network.latency = .milliseconds(value ?? 300)
+    "network",
+    subcommands: [
+      networkCommand("online", summary: "Answer requests again") { network, _ in network.isOnline = true },
+      networkCommand("offline", summary: "Fail every request as offline") { network, _ in network.isOnline = false },
+      networkCommand("fail", arguments: [failures], summary: "Fail the next N requests") { network, arguments in
+        network.failuresToCome = arguments[failures] ?? 1
+      },
+      networkCommand("latency", arguments: [latency], summary: "Answer every request after this delay") {
+        network, arguments in network.latency = .milliseconds(arguments[latency])
+      },
+    ],
+    summary: "Control the simulated network: online, offline, fail the next N requests, latency in ms")
+
+  /// A subcommand of `network`, acting on the session's simulated network.
+  private static func networkCommand(
+    _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String,
+    _ change: @escaping @MainActor @Sendable (LedgerNetwork, ParsedArguments) -> Void
+  ) -> CommandSpec {
+    CommandSpec(name, arguments: arguments, summary: summary) { context in
+      change(context.host.services.shared(LedgerNetwork.self) { LedgerNetwork() }, context.arguments)
+      return context.window.map { .frame($0.id) } ?? .nothing
     }
-    return context.window.map { .frame($0.id) } ?? .nothing
   }
 
   static let sessionChange = Argument<String>.choice("change", ["sign-out", "sign-in", "lock", "unlock"])

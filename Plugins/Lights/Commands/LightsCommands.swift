@@ -111,36 +111,46 @@ enum LightsCommands {
     .text(try lightsWindow(context).scopeTree().joined(separator: "\n"))
   }
 
-  static let bridgeAction = Argument<String>.choice("action", ["switch", "add", "remove", "offline", "online"])
-  static let bridgeDetails = Argument<String>.rest(
-    "details", help: "switch: LIGHT on|off; add: ROOM NAME...; remove: LIGHT"
-  ).optional
+  static let wallState = Argument<String>.choice("state", ["on", "off"])
+  static let newLightRoom = Argument<String>.word("room", help: "the room it goes in")
+  static let newLightName = Argument<String>.rest("name", help: "what it is called")
 
   static let bridge = CommandSpec(
-    "bridge", arguments: [bridgeAction, bridgeDetails],
+    "bridge",
+    subcommands: [
+      bridgeCommand("switch", arguments: [lightID, wallState], summary: "A light switched at the wall") {
+        bridge, arguments throws(CommandError) in
+        try bridge.switchAtWall(arguments[lightID], on: arguments[wallState] == "on")
+      },
+      bridgeCommand("add", arguments: [newLightRoom, newLightName], summary: "A light added to a room") {
+        bridge, arguments throws(CommandError) in
+        try bridge.addLight(named: arguments[newLightName], to: arguments[newLightRoom])
+      },
+      bridgeCommand("remove", arguments: [lightID], summary: "A light removed") {
+        bridge, arguments throws(CommandError) in try bridge.removeLight(arguments[lightID])
+      },
+      bridgeCommand("offline", summary: "The bridge stops answering") { bridge, _ throws(CommandError) in
+        bridge.isReachable = false
+      },
+      bridgeCommand("online", summary: "The bridge answers again") { bridge, _ throws(CommandError) in
+        bridge.isReachable = true
+      },
+    ],
     summary: "Play the bridge's side: a switch at the wall, a light added or removed, the bridge offline or online",
-    scope: .window(screens: homeScreens + roomScreens)
-  ) { context in
-    guard let bridge = try lightsWindow(context).bridge else {
-      throw CommandError("this window shows a preview: there is no bridge behind it")
-    }
-    let words = (context.arguments[bridgeDetails] ?? "").split(separator: " ").map(String.init)
-    switch context.arguments[bridgeAction] {
-    case "switch":
-      guard words.count == 2, let id = Int(words[0]), ["on", "off"].contains(words[1]) else {
-        throw CommandError("usage: bridge switch LIGHT on|off")
+    scope: .window(screens: homeScreens + roomScreens))
+
+  /// A subcommand of `bridge`, acting on the simulated bridge behind the window.
+  private static func bridgeCommand(
+    _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String,
+    _ act: @escaping @MainActor @Sendable (HomeBridge, ParsedArguments) throws(CommandError) -> Void
+  ) -> CommandSpec {
+    CommandSpec(name, arguments: arguments, summary: summary) { context in
+      guard let bridge = try lightsWindow(context).bridge else {
+        throw CommandError("this window shows a preview: there is no bridge behind it")
       }
-      try bridge.switchAtWall(id, on: words[1] == "on")
-    case "add":
-      guard words.count >= 2 else { throw CommandError("usage: bridge add ROOM NAME...") }
-      try bridge.addLight(named: words.dropFirst().joined(separator: " "), to: words[0])
-    case "remove":
-      guard words.count == 1, let id = Int(words[0]) else { throw CommandError("usage: bridge remove LIGHT") }
-      try bridge.removeLight(id)
-    case "offline": bridge.isReachable = false
-    default: bridge.isReachable = true
+      try act(bridge, context.arguments)
+      return .frame(try context.requireWindow().id)
     }
-    return .frame(try context.requireWindow().id)
   }
 }
 

@@ -70,8 +70,39 @@ public struct CommandSpec: Sendable {
     self.handler = handler
   }
 
-  /// The usage line: the name followed by each argument's usage.
+  /// Subcommands, chosen by the first word after the name (`clock advance 2s`), each with its
+  /// own arguments, help and handler. With none given, the command's own handler runs (`clock`
+  /// alone shows the time); it refuses when a subcommand is required.
+  public var subcommands: [CommandSpec] = []
+
+  /// A command made of subcommands: `record start FILE`, `record stop`.
+  ///
+  /// - Parameter handler: what the name alone does; by default it asks for a subcommand.
+  public init(
+    _ name: String, subcommands: [CommandSpec], summary: String, details: String = "", scope: CommandScope = .anywhere,
+    handler: (@MainActor @Sendable (CommandContext) throws -> CommandOutput)? = nil
+  ) {
+    let usage = name + " " + subcommands.map(\.usage).joined(separator: " | ")
+    let words = subcommands.map(\.name).joined(separator: ", ")
+    self.init(
+      name, summary: summary, details: details, scope: scope,
+      handler: handler ?? { _ in throw CommandError("\(name) needs a subcommand (\(words)). Usage: \(usage)") })
+    self.subcommands = subcommands
+    requiresSubcommand = handler == nil
+  }
+
+  /// Whether the name alone is refused (no default handler).
+  public private(set) var requiresSubcommand = false
+
+  /// The subcommand a word names.
+  public func subcommand(named word: String) -> CommandSpec? {
+    subcommands.first { $0.name == word }
+  }
+
+  /// The usage line: the name followed by each argument's usage, or by its subcommands'.
   public var usage: String {
-    ([name] + arguments.map(\.usage)).joined(separator: " ")
+    guard !subcommands.isEmpty else { return ([name] + arguments.map(\.usage)).joined(separator: " ") }
+    let choices = subcommands.map(\.usage).joined(separator: " | ")
+    return name + " " + (requiresSubcommand ? choices : "[\(choices)]")
   }
 }

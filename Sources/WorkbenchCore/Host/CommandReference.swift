@@ -25,15 +25,26 @@ public enum CommandReference {
   private static func section(_ spec: CommandSpec, typed: String) -> [String] {
     var lines = ["### `\(typed)`", "", "    \(spec.usage)", "", spec.summary + "."]
     if !spec.details.isEmpty { lines += ["", spec.details] }
-    if !spec.arguments.isEmpty {
+    lines += argumentLines(spec.arguments, indent: "")
+    if !spec.subcommands.isEmpty {
       lines += [""]
-      lines += spec.arguments.map { argument in
-        let optional = argument.isOptional ? " (optional)" : ""
-        return "- `\(argument.usage)`\(optional): \(argument.help.isEmpty ? kindText(argument.kind) : argument.help)"
+      for sub in spec.subcommands {
+        lines.append("- `\(typed) \(sub.usage)`: \(sub.summary)")
+        lines += argumentLines(sub.arguments, indent: "  ").dropFirst()
       }
     }
     lines.append("")
     return lines
+  }
+
+  private static func argumentLines(_ arguments: [ArgumentSpec], indent: String) -> [String] {
+    guard !arguments.isEmpty else { return [] }
+    return [""]
+      + arguments.map { argument in
+        let optional = argument.isOptional ? " (optional)" : ""
+        return indent
+          + "- `\(argument.usage)`\(optional): \(argument.help.isEmpty ? kindText(argument.kind) : argument.help)"
+      }
   }
 
   private static func kindText(_ kind: ArgumentKind) -> String {

@@ -23,8 +23,16 @@ extension Host {
         name.hasPrefix(partial) && (!name.contains(".") || partial.contains(".") || window == nil)
       }
     }
-    guard let resolved = try? resolve([nameToken]) else { return [] }
-    let position = tokens.count - 1
+    guard var resolved = try? resolve([nameToken]) else { return [] }
+    var position = tokens.count - 1
+    if !resolved.spec.subcommands.isEmpty {
+      // The first word picks a subcommand; the words after it are that subcommand's.
+      guard position > 0, let sub = resolved.spec.subcommand(named: tokens[1].text) else {
+        return position == 0 ? resolved.spec.subcommands.map(\.name).filter { $0.hasPrefix(partial) } : []
+      }
+      resolved = ResolvedCommand(spec: sub, window: resolved.window, nameToken: tokens[1], argumentTokens: [])
+      position -= 1
+    }
     guard position < resolved.spec.arguments.count else {
       if case .rest = resolved.spec.arguments.last?.kind { return [] }
       return []

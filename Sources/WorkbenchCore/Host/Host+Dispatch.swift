@@ -57,7 +57,7 @@ extension Host {
     let resolved: ResolvedCommand
     let arguments: ParsedArguments
     do {
-      resolved = try resolve(tokens)
+      resolved = try choosingSubcommand(try resolve(tokens))
       arguments = try bind(resolved)
     } catch {
       var usage = error
@@ -123,6 +123,26 @@ extension Host {
       if case .unknown = refusal { message += " (type `help` for the list)" }
       throw CommandError(message, column: nameToken.column)
     }
+  }
+
+  /// The subcommand the first argument word names, for a command made of subcommands.
+  func choosingSubcommand(_ command: ResolvedCommand) throws(CommandError) -> ResolvedCommand {
+    let spec = command.spec
+    guard !spec.subcommands.isEmpty, let word = command.argumentTokens.first else { return command }
+    guard let sub = spec.subcommand(named: word.text) else {
+      let names = spec.subcommands.map(\.name)
+      throw CommandError(
+        "\(spec.name) has no subcommand '\(word.text)'" + suggestion(word.text, in: names) + " (it has "
+          + names.joined(separator: ", ") + "). Usage: \(spec.usage)",
+        column: word.column)
+    }
+    // Named in full (`clock advance`), so its usage and messages say what to type.
+    var named = CommandSpec(
+      "\(spec.name) \(sub.name)", arguments: sub.arguments, summary: sub.summary, details: sub.details,
+      scope: sub.scope, handler: sub.handler)
+    named.opensWindow = sub.opensWindow
+    return ResolvedCommand(
+      spec: named, window: command.window, nameToken: word, argumentTokens: Array(command.argumentTokens.dropFirst()))
   }
 
   /// The window a module command runs in: the preferred one when its screen fits, else the

@@ -62,6 +62,13 @@ extension Host {
       lines += ["", "arguments:"]
       lines += spec.arguments.map { "  " + $0.usage.padded(to: 20) + $0.help }
     }
+    if !spec.subcommands.isEmpty {
+      lines += ["", "subcommands:"]
+      for sub in spec.subcommands {
+        lines.append("  " + "\(spec.name) \(sub.usage)".padded(to: 34) + sub.summary)
+        lines += sub.arguments.filter { !$0.help.isEmpty }.map { "      " + $0.usage.padded(to: 16) + $0.help }
+      }
+    }
     return lines.joined(separator: "\n")
   }
 }

@@ -206,24 +206,23 @@ enum HostCommands {
     return .quit
   }
 
-  static let clockAction = Argument<String>.choice(
-    "action", ["advance"], help: "advance: move a virtual clock forward"
-  ).optional
-  static let clockDuration = Argument<String>.word("duration", help: "how far: 300ms, 2s, 1.5s, 1m").optional
+  static let clockDuration = Argument<String>.word("duration", help: "how far: 300ms, 2s, 1.5s, 1m")
 
   static let clock = CommandSpec(
-    "clock", arguments: [clockAction, clockDuration],
+    "clock", subcommands: [clockAdvance],
     summary: "Show the session's clock, or move a scenario's virtual clock forward",
     details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves."
   ) { context in
     let clock = context.host.clock
-    guard context.arguments[clockAction] == "advance" else {
-      let mode = clock.mode == .virtual ? "virtual" : "real"
-      return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time)")
-    }
-    guard let text = context.arguments[clockDuration] else {
-      throw CommandError("missing DURATION. Usage: clock advance DURATION (for example 300ms)")
-    }
+    let mode = clock.mode == .virtual ? "virtual" : "real"
+    return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time)")
+  }
+
+  static let clockAdvance = CommandSpec(
+    "advance", arguments: [clockDuration], summary: "Move a scenario's virtual clock forward"
+  ) { context in
+    let clock = context.host.clock
+    let text = context.arguments[clockDuration]
     guard let duration = SessionClock.parseDuration(text) else {
       throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
     }
@@ -236,20 +235,18 @@ enum HostCommands {
     details: "Windows come back in order with their view state; undo histories do not survive."
   ) { _ in .relaunch }
 
-  static let recordAction = Argument<String>.choice("action", ["start", "stop"])
-  static let recordFile = Argument<String>.word("file", help: "with start: the scenario file to write").optional
+  static let recordFile = Argument<String>.word("file", help: "the scenario file to write")
 
   static let record = CommandSpec(
-    "record", arguments: [recordAction, recordFile],
+    "record", subcommands: [recordStart, recordStop],
     summary: "Record the commands that follow as a scenario file (shell only)",
-    details: "`record start FILE` begins; `record stop` writes the scenario, ending with the final frames."
-  ) { context in
-    if context.arguments[recordAction] == "stop" { return .recordStop }
-    guard let file = context.arguments[recordFile] else {
-      throw CommandError("missing FILE. Usage: record start FILE")
-    }
-    return .recordStart(path: file)
-  }
+    details: "`record start FILE` begins; `record stop` writes the scenario, ending with the final frames.")
+
+  static let recordStart = CommandSpec(
+    "start", arguments: [recordFile], summary: "Start recording into FILE"
+  ) { context in .recordStart(path: context.arguments[recordFile]) }
+
+  static let recordStop = CommandSpec("stop", summary: "Stop recording and write the scenario") { _ in .recordStop }
 }
 
 extension Host {

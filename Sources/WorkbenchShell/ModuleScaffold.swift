@@ -5,19 +5,33 @@ import WorkbenchSystem
 /// command, a unit test and a scenario, depending on this workbench by local path.
 @MainActor
 public enum ModuleScaffold {
-  public static func run(_ arguments: [String], workbenchRoot: String) -> Int32 {
-    var name: String?
+  /// Where the package goes, and the workbench package it depends on.
+  struct Places {
     var folder: String?
-    var root = workbenchRoot
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-      switch argument {
-      case "--path": folder = iterator.next()
-      case "--workbench": root = iterator.next() ?? root
-      default: name = argument
-      }
+    var root: String
+  }
+
+  static let options: [ProgramOption<Places>] = [
+    .value(["--path"], "DIR", help: "the folder to create the package in (default: the current one)") {
+      $0.folder = $1
+    },
+    .value(["--workbench"], "DIR", help: "the workbench package the module builds against (default: this one's)") {
+      $0.root = $1
+    },
+  ]
+
+  public static func run(_ arguments: [String], workbenchRoot: String) -> Int32 {
+    var places = Places(folder: nil, root: workbenchRoot)
+    let words: [String]
+    do {
+      words = try ProgramOptionParser.parse(arguments, options: options, into: &places)
+    } catch {
+      StandardStreams.error("workbench new-module: \(error.message)\n")
+      return ExitCode.usage
     }
-    guard let name, let first = name.first, first.isLetter, first.isLowercase,
+    let folder = places.folder
+    let root = places.root
+    guard words.count == 1, let name = words.first, let first = name.first, first.isLetter, first.isLowercase,
       name.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber })
     else {
       StandardStreams.error(

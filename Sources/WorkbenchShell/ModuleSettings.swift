@@ -7,16 +7,19 @@ import WorkbenchSystem
 /// kept in the workspace.
 @MainActor
 public enum ModuleSettings {
+  /// `-w FILE`, the only option.
+  static let options: [ProgramOption<String?>] = [
+    .value(["-w", "--workspace"], "FILE", help: "the workspace whose list to change") { $0 = $1 }
+  ]
+
   public static func run(_ arguments: [String]) -> Int32 {
-    var words: [String] = []
     var workspace: String?
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-      if argument == "--workspace" || argument == "-w" {
-        workspace = iterator.next()
-      } else {
-        words.append(argument)
-      }
+    let words: [String]
+    do {
+      words = try ProgramOptionParser.parse(arguments, options: options, into: &workspace)
+    } catch {
+      StandardStreams.error("workbench modules: \(error.message)\n")
+      return ExitCode.usage
     }
     guard let action = words.first, ["add", "remove", "list"].contains(action),
       (action == "list") == (words.count == 1),

@@ -14,18 +14,12 @@ import WorkbenchSystem
 public enum WorkspaceTransfer {
   /// Runs `export` or `import` with the arguments after it; returns the exit code.
   public static func run(_ command: String, _ arguments: [String], modules: [any FeatureModule]) -> Int32 {
-    var words: [String] = []
     var workspacePath: String?
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-      if argument == "--workspace" || argument == "-w" {
-        guard let value = iterator.next() else { return usage(command, "--workspace needs a file") }
-        workspacePath = value
-      } else if argument.hasPrefix("-") {
-        return usage(command, "unknown option '\(argument)'")
-      } else {
-        words.append(argument)
-      }
+    let words: [String]
+    do {
+      words = try ProgramOptionParser.parse(arguments, options: ModuleSettings.options, into: &workspacePath)
+    } catch {
+      return usage(command, error.message)
     }
     let expected = command == "export" ? 2 : 1
     guard words.count == expected else {

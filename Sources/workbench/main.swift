@@ -35,48 +35,86 @@ func workbenchSourceRoot(file: String = #filePath) -> String {
   return parts.joined(separator: "/")
 }
 
-/// The built-in modules and the ones `--module PATH` names, for `run` and `check`.
-@MainActor func modulesWithExternal(_ arguments: [String]) -> [any FeatureModule] {
+/// The modules a subcommand's `-m PATH` options name (declared once, for `check` and
+/// `reference`; `run` has them among its own options).
+struct ModulePaths {
   var paths: [String] = []
-  for (index, argument) in arguments.enumerated() where ["--module", "-m"].contains(argument) {
-    if index + 1 < arguments.count { paths.append(arguments[index + 1]) }
+  static let options: [ProgramOption<ModulePaths>] = [
+    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
+      $0.paths.append($1)
+    }
+  ]
+
+  /// The paths and the other words of `arguments`; a usage error ends the program.
+  static func parse(_ arguments: [String], command: String) -> (paths: [String], operands: [String]) {
+    var parsed = ModulePaths()
+    do {
+      let operands = try ProgramOptionParser.parse(arguments, options: options, into: &parsed)
+      return (parsed.paths, operands)
+    } catch {
+      StandardStreams.error("workbench \(command): \(error.message)\n")
+      exit(ExitCode.usage)
+    }
   }
+}
+
+/// Runs `body` with the built-in modules and the external ones at `paths`, ends the external
+/// modules' processes, and exits with what `body` returned. A module that does not start ends
+/// the program with a usage error.
+@MainActor func exitRunning(withModules paths: [String], _ body: ([any FeatureModule]) -> Int32) -> Never {
   let external = ExternalModules.load(paths)
   for problem in external.errors { StandardStreams.error("error: \(problem)\n") }
   if !external.errors.isEmpty {
     ExternalModules.shutdown(external.modules)
     exit(ExitCode.usage)
   }
-  return builtInModules + external.modules
-}
-
-/// Runs `body` with the built-in modules and the external ones `arguments` name, ends the
-/// external modules' processes, and exits with what `body` returned.
-@MainActor func exitRunning(withModulesFrom arguments: [String], _ body: ([any FeatureModule]) -> Int32) -> Never {
-  let modules = modulesWithExternal(arguments)
+  let modules = builtInModules + external.modules
   let status = body(modules)
   ExternalModules.shutdown(modules)
   exit(status)
 }
 
-switch arguments.first {
-case "reference":
-  let rest = Array(arguments.dropFirst())
-  exitRunning(withModulesFrom: rest) { Shell.printReference(modules: $0) }
-case "run":
-  let rest = Array(arguments.dropFirst())
-  exitRunning(withModulesFrom: rest) { ScenarioCommand.run(rest, modules: $0) }
-case "check":
-  let rest = Array(arguments.dropFirst())
-  let paths = rest.enumerated().filter { index, word in
-    !["--module", "-m"].contains(word) && (index == 0 || !["--module", "-m"].contains(rest[index - 1]))
-  }.map(\.element)
-  exitRunning(withModulesFrom: rest) { ScenarioCommand.check(paths, modules: $0) }
-case "modules": exit(ModuleSettings.run(Array(arguments.dropFirst())))
-case "new-module": exit(ModuleScaffold.run(Array(arguments.dropFirst()), workbenchRoot: workbenchSourceRoot()))
-case "export", "import":
-  exit(WorkspaceTransfer.run(arguments[0], Array(arguments.dropFirst()), modules: builtInModules))
-default: break
+/// The program's subcommand and its arguments. Options given before the subcommand's name go
+/// with it, so `workbench -w FILE export DOC OUT` is `export` with `-w FILE`.
+func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
+  let names: Set = ["reference", "run", "check", "modules", "new-module", "export", "import"]
+  // The workspace and the modules mean the same to every subcommand; the shell's other options
+  // do not (`--json` names a report file for `run`), so those must follow the name.
+  let shared: Set = ["-w", "--workspace", "-m", "--module"]
+  var index = 0
+  var misplaced: String?
+  while index < arguments.count, arguments[index].hasPrefix("-") {
+    if !shared.contains(arguments[index]) { misplaced = misplaced ?? arguments[index] }
+    let takesValue = ShellOptions.all.first { $0.names.contains(arguments[index]) }?.value != nil
+    index += takesValue ? 2 : 1
+  }
+  guard index < arguments.count, names.contains(arguments[index]) else { return nil }
+  let name = arguments[index]
+  if let misplaced {
+    StandardStreams.error(
+      "workbench: \(misplaced) is an option of the shell: put the options of \(name) after it "
+        + "(`workbench \(name) --help`)\n")
+    exit(ExitCode.usage)
+  }
+  return (name, Array(arguments[..<index]) + Array(arguments[(index + 1)...]))
+}
+
+switch subcommand(of: arguments) {
+case (let name, let rest)? where name == "reference":
+  let (paths, _) = ModulePaths.parse(rest, command: "reference")
+  exitRunning(withModules: paths) { Shell.printReference(modules: $0) }
+case (let name, let rest)? where name == "run":
+  // A line `run` cannot parse is reported by `run` itself, with its help.
+  let paths = (try? RunOptions.parse(rest, cores: 1).modulePaths) ?? []
+  exitRunning(withModules: paths) { ScenarioCommand.run(rest, modules: $0) }
+case (let name, let rest)? where name == "check":
+  let (paths, files) = ModulePaths.parse(rest, command: "check")
+  exitRunning(withModules: paths) { ScenarioCommand.check(files, modules: $0) }
+case (let name, let rest)? where name == "modules": exit(ModuleSettings.run(rest))
+case (let name, let rest)? where name == "new-module":
+  exit(ModuleScaffold.run(rest, workbenchRoot: workbenchSourceRoot()))
+case (let name, let rest)?: exit(WorkspaceTransfer.run(name, rest, modules: builtInModules))  // export, import
+case nil: break
 }
 
 do {

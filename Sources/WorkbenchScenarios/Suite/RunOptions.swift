@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// The options of `workbench run` and `workbench check`.
 public struct RunOptions: Sendable {
   /// Files and folders to run.
@@ -44,69 +46,59 @@ public struct RunOptions: Sendable {
     public var description: String { message }
   }
 
-  static let valueOptions = [
-    "--filter", "--tag", "--exclude-tag", "--jobs", "-j", "--shard", "--repeat", "--junit", "--json", "--module",
+  /// The options of `run` and `check`, declared once: the parser and `--help` are made from
+  /// these. The last three are the runner's own, for its worker processes.
+  static let all: [ProgramOption<RunOptions>] = [
+    .value(["--filter"], "REGEX", help: "only scenarios whose name matches") {
+      options, pattern throws(ProgramUsageError) in
+      if case .failure(let problem) = RegexLimits.compile(pattern) {
+        let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern
+        throw ProgramUsageError("--filter \(shown) cannot be used: \(problem.message)")
+      }
+      options.filter = pattern
+    },
+    .value(["--tag"], "T", help: "only scenarios tagged T (repeatable)") { $0.tags.append($1) },
+    .value(["--exclude-tag"], "T", help: "skip scenarios tagged T (repeatable)") { $0.excludedTags.append($1) },
+    .flag(["--list"], help: "list the selected scenarios and exit") { $0.list = true },
+    .flag(["--fail-fast"], help: "stop at the first failure") { $0.failFast = true },
+    .value(["-j", "--jobs"], "N", help: "worker processes (default: the number of cores)") {
+      options, text throws(ProgramUsageError) in
+      guard let jobs = Int(text), jobs >= 1 else { throw ProgramUsageError("--jobs needs a number of at least 1") }
+      options.jobs = jobs
+    },
+    .value(["--shard"], "I/N", help: "run the I-th of N shards (split by file)") {
+      options, text throws(ProgramUsageError) in
+      let parts = text.split(separator: "/")
+      guard parts.count == 2, let shard = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+        (1...count).contains(shard)
+      else { throw ProgramUsageError("--shard is I/N with 1 <= I <= N, such as 2/4; got '\(text)'") }
+      options.shard = (shard, count)
+    },
+    .value(["--repeat"], "N", help: "run each scenario N times") { options, text throws(ProgramUsageError) in
+      guard let count = Int(text), count >= 1 else { throw ProgramUsageError("--repeat needs a number of at least 1") }
+      options.repeatCount = count
+    },
+    .flag(["--update-snapshots"], help: "record missing or changed snapshot files") { $0.updateSnapshots = true },
+    .flag(["--exhaustive"], help: "fail when a frame changes without an expectation covering it") {
+      $0.exhaustive = true
+    },
+    .value(["--junit"], "FILE", help: "write a JUnit XML report") { $0.junitPath = $1 },
+    .value(["--json"], "FILE", help: "write a JSON report") { $0.jsonPath = $1 },
+    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
+      $0.modulePaths.append($1)
+    },
+    .flag(["--worker"], help: nil) { $0.worker = true },
+    .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
+    .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
   ]
-  static let flagOptions = ["--list", "--fail-fast", "--update-snapshots", "--exhaustive", "--worker"]
 
   /// Parses the arguments after `run` or `check`.
   public static func parse(_ arguments: [String], cores: Int) throws(UsageError) -> RunOptions {
     var options = RunOptions(jobs: max(1, cores))
-    var index = 0
-    func value(_ name: String) throws(UsageError) -> String {
-      index += 1
-      guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
-      return arguments[index]
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      switch argument {
-      case "--filter":
-        let pattern = try value(argument)
-        if case .failure(let problem) = RegexLimits.compile(pattern) {
-          let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern
-          throw UsageError(message: "--filter \(shown) cannot be used: \(problem.message)")
-        }
-        options.filter = pattern
-      case "--tag": options.tags.append(try value(argument))
-      case "--exclude-tag": options.excludedTags.append(try value(argument))
-      case "--list": options.list = true
-      case "--fail-fast": options.failFast = true
-      case "--jobs", "-j":
-        guard let jobs = Int(try value(argument)), jobs >= 1 else {
-          throw UsageError(message: "--jobs needs a number of at least 1")
-        }
-        options.jobs = jobs
-      case "--shard":
-        let text = try value(argument)
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let shard = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-          (1...count).contains(shard)
-        else { throw UsageError(message: "--shard is I/N with 1 <= I <= N, such as 2/4; got '\(text)'") }
-        options.shard = (shard, count)
-      case "--repeat":
-        guard let count = Int(try value(argument)), count >= 1 else {
-          throw UsageError(message: "--repeat needs a number of at least 1")
-        }
-        options.repeatCount = count
-      case "--update-snapshots": options.updateSnapshots = true
-      case "--exhaustive": options.exhaustive = true
-      case "--junit": options.junitPath = try value(argument)
-      case "--json": options.jsonPath = try value(argument)
-      case "--worker": options.worker = true
-      case "--module", "-m": options.modulePaths.append(try value(argument))
-      case "--skip-scenario": options.skippedScenarios.insert(try value(argument))
-      case "--skip-file": options.skippedFiles.insert(try value(argument))
-      default:
-        if argument.hasPrefix("-") {
-          let known = valueOptions + flagOptions
-          let hint =
-            known.first { $0.hasPrefix(argument) || argument.hasPrefix($0) }.map { ". Did you mean \($0)?" } ?? ""
-          throw UsageError(message: "unknown option '\(argument)'\(hint)")
-        }
-        options.paths.append(argument)
-      }
-      index += 1
+    do {
+      options.paths = try ProgramOptionParser.parse(arguments, options: all, into: &options)
+    } catch {
+      throw UsageError(message: error.message)
     }
     if options.paths.isEmpty { throw UsageError(message: "name the scenario files or folders to run") }
     return options
@@ -127,25 +119,15 @@ public struct RunOptions: Sendable {
     return arguments
   }
 
-  static let helpText = """
+  static var helpText: String {
+    """
     usage: workbench run PATH... [options]      run scenario files (folders are searched for *.yaml)
            workbench check PATH...              check files without running them
 
     options:
-      --filter REGEX       only scenarios whose name matches
-      --tag T              only scenarios tagged T (repeatable)
-      --exclude-tag T      skip scenarios tagged T (repeatable)
-      --list               list the selected scenarios and exit
-      --fail-fast          stop at the first failure
-      --jobs N, -j N       worker processes (default: the number of cores)
-      --shard I/N          run the I-th of N shards (split by file)
-      --repeat N           run each scenario N times
-      --update-snapshots   record missing or changed snapshot files
-      --exhaustive         fail when a frame changes without an expectation covering it
-      --junit FILE         write a JUnit XML report
-      --json FILE          write a JSON report
-      --module PATH        also load the module built as the executable PATH
+    \(ProgramOptionParser.help(all))
 
     exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors
     """
+  }
 }

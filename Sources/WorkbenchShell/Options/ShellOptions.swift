@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// How the shell was asked to run, parsed from the command line.
 public struct ShellOptions: Equatable, Sendable {
   /// Commands given with `-c`, run instead of reading standard input.
@@ -20,50 +22,53 @@ public struct ShellOptions: Equatable, Sendable {
   /// The defaults.
   public init() {}
 
+  /// The shell's options, declared once: the parser and `--help` are made from these.
+  public static let all: [ProgramOption<ShellOptions>] = [
+    .value(["-c", "--command"], "CMDS", help: "run these commands (separated by ;) instead of reading input") {
+      $0.commands = $1
+    },
+    .flag(["--echo"], help: "echo each command before its output (pipes and -c)") { $0.echo = true },
+    .flag(["--keep-going"], help: "go on after an error (pipes and -c); the exit code still says it failed") {
+      $0.keepGoing = true
+    },
+    .flag(["--json"], help: "print frames as JSON lines") { $0.json = true },
+    .flag(["--no-color"], help: "no colour (also when NO_COLOR is set or output is not a terminal)") {
+      $0.colorAllowed = false
+    },
+    .value(["--rows"], "N", help: "rows a list shows at once (default 20)") {
+      options, value throws(ProgramUsageError) in
+      guard let rows = Int(value), rows > 0 else { throw ProgramUsageError("--rows needs a positive number") }
+      options.viewportRows = rows
+    },
+    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH (repeatable)") {
+      $0.modulePaths.append($1)
+    },
+    .value(
+      ["-w", "--workspace"], "FILE",
+      help: "the workspace file (default: under $XDG_DATA_HOME/workbench; :memory: keeps none)"
+    ) { $0.workspace = $1 },
+  ]
+
   /// Parses the shell's options (everything after the program name).
   ///
-  /// - Throws: `ShellUsageError` for an unknown option or a missing value.
+  /// - Throws: `ShellUsageError` for an unknown option, a missing value or a stray word.
   public static func parse(_ arguments: [String]) throws(ShellUsageError) -> ShellOptions {
     var options = ShellOptions()
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-      switch argument {
-      case "-c", "--command":
-        guard let value = iterator.next() else { throw ShellUsageError("\(argument) needs the commands to run") }
-        options.commands = value
-      case "--echo": options.echo = true
-      case "--keep-going": options.keepGoing = true
-      case "--json": options.json = true
-      case "--no-color": options.colorAllowed = false
-      case "--module", "-m":
-        guard let value = iterator.next(), !value.isEmpty else { throw ShellUsageError("--module needs an executable") }
-        options.modulePaths.append(value)
-      case "--workspace", "-w":
-        guard let value = iterator.next(), !value.isEmpty else { throw ShellUsageError("--workspace needs a file") }
-        options.workspace = value
-      case "--rows":
-        guard let value = iterator.next(), let rows = Int(value), rows > 0 else {
-          throw ShellUsageError("--rows needs a positive number")
-        }
-        options.viewportRows = rows
-      default:
-        let known = [
-          "-c", "--command", "--echo", "--keep-going", "--json", "--no-color", "--rows", "--help", "--version",
-        ]
-        let hint = known.min { editCost(argument, $0) < editCost(argument, $1) }.map { ". Did you mean \($0)?" } ?? ""
-        throw ShellUsageError("unknown option '\(argument)'\(hint)")
-      }
+    let operands: [String]
+    do {
+      operands = try ProgramOptionParser.parse(arguments, options: all, into: &options)
+    } catch {
+      throw ShellUsageError(error.message)
+    }
+    if let word = operands.first {
+      throw ShellUsageError("'\(word)' is neither a subcommand of workbench nor an option")
     }
     return options
   }
 
-  private static func editCost(_ a: String, _ b: String) -> Int {
-    let common = zip(a, b).prefix { $0 == $1 }.count
-    return max(a.count, b.count) - common
-  }
-
   /// The text of `workbench --help`.
-  public static let helpText = """
+  public static var helpText: String {
+    """
     workbench: a plugin-based editing workbench with a scripting front end
 
     usage:
@@ -79,20 +84,13 @@ public struct ShellOptions: Equatable, Sendable {
       workbench --help | --version
 
     options:
-      -c, --command CMDS   run these commands (separated by ;) instead of reading input
-      --echo               echo each command before its output (pipes and -c)
-      --keep-going         go on after an error (pipes and -c); the exit code still says it failed
-      --json               print frames as JSON lines
-      --no-color           no colour (also when NO_COLOR is set or output is not a terminal)
-      --rows N             rows a list shows at once (default 20)
-      -m, --module PATH    also load the module built as the executable PATH (repeatable)
-      -w, --workspace FILE the workspace database (default: $XDG_DATA_HOME/workbench/workspace.sqlite;
-                           :memory: keeps nothing)
+    \(ProgramOptionParser.help(all))
 
-    The shell restores the windows of the last session and saves them when it ends; from a pipe
+    The shell restores the windows of the last session and saves them as it goes; from a pipe
     or with -c it starts without windows and saves only document edits. In the shell, type
     `help` for the commands. Exit codes: 0 success, 1 a command failed, 2 wrong usage.
     """
+  }
 }
 
 /// A mistake in how the program was invoked; exits with code 2.

@@ -1,0 +1,93 @@
+/// One option of the program's own command line (`--rows N`, `--json`), declared once as data:
+/// the parser, `--help` and the man page are made from the same declarations.
+public struct ProgramOption<Target>: Sendable {
+  /// The spellings, short first (`-w`, `--workspace`).
+  public let names: [String]
+  /// The value's placeholder (`FILE`), or `nil` for a flag.
+  public let value: String?
+  /// One line of help; `nil` for an option of the program's own (a worker's), left out of help.
+  public let help: String?
+  /// Records the option (and its value) in the options being parsed; throws a message for a
+  /// value it cannot take.
+  let apply: @Sendable (inout Target, String?) throws(ProgramUsageError) -> Void
+
+  /// A flag: `--json`.
+  public static func flag(
+    _ names: [String], help: String?, _ apply: @escaping @Sendable (inout Target) -> Void
+  ) -> Self {
+    Self(names: names, value: nil, help: help) { target, _ throws(ProgramUsageError) in apply(&target) }
+  }
+
+  /// An option with a value: `--rows N`.
+  public static func value(
+    _ names: [String], _ placeholder: String, help: String?,
+    _ apply: @escaping @Sendable (inout Target, String) throws(ProgramUsageError) -> Void
+  ) -> Self {
+    Self(names: names, value: placeholder, help: help) { target, value throws(ProgramUsageError) in
+      try apply(&target, value ?? "")
+    }
+  }
+
+  /// How the option reads in help: `-w, --workspace FILE`.
+  public var synopsis: String {
+    names.joined(separator: ", ") + (value.map { " " + $0 } ?? "")
+  }
+}
+
+/// A mistake in how the program was invoked; exits with code 2.
+public struct ProgramUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong.
+  public let message: String
+  /// A usage error with a message.
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Parses a command line against declared options. Words that are not options are operands,
+/// in order; options may stand before, between or after them.
+public enum ProgramOptionParser {
+  /// The options applied to `target`, and the operands.
+  ///
+  /// - Throws: `ProgramUsageError` for an unknown option (with the closest known one), a missing
+  ///   value, or a value an option refuses.
+  public static func parse<Target>(
+    _ arguments: [String], options: [ProgramOption<Target>], into target: inout Target
+  ) throws(ProgramUsageError) -> [String] {
+    var operands: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      guard word.hasPrefix("-"), word != "-" else {
+        operands.append(word)
+        continue
+      }
+      guard let option = options.first(where: { $0.names.contains(word) }) else {
+        let names = options.filter { $0.help != nil }.flatMap(\.names) + ["--help"]
+        let hint = Suggestions.closest(to: word, in: names).map { ". Did you mean \($0)?" } ?? ""
+        throw ProgramUsageError("unknown option '\(word)'\(hint)")
+      }
+      var value: String?
+      if let placeholder = option.value {
+        guard index < arguments.count, !arguments[index].isEmpty else {
+          throw ProgramUsageError("\(word) needs \(placeholder)")
+        }
+        value = arguments[index]
+        index += 1
+      }
+      try option.apply(&target, value)
+    }
+    return operands
+  }
+
+  /// The options section of a help text: one aligned line an option.
+  public static func help<Target>(_ options: [ProgramOption<Target>], width: Int = 21) -> String {
+    options.compactMap { option in
+      guard let help = option.help else { return nil }
+      let synopsis = option.synopsis
+      let padded =
+        synopsis.count >= width ? synopsis + " " : synopsis + String(repeating: " ", count: width - synopsis.count)
+      return "  " + padded + help
+    }.joined(separator: "\n")
+  }
+}

@@ -91,12 +91,12 @@ import WorkbenchTestSupport
         scenario: Error
         \(Self.twoBooks)
         steps:
-          - do: close nowhere
+          - do: "@left select 9"
         """
       ).first?.failure)
-    #expect(failure.message == "no window 'nowhere'")
+    #expect(failure.message == "no book with id 9")
     #expect(failure.location.line == 11)
-    #expect(failure.location.column == 15)  // `nowhere` inside `do: close nowhere`
+    #expect(failure.location.column == 23)  // `9` inside `do: "@left select 9"`
   }
 
   @Test func relaunchRestoresWindowsAndViewState() throws {

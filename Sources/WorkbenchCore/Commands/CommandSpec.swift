@@ -52,6 +52,9 @@ public struct CommandSpec: Sendable {
   /// window shows for each screen the command can run in. Scenario files use it to know, before
   /// running, which windows later steps may name.
   public var opensWindow: (nameArgument: String, screens: [String: String])?
+  /// What the command does to the set of windows, for checks made before anything runs (a
+  /// scenario file's): opening one of the screen an argument names, or closing one.
+  public var windowEffect: WindowEffect?
 
   /// A command.
   public init(
@@ -105,4 +108,14 @@ public struct CommandSpec: Sendable {
     let choices = subcommands.map(\.usage).joined(separator: " | ")
     return name + " " + (requiresSubcommand ? choices : "[\(choices)]")
   }
+}
+
+/// What a command does to the set of open windows, declared with the command so that a check
+/// made before anything runs follows the windows a scenario will have.
+public enum WindowEffect: Sendable {
+  /// Opens a window showing the screen `screenArgument` names, named by `nameArgument` (its
+  /// number when left out).
+  case opens(screenArgument: String, nameArgument: String)
+  /// Closes the window `argument` names, or the one the command runs in.
+  case closes(argument: String)
 }

@@ -30,6 +30,18 @@ extension ModuleRegistry {
     return (index, opened)
   }
 
+  /// The command `name` leads to from a window showing `screen`, with the subcommand its first
+  /// word picks, if it has subcommands: the spec whose arguments the remaining words fill.
+  public func commandSpec(named name: String, inScreen screen: String?, words: [String]) -> (
+    spec: CommandSpec, words: [String]
+  )? {
+    guard case .success(let route) = router.route(name, screen: screen) else { return nil }
+    if !route.spec.subcommands.isEmpty, let first = words.first, let sub = route.spec.subcommand(named: first) {
+      return (sub, Array(words.dropFirst()))
+    }
+    return (route.spec, words)
+  }
+
   /// The screen with this name, and the document kind it shows.
   public func screen(named name: String) -> (name: String, documentKind: String)? {
     screenKinds[name].map { ($0.name, $0.documentKind) }

@@ -40,7 +40,13 @@ enum HostCommands {
   static let openDocument = Argument<String>.document("document", help: "the document to show")
   static let openName = Argument<String>.word("name", help: "a name to type instead of the window's number").optional
 
-  static let open = CommandSpec(
+  static let open = {
+    var spec = openSpec
+    spec.windowEffect = .opens(screenArgument: openScreen.spec.name, nameArgument: openName.spec.name)
+    return spec
+  }()
+
+  static let openSpec = CommandSpec(
     "open", arguments: [openScreen, openDocument, openName],
     summary: "Open a window showing a document, and focus it",
     details: "Each window has its own view state: two windows on one document filter and select independently."
@@ -81,7 +87,13 @@ enum HostCommands {
     "unsaved", leaveWords, help: "for a window with unsaved work: save it first, or discard it (force is discard)"
   ).optional
 
-  static let close = CommandSpec(
+  static let close = {
+    var spec = closeSpec
+    spec.windowEffect = .closes(argument: closeWindow.spec.name)
+    return spec
+  }()
+
+  static let closeSpec = CommandSpec(
     "close", arguments: [closeWindow, closeUnsaved],
     summary: "Close a window; its view state goes with it",
     details: "A window with unsaved work (a draft) is not closed until you say what to do with it: the shell "

@@ -12,17 +12,27 @@ struct StepContext {
   var windowOrder: [String] = []
   var windowsOpened = 0
 
+  /// Each named window's number, which names it too.
+  var numbers: [String: String] = [:]
+
   mutating func open(_ name: String?, screen: String) {
     windowsOpened += 1
-    let label = name ?? String(windowsOpened)
+    let number = String(windowsOpened)
+    let label = name ?? number
     windows[label] = screen
     windowOrder.append(label)
-    if name != nil { windows[String(windowsOpened)] = screen }
+    if name != nil {
+      windows[number] = screen
+      numbers[label] = number
+    }
   }
 
+  /// Closes a window named by its name or its number: both stop naming it.
   mutating func close(_ label: String) {
-    windows[label] = nil
-    windowOrder.removeAll { $0 == label }
+    let name = numbers.first { $0.value == label }?.key ?? label
+    for alias in [name, numbers[name]].compactMap({ $0 }) { windows[alias] = nil }
+    numbers[name] = nil
+    windowOrder.removeAll { $0 == name }
   }
 }
 
@@ -86,8 +96,10 @@ extension ScenarioLoader {
     case "do":
       try allow(["fails"])
       let line = try commandLine(main.value, context: context)
-      try checkLine(line, at: main.value.location, window: nil, context: &context)
-      return [Step(action: .host(line: line), location: main.value.location, failure: failure, origin: context.origin)]
+      try checkLine(line, at: contentStart(main.value), window: nil, expectsFailure: failure != nil, context: &context)
+      return [
+        Step(action: .host(line: line), location: contentStart(main.value), failure: failure, origin: context.origin)
+      ]
     case "expect":
       try allow([])
       guard let windows = main.value.pairs, !windows.isEmpty else {
@@ -135,10 +147,11 @@ extension ScenarioLoader {
       }
       try allow(["fails"])
       let line = try commandLine(main.value, context: context)
-      try checkLine(line, at: main.value.location, window: main.key, context: &context)
+      try checkLine(
+        line, at: contentStart(main.value), window: main.key, expectsFailure: failure != nil, context: &context)
       return [
         Step(
-          action: .command(window: main.key, line: line), location: main.value.location, failure: failure,
+          action: .command(window: main.key, line: line), location: contentStart(main.value), failure: failure,
           origin: context.origin)
       ]
     }
@@ -174,11 +187,12 @@ extension ScenarioLoader {
     throw ScenarioFileError("no window '\(label)' is open here\(hint) (open: \(open))", at: location)
   }
 
-  /// Checks the command names and window references of a line, and follows `open`, `close`
-  /// and `relaunch` so later steps are checked against the windows that will exist.
-  private func checkLine(_ line: String, at location: SourceLocation, window: String?, context: inout StepContext)
-    throws(ScenarioFileError)
-  {
+  /// Checks the command names and window references of a line, and follows the windows its
+  /// commands open and close (as their specs declare), so later steps are checked against the
+  /// windows that will exist. A step expected to fail changes no windows.
+  private func checkLine(
+    _ line: String, at location: SourceLocation, window: String?, expectsFailure: Bool, context: inout StepContext
+  ) throws(ScenarioFileError) {
     let commands: [[CommandToken]]
     do {
       commands = try CommandTokenizer.commands(in: line)
@@ -188,35 +202,60 @@ extension ScenarioLoader {
     guard !commands.isEmpty else { throw ScenarioFileError("the command is empty", at: location) }
     for tokens in commands {
       var words = tokens[...]
-      var screen = window.flatMap { context.windows[$0] }
+      var target = window
       if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
         let label = String(first.text.dropFirst())
         try checkWindow(label, at: shifted(location, by: first.column), context: context)
-        screen = context.windows[label]
+        target = label
         words = words.dropFirst()
       }
+      let screen = target.flatMap { context.windows[$0] }
       guard let name = words.first else {
         throw ScenarioFileError("a window reference needs a command after it", at: location)
       }
       if let problem = registry.problemWithCommand(named: name.text, inScreen: screen) {
         throw ScenarioFileError(problem, at: shifted(location, by: name.column))
       }
-      let arguments = words.dropFirst().map(\.text)
-      if let opened = registry.windowOpened(byCommand: name.text, inScreen: screen) {
-        context.open(opened.argument < arguments.count ? arguments[opened.argument] : nil, screen: opened.screen)
+      let argumentTokens = Array(words.dropFirst())
+      guard
+        let (spec, filled) = registry.commandSpec(
+          named: name.text, inScreen: screen, words: argumentTokens.map(\.text))
+      else { continue }
+      let tokens = Array(argumentTokens.suffix(filled.count))
+      // Arguments that name windows must name windows open at this point.
+      var values: [String: String] = [:]
+      for (index, argument) in spec.arguments.enumerated() where index < tokens.count {
+        values[argument.name] = tokens[index].text
+        switch argument.kind {
+        case .window:
+          try checkWindow(tokens[index].text, at: shifted(location, by: tokens[index].column), context: context)
+        case .windowOr(let words) where !words.contains(tokens[index].text):
+          try checkWindow(tokens[index].text, at: shifted(location, by: tokens[index].column), context: context)
+        default: break
+        }
       }
-      switch name.text {
-      case "open" where arguments.count >= 2:
-        context.open(arguments.count >= 3 ? arguments[2] : nil, screen: arguments[0])
-      case "close":
-        let named = arguments.first.flatMap { context.windows[$0] != nil ? $0 : nil }
-        if let label = named ?? window { context.close(label) }
-      case "focus", "show":
-        for label in arguments { try checkWindow(label, at: shifted(location, by: name.column), context: context) }
-      default:
+      guard !expectsFailure else { continue }
+      if let opened = registry.windowOpened(byCommand: name.text, inScreen: screen) {
+        context.open(opened.argument < tokens.count ? tokens[opened.argument].text : nil, screen: opened.screen)
+      }
+      switch spec.windowEffect {
+      case .opens(let screenArgument, let nameArgument)?:
+        if let opened = values[screenArgument] { context.open(values[nameArgument], screen: opened) }
+      case .closes(let argument)?:
+        let named = values[argument].flatMap { context.windows[$0] != nil ? $0 : nil }
+        if let label = named ?? target { context.close(label) }
+      case nil:
         break
       }
     }
+  }
+
+  /// Where a command's text starts: inside the quote of a quoted scalar, so that a column in
+  /// the command lands on the character it names.
+  private func contentStart(_ node: YAMLNode) -> SourceLocation {
+    var location = node.location
+    if case .scalar(_, let isPlain) = node.content, !isPlain { location.column += 1 }
+    return location
   }
 
   /// A location moved right to a column inside a one-line value.

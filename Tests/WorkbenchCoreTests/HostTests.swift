@@ -188,15 +188,6 @@ import Testing
 /// what a name means where it is typed.
 @MainActor
 @Suite struct CommandRouterTests {
-  private func failure(_ host: Host, _ line: String) -> String? {
-    do {
-      _ = try host.run(line: line)
-      return nil
-    } catch {
-      return error.message
-    }
-  }
-
   @Test func runCheckHelpAndCompletionAgreeOnAModulesCommand() throws {
     let host = try Host(modules: [CounterModule()])
     // With no counter window, `step` is counter's command and runs nowhere yet.
@@ -226,15 +217,6 @@ import Testing
 /// one, with its own arguments; help, completion and messages know them.
 @MainActor
 @Suite struct SubcommandTests {
-  private func failure(_ host: Host, _ line: String) -> String? {
-    do {
-      _ = try host.run(line: line)
-      return nil
-    } catch {
-      return error.message
-    }
-  }
-
   @Test func theFirstWordPicksASubcommand() throws {
     let host = try Host(modules: [CounterModule()], clock: .virtual)
     #expect(try host.run(line: "clock advance 2s") == [.text("2s since the session started (virtual time)")])
@@ -249,5 +231,16 @@ import Testing
     let help = try host.run(line: "help record").first.map { "\($0)" } ?? ""
     #expect(help.contains("record start FILE"))
     #expect(help.contains("Stop recording and write the scenario"))
+  }
+}
+
+/// The message a line fails with, or `nil` when it runs.
+@MainActor
+func failure(_ host: Host, _ line: String) -> String? {
+  do {
+    _ = try host.run(line: line)
+    return nil
+  } catch {
+    return error.message
   }
 }

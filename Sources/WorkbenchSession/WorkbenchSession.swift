@@ -55,9 +55,10 @@ public final class WorkbenchSession {
   /// - Throws: `CommandError` for the first command that fails (with its column), or what
   ///   `handle` throws.
   public func run(
-    _ line: String, in window: String? = nil, handle: (SessionEvent) throws(CommandError) -> Void
+    _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
+    handle: (SessionEvent) throws(CommandError) -> Void
   ) throws(CommandError) {
-    try host.run(line: line, in: window) { output throws(CommandError) in
+    try host.run(line: line, in: window, continuingAfter: failed) { output throws(CommandError) in
       switch output {
       case .relaunch:
         let warnings = try relaunch()

@@ -39,12 +39,21 @@ final class ShellController {
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
     recorder?.prepare(line, host: host)
+    var failedCommand: CommandError?
     let outcome = report(place: place) { () throws(CommandError) -> Outcome in
       var outcome = Outcome.ran
-      try session.run(line) { event throws(CommandError) in
+      // With --keep-going each command of the line is reported and the next one runs.
+      let keepGoing: ((CommandError) -> Void)? =
+        options.keepGoing
+        ? { error in
+          self.writeFailure(error, place: place)
+          failedCommand = error
+        } : nil
+      try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
         if let result = try show(event) { outcome = result }
       }
       recorder?.commit()
+      if let failedCommand, outcome == .ran { return .failed(usage: failedCommand.isUsageError) }
       return outcome
     }
     if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
@@ -92,13 +101,18 @@ final class ShellController {
     do {
       return try body()
     } catch {
-      let column = error.column.map { ":\($0)" } ?? ""
-      if let place {
-        output.writeError(error.message, place: place + column)
-      } else {
-        output.writeError((error.column.map { "column \($0): " } ?? "") + error.message, place: nil)
-      }
+      writeFailure(error, place: place)
       return .failed(usage: error.isUsageError)
+    }
+  }
+
+  /// Writes a failed command's message with its place and column.
+  private func writeFailure(_ error: CommandError, place: String?) {
+    let column = error.column.map { ":\($0)" } ?? ""
+    if let place {
+      output.writeError(error.message, place: place + column)
+    } else {
+      output.writeError((error.column.map { "column \($0): " } ?? "") + error.message, place: nil)
     }
   }
 

@@ -47,6 +47,33 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("▸  3  The Art of Computer Programming"))
   }
 
+  @Test func keepGoingAppliesToEachCommandOfALine() {
+    let result = run("", ["--keep-going", "-c", "open catalog library; select 999; select 3; frame"])
+    #expect(result.status == 1)
+    #expect(result.stderr == "-c:1:30: error: no book with id 999\n")
+    #expect(result.stdout.contains("selected: 3"))
+  }
+
+  @Test func settleWaitsForTheLoadsOfAScript() {
+    let result = run("", ["-c", "open feed account f; search rent; settle; frame"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("settled after"))
+    #expect(result.stdout.contains("state: loaded"))
+    #expect(result.stdout.contains("memo: rent"))
+    let tooShort = run("", ["-c", "open feed account f; network latency 5000; search rent; settle 100ms"])
+    #expect(tooShort.status == 1)
+    #expect(tooShort.stderr.contains("still pending after 100ms: 1 timer"), "\(tooShort.stderr)")
+  }
+
+  @Test func aScriptThatLosesADraftFails() {
+    let result = run("open editor notes e\nappend a thought\n")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: window e ended with unsaved changes"))
+    #expect(result.stderr.contains("which is lost: end scripts with `quit save` or `quit discard`"))
+    let saved = run("open editor notes e\nappend a thought\nquit save\n")
+    #expect(saved.status == 0, "\(saved.stderr)")
+  }
+
   @Test func echoShowsEachCommandAfterAPrompt() {
     let result = run("open catalog library left\n# a comment\nquery war\n", ["--echo"])
     #expect(result.stdout.contains("workbench> open catalog library left\n"))

@@ -25,6 +25,15 @@ extension Host {
   public func run(line: String, in window: String?, handle: (CommandOutput) throws(CommandError) -> Void)
     throws(CommandError)
   {
+    try run(line: line, in: window, continuingAfter: nil, handle: handle)
+  }
+
+  /// Runs a line as `run(line:in:handle:)` does; with `continuingAfter`, a command that fails is
+  /// reported to it and the line goes on with the next command (`--keep-going`).
+  public func run(
+    line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandOutput) throws(CommandError) -> Void
+  ) throws(CommandError) {
     clock.fireDue()
     services.scheduler.flush()
     try synchronize()
@@ -38,8 +47,15 @@ extension Host {
       if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
       }
-      let output = try run(tokens)
-      try handle(output)
+      let output: CommandOutput
+      do {
+        output = try run(tokens)
+        try handle(output)
+      } catch {
+        guard let failed else { throw error }
+        failed(error)
+        continue
+      }
       if output == .quit { return }  // nothing after `quit` runs
     }
   }

@@ -1,8 +1,8 @@
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
   static let all: [CommandSpec] = [
-    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, clock, relaunch, record,
-    restartModule, quit,
+    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, clock, settle, relaunch,
+    record, restartModule, quit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional
@@ -240,6 +240,26 @@ enum HostCommands {
     }
     try clock.advance(by: duration)
     return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time)")
+  }
+
+  static let settleLimit = Argument<String>.word(
+    "timeout", help: "the longest to wait (default 10s; in a scenario, the furthest to move the clock, default 60s)"
+  ).optional
+
+  static let settle = CommandSpec(
+    "settle", arguments: [settleLimit],
+    summary: "Wait until no load, debounce or timer is pending, so a script sees the result",
+    details: "On real time (the shell, scripts) it waits for the session's timers to fire and their changes to "
+      + "land, or fails when TIMEOUT passes first, saying what is still pending. On a scenario's virtual clock it "
+      + "moves the clock to the moment nothing is pending, at most TIMEOUT."
+  ) { context in
+    let clock = context.host.clock
+    let limitText = context.arguments[settleLimit] ?? (clock.mode == .virtual ? "60s" : "10s")
+    guard let limit = SessionClock.parseDuration(limitText) else {
+      throw CommandError("'\(limitText)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
+    }
+    let waited = try clock.settle(within: limit, flush: context.host.services.scheduler)
+    return .text("settled after \(SessionClock.describe(waited)) (\(clock.mode == .virtual ? "virtual" : "real") time)")
   }
 
   static let relaunch = CommandSpec(

@@ -72,6 +72,38 @@ public final class SessionClock {
     timers.map(\.due).min().map { max(.zero, $0 - now) }
   }
 
+  /// Lets time pass until no timer is pending: a virtual clock moves to each next timer in turn,
+  /// a real clock sleeps until it is due and fires it; changes are delivered after each.
+  ///
+  /// - Returns: how much time passed.
+  /// - Throws: `CommandError` saying what is still pending when `limit` would be passed first.
+  @discardableResult
+  public func settle(within limit: Duration, flush scheduler: ConnectionScheduler) throws(CommandError) -> Duration {
+    let start = now
+    scheduler.flush()
+    while let next = untilNextTimer {
+      let passed = now - start
+      guard passed + next <= limit else {
+        throw CommandError(
+          "still pending after \(SessionClock.describe(limit)): \(timers.count) timer\(timers.count == 1 ? "" : "s"), "
+            + "the next in \(SessionClock.describe(next)) (give a longer time: `settle 30s`)")
+      }
+      if mode == .virtual {
+        try advance(by: next)
+      } else {
+        if next > .zero {
+          let (seconds, attoseconds) = next.components
+          var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+          var left = timespec()
+          while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+        }
+        fireDue()
+      }
+      scheduler.flush()
+    }
+    return now - start
+  }
+
   /// Runs the timers that are due (on a real clock; a virtual clock runs them as it advances).
   @discardableResult
   public func fireDue() -> Bool {

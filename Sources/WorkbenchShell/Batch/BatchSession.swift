@@ -48,18 +48,24 @@ struct BatchSession {
         if !options.keepGoing { return ExitCode.failure }
       }
     }
-    warnAboutUnsavedWork()
-    return failed ? ExitCode.failure : ExitCode.success
+    let lost = reportLostWork()
+    return failed || lost ? ExitCode.failure : ExitCode.success
   }
 
-  /// Scripts do not keep their session: unsaved work left at the end is gone, and says so.
-  private func warnAboutUnsavedWork() {
+  /// Scripts do not keep their session: unsaved work left at the end is lost. That is a
+  /// failure (exit 1), reported like any error, so a script never loses work with status 0.
+  ///
+  /// - Returns: whether any work was lost.
+  private func reportLostWork() -> Bool {
     let host = controller.host
+    var lost = false
     for window in host.windows {
       guard let summary = host.unsavedSummary(of: window.id) else { continue }
+      lost = true
       output.writeError(
-        "window \(window.label) ended with \(summary), not saved: end scripts with `quit save` or "
+        "window \(window.label) ended with \(summary), which is lost: end scripts with `quit save` or "
           + "`quit discard` to say what to do", place: nil)
     }
+    return lost
   }
 }

@@ -58,7 +58,8 @@ public final class WorkbenchSession {
     _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
     handle: (SessionEvent) throws(CommandError) -> Void
   ) throws(CommandError) {
-    try host.run(line: line, in: window, continuingAfter: failed) { output throws(CommandError) in
+    try host.run(line: line, in: window, continuingAfter: failed) { (result: CommandResult) throws(CommandError) in
+      let output = result.output
       switch output {
       case .relaunch:
         let warnings = try relaunch()
@@ -72,7 +73,7 @@ public final class WorkbenchSession {
       case .unsavedWork(let windows, let quitting):
         try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
       default:
-        try handle(.output(output))
+        try handle(result.reports ? .report(output) : .output(output))
       }
     }
   }
@@ -179,8 +180,11 @@ public final class WorkbenchSession {
 
 /// What the front end must do about a command a session ran.
 public enum SessionEvent: Equatable {
-  /// Show it.
+  /// Show it: what a command shows after acting (the window's frame, usually).
   case output(CommandOutput)
+  /// Show it: what the command was run for (`frame`, `windows`, `help`); shown even when
+  /// quiet.
+  case report(CommandOutput)
   /// The host was rebuilt from the workspace; show its focused window, and the warnings.
   case relaunched(warnings: [RestorationWarning])
   /// Windows hold unsaved work: ask (then call `leave`), or refuse with `question.message`.

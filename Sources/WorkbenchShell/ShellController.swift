@@ -74,10 +74,14 @@ final class ShellController {
   private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
     switch event {
     case .output(let result):
+      if !options.quiet { output.write(result, host: host) }
+    case .report(let result):
       output.write(result, host: host)
     case .relaunched(let warnings):
       for warning in warnings { output.writeError(warning.message, place: nil) }
-      output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
+      if !options.quiet {
+        output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
+      }
     case .quit:
       return .quit
     case .unsavedWork(let question):

@@ -54,6 +54,19 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("selected: 3"))
   }
 
+  @Test func quietPrintsOnlyWhatWasAskedFor() {
+    let result = run("", ["-q", "-c", "open catalog library; select 27; frame"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("query: \n"), "\(result.stdout.prefix(200))")
+    #expect(result.stdout.contains("selected: 27"))
+    #expect(!result.stdout.contains("[1] catalog library"))
+    let lists = run("", ["--quiet", "-c", "open catalog library left; windows"])
+    #expect(lists.stdout == "* [1 left] catalog library\n")
+    let errors = run("", ["--quiet", "-c", "open catalog library; select 99"])
+    #expect(errors.stdout == "")
+    #expect(errors.stderr.contains("no book with id 99"))
+  }
+
   @Test func settleWaitsForTheLoadsOfAScript() {
     let result = run("", ["-c", "open feed account f; search rent; settle; frame"])
     #expect(result.status == 0, "\(result.stderr)")

@@ -3,7 +3,7 @@ import WorkbenchCore
 /// The editor's commands: edits to the window's draft, and saving, discarding and resolving it.
 enum EditorCommands {
   static let screens = ["editor"]
-  static let all = [title, append, insert, replace, delete, show, save, discard, resolve]
+  static let all = [title, append, insert, replace, delete, show.reporting(), save, discard, resolve]
 
   private static func editing(
     _ name: String, arguments: [any ArgumentDeclaration], summary: String,

@@ -5,7 +5,7 @@ import WorkbenchCore
 enum LightsCommands {
   static let homeScreens = ["home", "preview-home"]
   static let roomScreens = ["room", "preview-room"]
-  static let all = [enter, room, switchLight, dim, detect, scopes, bridge]
+  static let all = [enter, room, switchLight, dim, detect, scopes.reporting(), bridge]
 
   @MainActor static func lightsWindow(_ context: CommandContext) throws(CommandError) -> any LightsWindow {
     let window = try context.requireWindow()

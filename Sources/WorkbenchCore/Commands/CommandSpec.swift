@@ -52,6 +52,9 @@ public struct CommandSpec: Sendable {
   /// window shows for each screen the command can run in. Scenario files use it to know, before
   /// running, which windows later steps may name.
   public var opensWindow: (nameArgument: String, screens: [String: String])?
+  /// Whether the command's output is what it is run for (`frame`, `windows`, `help`), as
+  /// opposed to the frame most commands show after acting; `--quiet` prints only these.
+  public var reports = false
   /// What the command does to the set of windows, for checks made before anything runs (a
   /// scenario file's): opening one of the screen an argument names, or closing one.
   public var windowEffect: WindowEffect?
@@ -97,6 +100,13 @@ public struct CommandSpec: Sendable {
   /// Whether the name alone is refused (no default handler).
   public private(set) var requiresSubcommand = false
 
+  /// The same command, marked as one that reports (see `reports`).
+  public func reporting() -> CommandSpec {
+    var spec = self
+    spec.reports = true
+    return spec
+  }
+
   /// The subcommand a word names.
   public func subcommand(named word: String) -> CommandSpec? {
     subcommands.first { $0.name == word }
@@ -118,4 +128,10 @@ public enum WindowEffect: Sendable {
   case opens(screenArgument: String, nameArgument: String)
   /// Closes the window `argument` names, or the one the command runs in.
   case closes(argument: String)
+}
+
+/// What one command produced, and whether it reports (see `CommandSpec.reports`).
+public struct CommandResult: Equatable, Sendable {
+  public let output: CommandOutput
+  public let reports: Bool
 }

@@ -34,6 +34,16 @@ extension Host {
     line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandOutput) throws(CommandError) -> Void
   ) throws(CommandError) {
+    try run(line: line, in: window, continuingAfter: failed) { result throws(CommandError) in try handle(result.output)
+    }
+  }
+
+  /// Runs a line as `run(line:in:continuingAfter:handle:)` does, handing over each command's
+  /// result with whether the command reports (its output is what it was run for).
+  public func run(
+    line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) {
     clock.fireDue()
     services.scheduler.flush()
     try synchronize()
@@ -49,8 +59,9 @@ extension Host {
       }
       let output: CommandOutput
       do {
-        output = try run(tokens)
-        try handle(output)
+        let result = try runReporting(tokens)
+        output = result.output
+        try handle(result)
       } catch {
         guard let failed else { throw error }
         failed(error)
@@ -70,6 +81,11 @@ extension Host {
 
   /// Runs one tokenized command.
   public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
+    try runReporting(tokens).output
+  }
+
+  /// Runs one tokenized command, and says whether it reports.
+  func runReporting(_ tokens: [CommandToken]) throws(CommandError) -> CommandResult {
     let resolved: ResolvedCommand
     let arguments: ParsedArguments
     do {
@@ -89,7 +105,7 @@ extension Host {
       let output = try resolved.spec.handler(context)
       services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
-      return output
+      return CommandResult(output: output, reports: resolved.spec.reports)
     } catch let error as CommandError {
       content?.abandonCommand()
       throw error
@@ -157,6 +173,7 @@ extension Host {
       "\(spec.name) \(sub.name)", arguments: sub.arguments, summary: sub.summary, details: sub.details,
       scope: sub.scope, handler: sub.handler)
     named.opensWindow = sub.opensWindow
+    named.reports = sub.reports
     return ResolvedCommand(
       spec: named, window: command.window, nameToken: word, argumentTokens: Array(command.argumentTokens.dropFirst()))
   }

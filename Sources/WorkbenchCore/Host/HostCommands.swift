@@ -1,8 +1,9 @@
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
   static let all: [CommandSpec] = [
-    help, modules, documents, open, windows, focus, close, show, frame, state, undo, redo, clock, settle, relaunch,
-    record, restartModule, quit,
+    help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
+    show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,
+    restartModule, quit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional

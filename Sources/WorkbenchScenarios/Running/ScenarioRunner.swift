@@ -192,7 +192,7 @@ public struct ScenarioRunner {
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
         case .unsavedWork(let question):
           throw CommandError(question.message)
-        case .output:
+        case .output, .report:
           break
         }
       }

@@ -10,6 +10,9 @@ public struct ShellOptions: Equatable, Sendable {
   public var keepGoing = false
   /// Print frames as JSON lines.
   public var json = false
+  /// Print only what commands are run for (`frame`, `state`, `show`, lists, help) and errors,
+  /// not the frame every command shows after acting.
+  public var quiet = false
   /// Colour: decided from the terminal and `NO_COLOR` unless forced off.
   public var colorAllowed = true
   /// Rows a list shows at once.
@@ -32,6 +35,9 @@ public struct ShellOptions: Equatable, Sendable {
       $0.keepGoing = true
     },
     .flag(["--json"], help: "print frames as JSON lines") { $0.json = true },
+    .flag(["-q", "--quiet"], help: "print only what was asked for (frame, state, show, lists) and errors") {
+      $0.quiet = true
+    },
     .flag(["--no-color"], help: "no colour (also when NO_COLOR is set or output is not a terminal)") {
       $0.colorAllowed = false
     },

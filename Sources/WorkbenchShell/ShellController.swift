@@ -114,9 +114,11 @@ final class ShellController {
   private func writeFailure(_ error: CommandError, place: String?) {
     let column = error.column.map { ":\($0)" } ?? ""
     if let place {
-      output.writeError(error.message, place: place + column)
+      output.writeError(error.message, place: place + column, column: error.column, usage: error.isUsageError)
     } else {
-      output.writeError((error.column.map { "column \($0): " } ?? "") + error.message, place: nil)
+      output.writeError(
+        (error.column.map { "column \($0): " } ?? "") + error.message, place: nil, column: error.column,
+        usage: error.isUsageError)
     }
   }
 

@@ -108,7 +108,8 @@ import WorkbenchTestSupport
     #expect(lines.count == 2)
     #expect(
       lines[1].hasPrefix(
-        #"{"window":1,"name":"left","screen":"catalog","document":"library","revision":1,"frame":{"query":"dune""#))
+        #"{"type":"frame","window":1,"name":"left","screen":"catalog","document":"library","revision":1,"frame":{"query":"dune""#
+      ))
     #expect(lines[1].contains(#""rows":[{"id":27,"title":"Dune"}]"#))
   }
 

@@ -8,6 +8,9 @@ public enum CommandOutput: Equatable, Sendable {
   case text(String)
   /// Print a structured value (as JSON in JSON mode, as an outline otherwise).
   case value(FrameValue)
+  /// A list or a record (`windows`, `documents`, `modules`, `state`): text for the terminal,
+  /// and the same as a structured value, with its `type`, for `--json`.
+  case listing(text: String, value: FrameValue)
   /// Nothing to show.
   case nothing
   /// End the session.

@@ -20,21 +20,35 @@ enum HostCommands {
   }
 
   static let modules = CommandSpec("modules", summary: "List the loaded modules") { context in
-    let rows = context.host.manifests.map { "\($0.name) \($0.version)  \($0.summary)" }
-    return .text(rows.joined(separator: "\n"))
+    let manifests = context.host.manifests
+    let rows = manifests.map { "\($0.name) \($0.version)  \($0.summary)" }
+    let value: FrameValue = [
+      "type": "modules",
+      "modules": .list(
+        manifests.map { ["name": .string($0.name), "version": .string($0.version), "summary": .string($0.summary)] }),
+    ]
+    return .listing(text: rows.joined(separator: "\n"), value: value)
   }
 
   static let documents = CommandSpec(
     "documents", summary: "List the documents, their kinds, revisions and the windows on them"
   ) { context in
     let host = context.host
-    let rows = host.documentNames.compactMap { name -> String? in
-      guard let entry = host.documents[name] else { return nil }
-      let showing = host.windows.filter { $0.documentName == name }.map { "@" + $0.label }
-      let windows = showing.isEmpty ? "" : "  shown in " + showing.joined(separator: ", ")
-      return "\(name)  \(entry.kind)  revision \(entry.revision)\(windows)"
+    var rows: [String] = []
+    var values: [FrameValue] = []
+    for name in host.documentNames {
+      guard let entry = host.documents[name] else { continue }
+      let showing = host.windows.filter { $0.documentName == name }.map(\.label)
+      let windows = showing.isEmpty ? "" : "  shown in " + showing.map { "@" + $0 }.joined(separator: ", ")
+      rows.append("\(name)  \(entry.kind)  revision \(entry.revision)\(windows)")
+      values.append([
+        "name": .string(name), "kind": .string(entry.kind), "revision": .integer(entry.revision),
+        "windows": .list(showing.map(FrameValue.string)),
+      ])
     }
-    return .text(rows.isEmpty ? "no documents" : rows.joined(separator: "\n"))
+    return .listing(
+      text: rows.isEmpty ? "no documents" : rows.joined(separator: "\n"),
+      value: ["type": "documents", "documents": .list(values)])
   }
 
   static let openScreen = Argument<String>.screen("screen", help: "the screen to show")
@@ -60,13 +74,20 @@ enum HostCommands {
 
   static let windows = CommandSpec("windows", summary: "List the open windows") { context in
     let host = context.host
-    guard !host.windows.isEmpty else { return .text("no windows are open (see `help open`)") }
     let rows = host.windows.map { window in
       let marker = window.id == host.focusedWindowID ? "*" : " "
       let name = window.name.map { " \($0)" } ?? ""
       return "\(marker) [\(window.id.number)\(name)] \(window.screen.name) \(window.documentName)"
     }
-    return .text(rows.joined(separator: "\n"))
+    let values = host.windows.map { window -> FrameValue in
+      [
+        "number": .integer(window.id.number), "name": FrameValue(window.name), "screen": .string(window.screen.name),
+        "document": .string(window.documentName), "focused": .bool(window.id == host.focusedWindowID),
+      ]
+    }
+    return .listing(
+      text: rows.isEmpty ? "no windows are open (see `help open`)" : rows.joined(separator: "\n"),
+      value: ["type": "windows", "windows": .list(values)])
   }
 
   static let focusWindow = Argument<WindowID>.window("window", help: "a window name or number")
@@ -142,7 +163,10 @@ enum HostCommands {
   ) { context in
     let window = try context.arguments[targetWindow].flatMap(context.host.window) ?? context.requireWindow()
     do {
-      return .text(try window.content.viewStateJSON())
+      let json = try window.content.viewStateJSON()
+      let state = (try? FrameValue.parse(json: Array(json.utf8))) ?? .string(json)
+      return .listing(
+        text: json, value: ["type": "state", "window": .integer(window.id.number), "state": state])
     } catch {
       throw CommandError("the view state of window \(window.label) cannot be encoded: \(error)")
     }

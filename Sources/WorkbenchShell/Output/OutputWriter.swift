@@ -40,18 +40,29 @@ final class OutputWriter {
         emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }))
       }
     case .text(let text):
-      emit(json ? FrameValue.object(FrameObject(["text": .string(text)])).jsonText : text)
+      emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : text)
     case .value(let value):
-      emit(json ? value.jsonText : value.outlineText)
+      emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : value.outlineText)
+    case .listing(let text, let value):
+      emit(json ? value.jsonText : text)
     case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork:
       break
     }
   }
 
-  func writeError(_ message: String, place: String?) {
+  /// Writes an error to standard error as text, and with `--json` also to standard output as
+  /// an object (`{"type":"error","message":...,"place":...,"column":...,"exit":"failure"}`), so a
+  /// program reading the lines sees it in order.
+  func writeError(_ message: String, place: String?, column: Int? = nil, usage: Bool = false) {
     let prefix = place.map { "\($0): " } ?? ""
     let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
     StandardStreams.error("\(prefix)\(label) \(message)\n")
+    guard json else { return }
+    let object: FrameValue = [
+      "type": "error", "message": .string(message), "place": FrameValue(place), "column": FrameValue(column),
+      "exit": .string(usage ? "usage" : "failure"),
+    ]
+    emit(object.jsonText)
   }
 
   func emit(_ text: String) {
@@ -60,6 +71,7 @@ final class OutputWriter {
 
   private func windowJSON(_ window: Window, host: Host) -> String {
     let object = FrameObject([
+      "type": "frame",
       "window": .integer(window.id.number),
       "name": FrameValue(window.name),
       "screen": .string(window.screen.name),

@@ -5,8 +5,11 @@ import WorkbenchCore
 /// minItems, minProperties, maxProperties, minimum, maximum, pattern, enum, oneOf, anyOf and
 /// local $ref. Any other keyword is an error, so the schema cannot silently use one this
 /// validator ignores.
-struct SchemaValidator {
+public struct SchemaValidator {
   let root: FrameValue
+
+  /// A validator for the schema `root`.
+  public init(root: FrameValue) { self.root = root }
 
   static let known: Set<String> = [
     "$schema", "title", "description", "definitions", "type", "properties", "required", "additionalProperties",
@@ -15,7 +18,7 @@ struct SchemaValidator {
   ]
 
   /// The problems with `value`, each as `path: what`; empty when it is valid.
-  func validate(_ value: FrameValue) -> [String] {
+  public func validate(_ value: FrameValue) -> [String] {
     var problems: [String] = []
     check(value, against: root, path: "$", problems: &problems)
     return problems

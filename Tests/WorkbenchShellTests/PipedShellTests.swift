@@ -54,6 +54,19 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("selected: 3"))
   }
 
+  @Test func exitLeavesAsQuitDoesAndShowDefaultsToTheFocusedWindow() {
+    let result = run("open catalog library left\nshow\nexit\nwindows\n", ["-q"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("[1 left] catalog library · revision 1\nall 30 books\n"), "\(result.stdout)")
+    #expect(!result.stdout.contains("* [1 left]"))  // nothing runs after `exit`
+  }
+
+  @Test func countsReadAsWords() {
+    let home = run("", ["-c", "open home home"])
+    #expect(home.stdout.contains("Bedroom · 1 light\n"))
+    #expect(home.stdout.contains("Living room · 2 lights"))
+  }
+
   @Test func quietPrintsOnlyWhatWasAskedFor() {
     let result = run("", ["-q", "-c", "open catalog library; select 27; frame"])
     #expect(result.status == 0)

@@ -8,7 +8,10 @@ enum CatalogRendering {
     let total = frame["total"]?.integerValue ?? 0
     let selected = frame["selected"]?.integerValue
     let onlySelected = frame["onlySelected"]?.boolValue ?? false
-    var summary = query.isEmpty ? "all \(total) books" : "\(matches) of \(total) books match \"\(query)\""
+    var summary =
+      query.isEmpty
+      ? (total == 1 ? "the only book" : "all \(total) books")
+      : "\(matches) of \(total) \(total == 1 ? "book matches" : "books match") \"\(query)\""
     if onlySelected { summary += " · only selected" }
     var lines = [summary]
     let rows = frame["rows"]?.elements ?? []

@@ -177,11 +177,15 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
 
 /// Terminal text for lights frames.
 enum LightsRendering {
+  /// "1 light", "3 lights".
+  static func lights(_ count: Int) -> String { count == 1 ? "1 light" : "\(count) lights" }
+
   static func home(_ frame: FrameValue) -> String {
     var lines = ["home (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"]
     for room in frame["rooms"]?.elements ?? [] {
       lines.append(
-        "  \(room["id"]?.stringValue ?? "")  \(room["name"]?.stringValue ?? "") · \(room["lights"]?.integerValue ?? 0) lights"
+        "  \(room["id"]?.stringValue ?? "")  \(room["name"]?.stringValue ?? "") · "
+          + Self.lights(room["lights"]?.integerValue ?? 0)
       )
     }
     lines.append("`enter ROOM` opens a room")

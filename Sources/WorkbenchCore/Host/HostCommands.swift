@@ -3,7 +3,7 @@ enum HostCommands {
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
     show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,
-    restartModule, quit,
+    restartModule, quit, exit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional
@@ -138,13 +138,16 @@ enum HostCommands {
     return host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open")
   }
 
-  static let showFirst = Argument<WindowID>.window("window", help: "the first window")
+  static let showFirst = Argument<WindowID>.window("window", help: "the first window (default: the focused one)")
+    .optional
   static let showOther = Argument<WindowID>.window("other", help: "a second window, shown beside the first").optional
 
   static let show = CommandSpec(
     "show", arguments: [showFirst, showOther], summary: "Show one window's frame, or two side by side"
   ) { context in
-    let first = context.arguments[showFirst]
+    guard let first = context.arguments[showFirst] ?? context.host.focusedWindowID else {
+      throw CommandError("no window is open: open one first (see `help open`)")
+    }
     guard let other = context.arguments[showOther] else { return .frame(first) }
     return .frames([first, other])
   }
@@ -242,6 +245,11 @@ enum HostCommands {
     }
     return .quit
   }
+
+  /// `exit`, as `quit` (the word other shells use).
+  static let exit = CommandSpec(
+    "exit", arguments: [quitUnsaved], summary: "End the session, as `quit` does", details: quit.details,
+    handler: quit.handler)
 
   static let clockDuration = Argument<String>.word("duration", help: "how far: 300ms, 2s, 1.5s, 1m")
 

@@ -126,18 +126,15 @@ public final class WorkbenchSession {
   /// Saves the windows, their view state and focus when they changed since the last save.
   ///
   /// - Throws: `StoreError` when the workspace refuses; nothing was saved then.
-  public func saveSessionIfChanged() throws {
-    guard let store else { return }
-    let record = try host.sessionRecord(includingDocuments: false)
-    guard record != savedSession else { return }
-    try store.saveSession(record)
-    savedSession = record
-  }
+  public func saveSessionIfChanged() throws { try save(onlyIfChanged: true) }
 
   /// Saves the windows, their view state and focus.
-  public func saveSession() throws {
+  public func saveSession() throws { try save(onlyIfChanged: false) }
+
+  private func save(onlyIfChanged: Bool) throws {
     guard let store else { return }
     let record = try host.sessionRecord(includingDocuments: false)
+    if onlyIfChanged, record == savedSession { return }
     try store.saveSession(record)
     savedSession = record
   }

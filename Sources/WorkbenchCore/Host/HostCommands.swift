@@ -267,11 +267,7 @@ enum HostCommands {
     "advance", arguments: [clockDuration], summary: "Move a scenario's virtual clock forward"
   ) { context in
     let clock = context.host.clock
-    let text = context.arguments[clockDuration]
-    guard let duration = SessionClock.parseDuration(text) else {
-      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
-    }
-    try clock.advance(by: duration)
+    try clock.advance(by: try SessionClock.duration(context.arguments[clockDuration]))
     return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time)")
   }
 
@@ -287,10 +283,7 @@ enum HostCommands {
       + "moves the clock to the moment nothing is pending, at most TIMEOUT."
   ) { context in
     let clock = context.host.clock
-    let limitText = context.arguments[settleLimit] ?? (clock.mode == .virtual ? "60s" : "10s")
-    guard let limit = SessionClock.parseDuration(limitText) else {
-      throw CommandError("'\(limitText)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
-    }
+    let limit = try SessionClock.duration(context.arguments[settleLimit] ?? (clock.mode == .virtual ? "60s" : "10s"))
     let waited = try clock.settle(within: limit, flush: context.host.services.scheduler)
     return .text("settled after \(SessionClock.describe(waited)) (\(clock.mode == .virtual ? "virtual" : "real") time)")
   }

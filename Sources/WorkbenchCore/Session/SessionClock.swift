@@ -126,6 +126,14 @@ public final class SessionClock {
   }
 
   /// Parses a duration such as `300ms`, `2s`, `1.5s`, `1m` or `250us`.
+  /// A duration a user typed, or an error that says how to write one.
+  public static func duration(_ text: String) throws(CommandError) -> Duration {
+    guard let duration = parseDuration(text) else {
+      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
+    }
+    return duration
+  }
+
   public static func parseDuration(_ text: String) -> Duration? {
     let units: [(String, Double)] = [
       ("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600),

@@ -14,6 +14,8 @@ public final class WorkbenchSession {
   public private(set) var store: WorkspaceStore?
   let registry: ModuleRegistry
   let environment: ScreenEnvironment
+  /// The external facts of the session, across its relaunches: recorded or replayed.
+  public var facts: SessionFacts { environment.services.facts }
   let clockMode: SessionClock.Mode
   /// The session as last saved, so a line that changed no window writes nothing.
   private var savedSession: SessionRecord?
@@ -144,6 +146,12 @@ public final class WorkbenchSession {
   /// last saved.
   public func end() {
     for window in host.windows { host.closeWindow(window.id) }
+  }
+
+  /// The documents a session starts with when nothing else is given: the modules' samples.
+  public func sampleDocuments() -> [SessionRecord.Document] {
+    let fresh = Host(registry: registry, environment: ScreenEnvironment(), clock: .virtual)
+    return (try? fresh.sessionRecord().documents) ?? []
   }
 
   // MARK: Building hosts

@@ -64,6 +64,7 @@ public enum Shell {
     let controller = ShellController(session: session, options: options, output: output)
     // The session's windows end properly, then module processes (and whatever they started).
     defer {
+      controller.finishRecording(because: "the session ends")
       session.end()
       ExternalModules.shutdown(modules)
     }

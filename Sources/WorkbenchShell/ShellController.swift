@@ -38,7 +38,8 @@ final class ShellController {
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
-    recorder?.prepare(line, host: host)
+    recorder?.lineWillRun(line, session: session)
+    defer { recorder?.lineFinished() }
     var failedCommand: CommandError?
     let outcome = report(place: place) { () throws(CommandError) -> Outcome in
       var outcome = Outcome.ran
@@ -46,13 +47,18 @@ final class ShellController {
       let keepGoing: ((CommandError) -> Void)? =
         options.keepGoing
         ? { error in
+          self.recorder?.commandFailed(error, session: self.session)
           self.writeFailure(error, place: place)
           failedCommand = error
         } : nil
-      try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
-        if let result = try show(event) { outcome = result }
+      do throws(CommandError) {
+        try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
+          if let result = try show(event) { outcome = result }
+        }
+      } catch {
+        recorder?.commandFailed(error, session: session)
+        throw error
       }
-      recorder?.commit()
       if let failedCommand, outcome == .ran { return .failed(usage: failedCommand.isUsageError) }
       return outcome
     }
@@ -62,6 +68,7 @@ final class ShellController {
 
   /// Carries out the answer to a question about unsaved work.
   func answer(_ question: UnsavedWorkQuestion, with choice: LeaveChoice) -> Outcome {
+    recorder?.answered(choice)
     let outcome = report(place: nil) { () throws(CommandError) -> Outcome in
       guard let event = try session.leave(question, choice: choice) else { return .ran }
       return try show(event) ?? .ran
@@ -73,6 +80,11 @@ final class ShellController {
   /// Shows an event; returns the outcome it decides, if any.
   private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
     switch event {
+    case .recordStart, .recordStop: break
+    case .unsavedWork: if canAsk { recorder?.commandRan(session: session) }
+    default: recorder?.commandRan(session: session)
+    }
+    switch event {
     case .output(let result):
       if !options.quiet { output.write(result, host: host) }
     case .report(let result):
@@ -83,21 +95,34 @@ final class ShellController {
         output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
       }
     case .quit:
+      finishRecording(because: "the session ends")
       return .quit
     case .unsavedWork(let question):
       guard canAsk else { throw CommandError(question.message) }
       return .ask(question)
     case .recordStart(let path):
       guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-      recorder = try SessionRecorder(path: path, host: host)
+      recorder = try SessionRecorder(path: path, session: session)
       output.write(.text("recording to \(path); `record stop` writes it"), host: host)
     case .recordStop:
       guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
       recorder = nil
-      let count = try active.finish(host: host)
+      let count = try active.finish(session: session)
       output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
     }
     return nil
+  }
+
+  /// Writes a recording still running when the session ends, so nothing recorded is lost.
+  func finishRecording(because reason: String) {
+    guard let active = recorder else { return }
+    recorder = nil
+    do {
+      let count = try active.finish(session: session)
+      output.write(.text("recording stopped as \(reason): wrote \(active.path) (\(count) steps)"), host: host)
+    } catch {
+      output.writeError("recording stopped as \(reason), and \(error.message)", place: nil)
+    }
   }
 
   /// Runs `body`, reporting a failure with its place and column.

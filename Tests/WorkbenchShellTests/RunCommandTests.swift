@@ -178,8 +178,8 @@ import WorkbenchTestSupport
     #expect(shell.status == 0, "\(shell.stderr)")
     #expect(shell.stdout.contains("wrote \(folder)/recorded.yaml (6 steps)"))
     let recorded = try #require(readTextFile(folder + "/recorded.yaml"))
-    #expect(recorded.contains(#"  - left: "query the""#))
-    #expect(recorded.contains(#"  - right: "select 1""#))
+    #expect(recorded.contains("  - left: query the\n"))
+    #expect(recorded.contains("  - right: select 1\n"))
     let run = ChildProcess.runWorkbench(["run", "--exhaustive", folder + "/recorded.yaml"])
     #expect(run.status == 1)  // exhaustive: the recording asserts only the final frames
     let plain = ChildProcess.runWorkbench(["run", folder + "/recorded.yaml"])

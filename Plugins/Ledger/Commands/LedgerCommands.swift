@@ -108,7 +108,7 @@ enum LedgerCommands {
     _ change: @escaping @MainActor @Sendable (LedgerNetwork, ParsedArguments) -> Void
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary) { context in
-      change(context.host.services.shared(LedgerNetwork.self) { LedgerNetwork() }, context.arguments)
+      change(LedgerNetwork.shared(in: context.host.services), context.arguments)
       return context.window.map { .frame($0.id) } ?? .nothing
     }
   }
@@ -152,7 +152,7 @@ extension LedgerScreen {
     if let earlier = document.sentRequests[request] {
       throw CommandError("request \(request) was already sent as transaction \(earlier); nothing was sent again")
     }
-    if let problem = network.admit() {
+    if let problem = network.admit("network.send", in: factScope, facts: facts) {
       throw CommandError("not sent: \(problem); send again with the same request id \(request) when you are back")
     }
     var ledger = document

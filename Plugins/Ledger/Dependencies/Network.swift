@@ -11,16 +11,95 @@ public final class LedgerNetwork {
   /// Requests that reached the server, for tests (a debounced load never gets here).
   public private(set) var fetches = 0
 
-  /// Whether the next request goes through; counts it when it does.
-  func admit() -> String? {
+  /// The session's network, made on first use. The state it starts in is a fact of the session
+  /// (`network.state`): online with 300 ms latency when live, as it was when recording started
+  /// on replay.
+  static func shared(in services: SessionServices) -> LedgerNetwork {
+    services.shared(LedgerNetwork.self) {
+      let network = LedgerNetwork()
+      let box = WeakBox(network)
+      let state = services.facts.state(
+        of: "network.state", in: "network", live: { network.state }, capture: { box.value?.state })
+      network.isOnline = state["online"]?.boolValue ?? true
+      network.latency = state["latency"]?.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency
+      network.failuresToCome = max(0, state["failuresToCome"]?.integerValue ?? 0)
+      network.fetches = max(0, state["requests"]?.integerValue ?? 0)
+      return network
+    }
+  }
+
+  /// The network's settings now, as a `network.state` fact.
+  var state: FrameValue {
+    .object(
+      FrameObject([
+        "online": .bool(isOnline), "latency": .string(SessionClock.describe(latency)),
+        "failuresToCome": .integer(failuresToCome), "requests": .integer(fetches),
+      ]))
+  }
+
+  /// Whether the next request goes through: `nil`, or why not. The answer is an external fact
+  /// of the session (`source` of the window `scope`): a recording keeps it, a replay gives the
+  /// recorded one. Counts the requests that went through.
+  func admit(_ source: String, in scope: String, facts: SessionFacts) -> String? {
+    let answer = facts.value(of: source, in: scope) { liveAnswer().map(FrameValue.string) ?? .null }
+    guard answer == .null else { return answer.stringValue ?? "the recorded answer is unreadable" }
+    fetches += 1
+    return nil
+  }
+
+  /// What the simulated network does with a request now.
+  private func liveAnswer() -> String? {
     if !isOnline { return "you are offline" }
     if failuresToCome > 0 {
       failuresToCome -= 1
       return "the server did not answer"
     }
-    fetches += 1
     return nil
   }
+
+  /// A fetch's answer as a fact: `{rows: [ids]}`, runs of consecutive ids as `"FIRST-LAST"`, or
+  /// `{failure: MESSAGE}`.
+  func fetchAnswer(in scope: String, facts: SessionFacts, rows: () -> [Transaction]) -> FrameValue {
+    facts.value(of: "network.answer", in: scope) {
+      if let problem = liveAnswer() { return .object(FrameObject(["failure": .string(problem)])) }
+      return .object(FrameObject(["rows": .list(Self.runs(of: rows().map(\.id)))]))
+    }
+  }
+
+  /// Ids as a list with runs of consecutive ids folded: `[1, 2, 3, 7]` is `["1-3", 7]`.
+  static func runs(of ids: [Int]) -> [FrameValue] {
+    var result: [FrameValue] = []
+    var index = 0
+    while index < ids.count {
+      var end = index
+      while end + 1 < ids.count, ids[end + 1] == ids[end] + 1 { end += 1 }
+      result.append(end - index >= 2 ? .string("\(ids[index])-\(ids[end])") : .integer(ids[index]))
+      if end - index == 1 { result.append(.integer(ids[end])) }
+      index = end + 1
+    }
+    return result
+  }
+
+  /// The ids a `runs(of:)` list stands for; `nil` when it is not one.
+  static func ids(fromRuns runs: [FrameValue]) -> [Int]? {
+    var ids: [Int] = []
+    for run in runs {
+      if let id = run.integerValue {
+        ids.append(id)
+      } else if let text = run.stringValue, let dash = text.firstIndex(of: "-"),
+        let first = Int(text[..<dash]), let last = Int(text[text.index(after: dash)...]), first <= last,
+        last - first < 10_000_000
+      {
+        ids += Array(first...last)
+      } else {
+        return nil
+      }
+    }
+    return ids
+  }
+
+  /// Counts a request the network let through.
+  func countAnswered() { fetches += 1 }
 }
 
 /// The app session, above the windows: signed out, locked or active. Never stored: a session
@@ -65,16 +144,31 @@ public struct TransactionRepository {
   }
 
   /// The live repository: the ledger's matching transactions, after the network's latency.
+  /// The latency and the answer are facts of the window's session: recorded, or replayed
+  /// (a replayed answer names its rows by id, read from the window's ledger).
   static func live(
-    matching: @escaping @MainActor (String) -> [Transaction], network: LedgerNetwork, clock: SessionClock
+    matching: @escaping @MainActor (String) -> [Transaction], network: LedgerNetwork, environment: ScreenEnvironment
   ) -> TransactionRepository {
-    TransactionRepository { query, completion in
-      clock.schedule(after: network.latency) {
-        if let problem = network.admit() {
+    let facts = environment.services.facts
+    let clock = environment.services.clock
+    let scope = environment.factScope
+    return TransactionRepository { query, completion in
+      let latency = facts.value(of: "network.latency", in: scope) { .string(SessionClock.describe(network.latency)) }
+      return clock.schedule(after: latency.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency) {
+        let answer = network.fetchAnswer(in: scope, facts: facts) { matching(query) }
+        if let problem = answer["failure"]?.stringValue {
           completion(.failure(LedgerFailure(message: problem)))
           return
         }
-        completion(.success(matching(query)))
+        guard let runs = answer["rows"]?.elements, let ids = LedgerNetwork.ids(fromRuns: runs) else {
+          completion(.failure(LedgerFailure(message: "the recorded answer is unreadable: \(answer.jsonText)")))
+          return
+        }
+        network.countAnswered()
+        let all = matching("")
+        var byID: [Int: Transaction] = [:]
+        for transaction in all { byID[transaction.id] = transaction }
+        completion(.success(ids.compactMap { byID[$0] }))
       }
     }
   }
@@ -108,17 +202,19 @@ public final class FetchCounter {
 @MainActor
 public final class LedgerDependencies {
   /// Builds a window's repository from a search over the window's ledger, the session's
-  /// network and clock.
+  /// network and the window's environment (clock, facts).
   public let repository:
     @MainActor (
-      _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork, _ clock: SessionClock
+      _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork,
+      _ environment: ScreenEnvironment
     ) -> TransactionRepository
 
   /// Dependencies with the given repository.
   public init(
     repository:
       @escaping @MainActor (
-        _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork, _ clock: SessionClock
+        _ matching: @escaping @MainActor (String) -> [Transaction], _ network: LedgerNetwork,
+        _ environment: ScreenEnvironment
       ) -> TransactionRepository
   ) {
     self.repository = repository
@@ -126,7 +222,9 @@ public final class LedgerDependencies {
 
   /// The live dependencies.
   public convenience init() {
-    self.init { matching, network, clock in .live(matching: matching, network: network, clock: clock) }
+    self.init { matching, network, environment in
+      .live(matching: matching, network: network, environment: environment)
+    }
   }
 }
 

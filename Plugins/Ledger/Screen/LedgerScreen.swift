@@ -25,6 +25,9 @@ public final class LedgerScreen: ScreenModel {
   let session: LedgerSession
   let repository: TransactionRepository
   let clock: SessionClock
+  /// Where this window's requests are answered from, for a recording or a replay.
+  let facts: SessionFacts
+  let factScope: String
   private var running: Cancellation?
   private var generation = 0
   private var sessionWatch: Cancellation?
@@ -34,12 +37,14 @@ public final class LedgerScreen: ScreenModel {
     self.viewState = viewState
     let services = environment.services
     clock = services.clock
-    network = services.shared(LedgerNetwork.self) { LedgerNetwork() }
+    network = LedgerNetwork.shared(in: services)
     session = services.shared(LedgerSession.self) { LedgerSession() }
     let box = DocumentBox(document)
     documentBox = box
     let dependencies = services.shared(LedgerDependencies.self) { LedgerDependencies() }
-    repository = dependencies.repository({ box.document.matching($0) }, network, clock)
+    repository = dependencies.repository({ box.document.matching($0) }, network, environment)
+    factScope = environment.factScope
+    facts = services.facts
     sessionWatch = session.observe { [weak self] in self?.sessionChanged() }
     appear()
   }
@@ -201,7 +206,9 @@ public final class LedgerScreen: ScreenModel {
       viewState.dispute?.reason = reason
       viewState.dispute?.step = .reviewing
     case ("submit", .reviewing?):
-      if let problem = network.admit() { throw CommandError("the dispute was not submitted: \(problem); submit again") }
+      if let problem = network.admit("network.dispute", in: factScope, facts: facts) {
+        throw CommandError("the dispute was not submitted: \(problem); submit again")
+      }
       viewState.dispute?.step = .submitted
     default:
       let now = viewState.dispute?.step.rawValue ?? "not started"

@@ -41,11 +41,18 @@ public final class HomeBridge {
   public private(set) var lights: [Int: Light] = [:]
   public var isReachable = true
   @ObservationIgnored let clock: SessionClock
+  /// Where the bridge's own events are recorded or replayed from.
+  @ObservationIgnored let facts: SessionFacts
+  /// The bridge's scope among the session's facts: `bridge home`.
+  @ObservationIgnored let factScope: String
   /// How long detecting new lights takes.
   @ObservationIgnored public let detectionDelay: Duration = .seconds(2)
 
-  init(document: HomeDocument, clock: SessionClock) {
+  init(document: HomeDocument, clock: SessionClock, facts: SessionFacts = SessionFacts(), factScope: String = "bridge")
+  {
     self.clock = clock
+    self.facts = facts
+    self.factScope = factScope
     roomIDs = document.rooms.map(\.id)
     var rooms: [String: Room] = [:]
     var lights: [Int: Light] = [:]
@@ -59,9 +66,80 @@ public final class HomeBridge {
     self.lights = lights
   }
 
-  /// The bridge for a home document in this session, made on first use.
+  /// The bridge for a home document in this session, made on first use. The state it starts
+  /// in is an external fact (`bridge.state`): the document's rooms and lights when live, the
+  /// bridge as it was when recording started on replay.
   static func shared(for documentName: String, document: HomeDocument, services: SessionServices) -> HomeBridge {
-    services.shared(HomeBridge.self, named: documentName) { HomeBridge(document: document, clock: services.clock) }
+    services.shared(HomeBridge.self, named: documentName) {
+      let scope = "bridge \(documentName)"
+      let facts = services.facts
+      let box = WeakBox<HomeBridge>()
+      let state = facts.state(
+        of: "bridge.state", in: scope, live: { HomeBridge.state(of: document, reachable: true) },
+        capture: { box.value?.currentState })
+      let start = HomeBridge.document(from: state) ?? document
+      let bridge = HomeBridge(document: start, clock: services.clock, facts: facts, factScope: scope)
+      bridge.isReachable = state["reachable"]?.boolValue ?? true
+      box.value = bridge
+      return bridge
+    }
+  }
+
+  /// The bridge's rooms and lights now, as a `bridge.state` fact.
+  var currentState: FrameValue {
+    let document = HomeDocument(
+      unchecked: roomIDs.compactMap { id in
+        rooms[id].map { room in
+          HomeDocument.RoomRecord(
+            id: room.id, name: room.name,
+            lights: room.lightIDs.compactMap { id in
+              lights[id].map { .init(id: $0.id, name: $0.name, on: $0.isOn, brightness: $0.brightness) }
+            })
+        }
+      })
+    return Self.state(of: document, reachable: isReachable)
+  }
+
+  static func state(of document: HomeDocument, reachable: Bool) -> FrameValue {
+    .object(
+      FrameObject([
+        "reachable": .bool(reachable),
+        "rooms": .list(
+          document.rooms.map { room in
+            .object(
+              FrameObject([
+                "id": .string(room.id), "name": .string(room.name),
+                "lights": .list(
+                  room.lights.map { light in
+                    .object(
+                      FrameObject([
+                        "id": .integer(light.id), "name": .string(light.name), "on": .bool(light.on),
+                        "brightness": .integer(light.brightness),
+                      ]))
+                  }),
+              ]))
+          }),
+      ]))
+  }
+
+  /// The home a `bridge.state` fact describes; `nil` when it is not one.
+  static func document(from state: FrameValue) -> HomeDocument? {
+    guard let rooms = state["rooms"]?.elements else { return nil }
+    var records: [HomeDocument.RoomRecord] = []
+    for room in rooms {
+      guard let id = room["id"]?.stringValue, let name = room["name"]?.stringValue,
+        let lights = room["lights"]?.elements
+      else { return nil }
+      var lightRecords: [HomeDocument.LightRecord] = []
+      for light in lights {
+        guard let lightID = light["id"]?.integerValue, let lightName = light["name"]?.stringValue,
+          let on = light["on"]?.boolValue, let brightness = light["brightness"]?.integerValue
+        else { return nil }
+        lightRecords.append(.init(id: lightID, name: lightName, on: on, brightness: brightness))
+      }
+      records.append(.init(id: id, name: name, lights: lightRecords))
+    }
+    return try? HomeDocument(rooms: records)
   }
 
   func requireReachable(_ what: String) throws(CommandError) {
@@ -105,7 +183,11 @@ public final class HomeBridge {
     clock.schedule(after: detectionDelay) { [weak self, weak room] in
       guard let self, let room else { return }
       room.isDetecting = false
-      _ = try? self.addLight(named: "New light \((self.lights.keys.max() ?? 0) + 1)", to: room.id)
+      // What the bridge found is an event from outside: recorded, or replayed.
+      let found = self.facts.value(of: "bridge.detected", in: self.factScope) {
+        .string("New light \((self.lights.keys.max() ?? 0) + 1)")
+      }
+      _ = try? self.addLight(named: found.stringValue ?? "New light", to: room.id)
     }
   }
 }

@@ -89,7 +89,8 @@ extension Host {
       let label = stored.name ?? String(stored.number)
       guard let screen = screenKinds[stored.screen], let entry = documents[stored.document],
         entry.kind == screen.documentKind,
-        let content = screen.make(entry.body, self.environment(for: stored.document, screen: stored.screen))
+        let content = screen.make(
+          entry.body, self.environment(for: stored.document, screen: stored.screen, window: stored.number))
       else {
         warnings.append(
           RestorationWarning(

@@ -73,7 +73,12 @@ public final class Host {
   init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool) {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
-    self.services = SessionServices(clock: self.clock)
+    self.services = SessionServices(clock: self.clock, facts: environment.services.facts)
+    if let timeline = services.facts.timeline {
+      // A host made while recording (a relaunch): the replay's clock starts again here too.
+      timeline.restart()
+      self.clock.timeline = timeline
+    }
     self.manifests = registry.manifests
     self.documentKinds = registry.documentKinds
     self.screenKinds = registry.screenKinds
@@ -109,9 +114,20 @@ public final class Host {
   ///
   /// - Throws: `CommandError` when the kind is unknown or the JSON does not decode as that kind;
   ///   the message names the problem.
-  public func seedDocument(named name: String, kind: String, json: [UInt8]) throws(CommandError) {
+  public func seedDocument(named name: String, kind: String, json: [UInt8], revision: Int = 1) throws(CommandError) {
     documents[name] = DocumentEntry(
-      name: name, kind: kind, revision: 1, body: try decodeDocument(kind: kind, json: json))
+      name: name, kind: kind, revision: revision, body: try decodeDocument(kind: kind, json: json))
+  }
+
+  /// Makes `number` the number the next window opened gets (a replay keeps a recording's
+  /// window numbers).
+  ///
+  /// - Throws: `CommandError` when a window already opened took that number or a later one.
+  public func numberNextWindow(_ number: Int) throws(CommandError) {
+    guard number >= windowList.nextNumber else {
+      throw CommandError("window number \(number) is taken: the next window is number \(windowList.nextNumber)")
+    }
+    windowList.nextNumber = number
   }
 
   /// Decodes `json` as a document of `kind`, without adding it anywhere (see `ModuleRegistry`).
@@ -196,11 +212,12 @@ public final class Host {
   }
 
   /// The environment a window on `documentName` is made with.
-  func environment(for documentName: String, screen: String? = nil) -> ScreenEnvironment {
+  func environment(for documentName: String, screen: String? = nil, window: Int? = nil) -> ScreenEnvironment {
     var environment = self.environment
     environment.documentName = documentName
     environment.screenName = screen
     environment.services = services
+    environment.windowNumber = window ?? windowList.nextNumber
     return environment
   }
 

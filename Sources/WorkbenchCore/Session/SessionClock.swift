@@ -25,6 +25,9 @@ public final class SessionClock {
 
   /// The session's scheduler: changes that timers cause are delivered after each timer.
   public let scheduler: ConnectionScheduler
+  /// Follows the timers while a session records, to work out how far a replay's virtual clock
+  /// must move between commands.
+  public var timeline: ReplayTimeline?
 
   /// A clock of the given mode, delivering changes through `scheduler`.
   public init(mode: Mode, scheduler: ConnectionScheduler = ConnectionScheduler()) {
@@ -51,6 +54,7 @@ public final class SessionClock {
     while let next = timers.filter({ $0.due <= target }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
       virtualNow = max(virtualNow, next.due)
       timers.removeAll { $0.order == next.order }
+      timeline?.fired(next.order)
       next.action()
       scheduler.flush()
     }
@@ -64,7 +68,11 @@ public final class SessionClock {
     timerCount += 1
     let order = timerCount
     timers.append((now + delay, order, action))
-    return Cancellation { [weak self] in self?.timers.removeAll { $0.order == order } }
+    timeline?.scheduled(order, after: delay)
+    return Cancellation { [weak self] in
+      self?.timers.removeAll { $0.order == order }
+      self?.timeline?.cancelled(order)
+    }
   }
 
   /// How long until the next timer is due, if any waits.
@@ -111,7 +119,10 @@ public final class SessionClock {
     let current = now
     let due = timers.filter { $0.due <= current }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
     timers.removeAll { $0.due <= current }
-    for timer in due { timer.action() }
+    for timer in due {
+      timeline?.fired(timer.order)
+      timer.action()
+    }
     if !due.isEmpty { scheduler.flush() }
     return !due.isEmpty
   }

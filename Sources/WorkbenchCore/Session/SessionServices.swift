@@ -14,11 +14,15 @@ public final class SessionServices {
   public let clock: SessionClock
   /// The session's scheduler, which delivers source changes after they land.
   public var scheduler: ConnectionScheduler { clock.scheduler }
+  /// The session's external facts: every answer, event or state an effect takes from outside
+  /// goes through them, so a recording keeps it and a replay substitutes it.
+  public let facts: SessionFacts
 
   /// The services of a session on `clock`. A host makes its own; a screen built outside a host
   /// (in a unit test) gets a private session on a virtual clock.
-  public init(clock: SessionClock) {
+  public init(clock: SessionClock, facts: SessionFacts = SessionFacts()) {
     self.clock = clock
+    self.facts = facts
   }
 
   /// The `Service` stored under `name`, made by `make` the first time.

@@ -33,12 +33,24 @@ public struct ScreenEnvironment: Sendable {
   /// The session's shared objects, clock and scheduler. A host gives every window its own
   /// session's; an environment made outside a host has a private session on a virtual clock.
   public var services: SessionServices
+  /// The number of the window the screen is made for (set by the host), which scopes the
+  /// facts its effects use: `services.facts.value(of: "network.answer", in: factScope)`.
+  public var windowNumber: Int?
+
+  /// The scope of the facts this window's effects use: `window 3`.
+  public var factScope: String { windowNumber.map { "window \($0)" } ?? "window" }
 
   /// An environment; lists show 20 rows unless told otherwise.
   @MainActor
   public init(viewportRows: Int = ScreenEnvironment.defaultViewportRows, services: SessionServices? = nil) {
     self.viewportRows = viewportRows
     self.services = services ?? SessionServices(clock: SessionClock(mode: .virtual))
+  }
+
+  /// An environment whose hosts share `facts` (a session that records or replays).
+  @MainActor
+  public init(viewportRows: Int = ScreenEnvironment.defaultViewportRows, facts: SessionFacts) {
+    self.init(viewportRows: viewportRows, services: SessionServices(clock: SessionClock(mode: .virtual), facts: facts))
   }
 }
 

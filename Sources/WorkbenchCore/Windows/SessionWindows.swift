@@ -8,7 +8,7 @@ final class SessionWindows {
   /// The window commands run in unless they name another.
   private(set) var focusedID: WindowID?
   /// The number the next window gets.
-  private(set) var nextNumber = 1
+  var nextNumber = 1
 
   /// The window with the given number.
   func window(_ id: WindowID) -> Window? {

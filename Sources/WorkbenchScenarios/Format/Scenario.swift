@@ -20,6 +20,11 @@ public struct Scenario: Sendable {
   public var steps: [Step]
   /// Which example row this is (0-based), when the scenario has `examples:`.
   public var exampleIndex: Int?
+  /// The number the first window a step opens gets (`nextWindow:`), when set.
+  public var nextWindowNumber: Int? = nil
+  /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
+  /// `nil` for a scenario that is not a recording.
+  public var facts: [SessionFacts.Key: [FrameValue]]? = nil
 }
 
 /// A document a scenario sets up: its kind and its body as JSON.
@@ -27,12 +32,18 @@ public struct DocumentSeed: Sendable {
   public var name: String
   public var kind: String
   public var json: [UInt8]
+  /// The revision it starts at (1 unless a recording says otherwise).
+  public var revision: Int = 1
   public var location: SourceLocation
 }
 
 /// A window a scenario opens before its steps.
 public struct WindowSeed: Sendable {
   public var name: String
+  /// The window's number, when the scenario gives it (a recording keeps each window's).
+  public var number: Int? = nil
+  /// Whether the window has no name of its own (its key is its number).
+  public var isUnnamed: Bool { number.map(String.init) == name }
   public var screen: String
   public var document: String
   /// A view state to start from, as JSON.

@@ -15,9 +15,10 @@ struct StepContext {
   /// Each named window's number, which names it too.
   var numbers: [String: String] = [:]
 
-  mutating func open(_ name: String?, screen: String) {
-    windowsOpened += 1
-    let number = String(windowsOpened)
+  mutating func open(_ name: String?, screen: String, number given: Int? = nil) {
+    let assigned = given ?? windowsOpened + 1
+    windowsOpened = max(windowsOpened, assigned)
+    let number = String(assigned)
     let label = name ?? number
     windows[label] = screen
     windowOrder.append(label)

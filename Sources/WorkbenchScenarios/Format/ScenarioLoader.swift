@@ -27,6 +27,7 @@ public final class ScenarioLoader {
 
   static let scenarioKeys = [
     "scenario", "description", "tags", "exhaustive", "rows", "documents", "windows", "steps", "examples",
+    "nextWindow", "facts",
   ]
   static let flowKeys = ["flow", "description", "params", "steps"]
 
@@ -179,7 +180,20 @@ public final class ScenarioLoader {
     }
     expandedSteps = 0
     var context = StepContext(parameters: parameters, origin: [])
-    for window in windows { context.open(window.name, screen: window.screen) }
+    for window in windows {
+      context.open(window.isUnnamed ? nil : window.name, screen: window.screen, number: window.number)
+    }
+    var nextWindowNumber: Int? = nil
+    if let node = document["nextWindow"] {
+      guard case .integer(let number) = node.frameValue, number > context.windowsOpened, number < 1_000_000_000 else {
+        throw ScenarioFileError(
+          "nextWindow is the number the next window opened gets, more than every window's number",
+          at: node.location)
+      }
+      nextWindowNumber = number
+      context.windowsOpened = number - 1
+    }
+    let facts = try document["facts"].map { node throws(ScenarioFileError) in try self.facts(node) }
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
     guard !steps.isEmpty else {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
@@ -187,7 +201,42 @@ public final class ScenarioLoader {
     return Scenario(
       name: name, tags: tags, location: document.location, isExhaustive: isExhaustive, viewportRows: viewportRows,
       documents: documents,
-      windows: windows, steps: steps, exampleIndex: exampleIndex)
+      windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
+  }
+
+  /// A recording's facts: scopes (`window 3`), each a mapping of sources to the list of their
+  /// values in order; or the name of a JSON or YAML file beside the scenario that holds them.
+  private func facts(_ node: YAMLNode) throws(ScenarioFileError) -> [SessionFacts.Key: [FrameValue]] {
+    var mapping = node
+    if let relative = node.scalarText {
+      let path = FileSystem.resolve(relative, from: FileSystem.folder(of: node.location.file))
+      let loaded = try parseFile(path, at: node.location)
+      guard loaded.count == 1, loaded[0].pairs != nil else {
+        throw ScenarioFileError("\(relative) must hold one mapping (the facts by scope)", at: node.location)
+      }
+      mapping = loaded[0]
+    }
+    guard let scopes = mapping.pairs else {
+      throw ScenarioFileError(
+        "facts is a mapping of scopes to sources, such as `window 2: {network.latency: [300ms]}`",
+        at: mapping.location)
+    }
+    var facts: [SessionFacts.Key: [FrameValue]] = [:]
+    for scope in scopes {
+      guard let sources = scope.value.pairs else {
+        throw ScenarioFileError(
+          "the facts of '\(scope.key)' are a mapping of sources to lists of values", at: scope.value.location)
+      }
+      for source in sources {
+        guard let values = source.value.items else {
+          throw ScenarioFileError(
+            "the facts '\(source.key)' of '\(scope.key)' are a list, in the order they were used",
+            at: source.value.location)
+        }
+        facts[SessionFacts.Key(scope: scope.key, source: source.key)] = values.map(\.frameValue)
+      }
+    }
+    return facts
   }
 
   // MARK: Documents and windows
@@ -228,7 +277,15 @@ public final class ScenarioLoader {
         }
         body = loaded[0]
       } else {
-        body = YAMLNode(content: .mapping(fields.filter { $0.key != "kind" }), location: definition.location)
+        body = YAMLNode(
+          content: .mapping(fields.filter { $0.key != "kind" && $0.key != "revision" }), location: definition.location)
+      }
+      var revision = 1
+      if let node = definition["revision"] {
+        guard case .integer(let value) = node.frameValue, value >= 1 else {
+          throw ScenarioFileError("revision is the document's revision number, 1 or more", at: node.location)
+        }
+        revision = value
       }
       let json = Array(body.frameValue.jsonText.utf8)
       do {
@@ -238,7 +295,8 @@ public final class ScenarioLoader {
           "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",
           at: DocumentLocator.location(of: error.message, in: body))
       }
-      seeds.append(DocumentSeed(name: pair.key, kind: kind, json: json, location: definition.location))
+      seeds.append(
+        DocumentSeed(name: pair.key, kind: kind, json: json, revision: revision, location: definition.location))
     }
     return seeds
   }
@@ -253,13 +311,17 @@ public final class ScenarioLoader {
     var seeds: [WindowSeed] = []
     for pair in pairs {
       let value = try Substitution.apply(parameters, to: pair.value)
-      guard let first = pair.key.first, first.isLetter,
+      // A window without a name of its own is keyed by its number (a recording writes these).
+      let unnamedNumber = pair.key.allSatisfy(\.isASCII) ? Int(pair.key) : nil
+      guard let first = pair.key.first, first.isLetter || unnamedNumber != nil,
         pair.key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
       else {
         throw ScenarioFileError(
-          "window name '\(pair.key)' must start with a letter and hold only letters, digits, - and _",
+          "window name '\(pair.key)' must start with a letter and hold only letters, digits, - and _ "
+            + "(or be the number of a window without a name)",
           at: pair.keyLocation)
       }
+      var number = unnamedNumber
       var screen: String
       var document: String
       var state: String? = nil
@@ -272,7 +334,17 @@ public final class ScenarioLoader {
         }
         (screen, document) = (words[0], words[1])
       } else if value.pairs != nil {
-        try checkKeys(value, allowed: ["screen", "document", "state", "stateVersion", "warning"], what: "a window")
+        try checkKeys(
+          value, allowed: ["screen", "document", "number", "state", "stateVersion", "warning"], what: "a window")
+        if let node = value["number"] {
+          guard case .integer(let given) = node.frameValue, given >= 1, given < 1_000_000_000,
+            unnamedNumber == nil || unnamedNumber == given
+          else {
+            throw ScenarioFileError(
+              "number is the window's number, 1 or more (its key, for a window without a name)", at: node.location)
+          }
+          number = given
+        }
         guard let screenNode = value["screen"], let documentNode = value["document"] else {
           throw ScenarioFileError("a window needs `screen:` and `document:`", at: value.location)
         }
@@ -310,9 +382,16 @@ public final class ScenarioLoader {
           "\(screen) shows \(screenKind.documentKind) documents, and '\(document)' is a \(kind) document",
           at: value.location)
       }
+      if let number, let last = seeds.last?.number ?? (seeds.isEmpty ? 0 : nil), number <= last {
+        throw ScenarioFileError(
+          "window numbers go up in the order windows open: \(number) comes after \(last)", at: pair.keyLocation)
+      }
+      if let number, number < 1 {
+        throw ScenarioFileError("a window's number is 1 or more", at: pair.keyLocation)
+      }
       seeds.append(
         WindowSeed(
-          name: pair.key, screen: screen, document: document, state: state, stateVersion: stateVersion,
+          name: pair.key, number: number, screen: screen, document: document, state: state, stateVersion: stateVersion,
           expectedWarning: expectedWarning, location: value.location))
     }
     return seeds

@@ -89,6 +89,7 @@ public struct ScenarioRunner {
       }
       do {
         try perform(step, state: &state, result: &result)
+        try checkReplay(state.session)
       } catch {
         throw FailedStep(failure: error, step: step)
       }
@@ -104,6 +105,26 @@ public struct ScenarioRunner {
       throw FailedStep(
         failure: StepFailure(message: uncovered.message, details: uncovered.details), step: state.lastActionStep)
     }
+    if let unused = state.session.facts.firstUnused() {
+      throw FailedStep(
+        failure: StepFailure(
+          message: "the replay diverged from its recording: \(unused)",
+          details: Self.divergenceAdvice),
+        step: scenario.steps.last)
+    }
+  }
+
+  private static let divergenceAdvice = [
+    "    a replay serves each window's recorded answers in order; it diverges when its steps ask for",
+    "    other answers than the recording saw. Record the session again if its steps were edited.",
+  ]
+
+  /// Fails the step at which a replay asked for a fact its recording does not have.
+  private func checkReplay(_ session: WorkbenchSession) throws(StepFailure) {
+    if let divergence = session.facts.divergence {
+      throw StepFailure(
+        message: "the replay diverged from its recording: \(divergence)", details: Self.divergenceAdvice)
+    }
   }
 
   // MARK: Set-up
@@ -112,18 +133,29 @@ public struct ScenarioRunner {
     let session: WorkbenchSession
     switch registry {
     case .success(let registry):
-      session = WorkbenchSession(
-        registry: registry, environment: ScreenEnvironment(viewportRows: scenario.viewportRows), clock: .virtual)
+      let environment =
+        scenario.facts.map {
+          ScreenEnvironment(viewportRows: scenario.viewportRows, facts: SessionFacts(replaying: $0))
+        }
+        ?? ScreenEnvironment(viewportRows: scenario.viewportRows)
+      session = WorkbenchSession(registry: registry, environment: environment, clock: .virtual)
     case .failure(let error):
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
     let host = session.host
+    // A recording's windows load live during set-up and settle before the first step: the
+    // recording started from a settled session.
+    session.facts.isSettingUp = true
+    defer { session.facts.isSettingUp = false }
     do throws(CommandError) {
       for document in scenario.documents {
-        try host.seedDocument(named: document.name, kind: document.kind, json: document.json)
+        try host.seedDocument(
+          named: document.name, kind: document.kind, json: document.json, revision: document.revision)
       }
       for window in scenario.windows {
-        let opened = try host.openWindow(screen: window.screen, document: window.document, name: window.name)
+        if let number = window.number { try host.numberNextWindow(number) }
+        let opened = try host.openWindow(
+          screen: window.screen, document: window.document, name: window.isUnnamed ? nil : window.name)
         guard let state = window.state, let current = host.viewStateVersion(of: opened.id) else { continue }
         let record = ViewStateRecord(version: window.stateVersion ?? current, state: state)
         let problem = host.restoreViewState(of: opened.id, from: record)
@@ -140,6 +172,8 @@ public struct ScenarioRunner {
           }
         }
       }
+      if let next = scenario.nextWindowNumber { try host.numberNextWindow(next) }
+      if scenario.facts != nil { try host.clock.settle(within: .seconds(60), flush: host.services.scheduler) }
     } catch {
       throw StepFailure(message: error.message)
     }

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSession
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -7,89 +8,334 @@ import WorkbenchSystem
   import Musl
 #endif
 
-/// Records shell commands as a scenario file: the documents and windows as they were when
-/// recording started, each command that succeeded as a step, and an expectation of every
-/// window's final frame, so the file passes when run.
+/// Records a session as a scenario that replays it exactly.
+///
+/// Recording starts from a settled session (pending loads and timers finish first) and keeps:
+/// the documents with their revisions, the windows with their numbers, view state and focus;
+/// each command, with `fails:` for one that failed; the real time that passed between lines
+/// where a timer was pending, as `clock advance` steps worked out so the replay's virtual clock
+/// fires the same timers between the same commands; and the session's external facts (network
+/// answers, a bridge's state and events) in order, by window and source. The final expectation
+/// lists the fields of each frame that changed while recording.
 @MainActor
 final class SessionRecorder {
   let path: String
-  private let header: [String]
-  private var steps: [String] = []
-  private var pending: [String] = []
+  /// The session as recording started.
+  private let start: SessionRecord
+  private let startFrames: [Int: FrameValue]
+  /// Documents that are the modules' samples, untouched: a scenario has them already.
+  private let samples: [SessionRecord.Document]
+  private let timeline = ReplayTimeline()
+  private var timeAccounted = ContinuousClock.now
+  private var steps: [RecordedStep] = []
+  /// The commands of the line running, and which of them runs next.
+  private var queued: [[CommandToken]] = []
+  private var nextCommand = 0
+  /// The window the next command of the line runs in unless it names one.
+  private var focusedLabel: String?
 
-  init(path: String, host: Host) throws(CommandError) {
+  struct RecordedStep {
+    /// The window a command runs in, or `nil` for a host command.
+    var window: String?
+    var line: String
+    var failure: String?
+  }
+
+  /// Starts recording `session` to `path`, once its pending work has finished.
+  ///
+  /// - Throws: `CommandError` when the file cannot be written, or work is still pending after
+  ///   `wait`.
+  init(path: String, session: WorkbenchSession, wait: Duration = .seconds(10)) throws(CommandError) {
     self.path = path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     guard descriptor >= 0 else {
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     close(descriptor)
-    let record = try host.sessionRecord()
-    var lines = ["scenario: \(SessionRecorder.quote(SessionRecorder.title(for: path)))", "documents:"]
-    for document in record.documents {
-      guard document.body.hasPrefix("{") else {
-        throw CommandError("document '\(document.name)' cannot be written into a scenario")
-      }
-      let body = document.body == "{}" ? "}" : "," + document.body.dropFirst()
-      lines.append("  \(SessionRecorder.key(document.name)): {\"kind\":\(SessionRecorder.quote(document.kind))\(body)")
+    let host = session.host
+    do {
+      try host.clock.settle(within: wait, flush: host.services.scheduler)
+    } catch {
+      throw CommandError("recording starts from a settled session, and \(error.message)")
     }
-    if !record.windows.isEmpty { lines.append("windows:") }
-    for window in record.windows {
-      let label = window.name ?? String(window.number)
-      lines.append(
-        "  \(SessionRecorder.key(label)): {\"screen\":\(SessionRecorder.quote(window.screen)),"
-          + "\"document\":\(SessionRecorder.quote(window.document)),\"state\":\(window.viewState.state)}")
+    start = try host.sessionRecord()
+    var frames: [Int: FrameValue] = [:]
+    for window in host.windows { frames[window.id.number] = window.frame }
+    startFrames = frames
+    samples = session.sampleDocuments()
+    session.facts.startRecording()
+    session.facts.timeline = timeline
+    host.clock.timeline = timeline
+    focusedLabel = host.focusedWindow?.label
+  }
+
+  // MARK: Following the session
+
+  /// Before a line runs: the time that passed since the last one, as a replay must see it,
+  /// and the line's commands.
+  func lineWillRun(_ line: String, session: WorkbenchSession) {
+    let host = session.host
+    host.clock.fireDue()
+    recordTimePassed()
+    queued = (try? CommandTokenizer.commands(in: line)) ?? []
+    nextCommand = 0
+    focusedLabel = host.focusedWindow?.label
+  }
+
+  /// The time that passed since time was last accounted for, as a `clock advance` step when
+  /// the replay's clock must move.
+  private func recordTimePassed() {
+    let now = ContinuousClock.now
+    let advance = timeline.advance(afterRealTime: now - timeAccounted)
+    timeAccounted = now
+    if advance > .zero {
+      steps.append(RecordedStep(window: nil, line: "clock advance \(SessionClock.describe(advance))", failure: nil))
     }
+  }
+
+  /// The line's next command ran.
+  func commandRan(session: WorkbenchSession) { take(failure: nil, session: session) }
+
+  /// The line's next command failed.
+  func commandFailed(_ error: CommandError, session: WorkbenchSession) {
+    // A command the window does not have (unknown, or another screen's) changed nothing, and
+    // a scenario that named it would not load: it is left out.
+    if error.isUsageError, nextCommand < queued.count, isUnknownCommand(queued[nextCommand], session: session) {
+      nextCommand += 1
+      focusedLabel = session.host.focusedWindow?.label
+      return
+    }
+    take(failure: error.message, session: session)
+  }
+
+  private func take(failure: String?, session: WorkbenchSession) {
+    guard nextCommand < queued.count else { return }
+    var words = queued[nextCommand]
+    nextCommand += 1
+    defer { focusedLabel = session.host.focusedWindow?.label }
+    var window = focusedLabel
+    if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
+      window = String(first.text.dropFirst())
+      words.removeFirst()
+    }
+    // Recording and leaving belong to the shell; a scenario ends after its last step.
+    guard let name = words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
+    // `clock advance` fails on real time; the replay's virtual clock is moved by the recording.
+    if name == "clock", failure != nil { return }
+    let line = words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
+    let isHostCommand = session.host.hostCommandNames.contains(name) || window == nil
+    steps.append(RecordedStep(window: isHostCommand ? nil : window, line: line, failure: failure))
+  }
+
+  private func isUnknownCommand(_ tokens: [CommandToken], session: WorkbenchSession) -> Bool {
+    var words = tokens[...]
+    var window = session.host.focusedWindow
+    if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
+      guard let named = session.host.window(named: String(first.text.dropFirst())) else { return true }
+      window = named
+      words = words.dropFirst()
+    }
+    guard let name = words.first?.text else { return true }
+    return session.host.problemWithCommand(named: name, inScreen: window?.screen.name) != nil
+  }
+
+  /// After a line: timers it fired (`settle`) moved the replay's clock too.
+  func lineFinished() {
+    timeline.commandFinished()
+    timeAccounted = ContinuousClock.now
+  }
+
+  /// A question about unsaved work was answered: the command that asked says so in words,
+  /// as a script must (`close main save`); cancelled, it did nothing.
+  func answered(_ choice: LeaveChoice) {
+    guard var last = steps.popLast() else { return }
+    if choice == .cancel { return }
+    last.line += " " + choice.rawValue
+    steps.append(last)
+  }
+
+  // MARK: Writing
+
+  /// Writes the scenario (and its data files); returns the number of steps.
+  func finish(session: WorkbenchSession) throws(CommandError) -> Int {
+    let host = session.host
+    host.clock.fireDue()
+    recordTimePassed()
+    host.clock.timeline = nil
+    session.facts.timeline = nil
+    let facts = session.facts.stopRecording()
+    let data = DataFolder(scenarioPath: path)
+    var lines = ["scenario: " + YAMLWriter.scalar(DataFolder.title(for: path))]
+    if let next = nextWindowLine() { lines.append(next) }
+    lines += try documentLines(data: data)
+    lines += windowLines()
+    lines += try factLines(facts, data: data)
     lines.append("steps:")
-    if let focused = host.focusedWindow, focused.id != host.windows.last?.id {
-      lines.append("  - do: \(SessionRecorder.quote("focus \(focused.label)"))")
+    var count = 0
+    if let focused = start.focusedWindow, focused != start.windows.last?.number,
+      let window = start.windows.first(where: { $0.number == focused })
+    {
+      lines.append("  - do: " + YAMLWriter.scalar("focus \(window.name ?? String(focused))"))
+      count += 1
     }
-    header = lines
-  }
-
-  /// Keeps the steps `prepare` worked out, once their line ran without error.
-  func commit() {
-    steps += pending
-    pending = []
-  }
-
-  /// Works out, before a line runs, which steps it becomes: `WINDOW: command` for a module
-  /// command, `do: command` for a host command.
-  func prepare(_ line: String, host: Host) {
-    pending = []
-    guard let commands = try? CommandTokenizer.commands(in: line) else { return }
-    let focused = host.focusedWindow?.label
-    for tokens in commands {
-      var words = tokens
-      var target = focused
-      if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
-        target = String(first.text.dropFirst())
-        words.removeFirst()
-      }
-      guard let name = words.first?.text else { continue }
-      if name == "record" { continue }
-      let text = words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
-      if host.hostCommandNames.contains(name) || target == nil {
-        pending.append("  - do: \(SessionRecorder.quote(text))")
-      } else if let target {
-        pending.append("  - \(SessionRecorder.key(target)): \(SessionRecorder.quote(text))")
-      }
+    for step in steps {
+      lines.append("  - " + YAMLWriter.key(step.window ?? "do") + ": " + YAMLWriter.scalar(step.line))
+      if let failure = step.failure { lines.append("    fails: " + YAMLWriter.scalar(failure)) }
     }
-  }
-
-  /// Writes the scenario; returns the number of steps.
-  func finish(host: Host) throws(CommandError) -> Int {
-    var lines = header + steps
-    if !host.windows.isEmpty {
-      lines.append("  - expect:")
-      for window in host.windows {
-        lines.append("      \(SessionRecorder.key(window.label)): \(window.frame.jsonText)")
-      }
+    count += steps.count
+    let expectation = expectationLines(host: host)
+    lines += expectation
+    if !expectation.isEmpty { count += 1 }
+    if count == 0 {
+      lines.append("  - do: documents")
+      count = 1
     }
     guard FileSystem.write(lines.joined(separator: "\n") + "\n", to: path) else {
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
-    return steps.count + (host.windows.isEmpty ? 0 : 1)
+    return count
+  }
+
+  private func nextWindowLine() -> String? {
+    let implied = (start.windows.last?.number ?? 0) + 1
+    return start.nextWindowNumber == implied ? nil : "nextWindow: \(start.nextWindowNumber)"
+  }
+
+  private func documentLines(data: DataFolder) throws(CommandError) -> [String] {
+    var lines: [String] = []
+    for document in start.documents where !samples.contains(document) {
+      guard case .object(let body)? = try? FrameValue.parse(json: Array(document.body.utf8)) else {
+        throw CommandError("document '\(document.name)' cannot be written into a scenario: its body is no object")
+      }
+      lines.append("  " + YAMLWriter.key(document.name) + ":")
+      lines.append("    kind: " + YAMLWriter.scalar(document.kind))
+      if document.revision != 1 { lines.append("    revision: \(document.revision)") }
+      if document.body.utf8.count > DataFolder.inlineLimit {
+        let file = try data.write(document.body + "\n", named: document.name + ".json")
+        lines.append("    file: " + YAMLWriter.scalar(file))
+      } else {
+        lines += YAMLWriter.block(.object(body), indent: 4)
+      }
+    }
+    return lines.isEmpty ? [] : ["documents:"] + lines
+  }
+
+  private func windowLines() -> [String] {
+    var lines: [String] = []
+    var implied = 1
+    for window in start.windows {
+      lines.append("  " + YAMLWriter.key(window.name ?? String(window.number)) + ":")
+      lines.append("    screen: " + YAMLWriter.scalar(window.screen))
+      lines.append("    document: " + YAMLWriter.scalar(window.document))
+      if window.name != nil, window.number != implied { lines.append("    number: \(window.number)") }
+      implied = window.number + 1
+      if let state = try? FrameValue.parse(json: Array(window.viewState.state.utf8)) {
+        if state != .object(FrameObject()) { lines += YAMLWriter.entry("state", state, indent: 4) }
+      } else {
+        lines.append("    state: " + YAMLWriter.scalar(window.viewState.state))
+      }
+    }
+    return lines.isEmpty ? [] : ["windows:"] + lines
+  }
+
+  private func factLines(_ facts: [SessionFacts.Entry], data: DataFolder) throws(CommandError) -> [String] {
+    guard !facts.isEmpty else { return [] }
+    var scopes = FrameObject()
+    for fact in facts {
+      var sources =
+        scopes[fact.key.scope].flatMap { value -> FrameObject? in
+          if case .object(let object) = value { return object }
+          return nil
+        } ?? FrameObject()
+      sources[fact.key.source] = .list((sources[fact.key.source]?.elements ?? []) + [fact.value])
+      scopes[fact.key.scope] = .object(sources)
+    }
+    let json = FrameValue.object(scopes).jsonText
+    if json.utf8.count > DataFolder.inlineLimit * 4 {
+      return ["facts: " + YAMLWriter.scalar(try data.write(json + "\n", named: "facts.json"))]
+    }
+    return ["facts:"] + YAMLWriter.block(.object(scopes), indent: 2)
+  }
+
+  /// `expect:` with what changed in each open window's frame since recording started (the
+  /// whole frame for a window opened since); empty when nothing changed.
+  private func expectationLines(host: Host) -> [String] {
+    var lines: [String] = []
+    for window in host.windows {
+      guard let changed = Self.changes(from: startFrames[window.id.number], to: window.frame) else { continue }
+      lines += YAMLWriter.entry(window.label, changed, indent: 6)
+    }
+    return lines.isEmpty ? [] : ["  - expect:"] + lines
+  }
+
+  /// The parts of `new` that differ from `old`, compacted for an expectation: objects keep
+  /// only changed members (a removed one expected `null`), lists of objects with ids become
+  /// their ids. `nil` when nothing changed.
+  static func changes(from old: FrameValue?, to new: FrameValue) -> FrameValue? {
+    guard let old else { return compact(withoutNulls(new)) }
+    guard old != new else { return nil }
+    guard case .object(let before) = old, case .object(let after) = new else { return compact(new) }
+    var result = FrameObject()
+    for member in after.members {
+      if let changed = changes(from: before[member.key], to: member.value) { result[member.key] = changed }
+    }
+    for member in before.members where after[member.key] == nil { result[member.key] = .null }
+    return result.members.isEmpty ? nil : .object(result)
+  }
+
+  /// A new window's frame without its empty members (`null` expects absent or null, which
+  /// a frame that leaves them out passes too).
+  static func withoutNulls(_ value: FrameValue) -> FrameValue {
+    guard case .object(let object) = value else { return value }
+    return .object(FrameObject(members: object.members.filter { $0.value != .null }))
+  }
+
+  /// A value as an expectation writes it: lists of objects with ids as their ids.
+  static func compact(_ value: FrameValue) -> FrameValue {
+    switch value {
+    case .list(let items):
+      let ids = items.compactMap { item -> FrameValue? in
+        guard case .object(let object) = item, let id = object["id"] else { return nil }
+        switch id {
+        case .integer, .string: return id
+        default: return nil
+        }
+      }
+      return ids.count == items.count && !items.isEmpty ? .list(ids) : .list(items.map(compact))
+    case .object(let object):
+      return .object(FrameObject(members: object.members.map { ($0.key, compact($0.value)) }))
+    default:
+      return value
+    }
+  }
+}
+
+/// Where a recording puts what is too big to read inline: `NAME.data/` beside the scenario.
+struct DataFolder {
+  /// Documents bigger than this (in bytes of JSON) go to a file; facts at four times this.
+  static let inlineLimit = 2048
+  let folder: String
+  let relative: String
+
+  init(scenarioPath: String) {
+    let parent = FileSystem.folder(of: scenarioPath)
+    let file = scenarioPath.split(separator: "/").last.map(String.init) ?? scenarioPath
+    let stem = file.split(separator: ".").first.map(String.init) ?? file
+    relative = stem + ".data"
+    folder = parent == "" || parent == "." ? relative : parent + "/" + relative
+  }
+
+  /// Writes `text` as `name` in the folder; returns its path relative to the scenario.
+  func write(_ text: String, named name: String) throws(CommandError) -> String {
+    let safe = String(
+      name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
+    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+      throw CommandError("cannot make \(folder): \(String(cString: strerror(errno)))")
+    }
+    guard FileSystem.write(text, to: folder + "/" + safe) else {
+      throw CommandError("cannot write \(folder)/\(safe): \(String(cString: strerror(errno)))")
+    }
+    return relative + "/" + safe
   }
 
   /// A scenario title from a file name: `two-windows.yaml` becomes "two windows".
@@ -97,14 +343,5 @@ final class SessionRecorder {
     let file = path.split(separator: "/").last.map(String.init) ?? path
     let stem = file.split(separator: ".").first.map(String.init) ?? file
     return stem.replacing("-", with: " ").replacing("_", with: " ")
-  }
-
-  /// A YAML double-quoted string (the same as JSON's).
-  static func quote(_ text: String) -> String { FrameValue.string(text).jsonText }
-
-  /// A mapping key, quoted unless it is a plain word.
-  static func key(_ text: String) -> String {
-    let plain = text.first?.isLetter == true && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-    return plain ? text : quote(text)
   }
 }

@@ -1,0 +1,156 @@
+/// The external facts a session's effects use: what a network answered and when, what a
+/// device reported, the state a simulated service was in. Every such fact goes through here, so
+/// a session can be recorded (each fact is kept, in order) and replayed (each fact is served
+/// from the recording instead of asked for live).
+///
+/// A fact is keyed by its scope (the window that asked, `window 3`, or the service it belongs
+/// to, `bridge home`), its source (`network.answer`) and its sequence number within that scope
+/// and source, so two windows loading at once cannot swap answers on replay.
+///
+/// One `SessionFacts` belongs to one session and outlives its relaunches: the host's services
+/// hand it to every window (`environment.services.facts`).
+@MainActor
+public final class SessionFacts {
+  /// Where a fact comes from.
+  public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The window (`window 3`) or service (`bridge home`) the fact belongs to.
+    public var scope: String
+    /// What kind of fact it is (`network.answer`).
+    public var source: String
+
+    public init(scope: String, source: String) {
+      self.scope = scope
+      self.source = source
+    }
+
+    public static func < (lhs: Key, rhs: Key) -> Bool { (lhs.scope, lhs.source) < (rhs.scope, rhs.source) }
+    public var description: String { "\(scope) \(source)" }
+  }
+
+  /// One recorded fact.
+  public struct Entry: Equatable, Sendable {
+    public var key: Key
+    /// 1 for the first fact of its key.
+    public var sequence: Int
+    public var value: FrameValue
+  }
+
+  private enum Mode {
+    case live
+    case recording
+    case replaying
+  }
+
+  private var mode: Mode
+  private var counts: [Key: Int] = [:]
+  private var recorded: [Entry] = []
+  private var replay: [Key: [FrameValue]] = [:]
+  /// The first fact a replay asked for that the recording does not have.
+  public private(set) var divergence: String?
+  private var stateCaptures: [Key: () -> FrameValue?] = [:]
+  /// While a replay sets up its windows (before its first step), effects run live, on the
+  /// replay's virtual clock, against the services' recorded states: the recording started from
+  /// a settled session, so what the windows load then is what they showed.
+  public var isSettingUp = false
+  /// While recording: the replay's time, which every clock the session makes (a relaunch
+  /// makes a new one, starting at zero) reports its timers to.
+  public var timeline: ReplayTimeline?
+
+  /// Facts asked for live and kept nowhere.
+  public init() { mode = .live }
+
+  /// Facts served from a recording, in order within each key.
+  public init(replaying facts: [Key: [FrameValue]]) {
+    mode = .replaying
+    replay = facts
+  }
+
+  /// Whether facts come from a recording.
+  public var isReplaying: Bool { mode == .replaying }
+
+  /// The value of a fact: on replay the recorded one; otherwise `live()`, kept when recording.
+  /// A replay that asks for a fact the recording lacks notes the divergence and uses `live()`,
+  /// so the run goes on to report it.
+  public func value(of source: String, in scope: String, live: () -> FrameValue) -> FrameValue {
+    if mode == .replaying, isSettingUp { return live() }
+    return use(Key(scope: scope, source: source), live: live)
+  }
+
+  /// The state a long-lived service starts in (a bridge's lights, a network's latency), as
+  /// `value(of:in:live:)` gives it, and registered so that a recording that starts while the
+  /// service exists records the state it is in then (`capture`). Served from the recording
+  /// even while a replay sets up. Its source ends in `.state` (added when missing); a replay
+  /// that never makes the service leaves it unused without diverging.
+  public func state(
+    of source: String, in scope: String, live: () -> FrameValue, capture: @escaping () -> FrameValue?
+  ) -> FrameValue {
+    let key = Key(scope: scope, source: source.hasSuffix(".state") ? source : source + ".state")
+    stateCaptures[key] = capture
+    return use(key, live: live)
+  }
+
+  private func use(_ key: Key, live: () -> FrameValue) -> FrameValue {
+    let sequence = counts[key, default: 0] + 1
+    counts[key] = sequence
+    switch mode {
+    case .live:
+      return live()
+    case .recording:
+      let value = live()
+      recorded.append(Entry(key: key, sequence: sequence, value: value))
+      return value
+    case .replaying:
+      if let values = replay[key], sequence <= values.count { return values[sequence - 1] }
+      let value = live()
+      if divergence == nil {
+        divergence =
+          "the replay asked for \(key.source) #\(sequence) of \(key.scope), which the recording does not have "
+          + "(it has \(replay[key]?.count ?? 0)); live: \(value.jsonText)"
+      }
+      return value
+    }
+  }
+
+  /// Starts keeping facts, numbered from 1, with the states of the services that exist as
+  /// their first facts. (The latest registration of a state wins: a relaunch makes its
+  /// services again; a capture that returns `nil`, its service gone, is skipped.)
+  public func startRecording() {
+    mode = .recording
+    counts = [:]
+    recorded = []
+    for (key, capture) in stateCaptures.sorted(by: { $0.key < $1.key }) {
+      guard let value = capture() else { continue }
+      counts[key] = 1
+      recorded.append(Entry(key: key, sequence: 1, value: value))
+    }
+  }
+
+  /// Stops keeping facts; returns them in the order they were used.
+  public func stopRecording() -> [Entry] {
+    mode = .live
+    defer { recorded = [] }
+    return recorded
+  }
+
+  /// The first recorded fact a replay has not used, if any: a replay that ends with facts left
+  /// over took another path than the recording.
+  public func firstUnused() -> String? {
+    guard mode == .replaying else { return nil }
+    for (key, values) in replay.sorted(by: { $0.key < $1.key }) {
+      if key.source.hasSuffix(".state"), counts[key] == nil { continue }
+      let used = counts[key, default: 0]
+      if used < values.count {
+        return "the recording has \(key.source) #\(used + 1) of \(key.scope), which the replay never asked for: "
+          + values[used].jsonText
+      }
+    }
+    return nil
+  }
+}
+
+/// A weak reference, for a state capture that must not keep its service alive.
+@MainActor
+public final class WeakBox<Value: AnyObject> {
+  public weak var value: Value?
+  public init(_ value: Value? = nil) { self.value = value }
+}

@@ -12,6 +12,8 @@ final class ShellController {
   let options: ShellOptions
   let output: OutputWriter
   private var recorder: SessionRecorder?
+  /// The line running, for a recording that starts in the middle of it.
+  private var currentLine = ""
 
   init(session: WorkbenchSession, options: ShellOptions, output: OutputWriter) {
     self.session = session
@@ -38,6 +40,7 @@ final class ShellController {
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ line: String, place: String?) -> Outcome {
+    currentLine = line
     recorder?.lineWillRun(line, session: session)
     defer { recorder?.lineFinished() }
     var failedCommand: CommandError?
@@ -102,7 +105,7 @@ final class ShellController {
       return .ask(question)
     case .recordStart(let path):
       guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-      recorder = try SessionRecorder(path: path, session: session)
+      recorder = try SessionRecorder(path: path, session: session, line: currentLine)
       output.write(.text("recording to \(path); `record stop` writes it"), host: host)
     case .recordStop:
       guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }

@@ -45,7 +45,7 @@ final class SessionRecorder {
   ///
   /// - Throws: `CommandError` when the file cannot be written, or work is still pending after
   ///   `wait`.
-  init(path: String, session: WorkbenchSession, wait: Duration = .seconds(10)) throws(CommandError) {
+  init(path: String, session: WorkbenchSession, line: String, wait: Duration = .seconds(10)) throws(CommandError) {
     self.path = path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     guard descriptor >= 0 else {
@@ -67,6 +67,14 @@ final class SessionRecorder {
     session.facts.timeline = timeline
     host.clock.timeline = timeline
     focusedLabel = host.focusedWindow?.label
+    // The rest of the line `record start` is on is recorded too (`-c "record start F; ..."`).
+    let commands = (try? CommandTokenizer.commands(in: line)) ?? []
+    if let index = commands.firstIndex(where: { tokens in
+      tokens.map(\.text).drop(while: { $0.hasPrefix("@") }).starts(with: ["record", "start"])
+    }) {
+      queued = commands
+      nextCommand = index + 1
+    }
   }
 
   // MARK: Following the session

@@ -1,0 +1,190 @@
+import Testing
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Recording a session and replaying it: the recording keeps what the replay needs (documents
+/// with revisions, windows with their view state, the real time that passed, the external facts
+/// the effects used), so the replay passes every time, in any order.
+@Suite(.serialized) struct RecordingTests {
+  static func pause(_ milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
+
+  /// Runs a recording `times` times with `jobs` workers; returns the runner's output when it
+  /// did not pass every time.
+  static func replayProblems(_ file: String, times: Int = 10, jobs: Int = 1) -> String? {
+    let run = ChildProcess.runWorkbench(["run", "--repeat", String(times), "-j", String(jobs), file])
+    if run.status == 0, run.stdout.contains("\(times) passed, 0 failed") { return nil }
+    return run.stdout + run.stderr
+  }
+
+  /// A person at the terminal touches all five modules while real time passes: a load and a
+  /// search finish in real time, a light is detected, a draft conflicts with another window's
+  /// save, a relaunch happens. The recording replays ten times in a row with one worker and
+  /// with two.
+  @Test func anInteractiveSessionWithRealTimeReplays() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/session.yaml"
+    let session = try #require(PseudoTerminalSession(environment: InteractiveShellTests.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    func run(_ line: String, until prompt: String) {
+      let mark = session.transcript.count
+      session.type(line + "\r")
+      #expect(session.waitFor(prompt, after: mark + line.utf8.count), "after \(line)")
+    }
+    // Before recording: a selection, a saved edit (the notes move to revision 2) and a draft.
+    run("open catalog library left", until: "left catalog:library> ")
+    run("select 3", until: "left catalog:library> ")
+    run("open editor notes e0", until: "e0 editor:notes> ")
+    run("replace 1 saved before recording", until: "e0 editor:notes> ")
+    run("save", until: "e0 editor:notes> ")
+    run("close e0", until: "left catalog:library> ")
+    run("open editor notes e1", until: "e1 editor:notes> ")
+    run("append a draft from before", until: "e1 editor:notes> ")
+    run("record start \(file)", until: "e1 editor:notes> ")
+
+    run("open feed account f", until: "f feed:account> ")
+    #expect(session.waitFor("feed · loaded"))
+    run("search rent", until: "f feed:account> ")
+    Self.pause(700)  // the debounce and the load finish in real time
+    run("open home home h", until: "h home:home> ")
+    run("enter living r", until: "r room:home> ")
+    run("detect", until: "r room:home> ")
+    Self.pause(2300)  // the bridge finds a light
+    run("open editor notes e2", until: "e2 editor:notes> ")
+    run("replace 2 a change saved first", until: "e2 editor:notes> ")
+    run("save", until: "e2 editor:notes> ")
+    run("@e1 save", until: "e2 editor:notes> ")  // conflicts: the document moved on
+    run("open goal reading g", until: "g goal:reading> ")
+    run("complete", until: "g goal:reading> ")
+    run("relaunch", until: "g goal:reading> ")
+    Self.pause(500)  // the restored feed loads again
+    run("@left query the", until: "g goal:reading> ")
+    let mark = session.transcript.count
+    session.type("record stop\r")
+    #expect(session.waitFor("wrote \(file)", after: mark))
+    session.type("quit discard\r")
+    #expect(session.exitStatus() == 0)
+
+    let recorded = try #require(readTextFile(file))
+    for part in [
+      "clock advance", "network.answer", "bridge.detected: [New light 6]", "bridge.state", "\n    revision: 2\n",
+      "fails: 'not saved: the document moved to revision", "do: relaunch", "a draft from before",
+    ] {
+      #expect(recorded.contains(part), "the recording lacks \(part):\n\(recorded)")
+    }
+    #expect(!recorded.contains("session-token"), "a secret reached the recording")
+    #expect(Self.replayProblems(file, jobs: 1) == nil)
+    #expect(Self.replayProblems(file, jobs: 2) == nil)
+  }
+
+  /// Recording starts in the middle of a busy session: windows opened and closed, drafts, an
+  /// earlier error's message, the network offline, a light being detected, two relaunches.
+  @Test func recordingInTheMiddleOfABusySessionReplays() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/busy.yaml"
+    let before = """
+      open catalog library a
+      open catalog library b
+      close a
+      open goal reading g
+      target 30
+      complete
+      open goal reading g2
+      target 1
+      open editor notes e
+      append kept as a draft
+      relaunch
+      open feed account f
+      network offline
+      retry
+      open home home h
+      enter kitchen k
+      detect
+      relaunch
+      @f search rent
+      """
+    let during = """
+      record start \(file)
+      @f network online
+      @f retry
+      open catalog library c
+      @g2 save
+      @g complete
+      """
+    let script = before + "\n" + during
+    var input: [UInt8] = []
+    for line in script.split(separator: "\n") { input += Array((line + "\n").utf8) }
+    // Lines reach the shell at once; `settle` lets the feed's retry finish in real time.
+    input += Array("settle\n@e append and more\nrecord stop\nquit discard\n".utf8)
+    let shell = ChildProcess.runWorkbench(["--keep-going", "-q"], input: input)
+    #expect(shell.stdout.contains("wrote \(file)"), "\(shell.stdout)\n\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("number: 2"), "window a was closed before recording: \(recorded)")
+    #expect(recorded.contains("kept as a draft"))
+    #expect(recorded.contains("network.state"))
+    #expect(Self.replayProblems(file, times: 5, jobs: 2) == nil)
+  }
+
+  /// Facts are keyed by window: two feeds loading at once each get their own answers back, and
+  /// a replay that asks for other facts than the recording has names the first one.
+  @Test func factsBelongToTheirWindowAndADivergenceIsNamed() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/two.yaml"
+    let input = """
+      record start \(file)
+      open feed account one
+      open feed account two
+      @one search rent
+      @two search coffee
+      settle
+      record stop
+      """
+    let shell = ChildProcess.runWorkbench(["-q"], input: Array((input + "\n").utf8))
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("window 1:") && recorded.contains("window 2:"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 3) == nil)
+
+    // Swapping the windows' answers changes what each shows: the expectation catches it.
+    let swapped = recorded.replacing("window 1:", with: "window 9:").replacing("window 2:", with: "window 1:")
+      .replacing("window 9:", with: "window 2:")
+    writeTextFile(swapped, to: folder + "/swapped.yaml")
+    let swappedRun = ChildProcess.runWorkbench(["run", folder + "/swapped.yaml"])
+    #expect(swappedRun.status == 1)
+    #expect(swappedRun.stdout.contains("the frames do not match"), "\(swappedRun.stdout)")
+
+    // One more command than the recording: the replay asks for an answer it does not have.
+    let extra = recorded.replacing("  - expect:", with: "  - one: refresh\n  - do: settle\n  - expect:")
+    writeTextFile(extra, to: folder + "/extra.yaml")
+    let extraRun = ChildProcess.runWorkbench(["run", folder + "/extra.yaml"])
+    #expect(extraRun.status == 1)
+    #expect(
+      extraRun.stdout.contains(
+        "the replay diverged from its recording: the replay asked for network.latency #3 of window 1"),
+      "\(extraRun.stdout)")
+
+    // One command fewer (and no expectation): a recorded answer is left over.
+    let fewer = String(recorded.split(separator: "  - expect:", maxSplits: 1)[0]).replacing(
+      "  - two: search coffee\n", with: "")
+    writeTextFile(fewer, to: folder + "/fewer.yaml")
+    let fewerRun = ChildProcess.runWorkbench(["run", folder + "/fewer.yaml"])
+    #expect(fewerRun.status == 1)
+    #expect(fewerRun.stdout.contains("which the replay never asked for"), "\(fewerRun.stdout)")
+  }
+
+  /// `-c` records too, and a recording from a fresh workspace whose load finished in real time
+  /// replays as loaded (the case that used to replay as `loading`).
+  @Test func aCommandLineRecordingReplays() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/c.yaml"
+    let shell = ChildProcess.runWorkbench([
+      "-q", "-c", "record start \(file); open feed account f; settle; record stop",
+    ])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("state: loaded"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 2) == nil)
+  }
+}

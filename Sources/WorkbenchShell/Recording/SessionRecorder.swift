@@ -262,7 +262,12 @@ final class SessionRecorder {
     if json.utf8.count > DataFolder.inlineLimit * 4 {
       return ["facts: " + YAMLWriter.scalar(try data.write(json + "\n", named: "facts.json"))]
     }
-    return ["facts:"] + YAMLWriter.block(.object(scopes), indent: 2)
+    var lines = ["facts:"]
+    for scope in scopes.members {
+      lines.append("  " + YAMLWriter.key(scope.key) + ":")
+      lines += YAMLWriter.block(scope.value, indent: 4)
+    }
+    return lines
   }
 
   /// `expect:` with what changed in each open window's frame since recording started (the

@@ -79,7 +79,7 @@ let package = Package(
       name: "workbench-bench",
       dependencies: [
         "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
-        "Ledger", "BuiltInModules",
+        "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession",
       ]),
     // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
     // with `-sanitize=fuzzer -D FUZZING` (docs/fuzzing.md).

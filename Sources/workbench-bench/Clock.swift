@@ -57,11 +57,14 @@ func buildFolder() -> String {
 /// Starts a program with its output sent to `output`, waits for it, and returns the wall time
 /// in seconds, or `nil` if it could not start or failed. (Send grep's output to a real file:
 /// GNU grep stops at the first match when its output is /dev/null.)
-func timeProcess(_ path: String, _ arguments: [String], output: String = "/dev/null") -> Double? {
+func timeProcess(
+  _ path: String, _ arguments: [String], output: String = "/dev/null", input: String = "/dev/null", strict: Bool = false
+) -> Double? {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
   defer { posix_spawn_file_actions_destroy(&actions) }
   let argv = ([path] + arguments).map { strdup($0) } + [nil]
   defer { argv.forEach { free($0) } }
@@ -69,10 +72,15 @@ func timeProcess(_ path: String, _ arguments: [String], output: String = "/dev/n
   let start = now()
   guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
   var status: Int32 = 0
-  waitpid(pid, &status, 0)
+  var usage = rusage()
+  wait4(pid, &status, 0, &usage)
   let elapsed = now() - start
-  return status == 0 || (status >> 8) & 0xff == 1 ? elapsed : nil
+  lastChildMaxRSS = Double(usage.ru_maxrss) / 1024
+  return status == 0 || (!strict && (status >> 8) & 0xff == 1) ? elapsed : nil
 }
+
+/// The peak memory (MB) of the process `timeProcess` ran last, as the OS counted it.
+nonisolated(unsafe) var lastChildMaxRSS: Double = 0
 
 /// The smallest of `count` measurements.
 func bestOf(_ count: Int, _ body: () -> Double) -> Double {

@@ -45,6 +45,8 @@ extension Host {
     handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) {
     clock.fireDue()
+    // While recording, the time that passed up to here is what a replay's clock must move.
+    clock.timeline?.lineStarts()
     services.scheduler.flush()
     try synchronize()
     let commands: [[CommandToken]]
@@ -53,6 +55,7 @@ extension Host {
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
+    lineCommands = commands
     for var tokens in commands {
       if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)

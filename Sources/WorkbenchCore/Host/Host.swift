@@ -29,6 +29,9 @@ public final class Host {
   public var windows: [Window] { windowList.all }
   /// The window commands run in unless they name another.
   public var focusedWindowID: WindowID? { windowList.focusedID }
+  /// The commands of the line running (or run last), as tokenized, for a front end that
+  /// follows them (a recording).
+  public internal(set) var lineCommands: [[CommandToken]] = []
   /// The number the next window gets.
   var nextWindowNumber: Int { windowList.nextNumber }
   /// The session's clock: real in the shell, virtual in scenarios.

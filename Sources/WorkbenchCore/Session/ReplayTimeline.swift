@@ -12,8 +12,26 @@ public final class ReplayTimeline {
   public private(set) var now: Duration = .zero
   private var pending: [Int: Duration] = [:]
   private var firedSinceMark: [Duration] = []
+  /// The real time up to which the time that passed has been accounted for.
+  private var accountedUntil = ContinuousClock.now
+  /// How far the replay's clock must move before the line that started, not yet written.
+  private var unwrittenAdvance: Duration = .zero
 
   public init() {}
+
+  /// A line starts (the host calls this once the timers that came due have fired): the real
+  /// time since the last line becomes an advance of the replay's clock.
+  public func lineStarts() {
+    let now = ContinuousClock.now
+    unwrittenAdvance += advance(afterRealTime: now - accountedUntil)
+    accountedUntil = now
+  }
+
+  /// The advance to write before the next step; zero once taken.
+  public func takeAdvance() -> Duration {
+    defer { unwrittenAdvance = .zero }
+    return unwrittenAdvance
+  }
 
   func scheduled(_ timer: Int, after delay: Duration) { pending[timer] = now + delay }
 
@@ -52,10 +70,11 @@ public final class ReplayTimeline {
     firedSinceMark = []
   }
 
-  /// After a command: timers it fired (a `settle`) moved the replay's clock to their due time.
-  public func commandFinished() {
+  /// After a line: timers it fired (a `settle`) moved the replay's clock to their due time.
+  public func lineFinished() {
     if let last = firedSinceMark.max(), last > now { now = last }
     firedSinceMark = []
+    accountedUntil = ContinuousClock.now
   }
 
   private static func wholeMilliseconds(_ duration: Duration) -> Duration {

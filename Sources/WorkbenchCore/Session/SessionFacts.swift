@@ -90,16 +90,17 @@ public final class SessionFacts {
   }
 
   private func use(_ key: Key, live: () -> FrameValue) -> FrameValue {
-    let sequence = counts[key, default: 0] + 1
-    counts[key] = sequence
     switch mode {
     case .live:
       return live()
     case .recording:
+      // Kept in order; sequence numbers are worked out when recording stops.
       let value = live()
-      recorded.append(Entry(key: key, sequence: sequence, value: value))
+      recorded.append(Entry(key: key, sequence: 0, value: value))
       return value
     case .replaying:
+      let sequence = counts[key, default: 0] + 1
+      counts[key] = sequence
       if let values = replay[key], sequence <= values.count { return values[sequence - 1] }
       let value = live()
       if divergence == nil {
@@ -116,20 +117,24 @@ public final class SessionFacts {
   /// services again; a capture that returns `nil`, its service gone, is skipped.)
   public func startRecording() {
     mode = .recording
-    counts = [:]
     recorded = []
     for (key, capture) in stateCaptures.sorted(by: { $0.key < $1.key }) {
       guard let value = capture() else { continue }
-      counts[key] = 1
       recorded.append(Entry(key: key, sequence: 1, value: value))
     }
   }
 
-  /// Stops keeping facts; returns them in the order they were used.
+  /// Stops keeping facts; returns them in the order they were used, numbered within each key.
   public func stopRecording() -> [Entry] {
     mode = .live
-    defer { recorded = [] }
-    return recorded
+    var sequences: [Key: Int] = [:]
+    var entries = recorded
+    recorded = []
+    for index in entries.indices {
+      sequences[entries[index].key, default: 0] += 1
+      entries[index].sequence = sequences[entries[index].key] ?? 1
+    }
+    return entries
   }
 
   /// The first recorded fact a replay has not used, if any: a replay that ends with facts left

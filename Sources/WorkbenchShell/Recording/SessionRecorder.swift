@@ -26,19 +26,25 @@ final class SessionRecorder {
   /// Documents that are the modules' samples, untouched: a scenario has them already.
   private let samples: [SessionRecord.Document]
   private let timeline = ReplayTimeline()
-  private var timeAccounted = ContinuousClock.now
+  /// The host's own commands (the same for every host of the session).
+  private let hostCommandNames: Set<String>
   private var steps: [RecordedStep] = []
-  /// The commands of the line running, and which of them runs next.
-  private var queued: [[CommandToken]] = []
+  /// The commands of the line running (`nil` until the host has tokenized it), and which of
+  /// them runs next.
+  private var queued: [[CommandToken]]? = []
+  private var line = ""
   private var nextCommand = 0
   /// The window the next command of the line runs in unless it names one.
-  private var focusedLabel: String?
+  private var focusedID: WindowID?
 
   struct RecordedStep {
     /// The window a command runs in, or `nil` for a host command.
     var window: String?
-    var line: String
+    /// The command's words (the text is put together when the file is written).
+    var words: ArraySlice<CommandToken>
     var failure: String?
+
+    var line: String { words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ") }
   }
 
   /// Starts recording `session` to `path`, once its pending work has finished.
@@ -63,10 +69,11 @@ final class SessionRecorder {
     for window in host.windows { frames[window.id.number] = window.frame }
     startFrames = frames
     samples = session.sampleDocuments()
+    hostCommandNames = host.hostCommandNames
     session.facts.startRecording()
     session.facts.timeline = timeline
     host.clock.timeline = timeline
-    focusedLabel = host.focusedWindow?.label
+    focusedID = host.focusedWindowID
     // The rest of the line `record start` is on is recorded too (`-c "record start F; ..."`).
     let commands = (try? CommandTokenizer.commands(in: line)) ?? []
     if let index = commands.firstIndex(where: { tokens in
@@ -79,25 +86,20 @@ final class SessionRecorder {
 
   // MARK: Following the session
 
-  /// Before a line runs: the time that passed since the last one, as a replay must see it,
-  /// and the line's commands.
+  /// Before a line runs: its commands are taken from the host once the first one is done.
   func lineWillRun(_ line: String, session: WorkbenchSession) {
-    let host = session.host
-    host.clock.fireDue()
-    recordTimePassed()
-    queued = (try? CommandTokenizer.commands(in: line)) ?? []
+    self.line = line
+    queued = nil
     nextCommand = 0
-    focusedLabel = host.focusedWindow?.label
+    focusedID = session.host.focusedWindowID
   }
 
-  /// The time that passed since time was last accounted for, as a `clock advance` step when
-  /// the replay's clock must move.
-  private func recordTimePassed() {
-    let now = ContinuousClock.now
-    let advance = timeline.advance(afterRealTime: now - timeAccounted)
-    timeAccounted = now
+  /// A `clock advance` step for the time the replay's clock must move before the next step.
+  private func writeTimePassed() {
+    let advance = timeline.takeAdvance()
     if advance > .zero {
-      steps.append(RecordedStep(window: nil, line: "clock advance \(SessionClock.describe(advance))", failure: nil))
+      let words = ["clock", "advance", SessionClock.describe(advance)].map { CommandToken(text: $0, column: 1) }
+      steps.append(RecordedStep(window: nil, words: words[...], failure: nil))
     }
   }
 
@@ -108,31 +110,45 @@ final class SessionRecorder {
   func commandFailed(_ error: CommandError, session: WorkbenchSession) {
     // A command the window does not have (unknown, or another screen's) changed nothing, and
     // a scenario that named it would not load: it is left out.
-    if error.isUsageError, nextCommand < queued.count, isUnknownCommand(queued[nextCommand], session: session) {
+    let commands = queued ?? commandsOfLine(session: session)
+    queued = commands
+    if error.isUsageError, nextCommand < commands.count, isUnknownCommand(commands[nextCommand], session: session) {
       nextCommand += 1
-      focusedLabel = session.host.focusedWindow?.label
+      focusedID = session.host.focusedWindowID
       return
     }
     take(failure: error.message, session: session)
   }
 
   private func take(failure: String?, session: WorkbenchSession) {
-    guard nextCommand < queued.count else { return }
-    var words = queued[nextCommand]
+    let commands = queued ?? commandsOfLine(session: session)
+    queued = commands
+    guard nextCommand < commands.count else { return }
+    var words = commands[nextCommand][...]
     nextCommand += 1
-    defer { focusedLabel = session.host.focusedWindow?.label }
-    var window = focusedLabel
+    let focused = focusedID
+    defer { focusedID = session.host.focusedWindowID }
+    var window: String?
     if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
       window = String(first.text.dropFirst())
       words.removeFirst()
+    } else {
+      window = focused.flatMap { session.host.window($0)?.label }
     }
     // Recording and leaving belong to the shell; a scenario ends after its last step.
     guard let name = words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
     // `clock advance` fails on real time; the replay's virtual clock is moved by the recording.
     if name == "clock", failure != nil { return }
-    let line = words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
-    let isHostCommand = session.host.hostCommandNames.contains(name) || window == nil
-    steps.append(RecordedStep(window: isHostCommand ? nil : window, line: line, failure: failure))
+    writeTimePassed()
+    let isHostCommand = window == nil || hostCommandNames.contains(name)
+    steps.append(RecordedStep(window: isHostCommand ? nil : window, words: words, failure: failure))
+  }
+
+  /// The line's commands as the host tokenized them; a host a relaunch just made has not seen
+  /// the line, so it is tokenized again then.
+  private func commandsOfLine(session: WorkbenchSession) -> [[CommandToken]] {
+    let commands = session.host.lineCommands
+    return commands.isEmpty ? (try? CommandTokenizer.commands(in: line)) ?? [] : commands
   }
 
   private func isUnknownCommand(_ tokens: [CommandToken], session: WorkbenchSession) -> Bool {
@@ -149,8 +165,7 @@ final class SessionRecorder {
 
   /// After a line: timers it fired (`settle`) moved the replay's clock too.
   func lineFinished() {
-    timeline.commandFinished()
-    timeAccounted = ContinuousClock.now
+    timeline.lineFinished()
   }
 
   /// A question about unsaved work was answered: the command that asked says so in words,
@@ -158,7 +173,7 @@ final class SessionRecorder {
   func answered(_ choice: LeaveChoice) {
     guard var last = steps.popLast() else { return }
     if choice == .cancel { return }
-    last.line += " " + choice.rawValue
+    last.words.append(CommandToken(text: choice.rawValue, column: 1))
     steps.append(last)
   }
 
@@ -168,7 +183,8 @@ final class SessionRecorder {
   func finish(session: WorkbenchSession) throws(CommandError) -> Int {
     let host = session.host
     host.clock.fireDue()
-    recordTimePassed()
+    timeline.lineStarts()
+    writeTimePassed()
     host.clock.timeline = nil
     session.facts.timeline = nil
     let facts = session.facts.stopRecording()
@@ -248,18 +264,27 @@ final class SessionRecorder {
 
   private func factLines(_ facts: [SessionFacts.Entry], data: DataFolder) throws(CommandError) -> [String] {
     guard !facts.isEmpty else { return [] }
-    var scopes = FrameObject()
+    // Group in one pass (scopes and sources in the order first used), then build the values.
+    var order: [String: [String]] = [:]
+    var scopeOrder: [String] = []
+    var values: [SessionFacts.Key: [FrameValue]] = [:]
     for fact in facts {
-      var sources =
-        scopes[fact.key.scope].flatMap { value -> FrameObject? in
-          if case .object(let object) = value { return object }
-          return nil
-        } ?? FrameObject()
-      sources[fact.key.source] = .list((sources[fact.key.source]?.elements ?? []) + [fact.value])
-      scopes[fact.key.scope] = .object(sources)
+      if values[fact.key] == nil {
+        if order[fact.key.scope] == nil { scopeOrder.append(fact.key.scope) }
+        order[fact.key.scope, default: []].append(fact.key.source)
+      }
+      values[fact.key, default: []].append(fact.value)
     }
-    let json = FrameValue.object(scopes).jsonText
-    if json.utf8.count > DataFolder.inlineLimit * 4 {
+    var scopes = FrameObject()
+    for scope in scopeOrder {
+      var sources = FrameObject()
+      for source in order[scope] ?? [] {
+        sources[source] = .list(values[SessionFacts.Key(scope: scope, source: source)] ?? [])
+      }
+      scopes[scope] = .object(sources)
+    }
+    if facts.count > DataFolder.inlineFacts {
+      let json = FrameValue.object(scopes).jsonText
       return ["facts: " + YAMLWriter.scalar(try data.write(json + "\n", named: "facts.json"))]
     }
     var lines = ["facts:"]
@@ -325,8 +350,10 @@ final class SessionRecorder {
 
 /// Where a recording puts what is too big to read inline: `NAME.data/` beside the scenario.
 struct DataFolder {
-  /// Documents bigger than this (in bytes of JSON) go to a file; facts at four times this.
+  /// Documents bigger than this (in bytes of JSON) go to a file.
   static let inlineLimit = 2048
+  /// More facts than this go to a file.
+  static let inlineFacts = 64
   let folder: String
   let relative: String
 

@@ -71,25 +71,37 @@ enum YAMLWriter {
     return FrameValue.string(text).jsonText
   }
 
+  /// Words YAML may read as something else (none is longer than 5 letters).
   private static let reserved: Set<String> = [
     "true", "false", "null", "yes", "no", "on", "off", "y", "n", "~",
   ]
 
   static func isPlain(_ text: String, inFlow: Bool) -> Bool {
-    guard let first = text.first, let last = text.last, first != " ", last != " " else { return false }
-    guard !reserved.contains(text.lowercased()) else { return false }
-    let extra: Set<Character> =
-      inFlow
-      ? ["_", ".", "-", "/", " ", "'"]
-      : ["_", ".", "-", "/", " ", "'", ";", "=", "+", "(", ")", "!", "?", "<", ">", "@"]
-    guard text.allSatisfy({ ($0.isLetter || $0.isNumber) && $0.isASCII || extra.contains($0) }) else { return false }
-    if first.isLetter { return true }
-    // A word that starts with a digit stays a string only when it is no number (`300ms`, `1-60`).
-    guard first.isNumber, !text.contains(" "), Int(text) == nil, Double(text) == nil,
-      !text.hasPrefix("0x"), !text.hasPrefix("0o")
+    let bytes = text.utf8
+    guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: " "), last != UInt8(ascii: " ")
     else { return false }
-    return true
+    let punctuation = inFlow ? flowPunctuation : blockPunctuation
+    var hasSpace = false
+    for byte in bytes {
+      // ASCII letters and digits, and punctuation YAML reads as text in that position.
+      let isWordByte =
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      guard isWordByte || punctuation.contains(byte) else { return false }
+      if byte == UInt8(ascii: " ") { hasSpace = true }
+    }
+    guard bytes.count > 5 || !reserved.contains(text.lowercased()) else { return false }
+    if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
+      // A word that starts with a digit stays a string only when it is no number (`300ms`, `1-60`).
+      return !hasSpace && Int(text) == nil && Double(text) == nil && !text.hasPrefix("0x") && !text.hasPrefix("0o")
+    }
+    return (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
+      || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
   }
+
+  private static let flowPunctuation: Set<UInt8> = Set("_.-/ '".utf8)
+  private static let blockPunctuation: Set<UInt8> = Set("_.-/ ';=+()!?<>@".utf8)
 
   private static func isScalar(_ value: FrameValue) -> Bool {
     switch value {

@@ -174,6 +174,53 @@ import WorkbenchTestSupport
     #expect(fewerRun.stdout.contains("which the replay never asked for"), "\(fewerRun.stdout)")
   }
 
+  /// A document too big to read inline goes to a data file beside the recording; text beyond
+  /// ASCII stays readable.
+  @Test func aBigDocumentGoesToADataFile() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/big.yaml"
+    let long = String(repeating: "a long line of notes ", count: 120)
+    let shell = ChildProcess.runWorkbench([
+      "-q", "-c",
+      "open editor notes e; append '\(long)'; save; open catalog library c; rename 3 'Gödel, Escher, Bach 2'; "
+        + "record start \(file); @e append more; @c select 3; record stop; quit discard",
+    ])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("    file: big.data/notes.json"), "\(recorded)")
+    #expect(readTextFile(folder + "/big.data/notes.json")?.contains(long) == true)
+    #expect(recorded.contains("- {id: 3, title: 'Gödel, Escher, Bach 2'}"), "\(recorded)")
+    #expect(recorded.contains("- {id: 19, title: Война и мир}"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 2) == nil)
+  }
+
+  /// Text YAML could read as something else (a bool, a number, a comment, a mapping) comes
+  /// back from the recording as the same text: the lines are in the recorded document, and the
+  /// expectation (a line added while recording) lists every line, so the replay compares them.
+  @Test func awkwardTextRoundTripsThroughTheRecording() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/awkward.yaml"
+    let texts = [
+      "yes", "null", "1e5", "0x1F", "300ms", "- dash", "#hash", "a: b", "it's", "\"quoted\"", "[list]", "{map}",
+      "trailing ", " leading", "Café, au lait", "@at", "100%", "~", "Война и мир", "tab\there",
+    ]
+    var lines = ["open editor notes e"]
+    for text in texts {
+      lines.append("append \"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"")
+    }
+    lines += ["save", "record start \(file)", "append end", "save", "record stop"]
+    let shell = ChildProcess.runWorkbench(["-q"], input: Array((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("documentRevision: 3"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 1) == nil, "\(recorded)")
+    // The comparison is real: a recording whose document lost a line's trailing space fails.
+    let altered = recorded.replacing("- 'trailing '", with: "- trailing")
+    #expect(altered != recorded, "\(recorded)")
+    writeTextFile(altered, to: folder + "/altered.yaml")
+    #expect(ChildProcess.runWorkbench(["run", folder + "/altered.yaml"]).status == 1)
+  }
+
   /// `-c` records too, and a recording from a fresh workspace whose load finished in real time
   /// replays as loaded (the case that used to replay as `loading`).
   @Test func aCommandLineRecordingReplays() throws {

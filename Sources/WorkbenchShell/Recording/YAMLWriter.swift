@@ -82,7 +82,12 @@ enum YAMLWriter {
     else { return false }
     let punctuation = inFlow ? flowPunctuation : blockPunctuation
     var hasSpace = false
+    var hasNonASCII = false
     for byte in bytes {
+      if byte >= 0x80 {
+        hasNonASCII = true
+        continue
+      }
       // ASCII letters and digits, and punctuation YAML reads as text in that position.
       let isWordByte =
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
@@ -92,12 +97,28 @@ enum YAMLWriter {
       if byte == UInt8(ascii: " ") { hasSpace = true }
     }
     guard bytes.count > 5 || !reserved.contains(text.lowercased()) else { return false }
+    // Letters beyond ASCII read as text too (`Gödel`, `Война`); spaces, breaks and invisible
+    // characters beyond ASCII do not stay plain.
+    if hasNonASCII,
+      text.unicodeScalars.contains(where: { scalar in
+        guard scalar.value >= 0x80 else { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse, .unassigned,
+          .surrogate:
+          return true
+        default:
+          return false
+        }
+      })
+    {
+      return false
+    }
     if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
       // A word that starts with a digit stays a string only when it is no number (`300ms`, `1-60`).
       return !hasSpace && Int(text) == nil && Double(text) == nil && !text.hasPrefix("0x") && !text.hasPrefix("0o")
     }
     return (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
-      || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z"))
+      || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first >= 0x80
   }
 
   private static let flowPunctuation: Set<UInt8> = Set("_.-/ '".utf8)

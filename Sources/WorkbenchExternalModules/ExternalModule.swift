@@ -132,6 +132,9 @@ public final class ProxyScreen: ScreenModel {
   let screenName: String
   let documentName: String
   let key: String
+  /// The session's facts, and this window's scope among them.
+  let facts: SessionFacts
+  let factScope: String
   private(set) var currentFrame: FrameValue = .null
   private var revision = 1
 
@@ -153,6 +156,8 @@ public final class ProxyScreen: ScreenModel {
     self.rendered = rendered
     screenName = environment.screenName ?? ""
     documentName = environment.documentName ?? ""
+    facts = environment.services.facts
+    factScope = environment.factScope
     key = process?.nextWindowKey() ?? "w0"
     open()
   }
@@ -169,10 +174,33 @@ public final class ProxyScreen: ScreenModel {
       "state": FrameValue(viewState.json),
     ])
     for (name, value) in extra { object[name] = value }
+    // Recording or replaying: the module reports the facts it used; a replay sends what is
+    // left of this window's recorded facts for the module to use instead of live ones.
+    if facts.isRecording {
+      object["facts"] = .object(FrameObject())
+    } else if facts.isReplaying, !facts.isSettingUp {
+      let remaining = facts.remaining(in: factScope)
+      object["facts"] = [
+        "replay": .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
+      ]
+    }
     return .object(object)
   }
 
+  /// Takes the facts a module reports it used into the session's facts, in order: kept when
+  /// recording, counted as used when replaying.
+  private func takeFacts(_ reply: FrameValue) {
+    if let divergence = reply["divergence"]?.stringValue {
+      facts.noteDivergence("window \(factScope.dropFirst("window ".count)): \(divergence)")
+    }
+    for fact in reply["facts"]?.elements ?? [] {
+      guard let source = fact["source"]?.stringValue, let value = fact["value"] else { continue }
+      _ = facts.value(of: source, in: factScope) { value }
+    }
+  }
+
   private func take(_ reply: FrameValue) {
+    takeFacts(reply)
     currentFrame = reply["frame"] ?? .null
     if let text = reply["text"]?.stringValue { rendered.remember(text, for: currentFrame) }
     if let state = reply["state"]?.stringValue { viewState.json = state }

@@ -105,6 +105,27 @@ public final class ModuleSession {
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
   public func handle(_ request: FrameValue) -> FrameValue {
+    // A request that carries `facts` is being recorded or replayed: the facts the module's
+    // effects use are served from it (on replay) and reported back in the reply.
+    guard let facts = request["facts"] else { return reply(to: request) }
+    var replay: [String: [FrameValue]]? = nil
+    if case .object(let sources)? = facts["replay"] {
+      replay = [:]
+      for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
+    }
+    host.services.facts.beginRelay(replaying: replay)
+    var result = reply(to: request)
+    let relayed = host.services.facts.endRelay()
+    if case .object(var object) = result {
+      object["facts"] = .list(
+        relayed.used.map { fact in .object(FrameObject(["source": .string(fact.source), "value": fact.value])) })
+      if let divergence = relayed.divergence { object["divergence"] = .string(divergence) }
+      result = .object(object)
+    }
+    return result
+  }
+
+  private func reply(to request: FrameValue) -> FrameValue {
     do {
       return try answer(request)
     } catch {

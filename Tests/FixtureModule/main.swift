@@ -2,7 +2,7 @@
 // (`ok`, `trap`, `hang`, `garbage`, `print`; `close-input` closes its end of the request pipe,
 // `deaf` answers and then stops reading, `bad-commit` answers with a commit that is not JSON,
 // `fork` starts a `sleep` that holds its pipes and prints its pid to stderr). With `silent` the
-// module never sends its handshake.
+// module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
 import WorkbenchModuleKit
 
 #if canImport(Glibc)
@@ -79,6 +79,18 @@ struct FixtureModule: FeatureModule {
         let times = context.arguments[FixtureArguments.times] ?? 1
         try context.commit(TallyDocument(pokes: screen.document.pokes + times), summary: "poke")
         return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec(
+        "weigh", summary: "read the scale: a fact from outside (WORKBENCH_FIXTURE_SCALE, or the process id)",
+        scope: .window(screens: ["tally"])
+      ) { context in
+        let window = try context.requireWindow()
+        let reading = context.host.services.facts.value(of: "scale.reading", in: "window \(window.id.number)") {
+          .integer(getenv("WORKBENCH_FIXTURE_SCALE").flatMap { Int(String(cString: $0)) } ?? Int(getpid()))
+        }
+        try context.model(TallyScreen.self).rename("weighed \(reading.integerValue ?? -1)")
+        return .frame(window.id)
       })
     registrar.command(
       CommandSpec(

@@ -221,6 +221,39 @@ import WorkbenchTestSupport
     #expect(ChildProcess.runWorkbench(["run", folder + "/altered.yaml"]).status == 1)
   }
 
+  /// An external module's facts are recorded and replayed too: the module reports the facts
+  /// its effects used, and a replay sends them back for it to use instead of live ones.
+  @Test func anExternalModulesFactsAreRecordedAndReplayed() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/module.yaml"
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let shell = ChildProcess.runWorkbench(
+      ["-q", "--module", fixture, "-c", "open tally pokes t; record start \(file); weigh; poke; weigh; record stop"],
+      environment: ["WORKBENCH_FIXTURE_SCALE": "17"])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("scale.reading: [17, 17]"), "\(recorded)")
+    #expect(recorded.contains("label: weighed 17"), "\(recorded)")
+    // The scale reads 99 now: the replay still sees the recorded 17.
+    let replay = ChildProcess.runWorkbench(
+      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    #expect(replay.status == 0, "\(replay.stdout)")
+    // A recording that says the scale read 18 replays as 18, so its expectation fails.
+    writeTextFile(recorded.replacing("scale.reading: [17, 17]", with: "scale.reading: [17, 18]"), to: file)
+    let changed = ChildProcess.runWorkbench(
+      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains("weighed 18"), "\(changed.stdout)")
+    // One more reading than recorded: the module's divergence is named.
+    writeTextFile(recorded.replacing("  - expect:", with: "  - t: weigh\n  - expect:"), to: file)
+    let extra = ChildProcess.runWorkbench(
+      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    #expect(extra.status == 1)
+    #expect(
+      extra.stdout.contains("window 1: the module asked for more scale.reading facts than the recording has left"),
+      "\(extra.stdout)")
+  }
+
   /// `-c` records too, and a recording from a fresh workspace whose load finished in real time
   /// replays as loaded (the case that used to replay as `loading`).
   @Test func aCommandLineRecordingReplays() throws {

@@ -39,6 +39,9 @@ public final class SessionFacts {
     case live
     case recording
     case replaying
+    /// In a module's own process, for one request: facts are served from what the host sent
+    /// (by source) or taken live, and every one used is reported back.
+    case relaying
   }
 
   private var mode: Mode
@@ -67,6 +70,13 @@ public final class SessionFacts {
 
   /// Whether facts come from a recording.
   public var isReplaying: Bool { mode == .replaying }
+  /// Whether facts are being kept for a recording.
+  public var isRecording: Bool { mode == .recording }
+
+  private var relayValues: [String: [FrameValue]]?
+  private var relayCounts: [String: Int] = [:]
+  private var relayUsed: [(source: String, value: FrameValue)] = []
+  private var relayDivergence: String?
 
   /// The value of a fact: on replay the recorded one; otherwise `live()`, kept when recording.
   /// A replay that asks for a fact the recording lacks notes the divergence and uses `live()`,
@@ -93,6 +103,20 @@ public final class SessionFacts {
     switch mode {
     case .live:
       return live()
+    case .relaying:
+      let sequence = relayCounts[key.source, default: 0] + 1
+      relayCounts[key.source] = sequence
+      var value: FrameValue
+      if let values = relayValues?[key.source], sequence <= values.count {
+        value = values[sequence - 1]
+      } else {
+        value = live()
+        if relayValues != nil, relayDivergence == nil {
+          relayDivergence = "the module asked for more \(key.source) facts than the recording has left"
+        }
+      }
+      relayUsed.append((key.source, value))
+      return value
     case .recording:
       // Kept in order; sequence numbers are worked out when recording stops.
       let value = live()
@@ -135,6 +159,45 @@ public final class SessionFacts {
       entries[index].sequence = sequences[entries[index].key] ?? 1
     }
     return entries
+  }
+
+  // MARK: External modules
+
+  /// The recorded values of `scope` a replay has not used yet, by source: what a window of an
+  /// external module may ask for next, sent along with each request.
+  public func remaining(in scope: String) -> [String: [FrameValue]] {
+    var result: [String: [FrameValue]] = [:]
+    for (key, values) in replay where key.scope == scope {
+      let used = counts[key, default: 0]
+      if used < values.count { result[key.source] = Array(values[used...]) }
+    }
+    return result
+  }
+
+  /// Notes a divergence found elsewhere (an external module's process), unless one was noted.
+  public func noteDivergence(_ message: String) {
+    if divergence == nil { divergence = message }
+  }
+
+  /// In a module's own process: serve facts for one request from `replaying` (by source),
+  /// taking the rest live; `nil` takes every fact live. `endRelay` says which were used.
+  public func beginRelay(replaying: [String: [FrameValue]]?) {
+    mode = .relaying
+    relayValues = replaying
+    relayCounts = [:]
+    relayUsed = []
+    relayDivergence = nil
+  }
+
+  /// Ends a request's relay: the facts used, in order, and the first asked for beyond what was
+  /// sent on a replay.
+  public func endRelay() -> (used: [(source: String, value: FrameValue)], divergence: String?) {
+    mode = .live
+    defer {
+      relayUsed = []
+      relayValues = nil
+    }
+    return (relayUsed, relayDivergence)
   }
 
   /// The first recorded fact a replay has not used, if any: a replay that ends with facts left

@@ -1,6 +1,10 @@
 import Testing
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `workbench run` and `workbench check` through the built binary, as CI uses them.
 @Suite struct RunCommandTests {
   /// A folder with two files: one passing and one failing scenario, tagged differently.
@@ -66,7 +70,6 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("\(folder)/c.yaml:3:5: unknown window or step kind 'nowhere'"))
     #expect(ChildProcess.runWorkbench(["run", "--jobz", "2", folder]).status == 2)
     #expect(ChildProcess.runWorkbench(["run", "/no/such/folder"]).status == 2)
-    #expect(ChildProcess.runWorkbench(["run"]).status == 2)
   }
 
   @Test func checkValidatesWithoutRunning() {
@@ -94,7 +97,8 @@ import WorkbenchTestSupport
     #expect(nothing.status == 0)
     #expect(nothing.stdout == "")
     let none = ChildProcess.runWorkbench(["run", "--tag", "no-such-tag", folder])
-    #expect(none.stdout.hasSuffix("0 passed, 0 failed\n"))
+    #expect(none.status == 5)
+    #expect(none.stdout.contains("0 passed, 0 failed\nno scenario was run"))
   }
 
   @Test func reportsAreWrittenAsJUnitAndJSON() throws {
@@ -159,6 +163,42 @@ import WorkbenchTestSupport
     let result = ChildProcess.runWorkbench(["run", "--fail-fast", "-j", "1", folder])
     #expect(result.status == 1)
     #expect(!result.stdout.contains("After"))
+  }
+
+  /// A filter or tag that selects nothing is no success: exit 5, saying what matched nothing.
+  @Test func selectingNothingExitsFive() {
+    let folder = suiteFolder()
+    for jobs in ["1", "2"] {
+      let result = ChildProcess.runWorkbench(["run", "-j", jobs, "--tag", "nonexistent", folder])
+      #expect(result.status == 5, "\(result.stdout)")
+      #expect(result.stdout.contains("no scenario was run: nothing in \(folder) matched --tag nonexistent"))
+    }
+    #expect(ChildProcess.runWorkbench(["run", "--tag", "slow", folder]).status == 0)
+  }
+
+  /// `workbench run` alone runs the project's Scenarios/ folder; data folders beside scenarios
+  /// hold documents, not scenarios.
+  @Test func runWithoutAPathRunsScenariosAndSkipsDataFolders() {
+    let project = makeTemporaryFolder()
+    for folder in ["/Scenarios", "/Scenarios/data", "/Scenarios/session.data"] { mkdir(project + folder, 0o755) }
+    writeTextFile("books:\n  - {id: 1, title: Kept apart}\n", to: project + "/Scenarios/data/library.yaml")
+    writeTextFile("books:\n  - {id: 1, title: Recorded}\n", to: project + "/Scenarios/session.data/library.yaml")
+    writeTextFile(
+      "scenario: Uses a data file\ndocuments:\n  small: {kind: catalog, file: data/library.yaml}\n"
+        + "windows:\n  main: catalog small\nsteps:\n  - main: select 1\n"
+        + "  - expect:\n      main: {detail: {title: Kept apart}}\n",
+      to: project + "/Scenarios/uses-data.yaml")
+    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
+    let result = ChildProcess.run(
+      "/bin/sh", ["-c", "cd '\(project)' && exec '\(ChildProcess.workbenchPath)' run"], input: [],
+      environment: environment)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout)")
+    let elsewhere = ChildProcess.run(
+      "/bin/sh", ["-c", "cd '\(project)/Scenarios/data' && exec '\(ChildProcess.workbenchPath)' run"], input: [],
+      environment: environment)
+    #expect(elsewhere.status == 2)
+    #expect(elsewhere.stderr.contains("there is no Scenarios/ folder here"))
   }
 
   @Test func aRecordedSessionPassesWhenRun() throws {

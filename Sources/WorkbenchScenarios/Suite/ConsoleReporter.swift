@@ -31,6 +31,9 @@ public final class ConsoleReporter {
   }
 
   /// The failures in detail, orphaned snapshots, and the closing line.
+  /// Why a run that selected nothing selected nothing, for its summary.
+  public var nothingRunReason: String?
+
   public func summary(_ report: SuiteReport) {
     var lines: [String] = []
     let failures = report.results.filter { !$0.passed }
@@ -60,6 +63,9 @@ public final class ConsoleReporter {
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }
     lines.append("")
     lines.append("\(report.passed) passed, \(report.failed) failed")
+    if report.results.isEmpty && report.fileErrors.isEmpty {
+      lines.append("no scenario was run: \(nothingRunReason ?? "the files hold none") (exit code 5)")
+    }
     StandardStreams.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
   }
 

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 /// The options of `workbench run` and `workbench check`.
 public struct RunOptions: Sendable {
@@ -100,7 +101,13 @@ public struct RunOptions: Sendable {
     } catch {
       throw UsageError(message: error.message)
     }
-    if options.paths.isEmpty { throw UsageError(message: "name the scenario files or folders to run") }
+    if options.paths.isEmpty {
+      // With no path, the project's `Scenarios/` folder, when there is one.
+      guard FileSystem.isDirectory("Scenarios") else {
+        throw UsageError(message: "name the scenario files or folders to run (there is no Scenarios/ folder here)")
+      }
+      options.paths = ["Scenarios"]
+    }
     return options
   }
 
@@ -121,13 +128,13 @@ public struct RunOptions: Sendable {
 
   static var helpText: String {
     """
-    usage: workbench run PATH... [options]      run scenario files (folders are searched for *.yaml)
+    usage: workbench run [PATH...] [options]    run scenario files (Scenarios/ when no path is given)
            workbench check PATH...              check files without running them
 
     options:
     \(ProgramOptionParser.help(all))
 
-    exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors
+    exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors, 5 no scenario ran
     """
   }
 }

@@ -32,6 +32,16 @@ public enum ScenarioCommand {
       }
       let report = try runner.run()
       if options.worker { return report.exitCode }
+      if report.results.isEmpty {
+        var filters: [String] = []
+        if let filter = options.filter { filters.append("--filter \(filter)") }
+        filters += options.tags.map { "--tag \($0)" } + options.excludedTags.map { "--exclude-tag \($0)" }
+        if let shard = options.shard { filters.append("--shard \(shard.index)/\(shard.count)") }
+        console.nothingRunReason =
+          filters.isEmpty
+          ? "\(options.paths.joined(separator: " ")) holds no scenario"
+          : "nothing in \(options.paths.joined(separator: " ")) matched \(filters.joined(separator: ", "))"
+      }
       console.summary(report)
       if let path = options.junitPath, !FileSystem.write(ReportWriters.junit(report), to: path) {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)

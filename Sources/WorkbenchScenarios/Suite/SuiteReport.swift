@@ -13,10 +13,12 @@ public struct SuiteReport: Codable, Sendable {
   public var passed: Int { results.filter(\.passed).count }
   public var failed: Int { results.count - passed }
 
-  /// 0 when everything passed, 1 when a scenario failed, 2 when a file could not be loaded.
+  /// 0 when everything passed, 1 when a scenario failed, 2 when a file could not be loaded,
+  /// 5 when no scenario was run at all (a filter or tag that matched nothing, as pytest does).
   public var exitCode: Int32 {
     if !fileErrors.isEmpty { return 2 }
-    return failed > 0 ? 1 : 0
+    if failed > 0 { return 1 }
+    return results.isEmpty ? 5 : 0
   }
 }
 

@@ -22,13 +22,15 @@ public final class SuiteRunner {
   }
 
   /// The scenario files under the given paths: files as named, folders searched for
-  /// `.yaml` and `.yml` files (snapshot folders skipped), sorted.
+  /// `.yaml` and `.yml` files, sorted. Snapshot folders (`__snapshots__`) and data folders
+  /// (`data/`, and a recording's `NAME.data/`) are skipped: documents loaded with `file:` live
+  /// there.
   public nonisolated static func discover(_ paths: [String]) throws(RunOptions.UsageError) -> [String] {
     var files: [String] = []
     for path in paths {
       if FileSystem.isDirectory(path) {
         files += FileSystem.files(under: path).filter { file in
-          (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && !file.contains("/__snapshots__/")
+          (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && !Self.isInDataFolder(file)
         }
       } else if FileSystem.exists(path) {
         files.append(path)
@@ -38,6 +40,14 @@ public final class SuiteRunner {
     }
     var seen = Set<String>()
     return files.filter { seen.insert($0).inserted }
+  }
+
+  /// Whether a file found in a folder is kept out of a run: it is in a snapshot folder or a
+  /// data folder (`data`, `*.data`).
+  nonisolated static func isInDataFolder(_ file: String) -> Bool {
+    file.split(separator: "/").dropLast().contains { folder in
+      folder == "__snapshots__" || folder == "data" || folder.hasSuffix(".data")
+    }
   }
 
   /// The files this run (or shard) covers.
@@ -211,7 +221,7 @@ public final class SuiteRunner {
       // A worker whose output ended is reaped now; one that crashed is replaced.
       for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
         let status = worker.wait()
-        guard status != 0 && status != 1 && status != 2 else { continue }
+        guard ![0, 1, 2, 5].contains(status) else { continue }  // 5: its files held nothing selected
         if let replacement = recover(from: worker, status: status, report: &report) {
           workers[index] = replacement
         }

@@ -54,16 +54,72 @@ import WorkbenchTestSupport
       ])
   }
 
-  @Test func nullMeansAbsentOrNull() throws {
+  /// `null` matches a field that is null; a key the frame does not have fails, whatever its
+  /// value, with the closest field suggested (a misspelt `selcted: null` used to pass).
+  @Test func nullMeansNullAndAMisspeltKeyFails() throws {
     let results = try runScenarios(
       """
       scenario: Null
       \(Self.twoBooks)
       steps:
         - expect:
-            left: {selected: null, detail: null, noSuchKey: null}
+            left: {selected: null, detail: null}
+      ---
+      scenario: Misspelt
+      \(Self.twoBooks)
+      steps:
+        - left: select 2
+        - expect:
+            left: {selcted: null}
       """)
     #expect(results[0].passed)
+    let failure = try #require(results[1].failure)
+    #expect(failure.details.first == "left.selcted")
+    #expect(failure.details.dropFirst().first == "    expected: null")
+    #expect(
+      failure.details.last?.hasPrefix("    actual:   no such field; did you mean 'selected'? (the fields: ") == true)
+  }
+
+  /// Matchers for what a value cannot say: present, a pattern, a range, a list that contains.
+  @Test func matchersCheckPresencePatternsRangesAndContents() throws {
+    let results = try runScenarios(
+      """
+      scenario: Matchers pass
+      \(Self.twoBooks)
+      steps:
+        - left: select 2
+        - expect:
+            left:
+              selected: {$any: true}
+              detail: {title: {$matches: '^Algo'}}
+              matches: {$between: [1, 2]}
+              rows: {$contains: [2]}
+      ---
+      scenario: Matchers fail
+      \(Self.twoBooks)
+      steps:
+        - expect:
+            left:
+              selected: {$any: true}
+              query: {$matches: '^x'}
+              matches: {$between: [3, 9]}
+              rows: {$contains: [7]}
+              total: {$nearly: 2}
+      """)
+    #expect(results[0].passed, "\(String(describing: results[0].failure))")
+    let details = try #require(results[1].failure).details
+    #expect(
+      details == [
+        "left.selected", "    expected: any value", "    actual:   null",
+        "left.query", "    expected: a match for /^x/", #"    actual:   """#,
+        "left.matches", "    expected: a number from 3.0 to 9.0", "    actual:   2",
+        "left.rows", "    expected: a list containing 7",
+        #"    actual:   [{"id":1,"title":"Swift"},{"id":2,"title":"Algorithms"}]"#,
+        "left.total",
+        "    expected: '$nearly' is not a matcher with that value (matchers: {$any: true}, {$matches: PATTERN}, "
+          + "{$between: [LOW, HIGH]}, {$contains: [ITEMS]})",
+        "    actual:   2",
+      ], "\(details)")
   }
 
   @Test func expectedFailuresMatchTextOrPatterns() throws {

@@ -3,7 +3,8 @@ import WorkbenchCore
 /// Compares an expected frame (from YAML) with an actual one, as a subset:
 /// - an expected object's keys must be in the actual object (other keys are ignored);
 /// - lists compare in order and must have the same length;
-/// - `null` means absent or null;
+/// - `null` means a field that is null (a key the frame does not have is a mismatch, with the
+///   closest field suggested: a misspelt key never passes);
 /// - a single value stands for an object with that `id` (`rows: [1, 2]`);
 /// - a number or `true` written plainly also matches the same text (a title `1984`).
 public enum FrameMatcher {
@@ -27,14 +28,28 @@ public enum FrameMatcher {
       if let actual, actual != .null {
         mismatches.append(Mismatch(path: path, expected: "null", actual: brief(actual)))
       }
+    case .object(let expectedObject) where Matcher(expectedObject) != nil:
+      if let problem = Matcher(expectedObject)?.problem(with: actual) {
+        mismatches.append(Mismatch(path: path, expected: problem.expected, actual: problem.actual))
+      }
     case .object(let expectedObject):
       guard case .object(let actualObject)? = actual else {
         mismatches.append(Mismatch(path: path, expected: brief(expected), actual: actual.map(brief) ?? "absent"))
         return
       }
       for member in expectedObject.members {
-        compare(
-          expected: member.value, actual: actualObject[member.key], path: join(path, member.key), into: &mismatches)
+        // A key the frame does not have is a misspelt expectation, whatever its value: `null`
+        // means a field that is null, not a field that is not there.
+        guard let actualValue = actualObject[member.key] else {
+          let keys = actualObject.keys
+          let hint = Suggestions.closest(to: member.key, in: keys).map { "; did you mean '\($0)'?" } ?? ""
+          mismatches.append(
+            Mismatch(
+              path: join(path, member.key), expected: brief(member.value),
+              actual: "no such field\(hint) (the fields: \(keys.joined(separator: ", ")))"))
+          continue
+        }
+        compare(expected: member.value, actual: actualValue, path: join(path, member.key), into: &mismatches)
       }
     case .list(let expectedItems):
       guard case .list(let actualItems)? = actual else {
@@ -78,7 +93,7 @@ public enum FrameMatcher {
 
   /// The paths an expectation asserts on, for exhaustive mode.
   static func paths(of expected: FrameValue, prefix: String) -> [String] {
-    guard case .object(let object) = expected else { return [prefix] }
+    guard case .object(let object) = expected, Matcher(object) == nil else { return [prefix] }
     var result: [String] = []
     for member in object.members { result += paths(of: member.value, prefix: join(prefix, member.key)) }
     return result.isEmpty ? [prefix] : result
@@ -112,5 +127,92 @@ public enum FrameMatcher {
     default: text = value.jsonText
     }
     return text.count > 160 ? String(text.prefix(157)) + "..." : text
+  }
+}
+
+/// A value written as a matcher instead of a value: an object with one key starting with `$`.
+///
+/// - `{$any: true}`: the field is there and not null;
+/// - `{$matches: PATTERN}`: the field's text (a string, or a number or bool as written) matches
+///   the regular expression;
+/// - `{$between: [LOW, HIGH]}`: the field is a number from LOW to HIGH, both included;
+/// - `{$contains: [ITEMS]}`: the field is a list holding each item (as a subset, in any order).
+enum Matcher {
+  case any
+  case matches(String)
+  case between(Double, Double)
+  case contains([FrameValue])
+  case unknown(String)
+
+  static let names = ["$any", "$matches", "$between", "$contains"]
+
+  init?(_ object: FrameObject) {
+    guard object.members.count == 1, let member = object.members.first, member.key.hasPrefix("$") else { return nil }
+    switch (member.key, member.value) {
+    case ("$any", _): self = .any
+    case ("$matches", .string(let pattern)): self = .matches(pattern)
+    case ("$between", .list(let bounds)) where bounds.count == 2:
+      guard let low = Self.number(bounds[0]), let high = Self.number(bounds[1]) else {
+        self = .unknown("$between takes two numbers, [LOW, HIGH]")
+        return
+      }
+      self = .between(low, high)
+    case ("$contains", .list(let items)): self = .contains(items)
+    default:
+      self = .unknown(
+        "'\(member.key)' is not a matcher with that value (matchers: {$any: true}, {$matches: PATTERN}, "
+          + "{$between: [LOW, HIGH]}, {$contains: [ITEMS]})")
+    }
+  }
+
+  static func number(_ value: FrameValue) -> Double? {
+    switch value {
+    case .integer(let number): return Double(number)
+    case .number(let number): return number
+    default: return nil
+    }
+  }
+
+  /// Why `actual` does not match, as expected and actual texts; `nil` when it matches.
+  func problem(with actual: FrameValue?) -> (expected: String, actual: String)? {
+    let shown = actual.map(FrameMatcher.brief) ?? "absent"
+    switch self {
+    case .unknown(let message):
+      return (message, shown)
+    case .any:
+      guard let actual, actual != .null else { return ("any value", shown) }
+      return nil
+    case .matches(let pattern):
+      let text: String?
+      switch actual {
+      case .string(let string)?: text = string
+      case .integer?, .number?, .bool?: text = actual?.inlineText
+      default: text = nil
+      }
+      switch RegexLimits.compile(pattern) {
+      case .failure(let error): return ("a match for /\(pattern)/, which is not a usable pattern: \(error)", shown)
+      case .success(let regex):
+        guard let text, text.contains(regex) else { return ("a match for /\(pattern)/", shown) }
+        return nil
+      }
+    case .between(let low, let high):
+      guard let value = actual.flatMap(Self.number), value >= low, value <= high else {
+        return ("a number from \(FrameValue.number(low).jsonText) to \(FrameValue.number(high).jsonText)", shown)
+      }
+      return nil
+    case .contains(let items):
+      guard case .list(let elements)? = actual else {
+        return ("a list containing \(FrameMatcher.brief(.list(items)))", shown)
+      }
+      for item in items {
+        let found = elements.contains { element in
+          var mismatches: [FrameMatcher.Mismatch] = []
+          FrameMatcher.compare(expected: item, actual: element, path: "", into: &mismatches)
+          return mismatches.isEmpty
+        }
+        if !found { return ("a list containing \(FrameMatcher.brief(item))", shown) }
+      }
+      return nil
+    }
   }
 }

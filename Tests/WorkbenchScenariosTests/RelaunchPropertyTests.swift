@@ -54,7 +54,7 @@ import WorkbenchStore
   ]
 
   /// Fields that count what happened in one session, by module (see each module's doc).
-  static let transient: [String: Set<String>] = ["ledger": ["requests"]]
+  static let transient: [String: Set<String>] = ["ledger": ["serverRequests", "fetchesStarted"]]
 
   /// A frame without its transient fields.
   static func lasting(_ frame: FrameValue, module: String) -> FrameValue {

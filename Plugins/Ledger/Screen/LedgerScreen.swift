@@ -30,6 +30,9 @@ public final class LedgerScreen: ScreenModel {
   let factScope: String
   private var running: Cancellation?
   private var generation = 0
+  /// How many fetches this window started (sent to the network), superseded ones included; a
+  /// search replaced while its debounce waits never starts one.
+  private var fetchesStarted = 0
   private var sessionWatch: Cancellation?
 
   public init(document: LedgerDocument, viewState: LedgerViewState, environment: ScreenEnvironment) {
@@ -100,6 +103,7 @@ public final class LedgerScreen: ScreenModel {
     let query = viewState.query
     let fetch: @MainActor () -> Void = { [weak self] in
       guard let self, self.generation == mine else { return }
+      self.fetchesStarted += 1
       self.running = self.repository.fetch(query) { [weak self] result in
         guard let self, self.generation == mine else { return }  // a superseded load never lands
         self.running = nil
@@ -261,7 +265,8 @@ public final class LedgerScreen: ScreenModel {
       "count": .integer(count),
       "message": message,
       "canRetry": .bool(feed.name == "failed"),
-      "requests": .integer(network.fetches),
+      "fetchesStarted": .integer(fetchesStarted),
+      "serverRequests": .integer(network.fetches),
       "balance": .string(hidden ? "•••" : document.balance.description),
       "path": .list(viewState.path.map { .string($0.description) }),
       "link": .string(DeepLink.link(for: viewState.path)),

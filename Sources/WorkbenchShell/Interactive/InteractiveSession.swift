@@ -131,7 +131,9 @@ final class InteractiveSession {
 
   private func run(_ line: String, remembering: Bool) {
     let outcome = controller.execute(line, place: nil)
-    if remembering, outcome != .failed(usage: true), !line.allSatisfy(\.isWhitespace) { remember(line) }
+    // Every line is kept, mistyped ones too (as bash, psql and sqlite3 do): Up recalls the line
+    // a did-you-mean message is about, to fix it.
+    if remembering, !line.allSatisfy(\.isWhitespace) { remember(line) }
     follow(outcome)
   }
 

@@ -72,6 +72,8 @@ public final class WorkbenchSession {
         try handle(.recordStart(path: path))
       case .recordStop:
         try handle(.recordStop)
+      case .shell(let request):
+        try handle(.shell(request))
       case .unsavedWork(let windows, let quitting):
         try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
       default:
@@ -199,6 +201,8 @@ public enum SessionEvent: Equatable {
   /// Recording, which a front end that records carries out.
   case recordStart(path: String)
   case recordStop
+  /// Something only the shell does (`source`, `history`, `set`).
+  case shell(ShellRequest)
 }
 
 /// A close or quit that waits for a choice about unsaved work.

@@ -1,6 +1,7 @@
 import WorkbenchCore
 import WorkbenchSession
 import WorkbenchStore
+import WorkbenchSystem
 
 /// What the shell does with each line, in both interactive and batch sessions: hands it to
 /// the session, shows what comes back, and carries out what only a front end can (asking about
@@ -9,7 +10,8 @@ import WorkbenchStore
 final class ShellController {
   let session: WorkbenchSession
   var host: Host { session.host }
-  let options: ShellOptions
+  /// The options; `set` changes some of them for the rest of the session.
+  var options: ShellOptions
   let output: OutputWriter
   private var recorder: SessionRecorder?
   /// The line running, for a recording that starts in the middle of it.
@@ -84,6 +86,7 @@ final class ShellController {
   private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
     switch event {
     case .recordStart, .recordStop: break
+    case .shell: recorder?.commandSkipped(session: session)
     case .unsavedWork: if canAsk { recorder?.commandRan(session: session) }
     default: recorder?.commandRan(session: session)
     }
@@ -107,6 +110,8 @@ final class ShellController {
       guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
       recorder = try SessionRecorder(path: path, session: session, line: currentLine)
       output.write(.text("recording to \(path); `record stop` writes it"), host: host)
+    case .shell(let request):
+      return try carryOut(request)
     case .recordStop:
       guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
       recorder = nil
@@ -114,6 +119,104 @@ final class ShellController {
       output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
     }
     return nil
+  }
+
+  // MARK: The shell's own commands
+
+  /// How deep `source` files run inside each other.
+  private var sourceDepth = 0
+  static let maximumSourceDepth = 16
+
+  /// Carries out `source`, `history` or `set`; returns the outcome a sourced file led to.
+  private func carryOut(_ request: ShellRequest) throws(CommandError) -> Outcome? {
+    switch request {
+    case .source(let path):
+      return try source(path)
+    case .history(let count):
+      let lines = historyLines()
+      guard !lines.isEmpty else {
+        output.write(.text("the history is empty (it keeps the lines typed at the prompt)"), host: host)
+        return nil
+      }
+      let shown = lines.suffix(count ?? 20)
+      let first = lines.count - shown.count + 1
+      let width = String(lines.count).count
+      let text = shown.enumerated().map { offset, line in
+        let number = String(first + offset)
+        return String(repeating: " ", count: width - number.count) + number + "  " + line
+      }
+      output.write(.text(text.joined(separator: "\n")), host: host)
+    case .set(let option, let on):
+      guard let option, let on else {
+        let states = [
+          ("json", output.json), ("color", output.color), ("quiet", options.quiet),
+          ("keep-going", options.keepGoing), ("echo", options.echo),
+        ]
+        output.write(.text(states.map { "\($0.0) \($0.1 ? "on" : "off")" }.joined(separator: "\n")), host: host)
+        return nil
+      }
+      switch option {
+      case "json": output.json = on
+      case "color": output.color = on && OutputWriter.colorWanted(on: 1, allowed: true)
+      case "quiet": options.quiet = on
+      case "keep-going": options.keepGoing = on
+      default: options.echo = on
+      }
+      output.write(.text("\(option) \(on ? "on" : "off")"), host: host)
+    }
+    return nil
+  }
+
+  /// Runs a file of commands a line at a time, each reported with `FILE:LINE`; stops at the
+  /// first line that fails unless keeping going. Questions about unsaved work cannot be asked
+  /// from a file: they are errors that say what to add.
+  private func source(_ path: String) throws(CommandError) -> Outcome? {
+    guard sourceDepth < Self.maximumSourceDepth else {
+      throw CommandError("source files run inside each other more than \(Self.maximumSourceDepth) deep at \(path)")
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileSystem.read(path)
+    } catch {
+      switch error {
+      case .missing: throw CommandError("no file \(path) to source")
+      case .tooLarge(let limit): throw CommandError("\(path) is larger than \(limit / 1_000_000) MB")
+      case .unreadable(let reason): throw CommandError("cannot read \(path): \(reason)")
+      }
+    }
+    sourceDepth += 1
+    let asked = canAsk
+    let outerLine = currentLine
+    let recording = recorder?.lineState
+    canAsk = false
+    defer {
+      sourceDepth -= 1
+      canAsk = asked
+      currentLine = outerLine
+      if let recording { recorder?.resume(recording, session: session) }
+    }
+    var number = 0
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+      number += 1
+      let text = String(line)
+      let trimmed = text.drop { $0 == " " || $0 == "\t" }
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      if options.echo { output.emit(ShellPrompt.plain(for: host) + text) }
+      switch execute(text, place: "\(path):\(number)") {
+      case .ran: continue
+      case .quit: return .quit
+      case .failed, .ask:
+        if options.keepGoing { continue }
+        throw CommandError("\(path) stopped at line \(number)")
+      }
+    }
+    return nil
+  }
+
+  /// The lines of the history file, oldest first.
+  private func historyLines() -> [String] {
+    guard let path = HistoryFile.path(), let bytes = try? FileSystem.read(path) else { return [] }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
   /// Writes a recording still running when the session ends, so nothing recorded is lost.

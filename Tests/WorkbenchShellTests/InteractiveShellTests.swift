@@ -64,6 +64,18 @@ import WorkbenchTestSupport
     again.type("\u{04}")
     #expect(again.exitStatus() == 0)
 
+    // `history` lists the lines typed, numbered, the mistyped one included.
+    let again2 = try #require(PseudoTerminalSession(environment: Self.environment(state)))
+    #expect(again2.waitFor("left catalog:library> "))
+    let listed = again2.transcript.count
+    again2.type("history 3\r")
+    #expect(again2.waitFor("selct 3", after: listed), "\(again2.screen(from: listed).debugDescription)")
+    #expect(again2.screen(from: listed).contains("documents"))
+    let afterList = again2.offset(after: "selct 3", from: listed) ?? listed
+    #expect(again2.waitFor("left catalog:library> ", after: afterList))
+    again2.type("\u{04}")
+    #expect(again2.exitStatus() == 0)
+
     let history = readTextFile(state + "/workbench/history") ?? ""
     #expect(history.contains("open catalog library left"))
     #expect(history.contains("select 2"))

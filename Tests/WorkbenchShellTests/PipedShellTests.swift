@@ -31,6 +31,29 @@ import WorkbenchTestSupport
     #expect(!result.stdout.contains("\u{1B}["))  // no colour or terminal control in a pipe
   }
 
+  /// `source FILE` runs a file of commands, errors naming FILE:LINE:COLUMN; `set` changes an
+  /// option for the rest of the session and lists them.
+  @Test func sourceRunsAFileAndSetChangesOptions() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "open catalog library left\n# a comment\n\nselect 3\nselect 999\nquery never\n", to: folder + "/setup.wb")
+    writeTextFile("source \(folder)/loop.wb\n", to: folder + "/loop.wb")
+    let stopped = run("source \(folder)/setup.wb\nframe\n", ["-q"])
+    #expect(stopped.status == 1)
+    #expect(stopped.stderr.contains("\(folder)/setup.wb:5:8: error: no book with id 999"), "\(stopped.stderr)")
+    #expect(stopped.stderr.contains("<stdin>:1: error: \(folder)/setup.wb stopped at line 5"))
+    #expect(!stopped.stdout.contains("never"))  // the file stopped; `frame` did not run
+
+    let kept = run("source \(folder)/setup.wb\nset json on\nframe\nset\n", ["-q", "--keep-going"])
+    #expect(kept.stdout.contains(#"{"type":"value","value":{"query":"never""#), "\(kept.stdout)")
+    #expect(kept.stdout.contains(#""text":"json on\ncolor off\nquiet on\nkeep-going on\necho off""#))
+
+    let looping = run("source \(folder)/loop.wb\n")
+    #expect(looping.status == 1)
+    #expect(looping.stderr.contains("source files run inside each other more than 16 deep"))
+    #expect(run("source \(folder)/missing.wb\n").stderr.contains("no file \(folder)/missing.wb to source"))
+  }
+
   @Test func theFirstErrorStopsTheRunWithItsPlace() {
     let result = run("open catalog library\nselct 2\nselect 3\n")
     #expect(result.status == 1)

@@ -24,6 +24,20 @@ public enum CommandOutput: Equatable, Sendable {
   /// These windows hold unsaved work, and the command (closing a window, ending the session)
   /// needs a choice: the shell asks; scripts and scenarios must state it.
   case unsavedWork(windows: [WindowID], quitting: Bool)
+  /// Something only the shell does: run a file of commands, list the history, change an option
+  /// of this session.
+  case shell(ShellRequest)
+}
+
+/// What `source`, `history` and `set` ask of the shell.
+public enum ShellRequest: Equatable, Sendable {
+  /// Run the commands in a file, a line at a time.
+  case source(path: String)
+  /// List the last `count` lines of the history (all when `nil`).
+  case history(count: Int?)
+  /// Set a shell option (`json`, `color`, `quiet`, `keep-going`, `echo`) on or off; list them
+  /// all when `option` is `nil`.
+  case set(option: String?, on: Bool?)
 }
 
 /// Where a command may run.

@@ -3,7 +3,7 @@ enum HostCommands {
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
     show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,
-    restartModule, quit, exit,
+    restartModule, source, history.reporting(), set.reporting(), quit, exit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional
@@ -305,6 +305,34 @@ enum HostCommands {
   ) { context in .recordStart(path: context.arguments[recordFile]) }
 
   static let recordStop = CommandSpec("stop", summary: "Stop recording and write the scenario") { _ in .recordStop }
+
+  static let sourceFile = Argument<String>.word("file", help: "a file of commands, one line each")
+  static let source = CommandSpec(
+    "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time (shell only)",
+    details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."
+  ) { context in .shell(.source(path: context.arguments[sourceFile])) }
+
+  static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
+    .optional
+  static let history = CommandSpec(
+    "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)"
+  ) { context in .shell(.history(count: context.arguments[historyCount])) }
+
+  static let settableOptions = ["json", "color", "quiet", "keep-going", "echo"]
+  static let setOption = Argument<String>.choice("option", settableOptions, help: "the option").optional
+  static let setValue = Argument<String>.choice("value", ["on", "off"], help: "on or off").optional
+  static let set = CommandSpec(
+    "set", arguments: [setOption, setValue],
+    summary: "Turn a shell option on or off for this session, or list them (shell only)",
+    details: "Options: json (frames as JSON lines), color, quiet (only what was asked for), keep-going, echo."
+  ) { context in
+    let option = context.arguments[setOption]
+    guard let value = context.arguments[setValue] else {
+      if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
+      return .shell(.set(option: nil, on: nil))
+    }
+    return .shell(.set(option: option, on: value == "on"))
+  }
 }
 
 extension Host {

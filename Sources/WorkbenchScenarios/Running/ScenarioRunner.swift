@@ -222,6 +222,8 @@ public struct ScenarioRunner {
           }
         case .recordStart, .recordStop:
           throw CommandError("`record` works in the shell; a scenario is already a recording")
+        case .shell:
+          throw CommandError("`source`, `history` and `set` work in the shell; a scenario lists its steps itself")
         case .quit:
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
         case .unsavedWork(let question):

@@ -11,8 +11,9 @@ import WorkbenchSystem
 /// (with colour on a terminal) or as JSON lines.
 @MainActor
 final class OutputWriter {
-  let json: Bool
-  let color: Bool
+  /// Set from the options, and by `set json` and `set color` during the session.
+  var json: Bool
+  var color: Bool
 
   init(json: Bool, color: Bool) {
     self.json = json
@@ -45,7 +46,7 @@ final class OutputWriter {
       emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : value.outlineText)
     case .listing(let text, let value):
       emit(json ? value.jsonText : text)
-    case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork:
+    case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork, .shell:
       break
     }
   }

@@ -103,6 +103,38 @@ final class SessionRecorder {
     }
   }
 
+  /// Where the recorder is in the line running: saved around a file of commands (`source`)
+  /// that runs its own lines in the middle of one.
+  struct LineState {
+    fileprivate var queued: [[CommandToken]]?
+    fileprivate var nextCommand: Int
+    fileprivate var line: String
+  }
+
+  var lineState: LineState {
+    get { LineState(queued: queued, nextCommand: nextCommand, line: line) }
+    set {
+      queued = newValue.queued
+      nextCommand = newValue.nextCommand
+      line = newValue.line
+    }
+  }
+
+  /// After a `source`: the outer line goes on, in whatever window its commands made current.
+  func resume(_ state: LineState, session: WorkbenchSession) {
+    lineState = state
+    focusedID = session.host.focusedWindowID
+  }
+
+  /// The line's next command is the shell's own (`source`, `history`, `set`): a replay runs what
+  /// it led to, or does not need it.
+  func commandSkipped(session: WorkbenchSession) {
+    let commands = queued ?? commandsOfLine(session: session)
+    queued = commands
+    nextCommand += 1
+    focusedID = session.host.focusedWindowID
+  }
+
   /// The line's next command ran.
   func commandRan(session: WorkbenchSession) { take(failure: nil, session: session) }
 

@@ -72,6 +72,15 @@ extension ModuleRegistry {
         "unknown document kind '\(kind)'"
           + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: kind, in: documentKinds.keys)))
     }
+    // Our own reading first, so what is wrong is said in our words and with its place: JSON
+    // that does not parse (with the byte it stops at), a number too big for a whole number.
+    let value: FrameValue
+    do {
+      value = try FrameValue.parse(json: json)
+    } catch {
+      throw CommandError("the document is not valid JSON: \(error.message) at byte \(error.offset)")
+    }
+    if let problem = Self.oversizedNumber(in: value, path: "") { throw CommandError(problem) }
     do {
       return try documentKind.decode(json)
     } catch let error as DecodingError {
@@ -79,6 +88,27 @@ extension ModuleRegistry {
     } catch {
       throw CommandError(String(describing: error))
     }
+  }
+
+  /// The first whole number too large for 64 bits (`books[1].id is too large for a whole
+  /// number`), which a decoder would only call invalid data.
+  static func oversizedNumber(in value: FrameValue, path: String) -> String? {
+    switch value {
+    case .number(let number) where number.rounded() == number && abs(number) >= 9.2e18:
+      return "\(path.isEmpty ? "the document" : path) is too large for a whole number "
+        + "(from -9223372036854775808 to 9223372036854775807)"
+    case .list(let items):
+      for (index, item) in items.enumerated() {
+        if let problem = oversizedNumber(in: item, path: "\(path)[\(index)]") { return problem }
+      }
+    case .object(let object):
+      for member in object.members {
+        let child = path.isEmpty ? member.key : path + "." + member.key
+        if let problem = oversizedNumber(in: member.value, path: child) { return problem }
+      }
+    default: break
+    }
+    return nil
   }
 }
 

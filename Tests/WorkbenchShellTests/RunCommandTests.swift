@@ -201,6 +201,23 @@ import WorkbenchTestSupport
     #expect(elsewhere.stderr.contains("there is no Scenarios/ folder here"))
   }
 
+  /// An error in a document's data file says which scenario loaded it.
+  @Test func anErrorInADataFileNamesTheScenarioThatLoadedIt() {
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/data", 0o755)
+    writeTextFile("books:\n  - {id: 1, title: A}\n  - {id: 1, title: B}\n", to: folder + "/data/lib.yaml")
+    writeTextFile(
+      "scenario: Loads data\ndocuments:\n  lib:\n    kind: catalog\n    file: data/lib.yaml\nsteps:\n  - do: documents\n",
+      to: folder + "/uses.yaml")
+    let result = ChildProcess.runWorkbench(["run", folder + "/uses.yaml"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.contains(
+        "\(folder)/data/lib.yaml:3:5: document 'lib' is not a valid catalog document: duplicate book id 1"),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("(the data of document 'lib', loaded at \(folder)/uses.yaml:5:11)"))
+  }
+
   @Test func aRecordedSessionPassesWhenRun() throws {
     let folder = makeTemporaryFolder()
     let input = """

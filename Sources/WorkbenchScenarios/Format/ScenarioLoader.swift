@@ -271,7 +271,12 @@ public final class ScenarioLoader {
       if let fileNode = definition["file"] {
         let relative = try text(fileNode, what: "file")
         let path = FileSystem.resolve(relative, from: FileSystem.folder(of: pair.value.location.file))
-        let loaded = try parseFile(path, at: fileNode.location)
+        let loaded: [YAMLNode]
+        do {
+          loaded = try parseFile(path, at: fileNode.location)
+        } catch {
+          throw Self.inDataFile(error, document: pair.key, loadedAt: fileNode.location)
+        }
         guard loaded.count == 1, loaded[0].pairs != nil else {
           throw ScenarioFileError("\(relative) must hold one mapping (the document's data)", at: fileNode.location)
         }
@@ -291,14 +296,27 @@ public final class ScenarioLoader {
       do {
         _ = try registry.decodeDocument(kind: kind, json: json)
       } catch {
-        throw ScenarioFileError(
-          "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",
-          at: DocumentLocator.location(of: error.message, in: body))
+        throw Self.inDataFile(
+          ScenarioFileError(
+            "document '\(pair.key)' is not a valid \(kind) document: \(error.message)",
+            at: DocumentLocator.location(of: error.message, in: body)),
+          document: pair.key, loadedAt: definition["file"]?.location)
       }
       seeds.append(
         DocumentSeed(name: pair.key, kind: kind, json: json, revision: revision, location: definition.location))
     }
     return seeds
+  }
+
+  /// An error found in a document's data file says which scenario loaded it, as an error in
+  /// an included flow does.
+  static func inDataFile(_ error: ScenarioFileError, document: String, loadedAt reference: SourceLocation?)
+    -> ScenarioFileError
+  {
+    guard let reference, error.location.file != reference.file else { return error }
+    var located = error
+    located.message += " (the data of document '\(document)', loaded at \(reference))"
+    return located
   }
 
   private func windowSeeds(_ node: YAMLNode?, documents: [String: String], parameters: Substitution.Parameters)

@@ -218,6 +218,23 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("(the data of document 'lib', loaded at \(folder)/uses.yaml:5:11)"))
   }
 
+  /// With several workers, results print in file order, not in the order workers finish.
+  @Test func resultsPrintInFileOrderWithWorkers() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: Slow first file\nwindows:\n  main: catalog library\nsteps:\n  - repeat: 1000\n    steps:\n"
+        + "      - main: query the\n      - main: query\n",
+      to: folder + "/a.yaml")
+    writeTextFile(
+      "scenario: Fast second file\nwindows:\n  main: catalog library\nsteps:\n  - main: select 2\n",
+      to: folder + "/b.yaml")
+    let result = ChildProcess.runWorkbench(["run", "-j", "2", folder])
+    #expect(result.status == 0, "\(result.stdout)")
+    let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") }
+    #expect(lines.count == 2)
+    #expect(lines.first?.contains("Slow first file") == true, "\(result.stdout)")
+  }
+
   @Test func aRecordedSessionPassesWhenRun() throws {
     let folder = makeTemporaryFolder()
     let input = """

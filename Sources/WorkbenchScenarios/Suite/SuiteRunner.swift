@@ -185,6 +185,8 @@ public final class SuiteRunner {
     var shares = [[String]](repeating: [], count: count)
     for (index, file) in files.enumerated() { shares[index % count].append(file) }
     var workers: [WorkerProcess] = []
+    // Results print in file order whatever the order workers finish in, so two runs diff cleanly.
+    let printer = FileOrderPrinter(console: console, files: files)
     for share in shares {
       if let worker = startWorker(files: share, skipping: [], skippingFiles: [], report: &report) {
         workers.append(worker)
@@ -200,6 +202,7 @@ public final class SuiteRunner {
           worker.currentFile = started.file
         }
         if let file = message.loading {
+          if let previous = worker.currentFile { printer.completed(previous) }
           worker.currentFile = file
           worker.current = nil
         }
@@ -207,13 +210,13 @@ public final class SuiteRunner {
           worker.done.insert(Self.key(result.location))
           worker.current = nil
           report.results.append(result)
-          console.scenarioFinished(result)
+          printer.add(.result(result), file: result.file)
           if options.failFast && !result.passed { stop = true }
         }
         if let error = message.fileError {
           if let file = worker.currentFile { worker.doneFiles.insert(file) }
           report.fileErrors.append(error)
-          console.fileFailed(error)
+          printer.add(.fileError(error), file: worker.currentFile ?? error.location.file)
           if options.failFast { stop = true }
         }
       }
@@ -221,9 +224,14 @@ public final class SuiteRunner {
       // A worker whose output ended is reaped now; one that crashed is replaced.
       for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
         let status = worker.wait()
-        guard ![0, 1, 2, 5].contains(status) else { continue }  // 5: its files held nothing selected
-        if let replacement = recover(from: worker, status: status, report: &report) {
+        guard ![0, 1, 2, 5].contains(status) else {  // 5: its files held nothing selected
+          for file in worker.files { printer.completed(file) }
+          continue
+        }
+        if let replacement = recover(from: worker, status: status, report: &report, printer: printer) {
           workers[index] = replacement
+        } else {
+          for file in worker.files { printer.completed(file) }
         }
       }
     }
@@ -231,6 +239,7 @@ public final class SuiteRunner {
       if stop { worker.terminate() }
       _ = worker.wait()
     }
+    printer.flushEverything()
     report.results.sort { ($0.file, $0.location.line, $0.name) < ($1.file, $1.location.line, $1.name) }
     return report
   }
@@ -256,7 +265,9 @@ public final class SuiteRunner {
   }
 
   /// Reports what a crashed worker was running and starts a new worker for the rest of its files.
-  private func recover(from worker: WorkerProcess, status: Int32, report: inout SuiteReport) -> WorkerProcess? {
+  private func recover(
+    from worker: WorkerProcess, status: Int32, report: inout SuiteReport, printer: FileOrderPrinter
+  ) -> WorkerProcess? {
     let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
     if let current = worker.current {
       let result = ScenarioResult(
@@ -268,7 +279,7 @@ public final class SuiteRunner {
           details: [], origin: []),
         snapshotsWritten: [], snapshotsUsed: [])
       report.results.append(result)
-      console.scenarioFinished(result)
+      printer.add(.result(result), file: current.file)
       worker.done.insert(Self.key(current))
     } else {
       let file = worker.currentFile ?? worker.files.first ?? "-"
@@ -276,7 +287,7 @@ public final class SuiteRunner {
         "the worker process reading this file \(how); its scenarios did not run",
         at: SourceLocation(file: file, line: 1, column: 1))
       report.fileErrors.append(error)
-      console.fileFailed(error)
+      printer.add(.fileError(error), file: file)
       worker.doneFiles.insert(file)
     }
     let remaining = worker.files.filter { !worker.doneFiles.contains($0) }
@@ -311,5 +322,59 @@ public final class SuiteRunner {
       orphans += FileSystem.files(under: folder).filter { !used.contains($0) }
     }
     return orphans
+  }
+}
+
+/// Prints what workers report in the order of the files, not the order they finish in: a
+/// file's lines wait until every file before it is done.
+@MainActor
+final class FileOrderPrinter {
+  enum Entry {
+    case result(ScenarioResult)
+    case fileError(ScenarioFileError)
+  }
+
+  private let console: ConsoleReporter
+  private let files: [String]
+  private var next = 0
+  private var buffered: [String: [Entry]] = [:]
+  private var complete: Set<String> = []
+
+  init(console: ConsoleReporter, files: [String]) {
+    self.console = console
+    self.files = files
+  }
+
+  func add(_ entry: Entry, file: String) {
+    buffered[file, default: []].append(entry)
+    flush()
+  }
+
+  /// Every scenario of `file` has reported.
+  func completed(_ file: String) {
+    complete.insert(file)
+    flush()
+  }
+
+  /// Prints whatever is left, in file order (the run ended, or stopped at a failure).
+  func flushEverything() {
+    for file in files[next...] { print(file) }
+    next = files.count
+  }
+
+  private func flush() {
+    while next < files.count, complete.contains(files[next]) {
+      print(files[next])
+      next += 1
+    }
+  }
+
+  private func print(_ file: String) {
+    for entry in buffered.removeValue(forKey: file) ?? [] {
+      switch entry {
+      case .result(let result): console.scenarioFinished(result)
+      case .fileError(let error): console.fileFailed(error)
+      }
+    }
   }
 }

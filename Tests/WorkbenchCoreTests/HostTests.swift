@@ -209,7 +209,10 @@ import Testing
     #expect(failure(host, "stpe 2")?.hasPrefix("unknown command 'stpe'. Did you mean 'step'?") == true)
     #expect(
       host.problemWithCommand(named: "stpe", inScreen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
-    #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?")) { try host.run(line: "help stpe") }
+    // A run-time refusal carries the column of its command.
+    #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?", column: 1)) {
+      try host.run(line: "help stpe")
+    }
   }
 }
 

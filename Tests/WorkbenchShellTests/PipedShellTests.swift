@@ -54,6 +54,13 @@ import WorkbenchTestSupport
     #expect(run("source \(folder)/missing.wb\n").stderr.contains("no file \(folder)/missing.wb to source"))
   }
 
+  /// A command refused while it runs points at its column, as a parse error does.
+  @Test func runTimeErrorsCarryTheirColumn() {
+    let result = run("", ["-c", "open editor notes e; save"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("-c:1:22: error: not saved: there are no changes to save"), "\(result.stderr)")
+  }
+
   @Test func theFirstErrorStopsTheRunWithItsPlace() {
     let result = run("open catalog library\nselct 2\nselect 3\n")
     #expect(result.status == 1)

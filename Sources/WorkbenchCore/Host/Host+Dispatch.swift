@@ -109,8 +109,10 @@ extension Host {
       services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
       return CommandResult(output: output, reports: resolved.spec.reports)
-    } catch let error as CommandError {
+    } catch var error as CommandError {
       content?.abandonCommand()
+      // A run-time refusal points at its command, as a parse error points at its word.
+      if error.column == nil { error.column = resolved.nameToken.column }
       throw error
     } catch {
       content?.abandonCommand()

@@ -61,6 +61,16 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("-c:1:22: error: not saved: there are no changes to save"), "\(result.stderr)")
   }
 
+  /// A module's name where a screen is expected names the module's screens.
+  @Test func aModuleNameForAScreenNamesItsScreens() {
+    let result = run("", ["-c", "open lights home"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "-c:1:6: error: lights is a module, not a screen: lights has screens home, preview-home, preview-room, room"),
+      "\(result.stderr)")
+  }
+
   @Test func theFirstErrorStopsTheRunWithItsPlace() {
     let result = run("open catalog library\nselct 2\nselect 3\n")
     #expect(result.status == 1)

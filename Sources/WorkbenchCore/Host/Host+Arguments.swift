@@ -83,6 +83,13 @@ extension Host {
       return .text(text)
     case .screen:
       guard screenKinds[text] != nil else {
+        // A module's name where a screen is expected: name that module's screens.
+        let ofModule = screenKinds.values.filter { $0.module == text }.map(\.name).sorted()
+        if !ofModule.isEmpty {
+          throw CommandError(
+            "\(text) is a module, not a screen: \(text) has screens \(ofModule.joined(separator: ", "))",
+            column: token.column)
+        }
         throw CommandError(
           "unknown screen '\(text)'" + suggestion(text, in: screenKinds.keys), column: token.column)
       }

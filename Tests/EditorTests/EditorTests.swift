@@ -65,8 +65,9 @@ import WorkbenchTestSupport
       Issue.record("no diff")
       return
     }
-    #expect(diff.contains("- from first"))
-    #expect(diff.contains("+ from second"))
+    // Removed lines come before added ones, as diff and git print them.
+    let changed = diff.split(separator: "\n").filter { $0.hasPrefix("- ") || $0.hasPrefix("+ ") }
+    #expect(changed == ["- from first", "- two", "+ one", "+ from second"], "\(diff)")
 
     _ = try host.run(line: "@second resolve keep")
     #expect(lines("first") == ["one", "from second"])

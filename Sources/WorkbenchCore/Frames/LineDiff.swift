@@ -27,12 +27,13 @@ public enum LineDiff {
         output.append(("  " + old[i], false))
         i += 1
         j += 1
-      } else if j < new.count, i == old.count || table[i][j + 1] >= table[i + 1][j] {
-        output.append(("+ " + new[j], true))
-        j += 1
-      } else {
+      } else if i < old.count, j == new.count || table[i + 1][j] >= table[i][j + 1] {
+        // Removed lines before added ones, as diff and git print them.
         output.append(("- " + old[i], true))
         i += 1
+      } else {
+        output.append(("+ " + new[j], true))
+        j += 1
       }
     }
     // Keep changed lines and a little context around them.

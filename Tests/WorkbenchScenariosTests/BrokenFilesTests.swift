@@ -62,3 +62,25 @@ extension String {
     return text
   }
 }
+
+/// The node limit is for aliases: a plain file as long as the step limit allows still parses.
+@Suite struct YAMLLimitTests {
+  @Test func aPlainFileOfAHundredThousandStepsParses() throws {
+    var text = "scenario: many steps\nwindows:\n  main: catalog library\nsteps:\n"
+    text += String(repeating: "  - main: select 2\n", count: 100_000)
+    let documents = try YAMLParser().parse(Array(text.utf8), file: "many.yaml")
+    #expect(documents.first?["steps"]?.items?.count == 100_000)
+  }
+
+  @Test func aliasesAreCountedApartAndNamedAsTheCause() {
+    var parser = YAMLParser()
+    parser.maximumAliasNodes = 50
+    let text = "a: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nb: [*x, *x, *x, *x, *x, *x]\n"
+    #expect(throws: ScenarioFileError.self) { try parser.parse(Array(text.utf8), file: "bomb.yaml") }
+    do {
+      _ = try parser.parse(Array(text.utf8), file: "bomb.yaml")
+    } catch {
+      #expect(error.message.hasPrefix("aliases in this file expand to more than 50 YAML nodes"), "\(error.message)")
+    }
+  }
+}

@@ -14,8 +14,11 @@ import CYAML
 public struct YAMLParser {
   /// The deepest nesting accepted.
   public var maximumDepth = 200
-  /// The most nodes a file may hold after aliases are expanded.
-  public var maximumNodes = 200_000
+  /// The most nodes aliases may add when they are expanded (an alias bomb stops here).
+  public var maximumAliasNodes = 200_000
+  /// The most nodes a file may hold as written (a 100,000-step scenario needs about 400,000;
+  /// the 8 MB file limit keeps any file under about 2,000,000).
+  public var maximumNodes = 1_000_000
 
   /// A parser with the default limits.
   public init() {}
@@ -48,6 +51,7 @@ public struct YAMLParser {
     var documents: [YAMLNode] = []
     var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     var totalNodes = 0
+    var aliasNodes = 0
   }
 
   /// Runs libyaml's parser over `bytes` and only counts its events, building nothing: the
@@ -106,6 +110,13 @@ public struct YAMLParser {
           }
           var node = anchored.node
           node.location = location  // report problems where the alias is, not where its anchor was
+          builder.aliasNodes += anchored.size
+          guard builder.aliasNodes <= maximumAliasNodes else {
+            throw ScenarioFileError(
+              "aliases in this file expand to more than \(maximumAliasNodes) YAML nodes (aliases repeating "
+                + "aliases?): write the repeated part out, or use `repeat:` or `include:`",
+              at: node.location)
+          }
           try add(node, size: anchored.size, counted: anchored.size, anchor: nil, to: builder)
         case YAML_SEQUENCE_START_EVENT:
           try push(
@@ -145,8 +156,8 @@ public struct YAMLParser {
     builder.totalNodes += counted
     guard builder.totalNodes <= maximumNodes else {
       throw ScenarioFileError(
-        "the file expands to more than \(maximumNodes) YAML nodes (aliases repeating aliases?); "
-          + "write it out or split it with include", at: node.location)
+        "the file holds more than \(maximumNodes) YAML nodes: split it into files joined with include",
+        at: node.location)
     }
     if let anchor { builder.anchors[anchor] = (node, size) }
     guard let top = builder.stack.last else {

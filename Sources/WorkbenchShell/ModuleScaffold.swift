@@ -1,6 +1,12 @@
 import WorkbenchCore
 import WorkbenchSystem
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// `workbench new-module NAME [--path DIR]`: a package with a module of one screen and one
 /// command, a unit test and a scenario, depending on this workbench by local path.
 @MainActor
@@ -49,17 +55,41 @@ public enum ModuleScaffold {
       StandardStreams.error("error: cannot write \(target)/\(path)\n")
       return ExitCode.failure
     }
+    // The next steps name the program as the user can type it: `workbench` when that is this
+    // program on PATH, else this program's own path (run from a checkout, not installed).
+    let program = Self.invocation()
     StandardStreams.out(
       """
       created \(target): a module with one screen and one command, a test and a scenario.
         cd \(target)
         swift build                                  # builds .build/debug/\(name)-module
         swift test                                   # the module's unit test
-        workbench run --module .build/debug/\(name)-module Scenarios/
-        workbench --module .build/debug/\(name)-module
+        \(program) run --module .build/debug/\(name)-module Scenarios/
+        \(program) --module .build/debug/\(name)-module
 
       """)
+    if program != "workbench" {
+      StandardStreams.out("(`workbench` is not on PATH: scripts/install.sh in the workbench checkout installs it)\n")
+    }
     return ExitCode.success
+  }
+
+  /// `workbench` when the first `workbench` on PATH is this program, else this program's path.
+  static func invocation() -> String {
+    let own = realPath("/proc/self/exe")
+    let path = getenv("PATH").map { String(cString: $0) } ?? ""
+    for folder in path.split(separator: ":") where !folder.isEmpty {
+      let candidate = String(folder) + "/workbench"
+      guard access(candidate, X_OK) == 0 else { continue }
+      return own != nil && realPath(candidate) == own ? "workbench" : (own ?? "workbench")
+    }
+    return own ?? "workbench"
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 }
 

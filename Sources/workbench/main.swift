@@ -77,7 +77,7 @@ struct ModulePaths {
 /// The program's subcommand and its arguments. Options given before the subcommand's name go
 /// with it, so `workbench -w FILE export DOC OUT` is `export` with `-w FILE`.
 func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
-  let names: Set = ["reference", "run", "check", "modules", "new-module", "export", "import"]
+  let names: Set = ["reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man"]
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
   let shared: Set = ["-w", "--workspace", "-m", "--module"]
@@ -111,6 +111,16 @@ case (let name, let rest)? where name == "check":
   let (paths, files) = ModulePaths.parse(rest, command: "check")
   exitRunning(withModules: paths) { ScenarioCommand.check(files, modules: $0) }
 case (let name, let rest)? where name == "modules": exit(ModuleSettings.run(rest))
+case (let name, let rest)? where name == "completions":
+  guard rest.count == 1, let script = Interface.completions(for: rest[0]) else {
+    StandardStreams.error("usage: workbench completions bash|zsh|fish\n")
+    exit(ExitCode.usage)
+  }
+  print(script, terminator: "")
+  exit(ExitCode.success)
+case (let name, _)? where name == "man":
+  print(Interface.manPage(version: WorkbenchVersion.current), terminator: "")
+  exit(ExitCode.success)
 case (let name, let rest)? where name == "new-module":
   exit(ModuleScaffold.run(rest, workbenchRoot: workbenchSourceRoot()))
 case (let name, let rest)?: exit(WorkspaceTransfer.run(name, rest, modules: builtInModules))  // export, import

@@ -49,7 +49,7 @@ public struct RunOptions: Sendable {
 
   /// The options of `run` and `check`, declared once: the parser and `--help` are made from
   /// these. The last three are the runner's own, for its worker processes.
-  static let all: [ProgramOption<RunOptions>] = [
+  public static let all: [ProgramOption<RunOptions>] = [
     .value(["--filter"], "REGEX", help: "only scenarios whose name matches") {
       options, pattern throws(ProgramUsageError) in
       if case .failure(let problem) = RegexLimits.compile(pattern) {

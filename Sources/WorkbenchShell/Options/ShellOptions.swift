@@ -80,13 +80,15 @@ public struct ShellOptions: Equatable, Sendable {
     usage:
       workbench [options]            open the shell (reads commands from a pipe when stdin is not a terminal)
       workbench -c "CMD; CMD"        run commands and exit
-      workbench run PATH... [opts]   run scenario files like a test suite (`workbench run --help`)
+      workbench run [PATH...] [opts] run scenario files like a test suite (`workbench run --help`)
       workbench check PATH...        check scenario files without running them
       workbench export DOC FILE      write a document of the workspace to a JSON file
       workbench import FILE          read a document from a JSON file into the workspace
       workbench modules add|remove|list [PATH]   the modules every start loads (workspace setting)
       workbench new-module NAME [--path DIR]     create a package for a new module
       workbench reference            print the command reference (docs/commands.md)
+      workbench completions bash|zsh|fish   print a completion script (scripts/install.sh installs them)
+      workbench man                  print the manual page
       workbench --help | --version
 
     options:

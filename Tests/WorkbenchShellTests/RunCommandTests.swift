@@ -235,6 +235,35 @@ import WorkbenchTestSupport
     #expect(lines.first?.contains("Slow first file") == true, "\(result.stdout)")
   }
 
+  /// `--last-failed` runs what failed last time in this folder (everything when nothing did);
+  /// `-q` prints only failures and the summary.
+  @Test func lastFailedAndQuiet() {
+    let folder = suiteFolder()
+    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
+    func run(_ arguments: String) -> ProcessResult {
+      ChildProcess.run(
+        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' run \(arguments)"], input: [],
+        environment: environment)
+    }
+    let first = run("-j 1 -q .")
+    #expect(first.status == 1)
+    #expect(!first.stdout.contains("✔"), "\(first.stdout)")  // quiet: no passing lines
+    #expect(first.stdout.contains("✘ Fails"))
+    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\n")
+    let again = run("--last-failed -j 2 .")
+    #expect(again.status == 1)
+    #expect(again.stdout.hasSuffix("0 passed, 1 failed\n"), "\(again.stdout)")
+    // Fixed: the last failures pass, and then nothing is recorded as failed.
+    writeTextFile(
+      "scenario: Fails\nwindows:\n  main: catalog library\nsteps:\n  - main: select 2\n", to: folder + "/b.yaml")
+    let fixed = run("--last-failed .")
+    #expect(fixed.status == 0)
+    #expect(fixed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(fixed.stdout)")
+    let everything = run("--last-failed .")
+    #expect(everything.stdout.hasPrefix("no failures recorded by the last run here: running everything\n"))
+    #expect(everything.stdout.hasSuffix("3 passed, 0 failed\n"), "\(everything.stdout)")
+  }
+
   @Test func aRecordedSessionPassesWhenRun() throws {
     let folder = makeTemporaryFolder()
     let input = """

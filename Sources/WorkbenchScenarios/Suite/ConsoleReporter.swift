@@ -9,10 +9,13 @@ import WorkbenchSystem
 /// `N passed, N failed`.
 public final class ConsoleReporter {
   let color: Bool
+  /// Print only failures and the summary (`run -q`).
+  let quiet: Bool
 
   /// A reporter; colour only when asked (the caller checks the terminal and NO_COLOR).
-  public init(color: Bool) {
+  public init(color: Bool, quiet: Bool = false) {
     self.color = color
+    self.quiet = quiet
   }
 
   private func paint(_ text: String, _ code: String) -> String {
@@ -20,6 +23,7 @@ public final class ConsoleReporter {
   }
 
   func scenarioFinished(_ result: ScenarioResult) {
+    if quiet && result.passed { return }
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
     StandardStreams.write(

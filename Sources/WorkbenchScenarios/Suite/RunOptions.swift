@@ -37,6 +37,12 @@ public struct RunOptions: Sendable {
   /// files already accounted for, which are not run again.
   public var skippedScenarios: Set<String> = []
   public var skippedFiles: Set<String> = []
+  /// Run only the scenarios that failed in the last run here (`--last-failed`).
+  public var lastFailed = false
+  /// When set, only these scenarios (`FILE:LINE`) run: the last run's failures.
+  public var onlyScenarios: Set<String>?
+  /// Print only failures and the summary.
+  public var quiet = false
 
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
@@ -48,7 +54,7 @@ public struct RunOptions: Sendable {
   }
 
   /// The options of `run` and `check`, declared once: the parser and `--help` are made from
-  /// these. The last three are the runner's own, for its worker processes.
+  /// these. The last four are the runner's own, for its worker processes.
   public static let all: [ProgramOption<RunOptions>] = [
     .value(["--filter"], "REGEX", help: "only scenarios whose name matches") {
       options, pattern throws(ProgramUsageError) in
@@ -62,6 +68,10 @@ public struct RunOptions: Sendable {
     .value(["--exclude-tag"], "T", help: "skip scenarios tagged T (repeatable)") { $0.excludedTags.append($1) },
     .flag(["--list"], help: "list the selected scenarios and exit") { $0.list = true },
     .flag(["--fail-fast"], help: "stop at the first failure") { $0.failFast = true },
+    .flag(["--last-failed"], help: "run only the scenarios that failed last time (all when none did)") {
+      $0.lastFailed = true
+    },
+    .flag(["-q", "--quiet"], help: "print only failures and the summary") { $0.quiet = true },
     .value(["-j", "--jobs"], "N", help: "worker processes (default: the number of cores)") {
       options, text throws(ProgramUsageError) in
       guard let jobs = Int(text), jobs >= 1 else { throw ProgramUsageError("--jobs needs a number of at least 1") }
@@ -91,6 +101,9 @@ public struct RunOptions: Sendable {
     .flag(["--worker"], help: nil) { $0.worker = true },
     .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
     .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
+    .value(["--only-scenario"], "FILE:LINE", help: nil) { options, key in
+      options.onlyScenarios = (options.onlyScenarios ?? []).union([key])
+    },
   ]
 
   /// Parses the arguments after `run` or `check`.
@@ -123,8 +136,13 @@ public struct RunOptions: Sendable {
     if failFast { arguments.append("--fail-fast") }
     for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
     for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
+    for scenario in (onlyScenarios ?? []).sorted() { arguments += ["--only-scenario", scenario] }
     return arguments
   }
+
+  /// Where `--last-failed` finds the last run's failures: `.workbench/last-failed` in the
+  /// folder the run starts in, as pytest keeps its cache beside the project.
+  public static let lastFailedPath = ".workbench/last-failed"
 
   static var helpText: String {
     """

@@ -14,14 +14,22 @@ public enum ScenarioCommand {
       StandardStreams.write(RunOptions.helpText + "\n", to: STDOUT_FILENO)
       return 0
     }
-    let options: RunOptions
+    var options: RunOptions
     do {
       options = try RunOptions.parse(arguments, cores: cores())
     } catch {
       StandardStreams.write("workbench run: \(error.message)\nTry `workbench run --help`.\n", to: STDERR_FILENO)
       return 2
     }
-    let console = ConsoleReporter(color: colorWanted())
+    let console = ConsoleReporter(color: colorWanted(), quiet: options.quiet)
+    if options.lastFailed, !options.worker {
+      let failed = LastFailed.read()
+      if failed.isEmpty {
+        StandardStreams.write("no failures recorded by the last run here: running everything\n", to: STDOUT_FILENO)
+      } else {
+        options.onlyScenarios = failed
+      }
+    }
     let runner = SuiteRunner(modules: modules, options: options, console: console)
     do {
       if options.list {
@@ -32,6 +40,7 @@ public enum ScenarioCommand {
       }
       let report = try runner.run()
       if options.worker { return report.exitCode }
+      if !options.list { LastFailed.write(report) }
       if report.results.isEmpty {
         var filters: [String] = []
         if let filter = options.filter { filters.append("--filter \(filter)") }
@@ -99,5 +108,25 @@ public enum ScenarioCommand {
     guard isatty(STDOUT_FILENO) == 1 else { return false }
     if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
     return true
+  }
+}
+
+/// The scenarios that failed in the last run started in this folder (`--last-failed`).
+enum LastFailed {
+  static func read() -> Set<String> {
+    guard let bytes = try? FileSystem.read(RunOptions.lastFailedPath) else { return [] }
+    return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+  }
+
+  /// Keeps this run's failures for the next `--last-failed` (nothing to keep removes the file).
+  /// A folder that cannot be written to keeps nothing, silently: it is a convenience.
+  static func write(_ report: SuiteReport) {
+    let failed = report.results.filter { !$0.passed }.map { SuiteRunner.key($0.location) }
+    guard !failed.isEmpty else {
+      unlink(RunOptions.lastFailedPath)
+      return
+    }
+    _ = FileSystem.makeFolders(".workbench", mode: 0o755)
+    _ = FileSystem.write(Set(failed).sorted().joined(separator: "\n") + "\n", to: RunOptions.lastFailedPath)
   }
 }

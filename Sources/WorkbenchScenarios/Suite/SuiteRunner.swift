@@ -66,6 +66,7 @@ public final class SuiteRunner {
     }
     if !options.tags.isEmpty, !scenario.tags.contains(where: options.tags.contains) { return false }
     if scenario.tags.contains(where: options.excludedTags.contains) { return false }
+    if let only = options.onlyScenarios, !only.contains(Self.key(scenario.location)) { return false }
     return true
   }
 

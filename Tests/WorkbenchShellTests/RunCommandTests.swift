@@ -264,6 +264,42 @@ import WorkbenchTestSupport
     #expect(everything.stdout.hasSuffix("3 passed, 0 failed\n"), "\(everything.stdout)")
   }
 
+  /// Shards split by scenario, so one big file splits; with the durations of an earlier run's
+  /// report, a slow scenario gets a shard to itself.
+  @Test func shardsSplitOneFileAndBalanceByDurations() throws {
+    let folder = makeTemporaryFolder()
+    var text = ""
+    for index in 1...4 {
+      let steps =
+        index == 1
+        ? "  - repeat: 1000\n    steps:\n      - main: query the\n      - main: query\n" : "  - main: select \(index)\n"
+      text += "scenario: Part \(index)\nwindows:\n  main: catalog library\nsteps:\n\(steps)---\n"
+    }
+    writeTextFile(String(text.dropLast(4)), to: folder + "/one.yaml")
+    func names(_ arguments: [String]) -> [String] {
+      let result = ChildProcess.runWorkbench(["run", "-j", "1"] + arguments + [folder + "/one.yaml"])
+      return result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") }.map {
+        String($0.split(separator: " ")[2])
+      }
+    }
+    let first = names(["--shard", "1/2"])
+    let second = names(["--shard", "2/2"])
+    #expect(first.count == 2 && second.count == 2, "\(first) \(second)")  // dealt out in turn
+    #expect(Set(first + second) == ["1", "2", "3", "4"])
+    // An earlier run's report: Part 1 is slow, so it is alone in its shard.
+    let report = ChildProcess.runWorkbench(["run", "--json", folder + "/report.json", folder + "/one.yaml"])
+    #expect(report.status == 0)
+    let balanced = [
+      names(["--shard", "1/2", "--durations", folder + "/report.json"]),
+      names(["--shard", "2/2", "--durations", folder + "/report.json"]),
+    ]
+    #expect(balanced.contains(["1"]), "\(balanced)")
+    #expect(Set(balanced.flatMap { $0 }) == ["1", "2", "3", "4"])
+    let bad = ChildProcess.runWorkbench(["run", "--shard", "1/2", "--durations", folder + "/one.yaml", folder])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("is not a JSON report written by `workbench run --json`"))
+  }
+
   @Test func aRecordedSessionPassesWhenRun() throws {
     let folder = makeTemporaryFolder()
     let input = """

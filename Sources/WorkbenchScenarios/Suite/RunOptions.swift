@@ -17,8 +17,10 @@ public struct RunOptions: Sendable {
   public var failFast = false
   /// Worker processes; 1 runs in this process.
   public var jobs: Int
-  /// Run only shard `index` of `count` (1-based), splitting by file.
+  /// Run only shard `index` of `count` (1-based), splitting by scenario.
   public var shard: (index: Int, count: Int)?
+  /// A JSON report of an earlier run, whose durations balance the shards.
+  public var durationsPath: String?
   /// Run each scenario this many times, to hunt flakiness.
   public var repeatCount = 1
   /// Write missing or changed snapshots.
@@ -77,13 +79,16 @@ public struct RunOptions: Sendable {
       guard let jobs = Int(text), jobs >= 1 else { throw ProgramUsageError("--jobs needs a number of at least 1") }
       options.jobs = jobs
     },
-    .value(["--shard"], "I/N", help: "run the I-th of N shards (split by file)") {
+    .value(["--shard"], "I/N", help: "run the I-th of N shards (split by scenario)") {
       options, text throws(ProgramUsageError) in
       let parts = text.split(separator: "/")
       guard parts.count == 2, let shard = Int(parts[0]), let count = Int(parts[1]), count >= 1,
         (1...count).contains(shard)
       else { throw ProgramUsageError("--shard is I/N with 1 <= I <= N, such as 2/4; got '\(text)'") }
       options.shard = (shard, count)
+    },
+    .value(["--durations"], "FILE", help: "balance --shard by the durations in a report written by --json") {
+      $0.durationsPath = $1
     },
     .value(["--repeat"], "N", help: "run each scenario N times") { options, text throws(ProgramUsageError) in
       guard let count = Int(text), count >= 1 else { throw ProgramUsageError("--repeat needs a number of at least 1") }

@@ -11,7 +11,7 @@ import WorkbenchSystem
 @MainActor
 public final class SuiteRunner {
   let modules: [any FeatureModule]
-  let options: RunOptions
+  var options: RunOptions
   let console: ConsoleReporter
 
   /// A runner for these modules and options; progress goes to `console`.
@@ -50,11 +50,17 @@ public final class SuiteRunner {
     }
   }
 
-  /// The files this run (or shard) covers.
+  /// The files this run (or shard) covers. A shard is a share of the scenarios, not of the
+  /// files, so one big file still splits; its scenarios become `onlyScenarios`.
   func selectedFiles() throws(RunOptions.UsageError) -> [String] {
     let files = try Self.discover(options.paths)
     guard let shard = options.shard else { return files }
-    return files.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+    let mine = try Sharding.scenarios(
+      of: shard, in: files, modules: modules, durationsPath: options.durationsPath, isSelected: isSelected)
+    options.onlyScenarios = options.onlyScenarios.map { $0.intersection(mine) } ?? mine
+    options.shard = nil
+    let keys = options.onlyScenarios ?? []
+    return files.filter { file in keys.contains { $0.hasPrefix(file + ":") } }
   }
 
   /// Whether a scenario passes the name and tag filters.
@@ -72,6 +78,7 @@ public final class SuiteRunner {
 
   /// Runs everything and returns the report.
   public func run() throws(RunOptions.UsageError) -> SuiteReport {
+    let sharded = options.shard != nil
     let start = monotonicSeconds()
     let files = try selectedFiles()
     var report = SuiteReport()
@@ -80,7 +87,9 @@ public final class SuiteRunner {
     } else {
       runHere(files, into: &report)
     }
-    if options.filter == nil && options.tags.isEmpty && options.excludedTags.isEmpty && !options.failFast {
+    if !sharded, options.filter == nil && options.tags.isEmpty && options.excludedTags.isEmpty && !options.failFast,
+      options.onlyScenarios == nil
+    {
       report.orphanedSnapshots = orphans(files: files, report: report)
     }
     report.duration = monotonicSeconds() - start
@@ -377,5 +386,69 @@ final class FileOrderPrinter {
       case .fileError(let error): console.fileFailed(error)
       }
     }
+  }
+}
+
+/// Splits the selected scenarios of a run into shards: by scenario, so a suite of one big file
+/// splits too; balanced by the durations of an earlier run when a report gives them (longest
+/// first, each to the shard with the least time so far), else dealt out in turn.
+enum Sharding {
+  @MainActor
+  static func scenarios(
+    of shard: (index: Int, count: Int), in files: [String], modules: [any FeatureModule], durationsPath: String?,
+    isSelected: (Scenario) -> Bool
+  ) throws(RunOptions.UsageError) -> Set<String> {
+    guard let loader = try? ScenarioLoader(modules: modules) else { return [] }
+    var keys: [String] = []
+    for file in files {
+      // A file that does not load goes to the first shard, which reports it.
+      guard let loaded = try? loader.load(file) else {
+        if shard.index == 1 { keys.append(file + ":0") }
+        continue
+      }
+      for scenario in loaded.scenarios where isSelected(scenario) {
+        let key = SuiteRunner.key(scenario.location)
+        if !keys.contains(key) { keys.append(key) }
+      }
+    }
+    let durations = try durationsPath.map(read) ?? [:]
+    var assigned: [Set<String>] = Array(repeating: [], count: shard.count)
+    if durations.isEmpty {
+      for (offset, key) in keys.enumerated() { assigned[offset % shard.count].insert(key) }
+    } else {
+      let known = durations.values.sorted()
+      let typical = known.isEmpty ? 0 : known[known.count / 2]
+      var totals = [Double](repeating: 0, count: shard.count)
+      let ordered = keys.sorted { (durations[$0] ?? typical, $1) > (durations[$1] ?? typical, $0) }
+      for key in ordered {
+        let lightest = totals.indices.min { (totals[$0], $0) < (totals[$1], $1) } ?? 0
+        totals[lightest] += durations[key] ?? typical
+        assigned[lightest].insert(key)
+      }
+    }
+    return assigned[shard.index - 1]
+  }
+
+  /// Each scenario's duration (`FILE:LINE` to seconds) in a JSON report written by `--json`.
+  static func read(_ path: String) throws(RunOptions.UsageError) -> [String: Double] {
+    guard let bytes = try? FileSystem.read(path), let report = try? FrameValue.parse(json: bytes),
+      let scenarios = report["scenarios"]?.elements
+    else {
+      throw RunOptions.UsageError(message: "--durations \(path) is not a JSON report written by `workbench run --json`")
+    }
+    var durations: [String: Double] = [:]
+    for scenario in scenarios {
+      guard let file = scenario["location"]?["file"]?.stringValue,
+        let line = scenario["location"]?["line"]?.integerValue
+      else { continue }
+      let seconds: Double
+      switch scenario["duration"] {
+      case .number(let value)?: seconds = value
+      case .integer(let value)?: seconds = Double(value)
+      default: continue
+      }
+      durations["\(file):\(line)", default: 0] += seconds
+    }
+    return durations
   }
 }

@@ -37,20 +37,30 @@ extension Host {
       if case .rest = resolved.spec.arguments.last?.kind { return [] }
       return []
     }
-    let candidates = values(for: resolved.spec.arguments[position], in: resolved.window ?? window)
+    // A document after a screen: only the documents that screen shows.
+    let arguments = resolved.spec.arguments
+    let words = Array(tokens.dropFirst(tokens.count - position))
+    let screen = arguments.indices.first { index in
+      if case .screen = arguments[index].kind { return index < position } else { return false }
+    }.flatMap { words.indices.contains($0) ? screenKinds[words[$0].text] : nil }
+    let candidates = values(for: arguments[position], in: resolved.window ?? window, screen: screen)
     return candidates.filter { $0.hasPrefix(partial) }
   }
 
-  private func values(for argument: ArgumentSpec, in window: Window?) -> [String] {
+  private func values(for argument: ArgumentSpec, in window: Window?, screen: ScreenKind?) -> [String] {
     switch argument.kind {
     case .choice(let words): return words
     case .window: return windowLabels
     case .windowOr(let words): return windowLabels + words
-    case .document: return documentNames
+    case .document:
+      guard let screen else { return documentNames }
+      return documentNames.filter { documents[$0]?.kind == screen.documentKind }
     case .screen: return screenKinds.keys.sorted()
     case .reference(let source):
-      guard let model = window?.content.model else { return [] }
-      return source.identifiers(model) ?? []
+      guard let model = window?.content.model, let identifiers = source.identifiers(model) else { return [] }
+      // Whole-number identifiers in numeric order (2 before 10).
+      guard source.isInteger else { return identifiers }
+      return identifiers.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
     case .integer, .word, .rest: return []
     }
   }

@@ -1,0 +1,27 @@
+import BuiltInModules
+import Testing
+import WorkbenchCore
+
+/// What Tab offers comes from the specs, narrowed as a person would expect.
+@MainActor struct CompletionTests {
+  @Test func documentsAfterAScreenAreThoseItShows() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    #expect(host.completions(for: "open feed ") == ["account"])
+    #expect(host.completions(for: "open catalog ") == ["library"])
+    #expect(host.completions(for: "open room h") == ["home"])
+  }
+
+  @Test func numericIdentifiersComeInNumericOrder() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    _ = try host.run(line: "open catalog library left")
+    let ids = host.completions(for: "select ")
+    #expect(ids.prefix(12) == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"], "\(ids)")
+    #expect(host.completions(for: "select 2") == ["2", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29"])
+    // Ids out of order in the document still come 1, 2, 10 (not 1, 10, 2, nor as stored).
+    try host.importDocument(
+      named: "mixed", kind: "catalog",
+      json: Array(#"{"books": [{"id": 10, "title": "A"}, {"id": 2, "title": "B"}, {"id": 1, "title": "C"}]}"#.utf8))
+    _ = try host.run(line: "open catalog mixed m")
+    #expect(host.completions(for: "select ") == ["1", "2", "10"])
+  }
+}

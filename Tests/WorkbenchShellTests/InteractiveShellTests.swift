@@ -84,6 +84,24 @@ import WorkbenchTestSupport
     #expect(history.contains("selct 3"))  // kept, to recall and fix
   }
 
+  /// `show A B` fits the terminal: each side is cut to its share (ending with …) instead of
+  /// wrapping into a zigzag.
+  @Test func showSideBySideFitsTheTerminalWidth() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["-c", "open catalog library a; open catalog library b; query the; show a b"],
+        environment: Self.environment(folder).merging(["COLUMNS": "80"]) { $1 }))
+    #expect(session.exitStatus() == 0)
+    let text = String(decoding: session.transcript, as: UTF8.self)
+    let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).map { $0.split(separator: "\n") }
+      .joined()
+    let shown = lines.filter { $0.contains("│") }
+    #expect(shown.count > 5, "\(text)")
+    #expect(shown.allSatisfy { $0.count <= 80 }, "\(shown.map(\.count))")
+    #expect(shown.contains { $0.contains("…") })
+  }
+
   @Test func leavingADirtyEditorAsks() throws {
     let folder = makeTemporaryFolder()
     let environment = Self.environment(folder)

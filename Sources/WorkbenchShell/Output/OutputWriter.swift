@@ -20,6 +20,16 @@ final class OutputWriter {
     self.color = color
   }
 
+  /// The terminal's width when standard output is one (`COLUMNS` when set), else `nil`: a pipe
+  /// gets whole lines.
+  static func terminalWidth() -> Int? {
+    guard isatty(STDOUT_FILENO) == 1 else { return nil }
+    if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// Whether colour should be used on `descriptor`: only on a terminal, never with NO_COLOR.
   static func colorWanted(on descriptor: Int32, allowed: Bool) -> Bool {
     guard allowed, isatty(descriptor) == 1 else { return false }
@@ -38,7 +48,7 @@ final class OutputWriter {
       if json {
         windows.forEach { emit(windowJSON($0, host: host)) }
       } else {
-        emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }))
+        emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }, width: Self.terminalWidth()))
       }
     case .text(let text):
       emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : text)

@@ -24,6 +24,10 @@ public final class ModuleProcess {
   /// The most automatic restarts.
   public static let automaticRestartLimit = 3
 
+  /// Where the module's standard error goes: `$XDG_STATE_HOME/workbench/modules/NAME.log`.
+  public private(set) var logPath: String?
+  /// The command line the module was running when it stopped, for the message.
+  private var runningLine: String?
   private var pid: pid_t = 0
   /// The module's process group (its pid when it started), kept after the module itself has
   /// been reaped so what it started can still be ended.
@@ -50,6 +54,13 @@ public final class ModuleProcess {
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    // What the module prints (a crash's backtrace too) goes to its log, not over the user's
+    // screen; a stop names the log.
+    if let log = Self.logPath(for: path) {
+      Self.append("--- \(path) starts\n", to: log)
+      posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+      logPath = log
+    }
     // Its own process group, so stopping it ends whatever it started too, and Ctrl-C at the
     // shell's terminal reaches the shell only. Signals the host ignores (SIGPIPE) or handles
     // start at their defaults in the module, as they would from a login shell.
@@ -112,12 +123,14 @@ public final class ModuleProcess {
     if let stopReason { throw stoppedError(stopReason) }
     guard let channel else { throw stoppedError("it is not running") }
     let reply: FrameValue
+    runningLine = request["line"]?.stringValue
+    defer { runningLine = nil }
     do {
       try channel.send(request, timeout: timeoutMilliseconds)
       reply = try channel.receive(timeout: timeoutMilliseconds)
     } catch {
       stop(error.description)
-      throw stoppedError(error.description)
+      throw stoppedError(stopReason ?? error.description)
     }
     guard let type = reply["type"]?.stringValue else {
       stop("it sent a message without a type")
@@ -128,14 +141,38 @@ public final class ModuleProcess {
   }
 
   func stoppedError(_ reason: String) -> CommandError {
-    CommandError(
-      "the module \(name) stopped: \(reason). Its windows were closed; the rest of the session is untouched. "
-        + "`restart-module \(name)` starts it again")
+    let during = runningLine.map { " while running `\($0.split(separator: " ").first ?? "")`" } ?? ""
+    let log = logPath.map { "; what it printed is in \($0)" } ?? ""
+    return CommandError(
+      "the module \(name) stopped\(during): \(reason). Its windows were closed; the rest of the session is "
+        + "untouched; it starts again when a window opens on it (or `restart-module \(name)`)\(log)")
   }
 
-  /// Kills the process, and every process it started, and records why.
+  /// Kills the process, and every process it started, and records why (with the signal, when
+  /// it died of one on its own).
   func stop(_ reason: String) {
     guard stopReason == nil else { return }
+    var reason = reason
+    if pid > 0 {
+      var status: Int32 = 0
+      var ended = waitpid(pid, &status, WNOHANG) == pid
+      if !ended, reason.hasPrefix("it closed the connection") {
+        // It closed its pipe as it died: give it a moment to be reaped with its signal.
+        for _ in 0..<20 where !ended {
+          usleep(5_000)
+          ended = waitpid(pid, &status, WNOHANG) == pid
+        }
+      }
+      if ended {
+        pid = 0
+        let signal = status & 0x7f
+        let how =
+          signal != 0
+          ? "it crashed (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
+          : "it exited with status \((status >> 8) & 0xff)"
+        reason = reason.hasPrefix("it closed the connection") ? how : reason + " (\(how))"
+      }
+    }
     stopReason = reason
     if let group = processGroup {
       kill(-group, SIGKILL)  // the whole group: children the module started hold its pipes too
@@ -189,4 +226,45 @@ public final class ModuleProcess {
 
   /// Whether it is running.
   public var isRunning: Bool { stopReason == nil && channel != nil }
+
+  /// `$XDG_STATE_HOME/workbench/modules/NAME.log` (or under `~/.local/state`), its folder made;
+  /// `nil` when neither can be used (the module then writes to the host's standard error).
+  static func logPath(for path: String) -> String? {
+    func variable(_ name: String) -> String? {
+      guard let value = getenv(name) else { return nil }
+      let text = String(cString: value)
+      return text.isEmpty ? nil : text
+    }
+    let base: String
+    if let state = variable("XDG_STATE_HOME"), state.hasPrefix("/") {
+      base = state
+    } else if let home = variable("HOME") {
+      base = home + "/.local/state"
+    } else {
+      return nil
+    }
+    var folder = ""
+    for part in (base + "/workbench/modules").split(separator: "/") {
+      folder += "/" + part
+      if mkdir(folder, 0o700) != 0 && errno != EEXIST { return nil }
+    }
+    let file = path.split(separator: "/").last.map(String.init) ?? "module"
+    return folder + "/" + file + ".log"
+  }
+
+  private static func append(_ text: String, to path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  }
+
+  static func signalName(_ signal: Int32) -> String? {
+    let names: [Int32: String] = [
+      SIGILL: "SIGILL", SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+      SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGPIPE: "SIGPIPE",
+    ]
+    return names[signal]
+  }
 }

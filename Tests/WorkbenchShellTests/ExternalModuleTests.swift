@@ -8,10 +8,15 @@ import WorkbenchTestSupport
     String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
   }
 
-  private func run(_ commands: String, mode: String = "ok", extra: [String] = []) -> ProcessResult {
+  /// Where the fixture's log goes for runs with `state` as XDG_STATE_HOME.
+  func log(in state: String) -> String? { readTextFile(state + "/workbench/modules/workbench-fixture-module.log") }
+
+  private func run(_ commands: String, mode: String = "ok", extra: [String] = [], state: String? = nil)
+    -> ProcessResult
+  {
     ChildProcess.runWorkbench(
       ["-w", ":memory:", "--module", fixture, "--keep-going"] + extra, input: Array((commands + "\n").utf8),
-      environment: ["WORKBENCH_FIXTURE": mode])
+      environment: ["WORKBENCH_FIXTURE": mode, "XDG_STATE_HOME": state ?? makeTemporaryFolder()])
   }
 
   @Test func anExternalModuleWorksLikeABuiltInOne() {
@@ -30,14 +35,14 @@ import WorkbenchTestSupport
   }
 
   @Test(arguments: [
-    ("trap", "it closed the connection (it exited or crashed)"),
+    ("trap", "it crashed (signal "),
     ("hang", "it did not answer within 3000 ms"),
     ("garbage", "it sent a malformed message"),
   ])
   func aFailingModuleIsStoppedAndTheRestCarriesOn(mode: String, reason: String) {
     let result = run("open tally pokes t\nopen catalog library c\n@t poke\nwindows\n@c select 2", mode: mode)
     #expect(result.status == 1)
-    #expect(result.stderr.contains("the module fixture stopped: \(reason)"))
+    #expect(result.stderr.contains("the module fixture stopped while running `poke`: \(reason)"), "\(result.stderr)")
     #expect(result.stderr.contains("Its windows were closed; the rest of the session is untouched"))
     #expect(result.stdout.contains("* [2 c] catalog library"))  // only the catalog window is left
     #expect(!result.stdout.contains("[1 t] tally pokes\n"))
@@ -45,10 +50,28 @@ import WorkbenchTestSupport
   }
 
   @Test func printingToStdoutDoesNotBreakTheProtocol() {
-    let result = run("open tally pokes t\npoke", mode: "print")
+    let state = makeTemporaryFolder()
+    let result = run("open tally pokes t\npoke", mode: "print", state: state)
     #expect(result.status == 0)
     #expect(result.stdout.contains("pokes: 1 (tally)"))
-    #expect(result.stderr.contains("printing to stdout must not break the protocol"))
+    // What a module prints goes to its log, not over the user's screen.
+    #expect(!result.stderr.contains("printing to stdout"))
+    #expect(log(in: state)?.contains("printing to stdout must not break the protocol") == true)
+  }
+
+  /// A module that crashes costs the user one line (which module, which command, which signal,
+  /// that it starts again, where its output went); the backtrace is in the log.
+  @Test func aCrashIsOneLineAndTheBacktraceGoesToTheLog() throws {
+    let state = makeTemporaryFolder()
+    let result = run("open tally pokes t\npoke", mode: "trap", state: state)
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(result.stderr)")
+    let line = try #require(lines.first)
+    #expect(line.contains("the module fixture stopped while running `poke`: it crashed (signal "))
+    #expect(line.contains("it starts again when a window opens on it"))
+    #expect(line.contains("what it printed is in \(state)/workbench/modules/workbench-fixture-module.log"))
+    #expect(log(in: state)?.contains("the fixture traps on purpose") == true)
   }
 
   @Test func aStoppedModuleCanBeRestarted() {

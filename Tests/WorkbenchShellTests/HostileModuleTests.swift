@@ -23,7 +23,8 @@ import WorkbenchTestSupport
     // The first poke closes the module's end of the request pipe; the second request meets EPIPE.
     let result = run("open tally pokes t\nopen catalog library c\n@t poke\n@t poke\nwindows", mode: "close-input")
     #expect(result.status == 1, "a SIGPIPE death is 141: \(result.status) \(result.stderr)")
-    #expect(result.stderr.contains("the module fixture stopped: it closed the connection"))
+    // Closing its input ends the module's loop: it exits, and the stop says so.
+    #expect(result.stderr.contains("the module fixture stopped: it exited with status 0"), "\(result.stderr)")
     #expect(result.stdout.contains("* [2 c] catalog library"))
   }
 
@@ -34,7 +35,8 @@ import WorkbenchTestSupport
     let started = monotonicMilliseconds()
     let result = run("open tally pokes t\n@t poke\n@t label \(big)\nwindows", mode: "deaf")
     #expect(result.status == 1, "\(result.stderr.prefix(500))")
-    #expect(result.stderr.contains("the module fixture stopped: it did not answer within 3000 ms"))
+    #expect(
+      result.stderr.contains("the module fixture stopped while running `label`: it did not answer within 3000 ms"))
     #expect(result.stdout.contains("no windows are open"))
     #expect(monotonicMilliseconds() - started < 20_000)
   }
@@ -48,9 +50,13 @@ import WorkbenchTestSupport
   }
 
   @Test func whatAModuleStartedEndsWithIt() throws {
-    let result = run("open tally pokes t\n@t poke", mode: "fork")
+    let state = makeTemporaryFolder()
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"], input: Array("open tally pokes t\n@t poke\n".utf8),
+      environment: ["WORKBENCH_FIXTURE": "fork", "XDG_STATE_HOME": state])
     #expect(result.status == 0, "\(result.stderr)")
-    let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("grandchild ") })
+    let printed = readTextFile(state + "/workbench/modules/workbench-fixture-module.log") ?? ""
+    let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("grandchild ") })
     let pid = try #require(pid_t(line.dropFirst("grandchild ".count)))
     // Reaped by init or a zombie for a moment; either way not sleeping on with the pipes.
     var alive = true

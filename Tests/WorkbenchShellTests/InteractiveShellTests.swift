@@ -102,6 +102,47 @@ import WorkbenchTestSupport
     #expect(shown.contains { $0.contains("…") })
   }
 
+  /// A home document another process saved reaches open lights windows at the next command:
+  /// the rooms (the parent scope) and a room's lights re-derive from it.
+  @Test func aHomeChangedByAnotherProcessReachesLightsWindows() throws {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/w.sqlite"
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", workspace], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open home home h\r")
+    #expect(session.waitFor("h home:home> "))
+    session.type("enter living r\r")
+    #expect(session.waitFor("r room:home> "))
+    // Another process renames the living room, adds a lamp to it and removes the bedroom.
+    let home = """
+      {"name": "home", "kind": "home", "body": {"rooms": [
+        {"id": "living", "name": "Lounge", "lights": [
+          {"id": 1, "name": "Ceiling", "on": true, "brightness": 80},
+          {"id": 2, "name": "Floor lamp", "on": false, "brightness": 40},
+          {"id": 9, "name": "Reading lamp", "on": true, "brightness": 70}]},
+        {"id": "kitchen", "name": "Kitchen", "lights": [
+          {"id": 3, "name": "Counter", "on": false, "brightness": 100},
+          {"id": 4, "name": "Pendant", "on": true, "brightness": 60}]}]}}
+      """
+    writeTextFile(home, to: folder + "/home.json")
+    let imported = ChildProcess.runWorkbench(
+      ["-w", workspace, "import", folder + "/home.json"], environment: Self.environment(folder))
+    #expect(imported.status == 0, "\(imported.stderr)")
+    var mark = session.transcript.count
+    session.type("frame\r")
+    #expect(session.waitFor("Reading lamp", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.screen(from: mark).contains("Lounge"))
+    mark = session.transcript.count
+    session.type("@h frame\r")
+    #expect(session.waitFor("kitchen", after: mark))
+    #expect(!session.screen(from: mark).contains("bedroom"), "\(session.screen(from: mark))")
+    let prompt = session.offset(after: "kitchen", from: mark) ?? mark
+    #expect(session.waitFor("r room:home> ", after: prompt))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
   @Test func leavingADirtyEditorAsks() throws {
     let folder = makeTemporaryFolder()
     let environment = Self.environment(folder)

@@ -47,12 +47,15 @@ public final class HomeBridge {
   @ObservationIgnored let factScope: String
   /// How long detecting new lights takes.
   @ObservationIgnored public let detectionDelay: Duration = .seconds(2)
+  /// The lights the home document lists (the rest were found or added at the bridge).
+  @ObservationIgnored private var documentedLights: Set<Int> = []
 
   init(document: HomeDocument, clock: SessionClock, facts: SessionFacts = SessionFacts(), factScope: String = "bridge")
   {
     self.clock = clock
     self.facts = facts
     self.factScope = factScope
+    documentedLights = Set(document.rooms.flatMap { $0.lights.map(\.id) })
     roomIDs = document.rooms.map(\.id)
     var rooms: [String: Room] = [:]
     var lights: [Int: Light] = [:]
@@ -146,6 +149,35 @@ public final class HomeBridge {
     guard isReachable else {
       throw CommandError("the bridge is unreachable, so \(what); try again when it is back (`bridge online`)")
     }
+  }
+
+  /// The home document changed under the bridge (another process saved it): rooms follow the
+  /// document (added, removed, renamed, in its order), the lights it lists are placed in their
+  /// rooms and renamed, new ones created with the document's values; lights the bridge already
+  /// had keep their live state, and lights only the bridge knows (found or added at the bridge)
+  /// stay in their room while it exists.
+  func adopt(_ document: HomeDocument) {
+    let listed = Set(document.rooms.flatMap { $0.lights.map(\.id) })
+    defer { documentedLights = listed }
+    var adopted: [String: Room] = [:]
+    for record in document.rooms {
+      let room = rooms[record.id] ?? Room(id: record.id, name: record.name, lightIDs: [])
+      let bridgeOnly = room.lightIDs.filter { !listed.contains($0) && !documentedLights.contains($0) }
+      if room.name != record.name { room.name = record.name }
+      let ids = record.lights.map(\.id) + bridgeOnly
+      if room.lightIDs != ids { room.lightIDs = ids }
+      adopted[record.id] = room
+      for light in record.lights {
+        if let existing = lights[light.id] {
+          if existing.name != light.name { existing.name = light.name }
+        } else {
+          lights[light.id] = Light(id: light.id, name: light.name, isOn: light.on, brightness: light.brightness)
+        }
+      }
+    }
+    let ids = document.rooms.map(\.id)
+    if roomIDs != ids { roomIDs = ids }
+    if rooms.keys.sorted() != adopted.keys.sorted() { rooms = adopted }
   }
 
   // MARK: The bridge's side

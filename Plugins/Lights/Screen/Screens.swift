@@ -68,7 +68,12 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
     home.onChange = { [weak self] in self?.updates += 1 }
   }
 
-  public func documentReplaced(_ document: HomeDocument) { self.document = document }
+  /// The home changed (an edit, or another process's save): a live window's bridge follows the
+  /// new layout, so the scopes derived from it (rooms, a room's lights) change too.
+  public func documentReplaced(_ document: HomeDocument) {
+    self.document = document
+    bridge?.adopt(document)
+  }
   public func restore(_ viewState: HomeViewState) { self.viewState = viewState }
   public func windowClosed() { home.cancel() }
 
@@ -117,7 +122,12 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
     home.onChange = { [weak self] in self?.updates += 1 }
   }
 
-  public func documentReplaced(_ document: HomeDocument) { self.document = document }
+  /// The home changed (an edit, or another process's save): a live window's bridge follows the
+  /// new layout, so the scopes derived from it (rooms, a room's lights) change too.
+  public func documentReplaced(_ document: HomeDocument) {
+    self.document = document
+    bridge?.adopt(document)
+  }
   public func restore(_ viewState: RoomViewState) { self.viewState = viewState }
   public func windowClosed() { home.cancel() }
 

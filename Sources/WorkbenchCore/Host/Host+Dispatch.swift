@@ -47,8 +47,10 @@ extension Host {
     clock.fireDue()
     // While recording, the time that passed up to here is what a replay's clock must move.
     clock.timeline?.lineStarts()
-    services.scheduler.flush()
     try synchronize()
+    // Changes the timers and other processes' saves caused reach every window before the
+    // first command reads a frame.
+    services.scheduler.flush()
     let commands: [[CommandToken]]
     do {
       commands = try CommandTokenizer.commands(in: line)

@@ -143,6 +143,47 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// Windows of an external module that is not loaded this time are kept, dormant, with their
+  /// documents, and come back when the module is loaded again.
+  @Test func windowsOfAModuleNotLoadedComeBackWhenItIs() throws {
+    let folder = makeTemporaryFolder()
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let first = try #require(
+      PseudoTerminalSession(arguments: ["--module", fixture], environment: Self.environment(folder)))
+    #expect(first.waitFor("workbench> "))
+    first.type("open tally pokes t\r")
+    #expect(first.waitFor("t tally:pokes> "))
+    first.type("poke 3\r")
+    #expect(first.waitFor("pokes: 3"))
+    first.type("open catalog library c\r")
+    #expect(first.waitFor("c catalog:library> "))
+    first.type("\u{04}")
+    #expect(first.exitStatus() == 0)
+
+    let without = try #require(PseudoTerminalSession(environment: Self.environment(folder)))
+    #expect(without.waitFor("c catalog:library> "))
+    let screen = without.screen()
+    #expect(screen.contains("window t shows tally, from a module that is not loaded: kept"), "\(screen)")
+    #expect(screen.contains("--module PATH"))
+    let listed = without.transcript.count
+    without.type("windows\r")
+    #expect(without.waitFor("catalog library", after: listed))
+    #expect(
+      without.waitFor("c catalog:library> ", after: without.offset(after: "catalog library", from: listed) ?? listed))
+    without.type("\u{04}")
+    #expect(without.exitStatus() == 0)
+
+    let again = try #require(
+      PseudoTerminalSession(arguments: ["--module", fixture], environment: Self.environment(folder)))
+    #expect(again.waitFor("c catalog:library> "))
+    let mark = again.transcript.count
+    again.type("windows\r")
+    #expect(again.waitFor("[1 t] tally pokes", after: mark), "\(again.screen(from: mark))")
+    #expect(again.waitFor("c catalog:library> ", after: again.offset(after: "[1 t] tally pokes", from: mark) ?? mark))
+    again.type("\u{04}")
+    #expect(again.exitStatus() == 0)
+  }
+
   @Test func leavingADirtyEditorAsks() throws {
     let folder = makeTemporaryFolder()
     let environment = Self.environment(folder)

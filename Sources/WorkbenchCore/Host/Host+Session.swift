@@ -28,6 +28,8 @@ extension Host {
         throw CommandError("the view state of window \(window.label) cannot be saved: \(error)")
       }
     }
+    // Dormant windows (of a module not loaded) are kept in their place.
+    windowRecords = (windowRecords + dormantWindows).sorted { $0.number < $1.number }
     return SessionRecord(
       documents: documentRecords, windows: windowRecords, focusedWindow: focusedWindowID?.number,
       nextWindowNumber: nextWindowNumber)
@@ -70,7 +72,9 @@ extension Host {
     for stored in record.documents {
       guard let kind = documentKinds[stored.kind] else {
         warnings.append(
-          RestorationWarning(message: "document '\(stored.name)' is of unknown kind '\(stored.kind)'; left out"))
+          RestorationWarning(
+            message: "document '\(stored.name)' is a \(stored.kind) document, of a module that is not loaded: "
+              + "kept in the workspace, untouched"))
         continue
       }
       do {
@@ -85,8 +89,16 @@ extension Host {
         warnings.append(RestorationWarning(message: "document '\(stored.name)' could not be read (\(error)); left out"))
       }
     }
+    var missingScreens: [String] = []
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {
       let label = stored.name ?? String(stored.number)
+      // A screen no module registered this time (an external module not loaded): the window is
+      // kept as it was, dormant, and comes back when the module is loaded again.
+      if screenKinds[stored.screen] == nil, !stored.screen.isEmpty {
+        dormantWindows.append(stored)
+        if !missingScreens.contains(stored.screen) { missingScreens.append(stored.screen) }
+        continue
+      }
       guard let screen = screenKinds[stored.screen], let entry = documents[stored.document],
         entry.kind == screen.documentKind,
         let content = screen.make(
@@ -106,7 +118,18 @@ extension Host {
           id: WindowID(stored.number), name: stored.name, screen: screen, documentName: stored.document,
           content: content))
     }
-    windowList.finishRestoring(nextNumber: record.nextWindowNumber, focus: record.focusedWindow.map(WindowID.init))
+    if !missingScreens.isEmpty {
+      let windows = dormantWindows.map { $0.name ?? String($0.number) }
+      warnings.append(
+        RestorationWarning(
+          message: "window\(windows.count == 1 ? "" : "s") \(windows.joined(separator: ", ")) "
+            + "show\(windows.count == 1 ? "s" : "") \(missingScreens.joined(separator: ", ")), from a module that is "
+            + "not loaded: kept, with \(windows.count == 1 ? "its document" : "their documents"), for when it is "
+            + "(load it with --module PATH, or `workbench modules add PATH` for every start)"))
+    }
+    let highest = dormantWindows.map(\.number).max().map { $0 + 1 } ?? 1
+    windowList.finishRestoring(
+      nextNumber: max(record.nextWindowNumber, highest), focus: record.focusedWindow.map(WindowID.init))
     restorationWarnings = warnings
   }
 }

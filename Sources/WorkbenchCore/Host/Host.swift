@@ -32,6 +32,9 @@ public final class Host {
   /// The commands of the line running (or run last), as tokenized, for a front end that
   /// follows them (a recording).
   public internal(set) var lineCommands: [[CommandToken]] = []
+  /// Windows of the restored session whose screen no loaded module has (an external module
+  /// not loaded this time): saved with the session as they were, shown again once it is.
+  public internal(set) var dormantWindows: [SessionRecord.Window] = []
   /// The number the next window gets.
   var nextWindowNumber: Int { windowList.nextNumber }
   /// The session's clock: real in the shell, virtual in scenarios.

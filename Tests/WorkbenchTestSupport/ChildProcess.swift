@@ -49,6 +49,10 @@ public enum ChildProcess {
     return variables.map { "\($0.key)=\($0.value)" }
   }
 
+  /// Whether the tests run under a sanitizer (CI's ASan and TSan runs set these), which turns
+  /// a crash by signal into a report and an exit status.
+  public static var isSanitized: Bool { getenv("ASAN_OPTIONS") != nil || getenv("TSAN_OPTIONS") != nil }
+
   /// Runs `workbench` with `arguments`, feeding it `input` on standard input. Unless the
   /// overrides say otherwise, it gets a workspace and history of its own in a fresh folder, so
   /// tests never touch the user's files or each other's.

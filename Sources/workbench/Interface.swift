@@ -62,6 +62,11 @@ enum Interface {
         name: "import", synopsis: "import FILE", summary: "read documents from a file into the workspace",
         options: [], takesScenarioFiles: false),
       Subcommand(
+        name: "diagram", synopsis: "diagram [NAME] [--dot]",
+        summary: "print a diagram drawn from the code (the feed's state machine, the modules) as Mermaid or DOT",
+        options: [Option(names: ["--dot"], value: nil, help: "Graphviz DOT instead of Mermaid"), moduleOption],
+        takesScenarioFiles: false),
+      Subcommand(
         name: "completions", synopsis: "completions bash|zsh|fish",
         summary: "print a completion script for the shell named", options: [], takesScenarioFiles: false),
       Subcommand(

@@ -77,7 +77,9 @@ struct ModulePaths {
 /// The program's subcommand and its arguments. Options given before the subcommand's name go
 /// with it, so `workbench -w FILE export DOC OUT` is `export` with `-w FILE`.
 func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
-  let names: Set = ["reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man"]
+  let names: Set = [
+    "reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man", "diagram",
+  ]
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
   let shared: Set = ["-w", "--workspace", "-m", "--module"]
@@ -118,6 +120,29 @@ case (let name, let rest)? where name == "completions":
   }
   print(script, terminator: "")
   exit(ExitCode.success)
+case (let name, let rest)? where name == "diagram":
+  let (paths, operands) = ModulePaths.parse(rest.filter { $0 != "--dot" }, command: "diagram")
+  let dot = rest.contains("--dot")
+  exitRunning(withModules: paths) { modules in
+    guard let registry = try? ModuleRegistry(modules: modules) else { return ExitCode.failure }
+    let available = registry.diagramNames
+    guard let name = operands.first, operands.count == 1 else {
+      let width = (available.map(\.name.count).max() ?? 0) + 2
+      print("usage: workbench diagram NAME [--dot]   (Mermaid, or Graphviz DOT with --dot)\n\ndiagrams:")
+      for entry in available {
+        print("  " + entry.name + String(repeating: " ", count: width - entry.name.count) + entry.summary)
+      }
+      return operands.isEmpty ? ExitCode.success : ExitCode.usage
+    }
+    guard let diagram = registry.diagram(named: name) else {
+      let hint = Suggestions.closest(to: name, in: available.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
+      StandardStreams.error(
+        "workbench diagram: no diagram '\(name)'\(hint) (diagrams: \(available.map(\.name).joined(separator: ", ")))\n")
+      return ExitCode.usage
+    }
+    print(dot ? diagram.dot : diagram.mermaid, terminator: "")
+    return ExitCode.success
+  }
 case (let name, _)? where name == "man":
   print(Interface.manPage(version: WorkbenchVersion.current), terminator: "")
   exit(ExitCode.success)

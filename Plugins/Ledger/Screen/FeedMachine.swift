@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// The feed screen as one value: the face it shows, with the data that face needs.
 public enum FeedState: Equatable, Sendable {
   case idle
@@ -58,5 +60,28 @@ public enum FeedMachine {
     case (.empty, .refreshPulled), (.empty, .queryChanged): return .loading(query: query)
     default: return nil
     }
+  }
+}
+
+extension FeedMachine {
+  /// The machine as a diagram, found by asking `next` about every state and every event (and,
+  /// for a load that succeeds, with rows and without): it cannot drift from the table above.
+  public static var diagram: Diagram {
+    let row = Transaction(id: 1, amount: Money(cents: 100), counterparty: "x", memo: "")
+    let states: [FeedState] = [.idle, .loading(query: ""), .loaded([row]), .empty, .failed(message: "")]
+    var edges: [Diagram.Edge] = []
+    for state in states {
+      for event in FeedEvent.allCases {
+        for rows in [[], [row]] {
+          guard let target = next(state, event, rows: rows) else { continue }
+          var label = "\(event)"
+          if event == .loadSucceeded { label += rows.isEmpty ? " (no rows)" : " (rows)" }
+          let edge = Diagram.Edge(from: state.name, to: target.name, label: label)
+          if !edges.contains(edge) { edges.append(edge) }
+        }
+      }
+    }
+    return Diagram(
+      title: "the feed's state machine", isStateMachine: true, start: "idle", nodes: states.map(\.name), edges: edges)
   }
 }

@@ -10,6 +10,8 @@ public struct ModuleRegistry {
   let restarts: [String: @MainActor () throws -> Void]
   /// Where a command name leads, for running, checking, help and completion.
   public let router: CommandRouter
+  /// The diagrams modules draw, by name, with the module that offers each.
+  let moduleDiagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)]
 
   /// Registers `modules`, in order.
   ///
@@ -21,6 +23,7 @@ public struct ModuleRegistry {
     var screens: [String: ScreenKind] = [:]
     var commands: [String: [String: CommandSpec]] = [:]
     var restarts: [String: @MainActor () throws -> Void] = [:]
+    var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
     let reserved = Set(HostCommands.all.map(\.name))
     for module in modules {
       let manifest = module.manifest
@@ -56,6 +59,12 @@ public struct ModuleRegistry {
       }
       commands[manifest.name] = own
       restarts[manifest.name] = registrar.restartAction
+      for diagram in registrar.diagrams {
+        guard !diagrams.contains(where: { $0.name == diagram.name }), diagram.name != "modules" else {
+          throw RegistrationError(message: "diagram '\(diagram.name)' is registered twice")
+        }
+        diagrams.append((manifest.name, diagram.name, diagram.draw))
+      }
       manifests.append(manifest)
     }
     for screen in screens.values where kinds[screen.documentKind] == nil {
@@ -66,6 +75,47 @@ public struct ModuleRegistry {
     self.screenKinds = screens
     self.moduleCommands = commands
     self.restarts = restarts
+    self.moduleDiagrams = diagrams
     self.router = CommandRouter(moduleCommands: commands, screenKinds: screens)
+  }
+}
+
+extension ModuleRegistry {
+  /// The diagrams there are: `modules` (what each module registers), then the modules' own.
+  public var diagramNames: [(name: String, summary: String)] {
+    [("modules", "the modules with the document kinds, screens and commands each registers")]
+      + moduleDiagrams.map { ($0.name, "from the \($0.module) module: " + $0.draw().title) }
+  }
+
+  /// The diagram named `name`, drawn now; `nil` when there is none.
+  public func diagram(named name: String) -> Diagram? {
+    if name == "modules" { return modulesDiagram() }
+    return moduleDiagrams.first { $0.name == name }?.draw()
+  }
+
+  /// Each module with the document kinds, screens and commands it registers.
+  func modulesDiagram() -> Diagram {
+    var nodes: [String] = []
+    var edges: [Diagram.Edge] = []
+    for manifest in manifests {
+      let module = "module " + manifest.name
+      nodes.append(module)
+      for kind in documentKinds.values.filter({ $0.module == manifest.name }).map(\.name).sorted() {
+        nodes.append("document " + kind)
+        edges.append(.init(from: module, to: "document " + kind, label: "registers"))
+      }
+      for screen in screenKinds.values.filter({ $0.module == manifest.name }).sorted(by: { $0.name < $1.name }) {
+        nodes.append("screen " + screen.name)
+        edges.append(.init(from: module, to: "screen " + screen.name, label: "registers"))
+        edges.append(.init(from: "screen " + screen.name, to: "document " + screen.documentKind, label: "shows"))
+      }
+      let names = (moduleCommands[manifest.name] ?? [:]).keys.sorted()
+      if !names.isEmpty {
+        let commands = "commands of \(manifest.name): " + names.joined(separator: ", ")
+        nodes.append(commands)
+        edges.append(.init(from: module, to: commands, label: "registers"))
+      }
+    }
+    return Diagram(title: "the modules and what each registers", nodes: nodes, edges: edges)
   }
 }

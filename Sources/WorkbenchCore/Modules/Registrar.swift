@@ -15,6 +15,7 @@ public final class Registrar {
   var documentKinds: [DocumentKind] = []
   var screenKinds: [ScreenKind] = []
   var commands: [CommandSpec] = []
+  var diagrams: [(name: String, draw: @MainActor () -> Diagram)] = []
 
   init(manifest: ModuleManifest) {
     self.manifest = manifest
@@ -73,6 +74,12 @@ public final class Registrar {
 
   /// Registers how to start the module again after it stopped (a module that runs in its own
   /// process); the host's `restart-module NAME` runs it.
+  /// Offers a diagram drawn from the module's own code (`workbench diagram NAME`), such as a
+  /// state machine generated from its transition table.
+  public func diagram(_ name: String, draw: @escaping @MainActor () -> Diagram) {
+    diagrams.append((name, draw))
+  }
+
   public func restart(_ action: @escaping @MainActor () throws -> Void) {
     restartAction = action
   }

@@ -89,6 +89,7 @@ public struct ShellOptions: Equatable, Sendable {
       workbench reference            print the command reference (docs/commands.md)
       workbench completions bash|zsh|fish   print a completion script (scripts/install.sh installs them)
       workbench man                  print the manual page
+      workbench diagram [NAME] [--dot]   a diagram drawn from the code (Mermaid, or DOT)
       workbench --help | --version
 
     options:

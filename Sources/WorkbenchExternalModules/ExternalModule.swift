@@ -170,9 +170,11 @@ public final class ProxyScreen: ScreenModel {
   private func request(_ type: String, extra: KeyValuePairs<String, FrameValue> = [:]) -> FrameValue {
     var object = FrameObject([
       "type": .string(type), "key": .string(key), "screen": .string(screenName), "document": .string(documentName),
-      "kind": .string(kind), "body": .string(documentJSON), "revision": .integer(revision),
-      "state": FrameValue(viewState.json),
+      "kind": .string(kind), "revision": .integer(revision), "state": FrameValue(viewState.json),
     ])
+    // The body only when the module does not hold it as it is now: a command on a big document
+    // costs what the command costs, not a copy of the document each time.
+    if process?.documentsSent[documentName] != documentJSON { object["body"] = .string(documentJSON) }
     for (name, value) in extra { object[name] = value }
     // Recording or replaying: the module reports the facts it used; a replay sends what is
     // left of this window's recorded facts for the module to use instead of live ones.
@@ -200,6 +202,8 @@ public final class ProxyScreen: ScreenModel {
   }
 
   private func take(_ reply: FrameValue) {
+    // The request went through: the module holds the document as it was sent.
+    process?.documentsSent[documentName] = documentJSON
     takeFacts(reply)
     currentFrame = reply["frame"] ?? .null
     if let text = reply["text"]?.stringValue { rendered.remember(text, for: currentFrame) }

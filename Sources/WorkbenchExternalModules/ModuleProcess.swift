@@ -26,6 +26,9 @@ public final class ModuleProcess {
 
   /// Where the module's standard error goes: `$XDG_STATE_HOME/workbench/modules/NAME.log`.
   public private(set) var logPath: String?
+  /// The documents this process has been sent, as sent (JSON text by name): a request about a
+  /// document the module already holds leaves its body out. A new process starts empty.
+  var documentsSent: [String: String] = [:]
   /// The command line the module was running when it stopped, for the message.
   private var runningLine: String?
   private var pid: pid_t = 0
@@ -87,6 +90,7 @@ public final class ModuleProcess {
     }
     pid = child
     processGroup = child
+    documentsSent = [:]
     descriptors = [toChild[1], fromChild[0]]
     for descriptor in descriptors { MessageChannel.makeNonBlocking(descriptor) }
     channel = MessageChannel(input: fromChild[0], output: toChild[1])

@@ -11,6 +11,8 @@ import WorkbenchModuleKit
 
 struct TallyDocument: DocumentBody {
   var pokes: Int
+  /// Anything, to make a big document for the benchmark.
+  var notes: [String]? = nil
 }
 
 struct TallyViewState: ViewStateValue {

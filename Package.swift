@@ -53,7 +53,8 @@ let package = Package(
     // host side that starts module processes and stands in for their modules.
     .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore"]),
     .target(name: "WorkbenchModuleKit", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol"]),
-    .target(name: "WorkbenchExternalModules", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol"]),
+    .target(
+      name: "WorkbenchExternalModules", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
 
     // Feature modules.
     .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),

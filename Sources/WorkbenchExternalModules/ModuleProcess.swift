@@ -1,6 +1,7 @@
 import Synchronization
 import WorkbenchCore
 import WorkbenchModuleProtocol
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -234,24 +235,7 @@ public final class ModuleProcess {
   /// `$XDG_STATE_HOME/workbench/modules/NAME.log` (or under `~/.local/state`), its folder made;
   /// `nil` when neither can be used (the module then writes to the host's standard error).
   static func logPath(for path: String) -> String? {
-    func variable(_ name: String) -> String? {
-      guard let value = getenv(name) else { return nil }
-      let text = String(cString: value)
-      return text.isEmpty ? nil : text
-    }
-    let base: String
-    if let state = variable("XDG_STATE_HOME"), state.hasPrefix("/") {
-      base = state
-    } else if let home = variable("HOME") {
-      base = home + "/.local/state"
-    } else {
-      return nil
-    }
-    var folder = ""
-    for part in (base + "/workbench/modules").split(separator: "/") {
-      folder += "/" + part
-      if mkdir(folder, 0o700) != 0 && errno != EEXIST { return nil }
-    }
+    guard let folder = UserFolders.state("modules") else { return nil }
     let file = path.split(separator: "/").last.map(String.init) ?? "module"
     return folder + "/" + file + ".log"
   }

@@ -27,20 +27,7 @@ public final class WorkspaceStore {
   /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
   /// `~/.local/share/workbench/workspace.sqlite`.
   public nonisolated static func defaultPath() -> String? {
-    func variable(_ name: String) -> String? {
-      guard let value = getenv(name) else { return nil }
-      let text = String(cString: value)
-      return text.isEmpty ? nil : text
-    }
-    let base: String
-    if let data = variable("XDG_DATA_HOME"), data.hasPrefix("/") {
-      base = data
-    } else if let home = variable("HOME") {
-      base = home + "/.local/share"
-    } else {
-      return nil
-    }
-    return base + "/workbench/workspace.sqlite"
+    UserFolders.dataPath().map { $0 + "/workspace.sqlite" }
   }
 
   /// Opens (or creates) the workspace at `path`. `:memory:` gives a private in-memory one.

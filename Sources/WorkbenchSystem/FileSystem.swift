@@ -127,3 +127,33 @@ public enum FileSystem {
     return folder == "." ? relative : folder + "/" + relative
   }
 }
+
+/// The user's folders for the workbench, as the XDG base directory specification places them.
+public enum UserFolders {
+  /// `$XDG_STATE_HOME/workbench/SUB` (default `~/.local/state/workbench/SUB`), made (0700) if
+  /// missing; `nil` when there is no home to put it in.
+  public static func state(_ sub: String = "") -> String? {
+    folder(variable: "XDG_STATE_HOME", fallback: "/.local/state", sub: sub, mode: 0o700)
+  }
+
+  /// `$XDG_DATA_HOME/workbench` (default `~/.local/share/workbench`), not made.
+  public static func dataPath() -> String? {
+    base(variable: "XDG_DATA_HOME", fallback: "/.local/share").map { $0 + "/workbench" }
+  }
+
+  private static func folder(variable: String, fallback: String, sub: String, mode: mode_t) -> String? {
+    guard let base = base(variable: variable, fallback: fallback) else { return nil }
+    let folder = base + "/workbench" + (sub.isEmpty ? "" : "/" + sub)
+    return FileSystem.makeFolders(folder, mode: mode) ? folder : nil
+  }
+
+  private static func base(variable: String, fallback: String) -> String? {
+    func value(_ name: String) -> String? {
+      guard let value = getenv(name) else { return nil }
+      let text = String(cString: value)
+      return text.isEmpty ? nil : text
+    }
+    if let set = value(variable), set.hasPrefix("/") { return set }
+    return value("HOME").map { $0 + fallback }
+  }
+}

@@ -10,22 +10,6 @@ import WorkbenchSystem
 /// `~/.local/state/workbench/history`.
 enum HistoryFile {
   static func path() -> String? {
-    let base: String
-    if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-      base = state
-    } else if let home = environment("HOME"), !home.isEmpty {
-      base = home + "/.local/state"
-    } else {
-      return nil
-    }
-    let folder = base + "/workbench"
-    guard FileSystem.makeFolders(folder, mode: 0o700) else { return nil }
-    return folder + "/history"
-  }
-
-  static func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    let text = String(cString: value)
-    return text.isEmpty ? nil : text
+    UserFolders.state().map { $0 + "/history" }
   }
 }

@@ -285,6 +285,9 @@ public final class ProxyScreen: ScreenModel {
       }
     }
     screen.take(reply)
+    // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
+    // as a conflict), the next request sends the host's copy.
+    if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
     if let committedDocument {
       try context.commit(ExternalDocument(value: committedDocument), summary: "\(module).\(name)")
     }

@@ -300,6 +300,17 @@ import WorkbenchTestSupport
     #expect(bad.stderr.contains("is not a JSON report written by `workbench run --json`"))
   }
 
+  /// `-v` prints each step under its scenario, the failing one marked, with one job or several.
+  @Test func verbosePrintsEachStep() {
+    let folder = suiteFolder()
+    for jobs in ["1", "2"] {
+      let result = ChildProcess.runWorkbench(["run", "-v", "-j", jobs, folder])
+      #expect(result.status == 1)
+      #expect(result.stdout.contains("    ✔ 15:11  main: query dune\n"), "\(result.stdout)")
+      #expect(result.stdout.contains("    ✔ 6:11  main: select 2\n    ✘ 7:5  expect: main\n"), "\(result.stdout)")
+    }
+  }
+
   @Test func aRecordedSessionPassesWhenRun() throws {
     let folder = makeTemporaryFolder()
     let input = """

@@ -30,6 +30,8 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var snapshotsWritten: [String]
   /// Snapshot files the scenario compared with or wrote.
   public var snapshotsUsed: [String]
+  /// Each step run, as `LINE:COLUMN  summary`, when the run is verbose (`run -v`).
+  public var stepLog: [String]? = nil
 
   /// Whether it passed.
   public var passed: Bool { failure == nil }

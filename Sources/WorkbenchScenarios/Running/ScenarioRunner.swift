@@ -17,10 +17,13 @@ public struct ScenarioRunner {
     public var updateSnapshots = false
     /// Check every scenario exhaustively, whatever it says.
     public var exhaustive = false
+    /// Keep a log of the steps run (`run -v`).
+    public var logsSteps = false
 
-    public init(updateSnapshots: Bool = false, exhaustive: Bool = false) {
+    public init(updateSnapshots: Bool = false, exhaustive: Bool = false, logsSteps: Bool = false) {
       self.updateSnapshots = updateSnapshots
       self.exhaustive = exhaustive
+      self.logsSteps = logsSteps
     }
   }
 
@@ -86,6 +89,9 @@ public struct ScenarioRunner {
       if state.exhaustive, step.isAction, let uncovered = state.uncoveredReport() {
         throw FailedStep(
           failure: StepFailure(message: uncovered.message, details: uncovered.details), step: state.lastActionStep)
+      }
+      if options.logsSteps {
+        result.stepLog = (result.stepLog ?? []) + ["\(step.location.line):\(step.location.column)  \(step.summary)"]
       }
       do {
         try perform(step, state: &state, result: &result)

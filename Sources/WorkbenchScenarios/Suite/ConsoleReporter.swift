@@ -26,8 +26,13 @@ public final class ConsoleReporter {
     if quiet && result.passed { return }
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
-    StandardStreams.write(
-      "\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n", to: STDOUT_FILENO)
+    var text = "\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n"
+    // `-v`: each step run, the failing one marked.
+    for (index, step) in (result.stepLog ?? []).enumerated() {
+      let failed = !result.passed && index == (result.stepLog?.count ?? 0) - 1
+      text += "    \(failed ? paint("✘", "31") : paint("✔", "32")) \(step)\n"
+    }
+    StandardStreams.write(text, to: STDOUT_FILENO)
   }
 
   func fileFailed(_ error: ScenarioFileError) {

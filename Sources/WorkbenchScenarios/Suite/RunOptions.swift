@@ -45,6 +45,8 @@ public struct RunOptions: Sendable {
   public var onlyScenarios: Set<String>?
   /// Print only failures and the summary.
   public var quiet = false
+  /// Print each step under its scenario.
+  public var verbose = false
 
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
@@ -74,6 +76,7 @@ public struct RunOptions: Sendable {
       $0.lastFailed = true
     },
     .flag(["-q", "--quiet"], help: "print only failures and the summary") { $0.quiet = true },
+    .flag(["-v", "--verbose"], help: "print each step under its scenario") { $0.verbose = true },
     .value(["-j", "--jobs"], "N", help: "worker processes (default: the number of cores)") {
       options, text throws(ProgramUsageError) in
       guard let jobs = Int(text), jobs >= 1 else { throw ProgramUsageError("--jobs needs a number of at least 1") }
@@ -139,6 +142,7 @@ public struct RunOptions: Sendable {
     if updateSnapshots { arguments.append("--update-snapshots") }
     if exhaustive { arguments.append("--exhaustive") }
     if failFast { arguments.append("--fail-fast") }
+    if verbose { arguments.append("--verbose") }
     for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
     for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
     for scenario in (onlyScenarios ?? []).sorted() { arguments += ["--only-scenario", scenario] }

@@ -130,7 +130,8 @@ public final class SuiteRunner {
     let loader = ScenarioLoader(registry: registry)
     let runner = ScenarioRunner(
       registry: registry,
-      options: ScenarioRunner.Options(updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive))
+      options: ScenarioRunner.Options(
+        updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose))
     for file in files where !options.skippedFiles.contains(file) {
       let loaded: ScenarioFile
       if options.worker { emit(WorkerMessage(loading: file)) }

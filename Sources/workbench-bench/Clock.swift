@@ -55,11 +55,19 @@ func buildFolder() -> String {
 }
 
 /// Starts a program with its output sent to `output`, waits for it, and returns the wall time
-/// in seconds, or `nil` if it could not start or failed. (Send grep's output to a real file:
-/// GNU grep stops at the first match when its output is /dev/null.)
+/// in seconds, or `nil` if it could not start or failed (exit 1 counts as run unless `strict`).
+/// (Send grep's output to a real file: GNU grep stops at the first match when its output is
+/// /dev/null.)
 func timeProcess(
   _ path: String, _ arguments: [String], output: String = "/dev/null", input: String = "/dev/null", strict: Bool = false
 ) -> Double? {
+  measureProcess(path, arguments, output: output, input: input, strict: strict)?.seconds
+}
+
+/// As `timeProcess`, with the peak memory (MB) the OS counted for the process.
+func measureProcess(
+  _ path: String, _ arguments: [String], output: String = "/dev/null", input: String = "/dev/null", strict: Bool = false
+) -> (seconds: Double, peakMB: Double)? {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -75,12 +83,9 @@ func timeProcess(
   var usage = rusage()
   wait4(pid, &status, 0, &usage)
   let elapsed = now() - start
-  lastChildMaxRSS = Double(usage.ru_maxrss) / 1024
-  return status == 0 || (!strict && (status >> 8) & 0xff == 1) ? elapsed : nil
+  guard status == 0 || (!strict && (status >> 8) & 0xff == 1) else { return nil }
+  return (elapsed, Double(usage.ru_maxrss) / 1024)
 }
-
-/// The peak memory (MB) of the process `timeProcess` ran last, as the OS counted it.
-nonisolated(unsafe) var lastChildMaxRSS: Double = 0
 
 /// The smallest of `count` measurements.
 func bestOf(_ count: Int, _ body: () -> Double) -> Double {

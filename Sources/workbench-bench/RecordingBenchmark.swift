@@ -61,8 +61,12 @@ enum RecordingBenchmark {
     guard write(text, to: input), timeProcess(workbench, ["-q", "--keep-going"], input: input) != nil else {
       return report + ["  recording with \(workbench) failed; build it with -c release first (files in \(folder))"]
     }
-    let replay = bestOf(3) { timeProcess(workbench, ["run", recording]) ?? .nan }
-    let memory = lastChildMaxRSS
+    var memory = 0.0
+    let replay = bestOf(3) {
+      guard let run = measureProcess(workbench, ["run", recording]) else { return .nan }
+      memory = max(memory, run.peakMB)
+      return run.seconds
+    }
     let passes = timeProcess(workbench, ["run", recording], output: folder + "/replay.txt", strict: true) != nil
     report.append(
       "  `workbench run` replays the \(commands)-command recording in \(format(replay * 1000, 1)) ms wall,"

@@ -72,20 +72,20 @@ extension ModuleRegistry {
         "unknown document kind '\(kind)'"
           + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: kind, in: documentKinds.keys)))
     }
-    // Our own reading first, so what is wrong is said in our words and with its place: JSON
-    // that does not parse (with the byte it stops at), a number too big for a whole number.
-    let value: FrameValue
-    do {
-      value = try FrameValue.parse(json: json)
-    } catch {
-      throw CommandError("the document is not valid JSON: \(error.message) at byte \(error.offset)")
-    }
-    if let problem = Self.oversizedNumber(in: value, path: "") { throw CommandError(problem) }
     do {
       return try documentKind.decode(json)
-    } catch let error as DecodingError {
-      throw CommandError(DecodingErrorText.describe(error))
     } catch {
+      // Only a document that fails is read again, our way, so what is wrong is said in our
+      // words and with its place: JSON that does not parse (with the byte it stops at), a number
+      // too big for a whole number. A good document is parsed once.
+      let value: FrameValue
+      do {
+        value = try FrameValue.parse(json: json)
+      } catch {
+        throw CommandError("the document is not valid JSON: \(error.message) at byte \(error.offset)")
+      }
+      if let problem = Self.oversizedNumber(in: value, path: "") { throw CommandError(problem) }
+      if let error = error as? DecodingError { throw CommandError(DecodingErrorText.describe(error)) }
       throw CommandError(String(describing: error))
     }
   }

@@ -23,14 +23,16 @@ public enum FrameMatcher {
   }
 
   static func compare(expected: FrameValue, actual: FrameValue?, path: String, into mismatches: inout [Mismatch]) {
+    if case .object(let object) = expected, let matcher = Matcher(object) {
+      if let problem = matcher.problem(with: actual) {
+        mismatches.append(Mismatch(path: path, expected: problem.expected, actual: problem.actual))
+      }
+      return
+    }
     switch expected {
     case .null:
       if let actual, actual != .null {
         mismatches.append(Mismatch(path: path, expected: "null", actual: brief(actual)))
-      }
-    case .object(let expectedObject) where Matcher(expectedObject) != nil:
-      if let problem = Matcher(expectedObject)?.problem(with: actual) {
-        mismatches.append(Mismatch(path: path, expected: problem.expected, actual: problem.actual))
       }
     case .object(let expectedObject):
       guard case .object(let actualObject)? = actual else {

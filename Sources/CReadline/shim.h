@@ -33,6 +33,22 @@ static inline void wb_rl_set_readline_name(const char *name) {
 static inline void wb_rl_set_completion_function(rl_completion_func_t *fn) {
   rl_attempted_completion_function = fn;
 }
+static inline void wb_rl_set_display_matches_hook(rl_compdisp_func_t *fn) {
+  rl_completion_display_matches_hook = fn;
+}
+/// Writes a completion listing where readline writes, then redraws the prompt and the line.
+static inline void wb_rl_show_listing(const char *text) {
+  FILE *out = rl_outstream ? rl_outstream : stdout;
+  fputs(text, out);
+  fflush(out);
+  rl_forced_update_display();
+}
+static inline int wb_rl_screen_width(void) {
+  int rows = 0, columns = 0;
+  rl_get_screen_size(&rows, &columns);
+  return columns > 0 ? columns : 80;
+}
+static inline int wb_rl_query_items(void) { return rl_completion_query_items; }
 static inline void wb_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
 static inline void wb_rl_set_basic_word_break_characters(const char *s) {
   static char *kept = NULL;

@@ -40,8 +40,12 @@ final class ShellController {
   /// batch runs start without windows and leave the stored session alone.
   var savesSessionAfterEachLine = false
 
+  /// How users of psql (`\q`) and sqlite3 (`.quit`, `.exit`) leave a shell; each is `quit`.
+  static let leavingSpellings: Set<String> = [#"\q"#, ".quit", ".exit"]
+
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
-  func execute(_ line: String, place: String?) -> Outcome {
+  func execute(_ typed: String, place: String?) -> Outcome {
+    let line = Self.leavingSpellings.contains(typed.filter { !$0.isWhitespace }) ? "quit" : typed
     currentLine = line
     recorder?.lineWillRun(line, session: session)
     defer { recorder?.lineFinished() }

@@ -30,6 +30,14 @@ import WorkbenchTestSupport
     session.type("2\r")
     #expect(session.waitFor("▸  2", after: mark))
 
+    // Tab twice lists the candidates with each book's title beside its id, then gives the line back.
+    #expect(session.waitFor("left catalog:library> ", after: mark))
+    mark = session.transcript.count
+    session.type("select 1\t\t")
+    #expect(session.waitFor("12  Clean Architecture", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("left catalog:library> select 1", after: mark))
+    session.type("\u{15}")  // Ctrl-U: clear the line
+
     // Ctrl-C abandons the half-typed line; nothing runs.
     mark = session.transcript.count
     session.type("remove 2")

@@ -99,6 +99,12 @@ import WorkbenchTestSupport
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("[1 left] catalog library · revision 1\nall 30 books\n"), "\(result.stdout)")
     #expect(!result.stdout.contains("* [1 left]"))  // nothing runs after `exit`
+    // psql's and sqlite3's ways out leave too.
+    for spelling in [#"\q"#, ".quit", " .exit "] {
+      let left = run("open catalog library left\n\(spelling)\nwindows\n", ["-q"])
+      #expect(left.status == 0 && left.stderr.isEmpty, "\(spelling): \(left.stderr)")
+      #expect(!left.stdout.contains("* [1 left]"), "\(spelling) ran the next line")
+    }
   }
 
   @Test func countsReadAsWords() {

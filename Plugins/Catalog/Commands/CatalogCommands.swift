@@ -7,7 +7,8 @@ enum CatalogCommands {
   static let bookID = ReferenceSource(
     noun: "book", in: CatalogScreenModel.self,
     identifiers: { model in model.document.books.prefix(10_000).map { String($0.id) } },
-    contains: { model, id in Int(id).map(model.document.contains) ?? false })
+    contains: { model, id in Int(id).map(model.document.contains) ?? false },
+    label: { model, id in Int(id).flatMap(model.document.book)?.title })
 
   static let all: [CommandSpec] = [
     query, select, deselect, onlySelected, scroll, page, detail, add, rename, remove, move, sort,

@@ -30,6 +30,7 @@ public struct ReferenceSource: Sendable {
   public let isInteger: Bool
   let identifiers: @MainActor @Sendable (AnyObject) -> [String]?
   let contains: @MainActor @Sendable (AnyObject, String) -> Bool?
+  let label: @MainActor @Sendable (AnyObject, String) -> String?
 
   /// A source that reads identifiers from screens of type `Model`.
   ///
@@ -38,17 +39,21 @@ public struct ReferenceSource: Sendable {
   ///   - isInteger: whether identifiers are whole numbers.
   ///   - identifiers: every identifier, in the order completion should offer them.
   ///   - contains: whether one identifier exists; cheaper than listing all of them.
+  ///   - label: what the identifier names, shown beside it when completion lists candidates
+  ///     (a book's title beside its id); `nil` shows the identifier alone.
   public init<Model: ScreenModel>(
     noun: String,
     isInteger: Bool = true,
     in model: Model.Type,
     identifiers: @escaping @MainActor @Sendable (Model) -> [String],
-    contains: @escaping @MainActor @Sendable (Model, String) -> Bool
+    contains: @escaping @MainActor @Sendable (Model, String) -> Bool,
+    label: @escaping @MainActor @Sendable (Model, String) -> String? = { _, _ in nil }
   ) {
     self.noun = noun
     self.isInteger = isInteger
     self.identifiers = { object in (object as? Model).map(identifiers) }
     self.contains = { object, identifier in (object as? Model).map { contains($0, identifier) } }
+    self.label = { object, identifier in (object as? Model).flatMap { label($0, identifier) } }
   }
 }
 

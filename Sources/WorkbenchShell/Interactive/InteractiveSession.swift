@@ -27,6 +27,8 @@ final class InteractiveSession {
 
   /// The running session, reached from readline's C callbacks.
   static var current: InteractiveSession?
+  /// What the candidates of the last Tab name (a book's title beside its id), for the listing.
+  var completionLabels: [String: String] = [:]
 
   init(controller: ShellController) {
     self.controller = controller
@@ -91,6 +93,7 @@ final class InteractiveSession {
   private func configureReadline() {
     wb_rl_set_readline_name("workbench")
     wb_rl_set_completion_function(completeLine)
+    wb_rl_set_display_matches_hook(displayMatches)
     wb_rl_set_basic_word_break_characters(" \t\n;")
     wb_rl_set_catch_signals(0)
     wb_rl_use_interruptible_getc()
@@ -214,7 +217,11 @@ private func completeLine(
   let prefixBytes = UnsafeRawBufferPointer(start: buffer, count: Int(end)).bindMemory(to: UInt8.self)
   let prefix = String(decoding: prefixBytes, as: UTF8.self)
   let candidates: [String] = MainActor.assumeIsolated {
-    InteractiveSession.current?.host.completions(for: prefix) ?? []
+    guard let session = InteractiveSession.current else { return [] }
+    let candidates = session.host.completions(for: prefix)
+    session.completionLabels =
+      candidates.count > 1 ? session.host.completionLabels(for: prefix, candidates: candidates) : [:]
+    return candidates
   }
   guard !candidates.isEmpty else { return nil }
   let common = candidates.dropFirst().reduce(candidates[0]) { shared, next in
@@ -239,4 +246,34 @@ private func completeLine(
   copy.update(from: matches, count: candidates.count + 2)
   matches.deallocate()
   return copy
+}
+
+/// readline's hook for listing candidates: identifiers with what they name beside them, one
+/// a line (`12  Dune`), cut to the terminal's width; readline's own columns otherwise.
+private func displayMatches(
+  _ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ count: Int32, _ longest: Int32
+) {
+  let labels = MainActor.assumeIsolated { InteractiveSession.current?.completionLabels ?? [:] }
+  guard let matches, count > 0, !labels.isEmpty else {
+    rl_display_match_list(matches, count, longest)
+    wb_rl_flush()
+    rl_forced_update_display()
+    return
+  }
+  let words = (1...Int(count)).compactMap { matches[$0].map { String(cString: $0) } }
+  wb_rl_show_listing(labelledListing(words, labels: labels, width: Int(wb_rl_screen_width()), limit: 100))
+}
+
+/// The listing `displayMatches` prints: at most `limit` lines, then how many were left out.
+func labelledListing(_ words: [String], labels: [String: String], width: Int, limit: Int) -> String {
+  let column = words.prefix(limit).map(\.count).max() ?? 0
+  var text = "\n"
+  for word in words.prefix(limit) {
+    var line = word + String(repeating: " ", count: column - word.count)
+    if let label = labels[word] { line += "  " + label }
+    if line.count > width - 1 { line = String(line.prefix(max(width - 2, column))) + "…" }
+    text += line + "\n"
+  }
+  if words.count > limit { text += "… and \(words.count - limit) more: type more of the word\n" }
+  return text
 }

@@ -162,7 +162,11 @@ public final class WorkbenchSession {
   private func workspace() throws -> WorkspaceStore {
     if let store { return store }
     let opened = try WorkspaceStore.inMemory()
-    try opened.addMissing(try host.sessionRecord().documents)
+    // Documents this session removed go in as removal markers, so their samples stay away.
+    let removed = host.removedDocumentNames.sorted().map {
+      SessionRecord.Document(name: $0, kind: "", revision: 1, body: "")
+    }
+    try opened.addMissing(try host.sessionRecord().documents + removed)
     host.persistence = opened
     store = opened
     return opened
@@ -175,7 +179,8 @@ public final class WorkbenchSession {
   ) throws -> Host {
     let record = try store.loadSession(includingWindows: includingWindows)
     let host = Host(
-      registry: registry, environment: environment, clock: clock, restoring: record, addingMissingSamples: true)
+      registry: registry, environment: environment, clock: clock, restoring: record, addingMissingSamples: true,
+      removedDocuments: try store.removedDocumentNames())
     try store.addMissing(
       try host.sessionRecord().documents.filter { document in
         !record.documents.contains { $0.name == document.name }

@@ -194,9 +194,20 @@ public final class WorkspaceStore {
 
   // MARK: Documents
 
-  /// Every stored document.
+  /// Every stored document. A removed document is kept as a row with an empty body (a JSON
+  /// document is never empty), so its sample does not come back and other processes see it go.
   public func documents() throws(StoreError) -> [SessionRecord.Document] {
-    try connection.query("SELECT name, kind, revision, body FROM documents ORDER BY name").compactMap(Self.document)
+    try connection.query("SELECT name, kind, revision, body FROM documents WHERE body != '' ORDER BY name")
+      .compactMap(Self.document)
+  }
+
+  /// The names of removed documents (see `removeDocument`).
+  public func removedDocumentNames() throws(StoreError) -> Set<String> {
+    var names: Set<String> = []
+    for row in try connection.query("SELECT name FROM documents WHERE body = ''") {
+      if case .text(let name)? = row.first { names.insert(name) }
+    }
+    return names
   }
 
   private static func document(_ row: [SQLiteConnection.Value]) -> SessionRecord.Document? {
@@ -216,7 +227,14 @@ public final class WorkspaceStore {
       if baseRevision == 0 {
         let existing = try connection.query(
           "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
-        if let current = existing.first.flatMap(Self.document) { return .conflicted(current: current) }
+        if let current = existing.first.flatMap(Self.document) {
+          guard current.body.isEmpty else { return .conflicted(current: current) }
+          // The name of a removed document is free again; its revisions go on counting.
+          try connection.query(
+            "UPDATE documents SET kind = ?, body = ?, revision = revision + 1 WHERE name = ?",
+            [.text(kind), .text(body), .text(name)])
+          return .saved(revision: current.revision + 1)
+        }
         try connection.query(
           "INSERT INTO documents (name, kind, revision, body) VALUES (?, ?, 1, ?)",
           [.text(name), .text(kind), .text(body)])
@@ -230,6 +248,23 @@ public final class WorkspaceStore {
         "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
       guard let document = current.first.flatMap(Self.document) else {
         throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
+      }
+      return .conflicted(current: document)
+    }
+  }
+
+  /// Removes a document if the stored one is still `baseRevision`: its row stays, with an
+  /// empty body and the next revision.
+  public func removeDocument(name: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
+    try connection.transaction { () throws(StoreError) -> SaveOutcome in
+      try connection.query(
+        "UPDATE documents SET body = '', revision = revision + 1 WHERE name = ? AND revision = ? AND body != ''",
+        [.text(name), .integer(baseRevision)])
+      if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
+      let current = try connection.query(
+        "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+      guard let document = current.first.flatMap(Self.document), !document.body.isEmpty else {
+        return .saved(revision: baseRevision)  // already gone
       }
       return .conflicted(current: document)
     }
@@ -254,11 +289,13 @@ public final class WorkspaceStore {
     guard case .integer(let dataVersion)? = version.first?.first else { return [] }
     defer { lastDataVersion = dataVersion }
     if let lastDataVersion, lastDataVersion == dataVersion { return [] }
-    let revisions = try connection.query("SELECT name, revision FROM documents")
+    let revisions = try connection.query("SELECT name, revision, body = '' FROM documents")
     var changed: [String] = []
     for row in revisions {
-      guard case .text(let name) = row[0], case .integer(let revision) = row[1] else { continue }
-      if known[name] != revision { changed.append(name) }
+      guard case .text(let name) = row[0], case .integer(let revision) = row[1], case .integer(let removed) = row[2]
+      else { continue }
+      // A removal matters only to a session that has the document.
+      if known[name] != revision, removed == 0 || known[name] != nil { changed.append(name) }
     }
     var result: [SessionRecord.Document] = []
     for name in changed {
@@ -376,6 +413,14 @@ extension WorkspaceStore: DocumentPersistence {
   {
     do {
       return try saveDocument(name: name, kind: kind, body: body, baseRevision: baseRevision)
+    } catch {
+      throw CommandError(error.message)
+    }
+  }
+
+  public func remove(document name: String, baseRevision: Int) throws(CommandError) -> SaveOutcome {
+    do {
+      return try removeDocument(name: name, baseRevision: baseRevision)
     } catch {
       throw CommandError(error.message)
     }

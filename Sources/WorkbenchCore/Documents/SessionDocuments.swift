@@ -12,6 +12,8 @@ final class SessionDocuments {
   var persistence: (any DocumentPersistence)?
   /// Called after a document's body changed.
   var changed: (DocumentEntry) -> Void = { _ in }
+  /// Called after a document was removed, here or by another process.
+  var removed: (String) -> Void = { _ in }
   /// Called when a change from elsewhere could not be taken in.
   var warned: (RestorationWarning) -> Void = { _ in }
 
@@ -58,6 +60,7 @@ final class SessionDocuments {
       let entry = DocumentEntry(name: name, kind: kind, revision: 0, body: body)
       try store(body, in: entry)
       entries[name] = entry
+      removedNames.remove(name)
     }
   }
 
@@ -123,9 +126,35 @@ final class SessionDocuments {
     if undo { entry.redoStack.append(current) } else { entry.undoStack.append(current) }
   }
 
+  /// Removes a document (through `persistence`, when there is one). A conflicting removal
+  /// removes nothing and brings in the version that won.
+  func remove(_ entry: DocumentEntry) throws(CommandError) {
+    if let persistence {
+      if case .conflicted(let current) = try persistence.remove(document: entry.name, baseRevision: entry.revision) {
+        adoptExternalChange(current)
+        throw CommandError(
+          "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so it was "
+            + "not removed: look at it again, and remove it again if you still want it gone")
+      }
+    }
+    entries[entry.name] = nil
+    removedNames.insert(entry.name)
+    removed(entry.name)
+  }
+
+  /// The documents this session removed, so a workspace made for it later (a relaunch in
+  /// memory) marks them removed and does not add their samples back.
+  private(set) var removedNames: Set<String> = []
+
   /// Takes in a version of a document stored by someone else. Its undo history ends here:
-  /// undoing past another process's change would silently revert it.
+  /// undoing past another process's change would silently revert it. An empty body is a removal.
   func adoptExternalChange(_ stored: SessionRecord.Document) {
+    if stored.body.isEmpty {
+      guard entries[stored.name] != nil else { return }
+      entries[stored.name] = nil
+      removed(stored.name)
+      return
+    }
     guard let kind = registry.documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
       warned(
         RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was")
@@ -137,6 +166,7 @@ final class SessionDocuments {
 
   /// Takes in a body at a revision, as another process's change; adds the document if missing.
   func adopt(_ body: any DocumentBody, named name: String, kind: String, revision: Int) {
+    removedNames.remove(name)
     if let entry = entries[name] {
       guard entry.kind == kind else { return }
       entry.undoStack.removeAll()

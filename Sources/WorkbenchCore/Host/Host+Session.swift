@@ -63,11 +63,16 @@ extension Host {
   }
 
   /// A host on modules already registered, whose session is rebuilt from `record`.
+  ///
+  /// - Parameter removedDocuments: documents the workspace says were removed: samples of those
+  ///   names are not added back.
   public convenience init(
     registry: ModuleRegistry, environment: ScreenEnvironment = ScreenEnvironment(),
-    clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false
+    clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false,
+    removedDocuments: Set<String> = []
   ) {
     self.init(registry: registry, environment: environment, clock: clock, loadSamples: addingMissingSamples)
+    for name in removedDocuments { documents[name] = nil }
     var warnings: [RestorationWarning] = []
     for stored in record.documents {
       guard let kind = documentKinds[stored.kind] else {

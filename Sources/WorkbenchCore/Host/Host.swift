@@ -95,6 +95,7 @@ public final class Host {
     for spec in HostCommands.all { hostCommands[spec.name] = spec }
     documents.changed = { [weak self] entry in self?.documentChanged(entry) }
     documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
+    documents.removed = { [weak self] name in self?.documentRemoved(name) }
     if loadSamples { documents.loadSamples() }
   }
 
@@ -169,6 +170,42 @@ public final class Host {
   /// Brings in documents other processes changed since this host last looked.
   public func synchronize() throws(CommandError) {
     try documents.synchronize()
+  }
+
+  /// Removes a document from the session and the workspace. Windows on it must be closed
+  /// first, unless `closingWindows`, which closes them (their unsaved drafts are lost).
+  ///
+  /// - Throws: `CommandError` when there is no such document, windows show it, or another
+  ///   process changed it since this session last looked.
+  public func removeDocument(named name: String, closingWindows: Bool) throws(CommandError) {
+    guard let entry = documents[name] else {
+      throw CommandError(
+        "no document named '\(name)'"
+          + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: name, in: documentNames)))
+    }
+    let showing = windows.filter { $0.documentName == name }
+    if !showing.isEmpty, !closingWindows {
+      let labels = showing.map { "@" + $0.label }.joined(separator: ", ")
+      let unsaved = showing.filter { ($0.anyModel as? any UnsavedWork)?.unsavedSummary != nil }.map { "@" + $0.label }
+      throw CommandError(
+        "document '\(name)' is shown in \(labels)"
+          + (unsaved.isEmpty ? "" : " (\(unsaved.joined(separator: ", ")) with unsaved changes)")
+          + ": close \(showing.count == 1 ? "it" : "them") first, or `documents remove \(name) force` closes "
+          + "\(showing.count == 1 ? "it" : "them") and removes the document")
+    }
+    try documents.remove(entry)
+  }
+
+  /// The documents this session removed (see `removeDocument`).
+  public var removedDocumentNames: Set<String> { documents.removedNames }
+
+  /// Closes the windows on a document that is gone.
+  private func documentRemoved(_ name: String) {
+    for window in windows where window.documentName == name {
+      restorationWarnings.append(
+        RestorationWarning(message: "window \(window.label) closed: its document '\(name)' was removed"))
+      windowList.close(window.id)
+    }
   }
 
   /// Tells every window on a document that its body changed.

@@ -31,7 +31,10 @@ enum HostCommands {
   }
 
   static let documents = CommandSpec(
-    "documents", summary: "List the documents, their kinds, revisions and the windows on them"
+    "documents", subcommands: [documentsRemove],
+    summary: "List the documents, their kinds, revisions and the windows on them; `documents remove NAME` deletes one",
+    details: "A document shown in windows is removed only with `force`, which closes them (unsaved drafts in them "
+      + "are lost). A removed sample does not come back at the next start."
   ) { context in
     let host = context.host
     var rows: [String] = []
@@ -49,6 +52,18 @@ enum HostCommands {
     return .listing(
       text: rows.isEmpty ? "no documents" : rows.joined(separator: "\n"),
       value: ["type": "documents", "documents": .list(values)])
+  }
+
+  static let removedDocument = Argument<String>.document("document", help: "the document to remove")
+  static let removeForce = Argument<String>.choice("force", ["force"], help: "close the windows on it").optional
+  static let documentsRemove = CommandSpec(
+    "remove", arguments: [removedDocument, removeForce],
+    summary: "Remove a document from the workspace (with `force`, closing the windows on it)"
+  ) { context in
+    let name = context.arguments[removedDocument]
+    try context.host.removeDocument(named: name, closingWindows: context.arguments[removeForce] != nil)
+    return .listing(
+      text: "removed document \(name)", value: ["type": "removed", "document": .string(name)])
   }
 
   static let openScreen = Argument<String>.screen("screen", help: "the screen to show")

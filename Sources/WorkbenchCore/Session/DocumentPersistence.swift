@@ -7,7 +7,12 @@ public protocol DocumentPersistence: AnyObject {
   /// never overwrite each other silently.
   func save(document name: String, kind: String, body: String, baseRevision: Int) throws(CommandError) -> SaveOutcome
 
-  /// Documents someone else (another process) changed since the given revisions.
+  /// Removes the document if its stored revision is still `baseRevision`, leaving a marker so
+  /// a sample of that name does not come back and other processes hear of the removal.
+  func remove(document name: String, baseRevision: Int) throws(CommandError) -> SaveOutcome
+
+  /// Documents someone else (another process) changed since the given revisions. A removed
+  /// document comes back with an empty body.
   func changes(since known: [String: Int]) throws(CommandError) -> [SessionRecord.Document]
 }
 

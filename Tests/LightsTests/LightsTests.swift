@@ -77,6 +77,26 @@ import WorkbenchTestSupport
     #expect(host.failure("@pl detect") == "a preview has no bridge, so it cannot detect lights")
   }
 
+  /// A preview derives its scopes from the document's initial values, so a new home (another
+  /// process's save) rebuilds them: the rooms and a room's lights follow, as a live window's do.
+  @Test func previewWindowsFollowAChangedHome() throws {
+    _ = try host.run(line: "open preview-home home p; enter living pr")
+    _ = (host.frame(of: "p"), host.frame(of: "pr"))
+    let home = #"""
+      {"rooms": [
+        {"id": "living", "name": "Lounge", "lights": [
+          {"id": 1, "name": "Ceiling", "on": true, "brightness": 80},
+          {"id": 9, "name": "Reading lamp", "on": true, "brightness": 70}]},
+        {"id": "kitchen", "name": "Kitchen", "lights": []}]}
+      """#
+    try host.replaceDocument(named: "home", kind: "home", json: home, revision: 2)
+    #expect(host.frame(of: "p")["rooms"]?.elements?.compactMap { $0["id"]?.stringValue } == ["living", "kitchen"])
+    #expect(host.frame(of: "pr")["name"] == "Lounge")
+    #expect(light("pr", 9)?["name"] == "Reading lamp")
+    #expect(light("pr", 2) == nil)
+    #expect(host.frame(of: "right")["name"] == "Lounge")  // the live window too
+  }
+
   @Test func closingAWindowCancelsItsConnections() throws {
     weak let closed = host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)
     _ = try host.run(line: "close right")

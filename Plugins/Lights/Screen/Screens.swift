@@ -54,8 +54,9 @@ public struct HomeViewState: ViewStateValue {
 public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public private(set) var document: HomeDocument
   public private(set) var viewState: HomeViewState
-  let home: ScopeResolver<HomeScope>
+  private(set) var home: ScopeResolver<HomeScope>
   let bridge: HomeBridge?
+  private let environment: ScreenEnvironment
   /// How many changes reached this window.
   public private(set) var updates = 0
   var isPreview: Bool { Mode.isPreview }
@@ -63,16 +64,25 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public init(document: HomeDocument, viewState: HomeViewState, environment: ScreenEnvironment) {
     self.document = document
     self.viewState = viewState
+    self.environment = environment
     (home, bridge) = LightsContainers.homeResolver(
       preview: Mode.isPreview, document: document, environment: environment)
     home.onChange = { [weak self] in self?.updates += 1 }
   }
 
   /// The home changed (an edit, or another process's save): a live window's bridge follows the
-  /// new layout, so the scopes derived from it (rooms, a room's lights) change too.
+  /// new layout, so the scopes derived from it (rooms, a room's lights) change too; a preview
+  /// builds its scopes again from the new layout's initial values.
   public func documentReplaced(_ document: HomeDocument) {
     self.document = document
-    bridge?.adopt(document)
+    guard let bridge else {
+      home.cancel()
+      home = LightsContainers.homeResolver(preview: true, document: document, environment: environment).0
+      home.onChange = { [weak self] in self?.updates += 1 }
+      updates += 1
+      return
+    }
+    bridge.adopt(document)
   }
   public func restore(_ viewState: HomeViewState) { self.viewState = viewState }
   public func windowClosed() { home.cancel() }
@@ -107,15 +117,17 @@ public struct RoomViewState: ViewStateValue {
 public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public private(set) var document: HomeDocument
   public private(set) var viewState: RoomViewState
-  let home: ScopeResolver<HomeScope>
+  private(set) var home: ScopeResolver<HomeScope>
   let bridge: HomeBridge?
-  let slot: ScopeSlot<HomeScope, RoomScope, String>
+  private(set) var slot: ScopeSlot<HomeScope, RoomScope, String>
+  private let environment: ScreenEnvironment
   public private(set) var updates = 0
   var isPreview: Bool { Mode.isPreview }
 
   public init(document: HomeDocument, viewState: RoomViewState, environment: ScreenEnvironment) {
     self.document = document
     self.viewState = viewState
+    self.environment = environment
     (home, bridge) = LightsContainers.homeResolver(
       preview: Mode.isPreview, document: document, environment: environment)
     slot = ScopeSlot(parent: home, keyPath: \.roomScope) { "RoomScope(\($0))" }
@@ -123,10 +135,19 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   }
 
   /// The home changed (an edit, or another process's save): a live window's bridge follows the
-  /// new layout, so the scopes derived from it (rooms, a room's lights) change too.
+  /// new layout, so the scopes derived from it (rooms, a room's lights) change too; a preview
+  /// builds its scopes again from the new layout's initial values.
   public func documentReplaced(_ document: HomeDocument) {
     self.document = document
-    bridge?.adopt(document)
+    guard let bridge else {
+      home.cancel()
+      home = LightsContainers.homeResolver(preview: true, document: document, environment: environment).0
+      slot = ScopeSlot(parent: home, keyPath: \.roomScope) { "RoomScope(\($0))" }
+      home.onChange = { [weak self] in self?.updates += 1 }
+      updates += 1
+      return
+    }
+    bridge.adopt(document)
   }
   public func restore(_ viewState: RoomViewState) { self.viewState = viewState }
   public func windowClosed() { home.cancel() }

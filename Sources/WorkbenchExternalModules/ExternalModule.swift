@@ -94,6 +94,7 @@ public struct ExternalModule: FeatureModule {
       registrar.screen(
         name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
+        frameFields: screen["fields"]?.elements.map { $0.compactMap(\.stringValue) },
         make: { document, viewState, environment in
           ProxyScreen(
             document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)

@@ -87,7 +87,13 @@ public final class ModuleSession {
     }
     let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }.map { SpecCoding.encode($0.spec) }
     let screens = host.screens.map { screen -> FrameValue in
-      ["name": .string(screen.name), "documentKind": .string(screen.documentKind)]
+      var members: [(key: String, value: FrameValue)] = [
+        ("name", .string(screen.name)), ("documentKind", .string(screen.documentKind)),
+      ]
+      if let fields = host.frameFields(ofScreen: screen.name) {
+        members.append(("fields", .list(fields.map { .string($0) })))
+      }
+      return .object(FrameObject(members: members))
     }
     let samples = host.documentNames.compactMap { name -> FrameValue? in
       guard let kind = host.documentKind(of: name), let json = host.documentJSON(named: name) else { return nil }

@@ -147,6 +147,8 @@ enum ScaffoldFiles {
           public func restore(_ viewState: \(type)ViewState) { self.viewState = viewState }
 
           public var frame: FrameValue { ["count": .integer(document.count), "step": .integer(viewState.step)] }
+          /// The frame's fields: a scenario expecting another one is refused before it runs.
+          public static var frameFields: [String]? { ["count", "step"] }
         }
 
         public struct \(type)Module: FeatureModule {

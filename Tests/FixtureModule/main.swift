@@ -33,6 +33,7 @@ final class TallyScreen: ScreenModel {
   func restore(_ viewState: TallyViewState) { self.viewState = viewState }
   func rename(_ label: String) { viewState.label = label }
   var frame: FrameValue { ["pokes": .integer(document.pokes), "label": .string(viewState.label)] }
+  static var frameFields: [String]? { ["pokes", "label"] }
 }
 
 enum FixtureArguments {

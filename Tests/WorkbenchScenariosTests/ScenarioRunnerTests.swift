@@ -55,7 +55,9 @@ import WorkbenchTestSupport
   }
 
   /// `null` matches a field that is null; a key the frame does not have fails, whatever its
-  /// value, with the closest field suggested (a misspelt `selcted: null` used to pass).
+  /// value, with the closest field suggested (a misspelt `selcted: null` used to pass). A
+  /// top-level key is checked against the screen's declared fields before anything runs; a
+  /// nested one when the step runs.
   @Test func nullMeansNullAndAMisspeltKeyFails() throws {
     let results = try runScenarios(
       """
@@ -70,14 +72,28 @@ import WorkbenchTestSupport
       steps:
         - left: select 2
         - expect:
-            left: {selcted: null}
+            left: {viewport: {anchr: null}}
       """)
     #expect(results[0].passed)
     let failure = try #require(results[1].failure)
-    #expect(failure.details.first == "left.selcted")
+    #expect(failure.details.first == "left.viewport.anchr")
     #expect(failure.details.dropFirst().first == "    expected: null")
     #expect(
-      failure.details.last?.hasPrefix("    actual:   no such field; did you mean 'selected'? (the fields: ") == true)
+      failure.details.last?.hasPrefix("    actual:   no such field; did you mean 'anchor'? (the fields: ") == true)
+    do {
+      _ = try runScenarios(
+        """
+        scenario: Misspelt at the top
+        \(Self.twoBooks)
+        steps:
+          - left: select 2
+          - expect:
+              left: {selcted: null}
+        """)
+      Issue.record("a misspelt top-level key was not refused before the run")
+    } catch {
+      #expect("\(error)".contains("whose frame has no field 'selcted'. Did you mean 'selected'?"), "\(error)")
+    }
   }
 
   /// Matchers for what a value cannot say: present, a pattern, a range, a list that contains.

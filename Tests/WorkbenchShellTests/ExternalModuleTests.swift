@@ -115,6 +115,22 @@ import WorkbenchTestSupport
     let result = ChildProcess.runWorkbench(["run", "--module", fixture, "-j", "2", folder])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+    // The module declares its frame's fields in its handshake: a misspelt key is refused early.
+    writeTextFile(
+      """
+      scenario: Misspelt
+      windows:
+        left: tally pokes
+      steps:
+        - expect:
+            left: {poke: null}
+      """, to: folder + "/tally.yaml")
+    let misspelt = ChildProcess.runWorkbench(["run", "--module", fixture, folder + "/tally.yaml"])
+    #expect(misspelt.status == 2, "\(misspelt.stdout)\(misspelt.stderr)")
+    #expect(
+      misspelt.stderr.contains(
+        "tally.yaml:6:14: left shows tally, whose frame has no field 'poke'. Did you mean 'pokes'?"),
+      "\(misspelt.stderr)")
   }
 
   @Test func theWorkspaceRemembersModulesToLoad() {

@@ -11,6 +11,11 @@ import WorkbenchCore
 ///   viewport shows the nearest visible row after it, and the anchor is kept for later.
 @MainActor
 public final class CatalogScreenModel: ScreenModel {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    ["query", "onlySelected", "selected", "matches", "total", "rows", "viewport", "detail", "detailPolicy"]
+  }
+
   public private(set) var document: CatalogDocument
   public private(set) var viewState: CatalogViewState
   /// How many rows the viewport shows.

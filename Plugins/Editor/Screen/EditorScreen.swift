@@ -14,6 +14,11 @@ public enum SaveResult: Equatable, Sendable {
 /// by line, and the save use case with its three outcomes.
 @MainActor
 public final class EditorScreen: ScreenModel, UnsavedWork {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    ["title", "lines", "dirty", "baseRevision", "documentRevision", "conflict"]
+  }
+
   public private(set) var document: TextDocument
   public private(set) var viewState: EditorViewState
   public private(set) var revision = 0

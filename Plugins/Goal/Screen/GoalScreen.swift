@@ -8,6 +8,11 @@ import WorkbenchCore
 /// every window shows it. A closed window is released and receives nothing more.
 @MainActor
 public final class GoalScreen: ScreenModel, UnsavedWork {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
+  }
+
   public private(set) var document: GoalDocument
   public private(set) var viewState: GoalViewState
   /// The revision of the shared goal.

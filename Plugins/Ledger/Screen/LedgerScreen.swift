@@ -15,6 +15,14 @@ public struct LedgerViewState: ViewStateValue {
 /// projects frames.
 @MainActor
 public final class LedgerScreen: ScreenModel {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    [
+      "session", "state", "isLoading", "query", "rows", "count", "message", "canRetry", "fetchesStarted",
+      "serverRequests", "balance", "path", "link", "detail", "dispute",
+    ]
+  }
+
   public private(set) var document: LedgerDocument
   public private(set) var viewState: LedgerViewState
   /// The feed's one state.

@@ -52,6 +52,11 @@ public struct HomeViewState: ViewStateValue {
 /// A home window: the rooms of the home.
 @MainActor
 public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    ["container", "bridge", "rooms"]
+  }
+
   public private(set) var document: HomeDocument
   public private(set) var viewState: HomeViewState
   private(set) var home: ScopeResolver<HomeScope>
@@ -115,6 +120,11 @@ public struct RoomViewState: ViewStateValue {
 /// A room window: the lights of one room, from the room's child scope of the home scope.
 @MainActor
 public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
+  /// The fields of every frame (checked against the frames by FrameSchemaTests).
+  public static var frameFields: [String]? {
+    ["container", "bridge", "room", "name", "exists", "detecting", "lights"]
+  }
+
   public private(set) var document: HomeDocument
   public private(set) var viewState: RoomViewState
   private(set) var home: ScopeResolver<HomeScope>
@@ -186,7 +196,7 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
       ("room", FrameValue(viewState.room)),
     ]
     guard let room else {
-      members += [("name", .null), ("lights", [])]
+      members += [("name", .null), ("exists", .null), ("detecting", .null), ("lights", [])]
       return .object(FrameObject(members: members))
     }
     let lights = room.value(\.lightIDs).map { lightID -> FrameValue in

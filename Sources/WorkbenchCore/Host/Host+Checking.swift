@@ -20,6 +20,11 @@ extension ModuleRegistry {
     }
   }
 
+  /// The top-level fields the frames of `screen` have, when the screen declares them.
+  public func frameFields(ofScreen screen: String) -> [String]? {
+    screenKinds[screen]?.frameFields
+  }
+
   /// When `name` (run in a window showing `screen`) opens a window: the position of the
   /// argument holding its name and the screen it shows.
   public func windowOpened(byCommand name: String, inScreen screen: String?) -> (argument: Int, screen: String)? {
@@ -117,6 +122,9 @@ extension Host {
   public func problemWithCommand(named name: String, inScreen screen: String?) -> String? {
     registry.problemWithCommand(named: name, inScreen: screen)
   }
+
+  /// The top-level fields the frames of `screen` have, when the screen declares them.
+  public func frameFields(ofScreen screen: String) -> [String]? { registry.frameFields(ofScreen: screen) }
 
   /// The kind of the document named `name`, if it exists.
   public func documentKind(of name: String) -> String? { documents[name]?.kind }

@@ -11,5 +11,7 @@ public struct ScreenKind: Sendable {
   public let summary: String
   /// The terminal text of a frame of this screen.
   public let render: @Sendable (FrameValue) -> String
+  /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
+  public let frameFields: [String]?
   let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
 }

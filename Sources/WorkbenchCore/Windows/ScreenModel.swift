@@ -78,6 +78,10 @@ public protocol ScreenModel: AnyObject {
   func restore(_ viewState: State)
   /// The frame projected from the document and the view state.
   var frame: FrameValue { get }
+  /// The top-level fields every frame of this screen has (its frame schema), or `nil` when the
+  /// screen does not say. Scenarios are checked against it before they run: an expectation
+  /// naming a field the screen does not declare is refused with a did-you-mean.
+  static var frameFields: [String]? { get }
   /// The document's revision, when the window opens and after every change. Screens that keep
   /// drafts compare it with the revision a draft was based on.
   func documentRevisionChanged(_ revision: Int)
@@ -97,4 +101,6 @@ extension ScreenModel {
   public func documentRevisionChanged(_ revision: Int) {}
   /// Most screens hold nothing to cancel.
   public func windowClosed() {}
+  /// Undeclared: expectations on this screen are checked when they run, not before.
+  public static var frameFields: [String]? { nil }
 }

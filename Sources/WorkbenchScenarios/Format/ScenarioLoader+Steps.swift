@@ -111,7 +111,9 @@ extension ScenarioLoader {
       for window in windows {
         let label = try Substitution.replace(in: window.key, context.parameters, at: window.keyLocation)
         try checkWindow(label, at: window.keyLocation, context: context)
-        expectations.append((label, try Substitution.apply(context.parameters, to: window.value)))
+        let expected = try Substitution.apply(context.parameters, to: window.value)
+        if let screen = context.windows[label] { try checkFields(of: expected, window: label, screen: screen) }
+        expectations.append((label, expected))
       }
       return [Step(action: .expect(expectations), location: main.keyLocation, failure: nil, origin: context.origin)]
     case "snapshot":
@@ -178,6 +180,19 @@ extension ScenarioLoader {
       return .pattern(pattern)
     }
     return .substring(text)
+  }
+
+  /// Checks that an expectation names only fields the window's screen declares (a misspelt
+  /// key would otherwise fail only when the step runs, or pass with `null`).
+  private func checkFields(of expected: YAMLNode, window: String, screen: String) throws(ScenarioFileError) {
+    guard let fields = registry.frameFields(ofScreen: screen), let pairs = expected.pairs else { return }
+    for pair in pairs where !fields.contains(pair.key) && !pair.key.hasPrefix("$") {
+      let hint = Suggestions.closest(to: pair.key, in: fields).map { ". Did you mean '\($0)'?" } ?? ""
+      throw ScenarioFileError(
+        "\(window) shows \(screen), whose frame has no field '\(pair.key)'\(hint) "
+          + "(its fields: \(fields.joined(separator: ", ")))",
+        at: pair.keyLocation)
+    }
   }
 
   private func checkWindow(_ label: String, at location: SourceLocation, context: StepContext) throws(ScenarioFileError)

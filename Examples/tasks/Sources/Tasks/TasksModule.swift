@@ -65,6 +65,9 @@ public final class TasksScreen: ScreenModel {
       "items": .list(shown.map { ["id": .integer($0.id), "text": .string($0.text), "done": .bool($0.done)] }),
     ]
   }
+
+  /// The frame's fields: scenarios expecting another one are refused before they run.
+  public static var frameFields: [String]? { ["filter", "open", "items"] }
 }
 
 /// The tasks commands' arguments, read back by these keys.

@@ -1,0 +1,50 @@
+import BuiltInModules
+import Testing
+import WorkbenchCore
+import WorkbenchScenarios
+
+/// Every built-in screen declares its frame's fields, and its frames have exactly those.
+@MainActor struct FrameSchemaTests {
+  @Test func everyBuiltInScreenDeclaresTheFieldsItsFramesHave() throws {
+    let registry = try ModuleRegistry(modules: builtInModules)
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    for screen in host.screens {
+      let declared = registry.frameFields(ofScreen: screen.name)
+      for document in host.documentNames where host.documentKind(of: document) == screen.documentKind {
+        let window = try host.openWindow(screen: screen.name, document: document, name: nil)
+        try host.clock.settle(within: .seconds(60), flush: host.services.scheduler)
+        guard case .object(let frame)? = host.window(named: String(window.id.number))?.frame else {
+          Issue.record("\(screen.name): the frame is not an object")
+          continue
+        }
+        let keys = frame.keys
+        if keys != declared { Issue.record("\(screen.name) on \(document) declares \(declared ?? []), has \(keys)") }
+      }
+    }
+  }
+
+  @Test func anExpectationOnAFieldTheScreenLacksIsRefusedBeforeAnythingRuns() throws {
+    let yaml = """
+      scenario: misspelt
+      windows:
+        main: catalog library
+      steps:
+        - main: select 2
+        - expect:
+            main: {selcted: null}
+      """
+    let problem = try #require(loadProblem(yaml))
+    #expect(problem.contains("misspelt.yaml:7:14"), "\(problem)")
+    #expect(problem.contains("main shows catalog, whose frame has no field 'selcted'. Did you mean 'selected'?"))
+  }
+
+  private func loadProblem(_ yaml: String) -> String? {
+    do {
+      let loader = ScenarioLoader(registry: try ModuleRegistry(modules: builtInModules))
+      _ = try loader.load(bytes: Array(yaml.utf8), path: "misspelt.yaml")
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+}

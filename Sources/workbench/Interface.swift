@@ -42,6 +42,14 @@ enum Interface {
         summary: "run scenario files like a test suite (Scenarios/ when no path is given)",
         options: options(RunOptions.all), takesScenarioFiles: true),
       Subcommand(
+        name: "report", synopsis: "report TRACEDIR... --html FILE [--baseline DIR]",
+        summary: "merge the traces of one or more runs into one self-contained HTML report",
+        options: [
+          Option(names: ["--html"], value: "FILE", help: "where to write the report"),
+          Option(names: ["--baseline"], value: "DIR", help: "traces of a green run to compare failures with"),
+          moduleOption,
+        ], takesScenarioFiles: false),
+      Subcommand(
         name: "check", synopsis: "check PATH...", summary: "load and check scenario files without running them",
         options: [moduleOption], takesScenarioFiles: true),
       Subcommand(

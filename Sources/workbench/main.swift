@@ -79,6 +79,7 @@ struct ModulePaths {
 func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
   let names: Set = [
     "reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man", "diagram",
+    "report",
   ]
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
@@ -109,6 +110,9 @@ case (let name, let rest)? where name == "run":
   // A line `run` cannot parse is reported by `run` itself, with its help.
   let paths = (try? RunOptions.parse(rest, cores: 1).modulePaths) ?? []
   exitRunning(withModules: paths) { ScenarioCommand.run(rest, modules: $0) }
+case (let name, let rest)? where name == "report":
+  let (paths, operands) = ModulePaths.parse(rest, command: "report")
+  exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }
 case (let name, let rest)? where name == "check":
   let (paths, files) = ModulePaths.parse(rest, command: "check")
   exitRunning(withModules: paths) { ScenarioCommand.check(files, modules: $0) }

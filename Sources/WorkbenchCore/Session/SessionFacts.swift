@@ -99,6 +99,16 @@ public final class SessionFacts {
     return use(key, live: live)
   }
 
+  /// Whether to keep the facts a replay serves, for a trace (see `takeServedFacts`).
+  public var keepsServedFacts = false
+  private var served: [String] = []
+
+  /// The facts a replay served since the last call (`source #n of scope`), when kept.
+  public func takeServedFacts() -> [String] {
+    defer { served.removeAll() }
+    return served
+  }
+
   private func use(_ key: Key, live: () -> FrameValue) -> FrameValue {
     switch mode {
     case .live:
@@ -125,7 +135,10 @@ public final class SessionFacts {
     case .replaying:
       let sequence = counts[key, default: 0] + 1
       counts[key] = sequence
-      if let values = replay[key], sequence <= values.count { return values[sequence - 1] }
+      if let values = replay[key], sequence <= values.count {
+        if keepsServedFacts { served.append("\(key.source) #\(sequence) of \(key.scope)") }
+        return values[sequence - 1]
+      }
       let value = live()
       if divergence == nil {
         divergence =

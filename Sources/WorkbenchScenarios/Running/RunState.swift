@@ -14,6 +14,10 @@ struct RunState {
   /// Changes no expectation has covered yet: path to before and after.
   var uncovered: [FrameMatcher.Mismatch] = []
   var lastActionStep: Step?
+  /// For the trace: what the current step printed, and why it failed.
+  var output: [String] = []
+  var stepFailure: (message: String, details: [String])?
+  var expectedFailureMessage: String?
 
   init(scenario: Scenario, exhaustive: Bool) {
     self.scenario = scenario

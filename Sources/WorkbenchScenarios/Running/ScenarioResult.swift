@@ -32,6 +32,8 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var snapshotsUsed: [String]
   /// Each step run, as `LINE:COLUMN  summary`, when the run is verbose (`run -v`).
   public var stepLog: [String]? = nil
+  /// Every step with the frames it left, when the run keeps traces (`run --trace`).
+  public var trace: ScenarioTrace? = nil
 
   /// Whether it passed.
   public var passed: Bool { failure == nil }

@@ -19,11 +19,15 @@ public struct ScenarioRunner {
     public var exhaustive = false
     /// Keep a log of the steps run (`run -v`).
     public var logsSteps = false
+    /// Keep a trace of every step, with the frames (`run --trace`, `run --html`).
+    public var traces = false
 
-    public init(updateSnapshots: Bool = false, exhaustive: Bool = false, logsSteps: Bool = false) {
+    public init(updateSnapshots: Bool = false, exhaustive: Bool = false, logsSteps: Bool = false, traces: Bool = false)
+    {
       self.updateSnapshots = updateSnapshots
       self.exhaustive = exhaustive
       self.logsSteps = logsSteps
+      self.traces = traces
     }
   }
 
@@ -64,8 +68,9 @@ public struct ScenarioRunner {
     var result = ScenarioResult(
       file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
       failure: nil, snapshotsWritten: [], snapshotsUsed: [])
+    var recorder = options.traces ? TraceRecorder(scenario: scenario) : nil
     do {
-      try runSteps(of: scenario, result: &result)
+      try runSteps(of: scenario, result: &result, recorder: &recorder)
     } catch {
       var location = error.step?.location ?? scenario.location
       if let column = error.failure.column { location.column += column - 1 }
@@ -74,18 +79,49 @@ public struct ScenarioRunner {
         details: error.failure.details, origin: error.step?.origin ?? [])
     }
     result.duration = monotonicSeconds() - start
+    if var recorder {
+      recorder.finish(result: result)
+      result.trace = recorder.trace
+    }
     return result
   }
 
-  private func runSteps(of scenario: Scenario, result: inout ScenarioResult) throws(FailedStep) {
+  private func runSteps(of scenario: Scenario, result: inout ScenarioResult, recorder: inout TraceRecorder?)
+    throws(FailedStep)
+  {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
+    recorder?.begin()
     do {
       state.session = try setUp(scenario)
     } catch {
+      recorder?.end(
+        kind: "set-up", text: "set-up", location: scenario.location.description, origin: [], host: nil,
+        outcome: "failed", message: error.message, details: error.details)
       throw FailedStep(failure: error, step: nil)
     }
+    state.session.facts.keepsServedFacts = recorder != nil
+    recorder?.end(
+      kind: "set-up", text: "set-up: \(scenario.documents.count) documents, \(scenario.windows.count) windows",
+      location: scenario.location.description, origin: [], host: state.session.host, outcome: "passed",
+      facts: state.session.facts.takeServedFacts())
     state.frames = frames(of: state.session.host)
     for step in scenario.steps {
+      recorder?.begin()
+      state.output = []
+      defer {
+        if recorder != nil {
+          let facts = state.session.facts.takeServedFacts()
+          let failed = state.stepFailure
+          recorder?.end(
+            kind: step.kindName, text: step.traceText, location: step.location.description, origin: step.origin,
+            host: state.session.host,
+            outcome: failed != nil ? "failed" : (step.failure != nil ? "expected-failure" : "passed"),
+            message: failed?.message ?? state.expectedFailureMessage, details: failed?.details ?? [],
+            output: state.output, facts: facts)
+        }
+        state.stepFailure = nil
+        state.expectedFailureMessage = nil
+      }
       if state.exhaustive, step.isAction, let uncovered = state.uncoveredReport() {
         throw FailedStep(
           failure: StepFailure(message: uncovered.message, details: uncovered.details), step: state.lastActionStep)
@@ -97,6 +133,7 @@ public struct ScenarioRunner {
         try perform(step, state: &state, result: &result)
         try checkReplay(state.session)
       } catch {
+        state.stepFailure = (error.message, error.details)
         throw FailedStep(failure: error, step: step)
       }
       result.stepsRun += 1
@@ -234,8 +271,12 @@ public struct ScenarioRunner {
           throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
         case .unsavedWork(let question):
           throw CommandError(question.message)
-        case .output, .report:
-          break
+        case .output(let output), .report(let output):
+          switch output {
+          case .text(let text): state.output.append(text)
+          case .listing(let text, _): state.output.append(text)
+          default: break
+          }
         }
       }
     } catch {
@@ -249,6 +290,7 @@ public struct ScenarioRunner {
     case (let error?, nil):
       throw StepFailure(message: error.message, column: window == nil ? error.column : nil)
     case (let error?, let matcher?):
+      state.expectedFailureMessage = error.message
       if !matcher.matches(error.message) {
         throw StepFailure(
           message: "the step failed, but not as expected",
@@ -340,6 +382,22 @@ extension Step {
     case .command, .host: return true
     case .expect, .snapshot: return false
     }
+  }
+
+  /// What kind of step it is, for traces.
+  var kindName: String {
+    switch action {
+    case .command: return "command"
+    case .host: return "host"
+    case .expect: return "expect"
+    case .snapshot: return "snapshot"
+    }
+  }
+
+  /// The step as written, expectations in full, for traces.
+  var traceText: String {
+    guard case .expect(let expectations) = action else { return summary }
+    return "expect: " + expectations.map { "\($0.window): \($0.expected.frameValue.jsonText)" }.joined(separator: ", ")
   }
 
   /// The step on one line, for reports.

@@ -47,6 +47,17 @@ public struct RunOptions: Sendable {
   public var quiet = false
   /// Print each step under its scenario.
   public var verbose = false
+  /// Write a trace of every scenario into this folder.
+  public var tracePath: String?
+  /// Write a self-contained HTML report here.
+  public var htmlPath: String?
+  /// The traces of an earlier green run, which the report compares failures with.
+  public var baselinePath: String?
+  /// Internal, for workers: keep traces.
+  public var traces = false
+
+  /// Whether scenarios keep traces in this run.
+  var keepsTraces: Bool { traces || tracePath != nil || htmlPath != nil }
 
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
@@ -103,10 +114,18 @@ public struct RunOptions: Sendable {
     },
     .value(["--junit"], "FILE", help: "write a JUnit XML report") { $0.junitPath = $1 },
     .value(["--json"], "FILE", help: "write a JSON report") { $0.jsonPath = $1 },
+    .value(["--trace"], "DIR", help: "write a trace of every step of every scenario into DIR (see docs/traces.md)") {
+      $0.tracePath = $1
+    },
+    .value(["--html"], "FILE", help: "write a self-contained HTML report of the run") { $0.htmlPath = $1 },
+    .value(["--baseline"], "DIR", help: "with --html: traces of a green run to compare failures with") {
+      $0.baselinePath = $1
+    },
     .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
       $0.modulePaths.append($1)
     },
     .flag(["--worker"], help: nil) { $0.worker = true },
+    .flag(["--keep-traces"], help: nil) { $0.traces = true },
     .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
     .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
     .value(["--only-scenario"], "FILE:LINE", help: nil) { options, key in
@@ -143,6 +162,7 @@ public struct RunOptions: Sendable {
     if exhaustive { arguments.append("--exhaustive") }
     if failFast { arguments.append("--fail-fast") }
     if verbose { arguments.append("--verbose") }
+    if keepsTraces { arguments.append("--keep-traces") }
     for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
     for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
     for scenario in (onlyScenarios ?? []).sorted() { arguments += ["--only-scenario", scenario] }

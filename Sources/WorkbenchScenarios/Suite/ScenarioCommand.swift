@@ -60,9 +60,96 @@ public enum ScenarioCommand {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
         return 2
       }
+      if let folder = options.tracePath, let problem = TraceStore.write(report.results, to: folder) {
+        StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
+        return 2
+      }
+      if let path = options.htmlPath {
+        let baseline: [ScenarioTrace]
+        do {
+          baseline = try options.baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
+        } catch {
+          StandardStreams.write("workbench run: --baseline \(error.message)\n", to: STDERR_FILENO)
+          return 2
+        }
+        if let problem = writeHTML(report.results.compactMap(\.trace), baseline: baseline, modules: modules, to: path) {
+          StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
+          return 2
+        }
+      }
       return report.exitCode
     } catch {
       StandardStreams.write("workbench run: \(error.message)\n", to: STDERR_FILENO)
+      return 2
+    }
+  }
+
+  /// Writes the HTML report of `traces`; returns the problem, if any.
+  static func writeHTML(
+    _ traces: [ScenarioTrace], baseline: [ScenarioTrace], modules: [any FeatureModule], to path: String
+  ) -> String? {
+    let diagrams = (try? ModuleRegistry(modules: modules)).map(ReportDiagrams.make) ?? []
+    let page = HTMLReport.make(traces: traces, baseline: baseline, diagrams: diagrams)
+    return FileSystem.write(page, to: path) ? nil : "could not write \(path)"
+  }
+
+  /// Runs `report TRACEDIR... --html FILE [--baseline DIR]`: one report from the traces of one
+  /// or more runs (the shards of a CI matrix).
+  public static func report(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
+    let usage = "usage: workbench report TRACEDIR... --html FILE [--baseline DIR]\n"
+    if arguments.contains("--help") || arguments.contains("-h") {
+      StandardStreams.write(
+        usage + "\nMerges the traces `workbench run --trace DIR` wrote (several folders: the shards of a CI matrix)\n"
+          + "into one self-contained HTML report. With --baseline, the traces of a green run, a failed scenario\n"
+          + "shows the first step where a frame left the green run's.\n", to: STDOUT_FILENO)
+      return 0
+    }
+    var folders: [String] = []
+    var html: String?
+    var baselinePath: String?
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      switch word {
+      case "--html", "--baseline":
+        guard index + 1 < arguments.count else {
+          StandardStreams.write("workbench report: \(word) needs a value\n" + usage, to: STDERR_FILENO)
+          return 2
+        }
+        if word == "--html" { html = arguments[index + 1] } else { baselinePath = arguments[index + 1] }
+        index += 2
+      default:
+        if word.hasPrefix("-") {
+          StandardStreams.write("workbench report: unknown option '\(word)'\n" + usage, to: STDERR_FILENO)
+          return 2
+        }
+        folders.append(word)
+        index += 1
+      }
+    }
+    guard let html, !folders.isEmpty else {
+      StandardStreams.write("workbench report: name the trace folders and --html FILE\n" + usage, to: STDERR_FILENO)
+      return 2
+    }
+    do throws(TraceReadError) {
+      let traces = try TraceStore.read(folders)
+      let baseline = try baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
+      guard !traces.isEmpty else {
+        StandardStreams.write(
+          "workbench report: no traces in \(folders.joined(separator: " ")) (write them with `workbench run --trace DIR`)\n",
+          to: STDERR_FILENO)
+        return 5
+      }
+      if let problem = writeHTML(traces, baseline: baseline, modules: modules, to: html) {
+        StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
+        return 2
+      }
+      let failed = traces.filter { $0.status != "passed" }.count
+      StandardStreams.write(
+        "wrote \(html): \(traces.count) scenarios, \(failed) failed\n", to: STDOUT_FILENO)
+      return failed > 0 ? 1 : 0
+    } catch {
+      StandardStreams.write("workbench report: \(error.message)\n", to: STDERR_FILENO)
       return 2
     }
   }

@@ -42,7 +42,9 @@ enum WorkerLine {
       return "S\t\(started.line)\t\(started.column)\t\(started.file)"
     }
     if let file = message.loading, !file.contains("\t"), !file.contains("\n") { return "L\t\(file)" }
-    if let result = message.result, result.passed, result.snapshotsWritten.isEmpty, result.stepLog == nil {
+    if let result = message.result, result.passed, result.snapshotsWritten.isEmpty, result.stepLog == nil,
+      result.trace == nil
+    {
       let fields = [result.file, result.name] + result.snapshotsUsed
       if !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) {
         let numbers = [

@@ -131,7 +131,8 @@ public final class SuiteRunner {
     let runner = ScenarioRunner(
       registry: registry,
       options: ScenarioRunner.Options(
-        updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose))
+        updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose,
+        traces: options.keepsTraces))
     for file in files where !options.skippedFiles.contains(file) {
       let loaded: ScenarioFile
       if options.worker { emit(WorkerMessage(loading: file)) }

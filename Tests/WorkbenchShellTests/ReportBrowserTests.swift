@@ -1,0 +1,109 @@
+import Testing
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The HTML report, opened in a real browser (headless Chromium): the DOM after its scripts
+/// ran. CI installs Debian's `chromium` and sets WORKBENCH_REQUIRE_CHROMIUM, so there the test
+/// cannot be skipped; elsewhere it runs where a Chromium is installed.
+struct ReportBrowserTests {
+  static let chromium: String? = {
+    if let given = getenv("CHROMIUM").map({ String(cString: $0) }) { return given }
+    return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+      access($0, X_OK) == 0
+    }
+  }()
+  static let required = getenv("WORKBENCH_REQUIRE_CHROMIUM") != nil
+
+  /// The page's DOM after its scripts ran, opened at `fragment`.
+  private func dom(_ page: String, fragment: String = "", profile: String) -> String {
+    guard let chromium = Self.chromium else { return "" }
+    let result = ChildProcess.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--virtual-time-budget=3000",
+        "--dump-dom", "file://\(page)\(fragment)",
+      ], input: [], environment: ChildProcess.environment(["HOME": profile]))
+    return result.stdout
+  }
+
+  /// The text of the element with `id`, tags removed (enough for these checks).
+  private func section(_ html: String, from marker: String) -> String {
+    guard let start = html.firstRange(of: marker) else { return "" }
+    return String(html[start.lowerBound...].prefix(20_000))
+  }
+
+  @Test(.enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"))
+  func theReportWorksInARealBrowser() throws {
+    guard Self.chromium != nil else {
+      if Self.required { Issue.record("WORKBENCH_REQUIRE_CHROMIUM is set, and no Chromium was found") }
+      return
+    }
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/suite", 0o755)
+    writeTextFile(
+      """
+      scenario: A feed that loads
+      tags: [ledger]
+      windows:
+        main: feed account
+      steps:
+        - do: clock advance 1s
+        - expect:
+            main: {state: loaded}
+      """, to: folder + "/suite/feed.yaml")
+    writeTextFile(
+      """
+      scenario: A deliberate failure
+      tags: [catalog]
+      windows:
+        left: catalog library
+        right: catalog library
+      steps:
+        - left: select 2
+        - right: query the
+        - expect:
+            left: {selected: 3}
+      """, to: folder + "/suite/failing.yaml")
+    let page = folder + "/report.html"
+    let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/suite", "--html", page, "--trace", folder + "/t"])
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    let size = readBytes(page)?.count ?? 0
+    #expect(size > 10_000 && size < 2_000_000, "\(size) bytes")
+
+    // The failure is listed first and chosen; its diff is shown.
+    let opened = dom(page, profile: folder + "/profile")
+    let list = section(opened, from: "id=\"scenarios\"")
+    let failedAt = list.firstRange(of: "scenario failed")?.lowerBound
+    let passedAt = list.firstRange(of: "scenario passed")?.lowerBound
+    #expect(failedAt != nil && passedAt != nil && failedAt! < passedAt!, "\(list.prefix(600))")
+    #expect(opened.contains("expected: 3"), "the expectation diff is missing")
+    #expect(opened.contains("Step 3: expect: left"), "the failing step is not the one chosen")
+
+    // Choosing a step changes the frames shown: after step 0 nothing is selected in left;
+    // after step 1 book 2 is.
+    let before = section(dom(page, fragment: "#s=0&t=0", profile: folder + "/profile"), from: "id=\"frames\"")
+    let after = section(dom(page, fragment: "#s=0&t=1", profile: folder + "/profile"), from: "id=\"frames\"")
+    #expect(!before.isEmpty && before != after)
+    #expect(after.contains("<mark>▸  2  Structure and Interpretation"), "\(after.prefix(800))")
+    #expect(!before.contains("▸  2"))
+
+    // Beside the feed window, its state machine with the current state marked.
+    let feed = dom(page, fragment: "#s=1&t=2", profile: folder + "/profile")
+    #expect(
+      feed.contains("class=\"diagram\" data-state=\"loaded\""), "\(section(feed, from: "id=\"frames\"").prefix(800))")
+    #expect(feed.contains("current"), "no state is marked in the diagram")
+
+    // A screenshot, as a reader sees it.
+    let shot = folder + "/report.png"
+    _ = ChildProcess.run(
+      Self.chromium!,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(folder)/profile",
+        "--window-size=1280,900", "--virtual-time-budget=3000", "--screenshot=\(shot)", "file://\(page)",
+      ], input: [], environment: ChildProcess.environment(["HOME": folder + "/profile"]))
+    #expect((readBytes(shot)?.count ?? 0) > 10_000, "no screenshot")
+  }
+}

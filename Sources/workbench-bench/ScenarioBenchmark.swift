@@ -31,6 +31,43 @@ enum ScenarioBenchmark {
     }
     let serial = serialRuns.min() ?? .infinity
     let parallel = parallelRuns.min() ?? .infinity
+    // The same run writing a trace of every step and the HTML report, and the report opened
+    // in headless Chromium (to its DOM after the scripts ran) where one is installed.
+    let traces = folder + "-traces"
+    let page = folder + "-report.html"
+    var tracedRuns: [Double] = []
+    for _ in 0..<3 {
+      tracedRuns.append(
+        timeProcess(
+          workbench, ["run", "--jobs", "1", folder, "--trace", traces, "--html", page], output: folder + ".out")
+          ?? .infinity)
+    }
+    let traced = tracedRuns.min() ?? .infinity
+    let pageSize = Double(readBytes(page).count) / 1_048_576
+    let traceSize = Double(duTotal(traces)) / 1_048_576
+    var browserLine = "  report in headless Chromium: no chromium installed"
+    let browsers: [String] = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    if let chromium = browsers.first(where: { access($0, X_OK) == 0 }) {
+      let open = bestOf(3) {
+        timeProcess(
+          chromium,
+          [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=/tmp/workbench-bench-chromium",
+            "--dump-dom", "file://" + page,
+          ], output: folder + ".dom") ?? .infinity
+      }
+      let blank = bestOf(3) {
+        timeProcess(
+          chromium,
+          [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=/tmp/workbench-bench-chromium",
+            "--dump-dom", "about:blank",
+          ], output: folder + ".dom") ?? .infinity
+      }
+      browserLine =
+        "  report in headless Chromium (start, load, scripts, DOM out): \(format(open * 1000, 0)) ms "
+        + "(an empty page: \(format(blank * 1000, 0)) ms)"
+    }
     let summary = readBytes(folder + ".out")
     let lastLine = String(decoding: summary, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "?"
     let steps = Double(files * stepsPerScenario)
@@ -43,8 +80,27 @@ enum ScenarioBenchmark {
         + "\(format(serial / parseTime, 2))x libyaml)",
       "  workbench run --jobs 2                  \(format(parallel * 1000, 1)) ms  "
         + "(\(format(Double(files) / parallel, 0)) scenarios/s, speed-up \(format(serial / parallel, 2))x)",
+      "  workbench run --jobs 1 --trace --html   \(format(traced * 1000, 1)) ms  "
+        + "(+\(format((traced / serial - 1) * 100, 1))% over the plain run; traces \(format(traceSize, 1)) MB, "
+        + "report \(format(pageSize, 1)) MB)",
+      browserLine,
       "  last line of the run: \(lastLine)",
     ]
+  }
+
+  /// The bytes of the files in a folder.
+  static func duTotal(_ folder: String) -> Int {
+    guard let directory = opendir(folder) else { return 0 }
+    defer { closedir(directory) }
+    var total = 0
+    while let entry = readdir(directory) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      var info = stat()
+      if stat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
+    }
+    return total
   }
 
   static func generate(files: Int, steps: Int, in folder: String) {

@@ -103,6 +103,8 @@ import WorkbenchTestSupport
     #expect(TraceStore.write([result], to: folder) == nil)
     let read = try TraceStore.read([folder])
     #expect(read == [result.trace])
+    #expect(readTextFile(folder + "/frames.jsonl")?.split(separator: "\n").count == 3)
+    #expect(readTextFile(folder + "/frames.jsonl")?.split(separator: "\n").count == 3)
     writeTextFile("{\"schema\": 99}", to: folder + "/x.trace.json")
     #expect(throws: TraceReadError.self) { try TraceStore.read([folder]) }
   }

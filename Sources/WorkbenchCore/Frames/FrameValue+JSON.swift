@@ -1,52 +1,67 @@
 extension FrameValue {
   /// The frame as compact JSON on one line, members in their order.
   public var jsonText: String {
-    var output = ""
+    var output: [UInt8] = []
+    output.reserveCapacity(256)
     appendJSON(to: &output)
-    return output
+    return String(decoding: output, as: UTF8.self)
   }
 
-  func appendJSON(to output: inout String) {
+  /// Appends the frame's JSON as UTF-8 bytes (a byte buffer: appending to a `String` a
+  /// character at a time was most of the cost of writing traces).
+  public func appendJSON(to output: inout [UInt8]) {
     switch self {
-    case .null: output += "null"
-    case .bool(let value): output += value ? "true" : "false"
-    case .integer(let value): output += String(value)
-    case .number(let value): output += value.isFinite ? String(value) : "null"
+    case .null: output += "null".utf8
+    case .bool(let value): output += (value ? "true" : "false").utf8
+    case .integer(let value): output += String(value).utf8
+    case .number(let value): output += (value.isFinite ? String(value) : "null").utf8
     case .string(let value): FrameValue.appendJSONString(value, to: &output)
     case .list(let elements):
-      output += "["
+      output.append(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { output += "," }
+        if index > 0 { output.append(UInt8(ascii: ",")) }
         element.appendJSON(to: &output)
       }
-      output += "]"
+      output.append(UInt8(ascii: "]"))
     case .object(let object):
-      output += "{"
+      output.append(UInt8(ascii: "{"))
       for (index, member) in object.members.enumerated() {
-        if index > 0 { output += "," }
+        if index > 0 { output.append(UInt8(ascii: ",")) }
         FrameValue.appendJSONString(member.key, to: &output)
-        output += ":"
+        output.append(UInt8(ascii: ":"))
         member.value.appendJSON(to: &output)
       }
-      output += "}"
+      output.append(UInt8(ascii: "}"))
     }
   }
 
-  static func appendJSONString(_ string: String, to output: inout String) {
-    output += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
+  /// Appends `string` as a JSON string: quotes, backslashes and control characters escaped,
+  /// everything else (UTF-8 included) copied as it is, in runs.
+  static func appendJSONString(_ string: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        runStart = index + 1
+        switch byte {
+        case UInt8(ascii: "\""): output += #"\""#.utf8
+        case UInt8(ascii: "\\"): output += #"\\"#.utf8
+        case UInt8(ascii: "\n"): output += #"\n"#.utf8
+        case UInt8(ascii: "\r"): output += #"\r"#.utf8
+        case UInt8(ascii: "\t"): output += #"\t"#.utf8
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          output += #"\u00"#.utf8
+          output.append(hex[Int(byte >> 4)])
+          output.append(hex[Int(byte & 0x0f)])
+        }
       }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
-    output += "\""
+    output.append(UInt8(ascii: "\""))
   }
 }

@@ -31,6 +31,15 @@ public enum FrameValue: Equatable, Sendable {
   }
 
   /// The string when this is a string, otherwise `nil`.
+  /// The number when this is a number or an integer, otherwise `nil`.
+  public var numberValue: Double? {
+    switch self {
+    case .number(let value): return value
+    case .integer(let value): return Double(value)
+    default: return nil
+    }
+  }
+
   public var stringValue: String? {
     guard case .string(let value) = self else { return nil }
     return value

@@ -58,30 +58,47 @@ public enum HTMLReport {
     var tags: Set<String> = []
     var expectedFailures = 0
     var duration = 0.0
+    let diagramFields = Dictionary(diagrams.map { ($0.screen, $0.field) }, uniquingKeysWith: { a, _ in a })
     let greens = Dictionary(
       baseline.filter { $0.status == "passed" }.map { ("\($0.file)\u{0}\($0.scenario)", $0) },
       uniquingKeysWith: { a, _ in a })
     for trace in traces {
       tags.formUnion(trace.tags)
       duration += trace.duration
+      // The page shows a frame's text; of its value, only the field a diagram marks.
       for (hash, frame) in trace.frames where frames[hash] == nil {
-        frames[hash] = ["screen": .string(frame.screen), "text": .string(frame.text), "value": frame.value]
+        var entry: FrameValue = ["screen": .string(frame.screen), "text": .string(frame.text)]
+        if let field = diagramFields[frame.screen] {
+          entry = ["screen": .string(frame.screen), "text": .string(frame.text), "state": frame.value[field] ?? .null]
+        }
+        frames[hash] = entry
       }
       var steps: [FrameValue] = []
       for step in trace.steps {
         if step.outcome == "expected-failure" { expectedFailures += 1 }
-        var changed: [(key: String, value: FrameValue)] = []
-        for window in step.frames.keys.sorted() {
-          changed.append((window, step.frames[window]!.map(FrameValue.string) ?? .null))
+        // Compact: empty fields left out, the location as LINE:COLUMN in the scenario's file.
+        var members: [(key: String, value: FrameValue)] = [
+          ("kind", .string(step.kind)), ("text", .string(step.text)),
+          (
+            "at",
+            .string(
+              step.location.hasPrefix(trace.file + ":")
+                ? String(step.location.dropFirst(trace.file.count + 1)) : step.location)
+          ),
+          ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)), ("outcome", .string(step.outcome)),
+        ]
+        if !step.frames.isEmpty {
+          let changed = step.frames.keys.sorted().map {
+            (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null)
+          }
+          members.append(("frames", .object(FrameObject(members: changed))))
         }
-        steps.append([
-          "kind": .string(step.kind), "text": .string(step.text), "location": .string(step.location),
-          "origin": .list(step.origin.map(FrameValue.string)), "ms": .number(step.durationMs),
-          "clock": .integer(step.clockMs), "frames": .object(FrameObject(members: changed)),
-          "outcome": .string(step.outcome), "message": FrameValue(step.message),
-          "details": .list(step.details.map(FrameValue.string)), "output": .list(step.output.map(FrameValue.string)),
-          "facts": .list(step.facts.map(FrameValue.string)),
-        ])
+        if let message = step.message { members.append(("message", .string(message))) }
+        for (key, list) in [("details", step.details), ("output", step.output), ("facts", step.facts)]
+        where !list.isEmpty {
+          members.append((key, .list(list.map(FrameValue.string))))
+        }
+        steps.append(.object(FrameObject(members: members)))
       }
       var scenario: [(key: String, value: FrameValue)] = [
         ("name", .string(trace.scenario)), ("file", .string(trace.file)), ("line", .integer(trace.line)),
@@ -290,10 +307,11 @@ public enum HTMLReport {
         list.append(el("li", {class: "scenario " + sc.status}, button));
       }
     }
+    const where = (sc, st) => /^\d+:\d+$/.test(st.at) ? `${sc.file}:${st.at}` : st.at;
     function framesAt(sc, step) {
       const shown = {};
       for (let i = 0; i <= step && i < sc.steps.length; i++) {
-        for (const [window, hash] of Object.entries(sc.steps[i].frames)) {
+        for (const [window, hash] of Object.entries(sc.steps[i].frames || {})) {
           if (hash === null) delete shown[window]; else shown[window] = hash;
         }
       }
@@ -336,7 +354,7 @@ public enum HTMLReport {
         const mark = st.outcome === "failed" ? "✘" : st.outcome === "expected-failure" ? "!" : "✔";
         const button = el("button", {type: "button", "data-step": String(i)},
           el("span", {class: st.outcome}, mark + " "), `${i}. ${st.text}`,
-          el("div", {class: "meta"}, `${st.location} · ${st.ms.toFixed(2)} ms · clock ${st.clock} ms`));
+          el("div", {class: "meta"}, `${where(sc, st)} · ${st.ms.toFixed(2)} ms · clock ${st.clock} ms`));
         if (i === chosenStep) button.setAttribute("aria-current", "true");
         button.onclick = () => choose(chosen, i);
         steps.append(el("li", {}, button));
@@ -346,9 +364,9 @@ public enum HTMLReport {
       const st = sc.steps[chosenStep];
       detail.append(el("h3", {id: "step-title"}, `Step ${chosenStep}: ${st.text}`));
       if (st.message) detail.append(el("div", {class: st.outcome === "failed" ? "failure" : "hint"}, st.message));
-      if (st.details.length) detail.append(el("pre", {class: "diff"}, st.details.join("\n")));
-      if (st.output.length) detail.append(el("h3", {}, "Output"), el("pre", {class: "output"}, st.output.join("\n")));
-      if (st.facts.length) detail.append(el("h3", {}, "Recorded facts served"), el("pre", {}, st.facts.join("\n")));
+      if (st.details) detail.append(el("pre", {class: "diff"}, st.details.join("\n")));
+      if (st.output) detail.append(el("h3", {}, "Output"), el("pre", {class: "output"}, st.output.join("\n")));
+      if (st.facts) detail.append(el("h3", {}, "Recorded facts served"), el("pre", {}, st.facts.join("\n")));
       const now = framesAt(sc, chosenStep), before = chosenStep > 0 ? framesAt(sc, chosenStep - 1) : {};
       const windows = el("div", {class: "windows", id: "frames"});
       for (const label of sc.windows) {
@@ -365,7 +383,7 @@ public enum HTMLReport {
         }
         const body = el("div", {class: "body"}, pre);
         const diagram = data.diagrams.find(d => d.screen === frame.screen);
-        if (diagram) body.append(drawDiagram(diagram, frame.value[diagram.field]));
+        if (diagram) body.append(drawDiagram(diagram, frame.state));
         box.append(body);
         windows.append(box);
       }

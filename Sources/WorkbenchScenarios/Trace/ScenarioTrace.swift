@@ -78,6 +78,7 @@ public struct TraceFrame: Codable, Equatable, Sendable {
 struct TraceRecorder {
   private(set) var trace: ScenarioTrace
   private var shown: [String: String] = [:]
+  private var lastValues: [String: FrameValue] = [:]
   private var stepStart = 0.0
 
   init(scenario: Scenario) {
@@ -94,21 +95,31 @@ struct TraceRecorder {
     message: String? = nil, details: [String] = [], output: [String] = [], facts: [String] = []
   ) {
     var changed: [String: String?] = [:]
-    var now: [String: String] = [:]
-    for window in host?.windows ?? [] {
-      let value = window.frame
-      let text = window.screen.render(value)
-      let hash = Self.hash(window.screen.name, text, value)
-      if trace.frames[hash] == nil {
-        trace.frames[hash] = TraceFrame(screen: window.screen.name, value: value, text: text)
+    // Expectations and snapshots change no window: their frames are the last step's.
+    if let host, kind != "expect", kind != "snapshot" {
+      var now: [String: String] = [:]
+      var values: [String: FrameValue] = [:]
+      for window in host.windows {
+        let value = window.frame
+        values[window.label] = value
+        // An unchanged value keeps its hash; only a changed frame is rendered and hashed.
+        if let previous = lastValues[window.label], previous == value, let hash = shown[window.label] {
+          now[window.label] = hash
+          continue
+        }
+        // The text is the screen's rendering of the value: the hash need not read it, and a
+        // frame seen before is not rendered again.
+        let hash = Self.hash(window.screen.name, value)
+        if trace.frames[hash] == nil {
+          trace.frames[hash] = TraceFrame(screen: window.screen.name, value: value, text: window.screen.render(value))
+        }
+        now[window.label] = hash
+        if shown[window.label] != hash { changed[window.label] = .some(hash) }
+        if !trace.windows.contains(window.label) { trace.windows.append(window.label) }
       }
-      now[window.label] = hash
-      if shown[window.label] != hash { changed[window.label] = .some(hash) }
-      if !trace.windows.contains(window.label) { trace.windows.append(window.label) }
-    }
-    if host != nil {
       for label in shown.keys where now[label] == nil { changed[label] = .some(nil) }
       shown = now
+      lastValues = values
     }
     let clock =
       host.map {
@@ -117,7 +128,8 @@ struct TraceRecorder {
     trace.steps.append(
       TraceStep(
         kind: kind, text: text, location: location, origin: origin,
-        durationMs: (monotonicSeconds() - stepStart) * 1000, clockMs: clock, frames: changed, outcome: outcome,
+        durationMs: ((monotonicSeconds() - stepStart) * 1_000_000).rounded() / 1000, clockMs: clock, frames: changed,
+        outcome: outcome,
         message: message, details: details, output: output, facts: facts))
   }
 
@@ -128,16 +140,20 @@ struct TraceRecorder {
   }
 
   /// A content hash (FNV-1a, 64 bits) of what a frame shows, as hex.
-  static func hash(_ screen: String, _ text: String, _ value: FrameValue) -> String {
+  static func hash(_ screen: String, _ value: FrameValue) -> String {
     var state: UInt64 = 0xcbf2_9ce4_8422_2325
-    for part in [screen, text, value.jsonText] {
-      for byte in part.utf8 {
+    var json: [UInt8] = []
+    value.appendJSON(to: &json)
+    func mix<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+      for byte in bytes {
         state ^= UInt64(byte)
         state = state &* 0x100_0000_01b3
       }
       state ^= 0xff
       state = state &* 0x100_0000_01b3
     }
+    mix(screen.utf8)
+    mix(json)
     let digits = String(state, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }

@@ -1,10 +1,14 @@
-import FoundationEssentials
 import WorkbenchCore
 import WorkbenchSystem
 
-/// Trace folders: one JSON file per scenario (`FILE-STEM.LINE.trace.json`, the scenario's file
-/// with `/` as `__`), so shards of a CI matrix write their own folders and `workbench report`
-/// reads any number of them as one run.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Trace folders: one JSON file per scenario (`FILE.LINE.trace.json`, the scenario's path with
+/// `/` as `_`) and one `frames.jsonl` holding every distinct frame once, by hash, for all of
+/// them. Shards of a CI matrix write their own folders; `workbench report` reads any number of
+/// them as one run. The format is in docs/traces.md.
 public enum TraceStore {
   /// The file a scenario's trace goes in, inside the folder.
   static func fileName(for trace: ScenarioTrace) -> String {
@@ -12,77 +16,186 @@ public enum TraceStore {
     return String(stem.drop { $0 == "." || $0 == "_" }) + ".\(trace.line).trace.json"
   }
 
-  /// Writes the traces of `results` into `folder` (made if missing).
+  static let framesFile = "frames.jsonl"
+
+  /// Writes the traces of `results` into `folder` (made if missing), replacing the traces an
+  /// earlier run left there.
   ///
   /// - Returns: the problem, or `nil` when every trace was written.
   public static func write(_ results: [ScenarioResult], to folder: String) -> String? {
     guard FileSystem.makeFolders(folder) else { return "could not make the folder \(folder)" }
-    // Not sorted: a frame's fields keep their order.
-    let encoder = JSONEncoder()
+    for file in FileSystem.files(under: folder) where file.hasSuffix(".trace.json") || file.hasSuffix(framesFile) {
+      unlink(file)
+    }
+    var written: Set<String> = []
+    var frames: [UInt8] = []
     for trace in results.compactMap(\.trace) {
       let path = folder + "/" + fileName(for: trace)
-      guard let text = json(of: trace, encoder: encoder), FileSystem.write(text, to: path) else {
-        return "could not write \(path)"
+      guard FileSystem.write(json(of: trace), to: path) else { return "could not write \(path)" }
+      for hash in trace.frames.keys.sorted() where written.insert(hash).inserted {
+        let frame = trace.frames[hash]!
+        let line: FrameValue = [
+          "hash": .string(hash), "screen": .string(frame.screen), "text": .string(frame.text), "value": frame.value,
+        ]
+        line.appendJSON(to: &frames)
+        frames.append(0x0A)
       }
     }
+    let path = folder + "/" + framesFile
+    guard FileSystem.write(String(decoding: frames, as: UTF8.self), to: path) else { return "could not write \(path)" }
     return nil
   }
 
-  /// A trace as JSON. A coder does not keep the order of an object's keys, and a frame's
-  /// fields have one, so the frames are written by `FrameValue` itself.
-  static func json(of trace: ScenarioTrace, encoder: JSONEncoder) -> String? {
-    var rest = trace
-    rest.frames = [:]
-    guard let data = try? encoder.encode(rest), case .object(let object)? = try? FrameValue.parse(json: Array(data))
-    else { return nil }
-    let frames = FrameValue.object(
-      FrameObject(
-        members: trace.frames.keys.sorted().map { hash in
-          let frame = trace.frames[hash]!
-          return (hash, ["screen": .string(frame.screen), "value": frame.value, "text": .string(frame.text)])
-        }))
-    let members = object.members.filter { $0.key != "frames" } + [("frames", frames)]
-    return FrameValue.object(FrameObject(members: members)).jsonText
+  /// A trace as JSON, without its frames (they go in `frames.jsonl`). Empty fields are left
+  /// out, and a step's location is `LINE:COLUMN` when it is in the scenario's own file.
+  static func json(of trace: ScenarioTrace) -> String {
+    func strings(_ list: [String]) -> FrameValue { .list(list.map(FrameValue.string)) }
+    let steps = trace.steps.map { step -> FrameValue in
+      var members: [(key: String, value: FrameValue)] = [
+        ("kind", .string(step.kind)), ("text", .string(step.text)),
+        (
+          "at",
+          .string(
+            step.location.hasPrefix(trace.file + ":")
+              ? String(step.location.dropFirst(trace.file.count + 1)) : step.location)
+        ),
+        ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)),
+        ("outcome", .string(step.outcome)),
+      ]
+      if !step.frames.isEmpty {
+        let frames = step.frames.keys.sorted().map {
+          (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null)
+        }
+        members.append(("frames", .object(FrameObject(members: frames))))
+      }
+      if let message = step.message { members.append(("message", .string(message))) }
+      for (key, list) in [
+        ("origin", step.origin), ("details", step.details), ("output", step.output), ("facts", step.facts),
+      ]
+      where !list.isEmpty {
+        members.append((key, strings(list)))
+      }
+      return .object(FrameObject(members: members))
+    }
+    var members: [(key: String, value: FrameValue)] = [
+      ("schema", .integer(trace.schema)), ("scenario", .string(trace.scenario)), ("file", .string(trace.file)),
+      ("line", .integer(trace.line)), ("tags", strings(trace.tags)), ("status", .string(trace.status)),
+      ("duration", .number(trace.duration)), ("windows", strings(trace.windows)),
+    ]
+    if let failure = trace.failure {
+      members.append(
+        (
+          "failure",
+          [
+            "location": .string(failure.location.description), "step": .string(failure.step),
+            "message": .string(failure.message), "details": strings(failure.details), "origin": strings(failure.origin),
+          ]
+        ))
+    }
+    members.append(("steps", .list(steps)))
+    return FrameValue.object(FrameObject(members: members)).jsonText + "\n"
   }
 
-  /// Every trace in the folders (and the trace files named directly), in file order.
+  /// Every trace in the folders (and the trace files named directly), in file order, with
+  /// the frames of its folder.
   ///
   /// - Throws: a message naming the file that could not be read, and why.
   public static func read(_ paths: [String]) throws(TraceReadError) -> [ScenarioTrace] {
     var traces: [ScenarioTrace] = []
     for path in paths {
       guard FileSystem.exists(path) else { throw TraceReadError("\(path): no such file or folder") }
-      let files = FileSystem.isDirectory(path) ? FileSystem.files(under: path) : [path]
+      let isFolder = FileSystem.isDirectory(path)
+      let files = isFolder ? FileSystem.files(under: path) : [path]
+      var frames: [String: TraceFrame] = [:]
+      for file in files where file.hasSuffix("/" + framesFile) || file == framesFile {
+        try readFrames(file, into: &frames)
+      }
+      if !isFolder {
+        let sibling = FileSystem.folder(of: path) + "/" + framesFile
+        if FileSystem.exists(sibling) { try readFrames(sibling, into: &frames) }
+      }
       for file in files where file.hasSuffix(".trace.json") {
-        let bytes: [UInt8]
-        do {
-          bytes = try FileSystem.read(file)
-        } catch {
-          throw TraceReadError("\(file): \(error)")
-        }
-        do {
-          var trace = try JSONDecoder().decode(ScenarioTrace.self, from: Data(bytes))
-          // A decoder forgets the order of an object's keys; a frame's fields keep theirs.
-          if let ordered = try? FrameValue.parse(json: bytes), case .object(let frames)? = ordered["frames"] {
-            for member in frames.members {
-              if let value = member.value["value"] { trace.frames[member.key]?.value = value }
+        var trace = try readTrace(file)
+        for step in trace.steps {
+          for case let hash? in step.frames.values {
+            guard let frame = frames[hash] else {
+              throw TraceReadError("\(file): frame \(hash) is not in \(framesFile) beside it")
             }
+            trace.frames[hash] = frame
           }
-          guard trace.schema <= ScenarioTrace.currentSchema else {
-            throw TraceReadError(
-              "\(file): written by a newer workbench (trace schema \(trace.schema)); this one reads up to "
-                + "\(ScenarioTrace.currentSchema)")
-          }
-          traces.append(trace)
-        } catch let error as TraceReadError {
-          throw error
-        } catch {
-          let why = (error as? DecodingError).map(DecodingErrorText.describe) ?? "not JSON"
-          throw TraceReadError("\(file): not a workbench trace (\(why))")
         }
+        traces.append(trace)
       }
     }
     return traces.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+  }
+
+  private static func bytes(of file: String) throws(TraceReadError) -> [UInt8] {
+    do {
+      return try FileSystem.read(file)
+    } catch {
+      throw TraceReadError("\(file): \(error)")
+    }
+  }
+
+  private static func readFrames(_ file: String, into frames: inout [String: TraceFrame]) throws(TraceReadError) {
+    let content = try bytes(of: file)
+    for (index, line) in content.split(separator: 0x0A).enumerated() {
+      guard let value = try? FrameValue.parse(json: Array(line)), let hash = value["hash"]?.stringValue,
+        let screen = value["screen"]?.stringValue, let text = value["text"]?.stringValue, let frame = value["value"]
+      else { throw TraceReadError("\(file):\(index + 1): not a frame line ({hash, screen, text, value})") }
+      frames[hash] = TraceFrame(screen: screen, value: frame, text: text)
+    }
+  }
+
+  private static func readTrace(_ file: String) throws(TraceReadError) -> ScenarioTrace {
+    let content = try bytes(of: file)
+    let value: FrameValue
+    do {
+      value = try FrameValue.parse(json: content)
+    } catch {
+      throw TraceReadError("\(file): not JSON (\(error.message) at byte \(error.offset))")
+    }
+    func bad(_ what: String) -> TraceReadError { TraceReadError("\(file): not a workbench trace (\(what))") }
+    guard let schema = value["schema"]?.integerValue else { throw bad("no schema") }
+    guard schema <= ScenarioTrace.currentSchema else {
+      throw TraceReadError(
+        "\(file): written by a newer workbench (trace schema \(schema)); this one reads up to "
+          + "\(ScenarioTrace.currentSchema)")
+    }
+    guard let name = value["scenario"]?.stringValue, let path = value["file"]?.stringValue,
+      let line = value["line"]?.integerValue, let status = value["status"]?.stringValue,
+      let stepValues = value["steps"]?.elements
+    else { throw bad("scenario, file, line, status and steps are required") }
+    func strings(_ value: FrameValue?) -> [String] { value?.elements?.compactMap(\.stringValue) ?? [] }
+    var steps: [TraceStep] = []
+    for (index, step) in stepValues.enumerated() {
+      guard let kind = step["kind"]?.stringValue, let text = step["text"]?.stringValue,
+        let at = step["at"]?.stringValue, let outcome = step["outcome"]?.stringValue
+      else { throw bad("steps[\(index)] needs kind, text, at and outcome") }
+      var frames: [String: String?] = [:]
+      if case .object(let object)? = step["frames"] {
+        for member in object.members { frames[member.key] = .some(member.value.stringValue) }
+      }
+      let relative = at.first?.isNumber == true && at.split(separator: ":").count == 2
+      steps.append(
+        TraceStep(
+          kind: kind, text: text, location: relative ? path + ":" + at : at, origin: strings(step["origin"]),
+          durationMs: step["ms"]?.numberValue ?? 0, clockMs: step["clock"]?.integerValue ?? 0, frames: frames,
+          outcome: outcome, message: step["message"]?.stringValue, details: strings(step["details"]),
+          output: strings(step["output"]), facts: strings(step["facts"])))
+    }
+    var failure: ScenarioFailure?
+    if let recorded = value["failure"], let place = recorded["location"]?.stringValue {
+      failure = ScenarioFailure(
+        location: SourceLocation(parsing: place), step: recorded["step"]?.stringValue ?? "",
+        message: recorded["message"]?.stringValue ?? "", details: strings(recorded["details"]),
+        origin: strings(recorded["origin"]))
+    }
+    return ScenarioTrace(
+      schema: schema, scenario: name, file: path, line: line, tags: strings(value["tags"]), status: status,
+      duration: value["duration"]?.numberValue ?? 0, failure: failure, windows: strings(value["windows"]),
+      steps: steps, frames: [:])
   }
 }
 
@@ -91,4 +204,16 @@ public struct TraceReadError: Error, CustomStringConvertible {
   public let message: String
   init(_ message: String) { self.message = message }
   public var description: String { message }
+}
+
+extension SourceLocation {
+  /// A location from its `file:line:column` text (the file may hold colons).
+  init(parsing text: String) {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    if parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) {
+      self.init(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
+    } else {
+      self.init(file: text, line: 0, column: 0)
+    }
+  }
 }

@@ -11,6 +11,7 @@ public struct LedgerModule: FeatureModule {
 
   @MainActor public func register(into registrar: Registrar) {
     registrar.diagram("feed") { FeedMachine.diagram }
+    registrar.diagram("routes") { DeepLink.diagram }
     registrar.register(
       document: LedgerDocument.self, kind: "ledger", summary: "an account's balance, transactions and recipients",
       samples: ["account": .sample],

@@ -11,6 +11,7 @@ public struct LightsModule: FeatureModule {
   }
 
   @MainActor public func register(into registrar: Registrar) {
+    registrar.diagram("scopes") { Self.scopeDiagram }
     registrar.register(
       document: HomeDocument.self, kind: "home", summary: "the rooms and lights a home bridge starts with",
       samples: ["home": .sample],
@@ -27,5 +28,51 @@ public struct LightsModule: FeatureModule {
           render: LightsRendering.room),
       ],
       commands: LightsCommands.all)
+  }
+}
+
+extension LightsModule {
+  /// The scopes a lights session resolves, drawn from a real one: a host with the sample home,
+  /// a home window and a room window on every room, each frame projected (which resolves the
+  /// scopes and connections it reads), then each window's `scopes` tree.
+  @MainActor static var scopeDiagram: Diagram {
+    var nodes: [String] = []
+    var edges: [Diagram.Edge] = []
+    guard let host = try? Host(modules: [LightsModule()], clock: .virtual) else {
+      return Diagram(title: "the scopes of a lights session", nodes: [], edges: [])
+    }
+    var lines: [String] = []
+    if (try? host.run(line: "open home home h")) != nil {
+      _ = host.window(named: "h")?.frame
+      lines += (try? host.run(line: "@h scopes")).flatMap(Self.text) ?? []
+      if let window = host.window(named: "h"), let rooms = window.frame["rooms"]?.elements {
+        for room in rooms.compactMap({ $0["id"]?.stringValue }) {
+          _ = try? host.run(line: "@h enter \(room) r-\(room)")
+          _ = host.window(named: "r-\(room)")?.frame
+          lines += (try? host.run(line: "@r-\(room) scopes")).flatMap(Self.text)?.dropFirst() ?? []
+        }
+      }
+    }
+    // Indentation is nesting: each line hangs from the nearest line above indented less.
+    var parents: [(indent: Int, node: String)] = []
+    // Scopes only: their connections' values would make one node of every equal value.
+    for line in lines where line.contains("Scope") {
+      let indent = line.prefix { $0 == " " }.count
+      let node = String(line.dropFirst(indent))
+      while let last = parents.last, last.indent >= indent { parents.removeLast() }
+      if !nodes.contains(node) { nodes.append(node) }
+      if let parent = parents.last, !edges.contains(where: { $0.from == parent.node && $0.to == node }) {
+        edges.append(Diagram.Edge(from: parent.node, to: node))
+      }
+      parents.append((indent, node))
+    }
+    return Diagram(title: "the scopes and connections of a lights session", nodes: nodes, edges: edges)
+  }
+
+  private static func text(_ outputs: [CommandOutput]) -> [String]? {
+    for output in outputs {
+      if case .text(let text) = output { return text.split(separator: "\n").map(String.init) }
+    }
+    return nil
   }
 }

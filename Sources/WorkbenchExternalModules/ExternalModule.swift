@@ -101,6 +101,19 @@ public struct ExternalModule: FeatureModule {
         })
     }
     let moduleName = manifest.name
+    // Diagrams the module draws from its own code, as it sent them in its handshake.
+    for entry in hello["diagrams"]?.elements ?? [] {
+      guard let name = entry["name"]?.stringValue else { continue }
+      let diagram = Diagram(
+        title: entry["title"]?.stringValue ?? name, isStateMachine: entry["stateMachine"] == .bool(true),
+        start: entry["start"]?.stringValue,
+        nodes: entry["nodes"]?.elements?.compactMap(\.stringValue) ?? [],
+        edges: (entry["edges"]?.elements ?? []).compactMap { edge in
+          guard let from = edge["from"]?.stringValue, let to = edge["to"]?.stringValue else { return nil }
+          return Diagram.Edge(from: from, to: to, label: edge["label"]?.stringValue ?? "")
+        })
+      registrar.diagram(name) { diagram }
+    }
     registrar.restart { try process.restart() }
     for command in hello["commands"]?.elements ?? [] {
       guard let name = command["name"]?.stringValue else { continue }

@@ -95,6 +95,16 @@ public final class ModuleSession {
       }
       return .object(FrameObject(members: members))
     }
+    // The module's own diagrams, drawn now and sent as nodes and edges.
+    let diagrams = host.registry.diagramNames.dropFirst().compactMap { entry -> FrameValue? in
+      guard let diagram = host.registry.diagram(named: entry.name) else { return nil }
+      return [
+        "name": .string(entry.name), "title": .string(diagram.title), "stateMachine": .bool(diagram.isStateMachine),
+        "start": FrameValue(diagram.start), "nodes": .list(diagram.nodes.map { .string($0) }),
+        "edges": .list(
+          diagram.edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label)] }),
+      ]
+    }
     let samples = host.documentNames.compactMap { name -> FrameValue? in
       guard let kind = host.documentKind(of: name), let json = host.documentJSON(named: name) else { return nil }
       return ["name": .string(name), "kind": .string(kind), "body": .string(json)]
@@ -106,6 +116,7 @@ public final class ModuleSession {
       ],
       "commands": .list(commands), "screens": .list(screens),
       "documentKinds": .list(host.documentKindNames.map(FrameValue.string)), "samples": .list(samples),
+      "diagrams": .list(diagrams),
     ]
   }
 

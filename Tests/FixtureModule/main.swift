@@ -45,6 +45,11 @@ struct FixtureModule: FeatureModule {
   var manifest: ModuleManifest { ModuleManifest(name: "fixture", version: "1.0", summary: "a module for tests") }
 
   @MainActor func register(into registrar: Registrar) {
+    registrar.diagram("pokes") {
+      Diagram(
+        title: "how a tally counts", isStateMachine: true, start: "idle", nodes: ["idle", "poked"],
+        edges: [.init(from: "idle", to: "poked", label: "poke"), .init(from: "poked", to: "poked", label: "poke")])
+    }
     registrar.documentKind(
       TallyDocument.self, name: "tally", summary: "pokes", samples: ["pokes": TallyDocument(pokes: 0)])
     registrar.screen(TallyScreen.self, name: "tally", documentKind: "tally", summary: "the pokes") { frame in

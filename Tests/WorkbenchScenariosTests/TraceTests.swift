@@ -109,3 +109,24 @@ import WorkbenchTestSupport
     #expect(throws: TraceReadError.self) { try TraceStore.read([folder]) }
   }
 }
+
+/// What `run --trace` writes keeps to docs/trace.schema.json.
+@MainActor @Test func tracesKeepToTheirDocumentedSchema() throws {
+  let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/trace.schema.json"))
+  let schema = try FrameValue.parse(json: Array(schemaText.utf8))
+  let validator = SchemaValidator(root: schema)
+  let frameLine = SchemaValidator(root: try #require(schema["definitions"]?["frameLine"]))
+  let folder = makeTemporaryFolder() + "/traces"
+  let results = try runScenarios(TraceTests.scenario, options: .init(traces: true))
+  #expect(TraceStore.write(results, to: folder) == nil)
+  let files = folderEntries(folder)
+  #expect(files.contains("frames.jsonl"))
+  for file in files where file.hasSuffix(".trace.json") {
+    let value = try FrameValue.parse(json: try #require(readBytes(folder + "/" + file)))
+    #expect(validator.validate(value).isEmpty, "\(file): \(validator.validate(value))")
+  }
+  for line in (readTextFile(folder + "/frames.jsonl") ?? "").split(separator: "\n") {
+    let value = try FrameValue.parse(json: Array(line.utf8))
+    #expect(frameLine.validate(value).isEmpty, "\(frameLine.validate(value))")
+  }
+}

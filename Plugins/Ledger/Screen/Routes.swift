@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// Where the user can go from the feed: navigation as a value.
 public enum Route: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
   case detail(Int)
@@ -56,4 +58,32 @@ public struct DisputeFlow: Codable, Equatable, Sendable {
   public var transactionID: Int
   public var step: Step
   public var reason: String?
+}
+
+extension DeepLink {
+  /// The routes and the links that lead to them, for `workbench diagram routes`: each link's
+  /// path comes from `routes(for:)` itself, so the diagram follows the parser.
+  static var diagram: Diagram {
+    let id = 7
+    func node(_ route: Route?) -> String {
+      guard let route else { return "feed" }
+      return route.description.replacing(String(id), with: "ID")
+    }
+    var nodes = ["feed", node(.detail(id)), node(.dispute(id))]
+    var edges: [Diagram.Edge] = [
+      .init(from: "feed", to: node(.detail(id)), label: "detail ID"),
+      .init(from: node(.detail(id)), to: node(.dispute(id)), label: "dispute start"),
+      .init(from: node(.dispute(id)), to: node(.detail(id)), label: "back"),
+      .init(from: node(.detail(id)), to: "feed", label: "back, or signing out"),
+    ]
+    for path in [[], [Route.detail(id)], [.detail(id), .dispute(id)]] {
+      let link = self.link(for: path)
+      let parsed = (try? routes(for: link)) ?? []
+      let shown = link.replacing(String(id), with: "ID")
+      nodes.append(shown)
+      edges.append(
+        .init(from: shown, to: node(parsed.last), label: "path [" + parsed.map(node).joined(separator: ", ") + "]"))
+    }
+    return Diagram(title: "the feed's routes and the deep links to them", nodes: nodes, edges: edges)
+  }
 }

@@ -44,7 +44,8 @@ public struct Diagram: Equatable, Sendable {
       }
     } else {
       lines.append("flowchart LR")
-      for node in nodes { lines.append("  \(identifier(node))[\"\(node)\"]") }
+      // Mermaid ends a quoted label at a quote: it is written as an entity.
+      for node in nodes { lines.append("  \(identifier(node))[\"\(node.replacing("\"", with: "#quot;"))\"]") }
       for edge in edges {
         let label = edge.label.isEmpty ? "" : "|\(edge.label)|"
         lines.append("  \(identifier(edge.from)) -->\(label) \(identifier(edge.to))")

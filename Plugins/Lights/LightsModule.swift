@@ -42,6 +42,8 @@ extension LightsModule {
       return Diagram(title: "the scopes of a lights session", nodes: [], edges: [])
     }
     var lines: [String] = []
+    // The windows close at the end, so their connections are cancelled with them.
+    defer { for window in host.windows { host.closeWindow(window.id) } }
     if (try? host.run(line: "open home home h")) != nil {
       _ = host.window(named: "h")?.frame
       lines += (try? host.run(line: "@h scopes")).flatMap(Self.text) ?? []

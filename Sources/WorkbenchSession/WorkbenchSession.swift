@@ -177,14 +177,21 @@ public final class WorkbenchSession {
     from store: WorkspaceStore, registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode,
     includingWindows: Bool
   ) throws -> Host {
-    let record = try store.loadSession(includingWindows: includingWindows)
+    // Names, kinds and revisions only: a document's body is read and decoded when the session
+    // first needs it, so a start costs what its windows show, not what the workspace holds.
+    let record = try store.loadSession(includingWindows: includingWindows, includingBodies: false)
     let host = Host(
       registry: registry, environment: environment, clock: clock, restoring: record, addingMissingSamples: true,
-      removedDocuments: try store.removedDocumentNames())
-    try store.addMissing(
-      try host.sessionRecord().documents.filter { document in
-        !record.documents.contains { $0.name == document.name }
+      removedDocuments: try store.removedDocumentNames(),
+      bodies: { name throws(CommandError) -> (revision: Int, json: String) in
+        do throws(StoreError) {
+          return try store.documentBody(named: name)
+        } catch {
+          throw CommandError(error.message)
+        }
       })
+    let stored = Set(record.documents.map(\.name))
+    try store.addMissing(host.sampleRecords.filter { !stored.contains($0.name) })
     host.persistence = store
     return host
   }

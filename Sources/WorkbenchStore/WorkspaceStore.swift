@@ -194,17 +194,37 @@ public final class WorkspaceStore {
 
   // MARK: Documents
 
-  /// Every stored document. A removed document is kept as a row with an empty body (a JSON
-  /// document is never empty), so its sample does not come back and other processes see it go.
+  /// Every stored document. A removed document is kept as a row with an empty kind and body,
+  /// so its sample does not come back and other processes see it go.
   public func documents() throws(StoreError) -> [SessionRecord.Document] {
-    try connection.query("SELECT name, kind, revision, body FROM documents WHERE body != '' ORDER BY name")
+    try connection.query("SELECT name, kind, revision, body FROM documents WHERE kind != '' ORDER BY name")
       .compactMap(Self.document)
+  }
+
+  /// Every stored document's name, kind and revision, with an empty body: the bodies are not
+  /// read (a body is the row's last column, so SQLite leaves its pages alone).
+  public func documentSummaries() throws(StoreError) -> [SessionRecord.Document] {
+    try connection.query("SELECT name, kind, revision FROM documents WHERE kind != '' ORDER BY name").compactMap {
+      row in
+      guard row.count == 3, case .text(let name) = row[0], case .text(let kind) = row[1],
+        case .integer(let revision) = row[2]
+      else { return nil }
+      return SessionRecord.Document(name: name, kind: kind, revision: revision, body: "")
+    }
+  }
+
+  /// One document's stored revision and body, read when a session first needs it.
+  public func documentBody(named name: String) throws(StoreError) -> (revision: Int, json: String) {
+    let rows = try connection.query("SELECT revision, body FROM documents WHERE name = ? AND kind != ''", [.text(name)])
+    guard let row = rows.first, row.count == 2, case .integer(let revision) = row[0], case .text(let body) = row[1]
+    else { throw StoreError(.invalid, "document '\(name)' is not in the workspace any more") }
+    return (revision, body)
   }
 
   /// The names of removed documents (see `removeDocument`).
   public func removedDocumentNames() throws(StoreError) -> Set<String> {
     var names: Set<String> = []
-    for row in try connection.query("SELECT name FROM documents WHERE body = ''") {
+    for row in try connection.query("SELECT name FROM documents WHERE kind = ''") {
       if case .text(let name)? = row.first { names.insert(name) }
     }
     return names
@@ -228,7 +248,7 @@ public final class WorkspaceStore {
         let existing = try connection.query(
           "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
         if let current = existing.first.flatMap(Self.document) {
-          guard current.body.isEmpty else { return .conflicted(current: current) }
+          guard current.kind.isEmpty else { return .conflicted(current: current) }
           // The name of a removed document is free again; its revisions go on counting.
           try connection.query(
             "UPDATE documents SET kind = ?, body = ?, revision = revision + 1 WHERE name = ?",
@@ -254,16 +274,16 @@ public final class WorkspaceStore {
   }
 
   /// Removes a document if the stored one is still `baseRevision`: its row stays, with an
-  /// empty body and the next revision.
+  /// empty kind and body and the next revision.
   public func removeDocument(name: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
     try connection.transaction { () throws(StoreError) -> SaveOutcome in
       try connection.query(
-        "UPDATE documents SET body = '', revision = revision + 1 WHERE name = ? AND revision = ? AND body != ''",
+        "UPDATE documents SET kind = '', body = '', revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
         [.text(name), .integer(baseRevision)])
       if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
       let current = try connection.query(
         "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
-      guard let document = current.first.flatMap(Self.document), !document.body.isEmpty else {
+      guard let document = current.first.flatMap(Self.document), !document.kind.isEmpty else {
         return .saved(revision: baseRevision)  // already gone
       }
       return .conflicted(current: document)
@@ -289,7 +309,7 @@ public final class WorkspaceStore {
     guard case .integer(let dataVersion)? = version.first?.first else { return [] }
     defer { lastDataVersion = dataVersion }
     if let lastDataVersion, lastDataVersion == dataVersion { return [] }
-    let revisions = try connection.query("SELECT name, revision, body = '' FROM documents")
+    let revisions = try connection.query("SELECT name, revision, kind = '' FROM documents")
     var changed: [String] = []
     for row in revisions {
       guard case .text(let name) = row[0], case .integer(let revision) = row[1], case .integer(let removed) = row[2]
@@ -335,8 +355,10 @@ public final class WorkspaceStore {
 
   /// The stored session: every document, and the windows (none when `includingWindows` is
   /// false, as batch runs start without windows).
-  public func loadSession(includingWindows: Bool = true) throws(StoreError) -> SessionRecord {
-    let documents = try documents()
+  public func loadSession(includingWindows: Bool = true, includingBodies: Bool = true) throws(StoreError)
+    -> SessionRecord
+  {
+    let documents = includingBodies ? try documents() : try documentSummaries()
     var windows: [SessionRecord.Window] = []
     var focused: Int?
     var next = 1

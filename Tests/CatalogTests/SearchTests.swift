@@ -53,6 +53,33 @@ import WorkbenchCore
   }
 }
 
+extension SearchTests {
+  /// A rename splices the index instead of rebuilding it: after renames that lengthen, shorten
+  /// and change the script of titles, every search gives what a freshly built index gives.
+  @Test func renamesKeepTheIndexAsAFreshOneWouldBe() throws {
+    var document = try catalog([(1, "Alpha"), (2, "Beta"), (3, "Gamma"), (4, "Delta")])
+    document = try document.renaming(2, to: "Much Longer Beta Title")
+    document = try document.renaming(3, to: "Г")
+    document = try document.renaming(1, to: "al")
+    let fresh = try CatalogDocument(validating: document.books)
+    for query in ["beta", "bet", "gamma", "г", "al", "delta", "a", "ta\nd", "l"] {
+      let spliced = CatalogScreenModel(
+        document: document, viewState: CatalogViewState(query: query), environment: .init(viewportRows: 50))
+      let rebuilt = CatalogScreenModel(
+        document: fresh, viewState: CatalogViewState(query: query), environment: .init(viewportRows: 50))
+      #expect(spliced.rowIDs == rebuilt.rowIDs, "query \(query)")
+    }
+    #expect(
+      CatalogScreenModel(
+        document: document, viewState: CatalogViewState(query: "gamma"), environment: .init(viewportRows: 50)
+      ).rowIDs == [])
+    #expect(
+      CatalogScreenModel(
+        document: document, viewState: CatalogViewState(query: "delta"), environment: .init(viewportRows: 50)
+      ).rowIDs == [4])
+  }
+}
+
 /// A small deterministic random number generator (SplitMix64) for reproducible tests.
 struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64

@@ -36,7 +36,7 @@ public struct CatalogDocument: DocumentBody {
   /// The empty catalog.
   public static let empty = CatalogDocument(books: [], index: TitleIndex(books: [], positions: [:]))
 
-  private init(books: [CatalogBook], index: TitleIndex) {
+  init(books: [CatalogBook], index: TitleIndex) {
     self.books = books
     self.index = index
   }

@@ -2,7 +2,20 @@ import FoundationEssentials
 
 /// The facts a document holds. A module's document type conforms; decoding from untrusted
 /// input must throw a validation error, never trap.
-public protocol DocumentBody: Codable, Equatable, Sendable {}
+public protocol DocumentBody: Codable, Equatable, Sendable {
+  /// Reads the document from JSON faster than a decoder would, for kinds whose documents get
+  /// big: `nil` when the text is not in the plain shape this reads (the host then decodes it
+  /// the usual way, which also says what is wrong). Throws the document's own validation
+  /// errors. By default, `nil`.
+  static func decodeQuickly(_ json: [UInt8]) throws -> Self?
+  /// The document as JSON, written faster than an encoder would; `nil` by default.
+  func encodeQuickly() -> [UInt8]?
+}
+
+extension DocumentBody {
+  public static func decodeQuickly(_ json: [UInt8]) throws -> Self? { nil }
+  public func encodeQuickly() -> [UInt8]? { nil }
+}
 
 /// A registered kind of document.
 public struct DocumentKind: Sendable {
@@ -83,38 +96,102 @@ final class DocumentEntry {
   let name: String
   let kind: String
   var revision: Int
-  var body: any DocumentBody
   var undoStack: [DocumentEdit] = []
   var redoStack: [DocumentEdit] = []
   /// The body as JSON, for the revision it was encoded at: saves and session records reuse it.
   var encoded: (revision: Int, json: String)?
 
+  /// The decoded body, or how to get it: a document restored from the workspace is decoded
+  /// when something first needs it (a window opens on it, a command names it), not at start.
+  private var loaded: (any DocumentBody)?
+  private var source: (@MainActor () throws(CommandError) -> (revision: Int, json: String))?
+  private let decode: (@Sendable ([UInt8]) throws -> any DocumentBody)?
+
   init(name: String, kind: String, revision: Int, body: any DocumentBody) {
     self.name = name
     self.kind = kind
     self.revision = revision
-    self.body = body
+    self.loaded = body
+    self.decode = nil
   }
 
-  var snapshot: DocumentSnapshot {
+  /// A document whose body is decoded from `source` when first needed.
+  init(
+    name: String, kind: String, revision: Int,
+    source: @escaping @MainActor () throws(CommandError) -> (revision: Int, json: String),
+    decode: @escaping @Sendable ([UInt8]) throws -> any DocumentBody
+  ) {
+    self.name = name
+    self.kind = kind
+    self.revision = revision
+    self.source = source
+    self.decode = decode
+  }
+
+  /// Whether the body has been decoded.
+  var isLoaded: Bool { loaded != nil }
+
+  /// The body, decoded now if it was not yet.
+  ///
+  /// - Throws: `CommandError` naming the document and what is wrong with it; the stored
+  ///   document is left as it is.
+  @MainActor func load() throws(CommandError) -> any DocumentBody {
+    if let loaded { return loaded }
+    guard let source, let decode else { throw CommandError("document '\(name)' has no body") }
+    let stored = try source()
+    do {
+      let body = try decode(Array(stored.json.utf8))
+      loaded = body
+      revision = stored.revision
+      encoded = (stored.revision, stored.json)
+      self.source = nil
+      return body
+    } catch let error as CommandError {
+      throw CommandError(
+        "document '\(name)' could not be read (\(error.message)); it is kept in the workspace, untouched")
+    } catch {
+      throw CommandError("document '\(name)' could not be read (\(error)); it is kept in the workspace, untouched")
+    }
+  }
+
+  /// The body. A body not decoded yet is decoded here; one that cannot be decoded reads as
+  /// `UnreadableDocument`, which no screen shows (callers that can report the reason call
+  /// `load()` first).
+  @MainActor var body: any DocumentBody {
+    get { (try? load()) ?? UnreadableDocument() }
+    set {
+      loaded = newValue
+      source = nil
+    }
+  }
+
+  @MainActor var snapshot: DocumentSnapshot {
     DocumentSnapshot(name: name, kind: kind, revision: revision, body: body)
   }
 
-  /// The body as JSON with sorted keys, encoded once per revision.
-  func json() throws -> String {
+  /// The body as JSON with sorted keys, encoded once per revision; a body not decoded yet is
+  /// given as it was stored, without decoding it.
+  @MainActor func json() throws -> String {
     if let encoded, encoded.revision == revision { return encoded.json }
+    if loaded == nil, let source {
+      let stored = try source()
+      if stored.revision == revision { return stored.json }
+    }
     let json = try DocumentEntry.encode(body)
     encoded = (revision, json)
     return json
   }
 
   static func encode(_ body: any DocumentBody) throws -> String {
+    if let quick = body.encodeQuickly() { return String(decoding: quick, as: UTF8.self) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return String(decoding: try encoder.encode(body), as: UTF8.self)
   }
-
 }
+
+/// What a document that could not be decoded reads as: no screen shows it, nothing edits it.
+struct UnreadableDocument: DocumentBody {}
 
 /// One committed document change, kept for undo: the body before it and what it was.
 struct DocumentEdit {

@@ -66,9 +66,10 @@ final class SessionDocuments {
 
   /// A committed change: stored as the next revision, undoable.
   func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
-    let previous = entry.body
+    // A stored body that cannot be read is replaced without an undo step back to it.
+    let previous = try? entry.load()
     try store(body, in: entry)
-    entry.undoStack.append(DocumentEdit(body: previous, summary: summary))
+    if let previous { entry.undoStack.append(DocumentEdit(body: previous, summary: summary)) }
     entry.redoStack.removeAll()
   }
 
@@ -149,10 +150,20 @@ final class SessionDocuments {
   /// Takes in a version of a document stored by someone else. Its undo history ends here:
   /// undoing past another process's change would silently revert it. An empty body is a removal.
   func adoptExternalChange(_ stored: SessionRecord.Document) {
-    if stored.body.isEmpty {
+    if stored.kind.isEmpty {
       guard entries[stored.name] != nil else { return }
       entries[stored.name] = nil
       removed(stored.name)
+      return
+    }
+    // A document nothing here has decoded stays undecoded: it takes the new version as text.
+    if let kind = registry.documentKinds[stored.kind], entries[stored.name].map({ !$0.isLoaded }) ?? true {
+      let json = stored.body
+      let revision = stored.revision
+      entries[stored.name] = DocumentEntry(
+        name: stored.name, kind: stored.kind, revision: stored.revision,
+        source: { () throws(CommandError) -> (revision: Int, json: String) in (revision, json) }, decode: kind.decode)
+      removedNames.remove(stored.name)
       return
     }
     guard let kind = registry.documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {

@@ -6,6 +6,15 @@ extension Host {
   /// - Parameter includingDocuments: false leaves the documents out (they are saved as they
   ///   change), which makes the record as cheap as the windows' view states.
   /// - Throws: `CommandError` if a document or view state cannot be encoded.
+  /// The modules' sample documents as records, with the JSON encoded when they registered.
+  public var sampleRecords: [SessionRecord.Document] {
+    registry.documentKinds.values.sorted { $0.name < $1.name }.flatMap { kind in
+      kind.samples.compactMap { sample in
+        sample.json.map { SessionRecord.Document(name: sample.name, kind: kind.name, revision: 1, body: $0) }
+      }
+    }
+  }
+
   public func sessionRecord(includingDocuments: Bool = true) throws(CommandError) -> SessionRecord {
     var documentRecords: [SessionRecord.Document] = []
     for name in includingDocuments ? documentNames : [] {
@@ -64,12 +73,20 @@ extension Host {
 
   /// A host on modules already registered, whose session is rebuilt from `record`.
   ///
-  /// - Parameter removedDocuments: documents the workspace says were removed: samples of those
-  ///   names are not added back.
+  /// Documents are not decoded here: each is decoded when first needed (a window on it is
+  /// restored or opened, a command names it), so a start costs what its windows show.
+  ///
+  /// - Parameters:
+  ///   - removedDocuments: documents the workspace says were removed: samples of those names
+  ///     are not added back.
+  ///   - bodies: where a document's stored revision and JSON come from when it is first
+  ///     needed; when `nil`, the record's bodies are used. (The workspace passes a reader so a
+  ///     document nobody opens is never even read.)
   public convenience init(
     registry: ModuleRegistry, environment: ScreenEnvironment = ScreenEnvironment(),
     clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false,
-    removedDocuments: Set<String> = []
+    removedDocuments: Set<String> = [],
+    bodies: (@MainActor (String) throws(CommandError) -> (revision: Int, json: String))? = nil
   ) {
     self.init(registry: registry, environment: environment, clock: clock, loadSamples: addingMissingSamples)
     for name in removedDocuments { documents[name] = nil }
@@ -82,17 +99,19 @@ extension Host {
               + "kept in the workspace, untouched"))
         continue
       }
-      do {
-        let body = try kind.decode(Array(stored.body.utf8))
-        if let sample = documents[stored.name], sample.kind != stored.kind {
-          warnings.append(
-            RestorationWarning(message: "document '\(stored.name)' is stored as \(stored.kind), not \(sample.kind)"))
-        }
-        documents[stored.name] = DocumentEntry(
-          name: stored.name, kind: stored.kind, revision: stored.revision, body: body)
-      } catch {
-        warnings.append(RestorationWarning(message: "document '\(stored.name)' could not be read (\(error)); left out"))
+      if let sample = documents[stored.name], sample.kind != stored.kind {
+        warnings.append(
+          RestorationWarning(message: "document '\(stored.name)' is stored as \(stored.kind), not \(sample.kind)"))
       }
+      let name = stored.name
+      let revision = stored.revision
+      let json = bodies == nil ? stored.body : ""
+      documents[stored.name] = DocumentEntry(
+        name: stored.name, kind: stored.kind, revision: stored.revision,
+        source: { () throws(CommandError) -> (revision: Int, json: String) in
+          if let bodies { return try bodies(name) }
+          return (revision, json)
+        }, decode: kind.decode)
     }
     var missingScreens: [String] = []
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {
@@ -104,10 +123,17 @@ extension Host {
         if !missingScreens.contains(stored.screen) { missingScreens.append(stored.screen) }
         continue
       }
-      guard let screen = screenKinds[stored.screen], let entry = documents[stored.document],
+      let body: (any DocumentBody)?
+      do {
+        body = try documents[stored.document]?.load()
+      } catch {
+        warnings.append(RestorationWarning(message: "window \(label): \(error.message); the window is closed"))
+        continue
+      }
+      guard let screen = screenKinds[stored.screen], let entry = documents[stored.document], let body,
         entry.kind == screen.documentKind,
         let content = screen.make(
-          entry.body, self.environment(for: stored.document, screen: stored.screen, window: stored.number))
+          body, self.environment(for: stored.document, screen: stored.screen, window: stored.number))
       else {
         warnings.append(
           RestorationWarning(

@@ -247,7 +247,8 @@ public final class Host {
         "\(screenName) shows \(screen.documentKind) documents, and '\(documentName)' is a \(entry.kind) document")
     }
     if let name { try windowList.validateName(name) }
-    guard let content = screen.make(entry.body, environment(for: documentName, screen: screenName)) else {
+    let body = try entry.load()
+    guard let content = screen.make(body, environment(for: documentName, screen: screenName)) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
     content.documentRevisionChanged(entry.revision)

@@ -30,7 +30,10 @@ public final class Registrar {
         name: name, module: manifest.name, summary: summary,
         samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value, try? DocumentEntry.encode($0.value)) },
         matches: { $0 is Body },
-        decode: { bytes in try JSONDecoder().decode(Body.self, from: Data(bytes)) }))
+        decode: { bytes in
+          if let body = try Body.decodeQuickly(bytes) { return body }
+          return try JSONDecoder().decode(Body.self, from: Data(bytes))
+        }))
   }
 
   /// Registers a screen: a screen model type shown in windows bound to one document kind.

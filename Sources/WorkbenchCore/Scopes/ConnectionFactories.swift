@@ -138,15 +138,19 @@ public enum ObservationSubscription {
   ) -> Cancellation {
     let tracker = ObservationTracker(object: object, keyPath: keyPath, onChange: onChange)
     tracker.track()
-    return Cancellation { tracker.cancelled = true }
+    return Cancellation { tracker.cancel() }
   }
 }
 
 @MainActor
 final class ObservationTracker<Object: AnyObject, Value> {
-  let object: Object
+  /// Weak: the object's registrar holds the tracking closure, which holds this tracker; a
+  /// strong reference back would keep the object, and its registrations, alive for ever.
+  weak var object: Object?
   let keyPath: KeyPath<Object, Value>
-  let onChange: ChangeSink
+  /// Dropped when cancelled: the object's registrar keeps the tracking closure (so this
+  /// tracker) until the next change, and the sink leads back to whoever reads the object.
+  var onChange: ChangeSink?
   var cancelled = false
 
   init(object: Object, keyPath: KeyPath<Object, Value>, onChange: ChangeSink) {
@@ -155,15 +159,21 @@ final class ObservationTracker<Object: AnyObject, Value> {
     self.onChange = onChange
   }
 
+  func cancel() {
+    cancelled = true
+    onChange = nil
+  }
+
   func track() {
-    guard !cancelled else { return }
+    guard !cancelled, let object, onChange != nil else { return }
     withObservationTracking {
       _ = object[keyPath: keyPath]
     } onChange: { [self] in
-      // Observation calls this before the change lands: the scheduler reads after it.
+      // Observation calls this before the change lands: the scheduler reads after it. (The
+      // sink is read through `self`, not captured, so cancelling lets it go.)
       MainActor.assumeIsolated {
-        onChange.scheduler.enqueue { [self] in
-          guard !cancelled else { return }
+        self.onChange?.scheduler.enqueue { [self] in
+          guard !cancelled, let onChange = self.onChange else { return }
           track()
           onChange()
         }

@@ -139,22 +139,64 @@ struct TraceRecorder {
     trace.failure = result.failure
   }
 
-  /// A content hash (FNV-1a, 64 bits) of what a frame shows, as hex.
+  /// A content hash (FNV-1a, 64 bits) of what a frame shows, as hex: the screen and the
+  /// frame's structure walked directly (no JSON is built), the same in every process.
   static func hash(_ screen: String, _ value: FrameValue) -> String {
-    var state: UInt64 = 0xcbf2_9ce4_8422_2325
-    var json: [UInt8] = []
-    value.appendJSON(to: &json)
-    func mix<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-      for byte in bytes {
-        state ^= UInt64(byte)
-        state = state &* 0x100_0000_01b3
-      }
-      state ^= 0xff
-      state = state &* 0x100_0000_01b3
-    }
-    mix(screen.utf8)
-    mix(json)
+    var hasher = StableHasher()
+    hasher.mix(screen)
+    hasher.mix(value)
+    let state = hasher.state
     let digits = String(state, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}
+
+/// FNV-1a over a frame's structure: a tag byte for each kind of value, then its content.
+struct StableHasher {
+  private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  mutating func byte(_ byte: UInt8) {
+    state ^= UInt64(byte)
+    state = state &* 0x100_0000_01b3
+  }
+
+  mutating func mix(_ text: String) {
+    for unit in text.utf8 { byte(unit) }
+    byte(0xff)  // not UTF-8: ends the string
+  }
+
+  mutating func mix(_ integer: Int) {
+    var bits = UInt64(bitPattern: Int64(integer))
+    for _ in 0..<8 {
+      byte(UInt8(truncatingIfNeeded: bits))
+      bits >>= 8
+    }
+  }
+
+  mutating func mix(_ value: FrameValue) {
+    switch value {
+    case .null: byte(0)
+    case .bool(let flag): byte(flag ? 2 : 1)
+    case .integer(let integer):
+      byte(3)
+      mix(integer)
+    case .number(let number):
+      byte(4)
+      mix(Int(bitPattern: UInt(number.bitPattern)))
+    case .string(let text):
+      byte(5)
+      mix(text)
+    case .list(let items):
+      byte(6)
+      mix(items.count)
+      for item in items { mix(item) }
+    case .object(let object):
+      byte(7)
+      mix(object.members.count)
+      for member in object.members {
+        mix(member.key)
+        mix(member.value)
+      }
+    }
   }
 }

@@ -68,6 +68,28 @@ public enum WorkspaceTransfer {
 
   static func importDocument(from path: String, into workspace: WorkbenchSession) throws(CommandError) -> String {
     let bytes = try read(path)
+    // The envelope's fields are found without building the body's tree (a million books would
+    // be hundreds of megabytes of it): the body goes to its kind's decoder as the bytes it is.
+    // Anything the scan does not take is parsed in full, which also says what is wrong.
+    if let fields = JSONEnvelope.fields(of: bytes) {
+      var envelope: [(key: String, value: FrameValue)] = []
+      var bodyBytes: ArraySlice<UInt8>?
+      for field in fields {
+        if field.key == "body" {
+          bodyBytes = bytes[field.value]
+          envelope.append((field.key, bytes[field.value].first == UInt8(ascii: "{") ? [:] : .null))
+        } else if let value = try? FrameValue.parse(json: Array(bytes[field.value])) {
+          envelope.append((field.key, value))
+        } else {
+          envelope = []
+          break
+        }
+      }
+      if !envelope.isEmpty {
+        return try importDocument(
+          FrameObject(members: envelope), body: bodyBytes.map(Array.init), path: path, into: workspace)
+      }
+    }
     let value: FrameValue
     do {
       value = try FrameValue.parse(json: bytes)
@@ -77,6 +99,13 @@ public enum WorkspaceTransfer {
     guard case .object(let envelope) = value else {
       throw CommandError("\(path): expected an object with name, kind and body")
     }
+    return try importDocument(
+      envelope, body: envelope["body"].map { Array($0.jsonText.utf8) }, path: path, into: workspace)
+  }
+
+  private static func importDocument(
+    _ envelope: FrameObject, body bodyJSON: [UInt8]?, path: String, into workspace: WorkbenchSession
+  ) throws(CommandError) -> String {
     for key in envelope.keys where !["name", "kind", "revision", "body"].contains(key) {
       throw CommandError("\(path): unknown field '\(key)' (the fields are name, kind, revision and body)")
     }
@@ -91,7 +120,7 @@ public enum WorkspaceTransfer {
     let host = workspace.host
     let before = host.document(named: name)?.revision
     do {
-      try host.importDocument(named: name, kind: kind, json: Array(body.jsonText.utf8))
+      try host.importDocument(named: name, kind: kind, json: bodyJSON ?? [])
     } catch {
       throw CommandError(
         "\(path): \(error.message.hasPrefix("unknown document kind") ? "field 'kind': " : "field 'body': ")\(error.message)"
@@ -101,6 +130,79 @@ public enum WorkspaceTransfer {
     return before == nil
       ? "imported \(name) (\(kind)) as a new document"
       : "imported \(name) (\(kind)) as revision \(revision), replacing revision \(before ?? 0)"
+  }
+
+  /// Finds the top-level fields of a JSON object and the bytes of each value, without parsing
+  /// the values: strings are skipped with their escapes, objects and lists by their brackets.
+  /// `nil` for anything else (the full parser then reports what is wrong).
+  enum JSONEnvelope {
+    static func fields(of bytes: [UInt8]) -> [(key: String, value: Range<Int>)]? {
+      var index = 0
+      func skipSpace() { while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 } }
+      func skipString() -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+        index += 1
+        while index < bytes.count {
+          switch bytes[index] {
+          case UInt8(ascii: "\\"): index += 2
+          case UInt8(ascii: "\""):
+            index += 1
+            return true
+          default: index += 1
+          }
+        }
+        return false
+      }
+      func skipValue() -> Bool {
+        var depth = 0
+        repeat {
+          guard index < bytes.count else { return false }
+          switch bytes[index] {
+          case UInt8(ascii: "\""): if !skipString() { return false }
+          case UInt8(ascii: "{"), UInt8(ascii: "["):
+            depth += 1
+            index += 1
+          case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            if depth == 0 { return true }
+            depth -= 1
+            index += 1
+          case UInt8(ascii: ","): if depth == 0 { return true } else { index += 1 }
+          default: index += 1
+          }
+        } while depth > 0 || (index < bytes.count && ![UInt8(ascii: ","), UInt8(ascii: "}")].contains(bytes[index]))
+        return true
+      }
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+      index += 1
+      var fields: [(key: String, value: Range<Int>)] = []
+      while true {
+        skipSpace()
+        let keyStart = index
+        guard skipString(), let key = (try? FrameValue.parse(json: Array(bytes[keyStart..<index])))?.stringValue else {
+          return nil
+        }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        skipSpace()
+        let valueStart = index
+        guard skipValue() else { return nil }
+        var valueEnd = index
+        while valueEnd > valueStart, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        guard valueEnd > valueStart else { return nil }
+        fields.append((key, valueStart..<valueEnd))
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          continue
+        }
+        guard bytes[index] == UInt8(ascii: "}") else { return nil }
+        index += 1
+        skipSpace()
+        return index == bytes.count ? fields : nil
+      }
+    }
   }
 
   private static func read(_ path: String) throws(CommandError) -> [UInt8] {

@@ -22,7 +22,7 @@ public final class WorkspaceStore {
   private var lastDataVersion: Int?
 
   /// The schema this code writes.
-  static let schemaVersion = 1
+  static let schemaVersion = 2
 
   /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
   /// `~/.local/share/workbench/workspace.sqlite`.
@@ -171,6 +171,8 @@ public final class WorkspaceStore {
             number INTEGER PRIMARY KEY, position INTEGER NOT NULL, name TEXT, screen TEXT NOT NULL,
             document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
           CREATE TABLE session (key TEXT PRIMARY KEY, value INTEGER);
+          CREATE TABLE document_edits (
+            name TEXT NOT NULL, revision INTEGER NOT NULL, edit TEXT NOT NULL, PRIMARY KEY (name, revision));
           """)
         try connection.query(
           "INSERT INTO meta (key, value) VALUES ('schema', ?)", [.text(String(WorkspaceStore.schemaVersion))])
@@ -188,6 +190,15 @@ public final class WorkspaceStore {
       }
       // A workspace from before the application id gets it (a read-only one stays as it is).
       try? connection.execute("PRAGMA application_id = \(applicationID)")
+      if version < 2 {
+        // Schema 2 adds the log of edits stored since each document's snapshot.
+        try connection.execute(
+          """
+          CREATE TABLE IF NOT EXISTS document_edits (
+            name TEXT NOT NULL, revision INTEGER NOT NULL, edit TEXT NOT NULL, PRIMARY KEY (name, revision));
+          UPDATE meta SET value = '2' WHERE key = 'schema';
+          """)
+      }
       return false
     }
   }
@@ -197,8 +208,41 @@ public final class WorkspaceStore {
   /// Every stored document. A removed document is kept as a row with an empty kind and body,
   /// so its sample does not come back and other processes see it go.
   public func documents() throws(StoreError) -> [SessionRecord.Document] {
-    try connection.query("SELECT name, kind, revision, body FROM documents WHERE kind != '' ORDER BY name")
-      .compactMap(Self.document)
+    var result: [SessionRecord.Document] = []
+    for row in try connection.query("SELECT name, kind, revision, body FROM documents WHERE kind != '' ORDER BY name") {
+      if let document = try materialized(row) { result.append(document) }
+    }
+    return result
+  }
+
+  /// Turns the edits stored since a snapshot into a whole document's JSON, for whoever needs
+  /// the whole text (another process, an export): the session sets it from its modules, which
+  /// know what their edits mean.
+  public var materialize: ((_ kind: String, _ snapshot: String, _ edits: [String]) throws -> String)?
+
+  /// The edits stored since the document's snapshot, in order.
+  func edits(of name: String) throws(StoreError) -> [String] {
+    try connection.query("SELECT edit FROM document_edits WHERE name = ? ORDER BY revision", [.text(name)]).compactMap {
+      if case .text(let edit)? = $0.first { return edit }
+      return nil
+    }
+  }
+
+  /// A document row as a whole document: its snapshot, with the edits since applied.
+  private func materialized(_ row: [SQLiteConnection.Value]) throws(StoreError) -> SessionRecord.Document? {
+    guard var document = Self.document(row) else { return nil }
+    guard !document.kind.isEmpty else { return document }
+    let edits = try edits(of: document.name)
+    guard !edits.isEmpty else { return document }
+    guard let materialize else {
+      throw StoreError(.invalid, "document '\(document.name)' has stored edits, and no module here can apply them")
+    }
+    do {
+      document.body = try materialize(document.kind, document.body, edits)
+    } catch {
+      throw StoreError(.corrupt, "document '\(document.name)': its stored edits cannot be applied (\(error))")
+    }
+    return document
   }
 
   /// Every stored document's name, kind and revision, with an empty body: the bodies are not
@@ -213,12 +257,16 @@ public final class WorkspaceStore {
     }
   }
 
-  /// One document's stored revision and body, read when a session first needs it.
-  public func documentBody(named name: String) throws(StoreError) -> (revision: Int, json: String) {
-    let rows = try connection.query("SELECT revision, body FROM documents WHERE name = ? AND kind != ''", [.text(name)])
-    guard let row = rows.first, row.count == 2, case .integer(let revision) = row[0], case .text(let body) = row[1]
-    else { throw StoreError(.invalid, "document '\(name)' is not in the workspace any more") }
-    return (revision, body)
+  /// One document's stored revision, snapshot and the edits since, read when a session first
+  /// needs it (the session applies the edits itself).
+  public func documentBody(named name: String) throws(StoreError) -> StoredDocument {
+    try connection.transaction { () throws(StoreError) -> StoredDocument in
+      let rows = try connection.query(
+        "SELECT revision, body FROM documents WHERE name = ? AND kind != ''", [.text(name)])
+      guard let row = rows.first, row.count == 2, case .integer(let revision) = row[0], case .text(let body) = row[1]
+      else { throw StoreError(.invalid, "document '\(name)' is not in the workspace any more") }
+      return StoredDocument(revision: revision, json: body, edits: try edits(of: name))
+    }
   }
 
   /// The names of removed documents (see `removeDocument`).
@@ -253,6 +301,7 @@ public final class WorkspaceStore {
           try connection.query(
             "UPDATE documents SET kind = ?, body = ?, revision = revision + 1 WHERE name = ?",
             [.text(kind), .text(body), .text(name)])
+          try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
           return .saved(revision: current.revision + 1)
         }
         try connection.query(
@@ -263,13 +312,38 @@ public final class WorkspaceStore {
       try connection.query(
         "UPDATE documents SET body = ?, revision = revision + 1 WHERE name = ? AND revision = ?",
         [.text(body), .text(name), .integer(baseRevision)])
-      if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
-      let current = try connection.query(
-        "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
-      guard let document = current.first.flatMap(Self.document) else {
-        throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
+      if connection.changes == 1 {
+        // A new snapshot: the edits it includes go.
+        try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
+        return .saved(revision: baseRevision + 1)
       }
-      return .conflicted(current: document)
+      return .conflicted(current: try current(name))
+    }
+  }
+
+  /// The document as stored now, whole, for a conflict.
+  private func current(_ name: String) throws(StoreError) -> SessionRecord.Document {
+    let rows = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+    guard let row = rows.first, let document = try materialized(row) else {
+      throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
+    }
+    return document
+  }
+
+  /// Stores one edit as the document's next revision if the stored one is still
+  /// `baseRevision`: a row in the edit log, so the cost follows the edit, not the document.
+  /// The edit is the module's own JSON describing the change from the revision before.
+  public func appendEdit(name: String, edit: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
+    try Self.refuseSecrets(edit, what: "an edit of document '\(name)'")
+    return try connection.transaction { () throws(StoreError) -> SaveOutcome in
+      try connection.query(
+        "UPDATE documents SET revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
+        [.text(name), .integer(baseRevision)])
+      guard connection.changes == 1 else { return .conflicted(current: try current(name)) }
+      try connection.query(
+        "INSERT INTO document_edits (name, revision, edit) VALUES (?, ?, ?)",
+        [.text(name), .integer(baseRevision + 1), .text(edit)])
+      return .saved(revision: baseRevision + 1)
     }
   }
 
@@ -280,7 +354,10 @@ public final class WorkspaceStore {
       try connection.query(
         "UPDATE documents SET kind = '', body = '', revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
         [.text(name), .integer(baseRevision)])
-      if connection.changes == 1 { return .saved(revision: baseRevision + 1) }
+      if connection.changes == 1 {
+        try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
+        return .saved(revision: baseRevision + 1)
+      }
       let current = try connection.query(
         "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
       guard let document = current.first.flatMap(Self.document), !document.kind.isEmpty else {
@@ -320,7 +397,7 @@ public final class WorkspaceStore {
     var result: [SessionRecord.Document] = []
     for name in changed {
       let rows = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
-      if let document = rows.first.flatMap(Self.document) { result.append(document) }
+      if let row = rows.first, let document = try materialized(row) { result.append(document) }
     }
     return result
   }
@@ -443,6 +520,14 @@ extension WorkspaceStore: DocumentPersistence {
   public func remove(document name: String, baseRevision: Int) throws(CommandError) -> SaveOutcome {
     do {
       return try removeDocument(name: name, baseRevision: baseRevision)
+    } catch {
+      throw CommandError(error.message)
+    }
+  }
+
+  public func appendEdit(document name: String, edit: String, baseRevision: Int) throws(CommandError) -> SaveOutcome? {
+    do {
+      return try appendEdit(name: name, edit: edit, baseRevision: baseRevision)
     } catch {
       throw CommandError(error.message)
     }

@@ -1,6 +1,6 @@
 // Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
-// hostile, recording.
+// hostile, recording, big.
 let requested = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
 
@@ -11,6 +11,7 @@ func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(
 if wants("startup") { StartupBenchmark.run(iterations: 200).forEach { print($0) } }
 if wants("roundtrip") { RoundTripBenchmark.run(iterations: 20_000).forEach { print($0) } }
 if wants("million") { LargeCatalogBenchmark.run(count: 1_000_000).forEach { print($0) } }
+if wants("big") { BigDocumentBenchmark.run(books: 1_000_000, renames: 60).forEach { print($0) } }
 if wants("workspace") { WorkspaceBenchmark.run(saves: 2000).forEach { print($0) } }
 if wants("lights") { LightsBenchmark.run(changes: 200).forEach { print($0) } }
 if wants("ledger") { LedgerBenchmark.run(transactions: 100_000).forEach { print($0) } }

@@ -32,7 +32,7 @@ import WorkbenchTestSupport
         }.max() ?? 0
       let store = try WorkspaceStore(path: workspace)
       #expect(try store.integrityCheck() == "ok", "round \(round)")
-      let stored = try store.documents().first { $0.name == "library" }?.revision ?? 0
+      let stored = try store.documentSummaries().first { $0.name == "library" }?.revision ?? 0
       #expect(stored >= reported, "round \(round): reported revision \(reported), stored \(stored)")
       #expect(stored >= lastReported, "round \(round): a save from an earlier round is gone")
       lastReported = max(lastReported, reported)

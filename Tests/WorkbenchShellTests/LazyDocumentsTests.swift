@@ -48,9 +48,9 @@ import WorkbenchTestSupport
     var reads: [String] = []
     let host = Host(
       registry: try ModuleRegistry(modules: builtInModules), restoring: record,
-      bodies: { name throws(CommandError) -> (revision: Int, json: String) in
+      bodies: { name throws(CommandError) -> StoredDocument in
         reads.append(name)
-        return (1, "")
+        return StoredDocument(revision: 1, json: "")
       })
     #expect(host.documentNames == ["other"])
     #expect(reads.isEmpty)

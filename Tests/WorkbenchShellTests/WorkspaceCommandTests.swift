@@ -45,6 +45,30 @@ import WorkbenchTestSupport
     #expect(listed.stdout.contains("library  catalog  revision 1"))  // the failed imports changed nothing
   }
 
+  /// The import reads the envelope without parsing the body into a tree: titles holding
+  /// brackets, quotes and commas, the body first, spacing, and what is not an envelope at all.
+  @Test func anImportFindsTheBodyWhateverItHolds() throws {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/w.sqlite"
+    writeTextFile(
+      #"""
+      { "body" : {"books": [{"id": 1, "title": "}, {\"id\": 2, \"title\": \"x\"}"}, {"id": 3, "title": "[a, b]"}]} ,
+        "kind": "catalog", "name" : "tricky" }
+      """#, to: folder + "/tricky.json")
+    let imported = ChildProcess.runWorkbench(["import", folder + "/tricky.json", "-w", workspace])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let shown = ChildProcess.runWorkbench(["-w", workspace, "-q", "-c", "open catalog tricky; frame"])
+    #expect(shown.stdout.contains(#"}, {"id": 2, "title": "x"}"#), "\(shown.stdout)")
+    #expect(shown.stdout.contains("[a, b]"))
+    #expect(shown.stdout.contains("total: 2"))
+    for broken in [#"{"name": "x", "kind": "catalog", "body": {"books": []} "#, #"{"name": "x" "kind": 1}"#, "[]"] {
+      writeTextFile(broken, to: folder + "/broken.json")
+      let refused = ChildProcess.runWorkbench(["import", folder + "/broken.json", "-w", workspace])
+      #expect(refused.status == 1, "\(broken)")
+      #expect(refused.stderr.hasPrefix("error: \(folder)/broken.json"), "\(refused.stderr)")
+    }
+  }
+
   @Test func aFileThatIsNotAWorkspaceIsRefused() {
     let path = makeTemporaryFolder() + "/notes.txt"
     writeTextFile("just notes\n", to: path)

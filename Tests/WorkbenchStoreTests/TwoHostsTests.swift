@@ -10,8 +10,18 @@ import WorkbenchTestSupport
 @Suite struct TwoHostsTests {
   let path = makeTemporaryFolder() + "/workspace.sqlite"
 
-  private func host() throws -> Host {
+  /// The workspace, able to give whole documents whose edits are logged.
+  private func store() throws -> WorkspaceStore {
     let store = try WorkspaceStore(path: path)
+    let registry = try ModuleRegistry(modules: [CatalogModule()])
+    store.materialize = { kind, snapshot, edits in
+      try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
+    }
+    return store
+  }
+
+  private func host() throws -> Host {
+    let store = try store()
     let record = try store.loadSession(includingWindows: false)
     let host = Host(
       registry: try ModuleRegistry(modules: [CatalogModule()]), restoring: record, addingMissingSamples: true,
@@ -52,7 +62,7 @@ import WorkbenchTestSupport
       #expect(error.message.contains("was changed elsewhere"))
     }
     #expect(title(second, 1) == "From the first")  // it now shows the version that won
-    let stored = try WorkspaceStore(path: path).documents().first { $0.name == "library" }
+    let stored = try store().documents().first { $0.name == "library" }
     #expect(stored?.body.contains("From the first") == true)
     #expect(stored?.revision == 2)
   }
@@ -74,7 +84,7 @@ import WorkbenchTestSupport
     // The next start does not bring the sample back; the name can be used again.
     let third = try host()
     #expect(third.document(named: "library") == nil)
-    #expect(try WorkspaceStore(path: path).documents().map(\.name).contains("library") == false)
+    #expect(try store().documents().map(\.name).contains("library") == false)
     try third.importDocument(named: "library", kind: "catalog", json: Array(#"{"books": []}"#.utf8))
     #expect(third.document(named: "library")?.revision == 3)
     #expect(try host().document(named: "library") != nil)
@@ -86,6 +96,34 @@ import WorkbenchTestSupport
     _ = try first.run(line: "rename 1 Changed")
     let tokens = try CommandTokenizer.commands(in: "documents remove library force")[0]
     #expect(throws: CommandError.self) { try second.run(tokens) }
-    #expect(try WorkspaceStore(path: path).documents().contains { $0.name == "library" })
+    #expect(try store().documents().contains { $0.name == "library" })
+  }
+
+  /// A rename is stored as an edit in the log, not as the whole catalog: the snapshot stays,
+  /// a later start applies the edit, a reader of the whole document gets it applied, and the
+  /// log is folded into a new snapshot when it grows long.
+  @Test func editsAreStoredAsEditsAndFoldedIntoSnapshots() throws {
+    let first = try host()
+    let snapshot = try store().documentBody(named: "library").json
+    _ = try first.run(line: "rename 1 Swift, Fifth Edition; remove 2; add A New Book")
+    let stored = try store().documentBody(named: "library")
+    #expect(stored.json == snapshot, "the snapshot was rewritten")
+    #expect(stored.edits.count == 3)
+    #expect(stored.edits[0] == #"{"rename":{"id":1,"title":"Swift, Fifth Edition"}}"#)
+    #expect(stored.revision == 4)
+    // Another start reads the snapshot and applies the edits.
+    let second = try host()
+    #expect(title(second, 1) == "Swift, Fifth Edition")
+    #expect(second.document(named: "library")?.revision == 4)
+    #expect(try store().documents().first { $0.name == "library" }?.body.contains("A New Book") == true)
+    // Undo is stored whole (it is not one edit from the current body), and starts a new log.
+    _ = try first.run(line: "undo")
+    #expect(try store().documentBody(named: "library").edits.isEmpty)
+    // Past the limit, the next save writes a snapshot.
+    for index in 0..<300 { _ = try first.run(line: "rename 3 Title \(index)") }
+    let folded = try store().documentBody(named: "library")
+    #expect(folded.edits.count < 300 && folded.edits.count >= 300 - 257, "\(folded.edits.count)")
+    #expect(try host().document(named: "library")?.revision == first.document(named: "library")?.revision)
+    #expect(title(try host(), 3) == "Title 299")
   }
 }

@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// How `sorted(by:)` orders books.
 public enum CatalogOrder: String, CaseIterable, Sendable {
   /// By title, ignoring case.
@@ -16,7 +18,10 @@ extension CatalogDocument {
   public func adding(title: String) throws(CatalogValidationError) -> CatalogDocument {
     let title = title.trimmingSpaces
     try Self.validateTitle(title, at: "the new book")
-    return try CatalogDocument(validating: books + [CatalogBook(id: nextID, title: title)])
+    let book = CatalogBook(id: nextID, title: title)
+    let added = try CatalogDocument(validating: books + [book])
+    let edit: FrameValue = ["add": ["id": .integer(book.id), "title": .string(title)]]
+    return CatalogDocument(books: added.books, index: added.index, lineage: (index.token, edit.jsonText))
   }
 
   /// The catalog with one book's title changed.
@@ -28,7 +33,9 @@ extension CatalogDocument {
     // the index is spliced, not rebuilt (a rename in a million books is milliseconds).
     var books = self.books
     books[position] = CatalogBook(id: id, title: title)
-    return CatalogDocument(books: books, index: index.renaming(at: position, to: title))
+    let edit: FrameValue = ["rename": ["id": .integer(id), "title": .string(title)]]
+    return CatalogDocument(
+      books: books, index: index.renaming(at: position, to: title), lineage: (index.token, edit.jsonText))
   }
 
   /// The catalog without one book.
@@ -36,7 +43,9 @@ extension CatalogDocument {
     guard let position = position(of: id) else { throw CatalogValidationError("no book with id \(id)") }
     var books = self.books
     books.remove(at: position)
-    return try CatalogDocument(validating: books)
+    let removed = try CatalogDocument(validating: books)
+    let edit: FrameValue = ["remove": .integer(id)]
+    return CatalogDocument(books: removed.books, index: removed.index, lineage: (index.token, edit.jsonText))
   }
 
   /// The catalog with one book moved to a 1-based position.
@@ -71,5 +80,30 @@ extension CatalogDocument {
 extension String {
   var trimmingSpaces: String {
     String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+  }
+}
+
+/// The edits the workspace stores for a catalog instead of the whole document.
+extension CatalogDocument {
+  public func edit(from previous: CatalogDocument) -> String? {
+    guard let lineage, lineage.parent == previous.index.token else { return nil }
+    return lineage.edit
+  }
+
+  public func applying(edit: String) throws -> CatalogDocument {
+    let value: FrameValue
+    do {
+      value = try FrameValue.parse(json: Array(edit.utf8))
+    } catch {
+      throw DocumentEditError("a stored catalog edit is not JSON: \(error.message)")
+    }
+    if let rename = value["rename"], let id = rename["id"]?.integerValue, let title = rename["title"]?.stringValue {
+      return try renaming(id, to: title)
+    }
+    if let add = value["add"], let id = add["id"]?.integerValue, let title = add["title"]?.stringValue {
+      return try CatalogDocument(validating: books + [CatalogBook(id: id, title: title)])
+    }
+    if let id = value["remove"]?.integerValue { return try removing(id) }
+    throw DocumentEditError("a stored catalog edit is not one this version knows: \(edit.prefix(80))")
   }
 }

@@ -127,7 +127,14 @@ struct QuickJSONReader {
     guard index < bytes.count else { return nil }
     let end = index
     index += 1
-    if plain { return bytes.withUnsafeBufferPointer { String(validating: $0[start..<end], as: UTF8.self) } }
+    if plain {
+      return bytes.withUnsafeBufferPointer { buffer in
+        let slice = buffer[start..<end]
+        // ASCII needs no validation; anything else must be well-formed UTF-8.
+        if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        return String(validating: slice, as: UTF8.self)
+      }
+    }
     var unescaped: [UInt8] = []
     var position = start
     while position < end {

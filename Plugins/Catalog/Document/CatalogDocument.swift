@@ -9,6 +9,9 @@ public struct CatalogDocument: DocumentBody {
   /// The books, in catalog order.
   public let books: [CatalogBook]
   let index: TitleIndex
+  /// The document this one was made from by one edit, and that edit as stored JSON: what the
+  /// workspace stores instead of the whole catalog (a rename, an addition, a removal).
+  let lineage: (parent: UInt64, edit: String)?
 
   /// The longest title a book may have, in characters.
   public static let maximumTitleLength = 500
@@ -26,19 +29,28 @@ public struct CatalogDocument: DocumentBody {
           "duplicate book id \(book.id) at books[\(position)] (also at books[\(earlier)]): "
             + "ids must be unique")
       }
-      try Self.validateTitle(book.title, at: "books[\(position)]")
+      try Self.validateTitle(book.title, at: position)
       positions[book.id] = position
     }
     self.books = books
     self.index = TitleIndex(books: books, positions: positions)
+    self.lineage = nil
   }
 
   /// The empty catalog.
   public static let empty = CatalogDocument(books: [], index: TitleIndex(books: [], positions: [:]))
 
-  init(books: [CatalogBook], index: TitleIndex) {
+  init(books: [CatalogBook], index: TitleIndex, lineage: (parent: UInt64, edit: String)? = nil) {
     self.books = books
     self.index = index
+    self.lineage = lineage
+  }
+
+  /// Checks the title of the book at `position` (the message names `books[position]`).
+  static func validateTitle(_ title: String, at position: Int) throws(CatalogValidationError) {
+    // Most titles start with a plain ASCII letter: nothing more to ask of them but their length.
+    if let first = title.utf8.first, first > 0x20, first < 0x7F, title.utf8.count <= maximumTitleLength { return }
+    try validateTitle(title, at: "books[\(position)]")
   }
 
   static func validateTitle(_ title: String, at place: String) throws(CatalogValidationError) {

@@ -19,6 +19,9 @@ final class TitleIndex: Sendable {
   let starts: [Int]
   /// The position of each id in the document.
   let positions: [Int: Int]
+  /// Tells this index from every other, so a document can say which one it was made from
+  /// (see `CatalogDocument.edit(from:)`). Random, not counted: nothing process-wide is kept.
+  let token = UInt64.random(in: .min ... .max)
 
   private init(folded: [UInt8], starts: [Int], positions: [Int: Int]) {
     self.folded = folded

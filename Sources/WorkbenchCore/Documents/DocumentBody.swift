@@ -10,11 +10,29 @@ public protocol DocumentBody: Codable, Equatable, Sendable {
   static func decodeQuickly(_ json: [UInt8]) throws -> Self?
   /// The document as JSON, written faster than an encoder would; `nil` by default.
   func encodeQuickly() -> [UInt8]?
+  /// How this document differs from `previous`, as a small JSON edit the workspace can store
+  /// instead of the whole document (a renamed book: its id and new title); `nil` when it was
+  /// not made from `previous` by one edit this kind can describe, and then the whole document
+  /// is stored. By default, `nil`.
+  func edit(from previous: Self) -> String?
+  /// This document with a stored edit applied (one `edit(from:)` gave).
+  func applying(edit: String) throws -> Self
 }
 
 extension DocumentBody {
   public static func decodeQuickly(_ json: [UInt8]) throws -> Self? { nil }
   public func encodeQuickly() -> [UInt8]? { nil }
+  public func edit(from previous: Self) -> String? { nil }
+  public func applying(edit: String) throws -> Self {
+    throw DocumentEditError("documents of this kind have no stored edits")
+  }
+}
+
+/// A stored edit that cannot be applied.
+public struct DocumentEditError: Error, CustomStringConvertible {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
 }
 
 /// A registered kind of document.
@@ -30,6 +48,18 @@ public struct DocumentKind: Sendable {
   let samples: [(name: String, body: any DocumentBody, json: String?)]
   let matches: @Sendable (any DocumentBody) -> Bool
   let decode: @Sendable ([UInt8]) throws -> any DocumentBody
+  /// The edit from one body to the next (`DocumentBody.edit(from:)`), when there is one.
+  let edit: @Sendable (_ previous: any DocumentBody, _ next: any DocumentBody) -> String?
+  /// A body with a stored edit applied.
+  let apply: @Sendable (any DocumentBody, String) throws -> any DocumentBody
+
+  /// A snapshot with the edits stored since applied, as JSON: what a reader of the whole
+  /// document (another process, an export) gets.
+  func materialize(snapshot: String, edits: [String]) throws -> String {
+    var body = try decode(Array(snapshot.utf8))
+    for edit in edits { body = try apply(body, edit) }
+    return try DocumentEntry.encode(body)
+  }
 }
 
 /// Turns a `DecodingError` into a sentence that names the field: `books[2].title: missing`.
@@ -104,8 +134,12 @@ final class DocumentEntry {
   /// The decoded body, or how to get it: a document restored from the workspace is decoded
   /// when something first needs it (a window opens on it, a command names it), not at start.
   private var loaded: (any DocumentBody)?
-  private var source: (@MainActor () throws(CommandError) -> (revision: Int, json: String))?
+  private var source: (@MainActor () throws(CommandError) -> StoredDocument)?
   private let decode: (@Sendable ([UInt8]) throws -> any DocumentBody)?
+  private let apply: (@Sendable (any DocumentBody, String) throws -> any DocumentBody)?
+  /// Edits stored since the workspace's snapshot of this document: past a limit the next save
+  /// writes a snapshot again, so a start never replays a long log.
+  var editsSinceSnapshot = 0
 
   init(name: String, kind: String, revision: Int, body: any DocumentBody) {
     self.name = name
@@ -113,19 +147,21 @@ final class DocumentEntry {
     self.revision = revision
     self.loaded = body
     self.decode = nil
+    self.apply = nil
   }
 
   /// A document whose body is decoded from `source` when first needed.
   init(
-    name: String, kind: String, revision: Int,
-    source: @escaping @MainActor () throws(CommandError) -> (revision: Int, json: String),
-    decode: @escaping @Sendable ([UInt8]) throws -> any DocumentBody
+    name: String, kind: String, revision: Int, source: @escaping @MainActor () throws(CommandError) -> StoredDocument,
+    decode: @escaping @Sendable ([UInt8]) throws -> any DocumentBody,
+    apply: @escaping @Sendable (any DocumentBody, String) throws -> any DocumentBody
   ) {
     self.name = name
     self.kind = kind
     self.revision = revision
     self.source = source
     self.decode = decode
+    self.apply = apply
   }
 
   /// Whether the body has been decoded.
@@ -137,13 +173,17 @@ final class DocumentEntry {
   ///   document is left as it is.
   @MainActor func load() throws(CommandError) -> any DocumentBody {
     if let loaded { return loaded }
-    guard let source, let decode else { throw CommandError("document '\(name)' has no body") }
+    guard let source, let decode, let apply else { throw CommandError("document '\(name)' has no body") }
     let stored = try source()
     do {
-      let body = try decode(Array(stored.json.utf8))
+      var body = try decode(Array(stored.json.utf8))
+      for edit in stored.edits { body = try apply(body, edit) }
       loaded = body
       revision = stored.revision
-      encoded = (stored.revision, stored.json)
+      editsSinceSnapshot = stored.edits.count
+      // The text is kept for records and saves of an unchanged body, unless it is big: then
+      // memory matters more than encoding it again if it is ever asked for.
+      if stored.edits.isEmpty, stored.json.utf8.count <= 4 << 20 { encoded = (stored.revision, stored.json) }
       self.source = nil
       return body
     } catch let error as CommandError {
@@ -175,14 +215,14 @@ final class DocumentEntry {
     if let encoded, encoded.revision == revision { return encoded.json }
     if loaded == nil, let source {
       let stored = try source()
-      if stored.revision == revision { return stored.json }
+      if stored.revision == revision, stored.edits.isEmpty { return stored.json }
     }
     let json = try DocumentEntry.encode(body)
     encoded = (revision, json)
     return json
   }
 
-  static func encode(_ body: any DocumentBody) throws -> String {
+  nonisolated static func encode(_ body: any DocumentBody) throws -> String {
     if let quick = body.encodeQuickly() { return String(decoding: quick, as: UTF8.self) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

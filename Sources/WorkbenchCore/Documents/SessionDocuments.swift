@@ -17,6 +17,9 @@ final class SessionDocuments {
   /// Called when a change from elsewhere could not be taken in.
   var warned: (RestorationWarning) -> Void = { _ in }
 
+  /// How many edits a document's log holds before the next save stores it whole again.
+  static let maximumEditsSinceSnapshot = 256
+
   init(registry: ModuleRegistry) {
     self.registry = registry
   }
@@ -81,6 +84,24 @@ final class SessionDocuments {
       apply(body, to: entry, revision: entry.revision + 1)
       return
     }
+    // An edit the kind can describe is stored as that edit, so its cost follows the edit, not
+    // the document; past `maximumEditsSinceSnapshot` the whole document is stored again.
+    if entry.isLoaded, entry.editsSinceSnapshot < Self.maximumEditsSinceSnapshot,
+      let kind = registry.documentKinds[entry.kind], let edit = kind.edit(entry.body, body),
+      let outcome = try persistence.appendEdit(document: entry.name, edit: edit, baseRevision: entry.revision)
+    {
+      switch outcome {
+      case .saved(let revision):
+        apply(body, to: entry, revision: revision)
+        entry.editsSinceSnapshot += 1
+      case .conflicted(let current):
+        adoptExternalChange(current)
+        throw CommandError(
+          "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so this edit "
+            + "was not saved; the windows show the latest version: make the edit again if you still want it")
+      }
+      return
+    }
     let json: String
     do {
       json = try DocumentEntry.encode(body)
@@ -91,6 +112,7 @@ final class SessionDocuments {
     case .saved(let revision):
       apply(body, to: entry, revision: revision)
       entry.encoded = (revision, json)
+      entry.editsSinceSnapshot = 0
     case .conflicted(let current):
       adoptExternalChange(current)
       throw CommandError(
@@ -162,7 +184,8 @@ final class SessionDocuments {
       let revision = stored.revision
       entries[stored.name] = DocumentEntry(
         name: stored.name, kind: stored.kind, revision: stored.revision,
-        source: { () throws(CommandError) -> (revision: Int, json: String) in (revision, json) }, decode: kind.decode)
+        source: { () throws(CommandError) -> StoredDocument in StoredDocument(revision: revision, json: json) },
+        decode: kind.decode, apply: kind.apply)
       removedNames.remove(stored.name)
       return
     }

@@ -25,6 +25,15 @@ extension ModuleRegistry {
     screenKinds[screen]?.frameFields
   }
 
+  /// Turns a stored snapshot and the edits stored since into the whole document's JSON (what
+  /// the workspace gives a reader of the whole document).
+  public func materializeDocument(kind: String, snapshot: String, edits: [String]) throws -> String {
+    guard let documentKind = documentKinds[kind] else {
+      throw CommandError("no module here knows '\(kind)' documents")
+    }
+    return try documentKind.materialize(snapshot: snapshot, edits: edits)
+  }
+
   /// When `name` (run in a window showing `screen`) opens a window: the position of the
   /// argument holding its name and the screen it shows.
   public func windowOpened(byCommand name: String, inScreen screen: String?) -> (argument: Int, screen: String)? {

@@ -86,7 +86,7 @@ extension Host {
     registry: ModuleRegistry, environment: ScreenEnvironment = ScreenEnvironment(),
     clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false,
     removedDocuments: Set<String> = [],
-    bodies: (@MainActor (String) throws(CommandError) -> (revision: Int, json: String))? = nil
+    bodies: (@MainActor (String) throws(CommandError) -> StoredDocument)? = nil
   ) {
     self.init(registry: registry, environment: environment, clock: clock, loadSamples: addingMissingSamples)
     for name in removedDocuments { documents[name] = nil }
@@ -108,10 +108,10 @@ extension Host {
       let json = bodies == nil ? stored.body : ""
       documents[stored.name] = DocumentEntry(
         name: stored.name, kind: stored.kind, revision: stored.revision,
-        source: { () throws(CommandError) -> (revision: Int, json: String) in
+        source: { () throws(CommandError) -> StoredDocument in
           if let bodies { return try bodies(name) }
-          return (revision, json)
-        }, decode: kind.decode)
+          return StoredDocument(revision: revision, json: json)
+        }, decode: kind.decode, apply: kind.apply)
     }
     var missingScreens: [String] = []
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {

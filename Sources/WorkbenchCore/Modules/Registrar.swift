@@ -33,6 +33,14 @@ public final class Registrar {
         decode: { bytes in
           if let body = try Body.decodeQuickly(bytes) { return body }
           return try JSONDecoder().decode(Body.self, from: Data(bytes))
+        },
+        edit: { previous, next in
+          guard let previous = previous as? Body, let next = next as? Body else { return nil }
+          return next.edit(from: previous)
+        },
+        apply: { body, edit in
+          guard let body = body as? Body else { throw DocumentEditError("the document is not a \(name) document") }
+          return try body.applying(edit: edit)
         }))
   }
 

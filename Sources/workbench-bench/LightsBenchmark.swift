@@ -47,7 +47,7 @@ enum LightsBenchmark {
         "  first frames of all 10 windows (resolving \(total) light scopes)   \(format(resolveTime * 1000, 1)) ms",
         "  bridge change to 5 affected frames projected again: p50 \(format(percentile(samples, 50) * 1000, 2)) ms"
           + "   p99 \(format(percentile(samples, 99) * 1000, 2)) ms  (change visible everywhere: \(arrived))",
-        "  of which projecting the 5 frames of 1,000 rows alone, with no change: \(format(projectionOnly * 1000, 2)) ms",
+        "  of which projecting the 5 frames (a page of lights each) alone, with no change: \(format(projectionOnly * 1000, 2)) ms",
       ]
     } catch {
       return ["lights: \(error)"]

@@ -97,6 +97,29 @@ import WorkbenchTestSupport
     #expect(host.frame(of: "right")["name"] == "Lounge")  // the live window too
   }
 
+  /// A room of many lights shows a page of them: the frame projects what the window shows.
+  @Test func aBigRoomShowsAPageOfLightsAtATime() throws {
+    let lights = (1...45).map { #"{"id": \#($0), "name": "L\#($0)", "on": false, "brightness": 50}"# }
+    let big = try Host(modules: [LightsModule()], clock: .virtual)
+    try big.seedDocument(
+      named: "hall", kind: "home",
+      json: Array(#"{"rooms": [{"id": "hall", "name": "Hall", "lights": [\#(lights.joined(separator: ","))]}]}"#.utf8))
+    _ = try big.run(line: "open home hall h; enter hall r")
+    var frame = big.frame(of: "r")
+    #expect(frame["count"] == 45)
+    #expect(frame["firstRow"] == 1)
+    #expect(frame["lights"]?.elements?.count == 20)
+    _ = try big.run(line: "@r page next; @r page next")
+    frame = big.frame(of: "r")
+    #expect(frame["firstRow"] == 41)
+    #expect(frame["lights"]?.elements?.compactMap { $0["id"]?.integerValue } == [41, 42, 43, 44, 45])
+    #expect(throws: CommandError.self) { try big.run(line: "@r page next") }
+    // A light on another page can still be switched; the page stays where it is.
+    _ = try big.run(line: "@r switch 2 on; @r page previous; @r page previous")
+    #expect(big.frame(of: "r")["lights"]?.elements?.first { $0["id"] == 2 }?["on"] == true)
+    #expect(throws: CommandError.self) { try big.run(line: "@r page previous") }
+  }
+
   @Test func closingAWindowCancelsItsConnections() throws {
     weak let closed = host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)
     _ = try host.run(line: "close right")

@@ -5,7 +5,16 @@ import WorkbenchCore
 enum LightsCommands {
   static let homeScreens = ["home", "preview-home"]
   static let roomScreens = ["room", "preview-room"]
-  static let all = [enter, room, switchLight, dim, detect, scopes.reporting(), bridge]
+  static let all = [enter, room, page, switchLight, dim, detect, scopes.reporting(), bridge]
+
+  static let direction = Argument<String>.choice("direction", ["next", "previous"])
+  static let page = CommandSpec(
+    "page", arguments: [direction], summary: "Show the next or previous page of the room's lights",
+    scope: .window(screens: roomScreens)
+  ) { context in
+    try roomWindow(context).page(forward: context.arguments[direction] == "next")
+    return .frame(try context.requireWindow().id)
+  }
 
   @MainActor static func lightsWindow(_ context: CommandContext) throws(CommandError) -> any LightsWindow {
     let window = try context.requireWindow()
@@ -159,6 +168,7 @@ enum LightsCommands {
 protocol RoomWindowActions: AnyObject {
   var room: ScopeResolver<RoomScope>? { get }
   func showRoom(_ roomID: String) throws(CommandError)
+  func page(forward: Bool) throws(CommandError)
   func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope>
 }
 

@@ -110,11 +110,23 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   }
 }
 
-/// A room window's view state: which room it shows.
+/// A room window's view state: which room it shows, and the first light of the page it shows.
 public struct RoomViewState: ViewStateValue {
   public var room: String?
+  /// The position (from 0) of the first light the window shows: a frame projects one page of
+  /// the room's lights, not every light of a room of thousands.
+  public var firstLight = 0
   public init() {}
   public init(room: String?) { self.room = room }
+
+  private enum CodingKeys: String, CodingKey { case room, firstLight }
+
+  // A state stored before pages (no `firstLight`) starts at the first light.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    room = try container.decodeIfPresent(String.self, forKey: .room)
+    firstLight = max(0, try container.decodeIfPresent(Int.self, forKey: .firstLight) ?? 0)
+  }
 }
 
 /// A room window: the lights of one room, from the room's child scope of the home scope.
@@ -122,7 +134,7 @@ public struct RoomViewState: ViewStateValue {
 public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
-    ["container", "bridge", "room", "name", "exists", "detecting", "lights"]
+    ["container", "bridge", "room", "name", "exists", "detecting", "count", "firstRow", "lights"]
   }
 
   public private(set) var document: HomeDocument
@@ -177,6 +189,20 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
           + " (rooms: \(known.joined(separator: ", ")))")
     }
     viewState.room = roomID
+    viewState.firstLight = 0
+  }
+
+  /// Moves the page of lights the window shows forward or back by a page.
+  func page(forward: Bool) throws(CommandError) {
+    guard let room else { throw CommandError("this window shows no room yet: `room ROOM` picks one") }
+    let count = room.value(\.lightIDs).count
+    let rows = max(1, environment.viewportRows)
+    let first = min(viewState.firstLight, max(0, count - 1))
+    let next = forward ? first + rows : first - rows
+    guard next >= 0, next < count else {
+      throw CommandError(forward ? "this is the last page of lights" : "this is the first page of lights")
+    }
+    viewState.firstLight = next
   }
 
   func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope> {
@@ -196,10 +222,17 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
       ("room", FrameValue(viewState.room)),
     ]
     guard let room else {
-      members += [("name", .null), ("exists", .null), ("detecting", .null), ("lights", [])]
+      members += [
+        ("name", .null), ("exists", .null), ("detecting", .null), ("count", .integer(0)), ("firstRow", .null),
+        ("lights", []),
+      ]
       return .object(FrameObject(members: members))
     }
-    let lights = room.value(\.lightIDs).map { lightID -> FrameValue in
+    // One page of lights: what a frame shows is projected, not every light of the room.
+    let ids = room.value(\.lightIDs)
+    let first = ids.isEmpty ? 0 : min(viewState.firstLight, ids.count - 1)
+    let page = ids[first..<min(ids.count, first + max(1, environment.viewportRows))]
+    let lights = page.map { lightID -> FrameValue in
       let light = room.child(\.lightScope, configuration: lightID, name: "LightScope")
       return [
         "id": .integer(lightID), "name": .string(light.value(\.name)), "on": .bool(light.value(\.isOn)),
@@ -210,6 +243,8 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
       ("name", .string(room.value(\.name))),
       ("exists", .bool(room.value(\.exists))),
       ("detecting", .bool(room.value(\.isDetecting))),
+      ("count", .integer(ids.count)),
+      ("firstRow", ids.isEmpty ? .null : .integer(first + 1)),
       ("lights", .list(lights)),
     ]
     return .object(FrameObject(members: members))
@@ -246,6 +281,11 @@ enum LightsRendering {
       )
     }
     if (frame["lights"]?.elements ?? []).isEmpty { lines.append("  (no lights)") }
+    let shown = frame["lights"]?.elements?.count ?? 0
+    let count = frame["count"]?.integerValue ?? shown
+    if shown < count, let first = frame["firstRow"]?.integerValue {
+      lines.append("  lights \(first)-\(first + shown - 1) of \(count): `page next` and `page previous` move")
+    }
     return lines.joined(separator: "\n")
   }
 }

@@ -39,7 +39,10 @@ let package = Package(
     // The interactive and piped front end; the only importer of readline.
     .target(
       name: "WorkbenchShell",
-      dependencies: ["WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "CReadline"]),
+      dependencies: [
+        "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "WorkbenchModuleProtocol",
+        "WorkbenchSystem", "CReadline",
+      ]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),

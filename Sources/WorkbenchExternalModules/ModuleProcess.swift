@@ -121,6 +121,22 @@ public final class ModuleProcess {
           + "\(ModuleProtocol.version): rebuild the module against this workbench's WorkbenchModuleKit")
     }
     hello = greeting
+    logMessage(greeting, from: "module")
+  }
+
+  /// Where every message goes as a JSON line when `WORKBENCH_PROTOCOL_LOG` names a file: for
+  /// checking what the host and a module really send against docs/protocol.schema.json, and
+  /// for debugging a module.
+  private let protocolLog: String? = getenv("WORKBENCH_PROTOCOL_LOG").map { String(cString: $0) }
+
+  private func logMessage(_ message: FrameValue, from side: String) {
+    guard let protocolLog else { return }
+    let line = Array(
+      (FrameValue.object(FrameObject(members: [("from", .string(side)), ("message", message)])).jsonText + "\n").utf8)
+    let descriptor = open(protocolLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return }
+    _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
   }
 
   /// Sends a request and waits for the answer. Any failure stops the module.
@@ -131,8 +147,10 @@ public final class ModuleProcess {
     runningLine = request["line"]?.stringValue
     defer { runningLine = nil }
     do {
+      logMessage(request, from: "host")
       try channel.send(request, timeout: timeoutMilliseconds)
       reply = try channel.receive(timeout: timeoutMilliseconds)
+      logMessage(reply, from: "module")
     } catch {
       stop(error.description)
       throw stoppedError(stopReason ?? error.description)

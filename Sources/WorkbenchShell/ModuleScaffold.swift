@@ -15,11 +15,19 @@ public enum ModuleScaffold {
   struct Places {
     var folder: String?
     var root: String
+    var language = "swift"
   }
 
   static let options: [ProgramOption<Places>] = [
     .value(["--path"], "DIR", help: "the folder to create the package in (default: the current one)") {
       $0.folder = $1
+    },
+    .value(["--language"], "swift|python", help: "the module's language (default: swift)") {
+      options, language throws(ProgramUsageError) in
+      guard ["swift", "python"].contains(language) else {
+        throw ProgramUsageError("--language is swift or python, not '\(language)'")
+      }
+      options.language = language
     },
     .value(["--workbench"], "DIR", help: "the workbench package the module builds against (default: this one's)") {
       $0.root = $1
@@ -50,6 +58,7 @@ public enum ModuleScaffold {
       return ExitCode.failure
     }
     let type = name.prefix(1).uppercased() + name.dropFirst()
+    if places.language == "python" { return writePython(name: name, target: target) }
     let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: FileSystem.absolute(root))
     for (path, text) in files where !FileSystem.write(text, to: target + "/" + path) {
       StandardStreams.error("error: cannot write \(target)/\(path)\n")
@@ -71,6 +80,30 @@ public enum ModuleScaffold {
     if program != "workbench" {
       StandardStreams.out("(`workbench` is not on PATH: scripts/install.sh in the workbench checkout installs it)\n")
     }
+    return ExitCode.success
+  }
+
+  /// A module in Python (standard library only) from docs/protocol.md, and its scenario.
+  static func writePython(name: String, target: String) -> Int32 {
+    let files: [(path: String, text: String, mode: mode_t)] = [
+      ("\(name).py", PythonScaffold.module(name: name), 0o755),
+      ("Scenarios/\(name).yaml", PythonScaffold.scenario(name: name), 0o644),
+    ]
+    for file in files where !FileSystem.write(file.text, to: target + "/" + file.path, mode: file.mode) {
+      StandardStreams.error("error: cannot write \(target)/\(file.path)\n")
+      return ExitCode.failure
+    }
+    let program = Self.invocation()
+    StandardStreams.out(
+      """
+      created \(target): a module in Python (standard library only) with one screen and one command, and a scenario.
+        cd \(target)
+        \(program) run --module ./\(name).py Scenarios/
+        \(program) module-check ./\(name).py
+        \(program) --module ./\(name).py
+      The protocol it speaks is docs/protocol.md in the workbench repository.
+
+      """)
     return ExitCode.success
   }
 
@@ -249,5 +282,130 @@ enum ScaffoldFiles {
   /// The package name SwiftPM gives a local dependency: its folder's name.
   static func workbenchPackageName(_ root: String) -> String {
     root.split(separator: "/").last.map(String.init) ?? "workbench"
+  }
+}
+
+/// The files of a new module in Python.
+enum PythonScaffold {
+  static func module(name: String) -> String {
+    #"""
+    #!/usr/bin/env python3
+    """The NAME module: a shared number and a command that adds to it, speaking the workbench
+    module protocol (docs/protocol.md) with the standard library only."""
+
+    import json
+    import struct
+    import sys
+
+
+    class Refused(Exception):
+        """A request answered with an error message (protocol §7)."""
+
+
+    def read_message(stream):
+        header = stream.read(4)
+        if len(header) < 4:
+            return None  # the host closed our input (§10)
+        return json.loads(stream.read(struct.unpack(">I", header)[0]).decode("utf-8"))
+
+
+    def write_message(stream, message):
+        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
+        stream.write(struct.pack(">I", len(body)) + body)
+        stream.flush()
+
+
+    def hello():
+        return {
+            "type": "hello", "protocol": 1,
+            "manifest": {"name": "NAME", "version": "0.1.0", "summary": "A counter, as a starting point"},
+            "documentKinds": ["NAME"],
+            "samples": [{"name": "NAME", "kind": "NAME", "body": json.dumps({"count": 0})}],
+            "screens": [{"name": "NAME", "documentKind": "NAME", "fields": ["count", "step"]}],
+            "commands": [{
+                "name": "add", "summary": "Add to the shared number", "details": "", "screens": ["NAME"],
+                "arguments": [{"name": "amount", "kind": "integer", "extra": [1, 1000], "optional": True,
+                               "help": "left out: the window's step"}],
+            }],
+        }
+
+
+    def result(document, state, commit=False):
+        frame = {"count": document["count"], "step": state["step"]}
+        return {"type": "result", "frame": frame, "text": f"count: {frame['count']} (step {frame['step']})",
+                "state": json.dumps(state), "output": None, "commit": json.dumps(document) if commit else None}
+
+
+    def main():
+        source, sink = sys.stdin.buffer, sys.stdout.buffer
+        sys.stdout = sys.stderr  # prints go to the module's log, not into the protocol (§1)
+        write_message(sink, hello())
+        documents, windows = {}, {}
+        while True:
+            try:
+                request = read_message(source)
+            except ValueError:
+                return 0  # malformed: leave, do not crash (§9)
+            if request is None:
+                return 0
+            try:
+                reply = answer(request, documents, windows)
+            except Refused as refusal:
+                reply = {"type": "error", "message": str(refusal)}
+            write_message(sink, reply)
+
+
+    def answer(request, documents, windows):
+        kind, key = request.get("type"), request.get("key")
+        if kind == "close":
+            windows.pop(key, None)
+            return {"type": "ok"}
+        if kind == "validate":
+            if not isinstance(json.loads(request["body"]).get("count"), int):
+                raise Refused("count should be a whole number")
+            return {"type": "ok"}
+        if kind not in ("open", "refresh", "command"):
+            raise Refused(f"unknown request '{kind}'")
+        if kind != "open" and key not in windows:
+            raise Refused(f"no window {key} in the module")
+        if "body" in request:
+            documents[request["document"]] = json.loads(request["body"])
+        document = dict(documents[request["document"]])
+        state = {"step": 1}
+        if request.get("state"):
+            state.update(json.loads(request["state"]))
+        windows[key] = state
+        if kind != "command":
+            return result(document, state)
+        words = request["line"].split()
+        if words[0] != "add":
+            raise Refused(f"unknown command '{words[0]}'")
+        document["count"] += int(words[1]) if len(words) > 1 else state["step"]
+        documents[request["document"]] = document
+        return result(document, state, commit=True)
+
+
+    if __name__ == "__main__":
+        sys.exit(main())
+
+    """#.replacing("NAME", with: name)
+  }
+
+  static func scenario(name: String) -> String {
+    """
+    # Two windows on one shared number: what one adds, both show.
+    scenario: Adding in one window shows in the other
+    windows:
+      left: \(name) \(name)
+      right: \(name) \(name)
+    steps:
+      - left: add 2
+      - expect:
+          right: {count: 2}
+      - right: add
+      - expect:
+          left: {count: 3, step: 1}
+
+    """
   }
 }

@@ -60,6 +60,11 @@ enum Interface {
         summary: "list, add or remove the external modules the workspace loads", options: [],
         takesScenarioFiles: false),
       Subcommand(
+        name: "module-check", synopsis: "module-check EXECUTABLE [--baseline FILE]",
+        summary: "drive a module executable through the protocol and report each check (docs/protocol.md)",
+        options: [Option(names: ["--baseline"], value: "FILE", help: "check ids known to fail, one a line")],
+        takesScenarioFiles: false),
+      Subcommand(
         name: "new-module", synopsis: "new-module NAME [--path DIR]",
         summary: "write a package with a new module, a test and a scenario", options: [],
         takesScenarioFiles: false),

@@ -79,7 +79,7 @@ struct ModulePaths {
 func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
   let names: Set = [
     "reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man", "diagram",
-    "report",
+    "report", "module-check",
   ]
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
@@ -150,6 +150,7 @@ case (let name, let rest)? where name == "diagram":
 case (let name, _)? where name == "man":
   print(Interface.manPage(version: WorkbenchVersion.current), terminator: "")
   exit(ExitCode.success)
+case (let name, let rest)? where name == "module-check": exit(ModuleCheck.run(rest))
 case (let name, let rest)? where name == "new-module":
   exit(ModuleScaffold.run(rest, workbenchRoot: workbenchSourceRoot()))
 case (let name, let rest)?: exit(WorkspaceTransfer.run(name, rest, modules: builtInModules))  // export, import

@@ -1,0 +1,420 @@
+import WorkbenchCore
+import WorkbenchModuleProtocol
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench module-check EXE`: starts a module executable and drives it through the protocol
+/// (docs/protocol.md), printing each check with what it expected. Checks follow what the module
+/// declares in its handshake: a module with no screens is not failed for opening none.
+@MainActor
+public enum ModuleCheck {
+  struct Check {
+    let id: String
+    let section: String
+    var passed: Bool
+    var detail: String
+  }
+
+  /// A module process on pipes, for the checks.
+  final class Peer {
+    let pid: pid_t
+    let channel: MessageChannel
+    let toModule: Int32
+    let fromModule: Int32
+
+    init?(executable: String) {
+      var input: [Int32] = [0, 0]
+      var output: [Int32] = [0, 0]
+      guard pipe(&input) == 0, pipe(&output) == 0 else { return nil }
+      for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+      // The protocol: the module's stdin and stdout. What it prints on stderr is not checked.
+      posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+      var attributes = posix_spawnattr_t()
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      var defaults = sigset_t()
+      sigemptyset(&defaults)
+      sigaddset(&defaults, SIGPIPE)
+      posix_spawnattr_setsigdefault(&attributes, &defaults)
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+      let argv = [strdup(executable), nil]
+      defer { argv.forEach { free($0) } }
+      var pid: pid_t = 0
+      let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+      close(input[0])
+      close(output[1])
+      guard spawned == 0 else {
+        close(input[1])
+        close(output[0])
+        return nil
+      }
+      self.pid = pid
+      toModule = input[1]
+      fromModule = output[0]
+      MessageChannel.makeNonBlocking(toModule)
+      MessageChannel.makeNonBlocking(fromModule)
+      channel = MessageChannel(input: fromModule, output: toModule)
+    }
+
+    func ask(_ message: FrameValue) throws(ChannelError) -> FrameValue {
+      try channel.send(message, timeout: 5000)
+      return try channel.receive(timeout: 5000)
+    }
+
+    /// The reply, or a description of why there was none (not a reply the checks could take
+    /// for the module's own).
+    func reply(to message: FrameValue) -> Result<FrameValue, ChannelError> {
+      do {
+        return .success(try ask(message))
+      } catch {
+        return .failure(error)
+      }
+    }
+
+    /// Waits up to `milliseconds` for the process to end: its status, or `nil` if it did not.
+    /// The status it ended with, once collected.
+    private(set) var status: Int32?
+
+    func exitStatus(within milliseconds: Int) -> Int32? {
+      if let status { return status }
+      for _ in 0..<max(1, milliseconds / 10) {
+        var result: Int32 = 0
+        if waitpid(pid, &result, WNOHANG) == pid {
+          status = result
+          return result
+        }
+        usleep(10_000)
+      }
+      return nil
+    }
+
+    private var inputOpen = true
+
+    /// Closes the module's input (the host's end of it), once.
+    func closeInput() {
+      guard inputOpen else { return }
+      inputOpen = false
+      close(toModule)
+    }
+
+    func stop() {
+      closeInput()
+      close(fromModule)
+      if exitStatus(within: 1000) == nil {
+        kill(pid, SIGKILL)
+        _ = exitStatus(within: 1000)
+      }
+    }
+  }
+
+  /// Runs `module-check EXE [--baseline FILE]`; returns the exit code.
+  public static func run(_ arguments: [String]) -> Int32 {
+    let usage = "usage: workbench module-check EXECUTABLE [--baseline FILE]\n"
+    if arguments.contains("--help") || arguments.contains("-h") {
+      StandardStreams.write(
+        usage + "\nStarts the module and drives it through the protocol (docs/protocol.md): handshake, open, each\n"
+          + "command, refresh, errors, close, a malformed message and shutdown. Exit 0 when every check passes.\n"
+          + "A baseline file lists the ids of checks known to fail, one a line; the run fails when one of them\n"
+          + "passes (remove it) or another fails.\n", to: STDOUT_FILENO)
+      return 0
+    }
+    var executable: String?
+    var baselinePath: String?
+    var index = 0
+    while index < arguments.count {
+      if arguments[index] == "--baseline", index + 1 < arguments.count {
+        baselinePath = arguments[index + 1]
+        index += 2
+        continue
+      }
+      guard executable == nil, !arguments[index].hasPrefix("-") else {
+        StandardStreams.write("workbench module-check: unexpected '\(arguments[index])'\n" + usage, to: STDERR_FILENO)
+        return 2
+      }
+      executable = arguments[index]
+      index += 1
+    }
+    guard let executable else {
+      StandardStreams.write("workbench module-check: name the module's executable\n" + usage, to: STDERR_FILENO)
+      return 2
+    }
+    guard access(executable, X_OK) == 0 else {
+      StandardStreams.write("workbench module-check: \(executable) is not an executable file\n", to: STDERR_FILENO)
+      return 2
+    }
+    var baseline: Set<String> = []
+    if let baselinePath {
+      guard let bytes = try? FileSystem.read(baselinePath) else {
+        StandardStreams.write("workbench module-check: cannot read the baseline \(baselinePath)\n", to: STDERR_FILENO)
+        return 2
+      }
+      baseline = Set(
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { String($0).trimmingSpaces }
+          .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+    let checks = runChecks(executable)
+    var failed = 0
+    var lines = ["module-check \(executable)"]
+    let width = (checks.map(\.id.count).max() ?? 0) + 2
+    for check in checks {
+      let known = baseline.contains(check.id)
+      var mark = check.passed ? "✔" : (known ? "✘ (baseline)" : "✘")
+      if check.passed && known {
+        mark = "✘ (in the baseline, but passes now: remove it from the baseline)"
+        failed += 1
+      } else if !check.passed && !known {
+        failed += 1
+      }
+      lines.append(
+        "\(check.passed && !known ? "✔" : "✘") \(check.id)\(String(repeating: " ", count: width - check.id.count))"
+          + "\(check.section)  \(check.detail)" + (mark.count > 2 ? "  " + mark.dropFirst(2) : ""))
+    }
+    for id in baseline.subtracting(checks.map(\.id)).sorted() {
+      lines.append("✘ \(id)  in the baseline, but no such check ran: remove it from the baseline")
+      failed += 1
+    }
+    lines.append(
+      "\(checks.count - checks.filter { !$0.passed }.count) passed, \(checks.filter { !$0.passed }.count) failed"
+        + (baseline.isEmpty ? "" : " (\(baseline.count) in the baseline)"))
+    StandardStreams.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+    return failed == 0 ? 0 : 1
+  }
+
+  static func runChecks(_ executable: String) -> [Check] {
+    var checks: [Check] = []
+    func record(_ id: String, _ section: String, _ passed: Bool, _ detail: String) {
+      checks.append(Check(id: id, section: section, passed: passed, detail: detail))
+    }
+    guard let peer = Peer(executable: executable) else {
+      record("start", "§2", false, "the executable could not be started")
+      return checks
+    }
+    defer { peer.stop() }
+    // §3 The handshake.
+    let hello: FrameValue
+    do {
+      hello = try peer.channel.receive(timeout: 10_000)
+    } catch {
+      record("handshake", "§3", false, "expected a hello within 10 s; \(error)")
+      return checks
+    }
+    let problems = helloProblems(hello)
+    record(
+      "handshake", "§3", problems.isEmpty,
+      problems.isEmpty
+        ? "protocol \(hello["protocol"]?.integerValue ?? 0), module \(hello["manifest"]?["name"]?.stringValue ?? "")"
+          + " \(hello["manifest"]?["version"]?.stringValue ?? "")"
+        : "expected " + problems.joined(separator: "; "))
+    guard problems.isEmpty else { return checks }
+    let kinds = Set(hello["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [])
+    let screens = hello["screens"]?.elements ?? []
+    let undeclared = screens.filter { !kinds.contains($0["documentKind"]?.stringValue ?? "") }
+    record(
+      "screens-declare-kinds", "§3", undeclared.isEmpty,
+      undeclared.isEmpty
+        ? "\(screens.count) screen(s) on the \(kinds.count) document kind(s) it declares"
+        : "expected every screen's documentKind among documentKinds; not: "
+          + undeclared.compactMap { $0["name"]?.stringValue }.joined(separator: ", "))
+
+    // §4 Opening a window on each screen, on a sample of its kind.
+    let samples = hello["samples"]?.elements ?? []
+    var opened: [(key: String, screen: String, document: FrameValue)] = []
+    for (number, screen) in screens.enumerated() {
+      guard let name = screen["name"]?.stringValue, let kind = screen["documentKind"]?.stringValue else { continue }
+      guard let sample = samples.first(where: { $0["kind"]?.stringValue == kind }) else {
+        record("open \(name)", "§4", true, "skipped: no sample document of kind \(kind) to open")
+        continue
+      }
+      let key = "check-\(number + 1)"
+      let request: FrameValue = [
+        "type": "open", "key": .string(key), "screen": .string(name), "document": sample["name"] ?? .null,
+        "kind": .string(kind), "body": sample["body"] ?? .null, "revision": .integer(1), "state": .null,
+      ]
+      let answer = peer.reply(to: request)
+      let reply = (try? answer.get()) ?? .null
+      var problems = Self.problems(answer, resultProblems)
+      if problems.isEmpty, let fields = screen["fields"]?.elements?.compactMap(\.stringValue),
+        case .object(let frame)? = reply["frame"], frame.keys != fields
+      {
+        problems.append("the frame's fields \(fields) as declared, got \(frame.keys)")
+      }
+      record(
+        "open \(name)", "§4", problems.isEmpty,
+        problems.isEmpty
+          ? "a result with a frame of \(reply["frame"].map(Self.keysText) ?? "")" : problems.joined(separator: "; "))
+      if problems.isEmpty {
+        opened.append((key, name, Self.setting(request, "type", "refresh")))
+      }
+    }
+
+    // §5 Each command with arguments of each kind, in a window on one of its screens.
+    var committed: (key: String, body: String)?
+    for command in hello["commands"]?.elements ?? [] {
+      guard let fullName = command["name"]?.stringValue else { continue }
+      let name = fullName.split(separator: ".").last.map(String.init) ?? fullName
+      let commandScreens = command["screens"]?.elements?.compactMap(\.stringValue) ?? []
+      guard let window = opened.first(where: { commandScreens.isEmpty || commandScreens.contains($0.screen) }) else {
+        record("command \(name)", "§5", true, "skipped: no window open on a screen it runs in")
+        continue
+      }
+      let line = ([name] + (command["arguments"]?.elements ?? []).compactMap(Self.sampleArgument)).joined(
+        separator: " ")
+      let request = Self.setting(Self.setting(window.document, "type", "command"), "line", .string(line))
+      let answer = peer.reply(to: request)
+      let reply = (try? answer.get()) ?? .null
+      let isError = reply["type"]?.stringValue == "error" && reply["message"]?.stringValue != nil
+      let problems = isError ? [] : Self.problems(answer, resultProblems)
+      if problems.isEmpty, let commit = reply["commit"]?.stringValue {
+        committed = (window.key, commit)
+      }
+      record(
+        "command \(name)", "§5", problems.isEmpty,
+        problems.isEmpty
+          ? (isError
+            ? "`\(line)` refused with a message: \(reply["message"]?.stringValue ?? "")" : "`\(line)`: a result")
+          : "`\(line)`: " + problems.joined(separator: "; "))
+    }
+
+    // §6 A refresh after the document changed elsewhere.
+    if let window = opened.first {
+      var request = window.document
+      if let committed, committed.key == window.key {
+        request = Self.setting(Self.setting(request, "body", .string(committed.body)), "revision", .integer(2))
+      }
+      let problems = Self.problems(peer.reply(to: request), resultProblems)
+      record("refresh", "§6", problems.isEmpty, problems.isEmpty ? "a result" : problems.joined(separator: "; "))
+    }
+
+    // §7 Requests a module must refuse with an error, and go on.
+    let refusals: [(String, FrameValue)] = [
+      ("refuses an unknown window", ["type": "command", "key": "no-such-window", "line": "x"]),
+      ("refuses an unknown request", ["type": "no-such-request"]),
+    ]
+    for (id, request) in refusals {
+      let reply = try? peer.ask(request)
+      let passed = reply?["type"]?.stringValue == "error" && reply?["message"]?.stringValue != nil
+      record(
+        id, "§7", passed,
+        passed
+          ? "error: \(reply?["message"]?.stringValue ?? "")"
+          : "expected an error with a message, got \(reply?.jsonText.prefix(80) ?? "nothing")")
+    }
+
+    // §8 Closing every window.
+    for window in opened {
+      let reply = try? peer.ask(["type": "close", "key": .string(window.key)])
+      let passed = reply?["type"]?.stringValue == "ok"
+      record(
+        "close \(window.screen)", "§8", passed,
+        passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
+    }
+
+    // §10 Shutdown: the host closes the module's input; the module ends, with status 0.
+    peer.closeInput()
+    let status = peer.exitStatus(within: 2000)
+    let ended = status.map { $0 & 0x7f == 0 && ($0 >> 8) & 0xff == 0 } ?? false
+    record(
+      "shutdown", "§10", ended,
+      ended
+        ? "ended with status 0 when its input closed"
+        : status.map { "ended with status \($0)" }
+          ?? "still running 2 s after its input closed")
+
+    // §9 A malformed message, on a fresh process: an error reply, or an orderly exit; never a crash.
+    if let second = Peer(executable: executable) {
+      defer { second.stop() }
+      _ = try? second.channel.receive(timeout: 10_000)
+      let garbage: [UInt8] = [0, 0, 0, 5] + Array("{nope".utf8)
+      _ = garbage.withUnsafeBytes { write(second.toModule, $0.baseAddress, $0.count) }
+      let reply = try? second.channel.receive(timeout: 2000)
+      let status = reply == nil ? second.exitStatus(within: 2000) : nil
+      let passed =
+        reply?["type"]?.stringValue == "error" || (status.map { $0 & 0x7f == 0 } ?? false)
+      record(
+        "malformed message", "§9", passed,
+        passed
+          ? (reply != nil ? "answered with an error" : "closed the connection and exited")
+          : "expected an error reply or an orderly exit; "
+            + (status.map { "it ended by signal \($0 & 0x7f)" } ?? "it did neither within 2 s"))
+    }
+    return checks
+  }
+
+  /// What is missing or wrong in a handshake.
+  static func helloProblems(_ hello: FrameValue) -> [String] {
+    var problems: [String] = []
+    if hello["type"]?.stringValue != "hello" { problems.append("type \"hello\"") }
+    if hello["protocol"]?.integerValue != ModuleProtocol.version {
+      problems.append("protocol \(ModuleProtocol.version), got \(hello["protocol"]?.jsonText ?? "none")")
+    }
+    for field in ["name", "version", "summary"] where hello["manifest"]?[field]?.stringValue == nil {
+      problems.append("manifest.\(field) as text")
+    }
+    for field in ["commands", "screens", "documentKinds", "samples"] where hello[field]?.elements == nil {
+      problems.append("\(field) as a list")
+    }
+    return problems
+  }
+
+  /// What is missing or wrong in a `result` reply.
+  static func resultProblems(_ reply: FrameValue) -> [String] {
+    guard reply["type"]?.stringValue == "result" else {
+      return ["a result, got \(reply.jsonText.prefix(120))"]
+    }
+    var problems: [String] = []
+    if case .object? = reply["frame"] {} else { problems.append("frame as an object") }
+    if reply["text"]?.stringValue == nil { problems.append("text as text") }
+    if reply["state"]?.stringValue == nil { problems.append("state as JSON text") }
+    if let commit = reply["commit"], commit != .null {
+      if commit.stringValue.flatMap({ try? FrameValue.parse(json: Array($0.utf8)) }) == nil {
+        problems.append("commit as JSON text or null")
+      }
+    }
+    return problems
+  }
+
+  /// What is wrong with a reply, or that there was none.
+  static func problems(_ answer: Result<FrameValue, ChannelError>, _ check: (FrameValue) -> [String]) -> [String] {
+    switch answer {
+    case .success(let reply): return check(reply)
+    case .failure(let error): return ["a reply; \(error)"]
+    }
+  }
+
+  /// `value` (an object) with `key` set to `new`.
+  static func setting(_ value: FrameValue, _ key: String, _ new: FrameValue) -> FrameValue {
+    guard case .object(var object) = value else { return value }
+    object[key] = new
+    return .object(object)
+  }
+
+  static func keysText(_ frame: FrameValue) -> String {
+    guard case .object(let object) = frame else { return "?" }
+    return "{" + object.keys.joined(separator: ", ") + "}"
+  }
+
+  /// A value for an argument of each kind, as a user would type one; nothing for an optional.
+  static func sampleArgument(_ argument: FrameValue) -> String? {
+    if argument["optional"] == .bool(true) { return nil }
+    switch argument["kind"]?.stringValue {
+    case "integer": return "1"
+    case "choice": return argument["extra"]?.elements?.first?.stringValue ?? "x"
+    case "rest": return "checked by module-check"
+    default: return "1"
+    }
+  }
+}
+
+extension String {
+  fileprivate var trimmingSpaces: String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}

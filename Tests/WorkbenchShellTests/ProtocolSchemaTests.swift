@@ -1,0 +1,47 @@
+import Testing
+import WorkbenchCore
+import WorkbenchTestSupport
+
+/// What the host and a module built with the kit really send keeps to docs/protocol.schema.json.
+struct ProtocolSchemaTests {
+  @Test func everyMessageOfASessionKeepsToTheSchema() throws {
+    let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/protocol.schema.json"))
+    let schema = try FrameValue.parse(json: Array(schemaText.utf8))
+    func validator(_ name: String) throws -> SchemaValidator {
+      // The root with the message's definition as the schema, so `$ref`s resolve.
+      guard case .object(var root) = schema else { throw CommandError("the schema is not an object") }
+      root["oneOf"] = [["$ref": .string("#/definitions/\(name)")]]
+      return SchemaValidator(root: .object(root))
+    }
+    let host = try validator("hostMessage")
+    let module = try validator("moduleMessage")
+    let folder = makeTemporaryFolder()
+    let log = folder + "/protocol.jsonl"
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let session = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"],
+      input: Array("open tally pokes t\npoke 2\nlabel mine\nweigh\nopen tally pokes u\n@t poke 1\nclose u\n".utf8),
+      environment: ["WORKBENCH_PROTOCOL_LOG": log])
+    #expect(session.status == 0, "\(session.stderr)")
+    let lines = (readTextFile(log) ?? "").split(separator: "\n")
+    #expect(lines.count >= 14, "\(lines.count) messages")
+    var types: Set<String> = []
+    for line in lines {
+      let entry = try FrameValue.parse(json: Array(line.utf8))
+      let message = try #require(entry["message"])
+      let validator = entry["from"]?.stringValue == "host" ? host : module
+      let problems = validator.validate(message)
+      #expect(problems.isEmpty, "\(line.prefix(160)): \(problems)")
+      types.insert((entry["from"]?.stringValue ?? "") + " " + (message["type"]?.stringValue ?? ""))
+    }
+    for type in [
+      "module hello", "host open", "host command", "host refresh", "host close", "module result", "module ok",
+    ] {
+      #expect(types.contains(type), "no \(type) message in the session")
+    }
+    // A message the schema does not allow is caught: the check can fail.
+    #expect(!module.validate(["type": "result", "frame": [:]]).isEmpty)
+    #expect(!host.validate(["type": "open", "key": "w1"]).isEmpty)
+    #expect(module.validate(["type": "error", "message": "no such window"]).isEmpty)
+  }
+}

@@ -62,6 +62,13 @@ public struct ExternalModule: FeatureModule {
   /// Ends the module's process group, as the host does before it exits.
   @MainActor public func shutdown() { process.shutdown() }
 
+  /// The executable.
+  public var path: String { process.path }
+
+  /// Starts a new build of the module in place of the running one and opens its windows again
+  /// (see `ModuleProcess.reload`); returns how many.
+  @MainActor public func reload() throws(CommandError) -> Int { try process.reload() }
+
   public var manifest: ModuleManifest {
     MainActor.assumeIsolated {
       let manifest = process.hello["manifest"] ?? .null
@@ -173,6 +180,13 @@ public final class ProxyScreen: ScreenModel {
     facts = environment.services.facts
     factScope = environment.factScope
     key = process?.nextWindowKey() ?? "w0"
+    process?.screens.append(ModuleProcess.ScreenBox(self))
+    open()
+  }
+
+  /// Opens the window again on a process that just replaced the one it was on (a reload),
+  /// with its document and its view state as they are.
+  func reopen() {
     open()
   }
 

@@ -233,6 +233,55 @@ public final class ModuleProcess {
     stop("the host ended")
   }
 
+  /// Starts the executable again beside the running process (a rebuild landed): when the new
+  /// one introduces itself, it takes over and the old one is ended; when it does not, the old
+  /// one keeps running and the error says why. The windows open again on the new process
+  /// (see `ProxyScreen.reopen`), with their documents and view states.
+  ///
+  /// - Returns: how many windows were opened again.
+  @discardableResult
+  public func reload() throws(CommandError) -> Int {
+    let candidate = try ModuleProcess(path: path)
+    let oldGroup = processGroup
+    let oldPid = pid
+    for descriptor in descriptors { close(descriptor) }
+    if let oldGroup { kill(-oldGroup, SIGKILL) }
+    if oldPid > 0 {
+      kill(oldPid, SIGKILL)
+      var status: Int32 = 0
+      waitpid(oldPid, &status, 0)
+    }
+    // The new process's state moves here; the candidate is left holding nothing.
+    pid = candidate.pid
+    processGroup = candidate.processGroup
+    descriptors = candidate.descriptors
+    channel = candidate.channel
+    hello = candidate.hello
+    logPath = candidate.logPath
+    stopReason = nil
+    documentsSent = [:]
+    candidate.pid = 0
+    candidate.processGroup = nil
+    candidate.descriptors = []
+    candidate.channel = nil
+    candidate.stopReason = "moved to the module it replaced"
+    var reopened = 0
+    screens.removeAll { $0.screen == nil }
+    for box in screens {
+      guard let screen = box.screen else { continue }
+      screen.reopen()
+      reopened += 1
+    }
+    return reopened
+  }
+
+  /// The windows on this module, to open again after a reload.
+  final class ScreenBox {
+    weak var screen: ProxyScreen?
+    init(_ screen: ProxyScreen) { self.screen = screen }
+  }
+  var screens: [ScreenBox] = []
+
   /// Starts a stopped module again.
   public func restart() throws(CommandError) {
     if stopReason == nil { stop("restarted") }

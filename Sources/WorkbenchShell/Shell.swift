@@ -68,13 +68,18 @@ public enum Shell {
       session.end()
       ExternalModules.shutdown(modules)
     }
+    if options.watch, !interactive {
+      output.writeError("--watch works in the interactive shell (`workbench run --watch` for scenarios)", place: nil)
+      return ExitCode.usage
+    }
     if let commands = options.commands {
       return BatchSession(controller: controller).run(commands: commands)
     }
     if interactive {
       controller.canAsk = true
       controller.savesSessionAfterEachLine = true
-      let status = InteractiveSession(controller: controller).run()
+      let watcher = options.watch ? ModuleWatcher(modules: modules.compactMap { $0 as? ExternalModule }) : nil
+      let status = InteractiveSession(controller: controller, watcher: watcher).run()
       return controller.saveSession() ? status : ExitCode.failure
     }
     return BatchSession(controller: controller).runStandardInput()

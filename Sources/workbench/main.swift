@@ -108,8 +108,14 @@ case (let name, let rest)? where name == "reference":
   exitRunning(withModules: paths) { Shell.printReference(modules: $0) }
 case (let name, let rest)? where name == "run":
   // A line `run` cannot parse is reported by `run` itself, with its help.
-  let paths = (try? RunOptions.parse(rest, cores: 1).modulePaths) ?? []
-  exitRunning(withModules: paths) { ScenarioCommand.run(rest, modules: $0) }
+  let parsed = try? RunOptions.parse(rest, cores: 1)
+  let paths = parsed?.modulePaths ?? []
+  exitRunning(withModules: paths) { modules in
+    guard let parsed, parsed.watch else { return ScenarioCommand.run(rest, modules: modules) }
+    WatchLoop.run(paths: parsed.paths.isEmpty ? ["Scenarios"] : parsed.paths, modules: modules) {
+      ScenarioCommand.run(rest, modules: modules)
+    }
+  }
 case (let name, let rest)? where name == "report":
   let (paths, operands) = ModulePaths.parse(rest, command: "report")
   exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }

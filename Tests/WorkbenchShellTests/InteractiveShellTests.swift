@@ -292,6 +292,75 @@ import WorkbenchTestSupport
   /// readline reads `rl_readline_name` while it parses an inputrc with `$if workbench` (as
   /// docs/shell.md suggests), so the name must still be there then. (Under AddressSanitizer,
   /// as CI runs this suite, a name handed over as a temporary buffer fails here.)
+  /// `--watch`: a rebuilt module starts again in place, its window reopens as it was (document
+  /// and view state), and a build that does not start leaves the old one working.
+  @Test func aRebuiltModuleReloadsItsWindows() throws {
+    let folder = makeTemporaryFolder()
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let module = folder + "/fixture-module"
+    let original = try #require(readBytes(fixture))
+    writeBytes(original, to: module)
+    chmod(module, 0o755)
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["-w", ":memory:", "--module", module, "--watch"], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open tally pokes t\r")
+    #expect(session.waitFor("t tally:pokes> "))
+    var mark = session.transcript.count
+    session.type("poke 2\r")
+    #expect(session.waitFor("pokes: 2 (tally)", after: mark))
+    session.type("label mine\r")
+    #expect(session.waitFor("pokes: 2 (mine)", after: mark))
+    // A rebuild: a new file in its place.
+    mark = session.transcript.count
+    unlink(module)
+    writeBytes(original, to: module)
+    chmod(module, 0o755)
+    #expect(session.waitFor("1 window opened again", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("pokes: 2 (mine)", after: mark))
+    // A build that cannot start: the old process goes on serving the window.
+    mark = session.transcript.count
+    unlink(module)
+    writeTextFile("#!/bin/sh\nexit 3\n", to: module)
+    chmod(module, 0o755)
+    #expect(session.waitFor("did not start", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("its windows keep the last good one", after: mark))
+    session.type("poke 1\r")
+    #expect(session.waitFor("pokes: 3 (mine)", after: mark))
+    #expect(session.waitFor("t tally:pokes> ", after: session.transcript.count - 20))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
+  /// `run --watch` runs the scenarios again when a file changes, until Ctrl-C.
+  @Test func runWatchRunsAgainWhenAScenarioChanges() throws {
+    let folder = makeTemporaryFolder()
+    let scenario = """
+      scenario: Watched
+      windows:
+        main: catalog library
+      steps:
+        - main: select 2
+        - expect:
+            main: {selected: 2}
+
+      """
+    writeTextFile(scenario, to: folder + "/watched.yaml")
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["run", "-j", "1", folder, "--watch"], environment: Self.environment(folder)))
+    #expect(session.waitFor("1 passed, 0 failed"))
+    #expect(session.waitFor("watching 1 scenario file (Ctrl-C stops)"))
+    let mark = session.transcript.count
+    usleep(50_000)
+    writeTextFile(scenario.replacing("{selected: 2}", with: "{selected: 3}"), to: folder + "/watched.yaml")
+    #expect(session.waitFor("watched.yaml changed: running again", after: mark), "\(session.screen(from: mark))")
+    #expect(session.waitFor("0 passed, 1 failed", after: mark))
+    session.type("\u{03}")
+    _ = session.exitStatus()
+  }
+
   @Test func anInputrcForTheWorkbenchIsRead() throws {
     let folder = makeTemporaryFolder()
     writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")

@@ -55,6 +55,8 @@ public struct RunOptions: Sendable {
   public var baselinePath: String?
   /// Internal, for workers: keep traces.
   public var traces = false
+  /// Run again whenever a scenario file or a module changes (the program's front end loops).
+  public var watch = false
 
   /// Whether scenarios keep traces in this run.
   var keepsTraces: Bool { traces || tracePath != nil || htmlPath != nil }
@@ -123,6 +125,9 @@ public struct RunOptions: Sendable {
     },
     .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
       $0.modulePaths.append($1)
+    },
+    .flag(["--watch"], help: "run again whenever a scenario file or a module's executable changes (Ctrl-C stops)") {
+      $0.watch = true
     },
     .flag(["--worker"], help: nil) { $0.worker = true },
     .flag(["--keep-traces"], help: nil) { $0.traces = true },

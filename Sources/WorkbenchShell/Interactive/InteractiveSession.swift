@@ -30,8 +30,12 @@ final class InteractiveSession {
   /// What the candidates of the last Tab name (a book's title beside its id), for the listing.
   var completionLabels: [String: String] = [:]
 
-  init(controller: ShellController) {
+  /// The modules `--watch` starts again when they are rebuilt.
+  let watcher: ModuleWatcher?
+
+  init(controller: ShellController, watcher: ModuleWatcher? = nil) {
     self.controller = controller
+    self.watcher = watcher
     self.historyPath = HistoryFile.path()
   }
 
@@ -54,6 +58,7 @@ final class InteractiveSession {
       if ready < 0 && errno != EINTR { break }
       if ready == 0 {
         runDueTimers()
+        checkWatchedModules()
         continue
       }
       rl_callback_read_char()
@@ -62,11 +67,27 @@ final class InteractiveSession {
     return ExitCode.success
   }
 
-  /// Milliseconds until the next timer, or -1 to wait for a key only.
+  /// Milliseconds until the next timer, or -1 to wait for a key only; with `--watch`, at most
+  /// 100 ms, to look at the modules' executables.
   private func timeout() -> Int32 {
-    guard let wait = host.clock.untilNextTimer else { return -1 }
+    let watching: Int32 = watcher == nil ? -1 : 100
+    guard let wait = host.clock.untilNextTimer else { return watching }
     let (seconds, attoseconds) = wait.components
-    return Int32(min(60_000, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    let timer = Int32(min(60_000, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    return watching < 0 ? timer : min(timer, watching)
+  }
+
+  /// Starts again the modules that were rebuilt, says so above the prompt, and shows the
+  /// focused window as it is now.
+  private func checkWatchedModules() {
+    guard let lines = watcher?.check(), !lines.isEmpty else { return }
+    rl_clear_visible_line()
+    wb_rl_flush()
+    for line in lines { output.emit(line) }
+    if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
+    rl_on_new_line()
+    rl_forced_update_display()
+    wb_rl_flush()
   }
 
   /// Runs due timers; when the focused window's frame changed, shows it above the prompt and

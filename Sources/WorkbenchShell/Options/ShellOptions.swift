@@ -21,6 +21,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var workspace: String?
   /// Modules to run as processes, besides the workspace's list.
   public var modulePaths: [String] = []
+  /// Start a module again when its executable changes, reopening its windows.
+  public var watch = false
 
   /// The defaults.
   public init() {}
@@ -48,6 +50,11 @@ public struct ShellOptions: Equatable, Sendable {
     },
     .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH (repeatable)") {
       $0.modulePaths.append($1)
+    },
+    .flag(
+      ["--watch"], help: "with --module, in the shell: start a module again when it is rebuilt, reopening its windows"
+    ) {
+      $0.watch = true
     },
     .value(
       ["-w", "--workspace"], "FILE",

@@ -1,0 +1,113 @@
+import WorkbenchCore
+import WorkbenchExternalModules
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Watches the executables of external modules (`--watch`): when one changes (a rebuild) and
+/// has stopped changing, the module is started again in place and its windows reopen with
+/// their documents and view states. A build that does not start keeps the old process, and
+/// the next change tries again.
+@MainActor
+final class ModuleWatcher {
+  struct Stamp: Equatable {
+    var modified: Int
+    var size: Int
+    var inode: UInt
+  }
+
+  private var watched: [(module: ExternalModule, stamp: Stamp?, pending: Stamp?)]
+
+  init(modules: [ExternalModule]) {
+    watched = modules.map { ($0, Self.stamp($0.path), nil) }
+  }
+
+  static func stamp(_ path: String) -> Stamp? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return Stamp(
+      modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec), size: Int(info.st_size),
+      inode: UInt(info.st_ino))
+  }
+
+  /// What happened since the last look: a line for each module started again (or not).
+  func check() -> [String] {
+    var lines: [String] = []
+    for index in watched.indices {
+      let path = watched[index].module.path
+      let now = Self.stamp(path)
+      guard now != watched[index].stamp else {
+        watched[index].pending = nil
+        continue
+      }
+      // A build writes the file in steps: act once two looks in a row agree.
+      guard let now, watched[index].pending == now else {
+        watched[index].pending = now
+        continue
+      }
+      watched[index].stamp = now
+      watched[index].pending = nil
+      let start = monotonicMilliseconds()
+      do {
+        let reopened = try watched[index].module.reload()
+        let elapsed = monotonicMilliseconds() - start
+        lines.append(
+          "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
+            + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again")
+      } catch {
+        lines.append("the new build of \(path) did not start (\(error.message)); its windows keep the last good one")
+      }
+    }
+    return lines
+  }
+
+  private func monotonicMilliseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
+  }
+}
+
+/// `workbench run --watch`: runs the scenarios, then again whenever a scenario file under the
+/// paths or the executable of a module (`--module`) changes; a changed module is started again
+/// first. Ctrl-C ends it.
+@MainActor
+public enum WatchLoop {
+  public static func run(paths: [String], modules: [any FeatureModule], body: () -> Int32) -> Never {
+    let external = modules.compactMap { $0 as? ExternalModule }
+    let watcher = ModuleWatcher(modules: external)
+    _ = body()
+    var files = stamps(paths)
+    StandardStreams.out(
+      "\nwatching \(files.count) scenario file\(files.count == 1 ? "" : "s")"
+        + (external.isEmpty ? "" : " and \(external.count) module\(external.count == 1 ? "" : "s")")
+        + " (Ctrl-C stops)\n")
+    while true {
+      usleep(150_000)
+      let reloads = watcher.check()
+      let now = stamps(paths)
+      guard now != files || !reloads.isEmpty else { continue }
+      let changed = now.keys.filter { now[$0] != files[$0] }.sorted() + files.keys.filter { now[$0] == nil }.sorted()
+      files = now
+      for line in reloads { StandardStreams.out(line + "\n") }
+      if reloads.contains(where: { $0.contains("did not start") }), changed.isEmpty { continue }
+      let what = changed.isEmpty ? "the module" : changed.prefix(3).joined(separator: ", ")
+      StandardStreams.out("\n--- \(what) changed: running again\n")
+      _ = body()
+    }
+  }
+
+  /// The scenario files under `paths` with their stamps.
+  static func stamps(_ paths: [String]) -> [String: ModuleWatcher.Stamp] {
+    var result: [String: ModuleWatcher.Stamp] = [:]
+    for path in paths {
+      let files = FileSystem.isDirectory(path) ? FileSystem.files(under: path) : [path]
+      for file in files where file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
+        result[file] = ModuleWatcher.stamp(file)
+      }
+    }
+    return result
+  }
+}

@@ -68,19 +68,12 @@ public final class ModuleProcess {
     // Its own process group, so stopping it ends whatever it started too, and Ctrl-C at the
     // shell's terminal reaches the shell only. Signals the host ignores (SIGPIPE) or handles
     // start at their defaults in the module, as they would from a login shell.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
     let argv = [strdup(path), nil]
     var child: pid_t = 0
-    let result = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+    let result = Spawning.withDefaultSignals([SIGPIPE, SIGINT, SIGTERM, SIGHUP], newProcessGroup: true) { attributes in
+      posix_spawn(&child, path, &actions, &attributes, argv, environ)
+    }
     argv.forEach { free($0) }
-    posix_spawnattr_destroy(&attributes)
     posix_spawn_file_actions_destroy(&actions)
     close(toChild[0])
     close(fromChild[1])

@@ -37,18 +37,12 @@ public enum ModuleCheck {
       // The protocol: the module's stdin and stdout. What it prints on stderr is not checked.
       posix_spawn_file_actions_adddup2(&actions, output[1], 1)
       posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      sigaddset(&defaults, SIGPIPE)
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
       let argv = [strdup(executable), nil]
       defer { argv.forEach { free($0) } }
       var pid: pid_t = 0
-      let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+      let spawned = Spawning.withDefaultSignals { attributes in
+        posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+      }
       close(input[0])
       close(output[1])
       guard spawned == 0 else {

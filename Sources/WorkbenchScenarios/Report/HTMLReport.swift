@@ -76,29 +76,7 @@ public enum HTMLReport {
       var steps: [FrameValue] = []
       for step in trace.steps {
         if step.outcome == "expected-failure" { expectedFailures += 1 }
-        // Compact: empty fields left out, the location as LINE:COLUMN in the scenario's file.
-        var members: [(key: String, value: FrameValue)] = [
-          ("kind", .string(step.kind)), ("text", .string(step.text)),
-          (
-            "at",
-            .string(
-              step.location.hasPrefix(trace.file + ":")
-                ? String(step.location.dropFirst(trace.file.count + 1)) : step.location)
-          ),
-          ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)), ("outcome", .string(step.outcome)),
-        ]
-        if !step.frames.isEmpty {
-          let changed = step.frames.keys.sorted().map {
-            (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null)
-          }
-          members.append(("frames", .object(FrameObject(members: changed))))
-        }
-        if let message = step.message { members.append(("message", .string(message))) }
-        for (key, list) in [("details", step.details), ("output", step.output), ("facts", step.facts)]
-        where !list.isEmpty {
-          members.append((key, .list(list.map(FrameValue.string))))
-        }
-        steps.append(.object(FrameObject(members: members)))
+        steps.append(TraceStore.stepValue(step, in: trace.file))
       }
       var scenario: [(key: String, value: FrameValue)] = [
         ("name", .string(trace.scenario)), ("file", .string(trace.file)), ("line", .integer(trace.line)),

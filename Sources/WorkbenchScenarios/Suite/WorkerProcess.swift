@@ -1,3 +1,5 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -29,16 +31,10 @@ final class WorkerProcess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     // Signals the parent ignores (SIGPIPE) start at their defaults, as from a login shell.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    let result = Spawning.withDefaultSignals { attributes in
+      posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    }
     argv.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
     close(pipeDescriptors[1])

@@ -50,33 +50,7 @@ public enum TraceStore {
   /// out, and a step's location is `LINE:COLUMN` when it is in the scenario's own file.
   static func json(of trace: ScenarioTrace) -> String {
     func strings(_ list: [String]) -> FrameValue { .list(list.map(FrameValue.string)) }
-    let steps = trace.steps.map { step -> FrameValue in
-      var members: [(key: String, value: FrameValue)] = [
-        ("kind", .string(step.kind)), ("text", .string(step.text)),
-        (
-          "at",
-          .string(
-            step.location.hasPrefix(trace.file + ":")
-              ? String(step.location.dropFirst(trace.file.count + 1)) : step.location)
-        ),
-        ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)),
-        ("outcome", .string(step.outcome)),
-      ]
-      if !step.frames.isEmpty {
-        let frames = step.frames.keys.sorted().map {
-          (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null)
-        }
-        members.append(("frames", .object(FrameObject(members: frames))))
-      }
-      if let message = step.message { members.append(("message", .string(message))) }
-      for (key, list) in [
-        ("origin", step.origin), ("details", step.details), ("output", step.output), ("facts", step.facts),
-      ]
-      where !list.isEmpty {
-        members.append((key, strings(list)))
-      }
-      return .object(FrameObject(members: members))
-    }
+    let steps = trace.steps.map { stepValue($0, in: trace.file) }
     var members: [(key: String, value: FrameValue)] = [
       ("schema", .integer(trace.schema)), ("scenario", .string(trace.scenario)), ("file", .string(trace.file)),
       ("line", .integer(trace.line)), ("tags", strings(trace.tags)), ("status", .string(trace.status)),
@@ -94,6 +68,30 @@ public enum TraceStore {
     }
     members.append(("steps", .list(steps)))
     return FrameValue.object(FrameObject(members: members)).jsonText + "\n"
+  }
+
+  /// A step as the trace file and the report write it: empty fields left out, the location as
+  /// `LINE:COLUMN` when it is in the scenario's own `file`.
+  static func stepValue(_ step: TraceStep, in file: String) -> FrameValue {
+    var members: [(key: String, value: FrameValue)] = [
+      ("kind", .string(step.kind)), ("text", .string(step.text)),
+      (
+        "at",
+        .string(step.location.hasPrefix(file + ":") ? String(step.location.dropFirst(file.count + 1)) : step.location)
+      ),
+      ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)), ("outcome", .string(step.outcome)),
+    ]
+    if !step.frames.isEmpty {
+      let frames = step.frames.keys.sorted().map { (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null) }
+      members.append(("frames", .object(FrameObject(members: frames))))
+    }
+    if let message = step.message { members.append(("message", .string(message))) }
+    for (key, list) in [
+      ("origin", step.origin), ("details", step.details), ("output", step.output), ("facts", step.facts),
+    ] where !list.isEmpty {
+      members.append((key, .list(list.map(FrameValue.string))))
+    }
+    return .object(FrameObject(members: members))
   }
 
   /// Every trace in the folders (and the trace files named directly), in file order, with

@@ -67,7 +67,7 @@ public enum WorkspaceTransfer {
   }
 
   static func importDocument(from path: String, into workspace: WorkbenchSession) throws(CommandError) -> String {
-    let bytes = try read(path)
+    var bytes = try read(path)
     // The envelope's fields are found without building the body's tree (a million books would
     // be hundreds of megabytes of it): the body goes to its kind's decoder as the bytes it is.
     // Anything the scan does not take is parsed in full, which also says what is wrong.
@@ -86,8 +86,11 @@ public enum WorkspaceTransfer {
         }
       }
       if !envelope.isEmpty {
-        return try importDocument(
-          FrameObject(members: envelope), body: bodyBytes.map(Array.init), path: path, into: workspace)
+        // The body is copied out and the file's bytes let go before the body is decoded.
+        let body = bodyBytes.map(Array.init)
+        bodyBytes = nil
+        bytes = []
+        return try importDocument(FrameObject(members: envelope), body: body, path: path, into: workspace)
       }
     }
     let value: FrameValue

@@ -174,16 +174,21 @@ final class DocumentEntry {
   @MainActor func load() throws(CommandError) -> any DocumentBody {
     if let loaded { return loaded }
     guard let source, let decode, let apply else { throw CommandError("document '\(name)' has no body") }
-    let stored = try source()
+    var stored = try source()
+    let small = stored.json.utf8.count <= 4 << 20
+    let text = small ? stored.json : ""
+    let bytes = Array(stored.json.utf8)
+    // A big text is let go before decoding, so it and its bytes are not held at once.
+    if !small { stored.json = "" }
     do {
-      var body = try decode(Array(stored.json.utf8))
+      var body = try decode(bytes)
       for edit in stored.edits { body = try apply(body, edit) }
       loaded = body
       revision = stored.revision
       editsSinceSnapshot = stored.edits.count
       // The text is kept for records and saves of an unchanged body, unless it is big: then
       // memory matters more than encoding it again if it is ever asked for.
-      if stored.edits.isEmpty, stored.json.utf8.count <= 4 << 20 { encoded = (stored.revision, stored.json) }
+      if stored.edits.isEmpty, small { encoded = (stored.revision, text) }
       self.source = nil
       return body
     } catch let error as CommandError {

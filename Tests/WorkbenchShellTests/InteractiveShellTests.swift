@@ -298,9 +298,13 @@ import WorkbenchTestSupport
     let folder = makeTemporaryFolder()
     let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
     let module = folder + "/fixture-module"
-    let original = try #require(readBytes(fixture))
-    writeBytes(original, to: module)
-    chmod(module, 0o755)
+    // Files that will be executed are written by `cp`, not by this process: a child another
+    // test forks meanwhile would inherit our open descriptor, and exec would fail with ETXTBSY.
+    func install(_ source: String) {
+      _ = ChildProcess.run("/bin/cp", [source, module + ".new"], input: [], environment: ChildProcess.environment([:]))
+      rename(module + ".new", module)
+    }
+    install(fixture)
     let session = try #require(
       PseudoTerminalSession(
         arguments: ["-w", ":memory:", "--module", module, "--watch"], environment: Self.environment(folder)))
@@ -314,16 +318,14 @@ import WorkbenchTestSupport
     #expect(session.waitFor("pokes: 2 (mine)", after: mark))
     // A rebuild: a new file in its place.
     mark = session.transcript.count
-    unlink(module)
-    writeBytes(original, to: module)
-    chmod(module, 0o755)
+    install(fixture)
     #expect(session.waitFor("1 window opened again", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("pokes: 2 (mine)", after: mark))
     // A build that cannot start: the old process goes on serving the window.
     mark = session.transcript.count
-    unlink(module)
-    writeTextFile("#!/bin/sh\nexit 3\n", to: module)
-    chmod(module, 0o755)
+    writeTextFile("#!/bin/sh\nexit 3\n", to: folder + "/broken")
+    chmod(folder + "/broken", 0o755)
+    install(folder + "/broken")
     #expect(session.waitFor("did not start", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("its windows keep the last good one", after: mark))
     session.type("poke 1\r")

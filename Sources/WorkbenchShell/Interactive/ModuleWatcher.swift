@@ -47,6 +47,7 @@ final class ModuleWatcher {
         watched[index].pending = now
         continue
       }
+      let previous = watched[index].stamp
       watched[index].stamp = now
       watched[index].pending = nil
       let start = monotonicMilliseconds()
@@ -57,6 +58,11 @@ final class ModuleWatcher {
           "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
             + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again")
       } catch {
+        // Still open for writing somewhere (ETXTBSY): the same build is tried at the next look.
+        if error.message.contains("Text file busy") {
+          watched[index].stamp = previous
+          continue
+        }
         lines.append("the new build of \(path) did not start (\(error.message)); its windows keep the last good one")
       }
     }

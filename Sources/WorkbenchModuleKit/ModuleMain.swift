@@ -96,10 +96,9 @@ public final class ModuleSession {
       return .object(FrameObject(members: members))
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.
-    let diagrams = host.registry.diagramNames.dropFirst().compactMap { entry -> FrameValue? in
-      guard let diagram = host.registry.diagram(named: entry.name) else { return nil }
-      return [
-        "name": .string(entry.name), "title": .string(diagram.title), "stateMachine": .bool(diagram.isStateMachine),
+    let diagrams = host.registry.drawModuleDiagrams().map { name, diagram -> FrameValue in
+      [
+        "name": .string(name), "title": .string(diagram.title), "stateMachine": .bool(diagram.isStateMachine),
         "start": FrameValue(diagram.start), "nodes": .list(diagram.nodes.map { .string($0) }),
         "edges": .list(
           diagram.edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label)] }),

@@ -162,10 +162,7 @@ public final class WorkbenchSession {
   private func workspace() throws -> WorkspaceStore {
     if let store { return store }
     let opened = try WorkspaceStore.inMemory()
-    let registry = host.registry
-    opened.materialize = { kind, snapshot, edits in
-      try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
-    }
+    opened.materializeEdits(with: host.registry)
     // Documents this session removed go in as removal markers, so their samples stay away.
     let removed = host.removedDocumentNames.sorted().map {
       SessionRecord.Document(name: $0, kind: "", revision: 1, body: "")
@@ -183,9 +180,7 @@ public final class WorkbenchSession {
   ) throws -> Host {
     // Names, kinds and revisions only: a document's body is read and decoded when the session
     // first needs it, so a start costs what its windows show, not what the workspace holds.
-    store.materialize = { kind, snapshot, edits in
-      try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
-    }
+    store.materializeEdits(with: registry)
     let record = try store.loadSession(includingWindows: includingWindows, includingBodies: false)
     let host = Host(
       registry: registry, environment: environment, clock: clock, restoring: record, addingMissingSamples: true,

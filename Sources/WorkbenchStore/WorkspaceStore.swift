@@ -220,6 +220,13 @@ public final class WorkspaceStore {
   /// know what their edits mean.
   public var materialize: ((_ kind: String, _ snapshot: String, _ edits: [String]) throws -> String)?
 
+  /// Lets the modules of `registry` turn snapshots and their edits into whole documents.
+  public func materializeEdits(with registry: ModuleRegistry) {
+    materialize = { kind, snapshot, edits in
+      try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
+    }
+  }
+
   /// The edits stored since the document's snapshot, in order.
   func edits(of name: String) throws(StoreError) -> [String] {
     try connection.query("SELECT edit FROM document_edits WHERE name = ? ORDER BY revision", [.text(name)]).compactMap {

@@ -45,9 +45,7 @@ enum BigDocumentBenchmark {
     do {
       let store = try WorkspaceStore(path: workspace)
       let registry = try ModuleRegistry(modules: [CatalogModule()])
-      store.materialize = { kind, snapshot, edits in
-        try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
-      }
+      store.materializeEdits(with: registry)
       let record = try store.loadSession(includingWindows: false, includingBodies: false)
       let host = Host(
         registry: registry, clock: .virtual, restoring: record,

@@ -14,9 +14,7 @@ import WorkbenchTestSupport
   private func store() throws -> WorkspaceStore {
     let store = try WorkspaceStore(path: path)
     let registry = try ModuleRegistry(modules: [CatalogModule()])
-    store.materialize = { kind, snapshot, edits in
-      try registry.materializeDocument(kind: kind, snapshot: snapshot, edits: edits)
-    }
+    store.materializeEdits(with: registry)
     return store
   }
 

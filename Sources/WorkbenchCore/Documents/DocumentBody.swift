@@ -135,8 +135,8 @@ final class DocumentEntry {
   /// when something first needs it (a window opens on it, a command names it), not at start.
   private var loaded: (any DocumentBody)?
   private var source: (@MainActor () throws(CommandError) -> StoredDocument)?
-  private let decode: (@Sendable ([UInt8]) throws -> any DocumentBody)?
-  private let apply: (@Sendable (any DocumentBody, String) throws -> any DocumentBody)?
+  /// The kind that decodes the stored text and applies its edits.
+  private let reader: DocumentKind?
   /// Edits stored since the workspace's snapshot of this document: past a limit the next save
   /// writes a snapshot again, so a start never replays a long log.
   var editsSinceSnapshot = 0
@@ -146,22 +146,19 @@ final class DocumentEntry {
     self.kind = kind
     self.revision = revision
     self.loaded = body
-    self.decode = nil
-    self.apply = nil
+    self.reader = nil
   }
 
   /// A document whose body is decoded from `source` when first needed.
   init(
     name: String, kind: String, revision: Int, source: @escaping @MainActor () throws(CommandError) -> StoredDocument,
-    decode: @escaping @Sendable ([UInt8]) throws -> any DocumentBody,
-    apply: @escaping @Sendable (any DocumentBody, String) throws -> any DocumentBody
+    reader: DocumentKind
   ) {
     self.name = name
     self.kind = kind
     self.revision = revision
     self.source = source
-    self.decode = decode
-    self.apply = apply
+    self.reader = reader
   }
 
   /// Whether the body has been decoded.
@@ -173,7 +170,7 @@ final class DocumentEntry {
   ///   document is left as it is.
   @MainActor func load() throws(CommandError) -> any DocumentBody {
     if let loaded { return loaded }
-    guard let source, let decode, let apply else { throw CommandError("document '\(name)' has no body") }
+    guard let source, let reader else { throw CommandError("document '\(name)' has no body") }
     var stored = try source()
     let small = stored.json.utf8.count <= 4 << 20
     let text = small ? stored.json : ""
@@ -181,8 +178,8 @@ final class DocumentEntry {
     // A big text is let go before decoding, so it and its bytes are not held at once.
     if !small { stored.json = "" }
     do {
-      var body = try decode(bytes)
-      for edit in stored.edits { body = try apply(body, edit) }
+      var body = try reader.decode(bytes)
+      for edit in stored.edits { body = try reader.apply(body, edit) }
       loaded = body
       revision = stored.revision
       editsSinceSnapshot = stored.edits.count

@@ -90,16 +90,8 @@ final class SessionDocuments {
       let kind = registry.documentKinds[entry.kind], let edit = kind.edit(entry.body, body),
       let outcome = try persistence.appendEdit(document: entry.name, edit: edit, baseRevision: entry.revision)
     {
-      switch outcome {
-      case .saved(let revision):
-        apply(body, to: entry, revision: revision)
-        entry.editsSinceSnapshot += 1
-      case .conflicted(let current):
-        adoptExternalChange(current)
-        throw CommandError(
-          "document '\(entry.name)' was changed elsewhere (it is now at revision \(current.revision)), so this edit "
-            + "was not saved; the windows show the latest version: make the edit again if you still want it")
-      }
+      _ = try take(outcome, body: body, in: entry)
+      entry.editsSinceSnapshot += 1
       return
     }
     let json: String
@@ -108,11 +100,22 @@ final class SessionDocuments {
     } catch {
       throw CommandError("document '\(entry.name)' cannot be saved: \(error)")
     }
-    switch try persistence.save(document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision) {
+    let outcome = try persistence.save(
+      document: entry.name, kind: entry.kind, body: json, baseRevision: entry.revision)
+    let revision = try take(outcome, body: body, in: entry)
+    entry.encoded = (revision, json)
+    entry.editsSinceSnapshot = 0
+  }
+
+  /// Acts on what a save did: a saved body becomes the document's facts at its new revision;
+  /// a conflict brings in the version that won and throws saying so.
+  private func take(_ outcome: SaveOutcome, body: any DocumentBody, in entry: DocumentEntry) throws(CommandError)
+    -> Int
+  {
+    switch outcome {
     case .saved(let revision):
       apply(body, to: entry, revision: revision)
-      entry.encoded = (revision, json)
-      entry.editsSinceSnapshot = 0
+      return revision
     case .conflicted(let current):
       adoptExternalChange(current)
       throw CommandError(
@@ -185,7 +188,7 @@ final class SessionDocuments {
       entries[stored.name] = DocumentEntry(
         name: stored.name, kind: stored.kind, revision: stored.revision,
         source: { () throws(CommandError) -> StoredDocument in StoredDocument(revision: revision, json: json) },
-        decode: kind.decode, apply: kind.apply)
+        reader: kind)
       removedNames.remove(stored.name)
       return
     }

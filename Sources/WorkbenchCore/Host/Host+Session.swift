@@ -111,7 +111,7 @@ extension Host {
         source: { () throws(CommandError) -> StoredDocument in
           if let bodies { return try bodies(name) }
           return StoredDocument(revision: revision, json: json)
-        }, decode: kind.decode, apply: kind.apply)
+        }, reader: kind)
     }
     var missingScreens: [String] = []
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {

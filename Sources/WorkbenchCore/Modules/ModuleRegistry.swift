@@ -87,6 +87,11 @@ extension ModuleRegistry {
       + moduleDiagrams.map { ($0.name, "from the \($0.module) module: " + $0.draw().title) }
   }
 
+  /// The modules' own diagrams, each drawn once, with their names.
+  public func drawModuleDiagrams() -> [(name: String, diagram: Diagram)] {
+    moduleDiagrams.map { ($0.name, $0.draw()) }
+  }
+
   /// The diagram named `name`, drawn now; `nil` when there is none.
   public func diagram(named name: String) -> Diagram? {
     if name == "modules" { return modulesDiagram() }

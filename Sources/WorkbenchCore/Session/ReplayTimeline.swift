@@ -78,8 +78,7 @@ public final class ReplayTimeline {
   }
 
   private static func wholeMilliseconds(_ duration: Duration) -> Duration {
-    let (seconds, attoseconds) = duration.components
-    return .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    .milliseconds(duration.wholeMilliseconds)
   }
 
   private static func roundedUp(_ duration: Duration) -> Duration {

@@ -160,9 +160,16 @@ public final class SessionClock {
 
   /// A duration as text: `1.5s`, `300ms`.
   public static func describe(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    let milliseconds = duration.wholeMilliseconds
     if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
     return "\(milliseconds)ms"
+  }
+}
+
+extension Duration {
+  /// The duration in whole milliseconds, rounded toward zero.
+  public var wholeMilliseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 }

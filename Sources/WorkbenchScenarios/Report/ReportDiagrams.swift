@@ -14,11 +14,10 @@ public enum ReportDiagrams {
   public static func make(registry: ModuleRegistry) -> [HTMLReport.ScreenDiagram] {
     let screens = Set(registry.screens.map(\.name))
     var result: [HTMLReport.ScreenDiagram] = []
-    for entry in registry.diagramNames where screens.contains(entry.name) {
-      guard let diagram = registry.diagram(named: entry.name), diagram.isStateMachine else { continue }
+    for (name, diagram) in registry.drawModuleDiagrams() where screens.contains(name) && diagram.isStateMachine {
       result.append(
-        HTMLReport.ScreenDiagram(
-          screen: entry.name, field: "state", mermaid: diagram.mermaid, svg: svg(fromDOT: diagram.dot)))
+        HTMLReport.ScreenDiagram(screen: name, field: "state", mermaid: diagram.mermaid, svg: svg(fromDOT: diagram.dot))
+      )
     }
     return result
   }

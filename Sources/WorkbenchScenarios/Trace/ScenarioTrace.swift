@@ -121,10 +121,7 @@ struct TraceRecorder {
       shown = now
       lastValues = values
     }
-    let clock =
-      host.map {
-        Int($0.clock.now.components.seconds * 1000 + $0.clock.now.components.attoseconds / 1_000_000_000_000_000)
-      } ?? 0
+    let clock = host.map { Int($0.clock.now.wholeMilliseconds) } ?? 0
     trace.steps.append(
       TraceStep(
         kind: kind, text: text, location: location, origin: origin,

@@ -72,8 +72,7 @@ final class InteractiveSession {
   private func timeout() -> Int32 {
     let watching: Int32 = watcher == nil ? -1 : 100
     guard let wait = host.clock.untilNextTimer else { return watching }
-    let (seconds, attoseconds) = wait.components
-    let timer = Int32(min(60_000, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    let timer = Int32(min(60_000, wait.wholeMilliseconds + 1))
     return watching < 0 ? timer : min(timer, watching)
   }
 

@@ -63,6 +63,22 @@ public enum FileSystem {
     return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
   }
 
+  /// Writes `bytes` to `path` (replacing what it held) in a folder that exists; false when it
+  /// cannot be written in full.
+  public static func write(bytes: [UInt8], to path: String, mode: mode_t = 0o644) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      offset += count
+    }
+    return true
+  }
+
   /// Creates a folder and its parents, like `mkdir -p`; false when one cannot be made.
   @discardableResult
   public static func makeFolders(_ path: String, mode: mode_t = 0o755) -> Bool {

@@ -56,6 +56,32 @@ import WorkbenchTestSupport
     #expect(!result.stdout.contains("\u{1B}["))
   }
 
+  /// Traces are written as scenarios finish, on the run's output queue, and worker processes
+  /// send theirs to the parent: both ways must give the same files, frames with their fields
+  /// in order. A second run into the folder leaves no trace of a scenario it did not run.
+  @Test func tracesFromWorkersAreTheTracesOfOneProcess() throws {
+    let folder = suiteFolder()
+    let serial = makeTemporaryFolder() + "/one"
+    let parallel = makeTemporaryFolder() + "/two"
+    #expect(ChildProcess.runWorkbench(["run", "--jobs", "1", folder, "--trace", serial]).status == 1)
+    #expect(ChildProcess.runWorkbench(["run", "--jobs", "2", folder, "--trace", parallel]).status == 1)
+    func withoutTimings(_ path: String) throws -> String {
+      let text = try #require(readTextFile(path))
+      return text.split(separator: "\n").sorted().joined(separator: "\n")
+        .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
+    }
+    let names = ["frames.jsonl", "\(folder.dropFirst())/a.yaml.1.trace.json".replacing("/", with: "_")]
+    for name in names {
+      #expect(try withoutTimings(serial + "/" + name) == withoutTimings(parallel + "/" + name), "\(name)")
+    }
+    let frames = try #require(readTextFile(serial + "/frames.jsonl"))
+    #expect(frames.contains(#""value":{"query":"#), "a frame's fields keep their order")
+    // Run only the slow one again: the other traces go.
+    #expect(ChildProcess.runWorkbench(["run", "--tag", "slow", folder, "--trace", parallel, "-j", "2"]).status == 0)
+    #expect(readTextFile(parallel + "/" + names[1]) == nil)
+    #expect(readTextFile(parallel + "/frames.jsonl") != nil)
+  }
+
   @Test func allPassingExitsWithZero() {
     let result = ChildProcess.runWorkbench(["run", "--tag", "slow", suiteFolder()])
     #expect(result.status == 0)

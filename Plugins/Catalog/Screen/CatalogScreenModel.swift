@@ -16,8 +16,16 @@ public final class CatalogScreenModel: ScreenModel {
     ["query", "onlySelected", "selected", "matches", "total", "rows", "viewport", "detail", "detailPolicy"]
   }
 
-  public private(set) var document: CatalogDocument
-  public private(set) var viewState: CatalogViewState
+  public private(set) var document: CatalogDocument {
+    didSet { changes &+= 1 }
+  }
+  public private(set) var viewState: CatalogViewState {
+    didSet { changes &+= 1 }
+  }
+  /// Moves with every change of what the frame reads (the document and the view state; the
+  /// viewport's size is fixed).
+  private var changes = 0
+  public var frameStamp: Int? { changes }
   /// How many rows the viewport shows.
   public let viewportRows: Int
   private var lastSearch: (index: TitleIndex, query: [UInt8], positions: [Int])?

@@ -19,9 +19,18 @@ public final class EditorScreen: ScreenModel, UnsavedWork {
     ["title", "lines", "dirty", "baseRevision", "documentRevision", "conflict"]
   }
 
-  public private(set) var document: TextDocument
-  public private(set) var viewState: EditorViewState
-  public private(set) var revision = 0
+  public private(set) var document: TextDocument {
+    didSet { changes &+= 1 }
+  }
+  public private(set) var viewState: EditorViewState {
+    didSet { changes &+= 1 }
+  }
+  public private(set) var revision = 0 {
+    didSet { changes &+= 1 }
+  }
+  /// Moves with every change of what the frame reads: the three properties above.
+  private var changes = 0
+  public var frameStamp: Int? { changes }
 
   public init(document: TextDocument, viewState: EditorViewState, environment: ScreenEnvironment) {
     self.document = document

@@ -13,10 +13,19 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
   }
 
-  public private(set) var document: GoalDocument
-  public private(set) var viewState: GoalViewState
+  public private(set) var document: GoalDocument {
+    didSet { changes &+= 1 }
+  }
+  public private(set) var viewState: GoalViewState {
+    didSet { changes &+= 1 }
+  }
   /// The revision of the shared goal.
-  public private(set) var revision = 0
+  public private(set) var revision = 0 {
+    didSet { changes &+= 1 }
+  }
+  /// Moves with every change of what the frame reads: the three properties above.
+  private var changes = 0
+  public var frameStamp: Int? { changes }
   /// The message after a rejected intent; cleared by the next successful one. Kept in the
   /// view state, so it survives a relaunch like everything else the frame shows.
   public private(set) var message: String? {

@@ -78,6 +78,11 @@ public protocol ScreenModel: AnyObject {
   func restore(_ viewState: State)
   /// The frame projected from the document and the view state.
   var frame: FrameValue { get }
+  /// A number that moves whenever the frame may have changed, or `nil` when the screen cannot
+  /// say (the default: its frame is projected every time it is asked for). While it stays, the
+  /// window hands out its last frame, and a trace does not project the window again. A screen
+  /// whose frame reads only its own stored properties bumps it in their `didSet`.
+  var frameStamp: Int? { get }
   /// The top-level fields every frame of this screen has (its frame schema), or `nil` when the
   /// screen does not say. Scenarios are checked against it before they run: an expectation
   /// naming a field the screen does not declare is refused with a did-you-mean.
@@ -96,6 +101,9 @@ public protocol ScreenModel: AnyObject {
 extension ScreenModel {
   /// A failed command leaves no trace in the view state unless the screen says otherwise.
   public func viewStateAfterFailure(before: State, attempted: State) -> State { before }
+
+  /// Unknown: the frame is projected whenever it is asked for.
+  public var frameStamp: Int? { nil }
 
   /// Most screens do not need the revision.
   public func documentRevisionChanged(_ revision: Int) {}

@@ -37,6 +37,14 @@ public final class Window {
   /// The window's current frame.
   public var frame: FrameValue { content.frame }
 
+  /// A number that moves whenever the frame may have changed, or `nil` when the screen cannot
+  /// say. Equal stamps of the same window mean the same frame.
+  public var frameStamp: Int? { content.frameStamp }
+
+  /// The frame projected from the model now, bypassing the kept one (tests check the stamps
+  /// with it).
+  public var projectedFrame: FrameValue { content.projectedFrame }
+
   /// The window's view state as JSON with sorted keys.
   public func viewStateJSON() throws -> String { try content.viewStateJSON() }
 

@@ -5,6 +5,10 @@ import FoundationEssentials
 protocol WindowContent: AnyObject {
   var model: AnyObject { get }
   var frame: FrameValue { get }
+  /// The screen's frame stamp (see `ScreenModel.frameStamp`).
+  var frameStamp: Int? { get }
+  /// The frame projected now, never the kept one (for tests of the stamps).
+  var projectedFrame: FrameValue { get }
   /// The view state as JSON with sorted keys, for `state` and persistence.
   func viewStateJSON() throws -> String
   /// The view state as a versioned record.
@@ -40,7 +44,18 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   }
 
   var model: AnyObject { typedModel }
-  var frame: FrameValue { typedModel.frame }
+  /// The last frame and the stamp it was projected at.
+  private var kept: (stamp: Int, frame: FrameValue)?
+
+  var frame: FrameValue {
+    guard let stamp = typedModel.frameStamp else { return typedModel.frame }
+    if let kept, kept.stamp == stamp { return kept.frame }
+    let frame = typedModel.frame
+    kept = (stamp, frame)
+    return frame
+  }
+  var frameStamp: Int? { typedModel.frameStamp }
+  var projectedFrame: FrameValue { typedModel.frame }
   func viewStateJSON() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

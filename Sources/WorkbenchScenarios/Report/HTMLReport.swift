@@ -44,25 +44,50 @@ public enum HTMLReport {
     traces: [ScenarioTrace], baseline: [ScenarioTrace] = [], diagrams: [ScreenDiagram] = [],
     title: String = "workbench run"
   ) -> String {
+    var data = PageData(baseline: baseline, diagrams: diagrams)
+    for trace in traces { data.add(trace, steps: TraceStore.stepsJSON(of: trace)) }
+    return make(data, title: title)
+  }
+
+  /// The page for the scenarios `data` was given.
+  static func make(_ data: PageData, title: String = "workbench run") -> String {
     "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       + "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
-      + "<script id=\"data\" type=\"application/json\">\(data(traces, baseline: baseline, diagrams: diagrams))</script>\n"
+      + "<script id=\"data\" type=\"application/json\">\(data.json)</script>\n"
       + body + "<script>\(script)</script>\n</body>\n</html>\n"
   }
 
-  /// The report's data as JSON, safe inside a `<script>` element.
-  static func data(_ traces: [ScenarioTrace], baseline: [ScenarioTrace], diagrams: [ScreenDiagram]) -> String {
-    var frames: [String: FrameValue] = [:]
-    var scenarios: [FrameValue] = []
-    var tags: Set<String> = []
-    var expectedFailures = 0
-    var duration = 0.0
-    let diagramFields = Dictionary(diagrams.map { ($0.screen, $0.field) }, uniquingKeysWith: { a, _ in a })
-    let greens = Dictionary(
-      baseline.filter { $0.status == "passed" }.map { ("\($0.file)\u{0}\($0.scenario)", $0) },
-      uniquingKeysWith: { a, _ in a })
-    for trace in traces {
+  /// The report's data, one scenario at a time: a run adds each as it finishes, so the page's
+  /// JSON is ready when the last one is. Written as JSON safe inside a `<script>` element.
+  struct PageData: Sendable {
+    private let diagrams: [ScreenDiagram]
+    private let diagramFields: [String: String]
+    private let greens: [String: ScenarioTrace]
+    private let hasBaseline: Bool
+    private var frames: [String: FrameValue] = [:]
+    /// The scenarios' JSON, comma-separated, `<` already escaped.
+    private var scenarios: [UInt8] = []
+    private var count = 0
+    private var passed = 0
+    private var tags: Set<String> = []
+    private var expectedFailures = 0
+    private var duration = 0.0
+
+    init(baseline: [ScenarioTrace], diagrams: [ScreenDiagram]) {
+      self.diagrams = diagrams
+      diagramFields = Dictionary(diagrams.map { ($0.screen, $0.field) }, uniquingKeysWith: { a, _ in a })
+      greens = Dictionary(
+        baseline.filter { $0.status == "passed" }.map { ("\($0.file)\u{0}\($0.scenario)", $0) },
+        uniquingKeysWith: { a, _ in a })
+      hasBaseline = !baseline.isEmpty
+    }
+
+    /// Adds a scenario, given its steps' JSON (`TraceStore.stepsJSON(of:)`, which a trace
+    /// file holds too).
+    mutating func add(_ trace: ScenarioTrace, steps: [UInt8]) {
+      count += 1
+      if trace.status == "passed" { passed += 1 }
       tags.formUnion(trace.tags)
       duration += trace.duration
       // The page shows a frame's text; of its value, only the field a diagram marks.
@@ -73,16 +98,11 @@ public enum HTMLReport {
         }
         frames[hash] = entry
       }
-      var steps: [FrameValue] = []
-      for step in trace.steps {
-        if step.outcome == "expected-failure" { expectedFailures += 1 }
-        steps.append(TraceStore.stepValue(step, in: trace.file))
-      }
+      expectedFailures += trace.steps.filter { $0.outcome == "expected-failure" }.count
       var scenario: [(key: String, value: FrameValue)] = [
         ("name", .string(trace.scenario)), ("file", .string(trace.file)), ("line", .integer(trace.line)),
         ("tags", .list(trace.tags.map(FrameValue.string))), ("status", .string(trace.status)),
         ("duration", .number(trace.duration)), ("windows", .list(trace.windows.map(FrameValue.string))),
-        ("steps", .list(steps)),
       ]
       if let failure = trace.failure {
         scenario.append(
@@ -109,33 +129,48 @@ public enum HTMLReport {
             ]
           ))
       }
-      scenarios.append(.object(FrameObject(members: scenario)))
+      if !scenarios.isEmpty { scenarios.append(UInt8(ascii: ",")) }
+      Self.appendEscaped(.object(FrameObject(members: scenario)), to: &scenarios)
+      scenarios.removeLast()  // the object goes on with its steps
+      scenarios += #","steps":"#.utf8
+      scenarios += steps
+      scenarios.append(UInt8(ascii: "}"))
     }
-    let passed = traces.filter { $0.status == "passed" }.count
-    let page: FrameValue = [
-      "summary": [
-        "passed": .integer(passed), "failed": .integer(traces.count - passed),
+
+    /// `value` as JSON with `<` written `\u003c`: `<` only occurs inside JSON strings, where the
+    /// escape means the same, so no `</script>` can end the element early.
+    private static func appendEscaped(_ value: FrameValue, to bytes: inout [UInt8]) {
+      value.appendJSON(to: &bytes, escapingLessThan: true)
+    }
+
+    /// The data as JSON: `{"summary", "scenarios", "frames", "diagrams"}`.
+    var json: String {
+      let summary: FrameValue = [
+        "passed": .integer(passed), "failed": .integer(count - passed),
         "expectedFailures": .integer(expectedFailures), "duration": .number(duration),
-        "tags": .list(tags.sorted().map(FrameValue.string)), "baseline": .bool(!baseline.isEmpty),
-      ],
-      "scenarios": .list(scenarios),
-      "frames": .object(FrameObject(members: frames.keys.sorted().map { ($0, frames[$0]!) })),
-      "diagrams": .list(
-        diagrams.map {
-          [
-            "screen": .string($0.screen), "field": .string($0.field), "mermaid": .string($0.mermaid),
-            "svg": FrameValue($0.svg),
-          ]
-        }),
-    ]
-    // `<` only occurs inside JSON strings, where `\u003c` means the same: no `</script>`.
-    var bytes: [UInt8] = []
-    let json = page.jsonText.utf8
-    bytes.reserveCapacity(json.count)
-    for byte in json {
-      if byte == UInt8(ascii: "<") { bytes += Array(#"\u003c"#.utf8) } else { bytes.append(byte) }
+        "tags": .list(tags.sorted().map(FrameValue.string)), "baseline": .bool(hasBaseline),
+      ]
+      let rest: FrameValue = [
+        "frames": .object(FrameObject(members: frames.keys.sorted().map { ($0, frames[$0]!) })),
+        "diagrams": .list(
+          diagrams.map {
+            [
+              "screen": .string($0.screen), "field": .string($0.field), "mermaid": .string($0.mermaid),
+              "svg": FrameValue($0.svg),
+            ]
+          }),
+      ]
+      var bytes = Array(#"{"summary":"#.utf8)
+      Self.appendEscaped(summary, to: &bytes)
+      bytes += Array(#","scenarios":["#.utf8)
+      bytes += scenarios
+      bytes += Array("],".utf8)
+      // The rest's members follow the scenarios in the same object.
+      var tail: [UInt8] = []
+      Self.appendEscaped(rest, to: &tail)
+      bytes += tail.dropFirst()
+      return String(decoding: bytes, as: UTF8.self)
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The first step after which a window's frame differs from the green run's, with the

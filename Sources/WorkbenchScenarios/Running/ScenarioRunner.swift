@@ -21,6 +21,9 @@ public struct ScenarioRunner {
     public var logsSteps = false
     /// Keep a trace of every step, with the frames (`run --trace`, `run --html`).
     public var traces = false
+    /// Leave the frames of traces for the caller to resolve (`ScenarioTrace.resolveFrames`), as
+    /// a run writing traces does on its output queue.
+    var leavesTraceFramesUnresolved = false
 
     public init(updateSnapshots: Bool = false, exhaustive: Bool = false, logsSteps: Bool = false, traces: Bool = false)
     {
@@ -34,6 +37,8 @@ public struct ScenarioRunner {
   let options: Options
   /// The modules registered once, for every scenario's host.
   let registry: Result<ModuleRegistry, RegistrationError>
+  /// The frames this runner's traces have rendered, shared across its scenarios.
+  let traceFrames = TraceFrameCache()
 
   /// A runner for scenarios on these modules.
   public init(modules: [any FeatureModule], options: Options = Options()) {
@@ -82,6 +87,7 @@ public struct ScenarioRunner {
     if var recorder {
       recorder.finish(result: result)
       result.trace = recorder.trace
+      if !options.leavesTraceFramesUnresolved { result.trace?.resolveFrames(with: traceFrames) }
     }
     return result
   }

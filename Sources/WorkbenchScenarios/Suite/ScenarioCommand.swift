@@ -31,6 +31,26 @@ public enum ScenarioCommand {
       }
     }
     let runner = SuiteRunner(modules: modules, options: options, console: console)
+    if !options.list, !options.worker, options.tracePath != nil || options.htmlPath != nil {
+      // The baseline is read before the run, so a bad path stops it before anything runs.
+      var page: HTMLReport.PageData?
+      if options.htmlPath != nil {
+        do {
+          let baseline =
+            try options.baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
+          page = HTMLReport.PageData(baseline: baseline, diagrams: reportDiagrams(modules))
+        } catch {
+          StandardStreams.write("workbench run: --baseline \(error.message)\n", to: STDERR_FILENO)
+          return 2
+        }
+      }
+      do {
+        runner.traceOutput = try TraceOutput(folder: options.tracePath, report: page)
+      } catch {
+        StandardStreams.write("error: \(error.message)\n", to: STDERR_FILENO)
+        return 2
+      }
+    }
     do {
       if options.list {
         let (lines, errors) = try runner.list()
@@ -60,20 +80,14 @@ public enum ScenarioCommand {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
         return 2
       }
-      if let folder = options.tracePath, let problem = TraceStore.write(report.results, to: folder) {
-        StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
-        return 2
-      }
-      if let path = options.htmlPath {
-        let baseline: [ScenarioTrace]
-        do {
-          baseline = try options.baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
-        } catch {
-          StandardStreams.write("workbench run: --baseline \(error.message)\n", to: STDERR_FILENO)
+      if let output = runner.traceOutput {
+        let (page, problem) = output.finish()
+        if let problem {
+          StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
           return 2
         }
-        if let problem = writeHTML(report.results.compactMap(\.trace), baseline: baseline, modules: modules, to: path) {
-          StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
+        if let page, let path = options.htmlPath, !FileSystem.write(HTMLReport.make(page), to: path) {
+          StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
           return 2
         }
       }
@@ -84,12 +98,16 @@ public enum ScenarioCommand {
     }
   }
 
+  /// The diagrams the report draws beside windows (the ledger feed's state machine).
+  static func reportDiagrams(_ modules: [any FeatureModule]) -> [HTMLReport.ScreenDiagram] {
+    (try? ModuleRegistry(modules: modules)).map(ReportDiagrams.make) ?? []
+  }
+
   /// Writes the HTML report of `traces`; returns the problem, if any.
   static func writeHTML(
     _ traces: [ScenarioTrace], baseline: [ScenarioTrace], modules: [any FeatureModule], to path: String
   ) -> String? {
-    let diagrams = (try? ModuleRegistry(modules: modules)).map(ReportDiagrams.make) ?? []
-    let page = HTMLReport.make(traces: traces, baseline: baseline, diagrams: diagrams)
+    let page = HTMLReport.make(traces: traces, baseline: baseline, diagrams: reportDiagrams(modules))
     return FileSystem.write(page, to: path) ? nil : "could not write \(path)"
   }
 

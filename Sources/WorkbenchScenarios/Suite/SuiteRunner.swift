@@ -13,6 +13,9 @@ public final class SuiteRunner {
   let modules: [any FeatureModule]
   var options: RunOptions
   let console: ConsoleReporter
+  /// Where finished scenarios' traces go as they finish (`--trace`, `--html`); a result handed
+  /// over keeps no trace of its own.
+  var traceOutput: TraceOutput?
 
   /// A runner for these modules and options; progress goes to `console`.
   public init(modules: [any FeatureModule], options: RunOptions, console: ConsoleReporter) {
@@ -128,11 +131,12 @@ public final class SuiteRunner {
     }
     // One registration for the loader and every scenario's session.
     let loader = ScenarioLoader(registry: registry)
-    let runner = ScenarioRunner(
-      registry: registry,
-      options: ScenarioRunner.Options(
-        updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose,
-        traces: options.keepsTraces))
+    var runnerOptions = ScenarioRunner.Options(
+      updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose,
+      traces: options.keepsTraces)
+    // Traces handed to an output are resolved there, off this thread.
+    runnerOptions.leavesTraceFramesUnresolved = traceOutput != nil
+    let runner = ScenarioRunner(registry: registry, options: runnerOptions)
     for file in files where !options.skippedFiles.contains(file) {
       let loaded: ScenarioFile
       if options.worker { emit(WorkerMessage(loading: file)) }
@@ -153,12 +157,21 @@ public final class SuiteRunner {
         for round in 1...options.repeatCount {
           var result = runner.run(scenario)
           if options.repeatCount > 1 { result.name += " (run \(round) of \(options.repeatCount))" }
-          report.results.append(result)
           emit(WorkerMessage(result: result, fileError: nil))
+          report.results.append(handOverTrace(of: result))
           if options.failFast && !result.passed { return }
         }
       }
     }
+  }
+
+  /// The result, its trace handed to `traceOutput` when there is one.
+  private func handOverTrace(of result: ScenarioResult) -> ScenarioResult {
+    guard let output = traceOutput, let trace = result.trace else { return result }
+    output.add(trace)
+    var kept = result
+    kept.trace = nil
+    return kept
   }
 
   /// How a scenario is named in `--skip-scenario`.
@@ -221,7 +234,7 @@ public final class SuiteRunner {
         if let result = message.result {
           worker.done.insert(Self.key(result.location))
           worker.current = nil
-          report.results.append(result)
+          report.results.append(handOverTrace(of: result))
           printer.add(.result(result), file: result.file)
           if options.failFast && !result.passed { stop = true }
         }

@@ -24,6 +24,30 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   public var steps: [TraceStep]
   /// Every distinct frame, by its hash: each is stored once, however many steps show it.
   public var frames: [String: TraceFrame]
+  /// The frames projected as the scenario ran, not yet hashed (see `resolveFrames(with:)`).
+  var captures: TraceCaptures?
+
+  public init(
+    schema: Int = ScenarioTrace.currentSchema, scenario: String, file: String, line: Int, tags: [String],
+    status: String, duration: Double, failure: ScenarioFailure?, windows: [String], steps: [TraceStep],
+    frames: [String: TraceFrame]
+  ) {
+    self.schema = schema
+    self.scenario = scenario
+    self.file = file
+    self.line = line
+    self.tags = tags
+    self.status = status
+    self.duration = duration
+    self.failure = failure
+    self.windows = windows
+    self.steps = steps
+    self.frames = frames
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case schema, scenario, file, line, tags, status, duration, failure, windows, steps, frames
+  }
 
   /// The frames every window shows after step `index`, following the changes from step 0.
   public func frames(at index: Int) -> [String: String] {
@@ -35,6 +59,49 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
     }
     return shown
   }
+
+  /// Hashes the captured frames, stores each distinct one once (rendered through `cache`), and
+  /// records at each step the windows whose frame changed. Runs where it costs the run least:
+  /// a run writing traces does it on its output queue, off the thread running scenarios.
+  mutating func resolveFrames(with cache: TraceFrameCache) {
+    guard let captures = captures.take() else { return }
+    var shown: [String: (value: FrameValue, hash: String)] = [:]
+    for (index, captured) in captures.steps.enumerated() where index < steps.count {
+      var changed: [String: String?] = [:]
+      for label in captured.closed where shown.removeValue(forKey: label) != nil { changed[label] = .some(nil) }
+      for frame in captured.frames {
+        let before = shown[frame.label]
+        // An unchanged value keeps its hash; only a changed frame is hashed.
+        if let before, before.value == frame.value { continue }
+        let hash = TraceRecorder.hash(frame.screen.name, frame.value)
+        if frames[hash] == nil { frames[hash] = cache.frame(hash, screen: frame.screen, value: frame.value) }
+        shown[frame.label] = (frame.value, hash)
+        if before?.hash != hash { changed[frame.label] = .some(hash) }
+        if !windows.contains(frame.label) { windows.append(frame.label) }
+      }
+      steps[index].frames = changed
+    }
+  }
+}
+
+/// The frames a trace recorder projected, step by step, before they are hashed: at each step
+/// the windows that may have changed (with their screens, which render them) and the labels of
+/// windows that closed.
+struct TraceCaptures: Sendable, Equatable {
+  struct Frame: Sendable {
+    var label: String
+    var screen: ScreenKind
+    var value: FrameValue
+  }
+  struct Step: Sendable {
+    var frames: [Frame] = []
+    var closed: [String] = []
+  }
+  var steps: [Step] = []
+
+  /// Captures are the means of building a trace, not part of what it says.
+  static func == (lhs: TraceCaptures, rhs: TraceCaptures) -> Bool { true }
+
 }
 
 /// One step of a trace.
@@ -71,14 +138,62 @@ public struct TraceFrame: Codable, Equatable, Sendable {
   public var screen: String
   public var value: FrameValue
   public var text: String
+
+  public init(screen: String, value: FrameValue, text: String) {
+    self.screen = screen
+    self.value = value
+    self.text = text
+  }
+
+  private enum CodingKeys: String, CodingKey { case screen, value, text }
+
+  // The value travels (from a worker process) as its JSON text: a coder's keyed container
+  // does not keep the order of an object's fields, and a frame's order is part of it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    screen = try container.decode(String.self, forKey: .screen)
+    text = try container.decode(String.self, forKey: .text)
+    let json = try container.decode(String.self, forKey: .value)
+    do {
+      value = try FrameValue.parse(json: Array(json.utf8))
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .value, in: container, debugDescription: "not a frame: \(error.message)")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(screen, forKey: .screen)
+    try container.encode(text, forKey: .text)
+    try container.encode(value.jsonText, forKey: .value)
+  }
 }
 
-/// Builds a trace as a scenario runs.
+/// The frames a run has rendered, by hash, shared by the traces of every scenario one runner
+/// or one output resolves: a frame seen in an earlier scenario is not rendered again.
+final class TraceFrameCache {
+  private var frames: [String: TraceFrame] = [:]
+
+  /// The frame stored under `hash`, rendering it the first time.
+  func frame(_ hash: String, screen: ScreenKind, value: FrameValue) -> TraceFrame {
+    if let frame = frames[hash] { return frame }
+    let frame = TraceFrame(screen: screen.name, value: value, text: screen.render(value))
+    frames[hash] = frame
+    return frame
+  }
+}
+
+/// Builds a trace as a scenario runs. At each step it projects only the windows whose frame
+/// may have changed (a window whose frame stamp stayed is skipped) and keeps the values; they
+/// are hashed and compared later (`ScenarioTrace.resolveFrames(with:)`).
 @MainActor
 struct TraceRecorder {
   private(set) var trace: ScenarioTrace
-  private var shown: [String: String] = [:]
-  private var lastValues: [String: FrameValue] = [:]
+  private var captures = TraceCaptures()
+  /// Each window after the last step: the window itself (a relaunch makes new windows under
+  /// the same labels) and its frame stamp then.
+  private var shown: [String: (window: Window, stamp: Int?)] = [:]
   private var stepStart = 0.0
 
   init(scenario: Scenario) {
@@ -94,81 +209,94 @@ struct TraceRecorder {
     kind: String, text: String, location: String, origin: [String], host: Host?, outcome: String,
     message: String? = nil, details: [String] = [], output: [String] = [], facts: [String] = []
   ) {
-    var changed: [String: String?] = [:]
+    var captured = TraceCaptures.Step()
     // Expectations and snapshots change no window: their frames are the last step's.
     if let host, kind != "expect", kind != "snapshot" {
-      var now: [String: String] = [:]
-      var values: [String: FrameValue] = [:]
+      var now: [String: (window: Window, stamp: Int?)] = [:]
       for window in host.windows {
-        let value = window.frame
-        values[window.label] = value
-        // An unchanged value keeps its hash; only a changed frame is rendered and hashed.
-        if let previous = lastValues[window.label], previous == value, let hash = shown[window.label] {
-          now[window.label] = hash
-          continue
-        }
-        // The text is the screen's rendering of the value: the hash need not read it, and a
-        // frame seen before is not rendered again.
-        let hash = Self.hash(window.screen.name, value)
-        if trace.frames[hash] == nil {
-          trace.frames[hash] = TraceFrame(screen: window.screen.name, value: value, text: window.screen.render(value))
-        }
-        now[window.label] = hash
-        if shown[window.label] != hash { changed[window.label] = .some(hash) }
-        if !trace.windows.contains(window.label) { trace.windows.append(window.label) }
+        let label = window.label
+        let stamp = window.frameStamp
+        now[label] = (window, stamp)
+        // The same window at the same stamp shows the same frame: it is not projected again.
+        if let before = shown[label], before.window === window, let stamp, before.stamp == stamp { continue }
+        captured.frames.append(.init(label: label, screen: window.screen, value: window.frame))
       }
-      for label in shown.keys where now[label] == nil { changed[label] = .some(nil) }
+      captured.closed = shown.keys.filter { now[$0] == nil }.sorted()
       shown = now
-      lastValues = values
     }
+    captures.steps.append(captured)
     let clock = host.map { Int($0.clock.now.wholeMilliseconds) } ?? 0
     trace.steps.append(
       TraceStep(
         kind: kind, text: text, location: location, origin: origin,
-        durationMs: ((monotonicSeconds() - stepStart) * 1_000_000).rounded() / 1000, clockMs: clock, frames: changed,
+        durationMs: ((monotonicSeconds() - stepStart) * 1_000_000).rounded() / 1000, clockMs: clock, frames: [:],
         outcome: outcome,
         message: message, details: details, output: output, facts: facts))
   }
 
+  /// The trace, its frames captured but not yet resolved.
   mutating func finish(result: ScenarioResult) {
+    trace.captures = captures
     trace.status = result.passed ? "passed" : "failed"
     trace.duration = result.duration
     trace.failure = result.failure
   }
 
-  /// A content hash (FNV-1a, 64 bits) of what a frame shows, as hex: the screen and the
-  /// frame's structure walked directly (no JSON is built), the same in every process.
-  static func hash(_ screen: String, _ value: FrameValue) -> String {
+  /// A 64-bit content hash of what a frame shows, as hex: the screen and the frame's structure
+  /// walked directly (no JSON is built), the same in every process.
+  nonisolated static func hash(_ screen: String, _ value: FrameValue) -> String {
     var hasher = StableHasher()
     hasher.mix(screen)
     hasher.mix(value)
-    let state = hasher.state
+    let state = hasher.finalized
     let digits = String(state, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }
 
-/// FNV-1a over a frame's structure: a tag byte for each kind of value, then its content.
+/// A stable 64-bit hash over a frame's structure: a tag for each kind of value, then its
+/// content, eight bytes at a time, each word mixed in with a multiply and a shift. Unlike
+/// Swift's `Hasher` it is not seeded per process, so traces of two runs can share frames.
 struct StableHasher {
   private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
-  mutating func byte(_ byte: UInt8) {
-    state ^= UInt64(byte)
-    state = state &* 0x100_0000_01b3
+  private mutating func word(_ word: UInt64) {
+    state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+    state ^= state >> 29
+  }
+
+  mutating func byte(_ byte: UInt8) { word(UInt64(byte) | 0x100) }
+
+  /// The state, mixed once more so that every input bit reaches every output bit.
+  var finalized: UInt64 {
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
   }
 
   mutating func mix(_ text: String) {
-    for unit in text.utf8 { byte(unit) }
-    byte(0xff)  // not UTF-8: ends the string
-  }
-
-  mutating func mix(_ integer: Int) {
-    var bits = UInt64(bitPattern: Int64(integer))
-    for _ in 0..<8 {
-      byte(UInt8(truncatingIfNeeded: bits))
-      bits >>= 8
+    var text = text
+    text.withUTF8 { bytes in
+      var index = 0
+      while index + 8 <= bytes.count {
+        word(UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)))
+        index += 8
+      }
+      var last: UInt64 = 0
+      var shift: UInt64 = 0
+      while index < bytes.count {
+        last |= UInt64(bytes[index]) << shift
+        shift += 8
+        index += 1
+      }
+      // The tail and the length together: "a" and "a\0" differ.
+      word(last)
+      word(UInt64(bytes.count))
     }
   }
+
+  mutating func mix(_ integer: Int) { word(UInt64(bitPattern: Int64(integer))) }
 
   mutating func mix(_ value: FrameValue) {
     switch value {

@@ -23,16 +23,44 @@ public enum TraceStore {
   ///
   /// - Returns: the problem, or `nil` when every trace was written.
   public static func write(_ results: [ScenarioResult], to folder: String) -> String? {
-    guard FileSystem.makeFolders(folder) else { return "could not make the folder \(folder)" }
-    for file in FileSystem.files(under: folder) where file.hasSuffix(".trace.json") || file.hasSuffix(framesFile) {
-      unlink(file)
+    var writer: Folder
+    switch Folder.open(folder) {
+    case .success(let opened): writer = opened
+    case .failure(let problem): return problem.message
     }
-    var written: Set<String> = []
-    var frames: [UInt8] = []
     for trace in results.compactMap(\.trace) {
-      let path = folder + "/" + fileName(for: trace)
-      guard FileSystem.write(json(of: trace), to: path) else { return "could not write \(path)" }
-      for hash in trace.frames.keys.sorted() where written.insert(hash).inserted {
+      if let problem = writer.add(trace, steps: stepsJSON(of: trace)) { return problem }
+    }
+    return writer.finish()
+  }
+
+  /// A trace folder being written, one scenario at a time (a run adds each as it finishes).
+  struct Folder: Sendable {
+    let path: String
+    /// The trace files written so far.
+    private var files: Set<String> = []
+    /// The frames written to `frames.jsonl` so far, by hash, and the file's text.
+    private var hashes: Set<String> = []
+    private var frames: [UInt8] = []
+    private var buffer: [UInt8] = []
+
+    private init(path: String) { self.path = path }
+
+    /// The folder, made if missing.
+    static func open(_ path: String) -> Result<Folder, TraceReadError> {
+      FileSystem.makeFolders(path)
+        ? .success(Folder(path: path)) : .failure(TraceReadError("could not make the folder \(path)"))
+    }
+
+    /// Writes a scenario's trace file (overwriting the one an earlier run left: deleting a
+    /// thousand files and making them again costs the file system more than the writing).
+    mutating func add(_ trace: ScenarioTrace, steps: [UInt8]) -> String? {
+      let file = path + "/" + fileName(for: trace)
+      buffer.removeAll(keepingCapacity: true)
+      appendJSON(of: trace, steps: steps, to: &buffer)
+      guard FileSystem.write(bytes: buffer, to: file) else { return "could not write \(file)" }
+      files.insert(file)
+      for hash in trace.frames.keys.sorted() where hashes.insert(hash).inserted {
         let frame = trace.frames[hash]!
         let line: FrameValue = [
           "hash": .string(hash), "screen": .string(frame.screen), "text": .string(frame.text), "value": frame.value,
@@ -40,17 +68,32 @@ public enum TraceStore {
         line.appendJSON(to: &frames)
         frames.append(0x0A)
       }
+      return nil
     }
-    let path = folder + "/" + framesFile
-    guard FileSystem.write(String(decoding: frames, as: UTF8.self), to: path) else { return "could not write \(path)" }
-    return nil
+
+    /// Writes `frames.jsonl` and removes the traces an earlier run left that this one did not
+    /// write again.
+    func finish() -> String? {
+      let framesPath = path + "/" + framesFile
+      for file in FileSystem.files(under: path) where file.hasSuffix(".trace.json") && !files.contains(file) {
+        unlink(file)
+      }
+      return FileSystem.write(bytes: frames, to: framesPath) ? nil : "could not write \(framesPath)"
+    }
   }
 
   /// A trace as JSON, without its frames (they go in `frames.jsonl`). Empty fields are left
-  /// out, and a step's location is `LINE:COLUMN` when it is in the scenario's own file.
+  /// out, a step's location is `LINE:COLUMN` when it is in the scenario's own file, and `<` is
+  /// written `\u003c`, so the report can embed the same text.
   static func json(of trace: ScenarioTrace) -> String {
+    var bytes: [UInt8] = []
+    appendJSON(of: trace, steps: stepsJSON(of: trace), to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `json(of:)`'s text to `bytes`, given the steps' JSON (`stepsJSON(of:)`).
+  static func appendJSON(of trace: ScenarioTrace, steps: [UInt8], to bytes: inout [UInt8]) {
     func strings(_ list: [String]) -> FrameValue { .list(list.map(FrameValue.string)) }
-    let steps = trace.steps.map { stepValue($0, in: trace.file) }
     var members: [(key: String, value: FrameValue)] = [
       ("schema", .integer(trace.schema)), ("scenario", .string(trace.scenario)), ("file", .string(trace.file)),
       ("line", .integer(trace.line)), ("tags", strings(trace.tags)), ("status", .string(trace.status)),
@@ -66,32 +109,71 @@ public enum TraceStore {
           ]
         ))
     }
-    members.append(("steps", .list(steps)))
-    return FrameValue.object(FrameObject(members: members)).jsonText + "\n"
+    FrameValue.object(FrameObject(members: members)).appendJSON(to: &bytes, escapingLessThan: true)
+    bytes.removeLast()  // the object goes on with its steps
+    bytes += #","steps":"#.utf8
+    bytes += steps
+    bytes += "}\n".utf8
   }
 
-  /// A step as the trace file and the report write it: empty fields left out, the location as
-  /// `LINE:COLUMN` when it is in the scenario's own `file`.
-  static func stepValue(_ step: TraceStep, in file: String) -> FrameValue {
-    var members: [(key: String, value: FrameValue)] = [
-      ("kind", .string(step.kind)), ("text", .string(step.text)),
-      (
-        "at",
-        .string(step.location.hasPrefix(file + ":") ? String(step.location.dropFirst(file.count + 1)) : step.location)
-      ),
-      ("ms", .number(step.durationMs)), ("clock", .integer(step.clockMs)), ("outcome", .string(step.outcome)),
-    ]
-    if !step.frames.isEmpty {
-      let frames = step.frames.keys.sorted().map { (key: $0, value: step.frames[$0]!.map(FrameValue.string) ?? .null) }
-      members.append(("frames", .object(FrameObject(members: frames))))
+  /// The steps of a trace as a JSON list, written once for the trace file and the report:
+  /// empty fields left out, the location as `LINE:COLUMN` when it is in the scenario's own
+  /// file, `<` written `\u003c`.
+  static func stepsJSON(of trace: ScenarioTrace) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(trace.steps.count * 160)
+    let prefix = trace.file + ":"
+    func key(_ name: String) {
+      bytes += name.utf8
     }
-    if let message = step.message { members.append(("message", .string(message))) }
-    for (key, list) in [
-      ("origin", step.origin), ("details", step.details), ("output", step.output), ("facts", step.facts),
-    ] where !list.isEmpty {
-      members.append((key, .list(list.map(FrameValue.string))))
+    func string(_ text: String) { FrameValue.appendJSONString(text, to: &bytes, escapingLessThan: true) }
+    func list(_ name: String, _ items: [String]) {
+      guard !items.isEmpty else { return }
+      key(name)
+      bytes.append(UInt8(ascii: "["))
+      for (index, item) in items.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        string(item)
+      }
+      bytes.append(UInt8(ascii: "]"))
     }
-    return .object(FrameObject(members: members))
+    bytes.append(UInt8(ascii: "["))
+    for (index, step) in trace.steps.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      key(#"{"kind":"#)
+      string(step.kind)
+      key(#","text":"#)
+      string(step.text)
+      key(#","at":"#)
+      string(step.location.hasPrefix(prefix) ? String(step.location.dropFirst(prefix.count)) : step.location)
+      key(#","ms":"#)
+      FrameValue.number(step.durationMs).appendJSON(to: &bytes)
+      key(#","clock":"#)
+      bytes += String(step.clockMs).utf8
+      key(#","outcome":"#)
+      string(step.outcome)
+      if !step.frames.isEmpty {
+        key(#","frames":{"#)
+        for (position, window) in step.frames.keys.sorted().enumerated() {
+          if position > 0 { bytes.append(UInt8(ascii: ",")) }
+          string(window)
+          bytes.append(UInt8(ascii: ":"))
+          if let hash = step.frames[window]! { string(hash) } else { key("null") }
+        }
+        bytes.append(UInt8(ascii: "}"))
+      }
+      if let message = step.message {
+        key(#","message":"#)
+        string(message)
+      }
+      list(#","origin":"#, step.origin)
+      list(#","details":"#, step.details)
+      list(#","output":"#, step.output)
+      list(#","facts":"#, step.facts)
+      bytes.append(UInt8(ascii: "}"))
+    }
+    bytes.append(UInt8(ascii: "]"))
+    return bytes
   }
 
   /// Every trace in the folders (and the trace files named directly), in file order, with

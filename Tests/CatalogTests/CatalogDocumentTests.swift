@@ -24,7 +24,8 @@ import Testing
     let missingTitle = Data(#"{"books":[{"id":1}]}"#.utf8)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(CatalogDocument.self, from: missingTitle) }
     let valid = Data(#"{"books":[{"id":7,"title":"Dune"}]}"#.utf8)
-    #expect(try JSONDecoder().decode(CatalogDocument.self, from: valid).books == [CatalogBook(id: 7, title: "Dune")])
+    #expect(
+      Array(try JSONDecoder().decode(CatalogDocument.self, from: valid).books) == [CatalogBook(id: 7, title: "Dune")])
   }
 
   @Test func encodingRoundTrips() throws {

@@ -61,7 +61,7 @@ extension SearchTests {
     document = try document.renaming(2, to: "Much Longer Beta Title")
     document = try document.renaming(3, to: "Г")
     document = try document.renaming(1, to: "al")
-    let fresh = try CatalogDocument(validating: document.books)
+    let fresh = try CatalogDocument(validating: Array(document.books))
     for query in ["beta", "bet", "gamma", "г", "al", "delta", "a", "ta\nd", "l"] {
       let spliced = CatalogScreenModel(
         document: document, viewState: CatalogViewState(query: query), environment: .init(viewportRows: 50))
@@ -77,6 +77,71 @@ extension SearchTests {
       CatalogScreenModel(
         document: document, viewState: CatalogViewState(query: "delta"), environment: .init(viewportRows: 50)
       ).rowIDs == [4])
+  }
+}
+
+extension SearchTests {
+  /// Books and their index are kept in chunks, so a rename copies one chunk. Renames at both
+  /// sides of every chunk boundary, in a catalog of three chunks, must leave the books and every
+  /// search (full and narrowed) as a catalog built afresh from the same titles.
+  @Test func renamesAtChunkBoundariesKeepBooksAndSearches() throws {
+    let size = BookList.chunkSize
+    var generator = SeededGenerator(seed: 42)
+    let words = ["dune", "war", "peace", "élan", "code", "art", "the", "sea", "Ünder"]
+    var titles = (1...(2 * size + 1808)).map { id in
+      (id, (0..<3).map { _ in words.randomElement(using: &generator)! }.joined(separator: " "))
+    }
+    var document = try catalog(titles)
+    let renamed: [(position: Int, title: String)] = [
+      (0, "A much longer first title with dune in it"), (size - 1, "x"), (size, "Война и мир"),
+      (2 * size - 1, "the end of a chunk"), (2 * size, "DUNE"), (titles.count - 1, "last"),
+    ]
+    for (position, title) in renamed {
+      document = try document.renaming(position + 1, to: title)
+      titles[position].1 = title
+    }
+    #expect(Array(document.books) == titles.map { CatalogBook(id: $0.0, title: $0.1) })
+    let fresh = try catalog(titles)
+    let rows = titles.count
+    let typing = CatalogScreenModel(
+      document: document, viewState: CatalogViewState(), environment: .init(viewportRows: rows))
+    for query in ["d", "du", "dune", "война", "end", "x", "last", "the", "the e", "ünder", "a"] {
+      try typing.send(.queryChanged(query))
+      let rebuilt = CatalogScreenModel(
+        document: fresh, viewState: CatalogViewState(query: query), environment: .init(viewportRows: rows))
+      let expected = titles.filter { $0.1.lowercased().contains(query) }.map(\.0)
+      #expect(typing.rowIDs == expected, "query \(query)")
+      #expect(rebuilt.rowIDs == expected, "query \(query)")
+    }
+  }
+}
+
+extension SearchTests {
+  /// A window searching a catalog that is renamed under it updates its matches by looking at
+  /// the renamed title only: titles entering and leaving the matches, in every chunk, must give
+  /// what a search from scratch gives.
+  @Test func aSearchFollowsRenamesOfTheDocumentItShows() throws {
+    let size = BookList.chunkSize
+    var titles = (1...(2 * size + 10)).map { ($0, $0 % 7 == 0 ? "dune \($0)" : "sea \($0)") }
+    var document = try catalog(titles)
+    let queries = ["", "dune", "sea 8", "x"]
+    let windows = queries.map {
+      CatalogScreenModel(
+        document: document, viewState: CatalogViewState(query: $0), environment: .init(viewportRows: titles.count))
+    }
+    let renames: [(position: Int, title: String)] = [
+      (0, "Dune 1"), (6, "sea again"), (size - 1, "x dune"), (size, "sea 8 x"), (2 * size + 9, "DUNE"),
+      (0, "plain"),
+    ]
+    for (position, title) in renames {
+      document = try document.renaming(position + 1, to: title)
+      titles[position].1 = title
+      for (window, query) in zip(windows, queries) {
+        window.documentReplaced(document)
+        let expected = titles.filter { query.isEmpty || $0.1.lowercased().contains(query) }.map(\.0)
+        #expect(window.rowIDs == expected, "query '\(query)' after renaming position \(position)")
+      }
+    }
   }
 }
 

@@ -19,7 +19,7 @@ extension CatalogDocument {
     let title = title.trimmingSpaces
     try Self.validateTitle(title, at: "the new book")
     let book = CatalogBook(id: nextID, title: title)
-    let added = try CatalogDocument(validating: books + [book])
+    let added = try CatalogDocument(validating: books.array + [book])
     let edit: FrameValue = ["add": ["id": .integer(book.id), "title": .string(title)]]
     return CatalogDocument(books: added.books, index: added.index, lineage: (index.token, edit.jsonText))
   }
@@ -31,8 +31,7 @@ extension CatalogDocument {
     try Self.validateTitle(title, at: "book \(id)")
     // Ids and positions are unchanged and the new title is valid: nothing else to check, and
     // the index is spliced, not rebuilt (a rename in a million books is milliseconds).
-    var books = self.books
-    books[position] = CatalogBook(id: id, title: title)
+    let books = self.books.replacing(at: position, with: CatalogBook(id: id, title: title))
     let edit: FrameValue = ["rename": ["id": .integer(id), "title": .string(title)]]
     return CatalogDocument(
       books: books, index: index.renaming(at: position, to: title), lineage: (index.token, edit.jsonText))
@@ -41,7 +40,7 @@ extension CatalogDocument {
   /// The catalog without one book.
   public func removing(_ id: Int) throws(CatalogValidationError) -> CatalogDocument {
     guard let position = position(of: id) else { throw CatalogValidationError("no book with id \(id)") }
-    var books = self.books
+    var books = self.books.array
     books.remove(at: position)
     let removed = try CatalogDocument(validating: books)
     let edit: FrameValue = ["remove": .integer(id)]
@@ -54,7 +53,7 @@ extension CatalogDocument {
     guard (1...books.count).contains(newPosition) else {
       throw CatalogValidationError("POSITION must be between 1 and \(books.count), not \(newPosition)")
     }
-    var books = self.books
+    var books = self.books.array
     let book = books.remove(at: position)
     books.insert(book, at: newPosition - 1)
     return try CatalogDocument(validating: books)
@@ -70,7 +69,7 @@ extension CatalogDocument {
         return left != right ? left < right : lhs.offset < rhs.offset
       }.map(\.element)
     case .id: reordered = books.sorted { $0.id < $1.id }
-    case .reverse: reordered = books.reversed()
+    case .reverse: reordered = Array(books.reversed())
     }
     // A permutation of valid books is valid.
     return (try? CatalogDocument(validating: reordered)) ?? self

@@ -7,7 +7,7 @@ import WorkbenchCore
 /// and shared by every window showing it.
 public struct CatalogDocument: DocumentBody {
   /// The books, in catalog order.
-  public let books: [CatalogBook]
+  public let books: BookList
   let index: TitleIndex
   /// The document this one was made from by one edit, and that edit as stored JSON: what the
   /// workspace stores instead of the whole catalog (a rename, an addition, a removal).
@@ -32,15 +32,15 @@ public struct CatalogDocument: DocumentBody {
       try Self.validateTitle(book.title, at: position)
       positions[book.id] = position
     }
-    self.books = books
+    self.books = BookList(books)
     self.index = TitleIndex(books: books, positions: positions)
     self.lineage = nil
   }
 
   /// The empty catalog.
-  public static let empty = CatalogDocument(books: [], index: TitleIndex(books: [], positions: [:]))
+  public static let empty = CatalogDocument(books: BookList([]), index: TitleIndex(books: [], positions: [:]))
 
-  init(books: [CatalogBook], index: TitleIndex, lineage: (parent: UInt64, edit: String)? = nil) {
+  init(books: BookList, index: TitleIndex, lineage: (parent: UInt64, edit: String)? = nil) {
     self.books = books
     self.index = index
     self.lineage = lineage
@@ -89,6 +89,6 @@ public struct CatalogDocument: DocumentBody {
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(books, forKey: .books)
+    try container.encode(books.array, forKey: .books)
   }
 }

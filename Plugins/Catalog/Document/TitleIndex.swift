@@ -6,64 +6,101 @@
   import Darwin
 #endif
 
-/// A case-folded copy of every title in one contiguous buffer, and the position of each id.
+/// A case-folded copy of every title, in chunks of contiguous buffers, and the position of each
+/// id.
 ///
-/// Searching scans the buffer for the query's rarest byte with `memchr` (vectorised in the C
-/// library) and compares the query only where that byte occurs, instead of comparing
+/// Searching scans each chunk's buffer for the query's rarest byte with `memchr` (vectorised in
+/// the C library) and compares the query only where that byte occurs, instead of comparing
 /// `String`s one by one. A search that narrows a previous one (the next keystroke) scans only
-/// the previous matches.
+/// the previous matches. The chunks hold the same books as `BookList`'s, so a rename folds one
+/// title into a copy of one chunk and shares the rest with the index it came from.
 final class TitleIndex: Sendable {
-  /// Every folded title, each followed by a newline (which no folded query contains).
-  let folded: [UInt8]
-  /// Where each title starts in `folded`, plus the end of the buffer.
-  let starts: [Int]
+  /// The folded titles of up to `BookList.chunkSize` books.
+  final class Chunk: Sendable {
+    /// Every folded title, each followed by a newline (which no folded query contains).
+    let folded: [UInt8]
+    /// Where each title starts in `folded`, plus the end of the buffer.
+    let starts: [Int]
+
+    init(folded: [UInt8], starts: [Int]) {
+      self.folded = folded
+      self.starts = starts
+    }
+
+    init<Books: Collection<CatalogBook>>(books: Books) {
+      var folded: [UInt8] = []
+      var starts: [Int] = []
+      starts.reserveCapacity(books.count + 1)
+      folded.reserveCapacity(books.count * 24)
+      for book in books {
+        starts.append(folded.count)
+        TitleIndex.appendFolded(book.title, to: &folded)
+        folded.append(0x0A)
+      }
+      starts.append(folded.count)
+      self.folded = folded
+      self.starts = starts
+    }
+
+    /// The chunk with the title at `local` replaced: the buffer spliced and the starts after it
+    /// shifted.
+    func renaming(at local: Int, to title: String) -> Chunk {
+      var replacement: [UInt8] = []
+      TitleIndex.appendFolded(title, to: &replacement)
+      replacement.append(0x0A)
+      let range = starts[local]..<starts[local + 1]
+      var folded = self.folded
+      folded.replaceSubrange(range, with: replacement)
+      var starts = self.starts
+      let shift = replacement.count - range.count
+      if shift != 0 {
+        for index in (local + 1)..<starts.count { starts[index] += shift }
+      }
+      return Chunk(folded: folded, starts: starts)
+    }
+  }
+
+  let chunks: [Chunk]
+  /// The number of titles.
+  let count: Int
   /// The position of each id in the document.
   let positions: [Int: Int]
   /// Tells this index from every other, so a document can say which one it was made from
   /// (see `CatalogDocument.edit(from:)`). Random, not counted: nothing process-wide is kept.
   let token = UInt64.random(in: .min ... .max)
+  /// When this index is another's with one title renamed: that index's token and the title's
+  /// position. A search over the other index is brought up to date by looking at that one title.
+  let renamed: (parent: UInt64, position: Int)?
 
-  private init(folded: [UInt8], starts: [Int], positions: [Int: Int]) {
-    self.folded = folded
-    self.starts = starts
+  private init(chunks: [Chunk], count: Int, positions: [Int: Int], renamed: (parent: UInt64, position: Int)?) {
+    self.chunks = chunks
+    self.count = count
     self.positions = positions
+    self.renamed = renamed
   }
 
-  /// The index with the title at `position` replaced: the buffer spliced and the starts after
-  /// it shifted, instead of folding every title again.
+  /// The index with the title at `position` replaced: one chunk spliced, the others shared.
   ///
-  /// - Complexity: O(n) copies of plain memory, no per-title work.
+  /// - Complexity: O(chunk size) copies of plain memory, whatever the number of books.
   func renaming(at position: Int, to title: String) -> TitleIndex {
-    var replacement: [UInt8] = []
-    TitleIndex.appendFolded(title, to: &replacement)
-    replacement.append(0x0A)
-    let range = starts[position]..<starts[position + 1]
-    var folded = self.folded
-    folded.replaceSubrange(range, with: replacement)
-    var starts = self.starts
-    let shift = replacement.count - range.count
-    if shift != 0 {
-      starts.withUnsafeMutableBufferPointer { buffer in
-        for index in (position + 1)..<buffer.count { buffer[index] += shift }
-      }
-    }
-    return TitleIndex(folded: folded, starts: starts, positions: positions)
+    var chunks = self.chunks
+    let chunk = position / BookList.chunkSize
+    chunks[chunk] = chunks[chunk].renaming(at: position % BookList.chunkSize, to: title)
+    return TitleIndex(chunks: chunks, count: count, positions: positions, renamed: (token, position))
   }
 
   init(books: [CatalogBook], positions: [Int: Int]) {
-    var folded: [UInt8] = []
-    var starts: [Int] = []
-    starts.reserveCapacity(books.count + 1)
-    folded.reserveCapacity(books.count * 24)
-    for book in books {
-      starts.append(folded.count)
-      TitleIndex.appendFolded(book.title, to: &folded)
-      folded.append(0x0A)
+    var chunks: [Chunk] = []
+    var start = 0
+    while start < books.count {
+      let end = Swift.min(books.count, start + BookList.chunkSize)
+      chunks.append(Chunk(books: books[start..<end]))
+      start = end
     }
-    starts.append(folded.count)
-    self.folded = folded
-    self.starts = starts
+    self.chunks = chunks
+    self.count = books.count
     self.positions = positions
+    self.renamed = nil
   }
 
   /// Appends the folded title: ASCII is lowered byte by byte (most titles, and far faster than
@@ -98,38 +135,47 @@ final class TitleIndex: Sendable {
   /// - Complexity: O(total title length) for a full search; O(length of the candidates'
   ///   titles) for a narrowed one.
   func positions(matching query: [UInt8], among candidates: [Int]? = nil) -> [Int] {
-    guard !query.isEmpty else { return candidates ?? Array(0..<(starts.count - 1)) }
-    return folded.withUnsafeBytes { buffer -> [Int] in
-      query.withUnsafeBytes { needle -> [Int] in
-        let finder = SubstringFinder(needle: needle)
-        var result: [Int] = []
-        if let candidates {
-          for position in candidates {
-            let title = UnsafeRawBufferPointer(rebasing: buffer[starts[position]..<starts[position + 1]])
-            if finder.firstOffset(in: title, from: 0) != nil { result.append(position) }
+    guard !query.isEmpty else { return candidates ?? Array(0..<count) }
+    return query.withUnsafeBytes { needle -> [Int] in
+      let finder = SubstringFinder(needle: needle)
+      var result: [Int] = []
+      if let candidates {
+        for position in candidates {
+          let chunk = chunks[position / BookList.chunkSize]
+          let local = position % BookList.chunkSize
+          let found = chunk.folded.withUnsafeBytes { buffer in
+            let title = UnsafeRawBufferPointer(rebasing: buffer[chunk.starts[local]..<chunk.starts[local + 1]])
+            return finder.firstOffset(in: title, from: 0) != nil
           }
-          return result
-        }
-        var offset = 0
-        var position = 0
-        while let hit = finder.firstOffset(in: buffer, from: offset) {
-          // Hits come in order, so the title holding one is found by walking forward, or by a
-          // binary search when the walk would be long.
-          if hit - offset > 4096 {
-            position = title(containing: hit)
-          } else {
-            while starts[position + 1] <= hit { position += 1 }
-          }
-          result.append(position)
-          offset = starts[position + 1]
+          if found { result.append(position) }
         }
         return result
       }
+      for (number, chunk) in chunks.enumerated() {
+        let base = number * BookList.chunkSize
+        chunk.folded.withUnsafeBytes { buffer in
+          let starts = chunk.starts
+          var offset = 0
+          var local = 0
+          while let hit = finder.firstOffset(in: buffer, from: offset) {
+            // Hits come in order, so the title holding one is found by walking forward, or by a
+            // binary search when the walk would be long.
+            if hit - offset > 4096 {
+              local = Self.title(containing: hit, starts: starts)
+            } else {
+              while starts[local + 1] <= hit { local += 1 }
+            }
+            result.append(base + local)
+            offset = starts[local + 1]
+          }
+        }
+      }
+      return result
     }
   }
 
-  /// The position of the title that holds byte `offset` of the buffer.
-  private func title(containing offset: Int) -> Int {
+  /// The title in a chunk that holds byte `offset` of its buffer.
+  private static func title(containing offset: Int, starts: [Int]) -> Int {
     var low = 0
     var high = starts.count - 1
     while low + 1 < high {

@@ -127,10 +127,23 @@ public final class CatalogScreenModel: ScreenModel {
   }
 
   /// The positions of the books whose title matches the query. Remembers the result so the
-  /// next, longer query searches only these.
+  /// next, longer query searches only these, and a rename looks only at the renamed title.
   private func matchingPositions() -> [Int] {
     let query = Array(TitleIndex.fold(viewState.query).utf8)
     let index = document.index
+    if let last = lastSearch, last.query == query, let renamed = index.renamed, renamed.parent == last.index.token {
+      // One title changed: the matches are the last ones, with that title in or out.
+      var positions = last.positions
+      if !query.isEmpty {
+        let matches = !index.positions(matching: query, among: [renamed.position]).isEmpty
+        let row = lowerBound(of: renamed.position, in: positions)
+        let listed = row < positions.count && positions[row] == renamed.position
+        if matches && !listed { positions.insert(renamed.position, at: row) }
+        if !matches && listed { positions.remove(at: row) }
+      }
+      lastSearch = (index, query, positions)
+      return positions
+    }
     if let last = lastSearch, last.index === index {
       if last.query == query { return last.positions }
       if !last.query.isEmpty, query.count > last.query.count, query.contains(last.query) {

@@ -31,6 +31,30 @@ enum ScenarioBenchmark {
     }
     let serial = serialRuns.min() ?? .infinity
     let parallel = parallelRuns.min() ?? .infinity
+    // The same number of steps in scenarios that mix a catalog window and two goal windows.
+    let mixedFolder = folder + "-mixed"
+    generate(files: files, steps: stepsPerScenario, in: mixedFolder, mixed: true)
+    var mixedEvents = 0
+    let mixedPaths = (0..<files).map { "\(mixedFolder)/scenario-\($0).yaml" }
+    let mixedParse = bestOf(3) {
+      measure {
+        mixedEvents = 0
+        for path in mixedPaths { mixedEvents += YAMLParser.countEvents(readBytes(path)) ?? 0 }
+      }
+    }
+    var mixedSerialRuns: [Double] = []
+    var mixedParallelRuns: [Double] = []
+    for _ in 0..<3 {
+      mixedSerialRuns.append(
+        timeProcess(workbench, ["run", "--jobs", "1", mixedFolder], output: folder + ".mixed.out") ?? .infinity)
+      mixedParallelRuns.append(
+        timeProcess(workbench, ["run", "--jobs", "2", mixedFolder], output: folder + ".mixed.out") ?? .infinity)
+    }
+    let mixedSerial = mixedSerialRuns.min() ?? .infinity
+    let mixedParallel = mixedParallelRuns.min() ?? .infinity
+    let mixedLast =
+      String(decoding: readBytes(folder + ".mixed.out"), as: UTF8.self).split(separator: "\n").last.map(String.init)
+      ?? "?"
     // The same run writing a trace of every step and the HTML report, and the report opened
     // in headless Chromium (to its DOM after the scripts ran) where one is installed.
     let traces = folder + "-traces"
@@ -85,6 +109,13 @@ enum ScenarioBenchmark {
         + "report \(format(pageSize, 1)) MB)",
       browserLine,
       "  last line of the run: \(lastLine)",
+      "mixed corpus: \(files) files, a catalog and two goal windows each (\(mixedEvents) YAML events):",
+      "  libyaml alone (read + parse, 1 core)    \(format(mixedParse * 1000, 1)) ms",
+      "  workbench run --jobs 1                  \(format(mixedSerial * 1000, 1)) ms  "
+        + "(\(format(mixedSerial / mixedParse, 2))x libyaml)",
+      "  workbench run --jobs 2                  \(format(mixedParallel * 1000, 1)) ms  "
+        + "(speed-up \(format(mixedSerial / mixedParallel, 2))x)",
+      "  last line of the run: \(mixedLast)",
     ]
   }
 
@@ -103,7 +134,7 @@ enum ScenarioBenchmark {
     return total
   }
 
-  static func generate(files: Int, steps: Int, in folder: String) {
+  static func generate(files: Int, steps: Int, in folder: String, mixed: Bool = false) {
     mkdir(folder, 0o755)
     let queries = ["the", "war", "design", "code", "dune", "art", "of", "and"]
     for index in 0..<files {
@@ -111,11 +142,29 @@ enum ScenarioBenchmark {
         "scenario: Generated \(index)", "tags: [generated]", "windows:", "  left: catalog library",
         "  right: catalog library", "steps:",
       ]
+      if mixed {
+        lines = [
+          "scenario: Mixed \(index)", "tags: [generated, mixed]", "documents:", "  reading:", "    kind: goal",
+          "    target: 1000", "windows:", "  left: catalog library", "  plan: goal reading", "  other: goal reading",
+          "steps:",
+        ]
+      }
       var written = 0
       var step = 0
+      var completed = 0
       while written < steps {
+        if mixed && step % 2 == 1 {
+          completed += 1
+          lines.append("  - plan: complete")
+          lines.append("  - expect:")
+          lines.append("      plan: {completed: \(completed)}")
+          lines.append("      other: {progress: \(completed) of 1000}")
+          written += 2
+          step += 1
+          continue
+        }
         let book = (index + step) % 30 + 1
-        let window = step % 2 == 0 ? "left" : "right"
+        let window = mixed || step % 2 == 0 ? "left" : "right"
         switch step % 3 {
         case 0:
           lines.append("  - \(window): select \(book)")

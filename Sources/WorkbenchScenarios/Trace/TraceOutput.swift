@@ -22,9 +22,6 @@ final class TraceOutput: Sendable {
   /// Batches sent and not yet taken by the queue: moved in and out, so the queue owns each
   /// trace alone and changes it in place.
   private let inbox = Mutex<[ScenarioTrace]>([])
-  /// Traces the queue is done with. They are released on the thread that made them (the
-  /// next `add` drops them): freeing another thread's memory contends for its allocator.
-  private let done = Mutex<[ScenarioTrace]>([])
   private static let batch = 32
 
   /// Output to `folder` (made now), to a report's data, or both.
@@ -44,11 +41,6 @@ final class TraceOutput: Sendable {
   /// Takes a finished scenario's trace; returns at once. Its frames are resolved here, on the
   /// output's queue.
   func add(_ trace: ScenarioTrace) {
-    let finished = done.withLock { done in
-      defer { done = [] }
-      return done
-    }
-    _ = consume finished
     let full = pending.withLock { pending -> [ScenarioTrace]? in
       pending.append(trace)
       guard pending.count >= Self.batch else { return nil }
@@ -69,7 +61,6 @@ final class TraceOutput: Sendable {
       self.state.withLock { state in
         while var trace = traces.popLast() {
           Self.take(&trace, into: &state)
-          self.done.withLock { $0.append(trace) }
         }
       }
     }

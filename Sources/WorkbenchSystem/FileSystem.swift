@@ -56,11 +56,7 @@ public enum FileSystem {
   @discardableResult
   public static func write(_ text: String, to path: String, mode: mode_t = 0o644) -> Bool {
     if let slash = path.lastIndex(of: "/"), slash != path.startIndex { makeFolders(String(path[..<slash])) }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    let bytes = Array(text.utf8)
-    return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+    return write(bytes: Array(text.utf8), to: path, mode: mode)
   }
 
   /// Writes `bytes` to `path` (replacing what it held) in a folder that exists; false when it

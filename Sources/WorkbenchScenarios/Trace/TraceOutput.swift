@@ -16,12 +16,14 @@ final class TraceOutput: Sendable {
 
   private let queue = DispatchQueue(label: "workbench.trace-output")
   private let state: Mutex<State>
-  /// Traces handed over and not yet sent to the queue: they go in batches, so the queue's
-  /// thread wakes once per batch, not once per scenario.
+  /// Traces handed over and not yet taken by the queue. The queue is woken once a batch has
+  /// gathered, not once per scenario, and moves them out, so it owns each trace alone and
+  /// changes it in place.
   private let pending = Mutex<[ScenarioTrace]>([])
-  /// Batches sent and not yet taken by the queue: moved in and out, so the queue owns each
-  /// trace alone and changes it in place.
-  private let inbox = Mutex<[ScenarioTrace]>([])
+  /// Traces the queue is done with, released by the next `add` on the running thread that
+  /// made them: freeing another thread's memory contends for its allocator (a traced run took
+  /// 0.83 s instead of 0.67 s when the queue freed them).
+  private let done = Mutex<[ScenarioTrace]>([])
   private static let batch = 32
 
   /// Output to `folder` (made now), to a report's data, or both.
@@ -41,28 +43,35 @@ final class TraceOutput: Sendable {
   /// Takes a finished scenario's trace; returns at once. Its frames are resolved here, on the
   /// output's queue.
   func add(_ trace: ScenarioTrace) {
-    let full = pending.withLock { pending -> [ScenarioTrace]? in
-      pending.append(trace)
-      guard pending.count >= Self.batch else { return nil }
-      defer { pending.removeAll() }
-      return pending
+    let finished = done.withLock { done in
+      defer { done = [] }
+      return done
     }
-    if let full { send(full) }
+    _ = consume finished
+    let gathered = pending.withLock { pending in
+      pending.append(trace)
+      return pending.count == Self.batch
+    }
+    if gathered { drain() }
   }
 
-  private func send(_ traces: [ScenarioTrace]) {
-    inbox.withLock { $0 += traces }
+  /// Has the queue take every pending trace.
+  private func drain() {
     queue.async {
-      var traces = self.inbox.withLock { inbox in
-        defer { inbox = [] }
-        return inbox
+      var traces = self.pending.withLock { pending in
+        defer { pending = [] }
+        return pending
       }
       traces.reverse()
+      var finished: [ScenarioTrace] = []
+      finished.reserveCapacity(traces.count)
       self.state.withLock { state in
         while var trace = traces.popLast() {
           Self.take(&trace, into: &state)
+          finished.append(trace)
         }
       }
+      self.done.withLock { $0 += finished }
     }
   }
 
@@ -84,11 +93,7 @@ final class TraceOutput: Sendable {
   /// Waits for every trace handed over, finishes the folder, and returns the report's data and
   /// the first problem met.
   func finish() -> (report: HTMLReport.PageData?, problem: String?) {
-    let rest = pending.withLock { pending in
-      defer { pending.removeAll() }
-      return pending
-    }
-    if !rest.isEmpty { send(rest) }
+    drain()
     queue.sync {}
     return state.withLock { state in
       if state.problem == nil, let problem = state.folder?.finish() { state.problem = problem }

@@ -82,16 +82,10 @@ public enum TraceStore {
     }
   }
 
-  /// A trace as JSON, without its frames (they go in `frames.jsonl`). Empty fields are left
-  /// out, a step's location is `LINE:COLUMN` when it is in the scenario's own file, and `<` is
-  /// written `\u003c`, so the report can embed the same text.
-  static func json(of trace: ScenarioTrace) -> String {
-    var bytes: [UInt8] = []
-    appendJSON(of: trace, steps: stepsJSON(of: trace), to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Appends `json(of:)`'s text to `bytes`, given the steps' JSON (`stepsJSON(of:)`).
+  /// Appends a trace as JSON, without its frames (they go in `frames.jsonl`), given its
+  /// steps' JSON (`stepsJSON(of:)`). Empty fields are left out, a step's location is
+  /// `LINE:COLUMN` when it is in the scenario's own file, and `<` is written `\u003c`, so the
+  /// report can embed the same text.
   static func appendJSON(of trace: ScenarioTrace, steps: [UInt8], to bytes: inout [UInt8]) {
     func strings(_ list: [String]) -> FrameValue { .list(list.map(FrameValue.string)) }
     var members: [(key: String, value: FrameValue)] = [

@@ -22,7 +22,7 @@ public final class WorkspaceStore {
   private var lastDataVersion: Int?
 
   /// The schema this code writes.
-  static let schemaVersion = 2
+  static let schemaVersion = 3
 
   /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
   /// `~/.local/share/workbench/workspace.sqlite`.
@@ -154,6 +154,13 @@ public final class WorkspaceStore {
         + "changed: pick another file with --workspace")
   }
 
+  /// A document with its body, as one row, for reading.
+  private static let documentRowsView = """
+    CREATE VIEW document_rows AS
+      SELECT d.name AS name, d.kind AS kind, d.revision AS revision, COALESCE(b.body, '') AS body
+      FROM documents d LEFT JOIN document_bodies b ON b.name = d.name;
+    """
+
   /// Creates the schema in a new workspace, or checks the version of an existing one.
   ///
   /// - Returns: whether the schema was created now.
@@ -165,8 +172,9 @@ public final class WorkspaceStore {
           """
           PRAGMA application_id = \(applicationID);
           CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-          CREATE TABLE documents (
-            name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL, body TEXT NOT NULL);
+          CREATE TABLE documents (name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL);
+          CREATE TABLE document_bodies (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+          \(documentRowsView)
           CREATE TABLE windows (
             number INTEGER PRIMARY KEY, position INTEGER NOT NULL, name TEXT, screen TEXT NOT NULL,
             document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
@@ -199,6 +207,18 @@ public final class WorkspaceStore {
           UPDATE meta SET value = '2' WHERE key = 'schema';
           """)
       }
+      if version < 3 {
+        // Schema 3 keeps the bodies in a table of their own: the row a save's compare-and-swap
+        // changes (the revision) stays small, where SQLite rewrote the whole body with it.
+        try connection.execute(
+          """
+          CREATE TABLE document_bodies (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+          INSERT INTO document_bodies (name, body) SELECT name, body FROM documents;
+          ALTER TABLE documents DROP COLUMN body;
+          \(documentRowsView)
+          UPDATE meta SET value = '3' WHERE key = 'schema';
+          """)
+      }
       return false
     }
   }
@@ -209,7 +229,7 @@ public final class WorkspaceStore {
   /// so its sample does not come back and other processes see it go.
   public func documents() throws(StoreError) -> [SessionRecord.Document] {
     var result: [SessionRecord.Document] = []
-    for row in try connection.query("SELECT name, kind, revision, body FROM documents WHERE kind != '' ORDER BY name") {
+    for row in try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE kind != '' ORDER BY name") {
       if let document = try materialized(row) { result.append(document) }
     }
     return result
@@ -252,8 +272,8 @@ public final class WorkspaceStore {
     return document
   }
 
-  /// Every stored document's name, kind and revision, with an empty body: the bodies are not
-  /// read (a body is the row's last column, so SQLite leaves its pages alone).
+  /// Every stored document's name, kind and revision, with an empty body: the bodies (in a
+  /// table of their own) are not read.
   public func documentSummaries() throws(StoreError) -> [SessionRecord.Document] {
     try connection.query("SELECT name, kind, revision FROM documents WHERE kind != '' ORDER BY name").compactMap {
       row in
@@ -269,7 +289,7 @@ public final class WorkspaceStore {
   public func documentBody(named name: String) throws(StoreError) -> StoredDocument {
     try connection.transaction { () throws(StoreError) -> StoredDocument in
       let rows = try connection.query(
-        "SELECT revision, body FROM documents WHERE name = ? AND kind != ''", [.text(name)])
+        "SELECT revision, body FROM document_rows WHERE name = ? AND kind != ''", [.text(name)])
       guard let row = rows.first, row.count == 2, case .integer(let revision) = row[0], case .text(let body) = row[1]
       else { throw StoreError(.invalid, "document '\(name)' is not in the workspace any more") }
       return StoredDocument(revision: revision, json: body, edits: try edits(of: name))
@@ -301,26 +321,27 @@ public final class WorkspaceStore {
     return try connection.transaction { () throws(StoreError) -> SaveOutcome in
       if baseRevision == 0 {
         let existing = try connection.query(
-          "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+          "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
         if let current = existing.first.flatMap(Self.document) {
           guard current.kind.isEmpty else { return .conflicted(current: current) }
           // The name of a removed document is free again; its revisions go on counting.
           try connection.query(
-            "UPDATE documents SET kind = ?, body = ?, revision = revision + 1 WHERE name = ?",
-            [.text(kind), .text(body), .text(name)])
+            "UPDATE documents SET kind = ?, revision = revision + 1 WHERE name = ?", [.text(kind), .text(name)])
+          try setBody(body, of: name)
           try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
           return .saved(revision: current.revision + 1)
         }
         try connection.query(
-          "INSERT INTO documents (name, kind, revision, body) VALUES (?, ?, 1, ?)",
-          [.text(name), .text(kind), .text(body)])
+          "INSERT INTO documents (name, kind, revision) VALUES (?, ?, 1)", [.text(name), .text(kind)])
+        try setBody(body, of: name)
         return .saved(revision: 1)
       }
       try connection.query(
-        "UPDATE documents SET body = ?, revision = revision + 1 WHERE name = ? AND revision = ?",
-        [.text(body), .text(name), .integer(baseRevision)])
+        "UPDATE documents SET revision = revision + 1 WHERE name = ? AND revision = ?",
+        [.text(name), .integer(baseRevision)])
       if connection.changes == 1 {
         // A new snapshot: the edits it includes go.
+        try setBody(body, of: name)
         try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
         return .saved(revision: baseRevision + 1)
       }
@@ -328,9 +349,16 @@ public final class WorkspaceStore {
     }
   }
 
+  /// Stores a document's body (snapshot), replacing the one it had.
+  private func setBody(_ body: String, of name: String) throws(StoreError) {
+    try connection.query(
+      "INSERT INTO document_bodies (name, body) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET body = excluded.body",
+      [.text(name), .text(body)])
+  }
+
   /// The document as stored now, whole, for a conflict.
   private func current(_ name: String) throws(StoreError) -> SessionRecord.Document {
-    let rows = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+    let rows = try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
     guard let row = rows.first, let document = try materialized(row) else {
       throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
     }
@@ -359,14 +387,15 @@ public final class WorkspaceStore {
   public func removeDocument(name: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
     try connection.transaction { () throws(StoreError) -> SaveOutcome in
       try connection.query(
-        "UPDATE documents SET kind = '', body = '', revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
+        "UPDATE documents SET kind = '', revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
         [.text(name), .integer(baseRevision)])
       if connection.changes == 1 {
+        try connection.query("DELETE FROM document_bodies WHERE name = ?", [.text(name)])
         try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
         return .saved(revision: baseRevision + 1)
       }
       let current = try connection.query(
-        "SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+        "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
       guard let document = current.first.flatMap(Self.document), !document.kind.isEmpty else {
         return .saved(revision: baseRevision)  // already gone
       }
@@ -380,8 +409,9 @@ public final class WorkspaceStore {
     try connection.transaction { () throws(StoreError) in
       for document in documents {
         try connection.query(
-          "INSERT OR IGNORE INTO documents (name, kind, revision, body) VALUES (?, ?, ?, ?)",
-          [.text(document.name), .text(document.kind), .integer(document.revision), .text(document.body)])
+          "INSERT OR IGNORE INTO documents (name, kind, revision) VALUES (?, ?, ?)",
+          [.text(document.name), .text(document.kind), .integer(document.revision)])
+        if connection.changes == 1 { try setBody(document.body, of: document.name) }
       }
     }
   }
@@ -403,7 +433,7 @@ public final class WorkspaceStore {
     }
     var result: [SessionRecord.Document] = []
     for name in changed {
-      let rows = try connection.query("SELECT name, kind, revision, body FROM documents WHERE name = ?", [.text(name)])
+      let rows = try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
       if let row = rows.first, let document = try materialized(row) { result.append(document) }
     }
     return result

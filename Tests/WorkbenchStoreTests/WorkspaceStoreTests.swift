@@ -193,6 +193,46 @@ import WorkbenchTestSupport
     #expect(try store.documents().count == 1)
   }
 
+  /// A workspace written by schema 2 (bodies in the documents' rows) opens as schema 3 (bodies
+  /// in a table of their own) with every document, its edit log and its removals as they were,
+  /// and takes edits and saves after.
+  @Test func aSchemaTwoWorkspaceIsMigrated() throws {
+    do {
+      let old = try SQLiteConnection(path: path)
+      try old.execute(
+        """
+        PRAGMA application_id = \(WorkspaceStore.applicationID);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (
+          name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL, body TEXT NOT NULL);
+        CREATE TABLE windows (
+          number INTEGER PRIMARY KEY, position INTEGER NOT NULL, name TEXT, screen TEXT NOT NULL,
+          document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+        CREATE TABLE session (key TEXT PRIMARY KEY, value INTEGER);
+        CREATE TABLE document_edits (
+          name TEXT NOT NULL, revision INTEGER NOT NULL, edit TEXT NOT NULL, PRIMARY KEY (name, revision));
+        INSERT INTO meta VALUES ('schema', '2');
+        INSERT INTO documents VALUES ('library', 'catalog', 2, '{"books":[{"id":1,"title":"Dune"}]}');
+        INSERT INTO document_edits VALUES ('library', 2, '{"rename":{"id":1,"title":"Dune Messiah"}}');
+        INSERT INTO documents VALUES ('gone', '', 3, '');
+        """)
+    }
+    let store = try WorkspaceStore(path: path)
+    store.materializeEdits(with: try ModuleRegistry(modules: [CatalogModule()]))
+    #expect(try store.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("3"))
+    let columns = try store.connection.query("SELECT name FROM pragma_table_info('documents')").compactMap(\.first)
+    #expect(columns == [.text("name"), .text("kind"), .text("revision")])
+    let library = try #require(try store.documents().first)
+    #expect(library.revision == 2 && library.body.contains("Dune Messiah"))
+    #expect(try store.removedDocumentNames() == ["gone"])
+    #expect(try store.documentBody(named: "library").edits.count == 1)
+    let edit = #"{"rename":{"id":1,"title":"Children of Dune"}}"#
+    #expect(try store.appendEdit(name: "library", edit: edit, baseRevision: 2) == .saved(revision: 3))
+    #expect(try store.documents().first?.body.contains("Children of Dune") == true)
+    #expect(try store.saveDocument(name: "gone", kind: "catalog", body: #"{"books":[]}"#, baseRevision: 0) == .saved(revision: 4))
+    #expect(try store.documents().map(\.name) == ["gone", "library"])
+  }
+
   @Test func aWorkspaceFromANewerVersionIsRefused() throws {
     let store = try WorkspaceStore(path: path)
     try store.connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")

@@ -229,7 +229,9 @@ public final class WorkspaceStore {
   /// so its sample does not come back and other processes see it go.
   public func documents() throws(StoreError) -> [SessionRecord.Document] {
     var result: [SessionRecord.Document] = []
-    for row in try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE kind != '' ORDER BY name") {
+    for row in try connection.query(
+      "SELECT name, kind, revision, body FROM document_rows WHERE kind != '' ORDER BY name")
+    {
       if let document = try materialized(row) { result.append(document) }
     }
     return result
@@ -358,7 +360,8 @@ public final class WorkspaceStore {
 
   /// The document as stored now, whole, for a conflict.
   private func current(_ name: String) throws(StoreError) -> SessionRecord.Document {
-    let rows = try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
+    let rows = try connection.query(
+      "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
     guard let row = rows.first, let document = try materialized(row) else {
       throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
     }
@@ -433,7 +436,8 @@ public final class WorkspaceStore {
     }
     var result: [SessionRecord.Document] = []
     for name in changed {
-      let rows = try connection.query("SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
+      let rows = try connection.query(
+        "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
       if let row = rows.first, let document = try materialized(row) { result.append(document) }
     }
     return result

@@ -1,6 +1,7 @@
-import Catalog
 import Testing
 import WorkbenchCore
+
+@testable import Catalog
 
 @MainActor
 @Suite struct SearchTests {
@@ -141,6 +142,25 @@ extension SearchTests {
         let expected = titles.filter { query.isEmpty || $0.1.lowercased().contains(query) }.map(\.0)
         #expect(window.rowIDs == expected, "query '\(query)' after renaming position \(position)")
       }
+    }
+  }
+}
+
+extension SearchTests {
+  /// Titles are folded a run at a time (ASCII bytes directly, each run of other characters
+  /// through `lowercased()`): over random mixes of scripts, case pairs that change length,
+  /// combining marks and line breaks, that must equal lowercasing the whole title.
+  @Test func foldingInRunsIsLowercasingTheWhole() {
+    var generator = SeededGenerator(seed: 7)
+    let pieces = [
+      "A", "z", " ", "\n", "\r\n", "Σ", "ΟΔΟΣ", "İ", "ß", "ẞ", "\u{212A}", "É", "e\u{301}", "Ǆ", "Москва", "東京", "🙂",
+      "ﬀ", "ΐ", "-", "MISÉRABLES", "x\u{0345}",
+    ]
+    for _ in 0..<2_000 {
+      let title = (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+        .joined()
+      let whole = String(String.UnicodeScalarView(title.lowercased().unicodeScalars.map { $0 == "\n" ? " " : $0 }))
+      #expect(TitleIndex.fold(title) == whole, "\(title.unicodeScalars.map { String($0.value, radix: 16) })")
     }
   }
 }

@@ -229,7 +229,9 @@ import WorkbenchTestSupport
     let edit = #"{"rename":{"id":1,"title":"Children of Dune"}}"#
     #expect(try store.appendEdit(name: "library", edit: edit, baseRevision: 2) == .saved(revision: 3))
     #expect(try store.documents().first?.body.contains("Children of Dune") == true)
-    #expect(try store.saveDocument(name: "gone", kind: "catalog", body: #"{"books":[]}"#, baseRevision: 0) == .saved(revision: 4))
+    #expect(
+      try store.saveDocument(name: "gone", kind: "catalog", body: #"{"books":[]}"#, baseRevision: 0)
+        == .saved(revision: 4))
     #expect(try store.documents().map(\.name) == ["gone", "library"])
   }
 

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -89,44 +92,58 @@ final class TitleIndex: Sendable {
     return TitleIndex(chunks: chunks, count: count, positions: positions, renamed: (token, position))
   }
 
+  /// The index of `books`. Chunks are folded in parallel, one core each: folding is most of
+  /// the work of opening a big catalog.
   init(books: [CatalogBook], positions: [Int: Int]) {
-    var chunks: [Chunk] = []
-    var start = 0
-    while start < books.count {
-      let end = Swift.min(books.count, start + BookList.chunkSize)
-      chunks.append(Chunk(books: books[start..<end]))
-      start = end
+    let size = BookList.chunkSize
+    let count = (books.count + size - 1) / size
+    let built = Mutex([Chunk?](repeating: nil, count: count))
+    DispatchQueue.concurrentPerform(iterations: count) { number in
+      let start = number * size
+      let chunk = Chunk(books: books[start..<Swift.min(books.count, start + size)])
+      built.withLock { $0[number] = chunk }
     }
-    self.chunks = chunks
+    self.chunks = built.withLock { $0.compactMap { $0 } }
     self.count = books.count
     self.positions = positions
     self.renamed = nil
   }
 
-  /// Appends the folded title: ASCII is lowered byte by byte (most titles, and far faster than
-  /// building a lowercased `String`); anything else goes through `fold`.
+  /// Appends the folded title. ASCII is lowered byte by byte (far faster than building a
+  /// lowercased `String`); each run of non-ASCII characters goes through `lowercased()`. Swift
+  /// lowercases scalar by scalar (no context, not even a final sigma), so folding the runs
+  /// apart gives what lowercasing the whole title gives.
   static func appendFolded(_ title: String, to folded: inout [UInt8]) {
     var title = title
-    let ascii = title.withUTF8 { bytes -> Bool in
-      guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
-      for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
-        case 0x0A: folded.append(0x20)
-        default: folded.append(byte)
+    title.withUTF8 { bytes in
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        guard byte >= 0x80 else {
+          switch byte {
+          case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
+          case 0x0A: folded.append(0x20)
+          default: folded.append(byte)
+          }
+          index += 1
+          continue
         }
+        // A run ends at an ASCII byte, which is always a character's first byte.
+        var end = index + 1
+        while end < bytes.count, bytes[end] >= 0x80 { end += 1 }
+        let run = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+        folded.append(contentsOf: run.lowercased().utf8)
+        index = end
       }
-      return true
     }
-    if !ascii { folded.append(contentsOf: fold(title).utf8) }
   }
 
   /// The form titles and queries are compared in: lowercased with Unicode's rules, so
   /// "MISÉRABLES" finds "Les Misérables". Line breaks become spaces.
   static func fold(_ text: String) -> String {
-    let lowered = text.lowercased()
-    guard lowered.utf8.contains(0x0A) else { return lowered }
-    return String(lowered.map { $0 == "\n" ? " " : $0 })
+    var folded: [UInt8] = []
+    appendFolded(text, to: &folded)
+    return String(decoding: folded, as: UTF8.self)
   }
 
   /// The positions of the books whose folded title contains `query` (already folded).

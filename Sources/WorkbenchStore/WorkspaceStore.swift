@@ -209,12 +209,17 @@ public final class WorkspaceStore {
       }
       if version < 3 {
         // Schema 3 keeps the bodies in a table of their own: the row a save's compare-and-swap
-        // changes (the revision) stays small, where SQLite rewrote the whole body with it.
+        // changes (the revision) stays small, where SQLite rewrote the whole body with it. The
+        // table is copied rather than altered: `DROP COLUMN` needs SQLite 3.35.
         try connection.execute(
           """
           CREATE TABLE document_bodies (name TEXT PRIMARY KEY, body TEXT NOT NULL);
           INSERT INTO document_bodies (name, body) SELECT name, body FROM documents;
-          ALTER TABLE documents DROP COLUMN body;
+          CREATE TABLE documents_without_bodies (
+            name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL);
+          INSERT INTO documents_without_bodies (name, kind, revision) SELECT name, kind, revision FROM documents;
+          DROP TABLE documents;
+          ALTER TABLE documents_without_bodies RENAME TO documents;
           \(documentRowsView)
           UPDATE meta SET value = '3' WHERE key = 'schema';
           """)

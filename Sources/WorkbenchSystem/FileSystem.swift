@@ -121,7 +121,12 @@ public enum FileSystem {
         }
         if name.hasPrefix(".") { continue }
         let path = current.hasSuffix("/") ? current + name : current + "/" + name
-        if isDirectory(path) { pending.append(path) } else { result.append(path) }
+        // The entry's type comes with it on most file systems; others say DT_UNKNOWN, and a
+        // link is followed as before: both are looked up.
+        let type = entry.pointee.d_type
+        let isFolder =
+          type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && isDirectory(path))
+        if isFolder { pending.append(path) } else { result.append(path) }
       }
     }
     return result.sorted()

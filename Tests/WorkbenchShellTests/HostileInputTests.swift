@@ -81,4 +81,22 @@ import WorkbenchTestSupport
     }
     #expect(!result.stdout.contains("ended abnormally"))
   }
+
+  /// Workers take files from a shared queue. One killed after taking a file and before saying
+  /// which loses nothing: the parent finds the file nobody ran and runs it in a new worker.
+  @Test func aWorkerKilledAsItTakesAFileLosesNothing() {
+    let folder = makeTemporaryFolder()
+    let names = ["a", "b", "c", "d", "e", "f"]
+    for name in names { writeTextFile(scenario("Scenario \(name)"), to: folder + "/\(name).yaml") }
+    let result = ChildProcess.runWorkbench(
+      ["run", "-j", "2", folder], environment: ["WORKBENCH_TEST_KILL_TAKING": "/c.yaml"])
+    #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("killed by signal 9"), "\(result.stdout)")
+    let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }
+    for name in names {
+      // Each scenario has one result; the one the kill took had run, its result unsent.
+      #expect(lines.filter { $0.contains("Scenario \(name) ") }.count == 1, "\(name): \(result.stdout)")
+    }
+    #expect(lines.contains { $0.hasPrefix("✔ Scenario c ") }, "\(result.stdout)")
+  }
 }

@@ -361,4 +361,22 @@ import WorkbenchTestSupport
     let plain = ChildProcess.runWorkbench(["run", folder + "/recorded.yaml"])
     #expect(plain.status == 0, "\(plain.stdout)")
   }
+
+  /// More files than the workers' queue holds at once (shrunk to one page, 1,024 files, here):
+  /// the rest go in as workers take files, and every file runs and prints once.
+  @Test func aQueueLongerThanItsPipeHandsOutEveryFile() {
+    let folder = makeTemporaryFolder()
+    for index in 1...1500 {
+      writeTextFile(
+        "scenario: File \(index)\nwindows:\n  main: catalog library\nsteps:\n  - main: select 1\n",
+        to: folder + "/file\(index).yaml")
+    }
+    let result = ChildProcess.runWorkbench(
+      ["run", "-j", "2", folder], environment: ["WORKBENCH_TEST_QUEUE_PIPE_SIZE": "4096"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("1500 passed, 0 failed\n"))
+    let printed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔ File ") }
+    #expect(printed.count == 1500)
+    #expect(Set(printed.map { $0.split(separator: " ")[2] }).count == 1500)
+  }
 }

@@ -39,6 +39,9 @@ public struct RunOptions: Sendable {
   /// files already accounted for, which are not run again.
   public var skippedScenarios: Set<String> = []
   public var skippedFiles: Set<String> = []
+  /// Internal, for workers: after the files named, take more from the parent's queue
+  /// (descriptors 3 and 4, see `FileQueue`).
+  public var fileQueue = false
   /// Run only the scenarios that failed in the last run here (`--last-failed`).
   public var lastFailed = false
   /// When set, only these scenarios (`FILE:LINE`) run: the last run's failures.
@@ -133,6 +136,7 @@ public struct RunOptions: Sendable {
     .flag(["--keep-traces"], help: nil) { $0.traces = true },
     .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
     .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
+    .flag(["--file-queue"], help: nil) { $0.fileQueue = true },
     .value(["--only-scenario"], "FILE:LINE", help: nil) { options, key in
       options.onlyScenarios = (options.onlyScenarios ?? []).union([key])
     },
@@ -146,7 +150,7 @@ public struct RunOptions: Sendable {
     } catch {
       throw UsageError(message: error.message)
     }
-    if options.paths.isEmpty {
+    if options.paths.isEmpty && !options.fileQueue {
       // With no path, the project's `Scenarios/` folder, when there is one.
       guard FileSystem.isDirectory("Scenarios") else {
         throw UsageError(message: "name the scenario files or folders to run (there is no Scenarios/ folder here)")

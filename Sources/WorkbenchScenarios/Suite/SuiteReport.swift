@@ -30,6 +30,8 @@ struct WorkerMessage: Codable {
   var started: SourceLocation?
   /// The worker is about to load this file.
   var loading: String?
+  /// The worker loaded the file it named last and will report this many results from it.
+  var loaded: Int?
 }
 
 /// The worker protocol's line format. Passing results, nearly all of them in a healthy suite,
@@ -42,6 +44,7 @@ enum WorkerLine {
       return "S\t\(started.line)\t\(started.column)\t\(started.file)"
     }
     if let file = message.loading, !file.contains("\t"), !file.contains("\n") { return "L\t\(file)" }
+    if let count = message.loaded { return "F\t\(count)" }
     if let result = message.result, result.passed, result.snapshotsWritten.isEmpty, result.stepLog == nil,
       result.trace == nil
     {
@@ -65,6 +68,7 @@ enum WorkerLine {
       return WorkerMessage(started: SourceLocation(file: fields[3], line: number, column: column))
     }
     if line.hasPrefix("L\t") { return WorkerMessage(loading: String(line.dropFirst(2))) }
+    if line.hasPrefix("F\t") { return Int(line.dropFirst(2)).map { WorkerMessage(loaded: $0) } }
     if line.hasPrefix("P\t") {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard fields.count >= 7, let duration = Double(fields[1]), let steps = Int(fields[2]),

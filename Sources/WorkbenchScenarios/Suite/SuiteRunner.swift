@@ -16,6 +16,8 @@ public final class SuiteRunner {
   /// Where finished scenarios' traces go as they finish (`--trace`, `--html`); a result handed
   /// over keeps no trace of its own.
   var traceOutput: TraceOutput?
+  /// A worker's lines not yet written to its parent.
+  private var workerOutput = ""
 
   /// A runner for these modules and options; progress goes to `console`.
   public init(modules: [any FeatureModule], options: RunOptions, console: ConsoleReporter) {
@@ -56,7 +58,8 @@ public final class SuiteRunner {
   /// The files this run (or shard) covers. A shard is a share of the scenarios, not of the
   /// files, so one big file still splits; its scenarios become `onlyScenarios`.
   func selectedFiles() throws(RunOptions.UsageError) -> [String] {
-    let files = try Self.discover(options.paths)
+    // A worker's files were found by its parent; one that vanished since fails to load.
+    let files = options.worker ? options.paths : try Self.discover(options.paths)
     guard let shard = options.shard else { return files }
     let mine = try Sharding.scenarios(
       of: shard, in: files, modules: modules, durationsPath: options.durationsPath, isSelected: isSelected)
@@ -90,7 +93,9 @@ public final class SuiteRunner {
     } else {
       runHere(files, into: &report)
     }
-    if !sharded, options.filter == nil && options.tags.isEmpty && options.excludedTags.isEmpty && !options.failFast,
+    // A worker's parent looks for orphans over every worker's results.
+    if !sharded, !options.worker,
+      options.filter == nil && options.tags.isEmpty && options.excludedTags.isEmpty && !options.failFast,
       options.onlyScenarios == nil
     {
       report.orphanedSnapshots = orphans(files: files, report: report)
@@ -120,6 +125,7 @@ public final class SuiteRunner {
   // MARK: In this process
 
   private func runHere(_ files: [String], into report: inout SuiteReport) {
+    defer { flushWorkerOutput() }
     let registry: ModuleRegistry
     do {
       registry = try ModuleRegistry(modules: modules)
@@ -137,7 +143,30 @@ public final class SuiteRunner {
     // Traces handed to an output are resolved there, off this thread.
     runnerOptions.leavesTraceFramesUnresolved = traceOutput != nil
     let runner = ScenarioRunner(registry: registry, options: runnerOptions)
-    for file in files where !options.skippedFiles.contains(file) {
+    var named = files[...]
+    var queued: [String] = []
+    if options.fileQueue {
+      // Module processes this worker starts do not inherit the queue.
+      for descriptor in [FileQueue.workerList, FileQueue.workerQueue] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+      guard let list = FileQueue.readList(from: FileQueue.workerList) else {
+        let error = ScenarioFileError(
+          "the worker process could not read its list of files", at: SourceLocation(file: "-", line: 1, column: 1))
+        report.fileErrors.append(error)
+        emit(WorkerMessage(result: nil, fileError: error))
+        return
+      }
+      queued = list
+    }
+    // The files named first, then (a worker) one at a time from the parent's queue.
+    func nextFile() -> String? {
+      if let file = named.popFirst() { return file }
+      guard options.fileQueue, let index = FileQueue.next(from: FileQueue.workerQueue) else { return nil }
+      guard queued.indices.contains(index) else { return nil }
+      Self.dieIfAsked(taking: queued[index])
+      return queued[index]
+    }
+    while let file = nextFile() {
+      if options.skippedFiles.contains(file) { continue }
       let loaded: ScenarioFile
       if options.worker { emit(WorkerMessage(loading: file)) }
       do {
@@ -148,8 +177,11 @@ public final class SuiteRunner {
         if options.failFast { return }
         continue
       }
-      for scenario in loaded.scenarios where isSelected(scenario) {
-        if options.skippedScenarios.contains(Self.key(scenario.location)) { continue }
+      let selected = loaded.scenarios.filter {
+        isSelected($0) && !options.skippedScenarios.contains(Self.key($0.location))
+      }
+      if options.worker { emit(WorkerMessage(loaded: selected.count * options.repeatCount)) }
+      for scenario in selected {
         if options.worker {
           emit(WorkerMessage(started: scenario.location))
           Self.crashIfAsked(scenario)
@@ -186,39 +218,103 @@ public final class SuiteRunner {
     kill(getpid(), SIGKILL)
   }
 
+  /// The same for the moment a worker has taken a file from the queue and not yet said which
+  /// (`WORKBENCH_TEST_KILL_TAKING` ends the path): as a kill from outside could land there.
+  private static func dieIfAsked(taking file: String) {
+    guard let suffix = getenv("WORKBENCH_TEST_KILL_TAKING"), file.hasSuffix(String(cString: suffix)) else { return }
+    kill(getpid(), SIGKILL)
+  }
+
   /// Shows a result as it happens: on the console, or as a JSON line to the parent process.
   private func emit(_ message: WorkerMessage) {
     if options.worker {
-      if let line = WorkerLine.encode(message) { StandardStreams.write(line + "\n", to: STDOUT_FILENO) }
+      if let line = WorkerLine.encode(message) { workerOutput += line + "\n" }
+      // Results wait for the next mark: the parent must have every line before a scenario
+      // starts or a file loads (what a crash there would lose), and no sooner.
+      if message.started != nil || message.loading != nil { flushWorkerOutput() }
       return
     }
     if let result = message.result { console.scenarioFinished(result) }
     if let error = message.fileError { console.fileFailed(error) }
   }
 
+  /// Sends what a worker has to say to its parent in one write.
+  private func flushWorkerOutput() {
+    guard !workerOutput.isEmpty else { return }
+    StandardStreams.write(workerOutput, to: STDOUT_FILENO)
+    workerOutput = ""
+  }
+
   // MARK: Worker processes
 
-  /// Starts up to `jobs` workers of this same program, each with its share of the files, and
-  /// collects their results as they arrive.
+  /// Starts up to `jobs` workers of this same program, which take the files one at a time from
+  /// a queue (`FileQueue`), and collects their results as they arrive.
   ///
   /// A worker that crashes loses only the scenario it was running (reported as failed, with
-  /// the signal): the rest of its share goes to a new worker that skips what was already done.
-  /// Every crash accounts for at least one scenario or file, so this ends.
+  /// the signal): the rest of its file goes to a new worker that skips what was already done,
+  /// and takes from the queue after it. Every crash accounts for at least one scenario or file,
+  /// so this ends.
   private func runInWorkers(_ files: [String]) -> SuiteReport {
     var report = SuiteReport()
-    let count = min(options.jobs, files.count)
-    var shares = [[String]](repeating: [], count: count)
-    for (index, file) in files.enumerated() { shares[index % count].append(file) }
+    guard let queue = FileQueue(files: files) else {
+      report.fileErrors.append(
+        ScenarioFileError(
+          "could not make the queue of files for the worker processes (no temporary file or pipe)",
+          at: SourceLocation(file: files.first ?? "-", line: 1, column: 1)))
+      return report
+    }
     var workers: [WorkerProcess] = []
     // Results print in file order whatever the order workers finish in, so two runs diff cleanly.
     let printer = FileOrderPrinter(console: console, files: files)
-    for share in shares {
-      if let worker = startWorker(files: share, skipping: [], skippingFiles: [], report: &report) {
+    for _ in 0..<min(options.jobs, files.count) {
+      if let worker = startWorker(files: [], skipping: [], skippingFiles: [], queue: queue, report: &report) {
         workers.append(worker)
       }
     }
     var stop = false
+    var retried = false
+    while !stop {
+      collect(from: &workers, queue: queue, report: &report, printer: printer, stop: &stop)
+      // A worker killed between taking a file and saying so leaves a file nobody ran: one
+      // more worker runs those, once.
+      let missed = files.filter { !announced.contains($0) }
+      guard !stop, !missed.isEmpty, !retried else { break }
+      retried = true
+      if let worker = startWorker(files: missed, skipping: [], skippingFiles: [], queue: queue, report: &report) {
+        workers.append(worker)
+      } else {
+        break
+      }
+    }
+    for worker in workers where !worker.reaped {
+      if stop { worker.terminate() }
+      _ = worker.wait()
+    }
+    if !stop {
+      for file in files where !announced.contains(file) {
+        let error = ScenarioFileError(
+          "not run: every worker process ended before reaching this file (see the errors above)",
+          at: SourceLocation(file: file, line: 1, column: 1))
+        report.fileErrors.append(error)
+        printer.add(.fileError(error), file: file)
+      }
+    }
+    printer.flushEverything()
+    report.results.sort { ($0.file, $0.location.line, $0.name) < ($1.file, $1.location.line, $1.name) }
+    return report
+  }
+
+  /// The files workers said they took.
+  private var announced: Set<String> = []
+
+  /// Reads what the workers say until every one has ended (or `stop`), replacing those that
+  /// crash.
+  private func collect(
+    from workers: inout [WorkerProcess], queue: FileQueue, report: inout SuiteReport, printer: FileOrderPrinter,
+    stop: inout Bool
+  ) {
     while !stop, workers.contains(where: { !$0.finished }) {
+      queue.topUp()
       let lines = WorkerProcess.readLines(from: workers)
       for (worker, line) in lines {
         guard let message = WorkerLine.decode(line) else { continue }
@@ -228,14 +324,28 @@ public final class SuiteRunner {
         }
         if let file = message.loading {
           if let previous = worker.currentFile { printer.completed(previous) }
+          if !worker.files[..<worker.namedFiles].contains(file) { worker.files.append(file) }
+          announced.insert(file)
           worker.currentFile = file
           worker.current = nil
+          worker.resultsDue = nil
+        }
+        if let count = message.loaded {
+          worker.resultsDue = count
+          if count == 0, let file = worker.currentFile { worker.doneFiles.insert(file) }
         }
         if let result = message.result {
           worker.done.insert(Self.key(result.location))
           worker.current = nil
           report.results.append(handOverTrace(of: result))
           printer.add(.result(result), file: result.file)
+          if let due = worker.resultsDue {
+            worker.resultsDue = due - 1
+            if due == 1, let file = worker.currentFile {
+              worker.doneFiles.insert(file)
+              printer.completed(file)
+            }
+          }
           if options.failFast && !result.passed { stop = true }
         }
         if let error = message.fileError {
@@ -246,6 +356,10 @@ public final class SuiteRunner {
         }
       }
       if stop { break }
+      // Lines are read in batches: woken for each line, this process would take a core from
+      // a worker as often (on a machine with a core per worker), for output that nobody can
+      // read faster than every 2 ms.
+      if !workers.contains(where: { $0.finished && !$0.reaped }) { usleep(2000) }
       // A worker whose output ended is reaped now; one that crashed is replaced.
       for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
         let status = worker.wait()
@@ -253,37 +367,34 @@ public final class SuiteRunner {
           for file in worker.files { printer.completed(file) }
           continue
         }
-        if let replacement = recover(from: worker, status: status, report: &report, printer: printer) {
+        if let replacement = recover(from: worker, status: status, queue: queue, report: &report, printer: printer) {
           workers[index] = replacement
         } else {
           for file in worker.files { printer.completed(file) }
         }
       }
     }
-    for worker in workers where !worker.reaped {
-      if stop { worker.terminate() }
-      _ = worker.wait()
-    }
-    printer.flushEverything()
-    report.results.sort { ($0.file, $0.location.line, $0.name) < ($1.file, $1.location.line, $1.name) }
-    return report
   }
 
   private func startWorker(
-    files: [String], skipping: Set<String>, skippingFiles: Set<String>, report: inout SuiteReport
+    files: [String], skipping: Set<String>, skippingFiles: Set<String>, queue: FileQueue,
+    report: inout SuiteReport
   ) -> WorkerProcess? {
     var workerOptions = options
     workerOptions.skippedScenarios = skipping
     workerOptions.skippedFiles = skippingFiles
     guard
       let worker = WorkerProcess(
-        executable: Self.executablePath(), arguments: ["run"] + workerOptions.workerArguments + files)
+        executable: Self.executablePath(),
+        arguments: ["run"] + workerOptions.workerArguments + ["--file-queue"] + files, queue: queue)
     else {
       report.fileErrors.append(
-        ScenarioFileError("could not start a worker process", at: SourceLocation(file: files[0], line: 1, column: 1)))
+        ScenarioFileError(
+          "could not start a worker process", at: SourceLocation(file: files.first ?? "-", line: 1, column: 1)))
       return nil
     }
     worker.files = files
+    worker.namedFiles = files.count
     worker.done = skipping
     worker.doneFiles = skippingFiles
     return worker
@@ -291,7 +402,8 @@ public final class SuiteRunner {
 
   /// Reports what a crashed worker was running and starts a new worker for the rest of its files.
   private func recover(
-    from worker: WorkerProcess, status: Int32, report: inout SuiteReport, printer: FileOrderPrinter
+    from worker: WorkerProcess, status: Int32, queue: FileQueue, report: inout SuiteReport,
+    printer: FileOrderPrinter
   ) -> WorkerProcess? {
     let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
     if let current = worker.current {
@@ -306,18 +418,38 @@ public final class SuiteRunner {
       report.results.append(result)
       printer.add(.result(result), file: current.file)
       worker.done.insert(Self.key(current))
-    } else {
-      let file = worker.currentFile ?? worker.files.first ?? "-"
+    } else if let file = worker.currentFile ?? worker.files.first, worker.resultsDue == nil {
+      // It died loading the file (or before it began its first named file).
       let error = ScenarioFileError(
         "the worker process reading this file \(how); its scenarios did not run",
         at: SourceLocation(file: file, line: 1, column: 1))
       report.fileErrors.append(error)
       printer.add(.fileError(error), file: file)
       worker.doneFiles.insert(file)
+    } else if worker.currentFile == nil {
+      // It ended before it took a file: another would too (a module that fails as it starts,
+      // say), so it is not replaced; the other workers take the files.
+      let error = ScenarioFileError(
+        "a worker process \(how) before it took a file", at: SourceLocation(file: "-", line: 1, column: 1))
+      report.fileErrors.append(error)
+      console.fileFailed(error)
+      return nil
+    } else {
+      // Between scenarios, or between files (a kill from outside: no scenario code runs
+      // there). Nothing is lost: what has no result runs in the next worker.
+      let error = ScenarioFileError(
+        "a worker process \(how) between scenarios; those without a result were run by another worker",
+        at: SourceLocation(file: "-", line: 1, column: 1))
+      report.fileErrors.append(error)
+      console.fileFailed(error)
     }
+    // The new worker is told only about the files it is to run (the command line stays short
+    // however far the first one got).
     let remaining = worker.files.filter { !worker.doneFiles.contains($0) }
-    guard !remaining.isEmpty else { return nil }
-    return startWorker(files: remaining, skipping: worker.done, skippingFiles: worker.doneFiles, report: &report)
+    let files = Set(remaining)
+    let done = worker.done.filter { key in files.contains(String(key[..<(key.lastIndex(of: ":") ?? key.endIndex)])) }
+    return startWorker(
+      files: remaining, skipping: done, skippingFiles: [], queue: queue, report: &report)
   }
 
   /// The name of the scenario at a place, read again from its file, for the crash report.
@@ -341,7 +473,13 @@ public final class SuiteRunner {
     let used = Set(report.results.flatMap { $0.snapshotsUsed })
     let failedFiles = Set(report.results.filter { !$0.passed }.map(\.file) + report.fileErrors.map(\.location.file))
     var orphans: [String] = []
+    // One look per folder of scenario files: most have no `__snapshots__` at all.
+    var holdsSnapshots: [String: Bool] = [:]
     for file in files where !failedFiles.contains(file) {
+      let parent = FileSystem.folder(of: file)
+      let hasFolder = holdsSnapshots[parent] ?? FileSystem.isDirectory(parent + "/__snapshots__")
+      holdsSnapshots[parent] = hasFolder
+      guard hasFolder else { continue }
       let folder = SnapshotPaths.folder(for: file)
       guard FileSystem.isDirectory(folder) else { continue }
       orphans += FileSystem.files(under: folder).filter { !used.contains($0) }

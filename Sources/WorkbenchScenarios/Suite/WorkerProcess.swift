@@ -12,15 +12,20 @@ final class WorkerProcess {
   var finished = false
   /// Whether `wait` has collected its exit status.
   private(set) var reaped = false
+  /// The files it was told to run, then those it took from the queue, in the order it ran them.
   var files: [String] = []
+  /// How many of `files` it was told to run.
+  var namedFiles = 0
   /// The scenario it said it started and has not finished, and the file it is in.
   var current: SourceLocation?
   var currentFile: String?
+  /// How many results of `currentFile` are still to come, once it is loaded.
+  var resultsDue: Int?
   /// Scenarios (`FILE:LINE`) and files it finished.
   var done: Set<String> = []
   var doneFiles: Set<String> = []
 
-  init?(executable: String, arguments: [String]) {
+  init?(executable: String, arguments: [String], queue: FileQueue? = nil) {
     var pipeDescriptors: [Int32] = [0, 0]
     guard pipe(&pipeDescriptors) == 0 else { return nil }
     _ = fcntl(pipeDescriptors[0], F_SETFD, FD_CLOEXEC)
@@ -29,6 +34,10 @@ final class WorkerProcess {
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[1], 1)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if let queue {
+      posix_spawn_file_actions_adddup2(&actions, queue.listDescriptor, FileQueue.workerList)
+      posix_spawn_file_actions_adddup2(&actions, queue.readEnd, FileQueue.workerQueue)
+    }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     // Signals the parent ignores (SIGPIPE) start at their defaults, as from a login shell.
     var pid: pid_t = 0
@@ -63,10 +72,14 @@ final class WorkerProcess {
         continue
       }
       worker.buffer += chunk[..<count]
-      while let newline = worker.buffer.firstIndex(of: 0x0A) {
-        lines.append((worker, String(decoding: worker.buffer[..<newline], as: UTF8.self)))
-        worker.buffer.removeSubrange(...newline)
+      // Lines are cut from the front in one removal: removing each line as it is read moved
+      // the rest of the buffer once a line.
+      var start = worker.buffer.startIndex
+      while let newline = worker.buffer[start...].firstIndex(of: 0x0A) {
+        lines.append((worker, String(decoding: worker.buffer[start..<newline], as: UTF8.self)))
+        start = newline + 1
       }
+      worker.buffer.removeSubrange(..<start)
     }
     return lines
   }

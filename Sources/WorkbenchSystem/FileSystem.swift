@@ -55,14 +55,21 @@ public enum FileSystem {
   /// Writes a file whole, creating folders on the way; false when it cannot.
   @discardableResult
   public static func write(_ text: String, to path: String, mode: mode_t = 0o644) -> Bool {
-    if let slash = path.lastIndex(of: "/"), slash != path.startIndex { makeFolders(String(path[..<slash])) }
-    return write(bytes: Array(text.utf8), to: path, mode: mode)
+    write(bytes: Array(text.utf8), to: path, mode: mode, makingFolders: true)
   }
 
-  /// Writes `bytes` to `path` (replacing what it held) in a folder that exists; false when it
-  /// cannot be written in full.
-  public static func write(bytes: [UInt8], to path: String, mode: mode_t = 0o644) -> Bool {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+  /// Writes `bytes` to `path` (replacing what it held), in a folder that exists unless
+  /// `makingFolders`; false when it cannot be written in full.
+  ///
+  /// A file that exists is written over and then cut to its new length, not emptied first: ext4
+  /// takes emptying a file, writing it and closing it for a replacement made in place and writes
+  /// it out to disk as it closes (its `auto_da_alloc`), which cost a traced run rewriting a
+  /// thousand trace files about a tenth of its time.
+  public static func write(bytes: [UInt8], to path: String, mode: mode_t = 0o644, makingFolders: Bool = false) -> Bool {
+    if makingFolders, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+      makeFolders(String(path[..<slash]))
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var offset = 0
@@ -71,6 +78,10 @@ public enum FileSystem {
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return false }
       offset += count
+    }
+    var status = stat()
+    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size != off_t(bytes.count) {
+      return ftruncate(descriptor, off_t(bytes.count)) == 0
     }
     return true
   }

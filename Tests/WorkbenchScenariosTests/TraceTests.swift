@@ -96,6 +96,44 @@ import WorkbenchTestSupport
     #expect(!escaped.contains("</script><script>alert(1)"))
   }
 
+  /// A window that closes is listed with no frame at that step; after a relaunch (new windows
+  /// under the same labels) a step lists only the window it changed.
+  @Test func closedAndRelaunchedWindowsAreFollowed() throws {
+    let scenario = """
+      scenario: Closing and relaunching
+      documents:
+        library:
+          kind: catalog
+          books:
+            - {id: 1, title: Swift}
+            - {id: 2, title: Algorithms}
+      windows:
+        left: catalog library
+        right: catalog library
+      steps:
+        - left: select 2
+        - do: close right
+        - left: select 1
+        - do: relaunch
+        - left: select 2
+        - expect:
+            left: {selected: 2}
+      """
+    let result = try #require(try runScenarios(scenario, options: .init(traces: true)).first)
+    #expect(result.passed, "\(String(describing: result.failure))")
+    let trace = try #require(result.trace)
+    #expect(
+      trace.steps.map(\.text) == [
+        "set-up: 1 documents, 2 windows", "left: select 2", "do: close right", "left: select 1", "do: relaunch",
+        "left: select 2", #"expect: left: {"selected":2}"#,
+      ])
+    #expect(trace.steps[2].frames == ["right": String?.none])
+    #expect(Array(trace.steps[3].frames.keys) == ["left"])
+    #expect(trace.steps[4].frames.isEmpty)  // the relaunched window shows what it showed
+    #expect(Array(trace.steps[5].frames.keys) == ["left"])
+    #expect(trace.frames(at: 5).keys.sorted() == ["left"])
+  }
+
   @Test func tracesRoundTripThroughAFolder() throws {
     let folder = makeTemporaryFolder() + "/traces"
     var result = try #require(try runScenarios(Self.scenario, options: .init(traces: true)).first)

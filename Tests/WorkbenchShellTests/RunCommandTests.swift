@@ -379,4 +379,28 @@ import WorkbenchTestSupport
     #expect(printed.count == 1500)
     #expect(Set(printed.map { $0.split(separator: " ")[2] }).count == 1500)
   }
+
+  /// The report draws the ledger feed's state machine with Graphviz where `dot` is on the PATH
+  /// (drawn while the scenarios run), and gives the Mermaid text where it is not.
+  @Test func theReportDrawsItsDiagramWithGraphvizWhenThereIsOne() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: Feed\nwindows:\n  main: feed account\nsteps:\n  - do: clock advance 1s\n"
+        + "  - expect:\n      main: {state: loaded}\n",
+      to: folder + "/feed.yaml")
+    let hasDot = ["/usr/bin/dot", "/usr/local/bin/dot"].contains { (path: String) in access(path, X_OK) == 0 }
+    if hasDot {
+      let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/feed.yaml", "--html", folder + "/drawn.html"])
+      #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+      let page = try #require(readTextFile(folder + "/drawn.html"))
+      #expect(page.contains(#""svg":"\u003csvg"#), "no SVG in the page's data")
+    }
+    let run = ChildProcess.runWorkbench(
+      ["run", "-j", "1", folder + "/feed.yaml", "--html", folder + "/text.html"],
+      environment: ["PATH": folder + "/no-such-folder"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let page = try #require(readTextFile(folder + "/text.html"))
+    #expect(page.contains(#""svg":null"#))
+    #expect(page.contains("stateDiagram"))
+  }
 }

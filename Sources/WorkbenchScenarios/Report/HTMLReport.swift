@@ -18,12 +18,15 @@ public enum HTMLReport {
     public var field: String
     public var mermaid: String
     public var svg: String?
+    /// Graphviz source, while the SVG is still to be drawn from it (`PageData.drawDiagrams()`).
+    public var dot: String?
 
-    public init(screen: String, field: String, mermaid: String, svg: String?) {
+    public init(screen: String, field: String, mermaid: String, svg: String?, dot: String? = nil) {
       self.screen = screen
       self.field = field
       self.mermaid = mermaid
       self.svg = svg
+      self.dot = dot
     }
   }
 
@@ -45,23 +48,32 @@ public enum HTMLReport {
     title: String = "workbench run"
   ) -> String {
     var data = PageData(baseline: baseline, diagrams: diagrams)
+    data.drawDiagrams()
     for trace in traces { data.add(trace, steps: TraceStore.stepsJSON(of: trace)) }
-    return make(data, title: title)
+    return String(decoding: page(data, title: title), as: UTF8.self)
   }
 
-  /// The page for the scenarios `data` was given.
-  static func make(_ data: PageData, title: String = "workbench run") -> String {
-    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+  /// The page for the scenarios `data` was given, as the bytes of the file: the data goes in
+  /// as it is, not through a string of several megabytes copied at each `+`.
+  static func page(_ data: PageData, title: String = "workbench run") -> [UInt8] {
+    let head =
+      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       + "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
-      + "<script id=\"data\" type=\"application/json\">\(data.json)</script>\n"
-      + body + "<script>\(script)</script>\n</body>\n</html>\n"
+      + "<script id=\"data\" type=\"application/json\">"
+    let tail = "</script>\n" + body + "<script>\(script)</script>\n</body>\n</html>\n"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(head.utf8.count + data.estimatedSize + tail.utf8.count)
+    bytes += head.utf8
+    data.appendJSON(to: &bytes)
+    bytes += tail.utf8
+    return bytes
   }
 
   /// The report's data, one scenario at a time: a run adds each as it finishes, so the page's
   /// JSON is ready when the last one is. Written as JSON safe inside a `<script>` element.
   struct PageData: Sendable {
-    private let diagrams: [ScreenDiagram]
+    private var diagrams: [ScreenDiagram]
     private let diagramFields: [String: String]
     private let greens: [String: ScenarioTrace]
     private let hasBaseline: Bool
@@ -143,8 +155,21 @@ public enum HTMLReport {
       value.appendJSON(to: &bytes, escapingLessThan: true)
     }
 
+    /// Runs Graphviz over the diagrams that have none drawn yet (a process each, so a traced
+    /// run does it on its output queue while scenarios run).
+    mutating func drawDiagrams() {
+      for index in diagrams.indices where diagrams[index].svg == nil {
+        guard let dot = diagrams[index].dot else { continue }
+        diagrams[index].svg = ReportDiagrams.svg(fromDOT: dot)
+        diagrams[index].dot = nil
+      }
+    }
+
+    /// About how many bytes `appendJSON(to:)` adds.
+    var estimatedSize: Int { scenarios.count + frames.count * 512 + 65536 }
+
     /// The data as JSON: `{"summary", "scenarios", "frames", "diagrams"}`.
-    var json: String {
+    func appendJSON(to bytes: inout [UInt8]) {
       let summary: FrameValue = [
         "passed": .integer(passed), "failed": .integer(count - passed),
         "expectedFailures": .integer(expectedFailures), "duration": .number(duration),
@@ -160,16 +185,15 @@ public enum HTMLReport {
             ]
           }),
       ]
-      var bytes = Array(#"{"summary":"#.utf8)
+      bytes += #"{"summary":"#.utf8
       Self.appendEscaped(summary, to: &bytes)
-      bytes += Array(#","scenarios":["#.utf8)
+      bytes += #","scenarios":["#.utf8
       bytes += scenarios
-      bytes += Array("],".utf8)
-      // The rest's members follow the scenarios in the same object.
-      var tail: [UInt8] = []
-      Self.appendEscaped(rest, to: &tail)
-      bytes += tail.dropFirst()
-      return String(decoding: bytes, as: UTF8.self)
+      bytes += "],".utf8
+      // The rest's members follow the scenarios in the same object: its `{` is dropped.
+      let start = bytes.count
+      Self.appendEscaped(rest, to: &bytes)
+      bytes.remove(at: start)
     }
   }
 

@@ -8,7 +8,8 @@ import WorkbenchSystem
 /// The diagrams a report draws beside windows: a module's state machine named as a screen
 /// (the ledger's `feed`) goes beside that screen's windows, with the node the frame's `state`
 /// field names marked. Drawn as SVG by Graphviz's `dot` where it is installed, else given as
-/// Mermaid text.
+/// Mermaid text. `make` gives the Graphviz source; the report's data draws it
+/// (`HTMLReport.PageData.drawDiagrams()`).
 public enum ReportDiagrams {
   @MainActor
   public static func make(registry: ModuleRegistry) -> [HTMLReport.ScreenDiagram] {
@@ -16,7 +17,7 @@ public enum ReportDiagrams {
     var result: [HTMLReport.ScreenDiagram] = []
     for (name, diagram) in registry.drawModuleDiagrams() where screens.contains(name) && diagram.isStateMachine {
       result.append(
-        HTMLReport.ScreenDiagram(screen: name, field: "state", mermaid: diagram.mermaid, svg: svg(fromDOT: diagram.dot))
+        HTMLReport.ScreenDiagram(screen: name, field: "state", mermaid: diagram.mermaid, svg: nil, dot: diagram.dot)
       )
     }
     return result

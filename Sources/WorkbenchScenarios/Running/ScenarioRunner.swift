@@ -87,7 +87,10 @@ public struct ScenarioRunner {
     if var recorder {
       recorder.finish(result: result)
       result.trace = recorder.trace
-      if !options.leavesTraceFramesUnresolved { result.trace?.resolveFrames(with: traceFrames) }
+      if !options.leavesTraceFramesUnresolved {
+        result.trace?.resolveFrames(with: traceFrames)
+        result.trace?.captures = nil  // used, and made on this thread
+      }
     }
     return result
   }
@@ -119,7 +122,7 @@ public struct ScenarioRunner {
           let facts = state.session.facts.takeServedFacts()
           let failed = state.stepFailure
           recorder?.end(
-            kind: step.kindName, text: step.traceText, location: step.location.description, origin: step.origin,
+            kind: step.kindName, source: step, origin: step.origin,
             host: state.session.host,
             outcome: failed != nil ? "failed" : (step.failure != nil ? "expected-failure" : "passed"),
             message: failed?.message ?? state.expectedFailureMessage, details: failed?.details ?? [],

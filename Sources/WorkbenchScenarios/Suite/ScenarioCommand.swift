@@ -86,7 +86,9 @@ public enum ScenarioCommand {
           StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
           return 2
         }
-        if let page, let path = options.htmlPath, !FileSystem.write(HTMLReport.make(page), to: path) {
+        if let page, let path = options.htmlPath,
+          !FileSystem.write(bytes: HTMLReport.page(page), to: path, makingFolders: true)
+        {
           StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
           return 2
         }

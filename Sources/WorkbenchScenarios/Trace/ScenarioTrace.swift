@@ -63,8 +63,12 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   /// Hashes the captured frames, stores each distinct one once (rendered through `cache`), and
   /// records at each step the windows whose frame changed. Runs where it costs the run least:
   /// a run writing traces does it on its output queue, off the thread running scenarios.
+  ///
+  /// The captures stay with the trace, marked used, so that they are freed where they were made:
+  /// freeing another thread's memory makes the two threads wait on each other's allocator.
   mutating func resolveFrames(with cache: TraceFrameCache) {
-    guard let captures = captures.take() else { return }
+    guard let captures, !captures.resolved else { return }
+    self.captures?.resolved = true
     var shown: [String: (value: FrameValue, hash: String)] = [:]
     for (index, captured) in captures.steps.enumerated() where index < steps.count {
       var changed: [String: String?] = [:]
@@ -80,6 +84,10 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
         if !windows.contains(frame.label) { windows.append(frame.label) }
       }
       steps[index].frames = changed
+      if let source = captured.source {
+        steps[index].text = source.traceText
+        steps[index].location = source.location.description
+      }
     }
   }
 }
@@ -96,8 +104,13 @@ struct TraceCaptures: Sendable, Equatable {
   struct Step: Sendable {
     var frames: [Frame] = []
     var closed: [String] = []
+    /// The scenario's step, whose text and place the trace step takes when resolved (made
+    /// there, off the running thread).
+    var source: WorkbenchScenarios.Step?
   }
   var steps: [Step] = []
+  /// Whether the trace's frames were made from these already.
+  var resolved = false
 
   /// Captures are the means of building a trace, not part of what it says.
   static func == (lhs: TraceCaptures, rhs: TraceCaptures) -> Bool { true }
@@ -193,7 +206,7 @@ struct TraceRecorder {
   private var captures = TraceCaptures()
   /// Each window after the last step: the window itself (a relaunch makes new windows under
   /// the same labels) and its frame stamp then.
-  private var shown: [String: (window: Window, stamp: Int?)] = [:]
+  private var shown: [(label: String, window: Window, stamp: Int?)] = []
   private var stepStart = 0.0
 
   init(scenario: Scenario) {
@@ -204,25 +217,48 @@ struct TraceRecorder {
 
   mutating func begin() { stepStart = monotonicSeconds() }
 
-  /// Records a step that ended (or failed, with `failure`).
+  /// Records a step that ended (or failed, with `failure`). A scenario step (`source`) gives
+  /// its text and place when the trace is resolved; other steps give them here.
   mutating func end(
-    kind: String, text: String, location: String, origin: [String], host: Host?, outcome: String,
-    message: String? = nil, details: [String] = [], output: [String] = [], facts: [String] = []
+    kind: String, text: String = "", location: String = "", source: Step? = nil, origin: [String], host: Host?,
+    outcome: String, message: String? = nil, details: [String] = [], output: [String] = [], facts: [String] = []
   ) {
-    var captured = TraceCaptures.Step()
+    var captured = TraceCaptures.Step(source: source)
     // Expectations and snapshots change no window: their frames are the last step's.
     if let host, kind != "expect", kind != "snapshot" {
-      var now: [String: (window: Window, stamp: Int?)] = [:]
-      for window in host.windows {
-        let label = window.label
-        let stamp = window.frameStamp
-        now[label] = (window, stamp)
-        // The same window at the same stamp shows the same frame: it is not projected again.
-        if let before = shown[label], before.window === window, let stamp, before.stamp == stamp { continue }
-        captured.frames.append(.init(label: label, screen: window.screen, value: window.frame))
+      let windows = host.windows
+      // Nearly always the same windows as after the last step, in the same order.
+      let same =
+        windows.count == shown.count
+        && zip(windows, shown).allSatisfy { window, before in window === before.window && window.label == before.label }
+      if same {
+        for (index, window) in windows.enumerated() {
+          let stamp = window.frameStamp
+          // The same window at the same stamp shows the same frame: it is not projected again.
+          if let stamp, shown[index].stamp == stamp { continue }
+          shown[index].stamp = stamp
+          captured.frames.append(.init(label: shown[index].label, screen: window.screen, value: window.frame))
+        }
+      } else {
+        var before: [String: (window: Window, stamp: Int?)] = [:]
+        for entry in shown { before[entry.label] = (entry.window, entry.stamp) }
+        var now: [(label: String, window: Window, stamp: Int?)] = []
+        for window in windows {
+          let label = window.label
+          let stamp = window.frameStamp
+          now.append((label, window, stamp))
+          if let earlier = before.removeValue(forKey: label), earlier.window === window, let stamp,
+            earlier.stamp == stamp
+          {
+            continue
+          }
+          captured.frames.append(.init(label: label, screen: window.screen, value: window.frame))
+        }
+        // A label still shown under another window is not closed.
+        let labels = Set(now.map(\.label))
+        captured.closed = before.keys.filter { !labels.contains($0) }.sorted()
+        shown = now
       }
-      captured.closed = shown.keys.filter { now[$0] == nil }.sorted()
-      shown = now
     }
     captures.steps.append(captured)
     let clock = host.map { Int($0.clock.now.wholeMilliseconds) } ?? 0

@@ -83,7 +83,7 @@ let package = Package(
       name: "workbench-bench",
       dependencies: [
         "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
-        "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession",
+        "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession", "WorkbenchSystem",
       ]),
     // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
     // with `-sanitize=fuzzer -D FUZZING` (docs/fuzzing.md).
@@ -103,12 +103,15 @@ let package = Package(
     // A fault-injecting SQLite VFS (full disk, I/O errors, read-only) for the store's tests.
     .target(name: "WorkbenchSQLiteFaults", dependencies: ["CSQLite"], path: "Tests/SQLiteFaults"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
-    .target(name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore"], path: "Tests/WorkbenchTestSupport"),
+    .target(
+      name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore", "WorkbenchSystem"],
+      path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: [
         "WorkbenchScenarios", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules", "WorkbenchTestSupport",
+        "WorkbenchSystem",
       ],
       exclude: ["Broken"]
     ),

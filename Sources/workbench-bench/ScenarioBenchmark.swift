@@ -1,4 +1,5 @@
 import WorkbenchScenarios
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -125,9 +126,7 @@ enum ScenarioBenchmark {
     defer { closedir(directory) }
     var total = 0
     while let entry = readdir(directory) {
-      let name = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
+      let name = FileSystem.entry(entry).name
       var info = stat()
       if stat(folder + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
     }

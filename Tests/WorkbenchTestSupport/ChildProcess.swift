@@ -1,4 +1,5 @@
 import Synchronization
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -243,9 +244,7 @@ public func folderEntries(_ path: String) -> [String] {
   defer { closedir(directory) }
   var names: [String] = []
   while let entry = readdir(directory) {
-    let name = withUnsafePointer(to: entry.pointee.d_name) {
-      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-    }
+    let name = FileSystem.entry(entry).name
     if !name.hasPrefix(".") { names.append(name) }
   }
   return names.sorted()

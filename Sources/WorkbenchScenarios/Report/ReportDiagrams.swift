@@ -25,8 +25,8 @@ public enum ReportDiagrams {
 
   /// The SVG `dot -Tsvg` makes of `dot`, or `nil` when Graphviz is not installed or fails.
   static func svg(fromDOT source: String) -> String? {
-    let folder = "/tmp/workbench-dot-\(getpid())"
-    guard FileSystem.makeFolders(folder) else { return nil }
+    // A fresh private folder: a fixed name in /tmp could be another user's link.
+    guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-dot") else { return nil }
     let input = folder + "/diagram.dot"
     let output = folder + "/diagram.svg"
     defer {

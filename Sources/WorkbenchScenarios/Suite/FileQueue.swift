@@ -28,7 +28,7 @@ final class FileQueue {
 
   init?(files: [String]) {
     self.files = files
-    var template = Array((FileQueue.temporaryFolder() + "/workbench-files-XXXXXX").utf8CString)
+    var template = Array((FileSystem.temporaryFolder() + "/workbench-files-XXXXXX").utf8CString)
     let list = mkstemp(&template)
     guard list >= 0 else { return nil }
     unlink(template)
@@ -129,10 +129,5 @@ final class FileQueue {
       offset += count
     }
     return true
-  }
-
-  private static func temporaryFolder() -> String {
-    if let folder = getenv("TMPDIR"), folder.pointee != 0 { return String(cString: folder) }
-    return "/tmp"
   }
 }

@@ -62,11 +62,17 @@ public final class ConsoleReporter {
     for orphan in report.orphanedSnapshots {
       lines.append("warning: orphaned snapshot \(orphan): no scenario uses it; delete it")
     }
-    if !report.fileErrors.isEmpty {
+    // Errors of no file (at `-`) are the run's own: a worker process that died between files.
+    let files = report.fileErrors.filter { $0.location.file != "-" }.count
+    let others = report.fileErrors.count - files
+    if files > 0 {
       lines.append("")
+      lines.append("\(files) file\(files == 1 ? "" : "s") could not be loaded (see the errors above)")
+    }
+    if others > 0 {
+      if files == 0 { lines.append("") }
       lines.append(
-        "\(report.fileErrors.count) file\(report.fileErrors.count == 1 ? "" : "s") could not be loaded (see the errors above)"
-      )
+        "\(others) worker process\(others == 1 ? "" : "es") ended abnormally outside a scenario (see the errors above)")
     }
     let written = report.results.flatMap(\.snapshotsWritten)
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }

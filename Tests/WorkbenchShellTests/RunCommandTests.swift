@@ -362,6 +362,16 @@ import WorkbenchTestSupport
     #expect(plain.status == 0, "\(plain.stdout)")
   }
 
+  /// With no temporary folder to put the workers' list of files in, the run goes on in its own
+  /// process and says so.
+  @Test func withoutATemporaryFolderTheRunGoesOnInProcess() {
+    let folder = suiteFolder()
+    let result = ChildProcess.runWorkbench(["run", "-j", "2", folder], environment: ["TMPDIR": folder + "/missing"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasSuffix("2 passed, 1 failed\n"), "\(result.stdout)")
+    #expect(result.stderr.contains("warning: running in this process"), "\(result.stderr)")
+  }
+
   /// More files than the workers' queue holds at once (shrunk to one page, 1,024 files, here):
   /// the rest go in as workers take files, and every file runs and prints once.
   @Test func aQueueLongerThanItsPipeHandsOutEveryFile() {

@@ -257,10 +257,13 @@ public final class SuiteRunner {
   private func runInWorkers(_ files: [String]) -> SuiteReport {
     var report = SuiteReport()
     guard let queue = FileQueue(files: files) else {
-      report.fileErrors.append(
-        ScenarioFileError(
-          "could not make the queue of files for the worker processes (no temporary file or pipe)",
-          at: SourceLocation(file: files.first ?? "-", line: 1, column: 1)))
+      // No temporary file (a read-only TMPDIR, say) or no pipe: the run goes on in this
+      // process, as with --jobs 1, and says why.
+      StandardStreams.write(
+        "warning: running in this process: no queue of files for worker processes "
+          + "(\(FileSystem.temporaryFolder()) takes no temporary file, or no pipe could be made)\n",
+        to: STDERR_FILENO)
+      runHere(files, into: &report)
       return report
     }
     var workers: [WorkerProcess] = []

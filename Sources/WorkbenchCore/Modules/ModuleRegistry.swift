@@ -92,6 +92,9 @@ extension ModuleRegistry {
     moduleDiagrams.map { ($0.name, $0.draw()) }
   }
 
+  /// The names of the diagrams modules contribute, without drawing them.
+  public var moduleDiagramNames: [String] { moduleDiagrams.map(\.name) }
+
   /// The diagram named `name`, drawn now; `nil` when there is none.
   public func diagram(named name: String) -> Diagram? {
     if name == "modules" { return modulesDiagram() }

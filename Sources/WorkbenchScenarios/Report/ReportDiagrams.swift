@@ -15,7 +15,9 @@ public enum ReportDiagrams {
   public static func make(registry: ModuleRegistry) -> [HTMLReport.ScreenDiagram] {
     let screens = Set(registry.screens.map(\.name))
     var result: [HTMLReport.ScreenDiagram] = []
-    for (name, diagram) in registry.drawModuleDiagrams() where screens.contains(name) && diagram.isStateMachine {
+    // Only the diagrams named as screens are drawn.
+    for name in registry.moduleDiagramNames where screens.contains(name) {
+      guard let diagram = registry.diagram(named: name), diagram.isStateMachine else { continue }
       result.append(
         HTMLReport.ScreenDiagram(screen: name, field: "state", mermaid: diagram.mermaid, svg: nil, dot: diagram.dot)
       )

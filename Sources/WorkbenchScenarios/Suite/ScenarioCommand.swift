@@ -38,7 +38,9 @@ public enum ScenarioCommand {
         do {
           let baseline =
             try options.baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
-          page = HTMLReport.PageData(baseline: baseline, diagrams: reportDiagrams(modules))
+          // Drawn from the run's own registration of the modules.
+          page = HTMLReport.PageData(
+            baseline: baseline, diagrams: (try? runner.registry()).map(ReportDiagrams.make) ?? [])
         } catch {
           StandardStreams.write("workbench run: --baseline \(error.message)\n", to: STDERR_FILENO)
           return 2

@@ -16,6 +16,18 @@ public final class SuiteRunner {
   /// Where finished scenarios' traces go as they finish (`--trace`, `--html`); a result handed
   /// over keeps no trace of its own.
   var traceOutput: TraceOutput?
+  /// The modules registered once for the run (see `registry()`).
+  private var registered: Result<ModuleRegistry, RegistrationError>?
+
+  /// The modules registered once: the loader, every scenario's session and the report's
+  /// diagrams share one registration.
+  func registry() throws(RegistrationError) -> ModuleRegistry {
+    if let registered { return try registered.get() }
+    let made = Result { () throws(RegistrationError) in try ModuleRegistry(modules: modules) }
+    registered = made
+    return try made.get()
+  }
+
   /// A worker's lines not yet written to its parent.
   private var workerOutput = ""
 
@@ -128,7 +140,7 @@ public final class SuiteRunner {
     defer { flushWorkerOutput() }
     let registry: ModuleRegistry
     do {
-      registry = try ModuleRegistry(modules: modules)
+      registry = try self.registry()
     } catch {
       report.fileErrors.append(
         ScenarioFileError(

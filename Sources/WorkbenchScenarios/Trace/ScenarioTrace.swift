@@ -213,6 +213,9 @@ struct TraceRecorder {
     trace = ScenarioTrace(
       scenario: scenario.name, file: scenario.location.file, line: scenario.location.line, tags: scenario.tags,
       status: "passed", duration: 0, failure: nil, windows: [], steps: [], frames: [:])
+    // A record for the set-up and one for each step, made without growing the arrays.
+    trace.steps.reserveCapacity(scenario.steps.count + 1)
+    captures.steps.reserveCapacity(scenario.steps.count + 1)
   }
 
   mutating func begin() { stepStart = monotonicSeconds() }

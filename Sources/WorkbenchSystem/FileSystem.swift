@@ -72,16 +72,23 @@ public enum FileSystem {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
+    guard writeAll(bytes, to: descriptor) else { return false }
+    var status = stat()
+    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size != off_t(bytes.count) {
+      return ftruncate(descriptor, off_t(bytes.count)) == 0
+    }
+    return true
+  }
+
+  /// Writes all of `bytes` to an open file, through short writes and interruptions; false when
+  /// the file takes no more.
+  public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return false }
       offset += count
-    }
-    var status = stat()
-    if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size != off_t(bytes.count) {
-      return ftruncate(descriptor, off_t(bytes.count)) == 0
     }
     return true
   }

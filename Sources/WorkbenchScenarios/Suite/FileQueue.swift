@@ -35,7 +35,7 @@ final class FileQueue {
     var bytes: [UInt8] = []
     for file in files { bytes += file.utf8 + [0] }
     var descriptors: [Int32] = [0, 0]
-    guard FileQueue.writeAll(bytes, to: list), pipe(&descriptors) == 0 else {
+    guard FileSystem.writeAll(bytes, to: list), pipe(&descriptors) == 0 else {
       close(list)
       return nil
     }
@@ -118,16 +118,5 @@ final class FileQueue {
       guard count == 4 else { return nil }
       return Int(UInt32(littleEndian: record))
     }
-  }
-
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return false }
-      offset += count
-    }
-    return true
   }
 }

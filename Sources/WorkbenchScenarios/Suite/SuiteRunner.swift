@@ -288,8 +288,10 @@ public final class SuiteRunner {
     }
     var stop = false
     var retried = false
+    // The files workers said they took.
+    var announced: Set<String> = []
     while !stop {
-      collect(from: &workers, queue: queue, report: &report, printer: printer, stop: &stop)
+      collect(from: &workers, queue: queue, report: &report, printer: printer, announced: &announced, stop: &stop)
       // A worker killed between taking a file and saying so leaves a file nobody ran: one
       // more worker runs those, once.
       let missed = files.filter { !announced.contains($0) }
@@ -319,14 +321,11 @@ public final class SuiteRunner {
     return report
   }
 
-  /// The files workers said they took.
-  private var announced: Set<String> = []
-
   /// Reads what the workers say until every one has ended (or `stop`), replacing those that
   /// crash.
   private func collect(
     from workers: inout [WorkerProcess], queue: FileQueue, report: inout SuiteReport, printer: FileOrderPrinter,
-    stop: inout Bool
+    announced: inout Set<String>, stop: inout Bool
   ) {
     while !stop, workers.contains(where: { !$0.finished }) {
       queue.topUp()

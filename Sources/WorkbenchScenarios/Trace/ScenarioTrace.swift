@@ -250,6 +250,7 @@ struct TraceRecorder {
           let label = window.label
           let stamp = window.frameStamp
           now.append((label, window, stamp))
+          // Taken out of `before`: what is left there at the end closed.
           if let earlier = before.removeValue(forKey: label), earlier.window === window, let stamp,
             earlier.stamp == stamp
           {
@@ -257,9 +258,7 @@ struct TraceRecorder {
           }
           captured.frames.append(.init(label: label, screen: window.screen, value: window.frame))
         }
-        // A label still shown under another window is not closed.
-        let labels = Set(now.map(\.label))
-        captured.closed = before.keys.filter { !labels.contains($0) }.sorted()
+        captured.closed = before.keys.sorted()
         shown = now
       }
     }

@@ -101,14 +101,7 @@ import WorkbenchTestSupport
   @Test func closedAndRelaunchedWindowsAreFollowed() throws {
     let scenario = """
       scenario: Closing and relaunching
-      documents:
-        library:
-          kind: catalog
-          books:
-            - {id: 1, title: Swift}
-            - {id: 2, title: Algorithms}
-      windows:
-        left: catalog library
+      \(ScenarioRunnerTests.twoBooks)
         right: catalog library
       steps:
         - left: select 2

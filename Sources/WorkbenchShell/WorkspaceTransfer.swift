@@ -47,14 +47,15 @@ public enum WorkspaceTransfer {
   }
 
   static func export(_ name: String, to path: String, from workspace: WorkbenchSession) throws(CommandError) -> String {
-    let stored: [SessionRecord.Document]
+    let found: SessionRecord.Document?
     do {
-      stored = try workspace.store?.documents() ?? []
+      found = try workspace.store?.document(named: name)
     } catch {
       throw CommandError(error.message)
     }
-    guard let document = stored.first(where: { $0.name == name }) else {
-      let hint = Suggestions.closest(to: name, in: stored.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
+    guard let document = found, !document.kind.isEmpty else {
+      let names = (try? workspace.store?.documentSummaries().map(\.name)) ?? []
+      let hint = Suggestions.closest(to: name, in: names).map { ". Did you mean '\($0)'?" } ?? ""
       throw CommandError("no document named '\(name)' in the workspace\(hint)")
     }
     let text =

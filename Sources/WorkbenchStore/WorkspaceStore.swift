@@ -230,14 +230,56 @@ public final class WorkspaceStore {
 
   // MARK: Documents
 
-  /// Every stored document. A removed document is kept as a row with an empty kind and body,
-  /// so its sample does not come back and other processes see it go.
-  public func documents() throws(StoreError) -> [SessionRecord.Document] {
+  /// Every stored document that can be read whole. A removed document is kept as a row with an
+  /// empty kind and body, so its sample does not come back and other processes see it go.
+  ///
+  /// A document that cannot be read whole (its kind is no loaded module's and it has stored
+  /// edits, or its edits do not apply) is left out and named in `unreadable`: it stays in the
+  /// workspace as it was and stops nothing else.
+  public func documents(unreadable: inout [StoreError]) throws(StoreError) -> [SessionRecord.Document] {
     var result: [SessionRecord.Document] = []
-    for row in try connection.query(
-      "SELECT name, kind, revision, body FROM document_rows WHERE kind != '' ORDER BY name")
-    {
-      if let document = try materialized(row) { result.append(document) }
+    for read in try wholeDocuments(where: "kind != ''", [], ordered: true) {
+      switch read {
+      case .success(let document): result.append(document)
+      case .failure(let error): unreadable.append(error)
+      }
+    }
+    return result
+  }
+
+  /// Every stored document that can be read whole (see `documents(unreadable:)`).
+  public func documents() throws(StoreError) -> [SessionRecord.Document] {
+    var unreadable: [StoreError] = []
+    return try documents(unreadable: &unreadable)
+  }
+
+  /// One document as it is stored now, whole: its snapshot with the edits stored since applied;
+  /// `nil` when there is no such row (a removed document's row has an empty kind and body).
+  ///
+  /// - Throws: `StoreError` when its stored edits cannot be applied (see `materialize`).
+  public func document(named name: String) throws(StoreError) -> SessionRecord.Document? {
+    guard let read = try wholeDocuments(where: "name = ?", [.text(name)], ordered: false).first else { return nil }
+    return try read.get()
+  }
+
+  /// The one reader of whole documents: every row of `document_rows` that `condition` selects,
+  /// with its stored edits applied. Every path that gives a document's content to a session, an
+  /// export or a conflict comes through here, so none can hand out a snapshot as if it were the
+  /// current revision (a session that took one would save over the edits it never saw).
+  private func wholeDocuments(
+    where condition: String, _ parameters: [SQLiteConnection.Value], ordered: Bool
+  ) throws(StoreError) -> [Result<SessionRecord.Document, StoreError>] {
+    let rows = try connection.query(
+      "SELECT name, kind, revision, body FROM document_rows WHERE \(condition)\(ordered ? " ORDER BY name" : "")",
+      parameters)
+    var result: [Result<SessionRecord.Document, StoreError>] = []
+    for row in rows {
+      guard let document = Self.document(row) else { continue }
+      do throws(StoreError) {
+        result.append(.success(try materialized(document)))
+      } catch {
+        result.append(.failure(error))
+      }
     }
     return result
   }
@@ -263,18 +305,24 @@ public final class WorkspaceStore {
   }
 
   /// A document row as a whole document: its snapshot, with the edits since applied.
-  private func materialized(_ row: [SQLiteConnection.Value]) throws(StoreError) -> SessionRecord.Document? {
-    guard var document = Self.document(row) else { return nil }
+  private func materialized(_ row: SessionRecord.Document) throws(StoreError) -> SessionRecord.Document {
+    var document = row
     guard !document.kind.isEmpty else { return document }
     let edits = try edits(of: document.name)
     guard !edits.isEmpty else { return document }
     guard let materialize else {
-      throw StoreError(.invalid, "document '\(document.name)' has stored edits, and no module here can apply them")
+      throw StoreError(
+        .invalid,
+        "document '\(document.name)' has stored edits, and no module here can apply them: it is kept in the "
+          + "workspace as it was")
     }
     do {
       document.body = try materialize(document.kind, document.body, edits)
     } catch {
-      throw StoreError(.corrupt, "document '\(document.name)': its stored edits cannot be applied (\(error))")
+      throw StoreError(
+        .corrupt,
+        "document '\(document.name)' (\(document.kind)): its stored edits cannot be applied (\(error)); it is kept in "
+          + "the workspace as it was")
     }
     return document
   }
@@ -327,9 +375,7 @@ public final class WorkspaceStore {
     try Self.refuseSecrets(body, what: "document '\(name)'")
     return try connection.transaction { () throws(StoreError) -> SaveOutcome in
       if baseRevision == 0 {
-        let existing = try connection.query(
-          "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
-        if let current = existing.first.flatMap(Self.document) {
+        if let current = try document(named: name) {
           guard current.kind.isEmpty else { return .conflicted(current: current) }
           // The name of a removed document is free again; its revisions go on counting.
           try connection.query(
@@ -365,9 +411,7 @@ public final class WorkspaceStore {
 
   /// The document as stored now, whole, for a conflict.
   private func current(_ name: String) throws(StoreError) -> SessionRecord.Document {
-    let rows = try connection.query(
-      "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
-    guard let row = rows.first, let document = try materialized(row) else {
+    guard let document = try document(named: name) else {
       throw StoreError(.invalid, "document '\(name)' is not in the workspace any more")
     }
     return document
@@ -402,9 +446,9 @@ public final class WorkspaceStore {
         try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
         return .saved(revision: baseRevision + 1)
       }
-      let current = try connection.query(
-        "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
-      guard let document = current.first.flatMap(Self.document), !document.kind.isEmpty else {
+      // The document as it is now, with the edits this session has not seen: taking the bare
+      // snapshot at the current revision would make the session's next save erase them.
+      guard let document = try document(named: name), !document.kind.isEmpty else {
         return .saved(revision: baseRevision)  // already gone
       }
       return .conflicted(current: document)
@@ -441,9 +485,12 @@ public final class WorkspaceStore {
     }
     var result: [SessionRecord.Document] = []
     for name in changed {
-      let rows = try connection.query(
-        "SELECT name, kind, revision, body FROM document_rows WHERE name = ?", [.text(name)])
-      if let row = rows.first, let document = try materialized(row) { result.append(document) }
+      // One that cannot be read whole (a kind no module here knows, with stored edits) is left
+      // out: the session keeps what it had, and a save over it is refused as a conflict that
+      // names it. It must not stop the session's other documents.
+      guard case .success(let document)? = try wholeDocuments(where: "name = ?", [.text(name)], ordered: false).first
+      else { continue }
+      result.append(document)
     }
     return result
   }

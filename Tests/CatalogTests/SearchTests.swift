@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchTestSupport
 
 @testable import Catalog
 
@@ -33,7 +34,7 @@ import WorkbenchCore
   /// Typing a query one character at a time (the narrowing search) must give exactly what a
   /// fresh search gives, for every prefix, including after deleting characters.
   @Test func incrementalTypingMatchesAFreshSearch() throws {
-    var generator = SeededGenerator(seed: 42)
+    var generator = SplitMix64(seed: 42)
     let words = ["the", "art", "of", "swift", "élan", "Über", "data", "flow", "a", "ß"]
     var titles: [(Int, String)] = []
     for id in 1...400 {
@@ -87,7 +88,7 @@ extension SearchTests {
   /// search (full and narrowed) as a catalog built afresh from the same titles.
   @Test func renamesAtChunkBoundariesKeepBooksAndSearches() throws {
     let size = BookList.chunkSize
-    var generator = SeededGenerator(seed: 42)
+    var generator = SplitMix64(seed: 42)
     let words = ["dune", "war", "peace", "élan", "code", "art", "the", "sea", "Ünder"]
     var titles = (1...(2 * size + 1808)).map { id in
       (id, (0..<3).map { _ in words.randomElement(using: &generator)! }.joined(separator: " "))
@@ -151,7 +152,7 @@ extension SearchTests {
   /// through `lowercased()`): over random mixes of scripts, case pairs that change length,
   /// combining marks and line breaks, that must equal lowercasing the whole title.
   @Test func foldingInRunsIsLowercasingTheWhole() {
-    var generator = SeededGenerator(seed: 7)
+    var generator = SplitMix64(seed: 7)
     let pieces = [
       "A", "z", " ", "\n", "\r\n", "Σ", "ΟΔΟΣ", "İ", "ß", "ẞ", "\u{212A}", "É", "e\u{301}", "Ǆ", "Москва", "東京", "🙂",
       "ﬀ", "ΐ", "-", "MISÉRABLES", "x\u{0345}",
@@ -162,18 +163,5 @@ extension SearchTests {
       let whole = String(String.UnicodeScalarView(title.lowercased().unicodeScalars.map { $0 == "\n" ? " " : $0 }))
       #expect(TitleIndex.fold(title) == whole, "\(title.unicodeScalars.map { String($0.value, radix: 16) })")
     }
-  }
-}
-
-/// A small deterministic random number generator (SplitMix64) for reproducible tests.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

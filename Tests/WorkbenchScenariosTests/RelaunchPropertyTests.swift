@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchStore
+import WorkbenchTestSupport
 
 /// A property of every module: whatever a window shows survives a relaunch. Random command
 /// sequences (valid and not) run in two windows of each module; the session is then saved to
@@ -137,18 +138,5 @@ import WorkbenchStore
     let restored = Host(registry: registry, clock: .virtual, restoring: try store.loadSession())
     restored.persistence = store
     return restored
-  }
-}
-
-/// A small seeded generator, so a failing round can be run again.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

@@ -97,6 +97,104 @@ import WorkbenchTestSupport
     #expect(try store().documents().contains { $0.name == "library" })
   }
 
+  /// A removal refused because another process edited first brings in the document as it is,
+  /// with the edit that process logged: the session must not believe it holds the current
+  /// revision with the older snapshot, or its next whole save erases the other's edit.
+  @Test func aRefusedRemovalTakesInTheEditsItHadNotSeen() throws {
+    let first = try host()
+    let second = try host()
+    _ = try first.run(line: "rename 1 Logged by the first")
+    _ = try first.run(line: "add Added by the first")
+    let tokens = try CommandTokenizer.commands(in: "documents remove library force")[0]
+    #expect(throws: CommandError.self) { try second.run(tokens) }
+    #expect(second.document(named: "library")?.revision == 3)
+    #expect(title(second, 1) == "Logged by the first")
+    // A whole save (sort) and an add from the second keep the first's acknowledged edits.
+    _ = try second.run(try CommandTokenizer.commands(in: "sort title")[0])
+    _ = try second.run(try CommandTokenizer.commands(in: "add Added by the second")[0])
+    let stored = try #require(try store().documents().first { $0.name == "library" })
+    #expect(stored.body.contains("Logged by the first"))
+    #expect(stored.body.contains("Added by the first"))
+    #expect(stored.body.contains("Added by the second"))
+  }
+
+  /// Every reader of a whole document gives it with the edits stored since its snapshot.
+  @Test func everyReaderOfAWholeDocumentAppliesItsEdits() throws {
+    let first = try host()
+    _ = try first.run(line: "rename 2 Only in the edit log")
+    #expect(try store().documentBody(named: "library").edits.count == 1)
+    let readers: [(String, (WorkspaceStore) throws -> SessionRecord.Document?)] = [
+      ("documents()", { try $0.documents().first { $0.name == "library" } }),
+      ("document(named:)", { try $0.document(named: "library") }),
+      ("changedDocuments", { try $0.changedDocuments(since: [:]).first { $0.name == "library" } }),
+      (
+        "a save's conflict",
+        { store in
+          guard
+            case .conflicted(let current) = try store.saveDocument(
+              name: "library", kind: "catalog", body: "{}", baseRevision: 1)
+          else { return nil }
+          return current
+        }
+      ),
+      (
+        "a new document's conflict",
+        { store in
+          guard
+            case .conflicted(let current) = try store.saveDocument(
+              name: "library", kind: "catalog", body: "{}", baseRevision: 0)
+          else { return nil }
+          return current
+        }
+      ),
+      (
+        "an edit's conflict",
+        { store in
+          guard case .conflicted(let current) = try store.appendEdit(name: "library", edit: "{}", baseRevision: 1)
+          else { return nil }
+          return current
+        }
+      ),
+      (
+        "a removal's conflict",
+        { store in
+          guard case .conflicted(let current) = try store.removeDocument(name: "library", baseRevision: 1) else {
+            return nil
+          }
+          return current
+        }
+      ),
+    ]
+    for (name, read) in readers {
+      let document = try read(try store())
+      #expect(document?.revision == 2, "\(name)")
+      #expect(document?.body.contains("Only in the edit log") == true, "\(name) gave the bare snapshot")
+    }
+  }
+
+  /// A document of a kind no loaded module knows, with stored edits (a foreign or hand-edited
+  /// row), is left as it is and stops nothing else: listing, opening and exporting the others.
+  @Test func aDocumentNoModuleCanReadStopsNothingElse() throws {
+    let first = try host()
+    let raw = try WorkspaceStore(path: path)
+    _ = try raw.saveDocument(name: "foreign", kind: "phrase", body: #"{"text":"hi"}"#, baseRevision: 0)
+    _ = try raw.appendEdit(name: "foreign", edit: #"{"append":"!"}"#, baseRevision: 1)
+    _ = try first.run(line: "documents")
+    _ = try first.run(line: "rename 1 Still editable")
+    #expect(title(first, 1) == "Still editable")
+    let second = try host()
+    _ = try second.run(line: "documents")
+    #expect(title(second, 1) == "Still editable")
+    var unreadable: [StoreError] = []
+    let listed = try store().documents(unreadable: &unreadable)
+    #expect(listed.map(\.name).contains("library"))
+    #expect(unreadable.count == 1)
+    #expect(unreadable.first?.message.contains("foreign") == true)
+    #expect(throws: StoreError.self) { try store().document(named: "foreign") }
+    let kept = try raw.documentBody(named: "foreign")
+    #expect(kept.json == #"{"text":"hi"}"# && kept.edits == [#"{"append":"!"}"#])
+  }
+
   /// A rename is stored as an edit in the log, not as the whole catalog: the snapshot stays,
   /// a later start applies the edit, a reader of the whole document gets it applied, and the
   /// log is folded into a new snapshot when it grows long.
@@ -123,5 +221,77 @@ import WorkbenchTestSupport
     #expect(folded.edits.count < 300 && folded.edits.count >= 300 - 257, "\(folded.edits.count)")
     #expect(try host().document(named: "library")?.revision == first.document(named: "library")?.revision)
     #expect(title(try host(), 3) == "Title 299")
+  }
+
+  /// Two sessions interleave every kind of command that saves (an edit, a whole save, undo and
+  /// redo, removing the document, importing it again), sometimes without looking first (as a
+  /// process that saves between the other's read and write). After every step:
+  /// - every stored document can be read whole;
+  /// - a revision, once stored, never changes its content (nothing acknowledged is replaced);
+  /// - each session holds, for the revision it believes it has, exactly what was stored at it
+  ///   (a session with older content at a current revision would save over what it never saw).
+  @Test(arguments: 0..<24)
+  func interleavedSavesNeverLoseAcknowledgedWork(seed: Int) throws {
+    var random = SplitMix64(seed: 0x7A0_5E55 &+ UInt64(seed))
+    let hosts = [try host(), try host()]
+    var stored: [Int: String] = [:]  // revision -> content stored at it ("" once removed)
+    let importJSON = Array(#"{"books": [{"id": 1, "title": "Imported"}, {"id": 7, "title": "Seven"}]}"#.utf8)
+    func someLine() -> String {
+      let id = Int.random(in: 1...34, using: &random)
+      switch Int.random(in: 0..<11, using: &random) {
+      case 0, 1: return "rename \(id) Title \(Int.random(in: 0..<1000, using: &random))"
+      case 2: return "add Book \(Int.random(in: 0..<1000, using: &random))"
+      case 3: return "remove \(id)"
+      case 4: return "move \(id) \(Int.random(in: 1...30, using: &random))"
+      case 5: return "sort \(["title", "id", "reverse"].randomElement(using: &random)!)"
+      case 6, 7: return "undo"
+      case 8: return "redo"
+      case 9: return "documents remove library force"
+      default: return "import"
+      }
+    }
+    for step in 0..<60 {
+      let host = hosts[Int.random(in: 0..<2, using: &random)]
+      let line = someLine()
+      let tokens = try CommandTokenizer.commands(in: line)[0]
+      let looks = Bool.random(using: &random)
+      do throws(CommandError) {
+        if line == "import" {
+          if host.document(named: "library") == nil {
+            try host.importDocument(named: "library", kind: "catalog", json: importJSON)
+          }
+        } else if host.document(named: "library") == nil {
+          continue
+        } else if looks {
+          _ = try host.run(line: line)
+        } else {
+          _ = try host.run(tokens)
+        }
+      } catch {
+        // Refusals and conflicts are expected; a document that can no longer be read is not.
+        #expect(!error.message.contains("cannot be applied"), "seed \(seed) step \(step) `\(line)`: \(error.message)")
+      }
+      let context = "seed \(seed) step \(step) `\(line)`"
+      var unreadable: [StoreError] = []
+      _ = try store().documents(unreadable: &unreadable)
+      #expect(unreadable.isEmpty, "\(context): \(unreadable.map(\.message))")
+      let raw = try WorkspaceStore(path: path)
+      raw.materializeEdits(with: try ModuleRegistry(modules: [CatalogModule()]))
+      if let now = try raw.document(named: "library") {
+        if let earlier = stored[now.revision] {
+          #expect(earlier == now.body, "\(context): revision \(now.revision) changed its content")
+        } else {
+          stored[now.revision] = now.body
+        }
+      }
+      for (number, session) in hosts.enumerated() {
+        guard let held = try session.sessionRecord().documents.first(where: { $0.name == "library" }),
+          let content = stored[held.revision]
+        else { continue }
+        #expect(
+          content == held.body,
+          "\(context): session \(number + 1) holds revision \(held.revision) with other content than was stored")
+      }
+    }
   }
 }

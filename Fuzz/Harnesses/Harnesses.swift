@@ -25,12 +25,16 @@ enum Harness: String, CaseIterable {
 
   static let registry = try! ModuleRegistry(modules: builtInModules)
   static let loader = try! ScenarioLoader(modules: builtInModules)
+  static let runner = ScenarioRunner(registry: registry)
   static let kinds = Host(registry: registry, clock: .virtual).documentKindNames
 
   func run(_ bytes: [UInt8]) {
     switch self {
     case .scenarioLoader:
-      _ = try? Self.loader.load(bytes: bytes, path: "/nonexistent/fuzz/input.yaml")
+      // What loads is run too (a few steps of it), so values the loader lets through (an id or
+      // revision at the ends of Int, a recorded counter) meet the code that computes with them.
+      guard let file = try? Self.loader.load(bytes: bytes, path: "/nonexistent/fuzz/input.yaml") else { return }
+      for scenario in file.scenarios.prefix(2) where scenario.steps.count <= 64 { _ = Self.runner.run(scenario) }
     case .commandLine:
       let host = Host(registry: Self.registry, clock: .virtual)
       _ = try? host.run(
@@ -56,7 +60,15 @@ enum Harness: String, CaseIterable {
       guard let first = bytes.first else { return }
       let kind = Self.kinds[Int(first) % Self.kinds.count]
       let host = Host(registry: Self.registry, clock: .virtual)
-      _ = try? host.decodeDocument(kind: kind, json: Array(bytes.dropFirst()))
+      // A body that decodes is then edited in a window, so ids and values at the ends of Int
+      // meet the arithmetic of adding, renaming and removing.
+      guard (try? host.importDocument(named: "fuzzed", kind: kind, json: Array(bytes.dropFirst()))) != nil,
+        let screen = host.screens.first(where: { $0.documentKind == kind })?.name
+      else { return }
+      _ = try? host.run(line: "open \(screen) fuzzed w")
+      for line in ["add Fuzzed", "rename 1 Fuzzed", "remove 1", "undo", "send 1 bob r1", "complete"] {
+        _ = try? host.run(line: line)
+      }
     case .expectationMatcher:
       let parts = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
       guard parts.count == 2, let expected = try? FrameValue.parse(json: Array(parts[0])),

@@ -377,18 +377,20 @@ public final class WorkspaceStore {
       if baseRevision == 0 {
         if let current = try document(named: name) {
           guard current.kind.isEmpty else { return .conflicted(current: current) }
+          let next = try Self.successor(ofRevision: current.revision, of: name)
           // The name of a removed document is free again; its revisions go on counting.
           try connection.query(
             "UPDATE documents SET kind = ?, revision = revision + 1 WHERE name = ?", [.text(kind), .text(name)])
           try setBody(body, of: name)
           try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
-          return .saved(revision: current.revision + 1)
+          return .saved(revision: next)
         }
         try connection.query(
           "INSERT INTO documents (name, kind, revision) VALUES (?, ?, 1)", [.text(name), .text(kind)])
         try setBody(body, of: name)
         return .saved(revision: 1)
       }
+      let next = try Self.successor(ofRevision: baseRevision, of: name)
       try connection.query(
         "UPDATE documents SET revision = revision + 1 WHERE name = ? AND revision = ?",
         [.text(name), .integer(baseRevision)])
@@ -396,10 +398,19 @@ public final class WorkspaceStore {
         // A new snapshot: the edits it includes go.
         try setBody(body, of: name)
         try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
-        return .saved(revision: baseRevision + 1)
+        return .saved(revision: next)
       }
       return .conflicted(current: try current(name))
     }
+  }
+
+  /// The revision after `revision`: a row can hold `Int.max` (SQLite would turn the sum into a
+  /// floating-point number, and Swift would trap), and such a document takes no more saves.
+  private static func successor(ofRevision revision: Int, of name: String) throws(StoreError) -> Int {
+    guard let next = OutsideNumbers.successor(of: revision) else {
+      throw StoreError(.invalid, OutsideNumbers.lastRevision(of: name))
+    }
+    return next
   }
 
   /// Stores a document's body (snapshot), replacing the one it had.
@@ -422,6 +433,7 @@ public final class WorkspaceStore {
   /// The edit is the module's own JSON describing the change from the revision before.
   public func appendEdit(name: String, edit: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
     try Self.refuseSecrets(edit, what: "an edit of document '\(name)'")
+    let next = try Self.successor(ofRevision: baseRevision, of: name)
     return try connection.transaction { () throws(StoreError) -> SaveOutcome in
       try connection.query(
         "UPDATE documents SET revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
@@ -429,22 +441,23 @@ public final class WorkspaceStore {
       guard connection.changes == 1 else { return .conflicted(current: try current(name)) }
       try connection.query(
         "INSERT INTO document_edits (name, revision, edit) VALUES (?, ?, ?)",
-        [.text(name), .integer(baseRevision + 1), .text(edit)])
-      return .saved(revision: baseRevision + 1)
+        [.text(name), .integer(next), .text(edit)])
+      return .saved(revision: next)
     }
   }
 
   /// Removes a document if the stored one is still `baseRevision`: its row stays, with an
   /// empty kind and body and the next revision.
   public func removeDocument(name: String, baseRevision: Int) throws(StoreError) -> SaveOutcome {
-    try connection.transaction { () throws(StoreError) -> SaveOutcome in
+    let next = try Self.successor(ofRevision: baseRevision, of: name)
+    return try connection.transaction { () throws(StoreError) -> SaveOutcome in
       try connection.query(
         "UPDATE documents SET kind = '', revision = revision + 1 WHERE name = ? AND revision = ? AND kind != ''",
         [.text(name), .integer(baseRevision)])
       if connection.changes == 1 {
         try connection.query("DELETE FROM document_bodies WHERE name = ?", [.text(name)])
         try connection.query("DELETE FROM document_edits WHERE name = ?", [.text(name)])
-        return .saved(revision: baseRevision + 1)
+        return .saved(revision: next)
       }
       // The document as it is now, with the edits this session has not seen: taking the bare
       // snapshot at the current revision would make the session's next save erase them.

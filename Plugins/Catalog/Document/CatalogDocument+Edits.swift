@@ -11,8 +11,9 @@ public enum CatalogOrder: String, CaseIterable, Sendable {
 }
 
 extension CatalogDocument {
-  /// The id a new book gets: one more than the largest id in the catalog.
-  public var nextID: Int { (books.map(\.id).max() ?? 0) + 1 }
+  /// The id a new book gets: one more than the largest id in the catalog (or, when that is
+  /// `Int.max`, the smallest positive id no book has).
+  public var nextID: Int { OutsideNumbers.newID(among: books.map(\.id)) }
 
   /// The catalog with a book appended.
   public func adding(title: String) throws(CatalogValidationError) -> CatalogDocument {

@@ -156,7 +156,7 @@ extension LedgerScreen {
       throw CommandError("not sent: \(problem); send again with the same request id \(request) when you are back")
     }
     var ledger = document
-    let id = (ledger.transactions.map(\.id).max() ?? 0) + 1
+    let id = OutsideNumbers.newID(among: ledger.transactions.map(\.id))
     ledger.transactions.append(
       Transaction(id: id, amount: Money(cents: -amount.cents), counterparty: recipient, memo: "sent"))
     ledger.balance = Money(cents: ledger.balance.cents - amount.cents)

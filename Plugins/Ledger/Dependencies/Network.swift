@@ -43,7 +43,7 @@ public final class LedgerNetwork {
   func admit(_ source: String, in scope: String, facts: SessionFacts) -> String? {
     let answer = facts.value(of: source, in: scope) { liveAnswer().map(FrameValue.string) ?? .null }
     guard answer == .null else { return answer.stringValue ?? "the recorded answer is unreadable" }
-    fetches += 1
+    fetches = OutsideNumbers.saturatingSuccessor(of: fetches)
     return nil
   }
 
@@ -72,7 +72,7 @@ public final class LedgerNetwork {
     var index = 0
     while index < ids.count {
       var end = index
-      while end + 1 < ids.count, ids[end + 1] == ids[end] + 1 { end += 1 }
+      while end + 1 < ids.count, let next = OutsideNumbers.successor(of: ids[end]), ids[end + 1] == next { end += 1 }
       result.append(end - index >= 2 ? .string("\(ids[index])-\(ids[end])") : .integer(ids[index]))
       if end - index == 1 { result.append(.integer(ids[end])) }
       index = end + 1
@@ -88,7 +88,7 @@ public final class LedgerNetwork {
         ids.append(id)
       } else if let text = run.stringValue, let dash = text.firstIndex(of: "-"),
         let first = Int(text[..<dash]), let last = Int(text[text.index(after: dash)...]), first <= last,
-        last - first < 10_000_000
+        case (let span, let overflow) = last.subtractingReportingOverflow(first), !overflow, span < 10_000_000
       {
         ids += Array(first...last)
       } else {
@@ -99,7 +99,7 @@ public final class LedgerNetwork {
   }
 
   /// Counts a request the network let through.
-  func countAnswered() { fetches += 1 }
+  func countAnswered() { fetches = OutsideNumbers.saturatingSuccessor(of: fetches) }
 }
 
 /// The app session, above the windows: signed out, locked or active. Never stored: a session

@@ -192,7 +192,7 @@ public final class HomeBridge {
   @discardableResult
   func addLight(named name: String, to roomID: String) throws(CommandError) -> Int {
     guard let room = rooms[roomID] else { throw CommandError("the bridge has no room '\(roomID)'") }
-    let id = (lights.keys.max() ?? 0) + 1
+    let id = OutsideNumbers.newID(among: lights.keys)
     lights[id] = Light(id: id, name: name, isOn: false, brightness: 50)
     room.lightIDs.append(id)
     return id
@@ -217,7 +217,7 @@ public final class HomeBridge {
       room.isDetecting = false
       // What the bridge found is an event from outside: recorded, or replayed.
       let found = self.facts.value(of: "bridge.detected", in: self.factScope) {
-        .string("New light \((self.lights.keys.max() ?? 0) + 1)")
+        .string("New light \(OutsideNumbers.newID(among: self.lights.keys))")
       }
       _ = try? self.addLight(named: found.stringValue ?? "New light", to: room.id)
     }

@@ -80,8 +80,11 @@ final class SessionDocuments {
   /// then makes it the current facts and tells every window. A failed or conflicting save
   /// changes nothing but, on a conflict, brings in the version that won.
   func store(_ body: any DocumentBody, in entry: DocumentEntry) throws(CommandError) {
+    guard let next = OutsideNumbers.successor(of: entry.revision) else {
+      throw CommandError(OutsideNumbers.lastRevision(of: entry.name))
+    }
     guard let persistence else {
-      apply(body, to: entry, revision: entry.revision + 1)
+      apply(body, to: entry, revision: next)
       return
     }
     // An edit the kind can describe is stored as that edit, so its cost follows the edit, not

@@ -158,7 +158,8 @@ extension Host {
             + "not loaded: kept, with \(windows.count == 1 ? "its document" : "their documents"), for when it is "
             + "(load it with --module PATH, or `workbench modules add PATH` for every start)"))
     }
-    let highest = dormantWindows.map(\.number).max().map { $0 + 1 } ?? 1
+    let highest = dormantWindows.map(\.number).max().map(OutsideNumbers.saturatingSuccessor) ?? 1
+    windowList.reservedNumbers = Set(dormantWindows.map(\.number))
     windowList.finishRestoring(
       nextNumber: max(record.nextWindowNumber, highest), focus: record.focusedWindow.map(WindowID.init))
     restorationWarnings = warnings

@@ -9,6 +9,23 @@ final class SessionWindows {
   private(set) var focusedID: WindowID?
   /// The number the next window gets.
   var nextNumber = 1
+  /// Numbers kept for windows that are not open here (dormant, of a module not loaded).
+  var reservedNumbers: Set<Int> = []
+
+  /// The number for a new window: the next one, or, when that is taken (the numbers came from a
+  /// workspace row and ran up to `Int.max`), the smallest positive number no window has.
+  private func takeNumber() -> Int {
+    var number = nextNumber
+    let taken = { (candidate: Int) in
+      self.reservedNumbers.contains(candidate) || self.all.contains { $0.id.number == candidate }
+    }
+    if number < 1 || taken(number) {
+      number = 1
+      while taken(number) { number += 1 }
+    }
+    nextNumber = max(nextNumber, OutsideNumbers.saturatingSuccessor(of: number))
+    return number
+  }
 
   /// The window with the given number.
   func window(_ id: WindowID) -> Window? {
@@ -44,8 +61,8 @@ final class SessionWindows {
 
   /// Opens a window with the next number and focuses it.
   func open(screen: ScreenKind, document: String, name: String?, content: any WindowContent) -> Window {
-    let window = Window(id: WindowID(nextNumber), name: name, screen: screen, documentName: document, content: content)
-    nextNumber += 1
+    let window = Window(
+      id: WindowID(takeNumber()), name: name, screen: screen, documentName: document, content: content)
     all.append(window)
     focusedID = window.id
     return window
@@ -54,7 +71,7 @@ final class SessionWindows {
   /// Puts back a window from a session record, with its own number.
   func restore(_ window: Window) {
     all.append(window)
-    nextNumber = max(nextNumber, window.id.number + 1)
+    nextNumber = max(nextNumber, OutsideNumbers.saturatingSuccessor(of: window.id.number))
   }
 
   /// After restoring: the next number at least `next`, and the focus on `focus` if it is open

@@ -139,6 +139,13 @@ public final class ModuleProcess {
     let reply: FrameValue
     runningLine = request["line"]?.stringValue
     defer { runningLine = nil }
+    let requestType = request["type"]?.stringValue ?? ""
+    // Every request gets exactly one reply (§7). Something waiting before a request is sent was
+    // not asked for (a second reply, or a message of the module's own): read as the answer to
+    // this request, it would put every later reply one command late.
+    if channel.hasUnaskedInput() {
+      throw violation("it sent a message nobody asked for (a second reply to an earlier request?)")
+    }
     do {
       logMessage(request, from: "host")
       try channel.send(request, timeout: timeoutMilliseconds)
@@ -148,12 +155,24 @@ public final class ModuleProcess {
       stop(error.description)
       throw stoppedError(stopReason ?? error.description)
     }
-    guard let type = reply["type"]?.stringValue else {
-      stop("it sent a message without a type")
-      throw stoppedError("it sent a message without a type")
+    if channel.hasBufferedInput {
+      throw violation("it answered `\(requestType)` with more than one message")
     }
-    if type == "error" { throw CommandError(reply["message"]?.stringValue ?? "the module refused") }
+    let problems = ReplyRules.problems(with: reply, toRequest: requestType)
+    if !problems.isEmpty {
+      throw violation(
+        "its reply to `\(requestType)` was not what the protocol says: expected \(problems.joined(separator: "; "))")
+    }
+    if reply["type"]?.stringValue == "error" {
+      throw CommandError(reply["message"]?.stringValue ?? "the module refused")
+    }
     return reply
+  }
+
+  /// Stops the module for breaking the protocol (§9), with the error to show.
+  private func violation(_ reason: String) -> CommandError {
+    stop(reason + " (§9)")
+    return stoppedError(stopReason ?? reason)
   }
 
   func stoppedError(_ reason: String) -> CommandError {

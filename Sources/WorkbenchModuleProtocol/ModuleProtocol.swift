@@ -37,6 +37,11 @@ public final class MessageChannel {
   let output: Int32
   private var buffer: [UInt8] = []
 
+  private func take(_ bytes: ArraySlice<UInt8>) { buffer += bytes }
+
+  /// Whether a message (or part of one) was read past the last one returned.
+  public var hasBufferedInput: Bool { !buffer.isEmpty }
+
   /// A channel reading from `input` and writing to `output`.
   public init(input: Int32, output: Int32) {
     self.input = input
@@ -200,5 +205,75 @@ public enum SpecCoding {
       }
       return ArgumentSpec(name, kind, optional: optional, help: help)
     }
+  }
+}
+
+/// What a reply must be for the request it answers (docs/protocol.md §4-§8, §12): the host and
+/// `workbench module-check` hold every reply to these rules, so a module that answers with the
+/// wrong kind of message is stopped rather than read as something it is not.
+public enum ReplyRules {
+  /// The requests answered with a result (or an error).
+  public static let resultRequests: Set<String> = ["open", "command", "refresh"]
+
+  /// What is wrong with `reply` as the answer to a request of type `request`; empty when it is
+  /// a well-formed answer.
+  public static func problems(with reply: FrameValue, toRequest request: String) -> [String] {
+    guard case .object = reply, let type = reply["type"]?.stringValue else {
+      return ["a message with a `type`, got \(excerpt(reply))"]
+    }
+    if type == "error" {
+      return reply["message"]?.stringValue == nil ? ["an error with a `message` as text"] : []
+    }
+    if resultRequests.contains(request) {
+      guard type == "result" else { return ["a `result` or an `error` for `\(request)`, got `\(type)`"] }
+      return resultProblems(reply)
+    }
+    return type == "ok" ? [] : ["`ok` or an `error` for `\(request)`, got `\(type)`"]
+  }
+
+  /// What is missing or wrong in a `result`.
+  public static func resultProblems(_ reply: FrameValue) -> [String] {
+    var problems: [String] = []
+    if case .object? = reply["frame"] {} else { problems.append("`frame` as an object") }
+    if reply["text"]?.stringValue == nil { problems.append("`text` as text") }
+    if reply["state"]?.stringValue == nil { problems.append("`state` as JSON text") }
+    if let commit = reply["commit"], commit != .null {
+      if commit.stringValue.flatMap({ try? FrameValue.parse(json: Array($0.utf8)) }) == nil {
+        problems.append("`commit` as JSON text or null")
+      }
+    }
+    if let facts = reply["facts"], facts != .null {
+      let wellFormed =
+        facts.elements?.allSatisfy { fact in
+          if case .object = fact, fact["source"]?.stringValue != nil, fact["value"] != nil { return true }
+          return false
+        } ?? false
+      if !wellFormed { problems.append("`facts` as a list of {source, value} objects (§12)") }
+    }
+    if let divergence = reply["divergence"], divergence != .null, divergence.stringValue == nil {
+      problems.append("`divergence` as text")
+    }
+    return problems
+  }
+
+  static func excerpt(_ value: FrameValue) -> String {
+    let text = value.jsonText
+    return text.count > 120 ? String(text.prefix(120)) + "…" : text
+  }
+}
+
+extension MessageChannel {
+  /// Whether the other end has sent something that was not asked for: a message already read
+  /// past the last reply, or bytes waiting on the pipe. A closed pipe is not such a message
+  /// (the next request finds the module gone).
+  public func hasUnaskedInput() -> Bool {
+    if hasBufferedInput { return true }
+    var polled = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    guard poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) != 0 else { return false }
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    let count = read(input, &chunk, chunk.count)
+    guard count > 0 else { return false }
+    take(chunk[..<count])
+    return true
   }
 }

@@ -40,7 +40,8 @@ public enum ModuleCheck {
       let argv = [strdup(executable), nil]
       defer { argv.forEach { free($0) } }
       var pid: pid_t = 0
-      let spawned = Spawning.withDefaultSignals { attributes in
+      // Its own process group, so what it starts ends with it (`stop`).
+      let spawned = Spawning.withDefaultSignals(newProcessGroup: true) { attributes in
         posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
       }
       close(input[0])
@@ -58,9 +59,25 @@ public enum ModuleCheck {
       channel = MessageChannel(input: fromModule, output: toModule)
     }
 
+    /// Requests that got more than one message back, as `type: what came after`.
+    private(set) var extraReplies: [String] = []
+
     func ask(_ message: FrameValue) throws(ChannelError) -> FrameValue {
       try channel.send(message, timeout: 5000)
-      return try channel.receive(timeout: 5000)
+      let reply = try channel.receive(timeout: 5000)
+      // One reply per request (§7): anything behind it within a moment is a second message.
+      var extra = channel.hasUnaskedInput()
+      if !extra {
+        var polled = pollfd(fd: fromModule, events: Int16(POLLIN), revents: 0)
+        extra = poll(&polled, 1, 30) > 0 && channel.hasUnaskedInput()
+      }
+      if extra {
+        let type = message["type"]?.stringValue ?? "?"
+        extraReplies.append(type)
+        // What came after is read and dropped, so the next request gets its own reply.
+        while let unasked = try? channel.receive(timeout: 30) { _ = unasked }
+      }
+      return reply
     }
 
     /// The reply, or a description of why there was none (not a reply the checks could take
@@ -106,6 +123,8 @@ public enum ModuleCheck {
         kill(pid, SIGKILL)
         _ = exitStatus(within: 1000)
       }
+      // Whatever it started (a child it forked) ends with it, as the shell's shutdown does.
+      kill(-pid, SIGKILL)
     }
   }
 
@@ -234,7 +253,7 @@ public enum ModuleCheck {
       ]
       let answer = peer.reply(to: request)
       let reply = (try? answer.get()) ?? .null
-      var problems = Self.problems(answer, resultProblems)
+      var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "open") }
       if problems.isEmpty, let fields = screen["fields"]?.elements?.compactMap(\.stringValue),
         case .object(let frame)? = reply["frame"], frame.keys != fields
       {
@@ -265,7 +284,7 @@ public enum ModuleCheck {
       let answer = peer.reply(to: request)
       let reply = (try? answer.get()) ?? .null
       let isError = reply["type"]?.stringValue == "error" && reply["message"]?.stringValue != nil
-      let problems = isError ? [] : Self.problems(answer, resultProblems)
+      let problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "command") }
       if problems.isEmpty, let commit = reply["commit"]?.stringValue {
         committed = (window.key, commit)
       }
@@ -283,7 +302,7 @@ public enum ModuleCheck {
       if let committed, committed.key == window.key {
         request = Self.setting(Self.setting(request, "body", .string(committed.body)), "revision", .integer(2))
       }
-      let problems = Self.problems(peer.reply(to: request), resultProblems)
+      let problems = Self.problems(peer.reply(to: request)) { ReplyRules.problems(with: $0, toRequest: "refresh") }
       record("refresh", "§6", problems.isEmpty, problems.isEmpty ? "a result" : problems.joined(separator: "; "))
     }
 
@@ -310,6 +329,13 @@ public enum ModuleCheck {
         "close \(window.screen)", "§8", passed,
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
+
+    // §7 Exactly one reply to every request so far.
+    record(
+      "one reply per request", "§7", peer.extraReplies.isEmpty,
+      peer.extraReplies.isEmpty
+        ? "no message came that was not asked for"
+        : "expected one reply per request; more came after: " + peer.extraReplies.joined(separator: ", "))
 
     // §10 Shutdown: the host closes the module's input; the module ends, with status 0.
     peer.closeInput()
@@ -354,23 +380,6 @@ public enum ModuleCheck {
     }
     for field in ["commands", "screens", "documentKinds", "samples"] where hello[field]?.elements == nil {
       problems.append("\(field) as a list")
-    }
-    return problems
-  }
-
-  /// What is missing or wrong in a `result` reply.
-  static func resultProblems(_ reply: FrameValue) -> [String] {
-    guard reply["type"]?.stringValue == "result" else {
-      return ["a result, got \(reply.jsonText.prefix(120))"]
-    }
-    var problems: [String] = []
-    if case .object? = reply["frame"] {} else { problems.append("frame as an object") }
-    if reply["text"]?.stringValue == nil { problems.append("text as text") }
-    if reply["state"]?.stringValue == nil { problems.append("state as JSON text") }
-    if let commit = reply["commit"], commit != .null {
-      if commit.stringValue.flatMap({ try? FrameValue.parse(json: Array($0.utf8)) }) == nil {
-        problems.append("commit as JSON text or null")
-      }
     }
     return problems
   }

@@ -17,11 +17,24 @@ enum HostileInputBenchmark {
       measure { loaded = (try? loader.load(bytes: file, path: "/tmp/big-word.yaml")) != nil }
     }
     let bytes = Double(line.utf8.count)
+    // A pattern that backtracks exponentially in a backtracking engine (36 s at 20 characters
+    // with Swift's Regex), against subjects of growing length: the time stays linear.
+    var patternLines: [String] = []
+    if case .success(let bomb) = RegexLimits.compile("(a+)+$") {
+      for length in [20, 1_000, 100_000] {
+        let subject = String(repeating: "a", count: length) + "b"
+        var matched = true
+        let time = bestOf(3) { measure { matched = bomb.matches(in: subject) } }
+        patternLines.append(
+          "  /(a+)+$/ against \(length) a's and a b: \(format(time * 1e6, 1)) µs (\(format(time / Double(length + 1) * 1e9, 1)) ns a character)"
+            + (matched ? " — it matched, which it must not" : ""))
+      }
+    }
     return [
       "hostile input (a \(megabytes) MB word):",
       "  tokenize \(format(tokenize * 1000, 1)) ms (\(format(tokenize / bytes * 1e9, 2)) ns a byte); "
         + "check the scenario file \(format(check * 1000, 1)) ms (\(format(check / bytes * 1e9, 2)) ns a byte)"
         + (loaded ? "" : " — the file did not load"),
-    ]
+    ] + patternLines
   }
 }

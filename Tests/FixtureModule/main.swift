@@ -1,7 +1,9 @@
 // A module for the host's isolation tests: `poke` behaves as WORKBENCH_FIXTURE says
 // (`ok`, `trap`, `hang`, `garbage`, `print`; `close-input` closes its end of the request pipe,
 // `deaf` answers and then stops reading, `bad-commit` answers with a commit that is not JSON,
-// `fork` starts a `sleep` that holds its pipes and prints its pid to stderr). With `silent` the
+// `fork` starts a `sleep` that holds its pipes and prints its pid to stderr and to
+// WORKBENCH_FIXTURE_PID_FILE; `twice` answers twice, `ok-reply`, `no-frame` and `bad-facts`
+// answer with the wrong kind of message). With `silent` the
 // module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
 import WorkbenchModuleKit
 
@@ -70,10 +72,11 @@ struct FixtureModule: FeatureModule {
         case "print": print("printing to stdout must not break the protocol")
         case "close-input": close(STDIN_FILENO)
         case "deaf":
-          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"deaf"}}"#)
+          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"deaf"},"text":"deaf","state":"{}"}"#)
           while true { sleep(60) }
         case "bad-commit":
-          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"bad"},"commit":"{not json"}"#)
+          sendRawReply(
+            #"{"type":"result","frame":{"pokes":0,"label":"bad"},"text":"bad","state":"{}","commit":"{not json"}"#)
           while true { sleep(60) }
         case "fork":
           var child: pid_t = 0
@@ -81,6 +84,24 @@ struct FixtureModule: FeatureModule {
           posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ)
           argv.forEach { free($0) }
           FileHandleless.error("grandchild \(child)\n")
+          if let file = getenv("WORKBENCH_FIXTURE_PID_FILE") {
+            let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            let line = Array("\(child)\n".utf8)
+            _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+          }
+        case "twice":
+          // A reply of its own before the real one: two messages for one request.
+          sendRawReply(#"{"type":"result","frame":{"pokes":99,"label":"early"},"text":"early","state":"{}"}"#)
+        case "ok-reply":
+          sendRawReply(#"{"type":"ok"}"#)
+          exit(0)  // (rather than wait to be stopped: module-check's later requests fail at once)
+        case "no-frame":
+          sendRawReply(#"{"type":"result","text":"no frame","state":"{}"}"#)
+          exit(0)
+        case "bad-facts":
+          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"x"},"text":"x","state":"{}","facts":5}"#)
+          exit(0)
         default: break
         }
         let screen = try context.model(TallyScreen.self)

@@ -43,6 +43,41 @@ import WorkbenchTestSupport
     }
   }
 
+  /// Patterns that backtrack exponentially in a backtracking engine (minutes at 22 characters
+  /// of subject) fail or filter at once: `$matches`, `fails: /…/` and `--filter` cannot backtrack.
+  @Test func aBacktrackingBombFailsItsStepAtOnce() {
+    let folder = makeTemporaryFolder()
+    let subject = String(repeating: "a", count: 40) + "b"
+    writeTextFile(
+      """
+      scenario: \(subject)
+      windows:
+        main: catalog library
+      steps:
+        - main: query \(subject)
+        - expect:
+            main: {query: {$matches: '(a+)+$'}}
+      """, to: folder + "/matches.yaml")
+    writeTextFile(
+      """
+      scenario: Fails
+      windows:
+        main: catalog library
+      steps:
+        - main: query \(subject)
+        - main: select 999\(String(repeating: "a", count: 40))b
+          fails: /^(no|book|with|id|\\s|\\d|a|aa)+$/
+      """, to: folder + "/fails.yaml")
+    let result = ChildProcess.runWorkbench(["run", "-j", "1", folder])
+    #expect(result.status == 1, "\(result.status) \(result.stderr)")
+    #expect(result.stdout.contains("matches.yaml:6:5: expect: main"), "\(result.stdout)")
+    #expect(result.stdout.contains("a match for /(a+)+$/"), "\(result.stdout)")
+    #expect(result.stdout.contains("fails.yaml:6:"), "\(result.stdout)")
+    #expect(result.stdout.contains("0 passed, 2 failed"), "\(result.stdout)")
+    let filtered = ChildProcess.runWorkbench(["run", "-j", "1", "--filter", "^(a+)+$", folder])
+    #expect(filtered.status != 0 && filtered.status < 128, "\(filtered.status) \(filtered.stderr)")
+  }
+
   @Test func aDocumentFileThatIsAFIFOIsRefusedWithoutWaiting() {
     let folder = makeTemporaryFolder()
     #expect(mkfifo(folder + "/books.json", 0o600) == 0)

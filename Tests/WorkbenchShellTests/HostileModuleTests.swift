@@ -45,8 +45,38 @@ import WorkbenchTestSupport
     let result = run("open tally pokes t\n@t poke\ndocuments", mode: "bad-commit")
     #expect(result.status == 1)
     #expect(
-      result.stderr.contains("the module fixture stopped: it sent a malformed reply: its `commit` was not valid JSON"))
+      result.stderr.contains(
+        "the module fixture stopped while running `poke`: its reply to `command` was not what the protocol says: "
+          + "expected `commit` as JSON text or null (§9)"), "\(result.stderr)")
     #expect(result.stdout.contains("pokes  tally  revision 1"))  // nothing was committed
+  }
+
+  /// One reply per request: a second message (or one nobody asked for) stops the module before
+  /// it can be read as the next command's reply, which would put every later frame and commit
+  /// one command late.
+  @Test func aModuleThatAnswersTwiceIsStoppedBeforeTheStreamSlips() {
+    let result = run("open tally pokes t\n@t poke\n@t poke\ndocuments", mode: "twice")
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("the module fixture stopped"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("it answered `command` with more than one message")
+        || result.stderr.contains("it sent a message nobody asked for"), "\(result.stderr)")
+    // The early reply's frame was never shown as a poke's, and no poke was committed twice.
+    #expect(result.stdout.contains("pokes  tally  revision 1") || result.stdout.contains("pokes  tally  revision 2"))
+    #expect(!result.stdout.contains("pokes  tally  revision 3"), "\(result.stdout)")
+  }
+
+  @Test(arguments: [
+    ("ok-reply", "a `result` or an `error` for `command`, got `ok`"),
+    ("no-frame", "`frame` as an object"),
+    ("bad-facts", "`facts` as a list of {source, value} objects"),
+  ])
+  func aReplyOfTheWrongKindIsAViolation(mode: String, message: String) {
+    let result = run("open tally pokes t\n@t poke\nwindows", mode: mode)
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("the module fixture stopped while running `poke`"), "\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(result.stdout.contains("no windows are open"), "\(result.stdout)")
   }
 
   @Test func whatAModuleStartedEndsWithIt() throws {

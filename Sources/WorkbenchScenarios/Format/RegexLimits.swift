@@ -1,8 +1,9 @@
-/// Bounds on the regular expressions a scenario or a command line may hand to the regex engine.
+/// Bounds on the regular expressions a scenario or a command line may give `TextPattern`.
 ///
-/// Swift's regex parser recurses once per nesting level, so a pattern such as `[[[[…` two
-/// thousand deep overflows the stack and kills the process. Patterns are checked here first,
-/// so such input gets a message instead of a crash.
+/// Its parser recurses once per nesting level, so a pattern such as `[[[[…` two thousand deep
+/// would overflow the stack and kill the process. Patterns are checked here first, so such
+/// input gets a message instead of a crash. (Matching itself needs no bound: `TextPattern`
+/// cannot backtrack.)
 public enum RegexLimits {
   /// The longest pattern accepted, in characters.
   public static let maximumLength = 1000
@@ -41,19 +42,13 @@ public enum RegexLimits {
     return nil
   }
 
-  /// The compiled regex, or why there is none: too long, too deep, or not valid.
-  public static func compile(_ pattern: String) -> Result<Regex<AnyRegexOutput>, RegexProblem> {
+  /// The compiled pattern, or why there is none: too long, too deep, or not valid.
+  public static func compile(_ pattern: String) -> Result<TextPattern, RegexProblem> {
     if let problem = problem(with: pattern) { return .failure(RegexProblem(message: problem)) }
-    do {
-      return .success(try Regex(pattern))
+    do throws(RegexProblem) {
+      return .success(try TextPattern(pattern))
     } catch {
-      return .failure(RegexProblem(message: "it is not a valid regular expression (\(error))"))
+      return .failure(error)
     }
   }
-}
-
-/// Why a pattern was refused.
-public struct RegexProblem: Error, Sendable {
-  /// What is wrong and what to do.
-  public let message: String
 }

@@ -90,7 +90,7 @@ public enum FailureMatcher: Sendable, CustomStringConvertible {
     case .substring(let text): return message.contains(text)
     case .pattern(let pattern):
       guard case .success(let regex) = RegexLimits.compile(pattern) else { return false }
-      return message.contains(regex)
+      return regex.matches(in: message)
     }
   }
 

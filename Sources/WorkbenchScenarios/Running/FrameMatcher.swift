@@ -194,7 +194,7 @@ enum Matcher {
       switch RegexLimits.compile(pattern) {
       case .failure(let error): return ("a match for /\(pattern)/, which is not a usable pattern: \(error)", shown)
       case .success(let regex):
-        guard let text, text.contains(regex) else { return ("a match for /\(pattern)/", shown) }
+        guard let text, regex.matches(in: text) else { return ("a match for /\(pattern)/", shown) }
         return nil
       }
     case .between(let low, let high):

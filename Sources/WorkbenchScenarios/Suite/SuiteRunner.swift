@@ -84,7 +84,7 @@ public final class SuiteRunner {
   /// Whether a scenario passes the name and tag filters.
   func isSelected(_ scenario: Scenario) -> Bool {
     if let filter = options.filter, case .success(let regex) = RegexLimits.compile(filter),
-      !scenario.name.contains(regex)
+      !regex.matches(in: scenario.name)
     {
       return false
     }

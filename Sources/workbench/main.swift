@@ -45,6 +45,29 @@ struct ModulePaths {
     }
   ]
 
+  /// The paths `-m PATH` names, and every other word as it was, options included: for a
+  /// subcommand that parses its own options (`report --html FILE`).
+  static func extract(_ arguments: [String], command: String) -> (paths: [String], rest: [String]) {
+    var paths: [String] = []
+    var rest: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      if word == "-m" || word == "--module" {
+        guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
+          StandardStreams.error("workbench \(command): \(word) needs PATH\n")
+          exit(ExitCode.usage)
+        }
+        paths.append(arguments[index + 1])
+        index += 2
+      } else {
+        rest.append(word)
+        index += 1
+      }
+    }
+    return (paths, rest)
+  }
+
   /// The paths and the other words of `arguments`; a usage error ends the program.
   static func parse(_ arguments: [String], command: String) -> (paths: [String], operands: [String]) {
     var parsed = ModulePaths()
@@ -117,7 +140,8 @@ case (let name, let rest)? where name == "run":
     }
   }
 case (let name, let rest)? where name == "report":
-  let (paths, operands) = ModulePaths.parse(rest, command: "report")
+  // `report` parses its own options (`--html`, `--baseline`); only the modules are taken here.
+  let (paths, operands) = ModulePaths.extract(rest, command: "report")
   exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }
 case (let name, let rest)? where name == "check":
   let (paths, files) = ModulePaths.parse(rest, command: "check")

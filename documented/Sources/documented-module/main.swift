@@ -1,0 +1,4 @@
+import Documented
+import WorkbenchModuleKit
+
+ModuleMain.run(DocumentedModule())

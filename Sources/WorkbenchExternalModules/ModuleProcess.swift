@@ -27,6 +27,8 @@ public final class ModuleProcess {
 
   /// Where the module's standard error goes: `$XDG_STATE_HOME/workbench/modules/NAME.log`.
   public private(set) var logPath: String?
+  /// What copies the module's standard error into its log.
+  private var moduleLog: ModuleLog?
   /// The documents this process has been sent, as sent (JSON text by name): a request about a
   /// document the module already holds leaves its body out. A new process starts empty.
   var documentsSent: [String: String] = [:]
@@ -59,11 +61,13 @@ public final class ModuleProcess {
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
     // What the module prints (a crash's backtrace too) goes to its log, not over the user's
-    // screen; a stop names the log.
-    if let log = Self.logPath(for: path) {
-      Self.append("--- \(path) starts\n", to: log)
-      posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-      logPath = log
+    // screen; a stop names the log. It goes through a pipe this side drains into the log with a
+    // cap (`ModuleLog`), so a module printing without end cannot fill the disk.
+    var errorPipe: [Int32] = [-1, -1]
+    let log = Self.logPath(for: path)
+    if log != nil, pipe(&errorPipe) == 0 {
+      for descriptor in errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+      posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
     }
     // Its own process group, so stopping it ends whatever it started too, and Ctrl-C at the
     // shell's terminal reaches the shell only. Signals the host ignores (SIGPIPE) or handles
@@ -77,10 +81,18 @@ public final class ModuleProcess {
     posix_spawn_file_actions_destroy(&actions)
     close(toChild[0])
     close(fromChild[1])
+    if errorPipe[1] >= 0 { close(errorPipe[1]) }
     guard result == 0 else {
       close(toChild[1])
       close(fromChild[0])
+      if errorPipe[0] >= 0 { close(errorPipe[0]) }
       throw CommandError("cannot start the module \(path): \(String(cString: strerror(result)))")
+    }
+    if let log, errorPipe[0] >= 0 {
+      // It drains on a queue of its own until the module and whatever it started have closed
+      // the pipe.
+      moduleLog = ModuleLog(path: log, banner: "--- \(path) starts\n", draining: errorPipe[0])
+      logPath = log
     }
     pid = child
     processGroup = child
@@ -222,6 +234,8 @@ public final class ModuleProcess {
     for descriptor in descriptors { close(descriptor) }
     descriptors = []
     channel = nil
+    // Everything it printed up to its end is in the log before anyone is pointed to it.
+    moduleLog?.finish(within: 500)
   }
 
   /// Ends the module and everything it started, as the host does when it exits: its input is
@@ -270,6 +284,7 @@ public final class ModuleProcess {
     channel = candidate.channel
     hello = candidate.hello
     logPath = candidate.logPath
+    moduleLog = candidate.moduleLog
     stopReason = nil
     documentsSent = [:]
     candidate.pid = 0
@@ -317,14 +332,6 @@ public final class ModuleProcess {
     guard let folder = UserFolders.state("modules") else { return nil }
     let file = path.split(separator: "/").last.map(String.init) ?? "module"
     return folder + "/" + file + ".log"
-  }
-
-  private static func append(_ text: String, to path: String) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
   }
 
   static func signalName(_ signal: Int32) -> String? {

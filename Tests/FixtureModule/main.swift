@@ -3,7 +3,7 @@
 // `deaf` answers and then stops reading, `bad-commit` answers with a commit that is not JSON,
 // `fork` starts a `sleep` that holds its pipes and prints its pid to stderr and to
 // WORKBENCH_FIXTURE_PID_FILE; `twice` answers twice, `ok-reply`, `no-frame` and `bad-facts`
-// answer with the wrong kind of message). With `silent` the
+// answer with the wrong kind of message, `loud` prints 3 MB to stderr). With `silent` the
 // module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
 import WorkbenchModuleKit
 
@@ -90,6 +90,10 @@ struct FixtureModule: FeatureModule {
             _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
           }
+        case "loud":
+          // 3 MB on standard error in one command: the log keeps at most 2 MB of it.
+          let line = String(repeating: "x", count: 1023) + "\n"
+          for _ in 0..<3072 { FileHandleless.error(line) }
         case "twice":
           // A reply of its own before the real one: two messages for one request.
           sendRawReply(#"{"type":"result","frame":{"pokes":99,"label":"early"},"text":"early","state":"{}"}"#)

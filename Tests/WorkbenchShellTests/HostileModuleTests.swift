@@ -79,6 +79,26 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("no windows are open"), "\(result.stdout)")
   }
 
+  /// A module that prints without end fills at most two capped log files, and goes on working.
+  @Test func aModuleLogIsCappedAndRotated() throws {
+    let state = makeTemporaryFolder()
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"],
+      input: Array("open tally pokes t\n@t poke\n@t poke\nframe t\n".utf8),
+      environment: ["WORKBENCH_FIXTURE": "loud", "XDG_STATE_HOME": state])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("pokes: 2"), "\(result.stdout)")
+    let log = state + "/workbench/modules/workbench-fixture-module.log"
+    var sizes: [Int] = []
+    for file in [log, log + ".1"] {
+      var info = stat()
+      #expect(stat(file, &info) == 0, "\(file) is missing")
+      sizes.append(Int(info.st_size))
+    }
+    #expect(sizes.allSatisfy { $0 <= 1024 * 1024 }, "\(sizes)")
+    #expect(sizes.reduce(0, +) >= 1024 * 1024, "the log kept too little: \(sizes)")
+  }
+
   @Test func whatAModuleStartedEndsWithIt() throws {
     let state = makeTemporaryFolder()
     let result = ChildProcess.runWorkbench(

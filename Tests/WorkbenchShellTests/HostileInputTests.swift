@@ -146,4 +146,37 @@ import WorkbenchTestSupport
       first.stdout.hasSuffix("ended abnormally outside a scenario (see the errors above)\n\n6 passed, 0 failed\n"))
     #expect(!first.stdout.contains("could not be loaded"), "\(first.stdout)")
   }
+
+  /// A worker killed after it said it was loading a file and before it loaded it: the file is
+  /// loaded again by another worker and every scenario runs once; a file whose loading kills
+  /// every worker is reported, and the run ends.
+  @Test func aWorkerKilledWhileLoadingAFileLosesNothing() {
+    let folder = makeTemporaryFolder()
+    let names = ["a", "b", "c", "d"]
+    for name in names { writeTextFile(scenario("Scenario \(name)"), to: folder + "/\(name).yaml") }
+    for killed in ["/a.yaml", "/c.yaml"] {
+      let marker = makeTemporaryFolder() + "/killed-once"
+      let result = ChildProcess.runWorkbench(
+        ["run", "-j", "2", folder],
+        environment: ["WORKBENCH_TEST_KILL_LOADING": killed, "WORKBENCH_TEST_KILL_ONCE": marker])
+      #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "was killed by signal 9 while it loaded \(folder)\(killed); another worker loaded it again"),
+        "\(result.stderr)")
+      let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }
+      for name in names {
+        #expect(lines.filter { $0.contains("✔ Scenario \(name) ") }.count == 1, "\(killed) \(name): \(result.stdout)")
+      }
+      #expect(!result.stdout.contains("did not run"), "\(result.stdout)")
+    }
+    let always = ChildProcess.runWorkbench(
+      ["run", "-j", "2", folder], environment: ["WORKBENCH_TEST_KILL_LOADING": "/b.yaml"])
+    #expect(always.status == 2, "\(always.stdout)\(always.stderr)")
+    #expect(
+      always.stderr.contains(
+        "b.yaml:1:1: the worker process reading this file was killed by signal 9; its scenarios did not run"),
+      "\(always.stderr)")
+    #expect(always.stdout.contains("✔ Scenario d "), "\(always.stdout)")
+  }
 }

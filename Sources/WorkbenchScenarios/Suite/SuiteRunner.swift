@@ -180,7 +180,10 @@ public final class SuiteRunner {
     while let file = nextFile() {
       if options.skippedFiles.contains(file) { continue }
       let loaded: ScenarioFile
-      if options.worker { emit(WorkerMessage(loading: file)) }
+      if options.worker {
+        emit(WorkerMessage(loading: file))
+        Self.dieIfAsked(loading: file)
+      }
       do {
         loaded = try loader.load(file)
       } catch {
@@ -237,6 +240,19 @@ public final class SuiteRunner {
     kill(getpid(), SIGKILL)
   }
 
+  /// The same for the moment a worker has said it is loading a file and not yet loaded it
+  /// (`WORKBENCH_TEST_KILL_LOADING` ends the path). With `WORKBENCH_TEST_KILL_ONCE` naming a
+  /// file that does not exist yet, only the first worker there dies (and makes the file).
+  private static func dieIfAsked(loading file: String) {
+    guard let suffix = getenv("WORKBENCH_TEST_KILL_LOADING"), file.hasSuffix(String(cString: suffix)) else { return }
+    if let marker = getenv("WORKBENCH_TEST_KILL_ONCE") {
+      let descriptor = open(marker, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+      guard descriptor >= 0 else { return }
+      close(descriptor)
+    }
+    kill(getpid(), SIGKILL)
+  }
+
   /// Shows a result as it happens: on the console, or as a JSON line to the parent process.
   private func emit(_ message: WorkerMessage) {
     if options.worker {
@@ -288,10 +304,13 @@ public final class SuiteRunner {
     }
     var stop = false
     var retried = false
-    // The files workers said they took.
+    // The files workers said they took, and those a worker died loading (loaded once more).
     var announced: Set<String> = []
+    var reloaded: Set<String> = []
     while !stop {
-      collect(from: &workers, queue: queue, report: &report, printer: printer, announced: &announced, stop: &stop)
+      collect(
+        from: &workers, queue: queue, report: &report, printer: printer, announced: &announced, reloaded: &reloaded,
+        stop: &stop)
       // A worker killed between taking a file and saying so leaves a file nobody ran: one
       // more worker runs those, once.
       let missed = files.filter { !announced.contains($0) }
@@ -325,7 +344,7 @@ public final class SuiteRunner {
   /// crash.
   private func collect(
     from workers: inout [WorkerProcess], queue: FileQueue, report: inout SuiteReport, printer: FileOrderPrinter,
-    announced: inout Set<String>, stop: inout Bool
+    announced: inout Set<String>, reloaded: inout Set<String>, stop: inout Bool
   ) {
     while !stop, workers.contains(where: { !$0.finished }) {
       queue.topUp()
@@ -381,7 +400,9 @@ public final class SuiteRunner {
           for file in worker.files { printer.completed(file) }
           continue
         }
-        if let replacement = recover(from: worker, status: status, queue: queue, report: &report, printer: printer) {
+        if let replacement = recover(
+          from: worker, status: status, queue: queue, report: &report, printer: printer, reloaded: &reloaded)
+        {
           workers[index] = replacement
         } else {
           for file in worker.files { printer.completed(file) }
@@ -417,7 +438,7 @@ public final class SuiteRunner {
   /// Reports what a crashed worker was running and starts a new worker for the rest of its files.
   private func recover(
     from worker: WorkerProcess, status: Int32, queue: FileQueue, report: inout SuiteReport,
-    printer: FileOrderPrinter
+    printer: FileOrderPrinter, reloaded: inout Set<String>
   ) -> WorkerProcess? {
     let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
     if let current = worker.current {
@@ -432,8 +453,19 @@ public final class SuiteRunner {
       report.results.append(result)
       printer.add(.result(result), file: current.file)
       worker.done.insert(Self.key(current))
+    } else if let file = worker.currentFile, worker.resultsDue == nil, !reloaded.contains(file) {
+      // It died loading the file: a kill from outside can land there as anywhere. Nothing of
+      // the file ran, so the next worker loads it again, once (a file whose loading itself kills
+      // a worker is reported by the branch below the second time).
+      reloaded.insert(file)
+      let error = ScenarioFileError(
+        "a worker process \(how) while it loaded \(file); another worker loaded it again",
+        at: SourceLocation(file: "-", line: 1, column: 1))
+      report.fileErrors.append(error)
+      console.fileFailed(error)
+      if !worker.files.contains(file) { worker.files.append(file) }
     } else if let file = worker.currentFile ?? worker.files.first, worker.resultsDue == nil {
-      // It died loading the file (or before it began its first named file).
+      // It died loading the file again (or before it began its first named file).
       let error = ScenarioFileError(
         "the worker process reading this file \(how); its scenarios did not run",
         at: SourceLocation(file: file, line: 1, column: 1))

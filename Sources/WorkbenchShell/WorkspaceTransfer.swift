@@ -61,7 +61,8 @@ public enum WorkspaceTransfer {
     let text =
       "{\"name\":\(FrameValue.string(document.name).jsonText),\"kind\":\(FrameValue.string(document.kind).jsonText),"
       + "\"revision\":\(document.revision),\"body\":\(document.body)}\n"
-    guard FileSystem.write(text, to: path) else {
+    // A copy of a workspace document is as private as the workspace (owner only).
+    guard FileSystem.write(text, to: path, mode: 0o600) else {
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     return "exported \(name) (\(document.kind), revision \(document.revision)) to \(path)"

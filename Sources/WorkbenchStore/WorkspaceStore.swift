@@ -43,15 +43,13 @@ public final class WorkspaceStore {
     self.path = path
     let file = Self.filePath(of: path)
     var created = false
-    if let file {
-      let prepared = try WorkspaceStore.prepareFile(file, tighten: !path.hasPrefix("file:"))
-      created = prepared.created
-      tightenedPermissions = prepared.tightened
-    }
+    if let file { created = try WorkspaceStore.prepareFile(file) }
     do throws(StoreError) {
       let opened = try SQLiteConnection(path: path)
       try opened.execute("PRAGMA busy_timeout = 3000")
       try Self.identify(opened, path: path)
+      // Only a file recognised as a workspace (or made one now) has its permissions touched.
+      if let file, !created, !path.hasPrefix("file:") { tightenedPermissions = Self.tighten(file) }
       if path != ":memory:" {
         let mode = try opened.query("PRAGMA journal_mode = WAL")
         if case .text(let name)? = mode.first?.first, name != "wal" {
@@ -90,16 +88,25 @@ public final class WorkspaceStore {
 
   /// Creates the folders and an empty file readable by its owner only, so the database never
   /// exists with wider permissions (SQLite gives its -wal and -shm files the same mode). An
-  /// existing file others can read or write is made owner-only when `tighten` is set.
+  /// existing file is left as it is here: nothing is changed before it is recognised.
   ///
-  /// - Returns: whether the file was created, and whether its permissions were tightened.
-  static func prepareFile(_ path: String, tighten: Bool = true) throws(StoreError) -> (created: Bool, tightened: Bool) {
+  /// - Returns: whether the file was created.
+  /// - Throws: `StoreError` when the path is a symbolic link to nothing (creating through it
+  ///   would give the target SQLite's default mode, and a link can point anywhere), or a folder
+  ///   or the file cannot be made.
+  static func prepareFile(_ path: String) throws(StoreError) -> Bool {
     var info = stat()
-    if stat(path, &info) == 0 {
-      guard tighten, info.st_mode & 0o077 != 0, (info.st_mode & S_IFMT) == S_IFREG else { return (false, false) }
-      var tightened = false
-      for file in [path, path + "-wal", path + "-shm"] where chmod(file, 0o600) == 0 { tightened = true }
-      return (false, tightened)
+    if stat(path, &info) == 0 { return false }
+    var link = stat()
+    if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+      var buffer = [CChar](repeating: 0, count: 4096)
+      let length = readlink(path, &buffer, buffer.count - 1)
+      let target = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+      throw StoreError(
+        .other,
+        "the workspace \(path) is a symbolic link to \(target), which does not exist; nothing was created: create "
+          + "the file it points to first (an empty file becomes a workspace, readable by you only), or name another "
+          + "file with --workspace")
     }
     if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
       var current = ""
@@ -111,16 +118,30 @@ public final class WorkspaceStore {
         }
       }
     }
-    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
     if descriptor < 0 {
       if errno == EACCES || errno == EROFS || errno == EEXIST {
         // It may still be readable, or another process made it just now; SQLite will say.
-        return (false, false)
+        return false
       }
       throw StoreError(.other, "cannot create the workspace \(path): \(String(cString: strerror(errno)))")
     }
     close(descriptor)
-    return (true, false)
+    return true
+  }
+
+  /// Makes a workspace file and its companions unreadable to group and others, removing only
+  /// those bits: a file its owner made read-only stays read-only (a write bit is never added).
+  ///
+  /// - Returns: whether any file's permissions changed.
+  static func tighten(_ path: String) -> Bool {
+    var tightened = false
+    for file in [path, path + "-wal", path + "-shm"] {
+      var info = stat()
+      guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { continue }
+      if chmod(file, info.st_mode & 0o700) == 0 { tightened = true }
+    }
+    return tightened
   }
 
   /// Removes a database file and the companions SQLite makes beside it.

@@ -192,6 +192,12 @@ import WorkbenchTestSupport
     #expect(recorded.contains("- {id: 3, title: 'Gödel, Escher, Bach 2'}"), "\(recorded)")
     #expect(recorded.contains("- {id: 19, title: Война и мир}"), "\(recorded)")
     #expect(Self.replayProblems(file, times: 2) == nil)
+    // They copy the workspace's documents, so they are as private as the workspace.
+    for made in [file, folder + "/big.data/notes.json", folder + "/big.data"] {
+      var info = stat()
+      #expect(stat(made, &info) == 0)
+      #expect(info.st_mode & 0o077 == 0, "\(made) is readable by others: \(String(info.st_mode & 0o777, radix: 8))")
+    }
   }
 
   /// Text YAML could read as something else (a bool, a number, a comment, a mapping) comes

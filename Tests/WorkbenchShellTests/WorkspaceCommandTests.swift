@@ -1,6 +1,10 @@
 import Testing
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The workspace through the binary: documents persist across runs, export and import.
 @Suite struct WorkspaceCommandTests {
   @Test func editsPersistAcrossRunsAndScriptsStartWithoutWindows() {
@@ -20,6 +24,8 @@ import WorkbenchTestSupport
     let exported = ChildProcess.runWorkbench(["export", "library", folder + "/library.json", "-w", workspace])
     #expect(exported.status == 0)
     #expect(exported.stdout == "exported library (catalog, revision 1) to \(folder)/library.json\n")
+    var info = stat()
+    #expect(stat(folder + "/library.json", &info) == 0 && info.st_mode & 0o777 == 0o600, "a copy of the workspace's")
     let json = try #require(readTextFile(folder + "/library.json"))
     #expect(json.hasPrefix(#"{"name":"library","kind":"catalog","revision":1,"body":{"books":[{"id":1,"#))
 

@@ -144,6 +144,55 @@ import WorkbenchTestSupport
     #expect(try !WorkspaceStore(path: path).tightenedPermissions)  // said once
   }
 
+  private func mode(of file: String) -> mode_t? {
+    var info = stat()
+    return stat(file, &info) == 0 ? info.st_mode & 0o777 : nil
+  }
+
+  /// A file that turns out not to be a workspace keeps its permissions too, also when the
+  /// path given is a link to it.
+  @Test func aFileThatIsNotAWorkspaceKeepsItsPermissions() throws {
+    do {
+      let other = try SQLiteConnection(path: path)
+      try other.execute("CREATE TABLE notes (x)")
+    }
+    #expect(chmod(path, 0o644) == 0)
+    let link = path + "-link"
+    #expect(symlink(path, link) == 0)
+    for given in [path, link] {
+      #expect(throws: StoreError.self) { try WorkspaceStore(path: given) }
+      #expect(mode(of: path) == 0o644, "\(given)")
+    }
+    writeTextFile("plain text, not a database\n", to: path)
+    #expect(throws: StoreError.self) { try WorkspaceStore(path: path) }
+    #expect(mode(of: path) == 0o644)
+  }
+
+  /// Tightening only takes bits away: a workspace its owner made read-only stays read-only.
+  @Test func aReadOnlyWorkspaceIsNotMadeWritable() throws {
+    do { _ = try WorkspaceStore(path: path) }
+    #expect(chmod(path, 0o444) == 0)
+    _ = try? WorkspaceStore(path: path)
+    #expect(mode(of: path) == 0o400)
+    #expect(chmod(path, 0o640) == 0)
+    _ = try WorkspaceStore(path: path)
+    #expect(mode(of: path) == 0o600)
+  }
+
+  /// A link to nothing is refused, saying where it points, and nothing is created there.
+  @Test func aDanglingLinkIsRefusedAndNothingIsCreated() throws {
+    let target = path + "-target"
+    let link = path + "-dangling"
+    #expect(symlink(target, link) == 0)
+    do {
+      _ = try WorkspaceStore(path: link)
+      Issue.record("a workspace was made through a dangling link")
+    } catch {
+      #expect(error.message.contains("is a symbolic link to \(target), which does not exist"), "\(error.message)")
+    }
+    #expect(mode(of: target) == nil)
+  }
+
   @Test func aLockedWorkspaceIsReportedAndNothingChanges() throws {
     let holder = try WorkspaceStore(path: path)
     _ = try holder.saveDocument(name: "d", kind: "k", body: "{}", baseRevision: 0)

@@ -53,7 +53,7 @@ final class SessionRecorder {
   ///   `wait`.
   init(path: String, session: WorkbenchSession, line: String, wait: Duration = .seconds(10)) throws(CommandError) {
     self.path = path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard descriptor >= 0 else {
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
@@ -246,7 +246,9 @@ final class SessionRecorder {
       lines.append("  - do: documents")
       count = 1
     }
-    guard FileSystem.write(lines.joined(separator: "\n") + "\n", to: path) else {
+    // A recording copies what the workspace holds, which is its owner's alone: it is made
+    // readable by its owner only, as the workspace is.
+    guard FileSystem.write(lines.joined(separator: "\n") + "\n", to: path, mode: 0o600) else {
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     return count
@@ -401,10 +403,10 @@ struct DataFolder {
   func write(_ text: String, named name: String) throws(CommandError) -> String {
     let safe = String(
       name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
-    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
       throw CommandError("cannot make \(folder): \(String(cString: strerror(errno)))")
     }
-    guard FileSystem.write(text, to: folder + "/" + safe) else {
+    guard FileSystem.write(text, to: folder + "/" + safe, mode: 0o600) else {
       throw CommandError("cannot write \(folder)/\(safe): \(String(cString: strerror(errno)))")
     }
     return relative + "/" + safe

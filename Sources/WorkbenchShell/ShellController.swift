@@ -205,7 +205,7 @@ final class ShellController {
       let text = String(line)
       let trimmed = text.drop { $0 == " " || $0 == "\t" }
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      if options.echo { output.emit(ShellPrompt.plain(for: host) + text) }
+      if options.echo { output.emit(ShellPrompt.plain(for: host) + TerminalText.visible(text)) }
       switch execute(text, place: "\(path):\(number)") {
       case .ran: continue
       case .quit: return .quit

@@ -179,4 +179,52 @@ import WorkbenchTestSupport
       "\(always.stderr)")
     #expect(always.stdout.contains("✔ Scenario d "), "\(always.stdout)")
   }
+
+  /// Control characters in stored text reach the terminal shown, not obeyed; names with them are
+  /// refused where they enter (an import) or set aside (a workspace row).
+  @Test func controlCharactersFromOutsideAreShownAndNamesChecked() {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/workspace.sqlite"
+    let title = "Clip\u{1B}]52;c;aGVsbG8=\u{07}board\u{1B}[2J"
+    writeTextFile(
+      #"{"name": "shelf", "kind": "catalog", "body": {"books": [{"id": 1, "title": "\#(title)"}]}}"#
+        .replacing("\u{1B}", with: "\\u001b").replacing("\u{07}", with: "\\u0007"),
+      to: folder + "/shelf.json")
+    let imported = ChildProcess.runWorkbench(["import", folder + "/shelf.json", "-w", workspace])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let shown = ChildProcess.runWorkbench(["-w", workspace, "-c", "open catalog shelf; select 1"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(!shown.stdout.contains("\u{1B}") && !shown.stdout.contains("\u{07}"), "\(shown.stdout.debugDescription)")
+    #expect(shown.stdout.contains("Clip^[]52;c;aGVsbG8=^Gboard^[[2J"), "\(shown.stdout)")
+    // The JSON output keeps the title as it is, escaped the JSON way.
+    let json = ChildProcess.runWorkbench(["-w", workspace, "--json", "-c", "open catalog shelf"])
+    #expect(json.stdout.contains(#"Clip\u001b]52;c;aGVsbG8=\u0007board\u001b[2J"#), "\(json.stdout)")
+
+    // A document named with a control character is refused at the import.
+    writeTextFile(
+      #"{"name": "bad\u001b[2Jname", "kind": "catalog", "body": {"books": []}}"#, to: folder + "/bad.json")
+    let refused = ChildProcess.runWorkbench(["import", folder + "/bad.json", "-w", workspace])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("holds a control character (U+001B)"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("\u{1B}"), "\(refused.stderr.debugDescription)")
+
+    // A window name with one, from a row: shown by its number, the name never printed raw.
+    let first = ChildProcess.run(
+      "/usr/bin/sqlite3",
+      [
+        workspace,
+        "INSERT INTO windows (number, position, name, screen, document, state_version, state) "
+          + "VALUES (1, 0, 'w' || char(27) || '[2J', 'catalog', 'shelf', 1, '{}');",
+      ], input: [], environment: ChildProcess.environment([:]))
+    #expect(first.status == 0, "\(first.stderr)")
+    // The interactive shell restores windows (a piped one starts without).
+    let session = PseudoTerminalSession(
+      arguments: ["-w", workspace], environment: InteractiveShellTests.environment(folder))
+    #expect(session?.waitFor("1 catalog:shelf> ") == true, "\(session?.screen().debugDescription ?? "")")
+    session?.type("\u{4}")
+    _ = session?.exitStatus()
+    let screen = session?.screen() ?? ""
+    #expect(screen.contains("window 1: window name 'w^[[2J' must start with a letter"), "\(screen)")
+    #expect(!screen.contains("\u{1B}[2J"), "\(screen.debugDescription)")
+  }
 }

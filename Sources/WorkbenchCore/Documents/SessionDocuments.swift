@@ -46,6 +46,7 @@ final class SessionDocuments {
 
   /// Adds a document, or replaces the body of an existing one as a committed change.
   func put(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
+    if let problem = Self.nameProblem(name) { throw CommandError(problem) }
     guard let documentKind = registry.documentKinds[kind] else {
       throw CommandError(
         "unknown document kind '\(kind)'"
@@ -74,6 +75,19 @@ final class SessionDocuments {
     try store(body, in: entry)
     if let previous { entry.undoStack.append(DocumentEdit(body: previous, summary: summary)) }
     entry.redoStack.removeAll()
+  }
+
+  /// Why `name` cannot name a document, or `nil`: a name is shown in prompts, lists and
+  /// messages, so it must be text, not terminal control (checked where a name enters: an
+  /// import, a scenario, a workspace row).
+  public static func nameProblem(_ name: String) -> String? {
+    if name.isEmpty || name.allSatisfy(\.isWhitespace) { return "a document needs a name that is not empty" }
+    if let control = TerminalText.controlCharacter(in: name) {
+      let hex = String(control.value, radix: 16, uppercase: true)
+      return "the document name '\(TerminalText.visible(name))' holds a control character (U+"
+        + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "): rename it without one"
+    }
+    return nil
   }
 
   /// Stores `body` as the document's next revision (through `persistence`, when there is one),

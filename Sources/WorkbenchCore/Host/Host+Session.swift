@@ -92,6 +92,10 @@ extension Host {
     for name in removedDocuments { documents[name] = nil }
     var warnings: [RestorationWarning] = []
     for stored in record.documents {
+      if let problem = SessionDocuments.nameProblem(stored.name) {
+        warnings.append(RestorationWarning(message: problem + "; it is kept in the workspace, untouched"))
+        continue
+      }
       guard let kind = documentKinds[stored.kind] else {
         warnings.append(
           RestorationWarning(
@@ -144,10 +148,21 @@ extension Host {
       if let problem = content.restoreViewState(from: stored.viewState) {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }
+      // A name from a row meets the rules a typed one does (it is shown in the prompt).
+      var name = stored.name
+      if let given = name {
+        do throws(CommandError) {
+          try windowList.validateName(given)
+        } catch {
+          warnings.append(
+            RestorationWarning(
+              message: "window \(stored.number): \(TerminalText.visible(error.message)); it is shown by its number"))
+          name = nil
+        }
+      }
       windowList.restore(
         Window(
-          id: WindowID(stored.number), name: stored.name, screen: screen, documentName: stored.document,
-          content: content))
+          id: WindowID(stored.number), name: name, screen: screen, documentName: stored.document, content: content))
     }
     if !missingScreens.isEmpty {
       let windows = dormantWindows.map { $0.name ?? String($0.number) }

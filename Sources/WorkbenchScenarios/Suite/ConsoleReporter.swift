@@ -1,3 +1,4 @@
+import WorkbenchCore
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -18,25 +19,29 @@ public final class ConsoleReporter {
     self.quiet = quiet
   }
 
+  /// `text` in a colour. What is painted and what is printed plain can quote scenario files,
+  /// documents and modules, so its control characters are shown, not sent (`TerminalText`).
   private func paint(_ text: String, _ code: String) -> String {
-    color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    color ? "\u{1B}[\(code)m\(TerminalText.visible(text))\u{1B}[0m" : TerminalText.visible(text)
   }
+
+  private func shown(_ text: String) -> String { TerminalText.visible(text) }
 
   func scenarioFinished(_ result: ScenarioResult) {
     if quiet && result.passed { return }
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
-    var text = "\(mark) \(result.name)  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n"
+    var text = "\(mark) \(shown(result.name))  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n"
     // `-v`: each step run, the failing one marked.
     for (index, step) in (result.stepLog ?? []).enumerated() {
       let failed = !result.passed && index == (result.stepLog?.count ?? 0) - 1
-      text += "    \(failed ? paint("✘", "31") : paint("✔", "32")) \(step)\n"
+      text += "    \(failed ? paint("✘", "31") : paint("✔", "32")) \(shown(step))\n"
     }
     StandardStreams.write(text, to: STDOUT_FILENO)
   }
 
   func fileFailed(_ error: ScenarioFileError) {
-    StandardStreams.write("\(paint("error:", "1;31")) \(error)\n", to: STDERR_FILENO)
+    StandardStreams.write("\(paint("error:", "1;31")) \(shown("\(error)"))\n", to: STDERR_FILENO)
   }
 
   /// The failures in detail, orphaned snapshots, and the closing line.
@@ -52,9 +57,9 @@ public final class ConsoleReporter {
       for (number, result) in failures.enumerated() {
         guard let failure = result.failure else { continue }
         lines.append("")
-        lines.append("\(number + 1)) \(result.name)")
-        lines.append("   \(failure.location): \(paint(failure.step, "1"))")
-        for origin in failure.origin.reversed() { lines.append("   (\(origin))") }
+        lines.append("\(number + 1)) \(shown(result.name))")
+        lines.append("   \(shown("\(failure.location)")): \(paint(failure.step, "1"))")
+        for origin in failure.origin.reversed() { lines.append("   (\(shown("\(origin)")))") }
         lines.append("   " + paint(failure.message, "31"))
         for detail in failure.details { lines.append("     " + colorDiff(detail)) }
       }
@@ -87,7 +92,7 @@ public final class ConsoleReporter {
   private func colorDiff(_ line: String) -> String {
     if line.hasPrefix("+ ") || line.hasPrefix("    actual:") { return paint(line, "32") }
     if line.hasPrefix("- ") || line.hasPrefix("    expected:") { return paint(line, "31") }
-    return line
+    return shown(line)
   }
 }
 

@@ -35,7 +35,7 @@ struct BatchSession {
         succeeded = false
       case .text(let text):
         if options.echo, !text.allSatisfy(\.isWhitespace) {
-          output.emit(ShellPrompt.plain(for: controller.host) + text)
+          output.emit(ShellPrompt.plain(for: controller.host) + TerminalText.visible(text))
         }
         switch controller.execute(text, place: "\(place):\(lineNumber)") {
         case .ran, .ask: succeeded = true

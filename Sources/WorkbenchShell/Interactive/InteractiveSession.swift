@@ -82,7 +82,7 @@ final class InteractiveSession {
     guard let lines = watcher?.check(), !lines.isEmpty else { return }
     rl_clear_visible_line()
     wb_rl_flush()
-    for line in lines { output.emit(line) }
+    for line in lines { output.emitShown(line) }
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
     rl_on_new_line()
     rl_forced_update_display()

@@ -51,11 +51,11 @@ final class OutputWriter {
         emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }, width: Self.terminalWidth()))
       }
     case .text(let text):
-      emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : text)
+      emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : TerminalText.visible(text))
     case .value(let value):
-      emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : value.outlineText)
+      emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : TerminalText.visible(value.outlineText))
     case .listing(let text, let value):
-      emit(json ? value.jsonText : text)
+      emit(json ? value.jsonText : TerminalText.visible(text))
     case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork, .shell:
       break
     }
@@ -67,7 +67,8 @@ final class OutputWriter {
   func writeError(_ message: String, place: String?, column: Int? = nil, usage: Bool = false) {
     let prefix = place.map { "\($0): " } ?? ""
     let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-    StandardStreams.error("\(prefix)\(label) \(message)\n")
+    // A message can quote text from outside (a name, a title): shown, never obeyed.
+    StandardStreams.error(TerminalText.visible(prefix) + "\(label) " + TerminalText.visible(message) + "\n")
     guard json else { return }
     let object: FrameValue = [
       "type": "error", "message": .string(message), "place": FrameValue(place), "column": FrameValue(column),
@@ -76,8 +77,15 @@ final class OutputWriter {
     emit(object.jsonText)
   }
 
+  /// Writes a line as it is (JSON, or text this program made); `emitShown` for text from
+  /// outside.
   func emit(_ text: String) {
     StandardStreams.out(text + "\n")
+  }
+
+  /// Writes a line of text that may hold text from outside, control characters made visible.
+  func emitShown(_ text: String) {
+    emit(TerminalText.visible(text))
   }
 
   private func windowJSON(_ window: Window, host: Host) -> String {
@@ -94,7 +102,9 @@ final class OutputWriter {
   }
 
   private func styledText(of window: Window, host: Host) -> String {
-    let text = host.renderText(of: window)
+    // What a frame shows comes from documents, modules and rows: its control characters are
+    // shown, not sent to the terminal (before the colour, which is this program's own).
+    let text = TerminalText.visible(host.renderText(of: window))
     guard color, let newline = text.firstIndex(of: "\n") else { return text }
     return "\u{1B}[1;36m" + text[..<newline] + "\u{1B}[0m" + text[newline...]
   }

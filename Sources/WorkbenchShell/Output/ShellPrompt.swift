@@ -6,7 +6,7 @@ enum ShellPrompt {
   /// `left catalog:library> `, or `workbench> ` when no window is open.
   static func plain(for host: Host) -> String {
     guard let window = host.focusedWindow else { return "workbench> " }
-    return "\(window.label) \(window.screen.name):\(window.documentName)> "
+    return TerminalText.visible("\(window.label) \(window.screen.name):\(window.documentName)") + "> "
   }
 
   /// The prompt for readline; colour sequences are wrapped in \001...\002 so readline can

@@ -19,5 +19,17 @@ public struct LedgerModule: FeatureModule {
         .screen(LedgerScreen.self, name: "feed", summary: "the transaction feed", render: LedgerRendering.text)
       ],
       commands: LedgerCommands.all)
+    let count = FactType.integer(0...Int.max)
+    registrar.fact(
+      "network.state",
+      .object([("online", .boolean), ("latency", .duration), ("failuresToCome", count), ("requests", count)]),
+      summary: "the simulated network when recording started")
+    registrar.fact("network.latency", .duration, summary: "how long a load took")
+    registrar.fact(
+      "network.answer", .oneOf([.object([("rows", .list(.idRun))]), .object([("failure", .text)])]),
+      summary: "the server's answer to a load: the transactions' ids, or why it failed")
+    let admitted = FactType.oneOf([.null, .text])
+    registrar.fact("network.send", admitted, summary: "whether a payment went through (null), or why not")
+    registrar.fact("network.dispute", admitted, summary: "whether a dispute went through (null), or why not")
   }
 }

@@ -28,6 +28,17 @@ public struct LightsModule: FeatureModule {
           render: LightsRendering.room),
       ],
       commands: LightsCommands.all)
+    let light = FactType.object([
+      ("id", .integer(Int.min...Int.max)), ("name", .text), ("on", .boolean), ("brightness", .integer(0...100)),
+    ])
+    registrar.fact(
+      "bridge.state",
+      .object([
+        ("reachable", .boolean),
+        ("rooms", .list(.object([("id", .text), ("name", .text), ("lights", .list(light))]))),
+      ]),
+      summary: "a bridge's rooms and lights when recording started")
+    registrar.fact("bridge.detected", .text, summary: "the name of a light a bridge found")
   }
 }
 

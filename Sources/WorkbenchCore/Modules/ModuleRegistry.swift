@@ -12,6 +12,12 @@ public struct ModuleRegistry {
   public let router: CommandRouter
   /// The diagrams modules draw, by name, with the module that offers each.
   let moduleDiagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)]
+  /// The shapes of the recorded facts the modules declared, by source.
+  let factTypes: [String: FactType]
+
+  /// The shape the values of a fact source must have, when its module declared one (facts of
+  /// sources no module declares, an external module's, are not checked).
+  public func factType(of source: String) -> FactType? { factTypes[source] }
 
   /// Registers `modules`, in order.
   ///
@@ -24,6 +30,7 @@ public struct ModuleRegistry {
     var commands: [String: [String: CommandSpec]] = [:]
     var restarts: [String: @MainActor () throws -> Void] = [:]
     var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
+    var factTypes: [String: FactType] = [:]
     let reserved = Set(HostCommands.all.map(\.name))
     for module in modules {
       let manifest = module.manifest
@@ -65,6 +72,12 @@ public struct ModuleRegistry {
         }
         diagrams.append((manifest.name, diagram.name, diagram.draw))
       }
+      for fact in registrar.facts {
+        guard factTypes[fact.source] == nil else {
+          throw RegistrationError(message: "fact source '\(fact.source)' is declared twice")
+        }
+        factTypes[fact.source] = fact.type
+      }
       manifests.append(manifest)
     }
     for screen in screens.values where kinds[screen.documentKind] == nil {
@@ -76,6 +89,7 @@ public struct ModuleRegistry {
     self.moduleCommands = commands
     self.restarts = restarts
     self.moduleDiagrams = diagrams
+    self.factTypes = factTypes
     self.router = CommandRouter(moduleCommands: commands, screenKinds: screens)
   }
 }

@@ -16,6 +16,7 @@ public final class Registrar {
   var screenKinds: [ScreenKind] = []
   var commands: [CommandSpec] = []
   var diagrams: [(name: String, draw: @MainActor () -> Diagram)] = []
+  var facts: [(source: String, type: FactType, summary: String)] = []
 
   init(manifest: ModuleManifest) {
     self.manifest = manifest
@@ -93,6 +94,13 @@ public final class Registrar {
   /// state machine generated from its transition table.
   public func diagram(_ name: String, draw: @escaping @MainActor () -> Diagram) {
     diagrams.append((name, draw))
+  }
+
+  /// Declares a source of recorded facts the module's effects use (`network.latency`) and the
+  /// shape of its values, so a recording is checked where it is loaded: a value that does not
+  /// fit is an error at its `file:line:column`, naming the source and the type it wants.
+  public func fact(_ source: String, _ type: FactType, summary: String) {
+    facts.append((source, type, summary))
   }
 
   public func restart(_ action: @escaping @MainActor () throws -> Void) {

@@ -145,7 +145,7 @@ public final class SessionClock {
     return duration
   }
 
-  public static func parseDuration(_ text: String) -> Duration? {
+  public nonisolated static func parseDuration(_ text: String) -> Duration? {
     let units: [(String, Double)] = [
       ("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600),
     ]

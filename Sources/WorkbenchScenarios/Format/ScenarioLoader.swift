@@ -233,10 +233,38 @@ public final class ScenarioLoader {
             "the facts '\(source.key)' of '\(scope.key)' are a list, in the order they were used",
             at: source.value.location)
         }
-        facts[SessionFacts.Key(scope: scope.key, source: source.key)] = values.map(\.frameValue)
+        let frameValues = values.map(\.frameValue)
+        // Facts are typed by the module that uses them: one that does not fit is refused
+        // here, where it is written, not served to a replay that passes with nonsense.
+        if let type = registry.factType(of: source.key) {
+          for (index, value) in frameValues.enumerated() {
+            guard let problem = type.problem(with: value) else { continue }
+            throw ScenarioFileError(
+              "the fact \(source.key) #\(index + 1) of '\(scope.key)'\(problem.pathText.isEmpty ? "" : " at \(problem.pathText)") "
+                + "is \(problem.found): \(source.key) wants \(problem.wanted) there",
+              at: Self.node(at: problem.path, in: values[index]).location)
+          }
+        }
+        facts[SessionFacts.Key(scope: scope.key, source: source.key)] = frameValues
       }
     }
     return facts
+  }
+
+  /// The node a fact's problem path leads to (as far as the YAML goes), for its location.
+  private static func node(at path: [FactType.PathElement], in node: YAMLNode) -> YAMLNode {
+    var current = node
+    for element in path {
+      switch element {
+      case .key(let key):
+        guard let next = current[key] else { return current }
+        current = next
+      case .index(let index):
+        guard let items = current.items, items.indices.contains(index) else { return current }
+        current = items[index]
+      }
+    }
+    return current
   }
 
   // MARK: Documents and windows

@@ -75,7 +75,7 @@ import WorkbenchTestSupport
     let operands: [String: [String]] = [
       "run": ["-j", "1", folder + "/one.yaml"], "report": [folder + "/traces", "--html", folder + "/report.html"],
       "check": [folder + "/one.yaml"], "reference": [], "modules": ["list", "-w", workspace],
-      "module-check": [fixture], "new-module": ["documented"],
+      "module-check": [fixture], "new-module": ["documented", "--path", folder + "/new"],
       "export": ["library", folder + "/out.json", "-w", workspace],
       "import": [folder + "/library.json", "-w", folder + "/other.sqlite"], "diagram": ["feed"],
       "completions": ["bash"], "man": [],
@@ -95,7 +95,6 @@ import WorkbenchTestSupport
         if let value = option.value {
           line.append(option.name == "--durations" ? folder + "/report.json" : values[value] ?? "x")
         }
-        if subcommand.name == "new-module", option.name == "--path" { line[line.count - 1] = folder + "/new" }
         lines.append(line)
       }
       for line in lines {

@@ -109,17 +109,7 @@ import WorkbenchTestSupport
     let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("grandchild ") })
     let pid = try #require(pid_t(line.dropFirst("grandchild ".count)))
     // Reaped by init or a zombie for a moment; either way not sleeping on with the pipes.
-    var alive = true
-    for _ in 0..<100 {
-      let state = readTextFile("/proc/\(pid)/stat").map { $0.split(separator: " ").dropFirst(2).first ?? "" }
-      if state == nil || state == "Z" {
-        alive = false
-        break
-      }
-      usleep(20_000)
-    }
-    #expect(!alive, "the module's child \(pid) outlived the host")
-    if alive { kill(pid, SIGKILL) }
+    #expect(processEnds(pid), "the module's child \(pid) outlived the host")
   }
 
   @Test func aNamedModuleThatNeverIntroducesItselfFailsTheRun() {

@@ -75,18 +75,6 @@ struct ModuleCheckTests {
     #expect(result.status == 0, "\(result.stdout)")
     let pids = (readTextFile(folder + "/pids") ?? "").split(separator: "\n").compactMap { pid_t($0) }
     #expect(!pids.isEmpty)
-    for pid in pids {
-      var alive = true
-      for _ in 0..<100 {
-        let state = readTextFile("/proc/\(pid)/stat").map { $0.split(separator: " ").dropFirst(2).first ?? "" }
-        if state == nil || state == "Z" {
-          alive = false
-          break
-        }
-        usleep(20_000)
-      }
-      #expect(!alive, "the module's child \(pid) outlived module-check")
-      if alive { kill(pid, SIGKILL) }
-    }
+    for pid in pids { #expect(processEnds(pid), "the module's child \(pid) outlived module-check") }
   }
 }

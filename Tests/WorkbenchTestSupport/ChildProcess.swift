@@ -249,3 +249,15 @@ public func folderEntries(_ path: String) -> [String] {
   }
   return names.sorted()
 }
+
+/// Whether process `pid` has ended (gone, or a zombie waiting to be reaped) within about two
+/// seconds; one that has not is killed, so a failing test leaves nothing running.
+public func processEnds(_ pid: pid_t) -> Bool {
+  for _ in 0..<100 {
+    let state = readTextFile("/proc/\(pid)/stat").map { $0.split(separator: " ").dropFirst(2).first ?? "" }
+    if state == nil || state == "Z" { return true }
+    usleep(20_000)
+  }
+  kill(pid, SIGKILL)
+  return false
+}

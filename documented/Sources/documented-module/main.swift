@@ -1,4 +1,0 @@
-import Documented
-import WorkbenchModuleKit
-
-ModuleMain.run(DocumentedModule())

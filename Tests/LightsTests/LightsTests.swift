@@ -1,7 +1,8 @@
-import Lights
 import Testing
 import WorkbenchCore
 import WorkbenchTestSupport
+
+@testable import Lights
 
 @MainActor
 @Suite struct LightsTests {
@@ -150,5 +151,29 @@ import WorkbenchTestSupport
   @Test func roomWindowsComeBackAfterARelaunch() throws {
     let restored = try Host(modules: [LightsModule()], clock: .virtual, restoring: try host.sessionRecord())
     #expect(restored.window(named: "left")?.frame["name"] == "Living room")
+  }
+
+  /// A session that ends without closing its windows lets go of them: the bridge's observation
+  /// closures must not keep the windows' trackers, and through them the session, alive (a cycle
+  /// LeakSanitizer found when the fuzzer ran lights scenarios).
+  @Test func aSessionEndedWithLiveWindowsIsFreed() throws {
+    weak var weakHost: Host?
+    weak var weakRoom: RoomScreen<LiveMode>?
+    weak var weakBridge: HomeBridge?
+    do {
+      let session = try Host(modules: [LightsModule()], clock: .virtual)
+      _ = try session.run(
+        line: "open home home house; enter living left; @left switch 2 on; @house bridge switch 1 off")
+      _ = session.frame(of: "left")
+      weakRoom = session.window(named: "left")?.model(as: RoomScreen<LiveMode>.self)
+      weakHost = session
+      // The session's bridge for `home`, made when the window opened.
+      weakBridge = HomeBridge.shared(for: "home", document: .sample, services: session.services)
+      #expect(weakRoom != nil)
+      #expect(weakBridge != nil)
+    }
+    #expect(weakBridge == nil, "the bridge is kept alive after its session ended")
+    #expect(weakHost == nil, "the session is kept alive after it ended")
+    #expect(weakRoom == nil, "a window's model is kept alive after its session ended")
   }
 }

@@ -138,6 +138,7 @@ public enum ObservationSubscription {
   ) -> Cancellation {
     let tracker = ObservationTracker(object: object, keyPath: keyPath, onChange: onChange)
     tracker.track()
+    // The cancellation holds the tracker: it lives as long as the subscription is kept.
     return Cancellation { tracker.cancel() }
   }
 }
@@ -168,13 +169,18 @@ final class ObservationTracker<Object: AnyObject, Value> {
     guard !cancelled, let object, onChange != nil else { return }
     withObservationTracking {
       _ = object[keyPath: keyPath]
-    } onChange: { [self] in
+    } onChange: { [weak self] in
       // Observation calls this before the change lands: the scheduler reads after it. (The
-      // sink is read through `self`, not captured, so cancelling lets it go.)
+      // sink is read through `self`, not captured, so cancelling lets it go.) Weak: the
+      // object's registrar keeps this closure until the next change, and a tracker it kept
+      // would keep the sink, the session's scheduler and through them the object itself, a
+      // cycle no one breaks when a session ends without closing its windows (LeakSanitizer
+      // found it). The subscriber's `Cancellation` is what keeps the tracker.
       MainActor.assumeIsolated {
+        guard let self else { return }
         self.onChange?.scheduler.enqueue { [self] in
-          guard !cancelled, let onChange = self.onChange else { return }
-          track()
+          guard !self.cancelled, let onChange = self.onChange else { return }
+          self.track()
           onChange()
         }
       }

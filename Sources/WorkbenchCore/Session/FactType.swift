@@ -2,25 +2,40 @@
 /// (`Registrar.fact(_:_:summary:)`), so a recording is checked where it is loaded: a value of the
 /// wrong type (`latency: abc`, `online: yes`) is an error at its `file:line:column`, naming the
 /// source and what it wants, instead of a replay that passes with nonsense or fails far away.
-public indirect enum FactType: Sendable {
-  case text
-  case boolean
-  /// A whole number in the range.
-  case integer(ClosedRange<Int>)
+public struct FactType: Sendable {
+  /// What the type is; the types it is made of are in `parts` (a list's element, an object's
+  /// fields in order, the alternatives of `oneOf`). A struct with an array rather than an
+  /// indirect enum: the boxes of a recursive enum whose payload held tuples of itself leaked
+  /// (LeakSanitizer, Swift 6.3), and registries are made per run and per worker.
+  enum Kind: Sendable {
+    case text, boolean, duration, idRun, null, list, oneOf
+    case integer(ClosedRange<Int>)
+    case object([String])
+  }
+
+  let kind: Kind
+  let parts: [FactType]
+
+  public static let text = FactType(kind: .text, parts: [])
+  public static let boolean = FactType(kind: .boolean, parts: [])
   /// A duration as the clock writes one (`300ms`, `2s`).
-  case duration
+  public static let duration = FactType(kind: .duration, parts: [])
   /// An id, or a run of ids written `FIRST-LAST`.
-  case idRun
-  case null
-  case list(FactType)
+  public static let idRun = FactType(kind: .idRun, parts: [])
+  public static let null = FactType(kind: .null, parts: [])
+  /// A whole number in the range.
+  public static func integer(_ range: ClosedRange<Int>) -> FactType { FactType(kind: .integer(range), parts: []) }
+  public static func list(_ element: FactType) -> FactType { FactType(kind: .list, parts: [element]) }
   /// An object with exactly these fields, in any order.
-  case object([(name: String, type: FactType)])
+  public static func object(_ fields: [(name: String, type: FactType)]) -> FactType {
+    FactType(kind: .object(fields.map(\.name)), parts: fields.map(\.type))
+  }
   /// The first of these that fits.
-  case oneOf([FactType])
+  public static func oneOf(_ types: [FactType]) -> FactType { FactType(kind: .oneOf, parts: types) }
 
   /// What a value of this type looks like, for messages.
   public var description: String {
-    switch self {
+    switch kind {
     case .text: "text"
     case .boolean: "true or false"
     case .integer(let range):
@@ -29,9 +44,9 @@ public indirect enum FactType: Sendable {
     case .duration: "a duration such as 300ms"
     case .idRun: "an id, or a run of ids such as 41-48"
     case .null: "null"
-    case .list(let element): "a list of \(element.description)"
-    case .object(let fields): "{" + fields.map(\.name).joined(separator: ", ") + "}"
-    case .oneOf(let types): types.map(\.description).joined(separator: ", or ")
+    case .list: "a list of \(parts[0].description)"
+    case .object(let names): "{" + names.joined(separator: ", ") + "}"
+    case .oneOf: parts.map(\.description).joined(separator: ", or ")
     }
   }
 
@@ -65,7 +80,7 @@ public indirect enum FactType: Sendable {
 
   private func problem(with value: FrameValue, at path: [PathElement]) -> Problem? {
     func mismatch() -> Problem { Problem(path: path, wanted: description, found: Self.brief(value)) }
-    switch self {
+    switch kind {
     case .text: return value.stringValue == nil ? mismatch() : nil
     case .boolean: return value.boolValue == nil ? mismatch() : nil
     case .integer(let range):
@@ -81,31 +96,30 @@ public indirect enum FactType: Sendable {
       else { return mismatch() }
       return nil
     case .null: return value == .null ? nil : mismatch()
-    case .list(let element):
+    case .list:
       guard let items = value.elements else { return mismatch() }
       for (index, item) in items.enumerated() {
-        if let problem = element.problem(with: item, at: path + [.index(index)]) { return problem }
+        if let problem = parts[0].problem(with: item, at: path + [.index(index)]) { return problem }
       }
       return nil
-    case .object(let fields):
+    case .object(let names):
       guard case .object(let object) = value else { return mismatch() }
-      for field in fields {
-        guard let member = object[field.name] else {
-          return Problem(path: path + [.key(field.name)], wanted: field.type.description, found: "nothing")
+      for (name, type) in zip(names, parts) {
+        guard let member = object[name] else {
+          return Problem(path: path + [.key(name)], wanted: type.description, found: "nothing")
         }
-        if let problem = field.type.problem(with: member, at: path + [.key(field.name)]) { return problem }
+        if let problem = type.problem(with: member, at: path + [.key(name)]) { return problem }
       }
-      if let extra = object.keys.first(where: { key in !fields.contains { $0.name == key } }) {
+      if let extra = object.keys.first(where: { !names.contains($0) }) {
         return Problem(
-          path: path + [.key(extra)],
-          wanted: "no field '\(extra)' (fields: \(fields.map(\.name).joined(separator: ", ")))",
+          path: path + [.key(extra)], wanted: "no field '\(extra)' (fields: \(names.joined(separator: ", ")))",
           found: Self.brief(object[extra] ?? .null))
       }
       return nil
-    case .oneOf(let types):
+    case .oneOf:
       // The alternative that got furthest into the value says what is wrong.
       var best: Problem?
-      for type in types {
+      for type in parts {
         guard let problem = type.problem(with: value, at: path) else { return nil }
         if best == nil || problem.path.count > best!.path.count { best = problem }
       }

@@ -1,3 +1,4 @@
+import BuiltInModules
 import WorkbenchCore
 import WorkbenchScenarios
 import WorkbenchShell
@@ -5,6 +6,7 @@ import WorkbenchShell
 /// The program's command-line interface as data, from the same option tables `--help` prints:
 /// shell completion scripts (`workbench completions bash|zsh|fish`) and the man page
 /// (`workbench man`) are generated from it, so they cannot drift from the parser.
+@MainActor
 enum Interface {
   struct Option {
     var names: [String]
@@ -21,9 +23,14 @@ enum Interface {
     var takesScenarioFiles: Bool
   }
 
+  /// The options of a parser's table that a user is meant to type: those without help are the
+  /// program's own (a worker's `--file-queue`), never offered or listed.
   static func options<Target>(_ table: [ProgramOption<Target>]) -> [Option] {
-    table.map { Option(names: $0.names, value: $0.value, help: $0.help ?? "") }
+    table.compactMap { option in option.help.map { Option(names: option.names, value: option.value, help: $0) } }
   }
+
+  static let workspaceOption = Option(
+    names: ["-w", "--workspace"], value: "FILE", help: "the workspace file (default: under $XDG_DATA_HOME/workbench)")
 
   static var shellOptions: [Option] {
     options(ShellOptions.all) + [
@@ -57,7 +64,7 @@ enum Interface {
         options: [moduleOption], takesScenarioFiles: false),
       Subcommand(
         name: "modules", synopsis: "modules list | add PATH | remove PATH",
-        summary: "list, add or remove the external modules the workspace loads", options: [],
+        summary: "list, add or remove the external modules the workspace loads", options: [workspaceOption],
         takesScenarioFiles: false),
       Subcommand(
         name: "module-check", synopsis: "module-check EXECUTABLE [--baseline FILE]",
@@ -65,15 +72,19 @@ enum Interface {
         options: [Option(names: ["--baseline"], value: "FILE", help: "check ids known to fail, one a line")],
         takesScenarioFiles: false),
       Subcommand(
-        name: "new-module", synopsis: "new-module NAME [--path DIR]",
-        summary: "write a package with a new module, a test and a scenario", options: [],
+        name: "new-module", synopsis: "new-module NAME [--path DIR] [--language swift|python]",
+        summary: "write a package with a new module, a test and a scenario",
+        options: [
+          Option(names: ["--path"], value: "DIR", help: "the folder to write it in (default: the current one)"),
+          Option(names: ["--language"], value: "LANGUAGE", help: "swift (the default) or python"),
+        ],
         takesScenarioFiles: false),
       Subcommand(
         name: "export", synopsis: "export DOCUMENT FILE", summary: "write a document of the workspace to a file",
-        options: [], takesScenarioFiles: false),
+        options: [workspaceOption], takesScenarioFiles: false),
       Subcommand(
         name: "import", synopsis: "import FILE", summary: "read documents from a file into the workspace",
-        options: [], takesScenarioFiles: false),
+        options: [workspaceOption], takesScenarioFiles: false),
       Subcommand(
         name: "diagram", synopsis: "diagram [NAME] [--dot]",
         summary: "print a diagram drawn from the code (the feed's state machine, the modules) as Mermaid or DOT",
@@ -85,6 +96,60 @@ enum Interface {
       Subcommand(
         name: "man", synopsis: "man", summary: "print this manual page (roff)", options: [], takesScenarioFiles: false),
     ]
+  }
+
+  static let helpOptions = [Option(names: ["-h", "--help"], value: nil, help: "print this subcommand's help")]
+
+  /// Words a subcommand's operands are chosen from, where they are a fixed set: the shells of
+  /// `completions`, the diagrams of `diagram` (the built-in modules'), the actions of `modules`.
+  @MainActor static var operandWords: [String: [String]] {
+    var words: [String: [String]] = ["completions": ["bash", "zsh", "fish"], "modules": ["list", "add", "remove"]]
+    if let registry = try? ModuleRegistry(modules: builtInModules) {
+      words["diagram"] = registry.diagramNames.map(\.name)
+    }
+    return words
+  }
+
+  /// The subcommand named `name`.
+  static func subcommand(named name: String) -> Subcommand? { subcommands.first { $0.name == name } }
+
+  /// `workbench --help`: the shell's usage and options, and every subcommand from the table.
+  static var helpText: String {
+    let width = (subcommands.map(\.name.count).max() ?? 0) + 3
+    let lines = subcommands.map { "  " + $0.name.padded(to: width) + $0.summary }
+    return """
+      workbench: a plugin-based editing workbench with a scripting front end
+
+      usage:
+        workbench [options]            open the shell (reads commands from a pipe when stdin is not a terminal)
+        workbench -c "CMD; CMD"        run commands and exit
+        workbench --help | --version
+
+      subcommands (`workbench SUBCOMMAND --help` for its usage and options):
+      \(lines.joined(separator: "\n"))
+
+      options:
+      \(ProgramOptionParser.help(ShellOptions.all))
+        -h, --help           print this help
+        --version            print the version
+
+      The shell restores the windows of the last session and saves them as it goes; from a pipe
+      or with -c it starts without windows and saves only document edits. In the shell, type
+      `help` for the commands. Exit codes: 0 success, 1 a command failed, 2 wrong usage.
+      """
+  }
+
+  /// `workbench SUBCOMMAND --help`, for the subcommands without a help of their own.
+  static func help(for subcommand: Subcommand) -> String {
+    let options = subcommand.options + helpOptions
+    let width = (options.map { synopsis(of: $0).count }.max() ?? 0) + 3
+    let lines = options.map { "  " + synopsis(of: $0).padded(to: width) + $0.help }
+    return "usage: workbench \(subcommand.synopsis)\n\n\(subcommand.summary)\n\noptions:\n"
+      + lines.joined(separator: "\n") + "\n"
+  }
+
+  static func synopsis(of option: Option) -> String {
+    option.names.joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
   }
 
   /// Option names that take a file or folder value.
@@ -109,15 +174,19 @@ enum Interface {
     let valueOptions = all.filter { $0.value != nil && !fileValues.contains($0.value!) }.flatMap(\.names)
     var cases = ""
     for subcommand in subcommands {
-      let operands =
-        subcommand.takesScenarioFiles
-        ? #"COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur"))"#
-        : (subcommand.name == "completions"
-          ? #"COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))"# : #"COMPREPLY=($(compgen -f -- "$cur"))"#)
+      let operands: String
+      if subcommand.takesScenarioFiles {
+        operands =
+          #"COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur"))"#
+      } else if let words = operandWords[subcommand.name] {
+        operands = "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+      } else {
+        operands = #"COMPREPLY=($(compgen -f -- "$cur"))"#
+      }
       cases += """
               \(subcommand.name))
                 if [[ $cur == -* ]]; then
-                  COMPREPLY=($(compgen -W "\(words(subcommand.options + [moduleOption, Option(names: ["-w", "--workspace"], value: "FILE", help: "")]))" -- "$cur"))
+                  COMPREPLY=($(compgen -W "\(words(subcommand.options + helpOptions))" -- "$cur"))
                 else
                   \(operands)
                 fi ;;
@@ -300,5 +369,11 @@ enum Interface {
       "The documentation in the source tree: docs/shell.md, docs/scenarios.md, docs/writing\\-a\\-module.md.",
     ]
     return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension String {
+  fileprivate func padded(to width: Int) -> String {
+    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
   }
 }

@@ -23,10 +23,6 @@ if arguments.contains("--version") {
   print("workbench \(WorkbenchVersion.current)")
   exit(ExitCode.success)
 }
-if arguments.first != "run", arguments.contains("--help") || arguments.contains("-h") {
-  print(ShellOptions.helpText)
-  exit(ExitCode.success)
-}
 
 /// The workbench package's folder, as this binary was built from (new modules depend on it).
 func workbenchSourceRoot(file: String = #filePath) -> String {
@@ -99,11 +95,8 @@ struct ModulePaths {
 
 /// The program's subcommand and its arguments. Options given before the subcommand's name go
 /// with it, so `workbench -w FILE export DOC OUT` is `export` with `-w FILE`.
-func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
-  let names: Set = [
-    "reference", "run", "check", "modules", "new-module", "export", "import", "completions", "man", "diagram",
-    "report", "module-check",
-  ]
+@MainActor func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
+  let names = Set(Interface.subcommands.map(\.name))
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
   let shared: Set = ["-w", "--workspace", "-m", "--module"]
@@ -125,7 +118,22 @@ func subcommand(of arguments: [String]) -> (name: String, rest: [String])? {
   return (name, Array(arguments[..<index]) + Array(arguments[(index + 1)...]))
 }
 
-switch subcommand(of: arguments) {
+let named = subcommand(of: arguments)
+let wantsHelp = { (words: [String]) in words.contains("--help") || words.contains("-h") }
+// `--help` without a subcommand is the program's; with one, that subcommand's (run, report and
+// module-check print their own, fuller one).
+if named == nil, wantsHelp(arguments) {
+  print(Interface.helpText)
+  exit(ExitCode.success)
+}
+if let (name, rest) = named, wantsHelp(rest), !["run", "report", "module-check"].contains(name),
+  let table = Interface.subcommand(named: name)
+{
+  print(Interface.help(for: table), terminator: "")
+  exit(ExitCode.success)
+}
+
+switch named {
 case (let name, let rest)? where name == "reference":
   let (paths, _) = ModulePaths.parse(rest, command: "reference")
   exitRunning(withModules: paths) { Shell.printReference(modules: $0) }

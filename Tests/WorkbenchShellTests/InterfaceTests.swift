@@ -65,6 +65,74 @@ import WorkbenchTestSupport
     #expect(complete(["workbench", "--ro"]) == "--rows")
     #expect(complete(["workbench", "run", "fl"]) == "flow.yaml")
     #expect(complete(["workbench", "completions", "z"]) == "zsh")
+    // A subcommand's own options, and the built-in diagrams' names; never the internal ones.
+    #expect(complete(["workbench", "diagram", "fe"]) == "feed")
+    #expect(complete(["workbench", "run", "--wor"]) == "")
+    #expect(complete(["workbench", "run", "--file-q"]) == "")
+    #expect(complete(["workbench", "export", "--work"]) == "--workspace")
+  }
+
+  /// The subcommands in `workbench --help`, as names.
+  static func subcommands(inHelp text: String) -> [String] {
+    guard let start = text.firstRange(of: "subcommands (") else { return [] }
+    return text[start.upperBound...].split(separator: "\n").dropFirst().prefix { $0.hasPrefix("  ") }
+      .compactMap { $0.split(separator: " ").first.map(String.init) }
+  }
+
+  /// `workbench --help` names every subcommand the binary takes, and `workbench SUB --help`
+  /// gives that subcommand's usage, not the program's.
+  @Test func theHelpNamesEverySubcommandAndEachHasItsOwnHelp() throws {
+    let help = ChildProcess.runWorkbench(["--help"])
+    #expect(help.status == 0)
+    let names = Self.subcommands(inHelp: help.stdout)
+    #expect(
+      Set(names).isSuperset(of: [
+        "run", "report", "check", "reference", "modules", "module-check", "new-module", "export", "import", "diagram",
+        "completions", "man",
+      ]), "\(names)")
+    for name in names {
+      let own = ChildProcess.runWorkbench([name, "--help"])
+      #expect(own.status == 0, "\(name): \(own.stderr)")
+      #expect(own.stdout.hasPrefix("usage: workbench \(name)"), "\(name) --help printed: \(own.stdout.prefix(120))")
+      #expect(!own.stdout.contains("subcommands ("), "\(name) --help printed the program's help")
+    }
+    // A word that is no subcommand is refused, with the program's help named.
+    let unknown = ChildProcess.runWorkbench(["frobnicate"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("neither a subcommand of workbench nor an option"), "\(unknown.stderr)")
+  }
+
+  /// No completion script offers an option that `--help` (the program's, or the subcommand's)
+  /// does not list: the internal ones a worker is started with are never offered.
+  @Test func theCompletionsOfferOnlyWhatTheHelpLists() throws {
+    let programHelp = ChildProcess.runWorkbench(["--help"]).stdout
+    var listed = Self.options(inHelp: programHelp)
+    for name in Self.subcommands(inHelp: programHelp) {
+      listed.formUnion(Self.options(inHelp: ChildProcess.runWorkbench([name, "--help"]).stdout))
+    }
+    #expect(listed.contains("--dot") && listed.contains("--html") && listed.contains("--baseline"))
+    let bash = ChildProcess.runWorkbench(["completions", "bash"]).stdout
+    var offered = Set<String>()
+    for line in bash.split(separator: "\n") where line.contains("compgen -W") {
+      // (`--` ends compgen's options; it is not one of ours.)
+      for word in line.split(separator: " ")
+      where word.hasPrefix("-") && word.count > 1 && word != "--" && !word.hasPrefix("-W") {
+        let option = word.trimmingSuffix("\"")
+        if option.dropFirst(option.hasPrefix("--") ? 2 : 1).allSatisfy({ $0.isLetter || $0 == "-" }) {
+          offered.insert(String(option))
+        }
+      }
+    }
+    #expect(!offered.isEmpty)
+    #expect(
+      offered.subtracting(listed).isEmpty, "offered but not in any --help: \(offered.subtracting(listed).sorted())")
+    for hidden in ["--worker", "--file-queue", "--skip-scenario", "--skip-file", "--only-scenario", "--keep-traces"] {
+      for shell in ["bash", "zsh", "fish"] {
+        let script = ChildProcess.runWorkbench(["completions", shell]).stdout
+        let spelled = shell == "fish" ? "-l \(hidden.dropFirst(2)) " : hidden
+        #expect(!script.contains(spelled), "\(shell) offers the internal \(hidden)")
+      }
+    }
   }
 
   /// The man page is valid roff (checked with groff where it is installed).

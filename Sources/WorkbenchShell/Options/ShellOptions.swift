@@ -78,35 +78,6 @@ public struct ShellOptions: Equatable, Sendable {
     }
     return options
   }
-
-  /// The text of `workbench --help`.
-  public static var helpText: String {
-    """
-    workbench: a plugin-based editing workbench with a scripting front end
-
-    usage:
-      workbench [options]            open the shell (reads commands from a pipe when stdin is not a terminal)
-      workbench -c "CMD; CMD"        run commands and exit
-      workbench run [PATH...] [opts] run scenario files like a test suite (`workbench run --help`)
-      workbench check PATH...        check scenario files without running them
-      workbench export DOC FILE      write a document of the workspace to a JSON file
-      workbench import FILE          read a document from a JSON file into the workspace
-      workbench modules add|remove|list [PATH]   the modules every start loads (workspace setting)
-      workbench new-module NAME [--path DIR]     create a package for a new module
-      workbench reference            print the command reference (docs/commands.md)
-      workbench completions bash|zsh|fish   print a completion script (scripts/install.sh installs them)
-      workbench man                  print the manual page
-      workbench diagram [NAME] [--dot]   a diagram drawn from the code (Mermaid, or DOT)
-      workbench --help | --version
-
-    options:
-    \(ProgramOptionParser.help(all))
-
-    The shell restores the windows of the last session and saves them as it goes; from a pipe
-    or with -c it starts without windows and saves only document edits. In the shell, type
-    `help` for the commands. Exit codes: 0 success, 1 a command failed, 2 wrong usage.
-    """
-  }
 }
 
 /// A mistake in how the program was invoked; exits with code 2.

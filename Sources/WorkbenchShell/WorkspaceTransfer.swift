@@ -55,7 +55,7 @@ public enum WorkspaceTransfer {
     }
     guard let document = found, !document.kind.isEmpty else {
       let names = (try? workspace.store?.documentSummaries().map(\.name)) ?? []
-      let hint = Suggestions.closest(to: name, in: names).map { ". Did you mean '\($0)'?" } ?? ""
+      let hint = Suggestions.didYouMean(name, in: names)
       throw CommandError("no document named '\(name)' in the workspace\(hint)")
     }
     let text =

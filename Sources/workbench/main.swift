@@ -177,7 +177,7 @@ case (let name, let rest)? where name == "diagram":
       return operands.isEmpty ? ExitCode.success : ExitCode.usage
     }
     guard let diagram = registry.diagram(named: name) else {
-      let hint = Suggestions.closest(to: name, in: available.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
+      let hint = Suggestions.didYouMean(name, in: available.map(\.name))
       StandardStreams.error(
         "workbench diagram: no diagram '\(name)'\(hint) (diagrams: \(available.map(\.name).joined(separator: ", ")))\n")
       return ExitCode.usage

@@ -145,9 +145,8 @@ extension LedgerScreen {
     }
     guard document.recipients.contains(recipient) else {
       throw CommandError(
-        "'\(recipient)' is not a recipient"
-          + (Suggestions.closest(to: recipient, in: document.recipients)
-            .map { ". Did you mean '\($0)'?" } ?? "") + " (recipients: \(document.recipients.joined(separator: ", ")))")
+        "'\(recipient)' is not a recipient" + Suggestions.didYouMean(recipient, in: document.recipients)
+          + " (recipients: \(document.recipients.joined(separator: ", ")))")
     }
     if let earlier = document.sentRequests[request] {
       throw CommandError("request \(request) was already sent as transaction \(earlier); nothing was sent again")

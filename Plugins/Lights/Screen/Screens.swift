@@ -185,7 +185,7 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
     let known = home.value(\.roomIDs)
     guard known.contains(roomID) else {
       throw CommandError(
-        "no room '\(roomID)'" + (Suggestions.closest(to: roomID, in: known).map { ". Did you mean '\($0)'?" } ?? "")
+        "no room '\(roomID)'" + (Suggestions.didYouMean(roomID, in: known))
           + " (rooms: \(known.joined(separator: ", ")))")
     }
     viewState.room = roomID

@@ -89,19 +89,16 @@ extension CommandRouter.Refusal {
   public func message(place: String) -> String {
     switch self {
     case .unknownModule(let module, let suggestion):
-      return "no module named '\(module)'" + Self.didYouMean(suggestion)
+      return "no module named '\(module)'" + Suggestions.sentence(for: suggestion)
     case .unknownModuleCommand(let module, let command, let suggestion):
-      return "\(module) has no command '\(command)'" + Self.didYouMean(suggestion)
+      return "\(module) has no command '\(command)'" + Suggestions.sentence(for: suggestion)
     case .otherModules(let name, let owners):
       let qualified = owners.map { "\($0).\(name)" }.joined(separator: " or ")
       return "'\(name)' is a command of \(owners.joined(separator: ", ")), and \(place): run it with @WINDOW in "
         + "front or as \(qualified)"
     case .unknown(let name, let suggestion):
-      return "unknown command '\(name)'" + Self.didYouMean(suggestion)
+      return "unknown command '\(name)'" + Suggestions.sentence(for: suggestion)
     }
   }
 
-  static func didYouMean(_ suggestion: String?) -> String {
-    suggestion.map { ". Did you mean '\($0)'?" } ?? ""
-  }
 }

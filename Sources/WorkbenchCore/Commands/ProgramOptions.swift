@@ -64,7 +64,7 @@ public enum ProgramOptionParser {
       }
       guard let option = options.first(where: { $0.names.contains(word) }) else {
         let names = options.filter { $0.help != nil }.flatMap(\.names) + ["--help"]
-        let hint = Suggestions.closest(to: word, in: names).map { ". Did you mean \($0)?" } ?? ""
+        let hint = Suggestions.didYouMean(word, in: names, quoted: false)
         throw ProgramUsageError("unknown option '\(word)'\(hint)")
       }
       var value: String?

@@ -21,6 +21,22 @@ public enum Suggestions {
     return lowered.count >= 2 ? prefixMatches.first : nil
   }
 
+  /// The one way a message offers a correction: `. Did you mean 'x'?` for the candidate closest
+  /// to `word`, or nothing when none is close. `separator` starts it (`; ` inside a diff line);
+  /// an option is named bare (`Did you mean --workspace?`), everything else quoted.
+  public static func didYouMean(
+    _ word: String, in candidates: some Sequence<String>, separator: String = ". ", quoted: Bool = true
+  ) -> String {
+    sentence(for: closest(to: word, in: candidates), separator: separator, quoted: quoted)
+  }
+
+  /// `didYouMean`'s sentence for a suggestion already found (or nothing for `nil`).
+  public static func sentence(for suggestion: String?, separator: String = ". ", quoted: Bool = true) -> String {
+    guard let suggestion else { return "" }
+    let capital = separator.hasPrefix(".") ? "Did" : "did"
+    return separator + capital + " you mean " + (quoted ? "'\(suggestion)'" : suggestion) + "?"
+  }
+
   /// The restricted Damerau-Levenshtein distance between two strings.
   static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)

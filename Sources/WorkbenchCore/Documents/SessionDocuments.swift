@@ -50,7 +50,7 @@ final class SessionDocuments {
     guard let documentKind = registry.documentKinds[kind] else {
       throw CommandError(
         "unknown document kind '\(kind)'"
-          + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: kind, in: registry.documentKinds.keys)))
+          + Suggestions.didYouMean(kind, in: registry.documentKinds.keys))
     }
     guard documentKind.matches(body) else {
       throw CommandError("the body given for '\(name)' is not a \(kind) document")

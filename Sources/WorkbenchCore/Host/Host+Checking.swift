@@ -84,7 +84,7 @@ extension ModuleRegistry {
     guard let documentKind = documentKinds[kind] else {
       throw CommandError(
         "unknown document kind '\(kind)'"
-          + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: kind, in: documentKinds.keys)))
+          + Suggestions.didYouMean(kind, in: documentKinds.keys))
     }
     do {
       return try documentKind.decode(json)

@@ -47,7 +47,7 @@ extension Host {
         "(a command of \(owners.joined(separator: ", ")), and \(here): run it in such a window, or as "
         + owners.map { "\($0).\(name)" }.joined(separator: " or ") + ")"
     case .failure(.unknown(let name, let suggestion)):
-      throw CommandError("no command '\(name)'" + CommandRouter.Refusal.didYouMean(suggestion))
+      throw CommandError("no command '\(name)'" + Suggestions.sentence(for: suggestion))
     case .failure(let refusal):
       throw CommandError(refusal.message(place: ""))
     }

@@ -109,13 +109,6 @@ public final class Host {
     documents[name]?.snapshot
   }
 
-  /// Adds a document, or replaces the body of an existing one as a committed change.
-  ///
-  /// - Throws: `CommandError` when the kind is unknown or does not match the body.
-  public func putDocument(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
-    try documents.put(body, named: name, kind: kind)
-  }
-
   /// Sets a document's starting state: revision 1, no history, no windows told. For setting up
   /// a session (a scenario's documents), not for edits.
   ///
@@ -181,7 +174,7 @@ public final class Host {
     guard let entry = documents[name] else {
       throw CommandError(
         "no document named '\(name)'"
-          + CommandRouter.Refusal.didYouMean(Suggestions.closest(to: name, in: documentNames)))
+          + Suggestions.didYouMean(name, in: documentNames))
     }
     let showing = windows.filter { $0.documentName == name }
     if !showing.isEmpty, !closingWindows {
@@ -308,6 +301,6 @@ public final class Host {
   }
 
   func suggestion(_ word: String, in candidates: some Sequence<String>) -> String {
-    Suggestions.closest(to: word, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+    Suggestions.didYouMean(word, in: candidates)
   }
 }

@@ -141,7 +141,7 @@ extension ScenarioLoader {
     default:
       guard context.windows[main.key] != nil else {
         let candidates = Self.stepKinds + context.windowOrder
-        let hint = Suggestions.closest(to: main.key, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+        let hint = Suggestions.didYouMean(main.key, in: candidates)
         let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
         throw ScenarioFileError(
           "unknown window or step kind '\(main.key)'\(hint) (windows open here: \(open); "
@@ -187,7 +187,7 @@ extension ScenarioLoader {
   private func checkFields(of expected: YAMLNode, window: String, screen: String) throws(ScenarioFileError) {
     guard let fields = registry.frameFields(ofScreen: screen), let pairs = expected.pairs else { return }
     for pair in pairs where !fields.contains(pair.key) && !pair.key.hasPrefix("$") {
-      let hint = Suggestions.closest(to: pair.key, in: fields).map { ". Did you mean '\($0)'?" } ?? ""
+      let hint = Suggestions.didYouMean(pair.key, in: fields)
       throw ScenarioFileError(
         "\(window) shows \(screen), whose frame has no field '\(pair.key)'\(hint) "
           + "(its fields: \(fields.joined(separator: ", ")))",
@@ -198,7 +198,7 @@ extension ScenarioLoader {
   private func checkWindow(_ label: String, at location: SourceLocation, context: StepContext) throws(ScenarioFileError)
   {
     guard context.windows[label] == nil else { return }
-    let hint = Suggestions.closest(to: label, in: context.windowOrder).map { ". Did you mean '\($0)'?" } ?? ""
+    let hint = Suggestions.didYouMean(label, in: context.windowOrder)
     let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
     throw ScenarioFileError("no window '\(label)' is open here\(hint) (open: \(open))", at: location)
   }
@@ -326,7 +326,7 @@ extension ScenarioLoader {
       }
       for pair in pairs {
         guard declared.contains(pair.key) else {
-          let hint = Suggestions.closest(to: pair.key, in: declared).map { ". Did you mean '\($0)'?" } ?? ""
+          let hint = Suggestions.didYouMean(pair.key, in: declared)
           throw ScenarioFileError("\(relative) has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
         }
         given[pair.key] = try Substitution.apply(context.parameters, to: pair.value)

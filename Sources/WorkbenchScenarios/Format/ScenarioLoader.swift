@@ -292,7 +292,7 @@ public final class ScenarioLoader {
       guard registry.documentKindNames.contains(kind) else {
         throw ScenarioFileError(
           "unknown document kind '\(kind)'"
-            + (Suggestions.closest(to: kind, in: registry.documentKindNames).map { ". Did you mean '\($0)'?" } ?? ""),
+            + (Suggestions.didYouMean(kind, in: registry.documentKindNames)),
           at: kindNode.location)
       }
       var body: YAMLNode
@@ -414,13 +414,13 @@ public final class ScenarioLoader {
         let names = registry.screens.map(\.name)
         throw ScenarioFileError(
           "unknown screen '\(screen)'"
-            + (Suggestions.closest(to: screen, in: names).map { ". Did you mean '\($0)'?" } ?? ""),
+            + (Suggestions.didYouMean(screen, in: names)),
           at: value.location)
       }
       guard let kind = documents[document] else {
         throw ScenarioFileError(
-          "no document named '\(document)': declare it under documents:"
-            + (Suggestions.closest(to: document, in: documents.keys).map { " (did you mean '\($0)'?)" } ?? ""),
+          "no document named '\(document)'" + Suggestions.didYouMean(document, in: documents.keys)
+            + " (a scenario's own documents are declared under documents:)",
           at: value.location)
       }
       guard kind == screenKind.documentKind else {
@@ -447,7 +447,7 @@ public final class ScenarioLoader {
 
   func checkKeys(_ node: YAMLNode, allowed: [String], what: String) throws(ScenarioFileError) {
     for pair in node.pairs ?? [] where !allowed.contains(pair.key) {
-      let hint = Suggestions.closest(to: pair.key, in: allowed).map { ". Did you mean '\($0)'?" } ?? ""
+      let hint = Suggestions.didYouMean(pair.key, in: allowed)
       throw ScenarioFileError(
         "unknown key '\(pair.key)' in \(what)\(hint) (known keys: \(allowed.joined(separator: ", ")))",
         at: pair.keyLocation)

@@ -44,7 +44,7 @@ public enum FrameMatcher {
         // means a field that is null, not a field that is not there.
         guard let actualValue = actualObject[member.key] else {
           let keys = actualObject.keys
-          let hint = Suggestions.closest(to: member.key, in: keys).map { "; did you mean '\($0)'?" } ?? ""
+          let hint = Suggestions.didYouMean(member.key, in: keys, separator: "; ")
           mismatches.append(
             Mismatch(
               path: join(path, member.key), expected: brief(member.value),

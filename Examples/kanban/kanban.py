@@ -172,6 +172,8 @@ def main():
             reply = {"type": "error", "message": str(refusal)}
         except (ValueError, IndexError, KeyError, TypeError) as error:
             reply = {"type": "error", "message": f"the request could not be read: {error}"}
+        if isinstance(request, dict) and "id" in request:
+            reply["id"] = request["id"]  # the reply names the request it answers (§7)
         write_message(sink, reply)
 
 

@@ -152,6 +152,15 @@ public final class ModuleProcess {
     runningLine = request["line"]?.stringValue
     defer { runningLine = nil }
     let requestType = request["type"]?.stringValue ?? ""
+    // Every request is numbered; a reply that carries an id must carry this one (§7): a late
+    // second reply to an earlier request can then never be taken for this one's.
+    requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
+    let id = requestCount
+    var request = request
+    if case .object(var object) = request {
+      object["id"] = .integer(id)
+      request = .object(object)
+    }
     // Every request gets exactly one reply (§7). Something waiting before a request is sent was
     // not asked for (a second reply, or a message of the module's own): read as the answer to
     // this request, it would put every later reply one command late.
@@ -170,6 +179,11 @@ public final class ModuleProcess {
     if channel.hasBufferedInput {
       throw violation("it answered `\(requestType)` with more than one message")
     }
+    if let echoed = reply["id"], echoed != .integer(id) {
+      throw violation(
+        "it answered request \(id) (`\(requestType)`) with the reply to request \(echoed.jsonText): one came late or twice"
+      )
+    }
     let problems = ReplyRules.problems(with: reply, toRequest: requestType)
     if !problems.isEmpty {
       throw violation(
@@ -180,6 +194,9 @@ public final class ModuleProcess {
     }
     return reply
   }
+
+  /// How many requests this process has been sent (each request's id).
+  private var requestCount = 0
 
   /// Stops the module for breaking the protocol (§9), with the error to show.
   private func violation(_ reason: String) -> CommandError {

@@ -121,6 +121,16 @@ public final class ModuleSession {
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
   public func handle(_ request: FrameValue) -> FrameValue {
+    // The reply carries the request's id (§7), so the host can tell it from any other message.
+    var answered = answerWithFacts(request)
+    if let id = request["id"], case .object(var object) = answered {
+      object["id"] = id
+      answered = .object(object)
+    }
+    return answered
+  }
+
+  private func answerWithFacts(_ request: FrameValue) -> FrameValue {
     // A request that carries `facts` is being recorded or replayed: the facts the module's
     // effects use are served from it (on replay) and reported back in the reply.
     guard let facts = request["facts"] else { return reply(to: request) }

@@ -62,9 +62,23 @@ public enum ModuleCheck {
     /// Requests that got more than one message back, as `type: what came after`.
     private(set) var extraReplies: [String] = []
 
+    /// Requests whose reply named another request's id, as `type: id`.
+    private(set) var wrongIDs: [String] = []
+    private var requestCount = 0
+
     func ask(_ message: FrameValue) throws(ChannelError) -> FrameValue {
+      // Numbered as the host numbers them (§7); a reply that names an id must name this one.
+      requestCount += 1
+      var message = message
+      if case .object(var object) = message {
+        object["id"] = .integer(requestCount)
+        message = .object(object)
+      }
       try channel.send(message, timeout: 5000)
       let reply = try channel.receive(timeout: 5000)
+      if let echoed = reply["id"], echoed != .integer(requestCount) {
+        wrongIDs.append("\(message["type"]?.stringValue ?? "?") \(requestCount) answered as \(echoed.jsonText)")
+      }
       // One reply per request (§7): anything behind it within a moment is a second message.
       var extra = channel.hasUnaskedInput()
       if !extra {
@@ -330,12 +344,15 @@ public enum ModuleCheck {
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
 
-    // §7 Exactly one reply to every request so far.
+    // §7 Exactly one reply to every request so far, naming it when it names one.
+    let oneEach = peer.extraReplies.isEmpty && peer.wrongIDs.isEmpty
     record(
-      "one reply per request", "§7", peer.extraReplies.isEmpty,
-      peer.extraReplies.isEmpty
+      "one reply per request", "§7", oneEach,
+      oneEach
         ? "no message came that was not asked for"
-        : "expected one reply per request; more came after: " + peer.extraReplies.joined(separator: ", "))
+        : "expected one reply per request, with its id"
+          + (peer.extraReplies.isEmpty ? "" : "; more came after: " + peer.extraReplies.joined(separator: ", "))
+          + (peer.wrongIDs.isEmpty ? "" : "; replies named other requests: " + peer.wrongIDs.joined(separator: ", ")))
 
     // §10 Shutdown: the host closes the module's input; the module ends, with status 0.
     peer.closeInput()

@@ -352,6 +352,8 @@ enum PythonScaffold {
                 reply = answer(request, documents, windows)
             except Refused as refusal:
                 reply = {"type": "error", "message": str(refusal)}
+            if isinstance(request, dict) and "id" in request:
+                reply["id"] = request["id"]  # the reply names the request it answers (§7)
             write_message(sink, reply)
 
 

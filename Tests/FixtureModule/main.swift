@@ -97,6 +97,10 @@ struct FixtureModule: FeatureModule {
         case "twice":
           // A reply of its own before the real one: two messages for one request.
           sendRawReply(#"{"type":"result","frame":{"pokes":99,"label":"early"},"text":"early","state":"{}"}"#)
+        case "wrong-id":
+          // A well-formed result that names another request.
+          sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"x"},"text":"x","state":"{}","id":999}"#)
+          exit(0)
         case "ok-reply":
           sendRawReply(#"{"type":"ok"}"#)
           exit(0)  // (rather than wait to be stopped: module-check's later requests fail at once)

@@ -60,7 +60,8 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("the module fixture stopped"), "\(result.stderr)")
     #expect(
       result.stderr.contains("it answered `command` with more than one message")
-        || result.stderr.contains("it sent a message nobody asked for"), "\(result.stderr)")
+        || result.stderr.contains("it sent a message nobody asked for")
+        || result.stderr.contains("with the reply to request 2"), "\(result.stderr)")
     // The early reply's frame was never shown as a poke's, and no poke was committed twice.
     #expect(result.stdout.contains("pokes  tally  revision 1") || result.stdout.contains("pokes  tally  revision 2"))
     #expect(!result.stdout.contains("pokes  tally  revision 3"), "\(result.stdout)")
@@ -70,6 +71,7 @@ import WorkbenchTestSupport
     ("ok-reply", "a `result` or an `error` for `command`, got `ok`"),
     ("no-frame", "`frame` as an object"),
     ("bad-facts", "`facts` as a list of {source, value} objects"),
+    ("wrong-id", "it answered request 2 (`command`) with the reply to request 999"),
   ])
   func aReplyOfTheWrongKindIsAViolation(mode: String, message: String) {
     let result = run("open tally pokes t\n@t poke\nwindows", mode: mode)

@@ -107,4 +107,41 @@ import WorkbenchTestSupport
     let checkedIn = String(doc[start.upperBound..<stop.lowerBound])
     #expect(checkedIn == drawing, "docs/architecture.md's targets drawing is stale; replace it with:\n\(drawing)")
   }
+
+  /// The layers table lists every target of Package.swift (test targets aside) once, with the
+  /// targets it depends on as the manifest declares them; the failure prints the column to use.
+  @Test func theLayersTableMatchesPackageSwift() throws {
+    let root = repositoryRoot()
+    let manifest = try #require(readTextFile(root + "/Package.swift"))
+    let targets = Self.targets(inManifest: manifest)
+    let doc = try #require(readTextFile(root + "/docs/architecture.md"))
+    let header = "| target | what it holds | depends on (checked against Package.swift) |"
+    guard let start = doc.firstRange(of: header) else {
+      Issue.record("docs/architecture.md has no layers table starting with \(header)")
+      return
+    }
+    var rows: [(name: String, dependencies: [String])] = []
+    for line in doc[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2) {
+      guard line.hasPrefix("| `") else { break }
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingPrefix(" ") }
+      guard cells.count >= 4 else { continue }
+      let name = cells[1].split(separator: "`").first.map(String.init) ?? ""
+      let last = cells[cells.count - 2]
+      let dependencies =
+        last.hasPrefix("nothing")
+        ? []
+        : last.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      rows.append((name, dependencies))
+    }
+    #expect(rows.count >= 20, "the table reader found too few rows: \(rows.map(\.name))")
+    #expect(Set(rows.map(\.name)) == Set(targets.map(\.name)), "targets missing from the table or not in the manifest")
+    #expect(rows.count == Set(rows.map(\.name)).count, "a target has two rows")
+    for target in targets {
+      let listed = rows.first { $0.name == target.name }?.dependencies
+      let wanted =
+        target.dependencies.isEmpty ? "nothing" : target.dependencies.map { "`\($0)`" }.joined(separator: ", ")
+      #expect(listed == target.dependencies, "the row of \(target.name) should depend on: \(wanted)")
+    }
+  }
 }

@@ -74,4 +74,18 @@ import WorkbenchCore
   @Test func suggestsNothingForUnrelatedWords() {
     #expect(Suggestions.closest(to: "xyzzy", in: ["select", "query"]) == nil)
   }
+
+  /// The one reading of a command's `@WINDOW` prefix: unquoted and first only.
+  @Test func theWindowPrefixIsAnUnquotedFirstWord() throws {
+    let named = try CommandTokenizer.commands(in: "@left select 2")[0].windowPrefix
+    #expect(named.window == "left")
+    #expect(named.token?.column == 1)
+    #expect(named.rest.map(\.text) == ["select", "2"])
+    let quoted = try CommandTokenizer.commands(in: "\"@left\" select")[0].windowPrefix
+    #expect(quoted.window == nil)
+    #expect(quoted.rest.map(\.text) == ["@left", "select"])
+    let later = try CommandTokenizer.commands(in: "rename 1 @home")[0].windowPrefix
+    #expect(later.window == nil && later.rest.count == 3)
+    #expect([CommandToken]().windowPrefix.window == nil)
+  }
 }

@@ -24,3 +24,22 @@ public struct CommandSyntaxError: Error, Equatable, Sendable, CustomStringConver
 
   public var description: String { message }
 }
+
+extension CommandToken {
+  /// The window this word names when it stands first on a command (`@left`): an unquoted word
+  /// starting with `@`; `nil` for any other word (a quoted `"@x"` is text).
+  public var windowReference: String? {
+    guard !wasQuoted, text.hasPrefix("@") else { return nil }
+    return String(text.dropFirst())
+  }
+}
+
+extension Collection where Element == CommandToken {
+  /// A command's words split at its `@WINDOW` prefix: the window named (and its token), if
+  /// any, and the words after it. The one place a command's window prefix is read: dispatch,
+  /// completion, the scenario loader's check and the recorder all go through it.
+  public var windowPrefix: (window: String?, token: CommandToken?, rest: SubSequence) {
+    guard let first, let reference = first.windowReference else { return (nil, nil, self[...]) }
+    return (reference, first, dropFirst())
+  }
+}

@@ -31,8 +31,8 @@ extension Host {
     let endsWithSpace = commandText.last.map { $0 == " " || $0 == "\t" } ?? true
     let partial = endsWithSpace ? "" : (tokens.popLast()?.text ?? "")
     var window = focusedWindow
-    if let first = tokens.first, first.text.hasPrefix("@") {
-      window = self.window(named: String(first.text.dropFirst()))
+    if let reference = tokens.windowPrefix.window {
+      window = self.window(named: reference)
       tokens.removeFirst()
     } else if tokens.isEmpty, partial.hasPrefix("@") {
       return (windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }, nil, nil)

@@ -59,7 +59,7 @@ extension Host {
     }
     lineCommands = commands
     for var tokens in commands {
-      if let window, !(tokens.first.map { !$0.wasQuoted && $0.text.hasPrefix("@") } ?? false) {
+      if let window, tokens.windowPrefix.window == nil {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
       }
       let output: CommandOutput
@@ -125,8 +125,8 @@ extension Host {
   func resolve(_ tokens: [CommandToken]) throws(CommandError) -> ResolvedCommand {
     var rest = tokens[...]
     var window = focusedWindow
-    if let first = rest.first, !first.wasQuoted, first.text.hasPrefix("@") {
-      let reference = String(first.text.dropFirst())
+    let prefix = rest.windowPrefix
+    if let reference = prefix.window, let first = prefix.token {
       guard let target = self.window(named: reference) else {
         throw CommandError(
           "no window '\(reference)'" + suggestion(reference, in: windowLabels)
@@ -134,7 +134,7 @@ extension Host {
           column: first.column)
       }
       window = target
-      rest = rest.dropFirst()
+      rest = prefix.rest
     }
     guard let nameToken = rest.first else {
       throw CommandError("a window reference needs a command after it", column: tokens[0].column)

@@ -219,11 +219,11 @@ extension ScenarioLoader {
     for tokens in commands {
       var words = tokens[...]
       var target = window
-      if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
-        let label = String(first.text.dropFirst())
+      let prefix = words.windowPrefix
+      if let label = prefix.window, let first = prefix.token {
         try checkWindow(label, at: shifted(location, by: first.column), context: context)
         target = label
-        words = words.dropFirst()
+        words = prefix.rest
       }
       let screen = target.flatMap { context.windows[$0] }
       guard let name = words.first else {

@@ -77,7 +77,7 @@ final class SessionRecorder {
     // The rest of the line `record start` is on is recorded too (`-c "record start F; ..."`).
     let commands = (try? CommandTokenizer.commands(in: line)) ?? []
     if let index = commands.firstIndex(where: { tokens in
-      tokens.map(\.text).drop(while: { $0.hasPrefix("@") }).starts(with: ["record", "start"])
+      tokens.windowPrefix.rest.map(\.text).starts(with: ["record", "start"])
     }) {
       queued = commands
       nextCommand = index + 1
@@ -161,9 +161,10 @@ final class SessionRecorder {
     let focused = focusedID
     defer { focusedID = session.host.focusedWindowID }
     var window: String?
-    if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
-      window = String(first.text.dropFirst())
-      words.removeFirst()
+    let prefix = words.windowPrefix
+    if let named = prefix.window {
+      window = named
+      words = prefix.rest
     } else {
       window = focused.flatMap { session.host.window($0)?.label }
     }
@@ -186,10 +187,11 @@ final class SessionRecorder {
   private func isUnknownCommand(_ tokens: [CommandToken], session: WorkbenchSession) -> Bool {
     var words = tokens[...]
     var window = session.host.focusedWindow
-    if let first = words.first, !first.wasQuoted, first.text.hasPrefix("@") {
-      guard let named = session.host.window(named: String(first.text.dropFirst())) else { return true }
+    let prefix = words.windowPrefix
+    if let reference = prefix.window {
+      guard let named = session.host.window(named: reference) else { return true }
       window = named
-      words = words.dropFirst()
+      words = prefix.rest
     }
     guard let name = words.first?.text else { return true }
     return session.host.problemWithCommand(named: name, inScreen: window?.screen.name) != nil

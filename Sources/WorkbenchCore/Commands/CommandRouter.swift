@@ -17,9 +17,7 @@ public struct CommandRouter {
 
   /// A router over the host's commands and the modules' registered ones.
   init(moduleCommands: [String: [String: CommandSpec]], screenKinds: [String: ScreenKind]) {
-    var host: [String: CommandSpec] = [:]
-    for spec in HostCommands.all { host[spec.name] = spec }
-    hostCommands = host
+    hostCommands = HostCommands.byName
     self.moduleCommands = moduleCommands
     screenModules = screenKinds.mapValues(\.module)
   }

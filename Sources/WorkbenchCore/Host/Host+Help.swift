@@ -11,7 +11,7 @@ extension Host {
   }
 
   /// The names of the commands every window has.
-  public var hostCommandNames: Set<String> { Set(hostCommands.keys) }
+  public var hostCommandNames: Set<String> { Set(HostCommands.byName.keys) }
 
   func helpOverview(for window: Window?) -> String {
     var lines = ["Host commands:"]

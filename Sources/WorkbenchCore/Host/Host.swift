@@ -12,7 +12,6 @@ public final class Host {
   /// How to start again the modules of this session that run as processes.
   let moduleRestarts: [String: @MainActor () throws -> Void]
   /// Commands every window has, by name.
-  var hostCommands: [String: CommandSpec] = [:]
   /// The modules this host runs, registered once (hosts of one run share it).
   public let registry: ModuleRegistry
   /// Where a command name leads, for running, checking, help and completion.
@@ -92,7 +91,6 @@ public final class Host {
     self.registry = registry
     self.moduleRestarts = registry.restarts
     documents = SessionDocuments(registry: registry)
-    for spec in HostCommands.all { hostCommands[spec.name] = spec }
     documents.changed = { [weak self] entry in self?.documentChanged(entry) }
     documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
     documents.removed = { [weak self] name in self?.documentRemoved(name) }

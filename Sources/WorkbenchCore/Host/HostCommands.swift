@@ -1,5 +1,10 @@
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
+  /// The host's commands by name: the one table the router, the registry's reserved names and
+  /// the recorder read.
+  static let byName: [String: CommandSpec] = Dictionary(
+    all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
     show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,

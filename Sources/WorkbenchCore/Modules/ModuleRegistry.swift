@@ -31,7 +31,7 @@ public struct ModuleRegistry {
     var restarts: [String: @MainActor () throws -> Void] = [:]
     var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
     var factTypes: [String: FactType] = [:]
-    let reserved = Set(HostCommands.all.map(\.name))
+    let reserved = HostCommands.byName
     for module in modules {
       let manifest = module.manifest
       guard !manifest.name.isEmpty, !manifest.name.contains(".") else {
@@ -59,7 +59,7 @@ public struct ModuleRegistry {
         guard own[spec.name] == nil else {
           throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
         }
-        guard !reserved.contains(spec.name) else {
+        guard reserved[spec.name] == nil else {
           throw RegistrationError(message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
         }
         own[spec.name] = spec

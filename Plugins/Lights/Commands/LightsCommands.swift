@@ -34,7 +34,7 @@ enum LightsCommands {
 
   static let enter: CommandSpec = {
     var spec = enterCommand
-    spec.opensWindow = ("name", ["home": "room", "preview-home": "preview-room"])
+    spec.windowEffect = .opensFrom(screens: ["home": "room", "preview-home": "preview-room"], nameArgument: "name")
     return spec
   }()
 

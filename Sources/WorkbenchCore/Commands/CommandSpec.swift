@@ -65,15 +65,13 @@ public struct CommandSpec: Sendable {
   public let scope: CommandScope
   /// Runs the command.
   public let handler: @MainActor @Sendable (CommandContext) throws -> CommandOutput
-  /// For commands that open a window: the argument holding its name, and the screen the new
-  /// window shows for each screen the command can run in. Scenario files use it to know, before
-  /// running, which windows later steps may name.
-  public var opensWindow: (nameArgument: String, screens: [String: String])?
   /// Whether the command's output is what it is run for (`frame`, `windows`, `help`), as
   /// opposed to the frame most commands show after acting; `--quiet` prints only these.
   public var reports = false
   /// What the command does to the set of windows, for checks made before anything runs (a
-  /// scenario file's): opening one of the screen an argument names, or closing one.
+  /// scenario file's, which must know which windows later steps may name): opening one, of the
+  /// screen an argument names or the one that follows from the screen it runs in, or closing one.
+  /// The one declaration of window effects.
   public var windowEffect: WindowEffect?
 
   /// A command.
@@ -143,6 +141,9 @@ public enum WindowEffect: Sendable {
   /// Opens a window showing the screen `screenArgument` names, named by `nameArgument` (its
   /// number when left out).
   case opens(screenArgument: String, nameArgument: String)
+  /// Opens a window named by `nameArgument`, showing the screen `screens` gives for the screen
+  /// the command runs in (a room window from a home window).
+  case opensFrom(screens: [String: String], nameArgument: String)
   /// Closes the window `argument` names, or the one the command runs in.
   case closes(argument: String)
 }

@@ -34,16 +34,6 @@ extension ModuleRegistry {
     return try documentKind.materialize(snapshot: snapshot, edits: edits)
   }
 
-  /// When `name` (run in a window showing `screen`) opens a window: the position of the
-  /// argument holding its name and the screen it shows.
-  public func windowOpened(byCommand name: String, inScreen screen: String?) -> (argument: Int, screen: String)? {
-    guard case .success(let route) = router.route(name, screen: screen), let opens = route.spec.opensWindow,
-      let screen, let opened = opens.screens[screen],
-      let index = route.spec.arguments.firstIndex(where: { $0.name == opens.nameArgument })
-    else { return nil }
-    return (index, opened)
-  }
-
   /// The command `name` leads to from a window showing `screen`, with the subcommand its first
   /// word picks, if it has subcommands: the spec whose arguments the remaining words fill.
   public func commandSpec(named name: String, inScreen screen: String?, words: [String]) -> (

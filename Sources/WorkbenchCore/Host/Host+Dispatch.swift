@@ -179,7 +179,7 @@ extension Host {
     var named = CommandSpec(
       "\(spec.name) \(sub.name)", arguments: sub.arguments, summary: sub.summary, details: sub.details,
       scope: sub.scope, handler: sub.handler)
-    named.opensWindow = sub.opensWindow
+    named.windowEffect = sub.windowEffect
     named.reports = sub.reports
     return ResolvedCommand(
       spec: named, window: command.window, nameToken: word, argumentTokens: Array(command.argumentTokens.dropFirst()))

@@ -251,12 +251,11 @@ extension ScenarioLoader {
         }
       }
       guard !expectsFailure else { continue }
-      if let opened = registry.windowOpened(byCommand: name.text, inScreen: screen) {
-        context.open(opened.argument < tokens.count ? tokens[opened.argument].text : nil, screen: opened.screen)
-      }
       switch spec.windowEffect {
       case .opens(let screenArgument, let nameArgument)?:
         if let opened = values[screenArgument] { context.open(values[nameArgument], screen: opened) }
+      case .opensFrom(let screens, let nameArgument)?:
+        if let screen, let opened = screens[screen] { context.open(values[nameArgument], screen: opened) }
       case .closes(let argument)?:
         let named = values[argument].flatMap { context.windows[$0] != nil ? $0 : nil }
         if let label = named ?? target { context.close(label) }

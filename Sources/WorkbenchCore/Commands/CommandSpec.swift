@@ -127,6 +127,20 @@ public struct CommandSpec: Sendable {
     subcommands.first { $0.name == word }
   }
 
+  /// The subcommand `word` picks, named in full (`clock advance`, so its usage and messages say
+  /// what to type) and keeping its window effect and whether it reports: the one way a
+  /// subcommand is chosen, for running, checking a scenario and completion. `nil` when `word`
+  /// names none.
+  public func chosenSubcommand(_ word: String) -> CommandSpec? {
+    guard let sub = subcommand(named: word) else { return nil }
+    var named = CommandSpec(
+      "\(name) \(sub.name)", arguments: sub.arguments, summary: sub.summary, details: sub.details,
+      scope: sub.scope, handler: sub.handler)
+    named.windowEffect = sub.windowEffect
+    named.reports = sub.reports
+    return named
+  }
+
   /// The usage line: the name followed by each argument's usage, or by its subcommands'.
   public var usage: String {
     guard !subcommands.isEmpty else { return ([name] + arguments.map(\.usage)).joined(separator: " ") }

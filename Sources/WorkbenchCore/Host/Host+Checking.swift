@@ -40,7 +40,7 @@ extension ModuleRegistry {
     spec: CommandSpec, words: [String]
   )? {
     guard case .success(let route) = router.route(name, screen: screen) else { return nil }
-    if !route.spec.subcommands.isEmpty, let first = words.first, let sub = route.spec.subcommand(named: first) {
+    if !route.spec.subcommands.isEmpty, let first = words.first, let sub = route.spec.chosenSubcommand(first) {
       return (sub, Array(words.dropFirst()))
     }
     return (route.spec, words)

@@ -168,19 +168,13 @@ extension Host {
   func choosingSubcommand(_ command: ResolvedCommand) throws(CommandError) -> ResolvedCommand {
     let spec = command.spec
     guard !spec.subcommands.isEmpty, let word = command.argumentTokens.first else { return command }
-    guard let sub = spec.subcommand(named: word.text) else {
+    guard let named = spec.chosenSubcommand(word.text) else {
       let names = spec.subcommands.map(\.name)
       throw CommandError(
         "\(spec.name) has no subcommand '\(word.text)'" + suggestion(word.text, in: names) + " (it has "
           + names.joined(separator: ", ") + "). Usage: \(spec.usage)",
         column: word.column)
     }
-    // Named in full (`clock advance`), so its usage and messages say what to type.
-    var named = CommandSpec(
-      "\(spec.name) \(sub.name)", arguments: sub.arguments, summary: sub.summary, details: sub.details,
-      scope: sub.scope, handler: sub.handler)
-    named.windowEffect = sub.windowEffect
-    named.reports = sub.reports
     return ResolvedCommand(
       spec: named, window: command.window, nameToken: word, argumentTokens: Array(command.argumentTokens.dropFirst()))
   }

@@ -39,8 +39,7 @@ enum Interface {
     ]
   }
 
-  static let moduleOption = Option(
-    names: ["-m", "--module"], value: "PATH", help: "also load the module built as the executable PATH")
+  static let moduleOption = options(ModulePaths.options)[0]
 
   static var subcommands: [Subcommand] {
     [

@@ -35,11 +35,7 @@ func workbenchSourceRoot(file: String = #filePath) -> String {
 /// `reference`; `run` has them among its own options).
 struct ModulePaths {
   var paths: [String] = []
-  static let options: [ProgramOption<ModulePaths>] = [
-    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
-      $0.paths.append($1)
-    }
-  ]
+  static let options: [ProgramOption<ModulePaths>] = [.modules(\.paths)]
 
   /// The paths `-m PATH` names, and every other word as it was, options included: for a
   /// subcommand that parses its own options (`report --html FILE`).
@@ -49,7 +45,7 @@ struct ModulePaths {
     var index = 0
     while index < arguments.count {
       let word = arguments[index]
-      if word == "-m" || word == "--module" {
+      if ProgramOption<ModulePaths>.moduleNames.contains(word) {
         guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
           StandardStreams.error("workbench \(command): \(word) needs PATH\n")
           exit(ExitCode.usage)
@@ -99,7 +95,7 @@ struct ModulePaths {
   let names = Set(Interface.subcommands.map(\.name))
   // The workspace and the modules mean the same to every subcommand; the shell's other options
   // do not (`--json` names a report file for `run`), so those must follow the name.
-  let shared: Set = ["-w", "--workspace", "-m", "--module"]
+  let shared = Set(["-w", "--workspace"] + ProgramOption<ModulePaths>.moduleNames)
   var index = 0
   var misplaced: String?
   while index < arguments.count, arguments[index].hasPrefix("-") {

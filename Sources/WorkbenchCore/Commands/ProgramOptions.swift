@@ -18,6 +18,17 @@ public struct ProgramOption<Target>: Sendable {
     Self(names: names, value: nil, help: help) { target, _ throws(ProgramUsageError) in apply(&target) }
   }
 
+  /// `-m, --module PATH`, the one declaration of the option every front end and subcommand
+  /// that loads external modules takes: each use appends a path at `paths`.
+  public static func modules(_ paths: WritableKeyPath<Target, [String]> & Sendable) -> Self {
+    value(moduleNames, "PATH", help: "also load the module built as the executable PATH (repeatable)") {
+      $0[keyPath: paths].append($1)
+    }
+  }
+
+  /// The spellings of the module option.
+  public static var moduleNames: [String] { ["-m", "--module"] }
+
   /// An option with a value: `--rows N`.
   public static func value(
     _ names: [String], _ placeholder: String, help: String?,

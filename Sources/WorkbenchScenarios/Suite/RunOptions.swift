@@ -126,9 +126,7 @@ public struct RunOptions: Sendable {
     .value(["--baseline"], "DIR", help: "with --html: traces of a green run to compare failures with") {
       $0.baselinePath = $1
     },
-    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH") {
-      $0.modulePaths.append($1)
-    },
+    .modules(\.modulePaths),
     .flag(["--watch"], help: "run again whenever a scenario file or a module's executable changes (Ctrl-C stops)") {
       $0.watch = true
     },

@@ -48,9 +48,7 @@ public struct ShellOptions: Equatable, Sendable {
       guard let rows = Int(value), rows > 0 else { throw ProgramUsageError("--rows needs a positive number") }
       options.viewportRows = rows
     },
-    .value(["-m", "--module"], "PATH", help: "also load the module built as the executable PATH (repeatable)") {
-      $0.modulePaths.append($1)
-    },
+    .modules(\.modulePaths),
     .flag(
       ["--watch"], help: "with --module, in the shell: start a module again when it is rebuilt, reopening its windows"
     ) {

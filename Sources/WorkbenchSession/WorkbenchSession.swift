@@ -61,23 +61,24 @@ public final class WorkbenchSession {
     handle: (SessionEvent) throws(CommandError) -> Void
   ) throws(CommandError) {
     try host.run(line: line, in: window, continuingAfter: failed) { (result: CommandResult) throws(CommandError) in
-      let output = result.output
-      switch output {
-      case .relaunch:
+      // What a command asks of the session is carried out here, in one place; what it shows
+      // goes to the front end.
+      switch result.request {
+      case .relaunch?:
         let warnings = try relaunch()
         try handle(.relaunched(warnings: warnings))
-      case .quit:
+      case .quit?:
         try handle(.quit)
-      case .recordStart(let path):
+      case .recordStart(let path)?:
         try handle(.recordStart(path: path))
-      case .recordStop:
+      case .recordStop?:
         try handle(.recordStop)
-      case .shell(let request):
+      case .shell(let request)?:
         try handle(.shell(request))
-      case .unsavedWork(let windows, let quitting):
+      case .unsavedWork(let windows, let quitting)?:
         try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
-      default:
-        try handle(result.reports ? .report(output) : .output(output))
+      case nil:
+        try handle(result.reports ? .report(result.output) : .output(result.output))
       }
     }
   }

@@ -96,7 +96,7 @@ import WorkbenchTestSupport
     let restored = try Host(modules: [EditorModule()], restoring: record)
     #expect(restored.window(named: "first")?.frame["lines"]?.elements?.count == 3)
     #expect(restored.window(named: "first")?.frame["dirty"] == true)
-    #expect(try restored.run(line: "quit") == [.unsavedWork(windows: [WindowID(1)], quitting: true)])
-    #expect(try restored.run(line: "quit keep") == [.quit])
+    #expect(try restored.results(line: "quit").map(\.request) == [.unsavedWork(windows: [WindowID(1)], quitting: true)])
+    #expect(try restored.results(line: "quit keep").map(\.request) == [.quit])
   }
 }

@@ -228,7 +228,7 @@ import Testing
       failure(host, "clock advanc 2s")?.hasPrefix("clock has no subcommand 'advanc'. Did you mean 'advance'?") == true)
     #expect(failure(host, "clock advance") == "missing DURATION. Usage: clock advance DURATION")
     #expect(failure(host, "record") == "record needs a subcommand (start, stop). Usage: record start FILE | stop")
-    #expect(try host.run(line: "record start out.yaml") == [.recordStart(path: "out.yaml")])
+    #expect(try host.results(line: "record start out.yaml").map(\.request) == [.recordStart(path: "out.yaml")])
     #expect(host.completions(for: "clock ") == ["advance"])
     #expect(host.completions(for: "record s") == ["start", "stop"])
     let help = try host.run(line: "help record").first.map { "\($0)" } ?? ""

@@ -17,6 +17,13 @@ public struct CommandContext {
     self.effects = effects
   }
 
+  /// Asks the session to do something once the command returns (quit, relaunch, record, ask
+  /// about unsaved work); returns `.nothing`, what such a command shows.
+  public func request(_ request: SessionRequest) -> CommandOutput {
+    effects.request = request
+    return .nothing
+  }
+
   /// The window, or an error saying the command needs one.
   public func requireWindow() throws(CommandError) -> Window {
     guard let window else {
@@ -58,4 +65,5 @@ public struct CommandContext {
 @MainActor
 final class CommandEffects {
   var steppedHistory = false
+  var request: SessionRequest?
 }

@@ -13,9 +13,16 @@ public enum CommandOutput: Equatable, Sendable {
   case listing(text: String, value: FrameValue)
   /// Nothing to show.
   case nothing
+}
+
+/// What a command asks of the session beyond showing something: the session carries it out
+/// (`WorkbenchSession.run`) and hands what needs a front end to it. Kept apart from what a
+/// command shows (`CommandOutput`): a command returns what to show and, through its context,
+/// what the session must do (`CommandContext.request`).
+public enum SessionRequest: Equatable, Sendable {
   /// End the session.
   case quit
-  /// Save the session, tear the host down and restore it (the front end does it).
+  /// Save the session, tear the host down and restore it.
   case relaunch
   /// Start recording the commands that follow into a scenario file (the shell does it).
   case recordStart(path: String)
@@ -166,4 +173,12 @@ public enum WindowEffect: Sendable {
 public struct CommandResult: Equatable, Sendable {
   public let output: CommandOutput
   public let reports: Bool
+  /// What the command asked of the session, if anything.
+  public let request: SessionRequest?
+
+  public init(output: CommandOutput, reports: Bool, request: SessionRequest? = nil) {
+    self.output = output
+    self.reports = reports
+    self.request = request
+  }
 }

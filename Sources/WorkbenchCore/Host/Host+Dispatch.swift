@@ -5,41 +5,23 @@ extension Host {
   /// - Throws: `CommandError` (with the column it is about) for the first command that fails;
   ///   commands before it have run.
   public func run(line: String) throws(CommandError) -> [CommandOutput] {
-    var outputs: [CommandOutput] = []
-    try run(line: line) { output throws(CommandError) in outputs.append(output) }
-    return outputs
+    try results(line: line).map(\.output)
   }
 
-  /// Runs every command on a line, in order, handing each one's output to `handle` as soon as
-  /// it has run (so a front end shows each frame as it was then), and stopping at the first
-  /// error. Documents other processes changed are brought in first.
-  public func run(line: String, handle: (CommandOutput) throws(CommandError) -> Void) throws(CommandError) {
-    try run(line: line, in: nil, handle: handle)
+  /// Runs every command on a line as `run(line:)` does; each command's result, with what it
+  /// asked of the session.
+  public func results(line: String) throws(CommandError) -> [CommandResult] {
+    var results: [CommandResult] = []
+    try run(line: line, in: nil, continuingAfter: nil) { result throws(CommandError) in results.append(result) }
+    return results
   }
 
-  /// Runs a line as `run(line:handle:)` does; with `window`, each of its commands runs in that
-  /// window unless it names one itself with `@NAME` (a scenario's `WINDOW: command` step).
-  ///
-  /// This is the one way a front end runs a line: due timers fire, scheduled source changes are
-  /// delivered, and documents other processes saved are brought in, before the first command.
-  public func run(line: String, in window: String?, handle: (CommandOutput) throws(CommandError) -> Void)
-    throws(CommandError)
-  {
-    try run(line: line, in: window, continuingAfter: nil, handle: handle)
-  }
-
-  /// Runs a line as `run(line:in:handle:)` does; with `continuingAfter`, a command that fails is
-  /// reported to it and the line goes on with the next command (`--keep-going`).
-  public func run(
-    line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
-    handle: (CommandOutput) throws(CommandError) -> Void
-  ) throws(CommandError) {
-    try run(line: line, in: window, continuingAfter: failed) { result throws(CommandError) in try handle(result.output)
-    }
-  }
-
-  /// Runs a line as `run(line:in:continuingAfter:handle:)` does, handing over each command's
-  /// result with whether the command reports (its output is what it was run for).
+  /// The one way a front end runs a line: due timers fire, scheduled source changes are
+  /// delivered, and documents other processes saved are brought in, before the first command;
+  /// then each command runs in order (in `window` unless it names one with `@NAME`), and its
+  /// result (what it shows, whether it reports, what it asks of the session) goes to `handle`
+  /// as soon as it has run. The line stops at the first error, or, with `continuingAfter`, reports
+  /// it there and goes on (`--keep-going`); nothing after a `quit` runs.
   public func run(
     line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
@@ -62,17 +44,17 @@ extension Host {
       if let window, tokens.windowPrefix.window == nil {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
       }
-      let output: CommandOutput
+      let request: SessionRequest?
       do {
         let result = try runReporting(tokens)
-        output = result.output
+        request = result.request
         try handle(result)
       } catch {
         guard let failed else { throw error }
         failed(error)
         continue
       }
-      if output == .quit { return }  // nothing after `quit` runs
+      if request == .quit { return }  // nothing after `quit` runs
     }
   }
 
@@ -110,7 +92,7 @@ extension Host {
       let output = try resolved.spec.handler(context)
       services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
-      return CommandResult(output: output, reports: resolved.spec.reports)
+      return CommandResult(output: output, reports: resolved.spec.reports, request: context.effects.request)
     } catch var error as CommandError {
       content?.abandonCommand()
       // A run-time refusal points at its command, as a parse error points at its word.

@@ -151,7 +151,7 @@ enum HostCommands {
     }
     let window = try named ?? context.requireWindow()
     if host.unsavedSummary(of: window.id) != nil {
-      guard let choice else { return .unsavedWork(windows: [window.id], quitting: false) }
+      guard let choice else { return context.request(.unsavedWork(windows: [window.id], quitting: false)) }
       try host.leave(window.id, choice: choice == "save" ? .save : .discard)
     }
     host.closeWindow(window.id)
@@ -256,14 +256,14 @@ enum HostCommands {
   ) { context in
     let host = context.host
     let dirty = host.windows.filter { host.unsavedSummary(of: $0.id) != nil }.map(\.id)
-    guard !dirty.isEmpty else { return .quit }
+    guard !dirty.isEmpty else { return context.request(.quit) }
     switch context.arguments[quitUnsaved] {
-    case nil: return .unsavedWork(windows: dirty, quitting: true)
+    case nil: return context.request(.unsavedWork(windows: dirty, quitting: true))
     case "save": for id in dirty { try host.leave(id, choice: .save) }
     case "keep": break
     default: for id in dirty { try host.leave(id, choice: .discard) }
     }
-    return .quit
+    return context.request(.quit)
   }
 
   /// `exit`, as `quit` (the word other shells use).
@@ -311,7 +311,7 @@ enum HostCommands {
   static let relaunch = CommandSpec(
     "relaunch", summary: "Save the session, tear the host down and restore it, as quitting and starting again would",
     details: "Windows come back in order with their view state; undo histories do not survive."
-  ) { _ in .relaunch }
+  ) { context in context.request(.relaunch) }
 
   static let recordFile = Argument<String>.word("file", help: "the scenario file to write")
 
@@ -322,21 +322,23 @@ enum HostCommands {
 
   static let recordStart = CommandSpec(
     "start", arguments: [recordFile], summary: "Start recording into FILE"
-  ) { context in .recordStart(path: context.arguments[recordFile]) }
+  ) { context in context.request(.recordStart(path: context.arguments[recordFile])) }
 
-  static let recordStop = CommandSpec("stop", summary: "Stop recording and write the scenario") { _ in .recordStop }
+  static let recordStop = CommandSpec("stop", summary: "Stop recording and write the scenario") { context in
+    context.request(.recordStop)
+  }
 
   static let sourceFile = Argument<String>.word("file", help: "a file of commands, one line each")
   static let source = CommandSpec(
     "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time (shell only)",
     details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."
-  ) { context in .shell(.source(path: context.arguments[sourceFile])) }
+  ) { context in context.request(.shell(.source(path: context.arguments[sourceFile]))) }
 
   static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
     .optional
   static let history = CommandSpec(
     "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)"
-  ) { context in .shell(.history(count: context.arguments[historyCount])) }
+  ) { context in context.request(.shell(.history(count: context.arguments[historyCount]))) }
 
   static let settableOptions = ["json", "color", "quiet", "keep-going", "echo"]
   static let setOption = Argument<String>.choice("option", settableOptions, help: "the option").optional
@@ -349,9 +351,9 @@ enum HostCommands {
     let option = context.arguments[setOption]
     guard let value = context.arguments[setValue] else {
       if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
-      return .shell(.set(option: nil, on: nil))
+      return context.request(.shell(.set(option: nil, on: nil)))
     }
-    return .shell(.set(option: option, on: value == "on"))
+    return context.request(.shell(.set(option: option, on: value == "on")))
   }
 }
 

@@ -56,7 +56,7 @@ final class OutputWriter {
       emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : TerminalText.visible(value.outlineText))
     case .listing(let text, let value):
       emit(json ? value.jsonText : TerminalText.visible(text))
-    case .nothing, .quit, .relaunch, .recordStart, .recordStop, .unsavedWork, .shell:
+    case .nothing:
       break
     }
   }

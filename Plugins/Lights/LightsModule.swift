@@ -44,27 +44,31 @@ public struct LightsModule: FeatureModule {
 
 extension LightsModule {
   /// The scopes a lights session resolves, drawn from a real one: a host with the sample home,
-  /// a home window and a room window on every room, each frame projected (which resolves the
-  /// scopes and connections it reads), then each window's `scopes` tree.
+  /// a home window and a room window on every room (opened through the host's API, with the
+  /// screens' own types), each frame projected (which resolves the scopes and connections it
+  /// reads), then each window's scope tree.
   @MainActor static var scopeDiagram: Diagram {
     var nodes: [String] = []
     var edges: [Diagram.Edge] = []
-    guard let host = try? Host(modules: [LightsModule()], clock: .virtual) else {
+    guard let host = try? Host(modules: [LightsModule()], clock: .virtual),
+      let home = try? host.openWindow(screen: "home", document: "home"),
+      let homeWindow = home.anyModel as? HomeScreen<LiveMode>
+    else {
       return Diagram(title: "the scopes of a lights session", nodes: [], edges: [])
     }
-    var lines: [String] = []
     // The windows close at the end, so their connections are cancelled with them.
     defer { for window in host.windows { host.closeWindow(window.id) } }
-    if (try? host.run(line: "open home home h")) != nil {
-      _ = host.window(named: "h")?.frame
-      lines += (try? host.run(line: "@h scopes")).flatMap(Self.text) ?? []
-      if let window = host.window(named: "h"), let rooms = window.frame["rooms"]?.elements {
-        for room in rooms.compactMap({ $0["id"]?.stringValue }) {
-          _ = try? host.run(line: "@h enter \(room) r-\(room)")
-          _ = host.window(named: "r-\(room)")?.frame
-          lines += (try? host.run(line: "@r-\(room) scopes")).flatMap(Self.text)?.dropFirst() ?? []
-        }
-      }
+    let environment = host.screenEnvironment(for: home.documentName)
+    _ = home.frame
+    var lines = homeWindow.scopeTree()
+    for room in home.frame["rooms"]?.elements?.compactMap({ $0["id"]?.stringValue }) ?? [] {
+      let screen = RoomScreen<LiveMode>(
+        document: homeWindow.document, viewState: RoomViewState(), environment: environment)
+      guard (try? screen.showRoom(room)) != nil,
+        let window = try? host.openWindow(screen, screen: "room", document: home.documentName)
+      else { continue }
+      _ = window.frame
+      lines += screen.scopeTree().dropFirst()
     }
     // Indentation is nesting: each line hangs from the nearest line above indented less.
     var parents: [(indent: Int, node: String)] = []
@@ -80,12 +84,5 @@ extension LightsModule {
       parents.append((indent, node))
     }
     return Diagram(title: "the scopes and connections of a lights session", nodes: nodes, edges: edges)
-  }
-
-  private static func text(_ outputs: [CommandOutput]) -> [String]? {
-    for output in outputs {
-      if case .text(let text) = output { return text.split(separator: "\n").map(String.init) }
-    }
-    return nil
   }
 }

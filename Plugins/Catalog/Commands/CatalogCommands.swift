@@ -22,7 +22,7 @@ enum CatalogCommands {
     CommandSpec(name, arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)) {
       context in
       let model = try context.model(CatalogScreenModel.self)
-      try send(makeAction(context.arguments, model), to: model)
+      try model.send(makeAction(context.arguments, model))
       return .frame(try context.requireWindow().id)
     }
   }
@@ -36,21 +36,9 @@ enum CatalogCommands {
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
       let model = try context.model(CatalogScreenModel.self)
-      do {
-        let (edited, description) = try edit(context.arguments, model.document)
-        try context.commit(edited, summary: description)
-      } catch let error as CatalogValidationError {
-        throw CommandError(error.message)
-      }
+      let (edited, description) = try edit(context.arguments, model.document)
+      try context.commit(edited, summary: description)
       return .frame(try context.requireWindow().id)
-    }
-  }
-
-  @MainActor private static func send(_ action: CatalogAction, to model: CatalogScreenModel) throws(CommandError) {
-    do {
-      try model.send(action)
-    } catch {
-      throw CommandError(error.message)
     }
   }
 

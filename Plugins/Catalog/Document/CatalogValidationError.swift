@@ -1,6 +1,8 @@
+import WorkbenchCore
+
 /// Why a catalog document or an edit to it is invalid. Decoding untrusted input reports
 /// these instead of trapping.
-public struct CatalogValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct CatalogValidationError: UserFacingError, Equatable, Sendable, CustomStringConvertible {
   /// What is wrong and what to do about it.
   public let message: String
 
@@ -8,4 +10,5 @@ public struct CatalogValidationError: Error, Equatable, Sendable, CustomStringCo
   public init(_ message: String) { self.message = message }
 
   public var description: String { message }
+  public var userMessage: String { message }
 }

@@ -11,11 +11,7 @@ enum EditorCommands {
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
       let screen = try context.model(EditorScreen.self)
-      do throws(TextValidationError) {
-        try change(screen, context.arguments)
-      } catch {
-        throw CommandError(error.message)
-      }
+      try change(screen, context.arguments)
       return .frame(try context.requireWindow().id)
     }
   }

@@ -1,10 +1,11 @@
 import WorkbenchCore
 
 /// Why a text document or an edit to it is invalid.
-public struct TextValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct TextValidationError: UserFacingError, Equatable, Sendable, CustomStringConvertible {
   public let message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
+  public var userMessage: String { message }
 }
 
 /// A text document: a title and a body of lines.

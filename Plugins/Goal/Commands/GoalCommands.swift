@@ -11,12 +11,7 @@ enum GoalCommands {
     details: "Completing past the target is rejected with a message, whoever asks.", scope: .window(screens: screens)
   ) { context in
     let screen = try context.model(GoalScreen.self)
-    let committed: GoalDocument?
-    do throws(GoalFailure) {
-      committed = try screen.completeTapped()
-    } catch {
-      throw CommandError(GoalScreen.sentence(error.description))
-    }
+    let committed = try screen.completeTapped()
     if let committed { try context.commit(committed, summary: "complete a book") }
     return .frame(try context.requireWindow().id)
   }
@@ -28,11 +23,7 @@ enum GoalCommands {
     summary: "Set a new target in this window's draft (saved only by `save`)", scope: .window(screens: screens)
   ) { context in
     let screen = try context.model(GoalScreen.self)
-    do throws(GoalFailure) {
-      try screen.targetChosen(context.arguments[books])
-    } catch {
-      throw CommandError(GoalScreen.sentence(error.description))
-    }
+    try screen.targetChosen(context.arguments[books])
     return .frame(try context.requireWindow().id)
   }
 

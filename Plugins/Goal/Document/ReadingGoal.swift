@@ -1,5 +1,7 @@
+import WorkbenchCore
+
 /// Why a reading goal refused a change. Each case says what to do.
-public enum GoalFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public enum GoalFailure: UserFacingError, Equatable, Sendable, CustomStringConvertible {
   /// The target is zero or negative.
   case invalidTarget(Int)
   /// The target would fall below the books already completed.
@@ -8,6 +10,11 @@ public enum GoalFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidProgress(completed: Int, target: Int)
   /// The goal is finished; nothing more can be completed.
   case alreadyFinished(target: Int)
+
+  /// The description as a sentence: capitalised, with a full stop.
+  public var userMessage: String {
+    (description.first.map { String($0).uppercased() + description.dropFirst() } ?? description) + "."
+  }
 
   public var description: String {
     switch self {

@@ -75,7 +75,7 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
       message = nil
       return GoalDocument(goal: goal)
     } catch {
-      message = Self.sentence(error.description)
+      message = error.userMessage
       throw error
     }
   }
@@ -86,7 +86,7 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     do {
       try draft.goal.retarget(target)
     } catch {
-      message = Self.sentence(error.description)
+      message = error.userMessage
       throw error
     }
     viewState.draft = draft
@@ -164,10 +164,6 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     }
     frame.append(("message", FrameValue(message)))
     return .object(FrameObject(members: frame))
-  }
-
-  static func sentence(_ text: String) -> String {
-    (text.first.map { String($0).uppercased() + text.dropFirst() } ?? text) + "."
   }
 }
 

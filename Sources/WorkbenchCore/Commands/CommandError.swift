@@ -21,3 +21,12 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
 
   public var description: String { message }
 }
+
+/// An error a module's own code throws (a validation failure, a rule of its model) whose message
+/// is meant for the user as it is: a command handler lets it through, and the host turns it into
+/// the command's error once (with the command's column), so no module bridges its errors to
+/// `CommandError` by hand.
+public protocol UserFacingError: Error {
+  /// What went wrong and what to do, as the user reads it.
+  var userMessage: String { get }
+}

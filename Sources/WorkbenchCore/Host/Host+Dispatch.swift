@@ -98,6 +98,10 @@ extension Host {
       // A run-time refusal points at its command, as a parse error points at its word.
       if error.column == nil { error.column = resolved.nameToken.column }
       throw error
+    } catch let error as any UserFacingError {
+      // A module's own error, meant for the user: converted here, once, for every module.
+      content?.abandonCommand()
+      throw CommandError(error.userMessage, column: resolved.nameToken.column)
     } catch {
       content?.abandonCommand()
       throw CommandError(String(describing: error), column: resolved.nameToken.column)

@@ -298,8 +298,9 @@ public enum ModuleCheck {
       let answer = peer.reply(to: request)
       let reply = (try? answer.get()) ?? .null
       let isError = reply["type"]?.stringValue == "error" && reply["message"]?.stringValue != nil
-      let problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "command") }
+      var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "command") }
       if problems.isEmpty, let commit = reply["commit"]?.stringValue {
+        if (try? FrameValue.parse(json: Array(commit.utf8))) == nil { problems.append("`commit` as valid JSON text") }
         committed = (window.key, commit)
       }
       record(

@@ -118,6 +118,12 @@ import WorkbenchTestSupport
     #expect(stored.body.contains("Added by the second"))
   }
 
+  /// The document a refused save hands back, or `nil` when it was saved.
+  private func conflict(_ outcome: SaveOutcome) -> SessionRecord.Document? {
+    if case .conflicted(let current) = outcome { return current }
+    return nil
+  }
+
   /// Every reader of a whole document gives it with the edits stored since its snapshot.
   @Test func everyReaderOfAWholeDocumentAppliesItsEdits() throws {
     let first = try host()
@@ -129,41 +135,14 @@ import WorkbenchTestSupport
       ("changedDocuments", { try $0.changedDocuments(since: [:]).first { $0.name == "library" } }),
       (
         "a save's conflict",
-        { store in
-          guard
-            case .conflicted(let current) = try store.saveDocument(
-              name: "library", kind: "catalog", body: "{}", baseRevision: 1)
-          else { return nil }
-          return current
-        }
+        { conflict(try $0.saveDocument(name: "library", kind: "catalog", body: "{}", baseRevision: 1)) }
       ),
       (
         "a new document's conflict",
-        { store in
-          guard
-            case .conflicted(let current) = try store.saveDocument(
-              name: "library", kind: "catalog", body: "{}", baseRevision: 0)
-          else { return nil }
-          return current
-        }
+        { conflict(try $0.saveDocument(name: "library", kind: "catalog", body: "{}", baseRevision: 0)) }
       ),
-      (
-        "an edit's conflict",
-        { store in
-          guard case .conflicted(let current) = try store.appendEdit(name: "library", edit: "{}", baseRevision: 1)
-          else { return nil }
-          return current
-        }
-      ),
-      (
-        "a removal's conflict",
-        { store in
-          guard case .conflicted(let current) = try store.removeDocument(name: "library", baseRevision: 1) else {
-            return nil
-          }
-          return current
-        }
-      ),
+      ("an edit's conflict", { conflict(try $0.appendEdit(name: "library", edit: "{}", baseRevision: 1)) }),
+      ("a removal's conflict", { conflict(try $0.removeDocument(name: "library", baseRevision: 1)) }),
     ]
     for (name, read) in readers {
       let document = try read(try store())

@@ -34,7 +34,7 @@ let package = Package(
 
     // A session both front ends are thin clients of: the host on its workspace, line
     // execution, relaunch, unsaved work, saving and the end of the session.
-    .target(name: "WorkbenchSession", dependencies: ["WorkbenchCore", "WorkbenchStore"]),
+    .target(name: "WorkbenchSession", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchSystem"]),
 
     // The interactive and piped front end; the only importer of readline.
     .target(

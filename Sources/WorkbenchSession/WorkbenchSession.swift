@@ -19,6 +19,11 @@ public final class WorkbenchSession {
   let clockMode: SessionClock.Mode
   /// The session as last saved, so a line that changed no window writes nothing.
   private var savedSession: SessionRecord?
+  /// The recording running (`record start`), which the host tells about each command it runs.
+  private var recorder: SessionRecorder?
+  /// Whether `record start` may record this session: a shell's may; a scenario is a recording
+  /// already.
+  public var canRecord = true
 
   /// A session on a workspace: documents come from `store`, with the sample documents the
   /// modules ship added where the workspace lacks them; the windows are restored when
@@ -36,6 +41,7 @@ public final class WorkbenchSession {
     self.store = store
     self.host = try Self.restore(
       from: store, registry: registry, environment: environment, clock: clock, includingWindows: restoringWindows)
+    follow(host)
   }
 
   /// A session with no workspace yet (a scenario): the modules' sample documents, no windows,
@@ -46,13 +52,20 @@ public final class WorkbenchSession {
     self.clockMode = clock
     self.store = nil
     self.host = Host(registry: registry, environment: environment, clock: clock)
+    follow(host)
+  }
+
+  /// Has `host` tell the recording (when one runs) about each command it runs.
+  private func follow(_ host: Host) {
+    host.commandObserver = { [weak self] command in self?.recorder?.commandRan(command) }
   }
 
   // MARK: Lines
 
   /// Runs one line (in `window`, for a scenario's `WINDOW: command` step) and hands each
-  /// command's result to `handle`, in order, as it happens. Relaunch is carried out here and
-  /// reported; quitting, recording and unsaved work are reported for the front end to act on.
+  /// command's result to `handle`, in order, as it happens. What a command asks of the session
+  /// is carried out here, in one place: relaunch and recording are done and reported; quitting
+  /// and unsaved work are reported for the front end to act on.
   ///
   /// - Throws: `CommandError` for the first command that fails (with its column), or what
   ///   `handle` throws.
@@ -60,26 +73,58 @@ public final class WorkbenchSession {
     _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
     handle: (SessionEvent) throws(CommandError) -> Void
   ) throws(CommandError) {
+    defer { recorder?.lineFinished() }
     try host.run(line: line, in: window, continuingAfter: failed) { (result: CommandResult) throws(CommandError) in
-      // What a command asks of the session is carried out here, in one place; what it shows
-      // goes to the front end.
       switch result.request {
       case .relaunch?:
         let warnings = try relaunch()
         try handle(.relaunched(warnings: warnings))
       case .quit?:
+        if let ending = finishRecording(because: "the session ends") { try handle(ending) }
         try handle(.quit)
       case .recordStart(let path)?:
-        try handle(.recordStart(path: path))
+        try handle(.report(.text(try startRecording(to: path))))
       case .recordStop?:
-        try handle(.recordStop)
+        guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
+        recorder = nil
+        let count = try active.finish(session: self)
+        try handle(.report(.text("wrote \(active.path) (\(count) steps)")))
       case .shell(let request)?:
         try handle(.shell(request))
       case .unsavedWork(let windows, let quitting)?:
-        try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
+        do throws(CommandError) {
+          try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
+        } catch {
+          // A front end that cannot ask refused: the step a recording took fails with that.
+          recorder?.lastCommandRefused(error)
+          throw error
+        }
       case nil:
         try handle(result.reports ? .report(result.output) : .output(result.output))
       }
+    }
+  }
+
+  // MARK: Recording
+
+  /// Starts recording to `path`; returns what to tell the user.
+  private func startRecording(to path: String) throws(CommandError) -> String {
+    guard canRecord else { throw CommandError("`record` works in the shell; a scenario is already a recording") }
+    guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
+    recorder = try SessionRecorder(path: path, session: self)
+    return "recording to \(path); `record stop` writes it"
+  }
+
+  /// Writes a recording still running when the session ends, so nothing recorded is lost;
+  /// returns what to tell the user (`nil` when not recording).
+  public func finishRecording(because reason: String) -> SessionEvent? {
+    guard let active = recorder else { return nil }
+    recorder = nil
+    do {
+      let count = try active.finish(session: self)
+      return .report(.text("recording stopped as \(reason): wrote \(active.path) (\(count) steps)"))
+    } catch {
+      return .problem("recording stopped as \(reason), and \(error.message)")
     }
   }
 
@@ -88,6 +133,7 @@ public final class WorkbenchSession {
   ///
   /// - Throws: `CommandError` when saving fails (the window then stays open).
   public func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice) throws(CommandError) -> SessionEvent? {
+    recorder?.answered(choice)
     guard choice != .cancel else { return nil }
     if question.quitting {
       for id in question.windows where choice != .keep { try host.leave(id, choice: choice) }
@@ -118,6 +164,7 @@ public final class WorkbenchSession {
       end()
       host = try Self.restore(
         from: store, registry: registry, environment: environment, clock: clockMode, includingWindows: true)
+      follow(host)
     } catch let error as StoreError {
       throw CommandError(error.message)
     } catch let error as CommandError {
@@ -213,9 +260,9 @@ public enum SessionEvent: Equatable {
   case unsavedWork(UnsavedWorkQuestion)
   /// The session ends.
   case quit
-  /// Recording, which a front end that records carries out.
-  case recordStart(path: String)
-  case recordStop
+  /// Something went wrong that ends nothing (a recording that could not be written at the
+  /// end): show it as an error.
+  case problem(String)
   /// Something only the shell does (`source`, `history`, `set`).
   case shell(ShellRequest)
 }

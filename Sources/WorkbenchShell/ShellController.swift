@@ -13,9 +13,6 @@ final class ShellController {
   /// The options; `set` changes some of them for the rest of the session.
   var options: ShellOptions
   let output: OutputWriter
-  private var recorder: SessionRecorder?
-  /// The line running, for a recording that starts in the middle of it.
-  private var currentLine = ""
 
   init(session: WorkbenchSession, options: ShellOptions, output: OutputWriter) {
     self.session = session
@@ -46,9 +43,6 @@ final class ShellController {
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ typed: String, place: String?) -> Outcome {
     let line = Self.leavingSpellings.contains(typed.filter { !$0.isWhitespace }) ? "quit" : typed
-    currentLine = line
-    recorder?.lineWillRun(line, session: session)
-    defer { recorder?.lineFinished() }
     var failedCommand: CommandError?
     let outcome = report(place: place) { () throws(CommandError) -> Outcome in
       var outcome = Outcome.ran
@@ -56,17 +50,11 @@ final class ShellController {
       let keepGoing: ((CommandError) -> Void)? =
         options.keepGoing
         ? { error in
-          self.recorder?.commandFailed(error, session: self.session)
           self.writeFailure(error, place: place)
           failedCommand = error
         } : nil
-      do throws(CommandError) {
-        try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
-          if let result = try show(event) { outcome = result }
-        }
-      } catch {
-        recorder?.commandFailed(error, session: session)
-        throw error
+      try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
+        if let result = try show(event) { outcome = result }
       }
       if let failedCommand, outcome == .ran { return .failed(usage: failedCommand.isUsageError) }
       return outcome
@@ -77,7 +65,6 @@ final class ShellController {
 
   /// Carries out the answer to a question about unsaved work.
   func answer(_ question: UnsavedWorkQuestion, with choice: LeaveChoice) -> Outcome {
-    recorder?.answered(choice)
     let outcome = report(place: nil) { () throws(CommandError) -> Outcome in
       guard let event = try session.leave(question, choice: choice) else { return .ran }
       return try show(event) ?? .ran
@@ -89,12 +76,6 @@ final class ShellController {
   /// Shows an event; returns the outcome it decides, if any.
   private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
     switch event {
-    case .recordStart, .recordStop: break
-    case .shell: recorder?.commandSkipped(session: session)
-    case .unsavedWork: if canAsk { recorder?.commandRan(session: session) }
-    default: recorder?.commandRan(session: session)
-    }
-    switch event {
     case .output(let result):
       if !options.quiet { output.write(result, host: host) }
     case .report(let result):
@@ -105,22 +86,14 @@ final class ShellController {
         output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
       }
     case .quit:
-      finishRecording(because: "the session ends")
       return .quit
+    case .problem(let message):
+      output.writeError(message, place: nil)
     case .unsavedWork(let question):
       guard canAsk else { throw CommandError(question.message) }
       return .ask(question)
-    case .recordStart(let path):
-      guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-      recorder = try SessionRecorder(path: path, session: session, line: currentLine)
-      output.write(.text("recording to \(path); `record stop` writes it"), host: host)
     case .shell(let request):
       return try carryOut(request)
-    case .recordStop:
-      guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
-      recorder = nil
-      let count = try active.finish(session: session)
-      output.write(.text("wrote \(active.path) (\(count) steps)"), host: host)
     }
     return nil
   }
@@ -190,14 +163,10 @@ final class ShellController {
     }
     sourceDepth += 1
     let asked = canAsk
-    let outerLine = currentLine
-    let recording = recorder?.lineState
     canAsk = false
     defer {
       sourceDepth -= 1
       canAsk = asked
-      currentLine = outerLine
-      if let recording { recorder?.resume(recording, session: session) }
     }
     var number = 0
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -225,13 +194,10 @@ final class ShellController {
 
   /// Writes a recording still running when the session ends, so nothing recorded is lost.
   func finishRecording(because reason: String) {
-    guard let active = recorder else { return }
-    recorder = nil
-    do {
-      let count = try active.finish(session: session)
-      output.write(.text("recording stopped as \(reason): wrote \(active.path) (\(count) steps)"), host: host)
-    } catch {
-      output.writeError("recording stopped as \(reason), and \(error.message)", place: nil)
+    switch session.finishRecording(because: reason) {
+    case .report(let text)?: output.write(text, host: host)
+    case .problem(let message)?: output.writeError(message, place: nil)
+    default: break
     }
   }
 

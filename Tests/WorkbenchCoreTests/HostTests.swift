@@ -192,9 +192,11 @@ import Testing
     let host = try Host(modules: [CounterModule()])
     // With no counter window, `step` is counter's command and runs nowhere yet.
     #expect(failure(host, "step 2")?.contains("counter.step needs a counter window, and none is open") == true)
+    // The scenario loader's check resolves against the windows a script will have open, and
+    // says what running says.
     #expect(
-      host.problemWithCommand(named: "step", inScreen: nil)
-        == "'step' is a command of counter, not of a host step (`do:`): run it in a counter window or as counter.step")
+      problem(host, "step 2", screen: nil)
+        == "counter.step needs a counter window, and none is open: open one with `open counter DOCUMENT`")
     let help = try host.run(line: "help step").first.map { "\($0)" } ?? ""
     #expect(help.contains("usage: step SIZE"))
     #expect(
@@ -202,13 +204,12 @@ import Testing
     #expect(host.completions(for: "ste") == [])
     // In a counter window it is the window's own.
     _ = try host.run(line: "open counter tally")
-    #expect(host.problemWithCommand(named: "step", inScreen: "counter") == nil)
+    #expect(problem(host, "step 2", screen: "counter") == nil)
     #expect(host.completions(for: "ste") == ["step"])
     #expect(try host.run(line: "help step").first.map { "\($0)" }?.contains("(also typed as counter.step)") == true)
     // A typo gets the same suggestion everywhere.
     #expect(failure(host, "stpe 2")?.hasPrefix("unknown command 'stpe'. Did you mean 'step'?") == true)
-    #expect(
-      host.problemWithCommand(named: "stpe", inScreen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
+    #expect(problem(host, "stpe 2", screen: "counter") == "unknown command 'stpe'. Did you mean 'step'?")
     // A run-time refusal carries the column of its command.
     #expect(throws: CommandError("no command 'stpe'. Did you mean 'step'?", column: 1)) {
       try host.run(line: "help stpe")
@@ -242,6 +243,26 @@ import Testing
 func failure(_ host: Host, _ line: String) -> String? {
   do {
     _ = try host.run(line: line)
+    return nil
+  } catch {
+    return error.message
+  }
+}
+
+/// The message the scenario loader's check gives a line before anything runs, in a script
+/// whose one window (if `screen`) shows `screen`, or `nil` when it resolves and binds.
+@MainActor
+func problem(_ host: Host, _ line: String, screen: String?) -> String? {
+  var planned = PlannedWindows()
+  if let screen {
+    planned.open("main", screen: screen)
+    planned.current = planned.openWindows.last
+  }
+  guard let commands = try? CommandTokenizer.commands(in: line) else { return "the line does not tokenize" }
+  do throws(CommandError) {
+    for tokens in commands {
+      _ = try host.resolver.bind(try host.resolver.resolve(tokens, in: planned), in: planned)
+    }
     return nil
   } catch {
     return error.message

@@ -95,7 +95,9 @@ import WorkbenchTestSupport
     #expect(targets.count >= 17, "the manifest reader found too few targets: \(targets.map(\.name))")
     #expect(
       targets.contains(
-        Target(name: "WorkbenchSession", kind: "target", dependencies: ["WorkbenchCore", "WorkbenchStore"])))
+        Target(
+          name: "WorkbenchSession", kind: "target",
+          dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchSystem"])))
     let drawing = Self.mermaid(targets)
     let doc = try #require(readTextFile(root + "/docs/architecture.md"))
     let begin = "<!-- targets: generated from Package.swift by ArchitectureDocTests -->\n"

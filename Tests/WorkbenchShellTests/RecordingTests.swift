@@ -273,4 +273,20 @@ import WorkbenchTestSupport
     #expect(recorded.contains("state: loaded"), "\(recorded)")
     #expect(Self.replayProblems(file, times: 2) == nil)
   }
+
+  /// A script cannot be asked about unsaved work, so `close` with a draft fails there: the
+  /// recording keeps that step with the refusal as its `fails:` (the session marks the step the
+  /// host reported once the front end refuses), and the replay fails the same way.
+  @Test func aCloseAScriptRefusesIsRecordedAsFailing() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/refused.yaml"
+    let shell = ChildProcess.runWorkbench([
+      "-q", "--keep-going", "-w", ":memory:", "-c",
+      "record start \(file); open editor notes e; append a draft; close e; discard; close e; record stop",
+    ])
+    #expect(shell.stderr.contains("window e has unsaved changes"), "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("  - do: close e\n    fails: \"window e has unsaved changes"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 1) == nil)
+  }
 }

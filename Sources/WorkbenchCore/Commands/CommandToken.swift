@@ -34,6 +34,14 @@ extension CommandToken {
   }
 }
 
+extension CommandToken {
+  /// A window reference as a user may type it in an argument (`left`, `2`, `@left`), without
+  /// its `@`.
+  public static func bareWindowReference(_ reference: String) -> String {
+    reference.hasPrefix("@") ? String(reference.dropFirst()) : reference
+  }
+}
+
 extension Collection where Element == CommandToken {
   /// A command's words split at its `@WINDOW` prefix: the window named (and its token), if
   /// any, and the words after it. The one place a command's window prefix is read: dispatch,

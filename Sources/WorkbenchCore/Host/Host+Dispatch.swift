@@ -39,7 +39,6 @@ extension Host {
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
-    lineCommands = commands
     for var tokens in commands {
       if let window, tokens.windowPrefix.window == nil {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
@@ -58,14 +57,6 @@ extension Host {
     }
   }
 
-  /// A command resolved against the host: which spec, which window, which argument words.
-  struct ResolvedCommand {
-    let spec: CommandSpec
-    let window: Window?
-    let nameToken: CommandToken
-    let argumentTokens: [CommandToken]
-  }
-
   /// Runs one tokenized command.
   public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
     try runReporting(tokens).output
@@ -75,16 +66,34 @@ extension Host {
   func runReporting(_ tokens: [CommandToken]) throws(CommandError) -> CommandResult {
     let resolved: ResolvedCommand
     let arguments: ParsedArguments
+    let directory = LiveWindows(windows: windowList, documents: documents)
     do {
-      resolved = try choosingSubcommand(try resolve(tokens))
-      arguments = try bind(resolved)
+      resolved = try resolver.resolve(tokens, in: directory)
     } catch {
       var usage = error
       usage.isUsageError = true
       throw usage
     }
-    let context = CommandContext(arguments: arguments, window: resolved.window, host: self)
-    let content = resolved.window?.content
+    let words = Array(tokens.windowPrefix.rest)
+    // What ran, success or failure, is reported once it is known (a recording listens).
+    var failure: CommandError?
+    var request: SessionRequest?
+    defer {
+      commandObserver?(
+        RanCommand(
+          words: words, window: resolved.window, module: resolved.module, request: request, failure: failure))
+    }
+    do {
+      arguments = try resolver.bind(resolved, in: directory)
+    } catch {
+      var usage = error
+      usage.isUsageError = true
+      failure = usage
+      throw usage
+    }
+    let window = resolved.window.flatMap { windowList.window($0.id) }
+    let context = CommandContext(arguments: arguments, window: window, host: self)
+    let content = window?.content
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
     defer { services.scheduler.flush() }
@@ -92,100 +101,74 @@ extension Host {
       let output = try resolved.spec.handler(context)
       services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
-      return CommandResult(output: output, reports: resolved.spec.reports, request: context.effects.request)
-    } catch var error as CommandError {
-      content?.abandonCommand()
-      // A run-time refusal points at its command, as a parse error points at its word.
-      if error.column == nil { error.column = resolved.nameToken.column }
-      throw error
-    } catch let error as any UserFacingError {
-      // A module's own error, meant for the user: converted here, once, for every module.
-      content?.abandonCommand()
-      throw CommandError(error.userMessage, column: resolved.nameToken.column)
+      request = context.effects.request
+      return CommandResult(output: output, reports: resolved.spec.reports, request: request)
     } catch {
       content?.abandonCommand()
-      throw CommandError(String(describing: error), column: resolved.nameToken.column)
+      let refusal = Self.commandError(error, column: resolved.nameToken.column)
+      failure = refusal
+      throw refusal
     }
   }
 
-  func resolve(_ tokens: [CommandToken]) throws(CommandError) -> ResolvedCommand {
-    var rest = tokens[...]
-    var window = focusedWindow
-    let prefix = rest.windowPrefix
-    if let reference = prefix.window, let first = prefix.token {
-      guard let target = self.window(named: reference) else {
-        throw CommandError(
-          "no window '\(reference)'" + suggestion(reference, in: windowLabels)
-            + (windows.isEmpty ? ": no window is open" : ""),
-          column: first.column)
-      }
-      window = target
-      rest = prefix.rest
-    }
-    guard let nameToken = rest.first else {
-      throw CommandError("a window reference needs a command after it", column: tokens[0].column)
-    }
-    let arguments = Array(rest.dropFirst())
-    let name = nameToken.text
-    switch router.route(name, screen: window?.screen.name) {
-    case .success(let route):
-      guard let module = route.module else {
-        return ResolvedCommand(spec: route.spec, window: window, nameToken: nameToken, argumentTokens: arguments)
-      }
-      return ResolvedCommand(
-        spec: route.spec, window: try self.window(for: route.spec, module: module, preferred: window, token: nameToken),
-        nameToken: nameToken, argumentTokens: arguments)
-    case .failure(let refusal):
-      // A command of one module whose window is not open says which window it needs.
-      if case .otherModules(_, let owners) = refusal, owners.count == 1,
-        let spec = moduleCommands[owners[0]]?[name], case .window(let screens) = spec.scope,
-        !windows.contains(where: { screens.contains($0.screen.name) })
-      {
-        _ = try self.window(for: spec, module: owners[0], preferred: nil, token: nameToken)
-      }
-      let place = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
-      var message = refusal.message(place: place)
-      if case .unknown = refusal { message += " (type `help` for the list)" }
-      throw CommandError(message, column: nameToken.column)
+  /// Any error a handler throws as the command's error: a run-time refusal points at its
+  /// command, as a parse error points at its word; a module's own error meant for the user
+  /// (`UserFacingError`) is converted here, once, for every module.
+  static func commandError(_ error: any Error, column: Int) -> CommandError {
+    switch error {
+    case var error as CommandError:
+      if error.column == nil { error.column = column }
+      return error
+    case let error as any UserFacingError:
+      return CommandError(error.userMessage, column: column)
+    default:
+      return CommandError(String(describing: error), column: column)
     }
   }
 
-  /// The subcommand the first argument word names, for a command made of subcommands.
-  func choosingSubcommand(_ command: ResolvedCommand) throws(CommandError) -> ResolvedCommand {
-    let spec = command.spec
-    guard !spec.subcommands.isEmpty, let word = command.argumentTokens.first else { return command }
-    guard let named = spec.chosenSubcommand(word.text) else {
-      let names = spec.subcommands.map(\.name)
-      throw CommandError(
-        "\(spec.name) has no subcommand '\(word.text)'" + suggestion(word.text, in: names) + " (it has "
-          + names.joined(separator: ", ") + "). Usage: \(spec.usage)",
-        column: word.column)
-    }
-    return ResolvedCommand(
-      spec: named, window: command.window, nameToken: word, argumentTokens: Array(command.argumentTokens.dropFirst()))
+  /// The session's windows and documents, as the resolver reads them.
+  public var directory: some WindowDirectory { LiveWindows(windows: windowList, documents: documents) }
+
+  /// The words that could complete the word being typed at the end of `line` (see
+  /// `CommandResolver.completions`).
+  public func completions(for line: String) -> [String] {
+    resolver.completions(for: line, in: directory)
   }
 
-  /// The window a module command runs in: the preferred one when its screen fits, else the
-  /// only open window that fits.
-  private func window(for spec: CommandSpec, module: String, preferred: Window?, token: CommandToken)
-    throws(CommandError) -> Window?
-  {
-    guard case .window(let screens) = spec.scope else { return preferred }
-    if let preferred, screens.contains(preferred.screen.name) { return preferred }
-    let fitting = windows.filter { screens.contains($0.screen.name) }
-    let wanted = screens.joined(separator: " or ")
-    if preferred == nil, fitting.count == 1 { return fitting[0] }
-    if fitting.isEmpty {
-      throw CommandError(
-        "\(module).\(spec.name) needs a \(wanted) window, and none is open: open one with "
-          + "`open \(screens[0]) DOCUMENT`",
-        column: token.column)
-    }
-    let labels = fitting.map { "@" + $0.label }.joined(separator: ", ")
-    throw CommandError(
-      "\(module).\(spec.name) needs a \(wanted) window: put one of \(labels) in front",
-      column: token.column)
+  /// What each candidate completing `line` names, for listing beside it: a book's title beside
+  /// its id.
+  public func completionLabels(for line: String, candidates: [String]) -> [String: String] {
+    resolver.completionLabels(for: line, candidates: candidates, in: directory)
+  }
+}
+
+/// A session's open windows and documents, as `CommandResolver` reads them.
+@MainActor
+struct LiveWindows: WindowDirectory {
+  let windows: SessionWindows
+  let documents: SessionDocuments
+
+  var openWindows: [DirectoryWindow] { windows.all.map(\.directoryEntry) }
+  var focusedWindow: DirectoryWindow? { windows.focusedID.flatMap { windows.window($0)?.directoryEntry } }
+  func findWindow(named reference: String) -> DirectoryWindow? { windows.window(named: reference)?.directoryEntry }
+  func hasDocument(named name: String) -> Bool? { documents[name] != nil }
+  var knownDocumentNames: [String] { documents.names }
+  func kindOfDocument(named name: String) -> String? { documents[name]?.kind }
+  func model(of window: WindowID) -> AnyObject? { windows.window(window)?.content.model }
+
+  func missingWindowMessage(_ reference: String) -> String {
+    "no window '\(reference)'" + Suggestions.didYouMean(reference, in: windows.labels)
+      + (windows.all.isEmpty ? ": no window is open" : "")
   }
 
-  var windowLabels: [String] { windowList.labels }
+  func place(of window: DirectoryWindow?) -> String {
+    window.map { "window \($0.label) shows \($0.screen)" } ?? "no window is open"
+  }
+
+  var unknownCommandHint: String { " (type `help` for the list)" }
+}
+
+extension Window {
+  /// The window as a directory lists it.
+  var directoryEntry: DirectoryWindow { DirectoryWindow(id: id, name: name, screen: screen.name) }
 }

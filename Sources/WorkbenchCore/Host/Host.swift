@@ -16,6 +16,8 @@ public final class Host {
   public let registry: ModuleRegistry
   /// Where a command name leads, for running, checking, help and completion.
   public var router: CommandRouter { registry.router }
+  /// Resolves lines against this session's windows (and the loader's planned ones).
+  public let resolver: CommandResolver
   /// Each module's commands, by module name then command name.
   let moduleCommands: [String: [String: CommandSpec]]
   let environment: ScreenEnvironment
@@ -28,9 +30,9 @@ public final class Host {
   public var windows: [Window] { windowList.all }
   /// The window commands run in unless they name another.
   public var focusedWindowID: WindowID? { windowList.focusedID }
-  /// The commands of the line running (or run last), as tokenized, for a front end that
-  /// follows them (a recording).
-  public internal(set) var lineCommands: [[CommandToken]] = []
+  /// Told about each command that ran, as it finishes (see `RanCommand`): the session's
+  /// recorder listens here.
+  public var commandObserver: ((RanCommand) -> Void)?
   /// Windows of the restored session whose screen no loaded module has (an external module
   /// not loaded this time): saved with the session as they were, shown again once it is.
   public internal(set) var dormantWindows: [SessionRecord.Window] = []
@@ -89,6 +91,7 @@ public final class Host {
     self.screenKinds = registry.screenKinds
     self.moduleCommands = registry.moduleCommands
     self.registry = registry
+    self.resolver = CommandResolver(registry: registry)
     self.moduleRestarts = registry.restarts
     documents = SessionDocuments(registry: registry)
     documents.changed = { [weak self] entry in self?.documentChanged(entry) }
@@ -143,6 +146,12 @@ public final class Host {
 
   /// The registered document kinds' names.
   public var documentKindNames: [String] { registry.documentKindNames }
+
+  /// The kind of the document named `name`, if it exists.
+  public func documentKind(of name: String) -> String? { documents[name]?.kind }
+
+  /// The top-level fields the frames of `screen` have, when the screen declares them.
+  public func frameFields(ofScreen screen: String) -> [String]? { registry.frameFields(ofScreen: screen) }
 
   /// The registered screens' names, and the document kind each shows.
   public var screens: [(name: String, documentKind: String)] { registry.screens }
@@ -227,11 +236,11 @@ public final class Host {
     throws(CommandError) -> Window
   {
     guard let screen = screenKinds[screenName] else {
-      throw CommandError("unknown screen '\(screenName)'" + suggestion(screenName, in: screenKinds.keys))
+      throw CommandError("unknown screen '\(screenName)'" + Suggestions.didYouMean(screenName, in: screenKinds.keys))
     }
     guard let entry = documents[documentName] else {
       throw CommandError(
-        "no document named '\(documentName)'" + suggestion(documentName, in: documents.names))
+        "no document named '\(documentName)'" + Suggestions.didYouMean(documentName, in: documents.names))
     }
     guard entry.kind == screen.documentKind else {
       throw CommandError(
@@ -298,7 +307,4 @@ public final class Host {
     return header + "\n" + window.screen.render(window.frame)
   }
 
-  func suggestion(_ word: String, in candidates: some Sequence<String>) -> String {
-    Suggestions.didYouMean(word, in: candidates)
-  }
 }

@@ -231,7 +231,7 @@ enum HostCommands {
       throw CommandError(
         known.isEmpty
           ? "no module runs in its own process in this session"
-          : "no process module named '\(name)'" + context.host.suggestion(name, in: known))
+          : "no process module named '\(name)'" + Suggestions.didYouMean(name, in: known))
     }
     do {
       try restart()

@@ -34,7 +34,7 @@ final class SessionWindows {
 
   /// The window a user named, by name or number (`left`, `2`, with or without `@`).
   func window(named reference: String) -> Window? {
-    let reference = reference.hasPrefix("@") ? String(reference.dropFirst()) : reference
+    let reference = CommandToken.bareWindowReference(reference)
     if let byName = all.first(where: { $0.name == reference }) { return byName }
     if let number = Int(reference) { return all.first { $0.id.number == number } }
     return nil

@@ -7,34 +7,8 @@ import WorkbenchSystem
 struct StepContext {
   var parameters: Substitution.Parameters
   var origin: [String]
-  /// Open windows by label, with their screen.
-  var windows: [String: String] = [:]
-  var windowOrder: [String] = []
-  var windowsOpened = 0
-
-  /// Each named window's number, which names it too.
-  var numbers: [String: String] = [:]
-
-  mutating func open(_ name: String?, screen: String, number given: Int? = nil) {
-    let assigned = given ?? windowsOpened + 1
-    windowsOpened = max(windowsOpened, assigned)
-    let number = String(assigned)
-    let label = name ?? number
-    windows[label] = screen
-    windowOrder.append(label)
-    if name != nil {
-      windows[number] = screen
-      numbers[label] = number
-    }
-  }
-
-  /// Closes a window named by its name or its number: both stop naming it.
-  mutating func close(_ label: String) {
-    let name = numbers.first { $0.value == label }?.key ?? label
-    for alias in [name, numbers[name]].compactMap({ $0 }) { windows[alias] = nil }
-    numbers[name] = nil
-    windowOrder.removeAll { $0 == name }
-  }
+  /// The windows open at this point, followed through each step's window changes.
+  var windows = PlannedWindows()
 }
 
 extension ScenarioLoader {
@@ -112,7 +86,9 @@ extension ScenarioLoader {
         let label = try Substitution.replace(in: window.key, context.parameters, at: window.keyLocation)
         try checkWindow(label, at: window.keyLocation, context: context)
         let expected = try Substitution.apply(context.parameters, to: window.value)
-        if let screen = context.windows[label] { try checkFields(of: expected, window: label, screen: screen) }
+        if let screen = context.windows.findWindow(named: label)?.screen {
+          try checkFields(of: expected, window: label, screen: screen)
+        }
         expectations.append((label, expected))
       }
       return [Step(action: .expect(expectations), location: main.keyLocation, failure: nil, origin: context.origin)]
@@ -139,10 +115,10 @@ extension ScenarioLoader {
       return try repeatSteps(
         main.value, body: pairs.first { $0.key == "steps" }?.value, context: &context, includes: includes)
     default:
-      guard context.windows[main.key] != nil else {
-        let candidates = Self.stepKinds + context.windowOrder
-        let hint = Suggestions.didYouMean(main.key, in: candidates)
-        let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
+      guard context.windows.findWindow(named: main.key) != nil else {
+        let labels = context.windows.labels
+        let hint = Suggestions.didYouMean(main.key, in: Self.stepKinds + labels)
+        let open = labels.isEmpty ? "none" : labels.joined(separator: ", ")
         throw ScenarioFileError(
           "unknown window or step kind '\(main.key)'\(hint) (windows open here: \(open); "
             + "step kinds: \(Self.stepKinds.joined(separator: ", ")))",
@@ -197,10 +173,8 @@ extension ScenarioLoader {
 
   private func checkWindow(_ label: String, at location: SourceLocation, context: StepContext) throws(ScenarioFileError)
   {
-    guard context.windows[label] == nil else { return }
-    let hint = Suggestions.didYouMean(label, in: context.windowOrder)
-    let open = context.windowOrder.isEmpty ? "none" : context.windowOrder.joined(separator: ", ")
-    throw ScenarioFileError("no window '\(label)' is open here\(hint) (open: \(open))", at: location)
+    guard context.windows.findWindow(named: label) == nil else { return }
+    throw ScenarioFileError(context.windows.missingWindowMessage(label), at: location)
   }
 
   /// Checks the command names and window references of a line, and follows the windows its
@@ -216,52 +190,24 @@ extension ScenarioLoader {
       throw ScenarioFileError(error.message, at: shifted(location, by: error.column))
     }
     guard !commands.isEmpty else { throw ScenarioFileError("the command is empty", at: location) }
+    let resolver = CommandResolver(registry: registry)
     for tokens in commands {
-      var words = tokens[...]
-      var target = window
-      let prefix = words.windowPrefix
-      if let label = prefix.window, let first = prefix.token {
-        try checkWindow(label, at: shifted(location, by: first.column), context: context)
-        target = label
-        words = prefix.rest
-      }
-      let screen = target.flatMap { context.windows[$0] }
-      guard let name = words.first else {
-        throw ScenarioFileError("a window reference needs a command after it", at: location)
-      }
-      if let problem = registry.problemWithCommand(named: name.text, inScreen: screen) {
-        throw ScenarioFileError(problem, at: shifted(location, by: name.column))
-      }
-      let argumentTokens = Array(words.dropFirst())
-      guard
-        let (spec, filled) = registry.commandSpec(
-          named: name.text, inScreen: screen, words: argumentTokens.map(\.text))
-      else { continue }
-      let tokens = Array(argumentTokens.suffix(filled.count))
-      // Arguments that name windows must name windows open at this point.
-      var values: [String: String] = [:]
-      for (index, argument) in spec.arguments.enumerated() where index < tokens.count {
-        values[argument.name] = tokens[index].text
-        switch argument.kind {
-        case .window:
-          try checkWindow(tokens[index].text, at: shifted(location, by: tokens[index].column), context: context)
-        case .windowOr(let words) where !words.contains(tokens[index].text):
-          try checkWindow(tokens[index].text, at: shifted(location, by: tokens[index].column), context: context)
-        default: break
-        }
+      // The same resolution a run makes, against the windows open at this step.
+      var planned = context.windows
+      planned.current = window.flatMap { planned.findWindow(named: $0) }
+      let resolved: ResolvedCommand
+      let arguments: ParsedArguments
+      do {
+        resolved = try resolver.resolve(tokens, in: planned)
+        arguments = try resolver.bind(resolved, in: planned)
+      } catch {
+        // A step expected to fail may fail here (that may be what it tests): the run compares
+        // the message. It changes no windows either way.
+        if expectsFailure { continue }
+        throw ScenarioFileError(error.message, at: shifted(location, by: error.column ?? 1))
       }
       guard !expectsFailure else { continue }
-      switch spec.windowEffect {
-      case .opens(let screenArgument, let nameArgument)?:
-        if let opened = values[screenArgument] { context.open(values[nameArgument], screen: opened) }
-      case .opensFrom(let screens, let nameArgument)?:
-        if let screen, let opened = screens[screen] { context.open(values[nameArgument], screen: opened) }
-      case .closes(let argument)?:
-        let named = values[argument].flatMap { context.windows[$0] != nil ? $0 : nil }
-        if let label = named ?? target { context.close(label) }
-      case nil:
-        break
-      }
+      if let change = resolver.windowChange(of: resolved, arguments: arguments) { context.windows.apply(change) }
     }
   }
 
@@ -342,8 +288,6 @@ extension ScenarioLoader {
     inner.origin.append("included from \(node.location)")
     let steps = try buildSteps(body, context: &inner, includes: includes + [path])
     context.windows = inner.windows
-    context.windowOrder = inner.windowOrder
-    context.windowsOpened = inner.windowsOpened
     return steps
   }
 
@@ -364,8 +308,6 @@ extension ScenarioLoader {
       inner.origin.append("repeat \(iteration) of \(count) at \(node.location)")
       steps += try buildSteps(body, context: &inner, includes: includes)
       context.windows = inner.windows
-      context.windowOrder = inner.windowOrder
-      context.windowsOpened = inner.windowsOpened
     }
     return steps
   }

@@ -181,17 +181,18 @@ public final class ScenarioLoader {
     expandedSteps = 0
     var context = StepContext(parameters: parameters, origin: [])
     for window in windows {
-      context.open(window.isUnnamed ? nil : window.name, screen: window.screen, number: window.number)
+      context.windows.open(window.isUnnamed ? nil : window.name, screen: window.screen, number: window.number)
     }
     var nextWindowNumber: Int? = nil
     if let node = document["nextWindow"] {
-      guard case .integer(let number) = node.frameValue, number > context.windowsOpened, number < 1_000_000_000 else {
+      guard case .integer(let number) = node.frameValue, number > context.windows.highestNumber, number < 1_000_000_000
+      else {
         throw ScenarioFileError(
           "nextWindow is the number the next window opened gets, more than every window's number",
           at: node.location)
       }
       nextWindowNumber = number
-      context.windowsOpened = number - 1
+      context.windows.numberNext(number)
     }
     let facts = try document["facts"].map { node throws(ScenarioFileError) in try self.facts(node) }
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])

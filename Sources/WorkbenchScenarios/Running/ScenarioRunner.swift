@@ -191,6 +191,7 @@ public struct ScenarioRunner {
         }
         ?? ScreenEnvironment(viewportRows: scenario.viewportRows)
       session = WorkbenchSession(registry: registry, environment: environment, clock: .virtual)
+      session.canRecord = false
     case .failure(let error):
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
@@ -272,8 +273,8 @@ public struct ScenarioRunner {
           if let warning = warnings.first {
             throw CommandError("relaunch could not restore everything: \(warning.message)")
           }
-        case .recordStart, .recordStop:
-          throw CommandError("`record` works in the shell; a scenario is already a recording")
+        case .problem(let message):
+          throw CommandError(message)
         case .shell:
           throw CommandError("`source`, `history` and `set` work in the shell; a scenario lists its steps itself")
         case .quit:

@@ -1,6 +1,13 @@
-extension Host {
-  /// Matches argument words to the spec's arguments and validates each one.
-  func bind(_ command: ResolvedCommand) throws(CommandError) -> ParsedArguments {
+extension CommandResolver {
+  /// Matches argument words to the spec's arguments and validates each one against the
+  /// directory: windows must be open, documents must exist (where the directory can know),
+  /// ids must be in the window's model (where it is live).
+  ///
+  /// - Throws: `CommandError` at the column of the word that is wrong, or of the command's
+  ///   name for a missing argument.
+  public func bind(_ command: ResolvedCommand, in directory: some WindowDirectory) throws(CommandError)
+    -> ParsedArguments
+  {
     let spec = command.spec
     let words = command.argumentTokens
     var parsed = ParsedArguments()
@@ -23,7 +30,7 @@ extension Host {
         if argument.isOptional { break }
         throw missing(argument, of: spec, at: command.nameToken)
       }
-      parsed.values[argument.name] = try value(of: words[index], for: argument, in: command)
+      parsed.values[argument.name] = try value(of: words[index], for: argument, in: command, directory: directory)
       index += 1
     }
     if index < words.count {
@@ -38,9 +45,9 @@ extension Host {
     CommandError("missing \(argument.name.uppercased()). Usage: \(spec.usage)", column: token.column)
   }
 
-  private func value(of token: CommandToken, for argument: ArgumentSpec, in command: ResolvedCommand)
-    throws(CommandError) -> ArgumentValue
-  {
+  private func value(
+    of token: CommandToken, for argument: ArgumentSpec, in command: ResolvedCommand, directory: some WindowDirectory
+  ) throws(CommandError) -> ArgumentValue {
     let text = token.text
     let name = argument.name.uppercased()
     switch argument.kind {
@@ -58,40 +65,41 @@ extension Host {
       return .text(text)
     case .choice(let words):
       guard words.contains(text) else {
-        let hint = suggestion(text, in: words)
+        let hint = Suggestions.didYouMean(text, in: words)
         throw CommandError(
           "\(name) must be one of \(words.joined(separator: ", ")), not '\(text)'\(hint)",
           column: token.column)
       }
       return .text(text)
     case .window:
-      guard let window = window(named: text) else {
-        throw CommandError(
-          "no window '\(text)'" + suggestion(text, in: windowLabels), column: token.column)
+      guard let window = directory.findWindow(named: text) else {
+        throw CommandError(directory.missingWindowMessage(text), column: token.column)
       }
       return .window(window.id)
     case .windowOr(let words):
-      if let window = window(named: text) { return .window(window.id) }
+      if let window = directory.findWindow(named: text) { return .window(window.id) }
       if words.contains(text) { return .text(text) }
       throw CommandError(
-        "no window '\(text)'" + suggestion(text, in: windowLabels + words), column: token.column)
+        "no window '\(text)'" + Suggestions.didYouMean(text, in: directory.windowLabels + words), column: token.column)
     case .document:
-      guard documents[text] != nil else {
+      guard directory.hasDocument(named: text) != false else {
         throw CommandError(
-          "no document named '\(text)'" + suggestion(text, in: documents.names), column: token.column)
+          "no document named '\(text)'" + Suggestions.didYouMean(text, in: directory.knownDocumentNames),
+          column: token.column)
       }
       return .text(text)
     case .screen:
-      guard screenKinds[text] != nil else {
+      guard registry.screenKinds[text] != nil else {
         // A module's name where a screen is expected: name that module's screens.
-        let ofModule = screenKinds.values.filter { $0.module == text }.map(\.name).sorted()
+        let ofModule = registry.screenKinds.values.filter { $0.module == text }.map(\.name).sorted()
         if !ofModule.isEmpty {
           throw CommandError(
             "\(text) is a module, not a screen: \(text) has screens \(ofModule.joined(separator: ", "))",
             column: token.column)
         }
         throw CommandError(
-          "unknown screen '\(text)'" + suggestion(text, in: screenKinds.keys), column: token.column)
+          "unknown screen '\(text)'" + Suggestions.didYouMean(text, in: registry.screenKinds.keys), column: token.column
+        )
       }
       return .text(text)
     case .reference(let source):
@@ -99,7 +107,9 @@ extension Host {
         throw CommandError(
           "\(name) must be a \(source.noun) id (a whole number), not '\(text)'", column: token.column)
       }
-      if let model = command.window?.content.model, let exists = source.contains(model, text), !exists {
+      if let window = command.window, let model = directory.model(of: window.id),
+        let exists = source.contains(model, text), !exists
+      {
         throw CommandError("no \(source.noun) with id \(text)", column: token.column)
       }
       return source.isInteger ? .integer(Int(text)!) : .text(text)

@@ -1,25 +1,6 @@
-/// What a set of registered modules can say without a host: whether a command works in a
-/// screen, which window a command opens, what a document kind decodes. The scenario loader
-/// checks files with these before anything runs.
+/// What a set of registered modules can say without a host: a screen's frame fields, what a
+/// document kind decodes. The scenario loader checks files with these before anything runs.
 extension ModuleRegistry {
-  /// Checks, without running anything, that `name` is a command a window showing `screen` can
-  /// run (any host command, the screen's module's commands, or a qualified `module.command`);
-  /// with no screen, that it is a host command or a qualified one.
-  ///
-  /// - Returns: `nil` when it is, otherwise the message to report (with a suggestion).
-  public func problemWithCommand(named name: String, inScreen screen: String?) -> String? {
-    switch router.route(name, screen: screen) {
-    case .success:
-      return nil
-    case .failure(.otherModules(let name, let owners)):
-      let owner = owners[0]
-      let place = screen.map { "a \($0) window" } ?? "a host step (`do:`)"
-      return "'\(name)' is a command of \(owner), not of \(place): run it in a \(owner) window or as \(owner).\(name)"
-    case .failure(let refusal):
-      return refusal.message(place: "")
-    }
-  }
-
   /// The top-level fields the frames of `screen` have, when the screen declares them.
   public func frameFields(ofScreen screen: String) -> [String]? {
     screenKinds[screen]?.frameFields
@@ -32,18 +13,6 @@ extension ModuleRegistry {
       throw CommandError("no module here knows '\(kind)' documents")
     }
     return try documentKind.materialize(snapshot: snapshot, edits: edits)
-  }
-
-  /// The command `name` leads to from a window showing `screen`, with the subcommand its first
-  /// word picks, if it has subcommands: the spec whose arguments the remaining words fill.
-  public func commandSpec(named name: String, inScreen screen: String?, words: [String]) -> (
-    spec: CommandSpec, words: [String]
-  )? {
-    guard case .success(let route) = router.route(name, screen: screen) else { return nil }
-    if !route.spec.subcommands.isEmpty, let first = words.first, let sub = route.spec.chosenSubcommand(first) {
-      return (sub, Array(words.dropFirst()))
-    }
-    return (route.spec, words)
   }
 
   /// The screen with this name, and the document kind it shows.
@@ -114,17 +83,4 @@ extension ModuleRegistry {
     }
     return nil
   }
-}
-
-extension Host {
-  /// Whether `name` is a command a window showing `screen` can run (see `ModuleRegistry`).
-  public func problemWithCommand(named name: String, inScreen screen: String?) -> String? {
-    registry.problemWithCommand(named: name, inScreen: screen)
-  }
-
-  /// The top-level fields the frames of `screen` have, when the screen declares them.
-  public func frameFields(ofScreen screen: String) -> [String]? { registry.frameFields(ofScreen: screen) }
-
-  /// The kind of the document named `name`, if it exists.
-  public func documentKind(of name: String) -> String? { documents[name]?.kind }
 }

@@ -1,5 +1,4 @@
 import WorkbenchCore
-import WorkbenchSession
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -26,32 +25,25 @@ final class SessionRecorder {
   /// Documents that are the modules' samples, untouched: a scenario has them already.
   private let samples: [SessionRecord.Document]
   private let timeline = ReplayTimeline()
-  /// The host's own commands (the same for every host of the session).
-  private let hostCommandNames: Set<String>
   private var steps: [RecordedStep] = []
-  /// The commands of the line running (`nil` until the host has tokenized it), and which of
-  /// them runs next.
-  private var queued: [[CommandToken]]? = []
-  private var line = ""
-  private var nextCommand = 0
-  /// The window the next command of the line runs in unless it names one.
-  private var focusedID: WindowID?
 
   struct RecordedStep {
     /// The window a command runs in, or `nil` for a host command.
     var window: String?
     /// The command's words (the text is put together when the file is written).
-    var words: ArraySlice<CommandToken>
+    var words: [CommandToken]
     var failure: String?
 
     var line: String { words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ") }
   }
 
-  /// Starts recording `session` to `path`, once its pending work has finished.
+  /// Starts recording `session` to `path`, once its pending work has finished. The commands the
+  /// host runs from here on (the rest of the line `record start` is on, too) are reported to
+  /// `commandRan`.
   ///
   /// - Throws: `CommandError` when the file cannot be written, or work is still pending after
   ///   `wait`.
-  init(path: String, session: WorkbenchSession, line: String, wait: Duration = .seconds(10)) throws(CommandError) {
+  init(path: String, session: WorkbenchSession, wait: Duration = .seconds(10)) throws(CommandError) {
     self.path = path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard descriptor >= 0 else {
@@ -69,132 +61,44 @@ final class SessionRecorder {
     for window in host.windows { frames[window.id.number] = window.frame }
     startFrames = frames
     samples = session.sampleDocuments()
-    hostCommandNames = host.hostCommandNames
     session.facts.startRecording()
     session.facts.timeline = timeline
     host.clock.timeline = timeline
-    focusedID = host.focusedWindowID
-    // The rest of the line `record start` is on is recorded too (`-c "record start F; ..."`).
-    let commands = (try? CommandTokenizer.commands(in: line)) ?? []
-    if let index = commands.firstIndex(where: { tokens in
-      tokens.windowPrefix.rest.map(\.text).starts(with: ["record", "start"])
-    }) {
-      queued = commands
-      nextCommand = index + 1
-    }
   }
 
   // MARK: Following the session
-
-  /// Before a line runs: its commands are taken from the host once the first one is done.
-  func lineWillRun(_ line: String, session: WorkbenchSession) {
-    self.line = line
-    queued = nil
-    nextCommand = 0
-    focusedID = session.host.focusedWindowID
-  }
 
   /// A `clock advance` step for the time the replay's clock must move before the next step.
   private func writeTimePassed() {
     let advance = timeline.takeAdvance()
     if advance > .zero {
       let words = ["clock", "advance", SessionClock.describe(advance)].map { CommandToken(text: $0, column: 1) }
-      steps.append(RecordedStep(window: nil, words: words[...], failure: nil))
+      steps.append(RecordedStep(window: nil, words: words, failure: nil))
     }
   }
 
-  /// Where the recorder is in the line running: saved around a file of commands (`source`)
-  /// that runs its own lines in the middle of one.
-  struct LineState {
-    fileprivate var queued: [[CommandToken]]?
-    fileprivate var nextCommand: Int
-    fileprivate var line: String
-  }
-
-  var lineState: LineState {
-    get { LineState(queued: queued, nextCommand: nextCommand, line: line) }
-    set {
-      queued = newValue.queued
-      nextCommand = newValue.nextCommand
-      line = newValue.line
+  /// A command the host ran (or that failed once resolved): it becomes a step, in the window
+  /// it ran in, with `fails:` when it failed. What belongs to the front end (`source`,
+  /// `history`, `set`: a replay runs what they led to), recording itself and leaving are
+  /// left out, as is `clock advance` failing on real time (the recording moves the replay's
+  /// clock itself).
+  func commandRan(_ command: RanCommand) {
+    guard let name = command.words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
+    switch command.request {
+    case .shell?, .recordStart?, .recordStop?, .quit?: return
+    default: break
     }
-  }
-
-  /// After a `source`: the outer line goes on, in whatever window its commands made current.
-  func resume(_ state: LineState, session: WorkbenchSession) {
-    lineState = state
-    focusedID = session.host.focusedWindowID
-  }
-
-  /// The line's next command is the shell's own (`source`, `history`, `set`): a replay runs what
-  /// it led to, or does not need it.
-  func commandSkipped(session: WorkbenchSession) {
-    let commands = queued ?? commandsOfLine(session: session)
-    queued = commands
-    nextCommand += 1
-    focusedID = session.host.focusedWindowID
-  }
-
-  /// The line's next command ran.
-  func commandRan(session: WorkbenchSession) { take(failure: nil, session: session) }
-
-  /// The line's next command failed.
-  func commandFailed(_ error: CommandError, session: WorkbenchSession) {
-    // A command the window does not have (unknown, or another screen's) changed nothing, and
-    // a scenario that named it would not load: it is left out.
-    let commands = queued ?? commandsOfLine(session: session)
-    queued = commands
-    if error.isUsageError, nextCommand < commands.count, isUnknownCommand(commands[nextCommand], session: session) {
-      nextCommand += 1
-      focusedID = session.host.focusedWindowID
-      return
-    }
-    take(failure: error.message, session: session)
-  }
-
-  private func take(failure: String?, session: WorkbenchSession) {
-    let commands = queued ?? commandsOfLine(session: session)
-    queued = commands
-    guard nextCommand < commands.count else { return }
-    var words = commands[nextCommand][...]
-    nextCommand += 1
-    let focused = focusedID
-    defer { focusedID = session.host.focusedWindowID }
-    var window: String?
-    let prefix = words.windowPrefix
-    if let named = prefix.window {
-      window = named
-      words = prefix.rest
-    } else {
-      window = focused.flatMap { session.host.window($0)?.label }
-    }
-    // Recording and leaving belong to the shell; a scenario ends after its last step.
-    guard let name = words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
-    // `clock advance` fails on real time; the replay's virtual clock is moved by the recording.
-    if name == "clock", failure != nil { return }
+    if name == "clock", command.failure != nil { return }
     writeTimePassed()
-    let isHostCommand = window == nil || hostCommandNames.contains(name)
-    steps.append(RecordedStep(window: isHostCommand ? nil : window, words: words, failure: failure))
+    let window = command.isHostCommand ? nil : command.window?.label
+    steps.append(RecordedStep(window: window, words: command.words, failure: command.failure?.message))
   }
 
-  /// The line's commands as the host tokenized them; a host a relaunch just made has not seen
-  /// the line, so it is tokenized again then.
-  private func commandsOfLine(session: WorkbenchSession) -> [[CommandToken]] {
-    let commands = session.host.lineCommands
-    return commands.isEmpty ? (try? CommandTokenizer.commands(in: line)) ?? [] : commands
-  }
-
-  private func isUnknownCommand(_ tokens: [CommandToken], session: WorkbenchSession) -> Bool {
-    var words = tokens[...]
-    var window = session.host.focusedWindow
-    let prefix = words.windowPrefix
-    if let reference = prefix.window {
-      guard let named = session.host.window(named: reference) else { return true }
-      window = named
-      words = prefix.rest
-    }
-    guard let name = words.first?.text else { return true }
-    return session.host.problemWithCommand(named: name, inScreen: window?.screen.name) != nil
+  /// The last command's request was refused by the front end (unsaved work a script cannot be
+  /// asked about): the step fails with that message.
+  func lastCommandRefused(_ error: CommandError) {
+    guard !steps.isEmpty else { return }
+    steps[steps.count - 1].failure = error.message
   }
 
   /// After a line: timers it fired (`settle`) moved the replay's clock too.

@@ -1,0 +1,95 @@
+extension CommandResolver {
+  /// The words that could complete the word being typed at the end of `line`.
+  ///
+  /// Completion follows the same specs and the same resolution as running: command names
+  /// where a command goes, window labels after `@`, and each argument's own values (choices,
+  /// windows, documents, screens, or the identifiers in the target window's document).
+  public func completions(for line: String, in directory: some WindowDirectory) -> [String] {
+    completionTarget(for: line, in: directory)?.candidates ?? []
+  }
+
+  /// What each candidate completing `line` names, for listing beside it: a book's title beside
+  /// its id. Empty when the candidates are words that explain themselves (commands, windows).
+  public func completionLabels(for line: String, candidates: [String], in directory: some WindowDirectory)
+    -> [String: String]
+  {
+    guard let target = completionTarget(for: line, in: directory), case .reference(let source) = target.argument?.kind,
+      let window = target.window, let model = directory.model(of: window.id)
+    else { return [:] }
+    var labels: [String: String] = [:]
+    for candidate in candidates.prefix(1_000) {
+      if let label = source.label(model, candidate) { labels[candidate] = label }
+    }
+    return labels
+  }
+
+  private func completionTarget(
+    for line: String, in directory: some WindowDirectory
+  ) -> (candidates: [String], argument: ArgumentSpec?, window: DirectoryWindow?)? {
+    let commandText = line.split(separator: ";", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    var tokens =
+      (try? CommandTokenizer.commands(in: commandText).last)
+      ?? (try? CommandTokenizer.commands(in: commandText + "\"").last) ?? []
+    let endsWithSpace = commandText.last.map { $0 == " " || $0 == "\t" } ?? true
+    let partial = endsWithSpace ? "" : (tokens.popLast()?.text ?? "")
+    var window = directory.focusedWindow
+    let prefix = tokens.windowPrefix
+    if let reference = prefix.window {
+      window = directory.findWindow(named: reference)
+      tokens = Array(prefix.rest)
+    } else if tokens.isEmpty, CommandToken(text: partial, column: 1).windowReference != nil {
+      return (directory.windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }, nil, nil)
+    }
+    guard let nameToken = tokens.first else {
+      let names = registry.router.names(forScreen: window?.screen).filter { name in
+        name.hasPrefix(partial) && (!name.contains(".") || partial.contains(".") || window == nil)
+      }
+      return (names, nil, nil)
+    }
+    let named = window.map { [CommandToken(text: "@" + $0.label, column: 1), nameToken] } ?? [nameToken]
+    guard var resolved = try? resolve(named, in: directory) else { return nil }
+    var position = tokens.count - 1
+    if !resolved.spec.subcommands.isEmpty {
+      // The first word picks a subcommand; the words after it are that subcommand's.
+      guard position > 0, let sub = resolved.spec.subcommand(named: tokens[1].text) else {
+        guard position == 0 else { return nil }
+        return (resolved.spec.subcommands.map(\.name).filter { $0.hasPrefix(partial) }, nil, nil)
+      }
+      resolved = ResolvedCommand(
+        spec: sub, module: resolved.module, window: resolved.window, nameToken: tokens[1], argumentTokens: [])
+      position -= 1
+    }
+    guard position < resolved.spec.arguments.count else { return nil }
+    // A document after a screen: only the documents that screen shows.
+    let arguments = resolved.spec.arguments
+    let words = Array(tokens.dropFirst(tokens.count - position))
+    let screen = arguments.indices.first { index in
+      if case .screen = arguments[index].kind { return index < position } else { return false }
+    }.flatMap { words.indices.contains($0) ? registry.screenKinds[words[$0].text] : nil }
+    let target = resolved.window ?? window
+    let candidates = values(for: arguments[position], in: target, screen: screen, directory: directory)
+    return (candidates.filter { $0.hasPrefix(partial) }, arguments[position], target)
+  }
+
+  private func values(
+    for argument: ArgumentSpec, in window: DirectoryWindow?, screen: ScreenKind?, directory: some WindowDirectory
+  ) -> [String] {
+    switch argument.kind {
+    case .choice(let words): return words
+    case .window: return directory.windowLabels
+    case .windowOr(let words): return directory.windowLabels + words
+    case .document:
+      let names = directory.knownDocumentNames
+      guard let screen else { return names }
+      return names.filter { directory.kindOfDocument(named: $0) == screen.documentKind }
+    case .screen: return registry.screenKinds.keys.sorted()
+    case .reference(let source):
+      guard let window, let model = directory.model(of: window.id), let identifiers = source.identifiers(model)
+      else { return [] }
+      // Whole-number identifiers in numeric order (2 before 10).
+      guard source.isInteger else { return identifiers }
+      return identifiers.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+    case .integer, .word, .rest: return []
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/// What the host reports about each command it ran, success or failure, as it runs: the
+/// session's recorder listens to these, so it never re-reads the line or resolves a command
+/// again. A line whose command cannot be resolved (an unknown command, a window that is not
+/// open) reports nothing for that command: it did not run.
+public struct RanCommand: Sendable {
+  /// The command's words after any `@WINDOW` prefix (the name first).
+  public let words: [CommandToken]
+  /// The window it ran in, as it was named when it ran.
+  public let window: DirectoryWindow?
+  /// The module whose command it is; `nil` for a host command.
+  public let module: String?
+  /// What it asked of the session, if anything.
+  public let request: SessionRequest?
+  /// Why it failed, when it did (its arguments did not bind, or its handler refused).
+  public let failure: CommandError?
+
+  /// Whether the command is the host's (`open`, `relaunch`) rather than a module's.
+  public var isHostCommand: Bool { module == nil }
+}

@@ -34,7 +34,9 @@ let package = Package(
 
     // A session both front ends are thin clients of: the host on its workspace, line
     // execution, relaunch, unsaved work, saving and the end of the session.
-    .target(name: "WorkbenchSession", dependencies: ["WorkbenchCore", "WorkbenchStore", "WorkbenchSystem"]),
+    .target(
+      name: "WorkbenchSession",
+      dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore", "WorkbenchSystem"]),
 
     // The interactive and piped front end; the only importer of readline.
     .target(
@@ -47,10 +49,16 @@ let package = Package(
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
 
-    // YAML scenarios: the loader and the runner; the only importer of libyaml.
+    // The scenario format: YAML with locations, the scenario model, the loader and the writer
+    // (recordings); the only importer of libyaml.
+    .target(name: "WorkbenchScenarioFormat", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CYAML"]),
+
+    // Running scenarios: the runner, workers, traces and reports.
     .target(
       name: "WorkbenchScenarios",
-      dependencies: ["WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchSystem", "CYAML"]),
+      dependencies: [
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchSession", "WorkbenchStore", "WorkbenchSystem",
+      ]),
 
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.
@@ -82,7 +90,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-bench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarios", "WorkbenchExternalModules", "Catalog", "Lights",
+        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchExternalModules",
+        "Catalog", "Lights",
         "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession", "WorkbenchSystem",
       ]),
     // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
@@ -90,7 +99,9 @@ let package = Package(
     .executableTarget(
       name: "workbench-fuzz",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarios", "WorkbenchModuleProtocol", "WorkbenchModuleKit", "WorkbenchSystem",
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchModuleProtocol",
+        "WorkbenchModuleKit",
+        "WorkbenchSystem",
         "BuiltInModules",
       ],
       path: "Fuzz/Harnesses"),
@@ -110,8 +121,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: [
-        "WorkbenchScenarios", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules", "WorkbenchTestSupport",
-        "WorkbenchSystem",
+        "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules",
+        "WorkbenchTestSupport", "WorkbenchSystem",
       ],
       exclude: ["Broken"]
     ),
@@ -126,7 +137,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "BuiltInModules", "WorkbenchTestSupport", "workbench",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
+        "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module",
       ]
     ),

@@ -2,6 +2,7 @@ import BuiltInModules
 import WorkbenchCore
 import WorkbenchModuleKit
 import WorkbenchModuleProtocol
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 
 /// The fuzzing harnesses: each takes arbitrary bytes to one parser or decoder of untrusted

@@ -1,5 +1,6 @@
 import BuiltInModules
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 
 /// Input an adversary would write, timed: a command line holding one 4 MB word through the

@@ -1,3 +1,4 @@
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 import WorkbenchSystem
 

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 import WorkbenchTestSupport
 

@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchTestSupport
 
 @testable import WorkbenchScenarios

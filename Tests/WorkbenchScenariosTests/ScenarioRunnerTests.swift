@@ -1,5 +1,6 @@
 import Catalog
 import Testing
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

@@ -1,4 +1,5 @@
 import Catalog
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

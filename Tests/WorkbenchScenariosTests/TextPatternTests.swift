@@ -1,7 +1,7 @@
 import Testing
 import WorkbenchTestSupport
 
-@testable import WorkbenchScenarios
+@testable import WorkbenchScenarioFormat
 
 /// `TextPattern`, the regex engine of `$matches`, `fails: /…/` and `--filter`: the same answers
 /// as Swift's `Regex` on the syntax both take, refusals with a column for what it does not

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchTestSupport
 
 @testable import WorkbenchScenarios

@@ -1,7 +1,7 @@
 import BuiltInModules
 import Testing
 import WorkbenchCore
-import WorkbenchScenarios
+import WorkbenchScenarioFormat
 
 /// Every built-in screen declares its frame's fields, and its frames have exactly those.
 @MainActor struct FrameSchemaTests {

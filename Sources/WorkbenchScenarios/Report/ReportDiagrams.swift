@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSession
 
 /// What a running scenario carries from step to step.

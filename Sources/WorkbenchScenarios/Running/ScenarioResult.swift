@@ -1,3 +1,5 @@
+import WorkbenchScenarioFormat
+
 /// Why a scenario failed: which step, where, and what differed.
 public struct ScenarioFailure: Codable, Equatable, Sendable {
   /// Where the failing step was written.

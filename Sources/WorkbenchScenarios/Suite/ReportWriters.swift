@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WorkbenchScenarioFormat
 
 /// JUnit XML and JSON reports of a run, for CI systems.
 public enum ReportWriters {

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 /// The options of `workbench run` and `workbench check`.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WorkbenchScenarioFormat
 
 /// Everything a run produced: each scenario's result, the files that could not be loaded, and
 /// snapshot files no scenario used.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 #if canImport(Glibc)

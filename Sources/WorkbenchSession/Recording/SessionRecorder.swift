@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -126,124 +127,57 @@ final class SessionRecorder {
     host.clock.timeline = nil
     session.facts.timeline = nil
     let facts = session.facts.stopRecording()
-    let data = DataFolder(scenarioPath: path)
-    var lines = ["scenario: " + YAMLWriter.scalar(DataFolder.title(for: path))]
-    if let next = nextWindowLine() { lines.append(next) }
-    lines += try documentLines(data: data)
-    lines += windowLines()
-    lines += try factLines(facts, data: data)
-    lines.append("steps:")
-    var count = 0
+    let scenario = self.scenario(facts: facts, host: host)
+    try ScenarioWriter().write(scenario, to: path)
+    return scenario.steps.count
+  }
+
+  /// The recording as a scenario: the documents and windows as recording started, the facts,
+  /// the steps, and an expectation of what changed.
+  private func scenario(facts: [SessionFacts.Entry], host: Host) -> Scenario {
+    let here = SourceLocation(file: path, line: 1, column: 1)
+    var steps: [Step] = []
     if let focused = start.focusedWindow, focused != start.windows.last?.number,
       let window = start.windows.first(where: { $0.number == focused })
     {
-      lines.append("  - do: " + YAMLWriter.scalar("focus \(window.name ?? String(focused))"))
-      count += 1
+      steps.append(Step(action: .host(line: "focus \(window.name ?? String(focused))"), location: here))
     }
-    for step in steps {
-      lines.append("  - " + YAMLWriter.key(step.window ?? "do") + ": " + YAMLWriter.scalar(step.line))
-      if let failure = step.failure { lines.append("    fails: " + YAMLWriter.scalar(failure)) }
+    for step in self.steps {
+      let action: Step.Action =
+        step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line)
+      steps.append(Step(action: action, location: here, failure: step.failure.map(FailureMatcher.substring)))
     }
-    count += steps.count
-    let expectation = expectationLines(host: host)
-    lines += expectation
-    if !expectation.isEmpty { count += 1 }
-    if count == 0 {
-      lines.append("  - do: documents")
-      count = 1
+    let expectations = expectation(host: host)
+    if !expectations.isEmpty {
+      steps.append(
+        Step(action: .expect(expectations.map { ($0.window, YAMLNode($0.value, at: here)) }), location: here))
     }
-    // A recording copies what the workspace holds, which is its owner's alone: it is made
-    // readable by its owner only, as the workspace is.
-    guard FileSystem.write(lines.joined(separator: "\n") + "\n", to: path, mode: 0o600) else {
-      throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
-    }
-    return count
+    if steps.isEmpty { steps.append(Step(action: .host(line: "documents"), location: here)) }
+    let implied = OutsideNumbers.saturatingSuccessor(of: start.windows.last?.number ?? 0)
+    var kept: [SessionFacts.Key: [FrameValue]] = [:]
+    for fact in facts { kept[fact.key, default: []].append(fact.value) }
+    return Scenario(
+      name: DataFolder.title(for: path), location: here,
+      documents: start.documents.filter { !samples.contains($0) }.map { document in
+        DocumentSeed(
+          name: document.name, kind: document.kind, json: Array(document.body.utf8), revision: document.revision,
+          location: here)
+      },
+      windows: start.windows.map { window in
+        WindowSeed(
+          name: window.name ?? String(window.number), number: window.number, screen: window.screen,
+          document: window.document, state: window.viewState.state, location: here)
+      },
+      steps: steps, nextWindowNumber: start.nextWindowNumber == implied ? nil : start.nextWindowNumber,
+      facts: kept.isEmpty ? nil : kept)
   }
 
-  private func nextWindowLine() -> String? {
-    let implied = (start.windows.last?.number ?? 0) + 1
-    return start.nextWindowNumber == implied ? nil : "nextWindow: \(start.nextWindowNumber)"
-  }
-
-  private func documentLines(data: DataFolder) throws(CommandError) -> [String] {
-    var lines: [String] = []
-    for document in start.documents where !samples.contains(document) {
-      guard case .object(let body)? = try? FrameValue.parse(json: Array(document.body.utf8)) else {
-        throw CommandError("document '\(document.name)' cannot be written into a scenario: its body is no object")
-      }
-      lines.append("  " + YAMLWriter.key(document.name) + ":")
-      lines.append("    kind: " + YAMLWriter.scalar(document.kind))
-      if document.revision != 1 { lines.append("    revision: \(document.revision)") }
-      if document.body.utf8.count > DataFolder.inlineLimit {
-        let file = try data.write(document.body + "\n", named: document.name + ".json")
-        lines.append("    file: " + YAMLWriter.scalar(file))
-      } else {
-        lines += YAMLWriter.block(.object(body), indent: 4)
-      }
+  /// What changed in each open window's frame since recording started (the whole frame for a
+  /// window opened since); empty when nothing changed.
+  private func expectation(host: Host) -> [(window: String, value: FrameValue)] {
+    host.windows.compactMap { window in
+      Self.changes(from: startFrames[window.id.number], to: window.frame).map { (window.label, $0) }
     }
-    return lines.isEmpty ? [] : ["documents:"] + lines
-  }
-
-  private func windowLines() -> [String] {
-    var lines: [String] = []
-    var implied = 1
-    for window in start.windows {
-      lines.append("  " + YAMLWriter.key(window.name ?? String(window.number)) + ":")
-      lines.append("    screen: " + YAMLWriter.scalar(window.screen))
-      lines.append("    document: " + YAMLWriter.scalar(window.document))
-      if window.name != nil, window.number != implied { lines.append("    number: \(window.number)") }
-      implied = window.number + 1
-      if let state = try? FrameValue.parse(json: Array(window.viewState.state.utf8)) {
-        if state != .object(FrameObject()) { lines += YAMLWriter.entry("state", state, indent: 4) }
-      } else {
-        lines.append("    state: " + YAMLWriter.scalar(window.viewState.state))
-      }
-    }
-    return lines.isEmpty ? [] : ["windows:"] + lines
-  }
-
-  private func factLines(_ facts: [SessionFacts.Entry], data: DataFolder) throws(CommandError) -> [String] {
-    guard !facts.isEmpty else { return [] }
-    // Group in one pass (scopes and sources in the order first used), then build the values.
-    var order: [String: [String]] = [:]
-    var scopeOrder: [String] = []
-    var values: [SessionFacts.Key: [FrameValue]] = [:]
-    for fact in facts {
-      if values[fact.key] == nil {
-        if order[fact.key.scope] == nil { scopeOrder.append(fact.key.scope) }
-        order[fact.key.scope, default: []].append(fact.key.source)
-      }
-      values[fact.key, default: []].append(fact.value)
-    }
-    var scopes = FrameObject()
-    for scope in scopeOrder {
-      var sources = FrameObject()
-      for source in order[scope] ?? [] {
-        sources[source] = .list(values[SessionFacts.Key(scope: scope, source: source)] ?? [])
-      }
-      scopes[scope] = .object(sources)
-    }
-    if facts.count > DataFolder.inlineFacts {
-      let json = FrameValue.object(scopes).jsonText
-      return ["facts: " + YAMLWriter.scalar(try data.write(json + "\n", named: "facts.json"))]
-    }
-    var lines = ["facts:"]
-    for scope in scopes.members {
-      lines.append("  " + YAMLWriter.key(scope.key) + ":")
-      lines += YAMLWriter.block(scope.value, indent: 4)
-    }
-    return lines
-  }
-
-  /// `expect:` with what changed in each open window's frame since recording started (the
-  /// whole frame for a window opened since); empty when nothing changed.
-  private func expectationLines(host: Host) -> [String] {
-    var lines: [String] = []
-    for window in host.windows {
-      guard let changed = Self.changes(from: startFrames[window.id.number], to: window.frame) else { continue }
-      lines += YAMLWriter.entry(window.label, changed, indent: 6)
-    }
-    return lines.isEmpty ? [] : ["  - expect:"] + lines
   }
 
   /// The parts of `new` that differ from `old`, compacted for an expectation: objects keep
@@ -285,43 +219,5 @@ final class SessionRecorder {
     default:
       return value
     }
-  }
-}
-
-/// Where a recording puts what is too big to read inline: `NAME.data/` beside the scenario.
-struct DataFolder {
-  /// Documents bigger than this (in bytes of JSON) go to a file.
-  static let inlineLimit = 2048
-  /// More facts than this go to a file.
-  static let inlineFacts = 64
-  let folder: String
-  let relative: String
-
-  init(scenarioPath: String) {
-    let parent = FileSystem.folder(of: scenarioPath)
-    let file = scenarioPath.split(separator: "/").last.map(String.init) ?? scenarioPath
-    let stem = file.split(separator: ".").first.map(String.init) ?? file
-    relative = stem + ".data"
-    folder = parent == "" || parent == "." ? relative : parent + "/" + relative
-  }
-
-  /// Writes `text` as `name` in the folder; returns its path relative to the scenario.
-  func write(_ text: String, named name: String) throws(CommandError) -> String {
-    let safe = String(
-      name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-      throw CommandError("cannot make \(folder): \(String(cString: strerror(errno)))")
-    }
-    guard FileSystem.write(text, to: folder + "/" + safe, mode: 0o600) else {
-      throw CommandError("cannot write \(folder)/\(safe): \(String(cString: strerror(errno)))")
-    }
-    return relative + "/" + safe
-  }
-
-  /// A scenario title from a file name: `two-windows.yaml` becomes "two windows".
-  static func title(for path: String) -> String {
-    let file = path.split(separator: "/").last.map(String.init) ?? path
-    let stem = file.split(separator: ".").first.map(String.init) ?? file
-    return stem.replacing("-", with: " ").replacing("_", with: " ")
   }
 }

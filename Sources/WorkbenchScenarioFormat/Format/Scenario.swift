@@ -25,6 +25,26 @@ public struct Scenario: Sendable {
   /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
   /// `nil` for a scenario that is not a recording.
   public var facts: [SessionFacts.Key: [FrameValue]]? = nil
+
+  /// A scenario (a recording builds one to write it).
+  public init(
+    name: String, tags: [String] = [], location: SourceLocation, isExhaustive: Bool = false,
+    viewportRows: Int = ScreenEnvironment.defaultViewportRows, documents: [DocumentSeed] = [],
+    windows: [WindowSeed] = [], steps: [Step], exampleIndex: Int? = nil, nextWindowNumber: Int? = nil,
+    facts: [SessionFacts.Key: [FrameValue]]? = nil
+  ) {
+    self.name = name
+    self.tags = tags
+    self.location = location
+    self.isExhaustive = isExhaustive
+    self.viewportRows = viewportRows
+    self.documents = documents
+    self.windows = windows
+    self.steps = steps
+    self.exampleIndex = exampleIndex
+    self.nextWindowNumber = nextWindowNumber
+    self.facts = facts
+  }
 }
 
 /// A document a scenario sets up: its kind and its body as JSON.
@@ -35,6 +55,15 @@ public struct DocumentSeed: Sendable {
   /// The revision it starts at (1 unless a recording says otherwise).
   public var revision: Int = 1
   public var location: SourceLocation
+
+  /// A document seed.
+  public init(name: String, kind: String, json: [UInt8], revision: Int = 1, location: SourceLocation) {
+    self.name = name
+    self.kind = kind
+    self.json = json
+    self.revision = revision
+    self.location = location
+  }
 }
 
 /// A window a scenario opens before its steps.
@@ -54,6 +83,21 @@ public struct WindowSeed: Sendable {
   /// this text (a corrupt or too-new record).
   public var expectedWarning: String?
   public var location: SourceLocation
+
+  /// A window seed; an unnamed window's `name` is its number.
+  public init(
+    name: String, number: Int? = nil, screen: String, document: String, state: String? = nil,
+    stateVersion: Int? = nil, expectedWarning: String? = nil, location: SourceLocation
+  ) {
+    self.name = name
+    self.number = number
+    self.screen = screen
+    self.document = document
+    self.state = state
+    self.stateVersion = stateVersion
+    self.expectedWarning = expectedWarning
+    self.location = location
+  }
 }
 
 /// One step of a scenario.
@@ -77,6 +121,14 @@ public struct Step: Sendable {
   public var failure: FailureMatcher?
   /// The include and repeat steps this step was expanded from, outermost first, for messages.
   public var origin: [String]
+
+  /// A step.
+  public init(action: Action, location: SourceLocation, failure: FailureMatcher? = nil, origin: [String] = []) {
+    self.action = action
+    self.location = location
+    self.failure = failure
+    self.origin = origin
+  }
 }
 
 /// What an expected failure's message must contain: text, or a regular expression.

@@ -65,10 +65,47 @@ enum YAMLWriter {
   /// double-quoted (JSON's escapes are YAML's).
   static func scalar(_ text: String, inFlow: Bool = false) -> String {
     if isPlain(text, inFlow: inFlow) { return text }
-    if !text.contains("'"), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+    if !text.contains("'"), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && isPrintable($0) }) {
       return "'" + text + "'"
     }
-    return FrameValue.string(text).jsonText
+    return doubleQuoted(text)
+  }
+
+  /// Whether YAML may hold the character as it is, inside quotes, and read it back as itself:
+  /// YAML's printable set, less the characters it reads as line breaks (NEL, LS, PS).
+  static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF:
+      return scalar.value != 0xFEFF
+    default:
+      return false
+    }
+  }
+
+  /// A double-quoted scalar: JSON's escapes for quotes, backslashes and breaks, `\uXXXX` for
+  /// every character YAML would not read back as itself (DEL, C1 controls, NEL, LS, PS, BOM).
+  static func doubleQuoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      default:
+        if scalar.value >= 0x20, isPrintable(scalar) {
+          result.unicodeScalars.append(scalar)
+        } else {
+          let hex = String(scalar.value, radix: 16, uppercase: true)
+          result +=
+            scalar.value > 0xFFFF
+            ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+      }
+    }
+    return result + "\""
   }
 
   /// Words YAML may read as something else (none is longer than 5 letters).

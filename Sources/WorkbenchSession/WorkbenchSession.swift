@@ -62,47 +62,70 @@ public final class WorkbenchSession {
 
   // MARK: Lines
 
-  /// Runs one line (in `window`, for a scenario's `WINDOW: command` step) and hands each
-  /// command's result to `handle`, in order, as it happens. What a command asks of the session
-  /// is carried out here, in one place: relaunch and recording are done and reported; quitting
-  /// and unsaved work are reported for the front end to act on.
+  /// Runs one line (in `window`, for a scenario's `WINDOW: command` step) and hands what each
+  /// command produced to `frontEnd`, in order, as it happens. What a command asks of the
+  /// session is carried out here, in one place: relaunch and recording are done and reported;
+  /// quitting, unsaved work and the shell's own requests go to the front end, which is the only
+  /// one that can act on them.
   ///
-  /// - Throws: `CommandError` for the first command that fails (with its column), or what
-  ///   `handle` throws.
+  /// - Throws: `CommandError` for the first command that fails (with its column), or what the
+  ///   front end throws.
   public func run(
     _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
-    handle: (SessionEvent) throws(CommandError) -> Void
+    frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
     defer { recorder?.lineFinished() }
     try host.run(line: line, in: window, continuingAfter: failed) { (result: CommandResult) throws(CommandError) in
       switch result.request {
       case .relaunch?:
-        let warnings = try relaunch()
-        try handle(.relaunched(warnings: warnings))
+        try frontEnd.relaunched(warnings: try relaunch())
       case .quit?:
-        if let ending = finishRecording(because: "the session ends") { try handle(ending) }
-        try handle(.quit)
+        if let ending = finishRecording(because: "the session ends") { ending.tell(frontEnd) }
+        try frontEnd.quit()
       case .recordStart(let path)?:
-        try handle(.report(.text(try startRecording(to: path))))
+        try frontEnd.show(.text(try startRecording(to: path)), reports: true)
       case .recordStop?:
         guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
         recorder = nil
         let count = try active.finish(session: self)
-        try handle(.report(.text("wrote \(active.path) (\(count) steps)")))
+        try frontEnd.show(.text("wrote \(active.path) (\(count) steps)"), reports: true)
       case .shell(let request)?:
-        try handle(.shell(request))
+        try frontEnd.carryOut(request)
       case .unsavedWork(let windows, let quitting)?:
         do throws(CommandError) {
-          try handle(.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting)))
+          try frontEnd.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting))
         } catch {
           // A front end that cannot ask refused: the step a recording took fails with that.
           recorder?.lastCommandRefused(error)
           throw error
         }
       case nil:
-        try handle(result.reports ? .report(result.output) : .output(result.output))
+        try frontEnd.show(result.output, reports: result.reports)
       }
     }
+  }
+
+  /// Carries out the answer to a question about unsaved work: each window's work is saved,
+  /// discarded or kept, then the window closes (the front end is shown the focused window) or
+  /// the session quits. Cancel does nothing.
+  ///
+  /// - Throws: `CommandError` when saving fails (the window then stays open).
+  public func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice, frontEnd: some SessionFrontEnd)
+    throws(CommandError)
+  {
+    recorder?.answered(choice)
+    guard choice != .cancel else { return }
+    if question.quitting {
+      for id in question.windows where choice != .keep { try host.leave(id, choice: choice) }
+      try frontEnd.quit()
+      return
+    }
+    guard choice != .keep else { return }
+    for id in question.windows {
+      try host.leave(id, choice: choice)
+      host.closeWindow(id)
+    }
+    try frontEnd.show(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), reports: false)
   }
 
   // MARK: Recording
@@ -117,34 +140,15 @@ public final class WorkbenchSession {
 
   /// Writes a recording still running when the session ends, so nothing recorded is lost;
   /// returns what to tell the user (`nil` when not recording).
-  public func finishRecording(because reason: String) -> SessionEvent? {
+  public func finishRecording(because reason: String) -> RecordingEnd? {
     guard let active = recorder else { return nil }
     recorder = nil
     do {
       let count = try active.finish(session: self)
-      return .report(.text("recording stopped as \(reason): wrote \(active.path) (\(count) steps)"))
+      return .wrote("recording stopped as \(reason): wrote \(active.path) (\(count) steps)")
     } catch {
-      return .problem("recording stopped as \(reason), and \(error.message)")
+      return .failed("recording stopped as \(reason), and \(error.message)")
     }
-  }
-
-  /// Carries out the answer to a question about unsaved work: each window's work is saved,
-  /// discarded or kept, then the window closes or the session quits. `nil` for cancel.
-  ///
-  /// - Throws: `CommandError` when saving fails (the window then stays open).
-  public func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice) throws(CommandError) -> SessionEvent? {
-    recorder?.answered(choice)
-    guard choice != .cancel else { return nil }
-    if question.quitting {
-      for id in question.windows where choice != .keep { try host.leave(id, choice: choice) }
-      return .quit
-    }
-    guard choice != .keep else { return nil }
-    for id in question.windows {
-      try host.leave(id, choice: choice)
-      host.closeWindow(id)
-    }
-    return .output(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"))
   }
 
   // MARK: Relaunch and saving
@@ -247,24 +251,42 @@ public final class WorkbenchSession {
   }
 }
 
-/// What the front end must do about a command a session ran.
-public enum SessionEvent: Equatable {
-  /// Show it: what a command shows after acting (the window's frame, usually).
-  case output(CommandOutput)
-  /// Show it: what the command was run for (`frame`, `windows`, `help`); shown even when
-  /// quiet.
-  case report(CommandOutput)
-  /// The host was rebuilt from the workspace; show its focused window, and the warnings.
-  case relaunched(warnings: [RestorationWarning])
-  /// Windows hold unsaved work: ask (then call `leave`), or refuse with `question.message`.
-  case unsavedWork(UnsavedWorkQuestion)
-  /// The session ends.
-  case quit
-  /// Something went wrong that ends nothing (a recording that could not be written at the
-  /// end): show it as an error.
-  case problem(String)
-  /// Something only the shell does (`source`, `history`, `set`).
-  case shell(ShellRequest)
+/// A front end of a session (the shell, the scenario runner): it shows what commands produce
+/// and does the few things only it can. `WorkbenchSession.run` calls it as each command
+/// finishes.
+@MainActor
+public protocol SessionFrontEnd {
+  /// Show what a command produced; `reports` is true for what the command was run for
+  /// (`frame`, `windows`, `help`), which is shown even when quiet.
+  func show(_ output: CommandOutput, reports: Bool) throws(CommandError)
+  /// The host was rebuilt from the workspace (`relaunch`): show its focused window, and what
+  /// could not be restored.
+  func relaunched(warnings: [RestorationWarning]) throws(CommandError)
+  /// Windows hold unsaved work: ask (then call `WorkbenchSession.leave`), or refuse by
+  /// throwing the question's message, which names the words to add.
+  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError)
+  /// Something only a shell does: `source`, `history`, `set`.
+  func carryOut(_ request: ShellRequest) throws(CommandError)
+  /// The session ends; nothing after it on the line runs.
+  func quit() throws(CommandError)
+  /// Something went wrong that ends nothing: show it as an error.
+  func problem(_ message: String)
+}
+
+/// How a recording still running at the end of a session ended.
+public enum RecordingEnd: Equatable, Sendable {
+  /// It was written; the sentence says where.
+  case wrote(String)
+  /// It could not be written; the sentence says why.
+  case failed(String)
+
+  /// Tells a front end.
+  @MainActor func tell(_ frontEnd: some SessionFrontEnd) {
+    switch self {
+    case .wrote(let sentence): try? frontEnd.show(.text(sentence), reports: true)
+    case .failed(let sentence): frontEnd.problem(sentence)
+    }
+  }
 }
 
 /// A close or quit that waits for a choice about unsaved work.

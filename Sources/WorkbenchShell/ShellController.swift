@@ -40,12 +40,19 @@ final class ShellController {
   /// How users of psql (`\q`) and sqlite3 (`.quit`, `.exit`) leave a shell; each is `quit`.
   static let leavingSpellings: Set<String> = [#"\q"#, ".quit", ".exit"]
 
+  /// What the line running has come to so far (a question, quitting), as the session tells
+  /// this front end.
+  private var lineOutcome = Outcome.ran
+
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ typed: String, place: String?) -> Outcome {
     let line = Self.leavingSpellings.contains(typed.filter { !$0.isWhitespace }) ? "quit" : typed
     var failedCommand: CommandError?
+    // A sourced file runs its lines inside this one: each keeps its own outcome.
+    let outer = lineOutcome
+    defer { lineOutcome = outer }
     let outcome = report(place: place) { () throws(CommandError) -> Outcome in
-      var outcome = Outcome.ran
+      lineOutcome = .ran
       // With --keep-going each command of the line is reported and the next one runs.
       let keepGoing: ((CommandError) -> Void)? =
         options.keepGoing
@@ -53,11 +60,9 @@ final class ShellController {
           self.writeFailure(error, place: place)
           failedCommand = error
         } : nil
-      try session.run(line, continuingAfter: keepGoing) { event throws(CommandError) in
-        if let result = try show(event) { outcome = result }
-      }
-      if let failedCommand, outcome == .ran { return .failed(usage: failedCommand.isUsageError) }
-      return outcome
+      try session.run(line, continuingAfter: keepGoing, frontEnd: self)
+      if let failedCommand, lineOutcome == .ran { return .failed(usage: failedCommand.isUsageError) }
+      return lineOutcome
     }
     if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
     return outcome
@@ -65,37 +70,15 @@ final class ShellController {
 
   /// Carries out the answer to a question about unsaved work.
   func answer(_ question: UnsavedWorkQuestion, with choice: LeaveChoice) -> Outcome {
+    let outer = lineOutcome
+    defer { lineOutcome = outer }
     let outcome = report(place: nil) { () throws(CommandError) -> Outcome in
-      guard let event = try session.leave(question, choice: choice) else { return .ran }
-      return try show(event) ?? .ran
+      lineOutcome = .ran
+      try session.leave(question, choice: choice, frontEnd: self)
+      return lineOutcome
     }
     if savesSessionAfterEachLine, outcome != .quit { saveSessionIfChanged() }
     return outcome
-  }
-
-  /// Shows an event; returns the outcome it decides, if any.
-  private func show(_ event: SessionEvent) throws(CommandError) -> Outcome? {
-    switch event {
-    case .output(let result):
-      if !options.quiet { output.write(result, host: host) }
-    case .report(let result):
-      output.write(result, host: host)
-    case .relaunched(let warnings):
-      for warning in warnings { output.writeError(warning.message, place: nil) }
-      if !options.quiet {
-        output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
-      }
-    case .quit:
-      return .quit
-    case .problem(let message):
-      output.writeError(message, place: nil)
-    case .unsavedWork(let question):
-      guard canAsk else { throw CommandError(question.message) }
-      return .ask(question)
-    case .shell(let request):
-      return try carryOut(request)
-    }
-    return nil
   }
 
   // MARK: The shell's own commands
@@ -105,7 +88,7 @@ final class ShellController {
   static let maximumSourceDepth = 16
 
   /// Carries out `source`, `history` or `set`; returns the outcome a sourced file led to.
-  private func carryOut(_ request: ShellRequest) throws(CommandError) -> Outcome? {
+  private func carryOutShellRequest(_ request: ShellRequest) throws(CommandError) -> Outcome? {
     switch request {
     case .source(let path):
       return try source(path)
@@ -195,9 +178,9 @@ final class ShellController {
   /// Writes a recording still running when the session ends, so nothing recorded is lost.
   func finishRecording(because reason: String) {
     switch session.finishRecording(because: reason) {
-    case .report(let text)?: output.write(text, host: host)
-    case .problem(let message)?: output.writeError(message, place: nil)
-    default: break
+    case .wrote(let sentence)?: output.write(.text(sentence), host: host)
+    case .failed(let sentence)?: output.writeError(sentence, place: nil)
+    case nil: break
     }
   }
 
@@ -247,4 +230,33 @@ final class ShellController {
     }
     return false
   }
+}
+
+/// The shell as the session's front end: output goes to the terminal or the pipe, questions
+/// are asked at the prompt (or refused in scripts), and `source`, `history` and `set` are done
+/// here.
+extension ShellController: SessionFrontEnd {
+  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
+    if reports || !options.quiet { self.output.write(output, host: host) }
+  }
+
+  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {
+    for warning in warnings { output.writeError(warning.message, place: nil) }
+    if !options.quiet {
+      output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
+    }
+  }
+
+  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) {
+    guard canAsk else { throw CommandError(question.message) }
+    lineOutcome = .ask(question)
+  }
+
+  func carryOut(_ request: ShellRequest) throws(CommandError) {
+    if let outcome = try carryOutShellRequest(request) { lineOutcome = outcome }
+  }
+
+  func quit() throws(CommandError) { lineOutcome = .quit }
+
+  func problem(_ message: String) { output.writeError(message, place: nil) }
 }

@@ -267,32 +267,13 @@ public struct ScenarioRunner {
 
   private func runCommands(_ line: String, in window: String?, step: Step, state: inout RunState) throws(StepFailure) {
     var failure: CommandError? = nil
+    let frontEnd = ScenarioFrontEnd()
     do throws(CommandError) {
-      try state.session.run(line, in: window) { event throws(CommandError) in
-        switch event {
-        case .relaunched(let warnings):
-          if let warning = warnings.first {
-            throw CommandError("relaunch could not restore everything: \(warning.message)")
-          }
-        case .problem(let message):
-          throw CommandError(message)
-        case .shell:
-          throw CommandError("`source`, `history` and `set` work in the shell; a scenario lists its steps itself")
-        case .quit:
-          throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
-        case .unsavedWork(let question):
-          throw CommandError(question.message)
-        case .output(let output), .report(let output):
-          switch output {
-          case .text(let text): state.output.append(text)
-          case .listing(let text, _): state.output.append(text)
-          default: break
-          }
-        }
-      }
+      try state.session.run(line, in: window, frontEnd: frontEnd)
     } catch {
       failure = error
     }
+    state.output += frontEnd.output
     switch (failure, step.failure) {
     case (nil, nil):
       return
@@ -420,4 +401,40 @@ extension Step {
     case .snapshot(let windows): return "snapshot: " + windows.joined(separator: ", ")
     }
   }
+}
+
+/// A scenario as the session's front end: what commands print is kept for `expect: output`,
+/// and what only a shell does (asking, sourcing, quitting) fails the step, saying why.
+@MainActor
+final class ScenarioFrontEnd: SessionFrontEnd {
+  /// The text commands printed, in order.
+  private(set) var output: [String] = []
+
+  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
+    switch output {
+    case .text(let text): self.output.append(text)
+    case .listing(let text, _): self.output.append(text)
+    default: break
+    }
+  }
+
+  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {
+    if let warning = warnings.first {
+      throw CommandError("relaunch could not restore everything: \(warning.message)")
+    }
+  }
+
+  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) {
+    throw CommandError(question.message)
+  }
+
+  func carryOut(_ request: ShellRequest) throws(CommandError) {
+    throw CommandError("`source`, `history` and `set` work in the shell; a scenario lists its steps itself")
+  }
+
+  func quit() throws(CommandError) {
+    throw CommandError("`quit` ends a shell session; a scenario ends after its last step")
+  }
+
+  func problem(_ message: String) { output.append(message) }
 }

@@ -48,7 +48,10 @@ import Testing
   @Test func theTimelineMovesTheReplayPastFiredTimersAndShortOfPendingOnes() {
     let clock = SessionClock(mode: .virtual)
     let timeline = ReplayTimeline()
-    clock.timeline = timeline
+    // The session's facts own the timeline; the clock reports to it.
+    let facts = SessionFacts()
+    facts.timeline = timeline
+    clock.facts = facts
     var fired: [String] = []
     clock.schedule(after: .milliseconds(300)) { fired.append("load") }
     clock.schedule(after: .milliseconds(2000)) { fired.append("detect") }

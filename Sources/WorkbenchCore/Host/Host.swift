@@ -81,11 +81,9 @@ public final class Host {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
     self.services = SessionServices(clock: self.clock, facts: environment.services.facts)
-    if let timeline = services.facts.timeline {
-      // A host made while recording (a relaunch): the replay's clock starts again here too.
-      timeline.restart()
-      self.clock.timeline = timeline
-    }
+    self.clock.facts = services.facts
+    // A host made while recording (a relaunch): the replay's clock starts again here too.
+    services.facts.timeline?.restart()
     self.manifests = registry.manifests
     self.documentKinds = registry.documentKinds
     self.screenKinds = registry.screenKinds

@@ -25,9 +25,12 @@ public final class SessionClock {
 
   /// The session's scheduler: changes that timers cause are delivered after each timer.
   public let scheduler: ConnectionScheduler
+  /// The session's facts, which own the timeline a recording follows (set by the host).
+  public weak var facts: SessionFacts?
   /// Follows the timers while a session records, to work out how far a replay's virtual clock
-  /// must move between commands.
-  public var timeline: ReplayTimeline?
+  /// must move between commands: the facts' timeline, which every clock of the session (a
+  /// relaunch makes a new one) reports to.
+  var timeline: ReplayTimeline? { facts?.timeline }
 
   /// A clock of the given mode, delivering changes through `scheduler`.
   public init(mode: Mode, scheduler: ConnectionScheduler = ConnectionScheduler()) {

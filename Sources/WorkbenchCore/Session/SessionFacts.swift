@@ -39,9 +39,6 @@ public final class SessionFacts {
     case live
     case recording
     case replaying
-    /// In a module's own process, for one request: facts are served from what the host sent
-    /// (by source) or taken live, and every one used is reported back.
-    case relaying
   }
 
   private var mode: Mode
@@ -73,10 +70,11 @@ public final class SessionFacts {
   /// Whether facts are being kept for a recording.
   public var isRecording: Bool { mode == .recording }
 
-  private var relayValues: [String: [FrameValue]]?
-  private var relayCounts: [String: Int] = [:]
-  private var relayUsed: [(source: String, value: FrameValue)] = []
-  private var relayDivergence: String?
+  /// In a module's own process, for one request: every fact used, live or replayed, is noted
+  /// to report back, and facts are keyed by source alone (the host keys them by its window).
+  private var relayUsed: [(source: String, value: FrameValue)]?
+  /// The scope every fact of a relay is kept under.
+  private static let relayScope = "request"
 
   /// The value of a fact: on replay the recorded one; otherwise `live()`, kept when recording.
   /// A replay that asks for a fact the recording lacks notes the divergence and uses `live()`,
@@ -109,44 +107,41 @@ public final class SessionFacts {
     return served
   }
 
-  private func use(_ key: Key, live: () -> FrameValue) -> FrameValue {
+  private func use(_ asked: Key, live: () -> FrameValue) -> FrameValue {
+    let key = relayUsed == nil ? asked : Key(scope: Self.relayScope, source: asked.source)
+    let value: FrameValue
     switch mode {
     case .live:
-      return live()
-    case .relaying:
-      let sequence = relayCounts[key.source, default: 0] + 1
-      relayCounts[key.source] = sequence
-      var value: FrameValue
-      if let values = relayValues?[key.source], sequence <= values.count {
-        value = values[sequence - 1]
-      } else {
-        value = live()
-        if relayValues != nil, relayDivergence == nil {
-          relayDivergence = "the module asked for more \(key.source) facts than the recording has left"
-        }
-      }
-      relayUsed.append((key.source, value))
-      return value
+      value = live()
     case .recording:
       // Kept in order; sequence numbers are worked out when recording stops.
-      let value = live()
+      value = live()
       recorded.append(Entry(key: key, sequence: 0, value: value))
-      return value
     case .replaying:
-      let sequence = counts[key, default: 0] + 1
-      counts[key] = sequence
-      if let values = replay[key], sequence <= values.count {
-        if keepsServedFacts { served.append("\(key.source) #\(sequence) of \(key.scope)") }
-        return values[sequence - 1]
-      }
-      let value = live()
-      if divergence == nil {
-        divergence =
-          "the replay asked for \(key.source) #\(sequence) of \(key.scope), which the recording does not have "
-          + "(it has \(replay[key]?.count ?? 0)); live: \(value.jsonText)"
-      }
-      return value
+      value = replayed(key, live: live)
     }
+    relayUsed?.append((key.source, value))
+    return value
+  }
+
+  /// The next recorded value of `key`; past the recording's end, `live()`, with the divergence
+  /// noted (the first one), so the run goes on to report it.
+  private func replayed(_ key: Key, live: () -> FrameValue) -> FrameValue {
+    let sequence = OutsideNumbers.saturatingSuccessor(of: counts[key, default: 0])
+    counts[key] = sequence
+    if let values = replay[key], sequence <= values.count {
+      if keepsServedFacts { served.append("\(key.source) #\(sequence) of \(key.scope)") }
+      return values[sequence - 1]
+    }
+    let value = live()
+    if divergence == nil {
+      divergence =
+        relayUsed != nil
+        ? "the module asked for more \(key.source) facts than the recording has left"
+        : "the replay asked for \(key.source) #\(sequence) of \(key.scope), which the recording does not have "
+          + "(it has \(replay[key]?.count ?? 0)); live: \(value.jsonText)"
+    }
+    return value
   }
 
   /// Starts keeping facts, numbered from 1, with the states of the services that exist as
@@ -192,25 +187,33 @@ public final class SessionFacts {
     if divergence == nil { divergence = message }
   }
 
-  /// In a module's own process: serve facts for one request from `replaying` (by source),
-  /// taking the rest live; `nil` takes every fact live. `endRelay` says which were used.
+  /// In a module's own process: serve facts for one request from `replaying` (by source), as
+  /// a replay serves them, taking the rest live; `nil` takes every fact live. `endRelay` says
+  /// which were used.
   public func beginRelay(replaying: [String: [FrameValue]]?) {
-    mode = .relaying
-    relayValues = replaying
-    relayCounts = [:]
     relayUsed = []
-    relayDivergence = nil
+    counts = [:]
+    divergence = nil
+    replay = [:]
+    guard let replaying else {
+      mode = .live
+      return
+    }
+    mode = .replaying
+    for (source, values) in replaying { replay[Key(scope: Self.relayScope, source: source)] = values }
   }
 
   /// Ends a request's relay: the facts used, in order, and the first asked for beyond what was
   /// sent on a replay.
   public func endRelay() -> (used: [(source: String, value: FrameValue)], divergence: String?) {
-    mode = .live
     defer {
-      relayUsed = []
-      relayValues = nil
+      mode = .live
+      relayUsed = nil
+      replay = [:]
+      counts = [:]
+      divergence = nil
     }
-    return (relayUsed, relayDivergence)
+    return (relayUsed ?? [], divergence)
   }
 
   /// The first recorded fact a replay has not used, if any: a replay that ends with facts left

@@ -64,7 +64,6 @@ final class SessionRecorder {
     samples = session.sampleDocuments()
     session.facts.startRecording()
     session.facts.timeline = timeline
-    host.clock.timeline = timeline
   }
 
   // MARK: Following the session
@@ -124,7 +123,6 @@ final class SessionRecorder {
     host.clock.fireDue()
     timeline.lineStarts()
     writeTimePassed()
-    host.clock.timeline = nil
     session.facts.timeline = nil
     let facts = session.facts.stopRecording()
     let scenario = self.scenario(facts: facts, host: host)

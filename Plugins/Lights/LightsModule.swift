@@ -64,9 +64,12 @@ extension LightsModule {
     for room in home.frame["rooms"]?.elements?.compactMap({ $0["id"]?.stringValue }) ?? [] {
       let screen = RoomScreen<LiveMode>(
         document: homeWindow.document, viewState: RoomViewState(), environment: environment)
-      guard (try? screen.showRoom(room)) != nil,
-        let window = try? host.openWindow(screen, screen: "room", document: home.documentName)
-      else { continue }
+      do {
+        try screen.send(.roomChosen(room))
+      } catch {
+        continue
+      }
+      guard let window = try? host.openWindow(screen, screen: "room", document: home.documentName) else { continue }
       _ = window.frame
       lines += screen.scopeTree().dropFirst()
     }

@@ -54,10 +54,10 @@ enum LargeCatalogBenchmark {
     for query in ["e", "love", "zürich", "winter garden", "qqq"] {
       var frameMatches = 0
       let keystroke = bestOf(5) {
-        try? screen.send(.queryChanged(""))
+        _ = try? screen.send(.queryChanged(""))
         _ = screen.frame
         return measure {
-          try? screen.send(.queryChanged(query))
+          _ = try? screen.send(.queryChanged(query))
           frameMatches = screen.frame["matches"]?.integerValue ?? -1
         }
       }
@@ -69,13 +69,13 @@ enum LargeCatalogBenchmark {
     // Typing "winter garden" one key at a time: each key narrows the previous matches.
     let typed = Array("winter garden")
     var incremental: [Double] = []
-    try? screen.send(.queryChanged(""))
+    _ = try? screen.send(.queryChanged(""))
     _ = screen.frame
     for length in 1...typed.count {
       let query = String(typed[0..<length])
       incremental.append(
         measure {
-          try? screen.send(.queryChanged(query))
+          _ = try? screen.send(.queryChanged(query))
           _ = screen.frame
         })
     }

@@ -25,6 +25,22 @@ import WorkbenchTestSupport
     #expect(light("left", 2)?["on"] == false)
   }
 
+  /// A room window takes actions as any screen does; a switch sent to one window's model is
+  /// seen by the other window on the room (through the bridge), with no command in between.
+  @Test func aRoomTakesActionsNamedForWhatHappened() throws {
+    let left = try #require(host.window(named: "left")?.model(as: RoomScreen<LiveMode>.self))
+    let before = light("right", 2)?["on"]?.boolValue == true
+    #expect(try left.send(.lightSwitched(2, .toggle)) == nil)
+    host.services.scheduler.flush()
+    #expect(light("right", 2)?["on"]?.boolValue == !before)
+    try left.send(.lightDimmed(2, percent: 40))
+    host.services.scheduler.flush()
+    #expect(light("right", 2)?["brightness"] == 40)
+    #expect(throws: CommandError.self) { try left.send(.lightSwitched(99, .on)) }
+    #expect(throws: CommandError.self) { try left.send(.roomChosen("attic")) }
+    #expect(host.frame(of: "left")["room"] == "living")
+  }
+
   @Test func aBridgeChangeReachesEveryWindow() throws {
     _ = host.frame(of: "right")  // connections resolve when a frame first needs them
     let updatesBefore = try #require(host.window(named: "right")?.model(as: RoomScreen<LiveMode>.self)).updates

@@ -19,12 +19,9 @@ enum CatalogCommands {
     _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String, details: String = "",
     makeAction: @escaping @MainActor @Sendable (ParsedArguments, CatalogScreenModel) -> CatalogAction
   ) -> CommandSpec {
-    CommandSpec(name, arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)) {
-      context in
-      let model = try context.model(CatalogScreenModel.self)
-      try model.send(makeAction(context.arguments, model))
-      return .frame(try context.requireWindow().id)
-    }
+    ScreenCommands.sending(
+      name, to: CatalogScreenModel.self, screens: screens, arguments: arguments, summary: summary, details: details,
+      action: makeAction)
   }
 
   /// A command that commits the document `edit` returns to the window's shared document.
@@ -34,11 +31,11 @@ enum CatalogCommands {
       @escaping @MainActor @Sendable (ParsedArguments, CatalogDocument) throws(CatalogValidationError) ->
       (CatalogDocument, String)
   ) -> CommandSpec {
-    CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
-      let model = try context.model(CatalogScreenModel.self)
-      let (edited, description) = try edit(context.arguments, model.document)
-      try context.commit(edited, summary: description)
-      return .frame(try context.requireWindow().id)
+    ScreenCommands.editing(
+      name, in: CatalogScreenModel.self, screens: screens, arguments: arguments, summary: summary
+    ) { arguments, document in
+      let (edited, description) = try edit(arguments, document)
+      return DocumentChange(edited, summary: description)
     }
   }
 

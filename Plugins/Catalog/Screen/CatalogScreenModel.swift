@@ -10,7 +10,7 @@ import WorkbenchCore
 ///   survived (or the previous one when none follows); when its book is filtered out, the
 ///   viewport shows the nearest visible row after it, and the anchor is kept for later.
 @MainActor
-public final class CatalogScreenModel: ScreenModel {
+public final class CatalogScreenModel: ActionHandling {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     ["query", "onlySelected", "selected", "matches", "total", "rows", "viewport", "detail", "detailPolicy"]
@@ -42,10 +42,12 @@ public final class CatalogScreenModel: ScreenModel {
     self.init(document: document, viewState: viewState, environment: ScreenEnvironment())
   }
 
-  /// Applies an action. A rejected action changes nothing.
+  /// Applies an action. A rejected action changes nothing. The catalog's actions change only
+  /// this window; its edits are document changes (`CatalogDocument+Edits`).
   ///
   /// - Throws: `CatalogValidationError` when the action refers to a book that does not exist.
-  public func send(_ action: CatalogAction) throws(CatalogValidationError) {
+  @discardableResult
+  public func send(_ action: CatalogAction) throws(CatalogValidationError) -> DocumentChange<CatalogDocument>? {
     var previous: CatalogDocument? = nil
     switch action {
     case .queryChanged(let query):
@@ -72,10 +74,11 @@ public final class CatalogScreenModel: ScreenModel {
       document = replacement
     }
     reconcile(previous: previous)
+    return nil
   }
 
   public func documentReplaced(_ document: CatalogDocument) {
-    try? send(.documentReplaced(document))  // cannot be rejected
+    _ = try? send(.documentReplaced(document))  // cannot be rejected
   }
 
   public func restore(_ viewState: CatalogViewState) {

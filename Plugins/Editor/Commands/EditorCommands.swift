@@ -5,15 +5,14 @@ enum EditorCommands {
   static let screens = ["editor"]
   static let all = [title, append, insert, replace, delete, show.reporting(), save, discard, resolve]
 
+  /// A command that sends the window's editor an edit of its draft.
   private static func editing(
     _ name: String, arguments: [any ArgumentDeclaration], summary: String,
-    _ change: @escaping @MainActor @Sendable (EditorScreen, ParsedArguments) throws(TextValidationError) -> Void
+    _ action: @escaping @MainActor @Sendable (ParsedArguments) -> EditorAction
   ) -> CommandSpec {
-    CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
-      let screen = try context.model(EditorScreen.self)
-      try change(screen, context.arguments)
-      return .frame(try context.requireWindow().id)
-    }
+    ScreenCommands.sending(
+      name, to: EditorScreen.self, screens: screens, arguments: arguments, summary: summary
+    ) { arguments, _ in action(arguments) }
   }
 
   static let number = Argument<Int>.integer("line", help: "a line number, from 1")
@@ -21,23 +20,20 @@ enum EditorCommands {
   static let text = Argument<String>.rest("text", help: "the text (may be empty)").optional
   static let newTitle = Argument<String>.rest("title", help: "the new title")
 
-  static let title = editing("title", arguments: [newTitle], summary: "Set the draft's title") {
-    screen, arguments throws(TextValidationError) in try screen.setTitle(arguments[newTitle])
+  static let title = editing("title", arguments: [newTitle], summary: "Set the draft's title") { arguments in
+    .titleSet(arguments[newTitle])
   }
 
   static let append = editing("append", arguments: [text], summary: "Add a line at the end of the draft") {
-    screen, arguments throws(TextValidationError) in try screen.append(arguments[text] ?? "")
+    arguments in .lineAppended(arguments[text] ?? "")
   }
 
   static let insert = editing(
     "insert", arguments: [number, text], summary: "Insert a line before line N (N = count + 1 appends)"
-  ) { screen, arguments throws(TextValidationError) in
-    try screen.insert(arguments[text] ?? "", at: arguments[number])
-  }
+  ) { arguments in .lineInserted(arguments[text] ?? "", at: arguments[number]) }
 
   static let replace = editing("replace", arguments: [number, text], summary: "Replace line N in the draft") {
-    screen, arguments throws(TextValidationError) in
-    try screen.replace(arguments[number], with: arguments[text] ?? "")
+    arguments in .lineReplaced(arguments[number], with: arguments[text] ?? "")
   }
 
   static let through = Argument<Int>.integer("through", help: "the last line of a range").optional
@@ -45,9 +41,9 @@ enum EditorCommands {
   static let delete = editing(
     "delete", arguments: [number, through],
     summary: "Delete line N, or lines N through M, from the draft"
-  ) { screen, arguments throws(TextValidationError) in
+  ) { arguments in
     let first = arguments[number]
-    try screen.delete(first, through: arguments[through] ?? first)
+    return .linesDeleted(first, through: arguments[through] ?? first)
   }
 
   static let show = CommandSpec(

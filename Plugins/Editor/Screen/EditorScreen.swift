@@ -13,7 +13,7 @@ public enum SaveResult: Equatable, Sendable {
 /// The model and controller of an editor window: a draft over the shared document, edited line
 /// by line, and the save use case with its three outcomes.
 @MainActor
-public final class EditorScreen: ScreenModel, UnsavedWork {
+public final class EditorScreen: ActionHandling, UnsavedWork {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     ["title", "lines", "dirty", "baseRevision", "documentRevision", "conflict"]
@@ -86,36 +86,38 @@ public final class EditorScreen: ScreenModel, UnsavedWork {
     }
   }
 
-  public func setTitle(_ title: String) throws(TextValidationError) {
-    try TextDocument.validateTitle(title)
-    try edit { session throws(TextValidationError) in session.title = title }
-  }
-
-  public func append(_ text: String) throws(TextValidationError) {
-    try edit { session throws(TextValidationError) in session.lines.append(text) }
-  }
-
-  public func insert(_ text: String, at number: Int) throws(TextValidationError) {
-    try edit { session throws(TextValidationError) in
-      try checkLine(number, in: session, allowEnd: true)
-      session.lines.insert(text, at: number - 1)
+  /// Takes in an edit to the draft (a draft starts from the document at the first edit). The
+  /// document changes only when the draft is saved (`save`), so no action hands back a change.
+  ///
+  /// - Throws: `TextValidationError` for a line that does not exist, a range that runs
+  ///   backwards or a title the document's rules refuse; the draft is left as it was.
+  @discardableResult
+  public func send(_ action: EditorAction) throws(TextValidationError) -> DocumentChange<TextDocument>? {
+    switch action {
+    case .titleSet(let title):
+      try TextDocument.validateTitle(title)
+      try edit { session throws(TextValidationError) in session.title = title }
+    case .lineAppended(let text):
+      try edit { session throws(TextValidationError) in session.lines.append(text) }
+    case .lineInserted(let text, let number):
+      try edit { session throws(TextValidationError) in
+        try checkLine(number, in: session, allowEnd: true)
+        session.lines.insert(text, at: number - 1)
+      }
+    case .lineReplaced(let number, let text):
+      try edit { session throws(TextValidationError) in
+        try checkLine(number, in: session)
+        session.lines[number - 1] = text
+      }
+    case .linesDeleted(let first, let last):
+      try edit { session throws(TextValidationError) in
+        try checkLine(first, in: session)
+        try checkLine(last, in: session)
+        guard first <= last else { throw TextValidationError("the range \(first)-\(last) runs backwards") }
+        session.lines.removeSubrange((first - 1)...(last - 1))
+      }
     }
-  }
-
-  public func replace(_ number: Int, with text: String) throws(TextValidationError) {
-    try edit { session throws(TextValidationError) in
-      try checkLine(number, in: session)
-      session.lines[number - 1] = text
-    }
-  }
-
-  public func delete(_ first: Int, through last: Int) throws(TextValidationError) {
-    try edit { session throws(TextValidationError) in
-      try checkLine(first, in: session)
-      try checkLine(last, in: session)
-      guard first <= last else { throw TextValidationError("the range \(first)-\(last) runs backwards") }
-      session.lines.removeSubrange((first - 1)...(last - 1))
-    }
+    return nil
   }
 
   /// A draft that matches the document again is no draft: it goes.
@@ -178,31 +180,5 @@ public final class EditorScreen: ScreenModel, UnsavedWork {
       "documentRevision": .integer(revision),
       "conflict": conflictValue,
     ]
-  }
-}
-
-/// The terminal text of an editor frame.
-enum EditorRendering {
-  static func text(_ frame: FrameValue) -> String {
-    let title = frame["title"]?.stringValue ?? ""
-    var state = "saved"
-    if frame["dirty"]?.boolValue == true {
-      state = "unsaved draft based on revision \(frame["baseRevision"]?.integerValue ?? 0)"
-    }
-    var lines = ["\(title)  (\(state))"]
-    if let conflict = frame["conflict"], case .object = conflict {
-      lines.append(
-        "! conflict: the document moved to revision \(conflict["current"]?.integerValue ?? 0); "
-          + "`resolve diff`, `resolve keep` (save yours over it) or `resolve take` (drop yours)")
-    }
-    let body = frame["lines"]?.elements ?? []
-    if body.isEmpty { lines.append("  (no lines)") }
-    let width = String(body.count).count
-    for line in body {
-      let number = String(line["n"]?.integerValue ?? 0)
-      lines.append(
-        String(repeating: " ", count: width - number.count) + number + "  " + (line["text"]?.stringValue ?? ""))
-    }
-    return lines.joined(separator: "\n")
   }
 }

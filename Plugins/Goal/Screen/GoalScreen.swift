@@ -7,7 +7,7 @@ import WorkbenchCore
 /// before the command returns (the host hands the new document to each), so the next frame of
 /// every window shows it. A closed window is released and receives nothing more.
 @MainActor
-public final class GoalScreen: ScreenModel, UnsavedWork {
+public final class GoalScreen: ActionHandling, UnsavedWork {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
@@ -56,41 +56,40 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     return kept
   }
 
-  // MARK: Intents
+  // MARK: Actions
 
-  /// Completes one book: in the draft when this window has one, otherwise the shared goal
-  /// (which the caller commits). A rejection is recorded as the message and thrown.
+  /// Takes in what happened. A rejection is recorded as the message and thrown; the draft (or
+  /// the shared goal) is left as it was.
   ///
-  /// - Returns: the new shared goal to commit, or `nil` when only the draft changed.
-  public func completeTapped() throws(GoalFailure) -> GoalDocument? {
+  /// - Returns: the new shared goal to commit, when the action changed it (a completion with no
+  ///   draft); `nil` when only this window changed.
+  @discardableResult
+  public func send(_ action: GoalAction) throws(GoalFailure) -> DocumentChange<GoalDocument>? {
     do {
-      if var draft = viewState.draft {
-        try draft.goal.completeOne()
+      switch action {
+      case .completeTapped:
+        if var draft = viewState.draft {
+          try draft.goal.completeOne()
+          viewState.draft = draft
+          message = nil
+          return nil
+        }
+        var goal = document.goal
+        try goal.completeOne()
+        message = nil
+        return DocumentChange(GoalDocument(goal: goal), summary: "complete a book")
+      case .targetChosen(let target):
+        // A new target goes in this window's draft, started from the shared goal if needed.
+        var draft = viewState.draft ?? GoalDraft(goal: document.goal, baseRevision: revision)
+        try draft.goal.retarget(target)
         viewState.draft = draft
         message = nil
         return nil
       }
-      var goal = document.goal
-      try goal.completeOne()
-      message = nil
-      return GoalDocument(goal: goal)
     } catch {
       message = error.userMessage
       throw error
     }
-  }
-
-  /// Sets a new target in this window's draft, starting a draft from the shared goal if needed.
-  public func targetChosen(_ target: Int) throws(GoalFailure) {
-    var draft = viewState.draft ?? GoalDraft(goal: document.goal, baseRevision: revision)
-    do {
-      try draft.goal.retarget(target)
-    } catch {
-      message = error.userMessage
-      throw error
-    }
-    viewState.draft = draft
-    message = nil
   }
 
   /// The draft to commit as the shared goal.
@@ -164,23 +163,5 @@ public final class GoalScreen: ScreenModel, UnsavedWork {
     }
     frame.append(("message", FrameValue(message)))
     return .object(FrameObject(members: frame))
-  }
-}
-
-/// The terminal text of a goal frame.
-enum GoalRendering {
-  static func text(_ frame: FrameValue) -> String {
-    var lines: [String] = []
-    let progress = frame["progress"]?.stringValue ?? ""
-    let finished = frame["finished"]?.boolValue == true ? " · finished" : ""
-    lines.append("shared goal: \(progress) books\(finished)")
-    if let draft = frame["draft"], case .object = draft {
-      lines.append(
-        "draft (this window only, not saved): \(draft["progress"]?.stringValue ?? "") books · `save` or `discard`")
-    }
-    lines.append(
-      frame["canComplete"]?.boolValue == true ? "[complete] one more book" : "[complete] (nothing left to complete)")
-    if let message = frame["message"]?.stringValue { lines.append("! " + message) }
-    return lines.joined(separator: "\n")
   }
 }

@@ -6,67 +6,57 @@ enum LedgerCommands {
   static let screens = ["feed"]
   static let all = [search, retry, refresh, debounce, detail, back, link, dispute, send, network, session]
 
+  /// A command that sends the window's ledger screen the action `action` makes.
   private static func feedCommand(
     _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String,
-    _ body: @escaping @MainActor @Sendable (LedgerScreen, ParsedArguments) throws(CommandError) -> Void
+    _ action: @escaping @MainActor @Sendable (ParsedArguments) -> LedgerAction
   ) -> CommandSpec {
-    CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: screens)) { context in
-      try body(try context.model(LedgerScreen.self), context.arguments)
-      return .frame(try context.requireWindow().id)
-    }
+    ScreenCommands.sending(
+      name, to: LedgerScreen.self, screens: screens, arguments: arguments, summary: summary
+    ) { arguments, _ in action(arguments) }
   }
 
   static let searchText = Argument<String>.rest("text", help: "none clears the search").optional
 
   static let search = feedCommand(
     "search", arguments: [searchText], summary: "Search the feed: the running load is cancelled and a new one starts"
-  ) { screen, arguments throws(CommandError) in try screen.search(arguments[searchText] ?? "") }
+  ) { arguments in .searched(arguments[searchText] ?? "") }
 
-  static let retry = feedCommand("retry", summary: "Load again after a failure") { screen, _ throws(CommandError) in
-    try screen.send(.retryTapped)
-  }
+  static let retry = feedCommand("retry", summary: "Load again after a failure") { _ in .retryTapped }
 
-  static let refresh = feedCommand("refresh", summary: "Load the feed again") { screen, _ throws(CommandError) in
-    try screen.send(.refreshPulled)
-  }
+  static let refresh = feedCommand("refresh", summary: "Load the feed again") { _ in .refreshPulled }
 
   static let milliseconds = Argument<Int>.integer("milliseconds", in: 0...10_000, help: "0 turns it off")
 
   static let debounce = feedCommand(
     "debounce", arguments: [milliseconds], summary: "Wait this long after a search before fetching"
-  ) { screen, arguments throws(CommandError) in screen.setDebounce(arguments[milliseconds]) }
+  ) { arguments in .debounceSet(milliseconds: arguments[milliseconds]) }
 
   static let transaction = Argument<Int>.integer("id", help: "a transaction id")
 
   static let detail = feedCommand(
     "detail", arguments: [transaction],
     summary: "Open a transaction's detail (the navigation path becomes [detail(ID)])"
-  ) { screen, arguments throws(CommandError) in try screen.push(.detail(arguments[transaction])) }
+  ) { arguments in .detailOpened(arguments[transaction]) }
 
-  static let back = feedCommand("back", summary: "Go back one screen") { screen, _ throws(CommandError) in
-    try screen.back()
-  }
+  static let back = feedCommand("back", summary: "Go back one screen") { _ in .backTapped }
 
   static let url = Argument<String>.word("url", help: "ledger://transaction/ID[/dispute]")
 
   static let link = feedCommand(
     "link", arguments: [url], summary: "Follow a deep link: parsed into a path and assigned in one step"
-  ) { screen, arguments throws(CommandError) in try screen.follow(arguments[url]) }
+  ) { arguments in .linkFollowed(arguments[url]) }
 
   static let disputeReason = Argument<String>.rest("reason", help: "why")
 
   static let dispute = CommandSpec(
     "dispute",
     subcommands: [
-      feedCommand("start", summary: "Start disputing the open transaction") { screen, _ throws(CommandError) in
-        try screen.dispute("start", reason: nil)
+      feedCommand("start", summary: "Start disputing the open transaction") { _ in .disputeStarted },
+      feedCommand("reason", arguments: [disputeReason], summary: "Say why") { arguments in
+        .disputeReasonGiven(arguments[disputeReason])
       },
-      feedCommand("reason", arguments: [disputeReason], summary: "Say why") { screen, arguments throws(CommandError) in
-        try screen.dispute("reason", reason: arguments[disputeReason])
-      },
-      feedCommand("submit", summary: "Send the dispute") { screen, _ throws(CommandError) in
-        try screen.dispute("submit", reason: nil)
-      },
+      feedCommand("submit", summary: "Send the dispute") { _ in .disputeSubmitted },
     ],
     summary: "Dispute the open transaction: start, give a reason, submit", scope: .window(screens: screens))
 
@@ -74,15 +64,11 @@ enum LedgerCommands {
   static let request = Argument<String>.word("request", help: "a request id: sending twice with one id sends once")
   static let recipient = Argument<String>.rest("recipient", help: "who gets it")
 
-  static let send = CommandSpec(
+  static let send = feedCommand(
     "send", arguments: [amount, request, recipient],
-    summary: "Send money; a retry with the same request id never sends twice", scope: .window(screens: screens)
-  ) { context in
-    let screen = try context.model(LedgerScreen.self)
-    let sent = try screen.prepareSend(
-      amount: context.arguments[amount], request: context.arguments[request], recipient: context.arguments[recipient])
-    try context.commit(sent, summary: "send money")
-    return .frame(try context.requireWindow().id)
+    summary: "Send money; a retry with the same request id never sends twice"
+  ) { arguments in
+    .moneySent(amount: arguments[amount], request: arguments[request], recipient: arguments[recipient])
   }
 
   static let failures = Argument<Int>.integer("requests", in: 1...100_000, help: "how many (1 when left out)").optional
@@ -128,38 +114,5 @@ enum LedgerCommands {
     default: session.change(to: .active)
     }
     return context.window.map { .frame($0.id) } ?? .nothing
-  }
-}
-
-extension LedgerScreen {
-  /// Validates a send and returns the ledger with it applied; refuses a request id already sent.
-  func prepareSend(amount text: String, request: String, recipient: String) throws(CommandError) -> LedgerDocument {
-    guard session.state == .active else {
-      throw CommandError("the session is \(session.state.rawValue): sign in to send")
-    }
-    guard let amount = Money(parsing: text), amount.cents > 0 else {
-      throw CommandError("'\(text)' is not an amount to send: write a positive amount with at most two decimals")
-    }
-    guard amount <= document.balance else {
-      throw CommandError("\(amount) is more than the balance \(document.balance)")
-    }
-    guard document.recipients.contains(recipient) else {
-      throw CommandError(
-        "'\(recipient)' is not a recipient" + Suggestions.didYouMean(recipient, in: document.recipients)
-          + " (recipients: \(document.recipients.joined(separator: ", ")))")
-    }
-    if let earlier = document.sentRequests[request] {
-      throw CommandError("request \(request) was already sent as transaction \(earlier); nothing was sent again")
-    }
-    if let problem = network.admit("network.send", in: factScope, facts: facts) {
-      throw CommandError("not sent: \(problem); send again with the same request id \(request) when you are back")
-    }
-    var ledger = document
-    let id = OutsideNumbers.newID(among: ledger.transactions.map(\.id))
-    ledger.transactions.append(
-      Transaction(id: id, amount: Money(cents: -amount.cents), counterparty: recipient, memo: "sent"))
-    ledger.balance = Money(cents: ledger.balance.cents - amount.cents)
-    ledger.sentRequests[request] = id
-    return ledger
   }
 }

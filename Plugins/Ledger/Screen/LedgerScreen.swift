@@ -14,7 +14,7 @@ public struct LedgerViewState: ViewStateValue {
 /// clock (keyed by this window; a new query cancels the running load and starts another), and
 /// projects frames.
 @MainActor
-public final class LedgerScreen: ScreenModel {
+public final class LedgerScreen: ActionHandling {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     [
@@ -79,7 +79,7 @@ public final class LedgerScreen: ScreenModel {
     self.viewState = viewState
     guard viewState.query != appearedWith else { return }
     if case .idle = feed { return }
-    try? send(.queryChanged)
+    try? apply(.queryChanged)
   }
 
   public func windowClosed() {
@@ -87,10 +87,35 @@ public final class LedgerScreen: ScreenModel {
     sessionWatch?.cancel()
   }
 
-  // MARK: Events
+  // MARK: Actions
 
-  /// Applies an event through the machine; an event that is not a transition is refused.
-  func send(_ event: FeedEvent, rows: [Transaction] = [], message: String = "") throws(CommandError) {
+  /// Takes in what the user did. Only sending money changes the shared ledger (the change is
+  /// handed back to commit); everything else changes this window's feed, navigation or dispute.
+  ///
+  /// - Throws: `CommandError` for what does not apply now (a retry while loading, a dispute
+  ///   step out of order, a transaction that does not exist, a signed-out session).
+  @discardableResult
+  public func send(_ action: LedgerAction) throws(CommandError) -> DocumentChange<LedgerDocument>? {
+    switch action {
+    case .searched(let query): try search(query)
+    case .retryTapped: try apply(.retryTapped)
+    case .refreshPulled: try apply(.refreshPulled)
+    case .debounceSet(let milliseconds): viewState.debounceMilliseconds = milliseconds
+    case .detailOpened(let id): try push(.detail(id))
+    case .linkFollowed(let link): try follow(link)
+    case .backTapped: try back()
+    case .disputeStarted: try dispute("start", reason: nil)
+    case .disputeReasonGiven(let reason): try dispute("reason", reason: reason)
+    case .disputeSubmitted: try dispute("submit", reason: nil)
+    case .moneySent(let amount, let request, let recipient):
+      let sent = try prepareSend(amount: amount, request: request, recipient: recipient)
+      return DocumentChange(sent, summary: "send money")
+    }
+    return nil
+  }
+
+  /// Applies a feed event through the machine; an event that is not a transition is refused.
+  private func apply(_ event: FeedEvent, rows: [Transaction] = [], message: String = "") throws(CommandError) {
     guard let next = FeedMachine.next(feed, event, query: viewState.query, rows: rows, message: message) else {
       throw CommandError("the feed is \(feed.name): \(Self.words(event)) does nothing now")
     }
@@ -100,7 +125,7 @@ public final class LedgerScreen: ScreenModel {
 
   func appear() {
     guard session.state != .signedOut, case .idle = feed else { return }
-    try? send(.appeared)
+    try? apply(.appeared)
   }
 
   /// Cancel and restart: the running load stops, and a new one starts (after the debounce).
@@ -116,8 +141,8 @@ public final class LedgerScreen: ScreenModel {
         guard let self, self.generation == mine else { return }  // a superseded load never lands
         self.running = nil
         switch result {
-        case .success(let rows): try? self.send(.loadSucceeded, rows: rows)
-        case .failure(let failure): try? self.send(.loadFailed, message: failure.message)
+        case .success(let rows): try? self.apply(.loadSucceeded, rows: rows)
+        case .failure(let failure): try? self.apply(.loadFailed, message: failure.message)
         }
       }
     }
@@ -128,13 +153,11 @@ public final class LedgerScreen: ScreenModel {
     }
   }
 
-  func setDebounce(_ milliseconds: Int) { viewState.debounceMilliseconds = milliseconds }
-
-  func search(_ query: String) throws(CommandError) {
+  private func search(_ query: String) throws(CommandError) {
     let previous = viewState.query
     viewState.query = query
     do {
-      try send(.queryChanged)
+      try apply(.queryChanged)
     } catch {
       viewState.query = previous
       throw error
@@ -169,7 +192,7 @@ public final class LedgerScreen: ScreenModel {
 
   // MARK: Navigation
 
-  func push(_ route: Route) throws(CommandError) {
+  private func push(_ route: Route) throws(CommandError) {
     guard session.state == .active else { throw CommandError("the session is \(session.state.rawValue)") }
     guard case .detail(let id) = route, document.transactions.contains(where: { $0.id == id }) else {
       throw CommandError("no transaction \(route)")
@@ -178,7 +201,7 @@ public final class LedgerScreen: ScreenModel {
     viewState.dispute = nil
   }
 
-  func follow(_ link: String) throws(CommandError) {
+  private func follow(_ link: String) throws(CommandError) {
     let path: [Route]
     do {
       path = try DeepLink.routes(for: link)
@@ -200,12 +223,12 @@ public final class LedgerScreen: ScreenModel {
     }
   }
 
-  func back() throws(CommandError) {
+  private func back() throws(CommandError) {
     guard !viewState.path.isEmpty else { throw CommandError("already at the feed") }
     if case .dispute? = viewState.path.popLast() { viewState.dispute = nil }
   }
 
-  func dispute(_ step: String, reason: String?) throws(CommandError) {
+  private func dispute(_ step: String, reason: String?) throws(CommandError) {
     guard case .detail(let id)? = viewState.path.first else {
       throw CommandError("open a transaction first (`detail ID`)")
     }

@@ -7,14 +7,19 @@ enum LightsCommands {
   static let roomScreens = ["room", "preview-room"]
   static let all = [enter, room, page, switchLight, dim, detect, scopes.reporting(), bridge]
 
-  static let direction = Argument<String>.choice("direction", ["next", "previous"])
-  static let page = CommandSpec(
-    "page", arguments: [direction], summary: "Show the next or previous page of the room's lights",
-    scope: .window(screens: roomScreens)
-  ) { context in
-    try roomWindow(context).page(forward: context.arguments[direction] == "next")
-    return .frame(try context.requireWindow().id)
+  /// A command that sends a room window (live or preview) the action `action` makes.
+  private static func roomCommand(
+    _ name: String, arguments: [any ArgumentDeclaration] = [], summary: String,
+    _ action: @escaping @MainActor @Sendable (ParsedArguments) -> RoomAction
+  ) -> CommandSpec {
+    ScreenCommands.sending(
+      name, action: RoomAction.self, screens: roomScreens, arguments: arguments, summary: summary, action: action)
   }
+
+  static let direction = Argument<String>.choice("direction", ["next", "previous"])
+  static let page = roomCommand(
+    "page", arguments: [direction], summary: "Show the next or previous page of the room's lights"
+  ) { arguments in .paged(forward: arguments[direction] == "next") }
 
   @MainActor static func lightsWindow(_ context: CommandContext) throws(CommandError) -> any LightsWindow {
     let window = try context.requireWindow()
@@ -22,14 +27,6 @@ enum LightsCommands {
       throw CommandError("window \(window.label) is not a lights window")
     }
     return lights
-  }
-
-  @MainActor static func roomWindow(_ context: CommandContext) throws(CommandError) -> any RoomWindowActions {
-    let window = try context.requireWindow()
-    guard let room = window.anyModel as? any RoomWindowActions else {
-      throw CommandError("window \(window.label) is not a room window")
-    }
-    return room
   }
 
   static let enter: CommandSpec = {
@@ -56,62 +53,38 @@ enum LightsCommands {
     let opened: Window
     if lights.isPreview {
       let screen = RoomScreen<PreviewMode>(document: document, viewState: RoomViewState(), environment: environment)
-      try screen.showRoom(room)
+      try screen.send(.roomChosen(room))
       opened = try context.host.openWindow(
         screen, screen: "preview-room", document: window.documentName, name: context.arguments[windowName])
     } else {
       let screen = RoomScreen<LiveMode>(document: document, viewState: RoomViewState(), environment: environment)
-      try screen.showRoom(room)
+      try screen.send(.roomChosen(room))
       opened = try context.host.openWindow(
         screen, screen: "room", document: window.documentName, name: context.arguments[windowName])
     }
     return .frame(opened.id)
   }
 
-  static let room = CommandSpec(
-    "room", arguments: [roomID],
-    summary: "Show another room in this window (the room scope is resolved again)",
-    scope: .window(screens: roomScreens)
-  ) { context in
-    try roomWindow(context).showRoom(context.arguments[roomID])
-    return .frame(try context.requireWindow().id)
-  }
+  static let room = roomCommand(
+    "room", arguments: [roomID], summary: "Show another room in this window (the room scope is resolved again)"
+  ) { arguments in .roomChosen(arguments[roomID]) }
 
   static let lightID = Argument<Int>.integer("light", help: "a light id")
-  static let lightState = Argument<String>.choice("state", ["on", "off", "toggle"])
+  static let lightState = Argument<LightSetting>.choice("state")
 
-  static let switchLight = CommandSpec(
-    "switch", arguments: [lightID, lightState],
-    summary: "Switch a light through its writable connection", scope: .window(screens: roomScreens)
-  ) { context in
-    let light = try roomWindow(context).light(context.arguments[lightID])
-    let state = context.arguments[lightState]
-    let value = state == "toggle" ? !light.value(\.isOn) : state == "on"
-    try light.write(\.isOn, value)
-    return .frame(try context.requireWindow().id)
-  }
+  static let switchLight = roomCommand(
+    "switch", arguments: [lightID, lightState], summary: "Switch a light through its writable connection"
+  ) { arguments in .lightSwitched(arguments[lightID], arguments[lightState]) }
 
   static let percent = Argument<Int>.integer("percent", help: "0 to 100")
 
-  static let dim = CommandSpec(
-    "dim", arguments: [lightID, percent],
-    summary: "Set a light's brightness (0 to 100)", scope: .window(screens: roomScreens)
-  ) { context in
-    let light = try roomWindow(context).light(context.arguments[lightID])
-    try light.write(\.brightness, context.arguments[percent])
-    return .frame(try context.requireWindow().id)
-  }
+  static let dim = roomCommand(
+    "dim", arguments: [lightID, percent], summary: "Set a light's brightness (0 to 100)"
+  ) { arguments in .lightDimmed(arguments[lightID], percent: arguments[percent]) }
 
-  static let detect = CommandSpec(
-    "detect", summary: "Look for new lights in this room (they turn up after 2 s on the session clock)",
-    scope: .window(screens: roomScreens)
-  ) { context in
-    guard let room = try roomWindow(context).room else {
-      throw CommandError("this window shows no room yet: `room ROOM` picks one")
-    }
-    try room.value(\.detectLights)()
-    return .frame(try context.requireWindow().id)
-  }
+  static let detect = roomCommand(
+    "detect", summary: "Look for new lights in this room (they turn up after 2 s on the session clock)"
+  ) { _ in .detectTapped }
 
   static let scopes = CommandSpec(
     "scopes", summary: "Show the scopes and connections this window has resolved, as a tree",
@@ -162,14 +135,3 @@ enum LightsCommands {
     }
   }
 }
-
-/// What a room window offers commands, whichever container it uses.
-@MainActor
-protocol RoomWindowActions: AnyObject {
-  var room: ScopeResolver<RoomScope>? { get }
-  func showRoom(_ roomID: String) throws(CommandError)
-  func page(forward: Bool) throws(CommandError)
-  func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope>
-}
-
-extension RoomScreen: RoomWindowActions {}

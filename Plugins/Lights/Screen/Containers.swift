@@ -30,7 +30,7 @@ final class LiveContainer {
       name: .observation(room, \.name),
       lightIDs: .observation(room, \.lightIDs),
       isDetecting: .observation(room, \.isDetecting),
-      detectLights: .constant(RoomAction { try bridge.detectLights(in: roomID) }),
+      detectLights: .constant(ScopeAction { try bridge.detectLights(in: roomID) }),
       lightScope: ConfiguredConnection(kind: "bridge light") { lightID in
         ConnectionSource(
           read: { [weak self] in self?.lightScope(lightID) ?? Self.missingLight() },
@@ -56,7 +56,7 @@ final class LiveContainer {
   static func missingRoom(_ roomID: String) -> RoomScope {
     RoomScope(
       exists: .constant(false), name: .constant(roomID), lightIDs: .constant([]), isDetecting: .constant(false),
-      detectLights: .constant(RoomAction { throw CommandError("the room '\(roomID)' is gone") }),
+      detectLights: .constant(ScopeAction { throw CommandError("the room '\(roomID)' is gone") }),
       lightScope: ConfiguredConnection(kind: "none") { _ in
         ConnectionSource(read: { missingLight() }, subscribe: { _ in .none })
       })
@@ -94,7 +94,8 @@ final class PreviewContainer {
       name: .constant(room.name),
       lightIDs: .constant(room.lights.map(\.id)),
       isDetecting: .constant(false),
-      detectLights: .constant(RoomAction { throw CommandError("a preview has no bridge, so it cannot detect lights") }),
+      detectLights: .constant(
+        ScopeAction { throw CommandError("a preview has no bridge, so it cannot detect lights") }),
       lightScope: ConfiguredConnection(kind: "preview light") { lightID in
         let light = room.lights.first { $0.id == lightID }
         let scope = LightScope(

@@ -16,7 +16,7 @@ public struct RoomScope {
   public let name: Connection<String>
   public let lightIDs: Connection<[Int]>
   public let isDetecting: Connection<Bool>
-  public let detectLights: Connection<RoomAction>
+  public let detectLights: Connection<ScopeAction>
   public let lightScope: ConfiguredConnection<LightScope, Int>
 }
 
@@ -31,7 +31,7 @@ public struct LightScope {
 
 /// An action a scope offers (detect lights): a closure that captures what it needs, so the
 /// window calling it supplies nothing.
-public struct RoomAction: CustomStringConvertible {
+public struct ScopeAction: CustomStringConvertible {
   let perform: @MainActor () throws -> Void
   public nonisolated var description: String { "action" }
 

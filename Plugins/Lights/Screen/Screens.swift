@@ -131,7 +131,7 @@ public struct RoomViewState: ViewStateValue {
 
 /// A room window: the lights of one room, from the room's child scope of the home scope.
 @MainActor
-public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
+public final class RoomScreen<Mode: ContainerMode>: ActionHandling, LightsWindow {
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     ["container", "bridge", "room", "name", "exists", "detecting", "count", "firstRow", "lights"]
@@ -181,19 +181,46 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
     viewState.room.map { slot.resolve($0) }
   }
 
-  func showRoom(_ roomID: String) throws(CommandError) {
-    let known = home.value(\.roomIDs)
-    guard known.contains(roomID) else {
-      throw CommandError(
-        "no room '\(roomID)'" + (Suggestions.didYouMean(roomID, in: known))
-          + " (rooms: \(known.joined(separator: ", ")))")
+  /// Takes in what happened in the window. Switching and dimming write through the light's
+  /// writable connection (to the bridge, or to a preview's fixed values), so every window on
+  /// the home sees it; the home document itself does not change.
+  ///
+  /// - Throws: `CommandError` for a room or light that does not exist, a window with no room
+  ///   yet, or a page past either end.
+  @discardableResult
+  public func send(_ action: RoomAction) throws(CommandError) -> DocumentChange<HomeDocument>? {
+    switch action {
+    case .roomChosen(let roomID):
+      let known = home.value(\.roomIDs)
+      guard known.contains(roomID) else {
+        throw CommandError(
+          "no room '\(roomID)'" + (Suggestions.didYouMean(roomID, in: known))
+            + " (rooms: \(known.joined(separator: ", ")))")
+      }
+      viewState.room = roomID
+      viewState.firstLight = 0
+    case .paged(let forward):
+      try page(forward: forward)
+    case .lightSwitched(let id, let setting):
+      let light = try self.light(id)
+      let on: Bool
+      switch setting {
+      case .on: on = true
+      case .off: on = false
+      case .toggle: on = !light.value(\.isOn)
+      }
+      try light.write(\.isOn, on)
+    case .lightDimmed(let id, let percent):
+      try light(id).write(\.brightness, percent)
+    case .detectTapped:
+      guard let room else { throw CommandError("this window shows no room yet: `room ROOM` picks one") }
+      try room.value(\.detectLights)()
     }
-    viewState.room = roomID
-    viewState.firstLight = 0
+    return nil
   }
 
   /// Moves the page of lights the window shows forward or back by a page.
-  func page(forward: Bool) throws(CommandError) {
+  private func page(forward: Bool) throws(CommandError) {
     guard let room else { throw CommandError("this window shows no room yet: `room ROOM` picks one") }
     let count = room.value(\.lightIDs).count
     let rows = max(1, environment.viewportRows)
@@ -205,7 +232,7 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
     viewState.firstLight = next
   }
 
-  func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope> {
+  private func light(_ id: Int) throws(CommandError) -> ScopeResolver<LightScope> {
     guard let room else { throw CommandError("this window shows no room yet: `room ROOM` picks one") }
     guard room.value(\.lightIDs).contains(id) else {
       throw CommandError(
@@ -248,44 +275,5 @@ public final class RoomScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
       ("lights", .list(lights)),
     ]
     return .object(FrameObject(members: members))
-  }
-}
-
-/// Terminal text for lights frames.
-enum LightsRendering {
-  /// "1 light", "3 lights".
-  static func lights(_ count: Int) -> String { count == 1 ? "1 light" : "\(count) lights" }
-
-  static func home(_ frame: FrameValue) -> String {
-    var lines = ["home (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"]
-    for room in frame["rooms"]?.elements ?? [] {
-      lines.append(
-        "  \(room["id"]?.stringValue ?? "")  \(room["name"]?.stringValue ?? "") · "
-          + Self.lights(room["lights"]?.integerValue ?? 0)
-      )
-    }
-    lines.append("`enter ROOM` opens a room")
-    return lines.joined(separator: "\n")
-  }
-
-  static func room(_ frame: FrameValue) -> String {
-    guard let name = frame["name"]?.stringValue else { return "no room chosen: `room ROOM`" }
-    var header = "\(name) (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"
-    if frame["detecting"]?.boolValue == true { header += " · detecting lights..." }
-    if frame["exists"]?.boolValue == false { header += " · the room is gone" }
-    var lines = [header]
-    for light in frame["lights"]?.elements ?? [] {
-      let on = light["on"]?.boolValue == true ? "on " : "off"
-      lines.append(
-        "  \(light["id"]?.integerValue ?? 0)  [\(on)] \(light["name"]?.stringValue ?? "") · \(light["brightness"]?.integerValue ?? 0)%"
-      )
-    }
-    if (frame["lights"]?.elements ?? []).isEmpty { lines.append("  (no lights)") }
-    let shown = frame["lights"]?.elements?.count ?? 0
-    let count = frame["count"]?.integerValue ?? shown
-    if shown < count, let first = frame["firstRow"]?.integerValue {
-      lines.append("  lights \(first)-\(first + shown - 1) of \(count): `page next` and `page previous` move")
-    }
-    return lines.joined(separator: "\n")
   }
 }

@@ -105,17 +105,17 @@ import WorkbenchCore
   }
 }
 
-/// The feed's repository is a dependency the session supplies: a test gives the session another
-/// before the window opens, and the window loads from it, not from the simulated network.
+/// The feed's repository is a dependency the session supplies through its key: a test overrides
+/// it before the window opens, and the window loads from it, not from the simulated network; a
+/// session for tests gets every key's test value.
 @MainActor
 @Suite struct RepositoryInjectionTests {
   @Test func aWindowLoadsFromTheRepositoryItsSessionWasGiven() throws {
     let host = try Host(modules: [LedgerModule()], clock: .virtual)
     let rows = [Transaction(id: 7, amount: Money(cents: -1250), counterparty: "Test Shop", memo: "injected")]
     let fetches = FetchCounter()
-    _ = host.services.shared(LedgerDependencies.self) {
-      LedgerDependencies { _, _, _ in .immediate(rows, fetches: fetches) }
-    }
+    host.services.override(
+      TransactionRepositoryKey.self, with: LedgerDependencies { _, _, _ in .immediate(rows, fetches: fetches) })
     _ = try host.run(line: "open feed account f")
     let frame = host.window(named: "f")?.frame
     #expect(frame?["state"] == "loaded")
@@ -127,11 +127,33 @@ import WorkbenchCore
 
   @Test func aFailingRepositoryFailsTheFeed() throws {
     let host = try Host(modules: [LedgerModule()], clock: .virtual)
-    _ = host.services.shared(LedgerDependencies.self) {
-      LedgerDependencies { _, _, _ in .immediate([], failure: LedgerFailure(message: "the test says no")) }
-    }
+    host.services.override(
+      TransactionRepositoryKey.self,
+      with: LedgerDependencies { _, _, _ in .immediate([], failure: LedgerFailure(message: "the test says no")) })
     _ = try host.run(line: "open feed account f")
     #expect(host.window(named: "f")?.frame["state"] == "failed")
     #expect(host.window(named: "f")?.frame["message"] == "the test says no")
+  }
+
+  /// A session for tests gets each key's test value: the feed answers at once from the
+  /// window's own ledger (no latency to wait for), searches filter it, and the network and the
+  /// app session are still there for the commands that use them.
+  @Test func aSessionForTestsGetsEveryKeysTestValue() throws {
+    let host = try Host(modules: [LedgerModule()], clock: .virtual)
+    host.services.usesTestValues = true
+    _ = try host.run(line: "open feed account f")
+    let frame = try #require(host.window(named: "f")?.frame)
+    #expect(frame["state"] == "loaded")
+    let all = frame["count"]?.integerValue ?? 0
+    #expect(all > 1)
+    _ = try host.run(line: "search rent")
+    #expect(host.window(named: "f")?.frame["state"] == "loaded")
+    #expect((host.window(named: "f")?.frame["count"]?.integerValue ?? all) < all)
+    _ = try host.run(line: "session lock")
+    #expect(host.services[LedgerSessionKey.self].state == .locked)
+    // A live session on the same modules waits for the network's latency instead.
+    let live = try Host(modules: [LedgerModule()], clock: .virtual)
+    _ = try live.run(line: "open feed account f")
+    #expect(live.window(named: "f")?.frame["state"] == "loading")
   }
 }

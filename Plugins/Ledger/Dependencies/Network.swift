@@ -11,21 +11,18 @@ public final class LedgerNetwork {
   /// Requests that reached the server, for tests (a debounced load never gets here).
   public private(set) var fetches = 0
 
-  /// The session's network, made on first use. The state it starts in is a fact of the session
-  /// (`network.state`): online with 300 ms latency when live, as it was when recording started
-  /// on replay.
-  static func shared(in services: SessionServices) -> LedgerNetwork {
-    services.shared(LedgerNetwork.self) {
-      let network = LedgerNetwork()
-      let box = WeakBox(network)
-      let state = services.facts.state(
-        of: "network.state", in: "network", live: { network.state }, capture: { box.value?.state })
-      network.isOnline = state["online"]?.boolValue ?? true
-      network.latency = state["latency"]?.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency
-      network.failuresToCome = max(0, state["failuresToCome"]?.integerValue ?? 0)
-      network.fetches = max(0, state["requests"]?.integerValue ?? 0)
-      return network
-    }
+  /// A network whose starting state is a fact of the session (`network.state`): online with
+  /// 300 ms latency when live, as it was when recording started on replay.
+  static func starting(in services: SessionServices) -> LedgerNetwork {
+    let network = LedgerNetwork()
+    let box = WeakBox(network)
+    let state = services.facts.state(
+      of: "network.state", in: "network", live: { network.state }, capture: { box.value?.state })
+    network.isOnline = state["online"]?.boolValue ?? true
+    network.latency = state["latency"]?.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency
+    network.failuresToCome = max(0, state["failuresToCome"]?.integerValue ?? 0)
+    network.fetches = max(0, state["requests"]?.integerValue ?? 0)
+    return network
   }
 
   /// The network's settings now, as a `network.state` fact.
@@ -205,10 +202,9 @@ public final class FetchCounter {
   public init() {}
 }
 
-/// How a session's feed windows get their repository: the live one (the window's copy of the
-/// ledger, behind the session's simulated network and clock) unless the session was given
-/// another before its windows opened, as tests do:
-/// `host.services.shared(LedgerDependencies.self) { LedgerDependencies { _, _, _ in .immediate(rows) } }`.
+/// How a session's feed windows get their repository: from a search over the window's ledger,
+/// the session's network and the window's environment. The live one goes through the simulated
+/// network and clock; a test gives the session another (`TransactionRepositoryKey`).
 @MainActor
 public final class LedgerDependencies {
   /// Builds a window's repository from a search over the window's ledger, the session's
@@ -229,11 +225,33 @@ public final class LedgerDependencies {
   ) {
     self.repository = repository
   }
+}
 
-  /// The live dependencies.
-  public convenience init() {
-    self.init { matching, network, environment in
+/// The session's simulated network (`network online|offline|fail|latency` changes it).
+public enum LedgerNetworkKey: ServiceKey {
+  public static func liveValue(in services: SessionServices) -> LedgerNetwork { .starting(in: services) }
+}
+
+/// The app session (signed in, locked, signed out), shared by every ledger window.
+public enum LedgerSessionKey: ServiceKey {
+  public static func liveValue(in services: SessionServices) -> LedgerSession { LedgerSession() }
+}
+
+/// Where feed windows load from. Live: the window's ledger behind the session's network, after
+/// its latency, each answer a recorded fact. For tests: the window's ledger, answered at once.
+public enum TransactionRepositoryKey: ServiceKey {
+  public static func liveValue(in services: SessionServices) -> LedgerDependencies {
+    LedgerDependencies { matching, network, environment in
       .live(matching: matching, network: network, environment: environment)
+    }
+  }
+
+  public static func testValue(in services: SessionServices) -> LedgerDependencies {
+    LedgerDependencies { matching, _, _ in
+      TransactionRepository { query, completion in
+        completion(.success(matching(query)))
+        return .none
+      }
     }
   }
 }

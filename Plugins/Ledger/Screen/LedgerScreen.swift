@@ -48,11 +48,11 @@ public final class LedgerScreen: ActionHandling {
     self.viewState = viewState
     let services = environment.services
     clock = services.clock
-    network = LedgerNetwork.shared(in: services)
-    session = services.shared(LedgerSession.self) { LedgerSession() }
+    network = services[LedgerNetworkKey.self]
+    session = services[LedgerSessionKey.self]
     let box = DocumentBox(document)
     documentBox = box
-    let dependencies = services.shared(LedgerDependencies.self) { LedgerDependencies() }
+    let dependencies = services[TransactionRepositoryKey.self]
     repository = dependencies.repository({ box.document.matching($0) }, network, environment)
     factScope = environment.factScope
     facts = services.facts

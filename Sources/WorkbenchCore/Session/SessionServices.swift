@@ -1,8 +1,9 @@
 /// Objects a module shares across the windows of one session: a simulated bridge per home,
 /// a network, a cache. Created on first use, dropped with the host (a relaunch starts new ones).
 ///
-/// A service is found by its type, and by a name where a session holds several of one type
-/// (one bridge per home document): `services.shared(HomeBridge.self, named: "home") { ... }`.
+/// A dependency is found by its key (`services[LedgerNetworkKey.self]`, see `ServiceKey`); a
+/// service a session holds one of per name (one bridge per home document) by its type and name:
+/// `services.shared(HomeBridge.self, named: "home") { ... }`.
 @MainActor
 public final class SessionServices {
   private struct Key: Hashable {
@@ -10,6 +11,10 @@ public final class SessionServices {
     let name: String
   }
   private var values: [Key: AnyObject] = [:]
+  private var keyed: [ObjectIdentifier: Any] = [:]
+  /// Whether keys give their test values (`ServiceKey.testValue`) rather than their live ones;
+  /// a test sets it before the first use.
+  public var usesTestValues = false
   /// The session's clock.
   public let clock: SessionClock
   /// The session's scheduler, which delivers source changes after they land.
@@ -25,7 +30,23 @@ public final class SessionServices {
     self.facts = facts
   }
 
-  /// The `Service` stored under `name`, made by `make` the first time.
+  /// The session's value of a dependency: the one given with `override`, else the key's live
+  /// (or test) value, made on first use and kept for the session.
+  public subscript<Dependency: ServiceKey>(_ key: Dependency.Type) -> Dependency.Value {
+    if let value = keyed[ObjectIdentifier(key)] as? Dependency.Value { return value }
+    let made = usesTestValues ? Dependency.testValue(in: self) : Dependency.liveValue(in: self)
+    keyed[ObjectIdentifier(key)] = made
+    return made
+  }
+
+  /// Gives the session `value` for a dependency, before anything uses it (a test's stand-in);
+  /// every other dependency still comes from its key.
+  public func override<Dependency: ServiceKey>(_ key: Dependency.Type, with value: Dependency.Value) {
+    keyed[ObjectIdentifier(key)] = value
+  }
+
+  /// The `Service` stored under `name`, made by `make` the first time: for a service of which a
+  /// session holds one per name (a bridge per home document), made from what that name needs.
   public func shared<Service: AnyObject>(_ type: Service.Type, named name: String = "", make: () -> Service)
     -> Service
   {
@@ -35,4 +56,24 @@ public final class SessionServices {
     values[key] = made
     return made
   }
+}
+
+/// A dependency a module keeps in a session's services, declared once with how its live value
+/// is made and which value tests get (swift-dependencies' habit): code reads
+/// `services[LedgerNetworkKey.self]`, never builds a default where it uses one, and a test
+/// overrides the one value it cares about (`services.override(Key.self, with:)`) and gets every
+/// other from its key.
+@MainActor
+public protocol ServiceKey {
+  /// What the dependency is.
+  associatedtype Value
+  /// The value a session makes on first use.
+  static func liveValue(in services: SessionServices) -> Value
+  /// The value a session for tests makes (`SessionServices.usesTestValues`): no waiting, no
+  /// outside. The live value unless the key says otherwise.
+  static func testValue(in services: SessionServices) -> Value
+}
+
+extension ServiceKey {
+  public static func testValue(in services: SessionServices) -> Value { liveValue(in: services) }
 }

@@ -146,4 +146,36 @@ import WorkbenchTestSupport
       #expect(listed == target.dependencies, "the row of \(target.name) should depend on: \(wanted)")
     }
   }
+
+  /// Every path the "where to change what" table names exists: a new engineer following it to
+  /// add a command or a fact source lands on real files, and a move or rename that leaves the
+  /// table behind fails here.
+  @Test func theWhereToChangeWhatTableNamesFilesThatExist() throws {
+    let root = repositoryRoot()
+    let doc = try #require(readTextFile(root + "/docs/architecture.md"))
+    let start = try #require(doc.firstRange(of: "## Where to change what"))
+    let section = doc[start.upperBound...].prefix { _ in true }
+    let end = section.firstRange(of: "\n## ")?.lowerBound ?? section.endIndex
+    var named: [String] = []
+    for piece in section[..<end].split(separator: "`") where piece.hasPrefix("Sources/") || piece.hasPrefix("Plugins/")
+      || piece.hasPrefix("Tests/") || piece.hasPrefix("docs/") || piece.hasPrefix("Fuzz/")
+    {
+      named.append(String(piece.split(separator: " ").first ?? piece))
+    }
+    #expect(named.count >= 30, "the table names only \(named.count) paths; is the reader still finding them?")
+    for path in named {
+      // `Commands/CommandResolver*.swift` names a family of files: one must start with the part
+      // before the `*`.
+      let exists: Bool
+      if let star = path.firstIndex(of: "*") {
+        let prefix = String(path[..<star])
+        let folder = prefix.split(separator: "/").dropLast().joined(separator: "/")
+        let stem = prefix.split(separator: "/").last.map(String.init) ?? ""
+        exists = folderEntries(root + "/" + folder).contains { $0.hasPrefix(stem) }
+      } else {
+        exists = readTextFile(root + "/" + path) != nil || !folderEntries(root + "/" + path).isEmpty
+      }
+      #expect(exists, "docs/architecture.md names \(path), which does not exist")
+    }
+  }
 }

@@ -202,12 +202,6 @@ public final class WorkbenchSession {
     for window in host.windows { host.closeWindow(window.id) }
   }
 
-  /// The documents a session starts with when nothing else is given: the modules' samples.
-  public func sampleDocuments() -> [SessionRecord.Document] {
-    let fresh = Host(registry: registry, environment: ScreenEnvironment(), clock: .virtual)
-    return (try? fresh.sessionRecord().documents) ?? []
-  }
-
   // MARK: Building hosts
 
   /// The workspace, opened in memory with the session's documents if there is none yet.

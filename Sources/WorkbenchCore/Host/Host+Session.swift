@@ -1,20 +1,14 @@
 import FoundationEssentials
 
 extension Host {
+  /// The modules' sample documents as records (see `ModuleRegistry.sampleRecords`).
+  public var sampleRecords: [SessionRecord.Document] { registry.sampleRecords }
+
   /// The session as a record: documents, windows in order, view states, focus.
   ///
   /// - Parameter includingDocuments: false leaves the documents out (they are saved as they
   ///   change), which makes the record as cheap as the windows' view states.
   /// - Throws: `CommandError` if a document or view state cannot be encoded.
-  /// The modules' sample documents as records, with the JSON encoded when they registered.
-  public var sampleRecords: [SessionRecord.Document] {
-    registry.documentKinds.values.sorted { $0.name < $1.name }.flatMap { kind in
-      kind.samples.compactMap { sample in
-        sample.json.map { SessionRecord.Document(name: sample.name, kind: kind.name, revision: 1, body: $0) }
-      }
-    }
-  }
-
   public func sessionRecord(includingDocuments: Bool = true) throws(CommandError) -> SessionRecord {
     var documentRecords: [SessionRecord.Document] = []
     for name in includingDocuments ? documentNames : [] {

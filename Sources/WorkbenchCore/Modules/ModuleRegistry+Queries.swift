@@ -28,6 +28,16 @@ extension ModuleRegistry {
   /// The registered document kinds' names.
   public var documentKindNames: [String] { documentKinds.keys.sorted() }
 
+  /// The modules' sample documents as records, with the JSON encoded when they registered: what
+  /// a new session holds before anything changes.
+  public var sampleRecords: [SessionRecord.Document] {
+    documentKinds.values.sorted { $0.name < $1.name }.flatMap { kind in
+      kind.samples.compactMap { sample in
+        sample.json.map { SessionRecord.Document(name: sample.name, kind: kind.name, revision: 1, body: $0) }
+      }
+    }
+  }
+
   /// The sample documents a new session starts with: each one's name and kind.
   public var sampleDocuments: [(name: String, kind: String)] {
     documentKinds.values.flatMap { kind in kind.samples.map { (name: $0.name, kind: kind.name) } }

@@ -61,7 +61,7 @@ final class SessionRecorder {
     var frames: [Int: FrameValue] = [:]
     for window in host.windows { frames[window.id.number] = window.frame }
     startFrames = frames
-    samples = session.sampleDocuments()
+    samples = host.registry.sampleRecords
     session.facts.startRecording()
     session.facts.timeline = timeline
   }

@@ -36,7 +36,7 @@ let package = Package(
     // execution, relaunch, unsaved work, saving and the end of the session.
     .target(
       name: "WorkbenchSession",
-      dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore", "WorkbenchSystem"]),
+      dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore"]),
 
     // The interactive and piped front end; the only importer of readline.
     .target(

@@ -55,9 +55,11 @@ public final class WorkbenchSession {
     follow(host)
   }
 
-  /// Has `host` tell the recording (when one runs) about each command it runs.
+  /// Has `host` tell the recording about each command it runs, while one runs (a session that
+  /// does not record pays nothing for it).
   private func follow(_ host: Host) {
-    host.commandObserver = { [weak self] command in self?.recorder?.commandRan(command) }
+    host.commandObserver =
+      recorder == nil ? nil : { [weak self] command in self?.recorder?.commandRan(command) }
   }
 
   // MARK: Lines
@@ -87,6 +89,7 @@ public final class WorkbenchSession {
       case .recordStop?:
         guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
         recorder = nil
+        follow(host)
         let count = try active.finish(session: self)
         try frontEnd.show(.text("wrote \(active.path) (\(count) steps)"), reports: true)
       case .shell(let request)?:
@@ -135,6 +138,7 @@ public final class WorkbenchSession {
     guard canRecord else { throw CommandError("`record` works in the shell; a scenario is already a recording") }
     guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
     recorder = try SessionRecorder(path: path, session: self)
+    follow(host)
     return "recording to \(path); `record stop` writes it"
   }
 
@@ -143,6 +147,7 @@ public final class WorkbenchSession {
   public func finishRecording(because reason: String) -> RecordingEnd? {
     guard let active = recorder else { return nil }
     recorder = nil
+    follow(host)
     do {
       let count = try active.finish(session: self)
       return .wrote("recording stopped as \(reason): wrote \(active.path) (\(count) steps)")

@@ -14,13 +14,27 @@ enum Interface {
     var help: String
   }
 
-  struct Subcommand {
+  @MainActor struct Subcommand {
     var name: String
     var synopsis: String
     var summary: String
-    var options: [Option]
+    /// Its options, made when asked for: dispatch reads only the names, and a start should not
+    /// pay for every subcommand's option table.
+    private var makeOptions: @MainActor () -> [Option]
+    var options: [Option] { makeOptions() }
     /// What its operands are: scenario files, or any files.
     var takesScenarioFiles: Bool
+
+    init(
+      name: String, synopsis: String, summary: String, options: @autoclosure @escaping @MainActor () -> [Option],
+      takesScenarioFiles: Bool
+    ) {
+      self.name = name
+      self.synopsis = synopsis
+      self.summary = summary
+      self.makeOptions = options
+      self.takesScenarioFiles = takesScenarioFiles
+    }
   }
 
   /// The options of a parser's table that a user is meant to type: those without help are the

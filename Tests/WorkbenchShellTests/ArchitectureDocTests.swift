@@ -97,7 +97,7 @@ import WorkbenchTestSupport
       targets.contains(
         Target(
           name: "WorkbenchSession", kind: "target",
-          dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore", "WorkbenchSystem"])))
+          dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore"])))
     let drawing = Self.mermaid(targets)
     let doc = try #require(readTextFile(root + "/docs/architecture.md"))
     let begin = "<!-- targets: generated from Package.swift by ArchitectureDocTests -->\n"
@@ -157,7 +157,8 @@ import WorkbenchTestSupport
     let section = doc[start.upperBound...].prefix { _ in true }
     let end = section.firstRange(of: "\n## ")?.lowerBound ?? section.endIndex
     var named: [String] = []
-    for piece in section[..<end].split(separator: "`") where piece.hasPrefix("Sources/") || piece.hasPrefix("Plugins/")
+    for piece in section[..<end].split(separator: "`")
+    where piece.hasPrefix("Sources/") || piece.hasPrefix("Plugins/")
       || piece.hasPrefix("Tests/") || piece.hasPrefix("docs/") || piece.hasPrefix("Fuzz/")
     {
       named.append(String(piece.split(separator: " ").first ?? piece))

@@ -42,14 +42,15 @@ public struct CommandResolver {
     -> ResolvedCommand
   {
     var rest = tokens[...]
-    var window = directory.focusedWindow
-    let prefix = rest.windowPrefix
-    if let reference = prefix.window, let first = prefix.token {
+    let window: DirectoryWindow?
+    if let first = tokens.first, let reference = first.windowReference {
       guard let target = directory.findWindow(named: reference) else {
         throw CommandError(directory.missingWindowMessage(reference), column: first.column)
       }
       window = target
-      rest = prefix.rest
+      rest = rest.dropFirst()
+    } else {
+      window = directory.focusedWindow
     }
     guard let nameToken = rest.first else {
       throw CommandError("a window reference needs a command after it", column: tokens.first?.column ?? 1)

@@ -6,12 +6,20 @@ public struct DirectoryWindow: Equatable, Sendable {
   public let name: String?
   /// The screen it shows.
   public let screen: String
+  /// The session's window itself, when the directory is a live session's (so a command found
+  /// in it runs there without a second lookup); `nil` for a planned window.
+  public let live: Window?
 
-  /// A window numbered `id`, named `name`, showing `screen`.
-  public init(id: WindowID, name: String?, screen: String) {
+  /// A window numbered `id`, named `name`, showing `screen`; `live` when it is open in a session.
+  public init(id: WindowID, name: String?, screen: String, live: Window? = nil) {
     self.id = id
     self.name = name
     self.screen = screen
+    self.live = live
+  }
+
+  public static func == (lhs: DirectoryWindow, rhs: DirectoryWindow) -> Bool {
+    lhs.id == rhs.id && lhs.name == rhs.name && lhs.screen == rhs.screen && lhs.live === rhs.live
   }
 
   /// The name if it has one, otherwise the number.

@@ -74,14 +74,16 @@ extension Host {
       usage.isUsageError = true
       throw usage
     }
-    let words = Array(tokens.windowPrefix.rest)
     // What ran, success or failure, is reported once it is known (a recording listens).
     var failure: CommandError?
     var request: SessionRequest?
     defer {
-      commandObserver?(
-        RanCommand(
-          words: words, window: resolved.window, module: resolved.module, request: request, failure: failure))
+      if let commandObserver {
+        commandObserver(
+          RanCommand(
+            words: Array(tokens.windowPrefix.rest), window: resolved.window, module: resolved.module,
+            request: request, failure: failure))
+      }
     }
     do {
       arguments = try resolver.bind(resolved, in: directory)
@@ -91,7 +93,7 @@ extension Host {
       failure = usage
       throw usage
     }
-    let window = resolved.window.flatMap { windowList.window($0.id) }
+    let window = resolved.window?.live
     let context = CommandContext(arguments: arguments, window: window, host: self)
     let content = window?.content
     content?.beginCommand()
@@ -170,5 +172,5 @@ struct LiveWindows: WindowDirectory {
 
 extension Window {
   /// The window as a directory lists it.
-  var directoryEntry: DirectoryWindow { DirectoryWindow(id: id, name: name, screen: screen.name) }
+  var directoryEntry: DirectoryWindow { DirectoryWindow(id: id, name: name, screen: screen.name, live: self) }
 }

@@ -36,7 +36,9 @@ public protocol ActionHandling<Action>: ScreenModel {
 /// runs in a window of the given screens and shows that window's frame.
 public enum ScreenCommands {
   /// A command that sends `Model` the action `action` makes of its arguments (and the model,
-  /// for a toggle), and commits the document change the model hands back, if any.
+  /// for a toggle), and commits the document change the model hands back, if any. (Inlinable,
+  /// so each module's commands are specialized for its model rather than run generically.)
+  @inlinable
   public static func sending<Model: ActionHandling>(
     _ name: String, to model: Model.Type, screens: [String], arguments: [any ArgumentDeclaration] = [],
     summary: String, details: String = "",
@@ -53,6 +55,7 @@ public enum ScreenCommands {
   /// A command that sends the action `action` makes of its arguments to whatever model the
   /// window has that takes `Action`: for a module whose screens share one action type over
   /// several model types (a live and a preview room).
+  @inlinable
   public static func sending<Action>(
     _ name: String, action type: Action.Type, screens: [String], arguments: [any ArgumentDeclaration] = [],
     summary: String, details: String = "", action: @escaping @MainActor @Sendable (ParsedArguments) throws -> Action
@@ -69,8 +72,8 @@ public enum ScreenCommands {
   }
 
   /// Sends `action` to `model` and commits the change it hands back.
-  @MainActor
-  private static func deliver<Model: ActionHandling>(_ action: Model.Action, to model: Model, context: CommandContext)
+  @MainActor @inlinable
+  static func deliver<Model: ActionHandling>(_ action: Model.Action, to model: Model, context: CommandContext)
     throws
   {
     if let change = try model.send(action) { try context.commit(change.document, summary: change.summary) }
@@ -78,6 +81,7 @@ public enum ScreenCommands {
 
   /// A command that commits the document `edit` makes of its arguments and the window's
   /// document, as a change every window on the document is told of.
+  @inlinable
   public static func editing<Model: ScreenModel>(
     _ name: String, in model: Model.Type, screens: [String], arguments: [any ArgumentDeclaration] = [],
     summary: String, details: String = "",

@@ -1,6 +1,5 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
-import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Catalog
 import Testing
-import WorkbenchCore
+@_spi(Testing) import WorkbenchCore
 import WorkbenchTestSupport
 
 @testable import WorkbenchStore

@@ -57,7 +57,9 @@ extension Host {
     }
   }
 
-  /// Runs one tokenized command.
+  /// Runs one tokenized command without what a line does first (timers, other processes'
+  /// saves): for tests of a session that acts without looking, as another process's would.
+  @_spi(Testing)
   public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
     try runReporting(tokens).output
   }

@@ -38,6 +38,52 @@ import WorkbenchTestSupport
     }
   }
 
+  /// Every mistake of a file is reported at once, each at its place, as a compiler lists them:
+  /// a misspelt command, a misspelt field and a window that is not open, in three steps; a
+  /// mistake inside a repeat is reported once, not once per iteration; and a file with more
+  /// mistakes than anyone reads stops at fifty.
+  @Test func everyMistakeOfAFileIsReportedAtOnce() throws {
+    let path = scenarioFile(
+      """
+      scenario: three mistakes
+      windows:
+        left: {screen: catalog, document: library}
+      steps:
+        - left: selcet 4
+        - repeat: 3
+          steps:
+            - expect:
+                left: {selcted: 4}
+        - left: select 3
+        - do: frame ghost
+      """)
+    let loader = try ScenarioLoader(modules: [CatalogModule()])
+    do {
+      _ = try loader.load(path)
+      Issue.record("the file loaded")
+    } catch {
+      #expect(
+        error.all.map(\.description) == [
+          "\(path):5:11: unknown command 'selcet'. Did you mean 'select'?",
+          "\(path):9:18: left shows catalog, whose frame has no field 'selcted'. Did you mean 'selected'? "
+            + "(its fields: query, onlySelected, selected, matches, total, rows, viewport, detail, detailPolicy)",
+          "\(path):11:15: no window 'ghost' is open here (open: left)",
+        ])
+    }
+    let many = scenarioFile(
+      "scenario: many\nsteps:\n" + (1...80).map { "  - do: unknown\($0)" }.joined(separator: "\n") + "\n")
+    do {
+      _ = try loader.load(many)
+      Issue.record("the file loaded")
+    } catch {
+      #expect(error.all.count == ScenarioLoader.maximumProblems)
+      #expect(error.all.last?.description.hasPrefix("\(many):52:9: unknown command 'unknown50'") == true)
+    }
+    // The loader is used again for the next file: nothing of the last one's problems stays.
+    let good = scenarioFile("scenario: fine\nsteps:\n  - do: documents\n")
+    #expect(throws: Never.self) { try loader.load(good) }
+  }
+
   /// A 50 MB file is refused by its size before anything reads it whole.
   @Test func aFiftyMegabyteFileIsRefused() throws {
     let path = makeTemporaryFolder() + "/huge.yaml"

@@ -16,6 +16,18 @@ import WorkbenchTestSupport
     #expect(Self.files.count >= 8)
   }
 
+  /// The README shows what `swift run workbench run Scenarios/` prints at the end; the count
+  /// there is the number of scenarios in the folder, so the figure cannot drift.
+  @Test func theReadmesRunFigureIsTheScenariosCount() throws {
+    let loader = try ScenarioLoader(modules: builtInModules)
+    var count = 0
+    for file in Self.files { count += try loader.load(file).scenarios.count }
+    let readme = try #require(readTextFile(repositoryRoot() + "/README.md"))
+    #expect(
+      readme.contains("\n\(count) passed, 0 failed\n"),
+      "README.md's `workbench run Scenarios/` block should end with `\(count) passed, 0 failed`")
+  }
+
   @Test(arguments: files)
   func scenarioFilePasses(_ path: String) throws {
     let modules = builtInModules

@@ -290,6 +290,63 @@ import WorkbenchTestSupport
     #expect(everything.stdout.hasSuffix("3 passed, 0 failed\n"), "\(everything.stdout)")
   }
 
+  /// A file that fails to load is a failure everywhere a run reports: the console lists every
+  /// mistake in it, the JSON report has each, the HTML report shows the file as failed with
+  /// them, and `--last-failed` (with no path: the last run's) runs the whole file again.
+  @Test func aFileThatDoesNotLoadIsAFailureInEveryReport() throws {
+    let folder = suiteFolder()
+    writeTextFile(
+      "scenario: Broken\nwindows:\n  main: catalog library\nsteps:\n  - main: selcet 4\n"
+        + "  - expect:\n      main: {selcted: 4}\n", to: folder + "/c.yaml")
+    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
+    func run(_ arguments: String) -> ProcessResult {
+      ChildProcess.run(
+        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' run \(arguments)"], input: [],
+        environment: environment)
+    }
+    let first = run("-j 1 . --json r.json --html r.html")
+    #expect(first.status == 2)
+    #expect(first.stderr.contains("./c.yaml:5:11: unknown command 'selcet'"), "\(first.stderr)")
+    #expect(first.stderr.contains("./c.yaml:7:14: main shows catalog, whose frame has no field 'selcted'"))
+    let json = try #require(readTextFile(folder + "/r.json"))
+    #expect(json.contains("\"errors\" : 2"), "\(json)")
+    let html = try #require(readTextFile(folder + "/r.html"))
+    #expect(html.contains("./c.yaml could not be loaded"))
+    #expect(html.contains("unknown command 'selcet'"))
+    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\n./c.yaml\n")
+    // No path: the last run's. The broken file is loaded again (still broken), b runs, a does not.
+    let again = run("--last-failed -j 1")
+    #expect(again.status == 2, "\(again.stdout)\(again.stderr)")
+    #expect(again.stderr.contains("./c.yaml:5:11"))
+    #expect(again.stdout.hasSuffix("0 passed, 1 failed\n"), "\(again.stdout)")
+    // Fixed, the file's scenarios run with the last failures: c passes, b still fails, a waits.
+    writeTextFile(
+      "scenario: Broken\nwindows:\n  main: catalog library\nsteps:\n  - main: select 4\n", to: folder + "/c.yaml")
+    let fixed = run("--last-failed -j 1")
+    #expect(fixed.stdout.contains("✔ Broken"), "\(fixed.stdout)")
+    #expect(fixed.stdout.hasSuffix("1 passed, 1 failed\n"), "\(fixed.stdout)")
+  }
+
+  /// `FILE:LINE` runs the scenario holding that line, as an editor or a failure message names
+  /// it; `-k` filters by name and `-x` stops at the first failure, as pytest spells them.
+  @Test func aLineSelectsItsScenarioAndPytestsSpellingsWork() {
+    let folder = suiteFolder()
+    let atLine = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/a.yaml:12"])
+    #expect(atLine.stdout.contains("✔ Also passes"), "\(atLine.stdout)")
+    #expect(!atLine.stdout.contains("✔ Passes "), "\(atLine.stdout)")
+    #expect(atLine.stdout.hasSuffix("1 passed, 0 failed\n"))
+    let withWorkers = ChildProcess.runWorkbench(["run", "-j", "2", folder + "/a.yaml:3", folder + "/b.yaml"])
+    #expect(withWorkers.stdout.hasSuffix("1 passed, 1 failed\n"), "\(withWorkers.stdout)")
+    let missing = ChildProcess.runWorkbench(["run", folder + "/nothing.yaml:3"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("nothing.yaml:3: there is no file"), "\(missing.stderr)")
+    let filtered = ChildProcess.runWorkbench(["run", "-j", "1", "-k", "^Also", folder])
+    #expect(filtered.stdout.hasSuffix("1 passed, 0 failed\n"), "\(filtered.stdout)")
+    let stopped = ChildProcess.runWorkbench(["run", "-j", "1", "-x", folder + "/b.yaml", folder + "/a.yaml"])
+    #expect(stopped.status == 1)
+    #expect(stopped.stdout.hasSuffix("0 passed, 1 failed\n"), "\(stopped.stdout)")
+  }
+
   /// Shards split by scenario, so one big file splits; with the durations of an earlier run's
   /// report, a slow scenario gets a shard to itself.
   @Test func shardsSplitOneFileAndBalanceByDurations() throws {

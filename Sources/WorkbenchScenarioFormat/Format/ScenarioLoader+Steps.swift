@@ -23,7 +23,15 @@ extension ScenarioLoader {
     }
     var steps: [Step] = []
     for item in items {
-      let built = try buildStep(item, context: &context, includes: includes)
+      let built: [Step]
+      do {
+        built = try buildStep(item, context: &context, includes: includes)
+      } catch {
+        // A wrong step is reported with the others; the steps after it are still checked (it
+        // opens or closes no window for them).
+        try note(error)
+        continue
+      }
       if case .mapping(let pairs) = item.content, pairs.contains(where: { $0.key == "repeat" || $0.key == "include" }) {
         // Expanded steps were counted as they were built.
       } else {

@@ -21,6 +21,8 @@ public final class ScenarioLoader {
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
   var expandedSteps = 0
+  /// The problems found so far in the file loading (see `note`).
+  var problems: [ScenarioFileError] = []
   /// The most steps a scenario may expand to.
   static let maximumSteps = 100_000
   let parser = YAMLParser()
@@ -63,20 +65,51 @@ public final class ScenarioLoader {
   private func load(documents: [YAMLNode], path: String) throws(ScenarioFileError) -> ScenarioFile {
     var scenarios: [Scenario] = []
     var isFlow = false
+    problems = []
     for document in documents {
-      guard document.pairs != nil else {
-        throw ScenarioFileError(
-          "a scenario is a mapping with `scenario:` and `steps:`, not \(document.kindDescription)",
-          at: document.location)
+      do throws(ScenarioFileError) {
+        guard document.pairs != nil else {
+          throw ScenarioFileError(
+            "a scenario is a mapping with `scenario:` and `steps:`, not \(document.kindDescription)",
+            at: document.location)
+        }
+        if document["flow"] != nil {
+          try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
+          isFlow = true
+          continue
+        }
+        scenarios += try self.scenarios(from: document)
+      } catch {
+        try note(error)
       }
-      if document["flow"] != nil {
-        try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
-        isFlow = true
-        continue
-      }
-      scenarios += try self.scenarios(from: document)
+    }
+    // Every problem found, each once (a repeat or an example row finds a step's again).
+    var seen: Set<String> = []
+    let found = problems.filter { seen.insert($0.description).inserted }
+    problems = []
+    if var first = found.first {
+      first.more = found.count > 1 ? Array(found.dropFirst()) : nil
+      throw first
     }
     return ScenarioFile(path: path, scenarios: scenarios, isFlow: isFlow)
+  }
+
+  /// How many problems a file reports before the loader stops looking.
+  public static let maximumProblems = 50
+
+  /// Keeps a problem and goes on looking for more, up to `maximumProblems`.
+  func note(_ problem: ScenarioFileError) throws(ScenarioFileError) {
+    // The file's problems, already gathered (the limit was reached): they go on up as they are.
+    if problem.more != nil { throw problem }
+    problems.append(problem)
+    if problems.count >= Self.maximumProblems {
+      var seen: Set<String> = []
+      let found = problems.filter { seen.insert($0.description).inserted }
+      problems = []
+      var first = found[0]
+      first.more = Array(found.dropFirst())
+      throw first
+    }
   }
 
   /// Reads and parses a file; empty files and files that are too large are errors.
@@ -195,8 +228,10 @@ public final class ScenarioLoader {
       context.windows.numberNext(number)
     }
     let facts = try document["facts"].map { node throws(ScenarioFileError) in try self.facts(node) }
+    let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
-    guard !steps.isEmpty else {
+    // Steps left out for their own problems are not also "no steps".
+    guard !steps.isEmpty || problems.count > problemsBefore else {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
     }
     return Scenario(

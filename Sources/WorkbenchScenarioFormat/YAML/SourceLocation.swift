@@ -25,6 +25,10 @@ public struct ScenarioFileError: Error, Codable, Equatable, Sendable, CustomStri
   /// What is wrong and what to do about it.
   public var message: String
 
+  /// The file's other problems, after this one, when the loader went on to find them all (as
+  /// a compiler does); `nil` when this is the only one.
+  public var more: [ScenarioFileError]?
+
   /// An error at a location.
   public init(_ message: String, at location: SourceLocation) {
     self.message = message
@@ -32,4 +36,11 @@ public struct ScenarioFileError: Error, Codable, Equatable, Sendable, CustomStri
   }
 
   public var description: String { "\(location): \(message)" }
+
+  /// This problem and the file's others, each on its own, in the order found.
+  public var all: [ScenarioFileError] {
+    var first = self
+    first.more = nil
+    return [first] + (more ?? [])
+  }
 }

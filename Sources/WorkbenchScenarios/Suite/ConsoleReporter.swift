@@ -42,7 +42,10 @@ public final class ConsoleReporter {
   }
 
   func fileFailed(_ error: ScenarioFileError) {
-    StandardStreams.write("\(paint("error:", "1;31")) \(shown("\(error)"))\n", to: STDERR_FILENO)
+    // Every problem the loader found in the file, each at its place, as a compiler lists them.
+    for problem in error.all {
+      StandardStreams.write("\(paint("error:", "1;31")) \(shown("\(problem)"))\n", to: STDERR_FILENO)
+    }
   }
 
   /// The failures in detail, orphaned snapshots, and the closing line.

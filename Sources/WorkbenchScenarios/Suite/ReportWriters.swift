@@ -12,16 +12,17 @@ public enum ReportWriters {
       byFile[result.file, default: []].append(result)
     }
     var errorsByFile: [String: [ScenarioFileError]] = [:]
-    for error in report.fileErrors {
+    for error in report.fileErrors.flatMap(\.all) {
       if byFile[error.location.file] == nil && errorsByFile[error.location.file] == nil {
         files.append(error.location.file)
       }
       errorsByFile[error.location.file, default: []].append(error)
     }
+    let errorCount = errorsByFile.values.reduce(0) { $0 + $1.count }
     var lines = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
-      "<testsuites name=\"workbench scenarios\" tests=\"\(report.results.count + report.fileErrors.count)\" "
-        + "failures=\"\(report.failed)\" errors=\"\(report.fileErrors.count)\" time=\"\(seconds(report.duration))\">",
+      "<testsuites name=\"workbench scenarios\" tests=\"\(report.results.count + errorCount)\" "
+        + "failures=\"\(report.failed)\" errors=\"\(errorCount)\" time=\"\(seconds(report.duration))\">",
     ]
     for file in files {
       let results = byFile[file] ?? []
@@ -73,8 +74,9 @@ public enum ReportWriters {
       var orphanedSnapshots: [String]
     }
     let document = Document(
-      passed: report.passed, failed: report.failed, errors: report.fileErrors.count, duration: report.duration,
-      scenarios: report.results, fileErrors: report.fileErrors, orphanedSnapshots: report.orphanedSnapshots)
+      passed: report.passed, failed: report.failed, errors: report.fileErrors.flatMap(\.all).count,
+      duration: report.duration, scenarios: report.results, fileErrors: report.fileErrors.flatMap(\.all),
+      orphanedSnapshots: report.orphanedSnapshots)
     guard let data = try? encoder.encode(document) else { return "{}\n" }
     return String(decoding: data, as: UTF8.self) + "\n"
   }

@@ -47,6 +47,9 @@ public struct RunOptions: Sendable {
   public var lastFailed = false
   /// When set, only these scenarios (`FILE:LINE`) run: the last run's failures.
   public var onlyScenarios: Set<String>?
+  /// Lines named with `FILE:LINE`, by file: the scenario holding each line runs, the file's
+  /// others do not.
+  public var lines: [String: Set<Int>] = [:]
   /// Print only failures and the summary.
   public var quiet = false
   /// Print each step under its scenario.
@@ -77,7 +80,7 @@ public struct RunOptions: Sendable {
   /// The options of `run` and `check`, declared once: the parser and `--help` are made from
   /// these. The last four are the runner's own, for its worker processes.
   public static let all: [ProgramOption<RunOptions>] = [
-    .value(["--filter"], "REGEX", help: "only scenarios whose name matches") {
+    .value(["-k", "--filter"], "REGEX", help: "only scenarios whose name matches") {
       options, pattern throws(ProgramUsageError) in
       if case .failure(let problem) = RegexLimits.compile(pattern) {
         let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern
@@ -88,8 +91,11 @@ public struct RunOptions: Sendable {
     .value(["--tag"], "T", help: "only scenarios tagged T (repeatable)") { $0.tags.append($1) },
     .value(["--exclude-tag"], "T", help: "skip scenarios tagged T (repeatable)") { $0.excludedTags.append($1) },
     .flag(["--list"], help: "list the selected scenarios and exit") { $0.list = true },
-    .flag(["--fail-fast"], help: "stop at the first failure") { $0.failFast = true },
-    .flag(["--last-failed"], help: "run only the scenarios that failed last time (all when none did)") {
+    .flag(["-x", "--fail-fast"], help: "stop at the first failure") { $0.failFast = true },
+    .flag(
+      ["--last-failed"],
+      help: "run only the scenarios (and files) that failed last time, in the last run's paths when none is named"
+    ) {
       $0.lastFailed = true
     },
     .flag(["-q", "--quiet"], help: "print only failures and the summary") { $0.quiet = true },
@@ -139,6 +145,11 @@ public struct RunOptions: Sendable {
     .value(["--only-scenario"], "FILE:LINE", help: nil) { options, key in
       options.onlyScenarios = (options.onlyScenarios ?? []).union([key])
     },
+    .value(["--at"], "FILE:LINE", help: nil) { options, place in
+      if let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]) {
+        options.lines[String(place[..<colon]), default: []].insert(line)
+      }
+    },
   ]
 
   /// Parses the arguments after `run` or `check`.
@@ -149,6 +160,11 @@ public struct RunOptions: Sendable {
     } catch {
       throw UsageError(message: error.message)
     }
+    if options.paths.isEmpty, options.lastFailed, !options.fileQueue {
+      // `--last-failed` alone looks where the last run looked.
+      options.paths = LastFailed.paths()
+    }
+    options.paths = try options.paths.map { path throws(UsageError) in try options.takeLine(of: path) }
     if options.paths.isEmpty && !options.fileQueue {
       // With no path, the project's `Scenarios/` folder, when there is one.
       guard FileSystem.isDirectory("Scenarios") else {
@@ -174,12 +190,32 @@ public struct RunOptions: Sendable {
     for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
     for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
     for scenario in (onlyScenarios ?? []).sorted() { arguments += ["--only-scenario", scenario] }
+    for (file, lines) in lines.sorted(by: { $0.key < $1.key }) {
+      for line in lines.sorted() { arguments += ["--at", "\(file):\(line)"] }
+    }
     return arguments
+  }
+
+  /// A path with a line (`FILE:LINE`, as an editor or a failure message gives it): the file,
+  /// with the scenario that holds that line selected. A path that exists as written is a path.
+  mutating func takeLine(of path: String) throws(UsageError) -> String {
+    guard !FileSystem.exists(path), let colon = path.lastIndex(of: ":"),
+      let line = Int(path[path.index(after: colon)...])
+    else { return path }
+    let file = String(path[..<colon])
+    guard FileSystem.exists(file), !FileSystem.isDirectory(file) else {
+      throw UsageError(message: "\(path): there is no file \(file)")
+    }
+    guard line >= 1 else { throw UsageError(message: "\(path): lines are numbered from 1") }
+    lines[file, default: []].insert(line)
+    return file
   }
 
   /// Where `--last-failed` finds the last run's failures: `.workbench/last-failed` in the
   /// folder the run starts in, as pytest keeps its cache beside the project.
   public static let lastFailedPath = ".workbench/last-failed"
+  /// The paths the last run here was given, for a `--last-failed` that names none.
+  public static let lastPathsPath = ".workbench/last-paths"
 
   static var helpText: String {
     """

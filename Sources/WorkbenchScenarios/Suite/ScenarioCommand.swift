@@ -63,7 +63,7 @@ public enum ScenarioCommand {
       }
       let report = try runner.run()
       if options.worker { return report.exitCode }
-      if !options.list { LastFailed.write(report) }
+      if !options.list { LastFailed.write(report, paths: options.paths) }
       if report.results.isEmpty {
         var filters: [String] = []
         if let filter = options.filter { filters.append("--filter \(filter)") }
@@ -202,7 +202,7 @@ public enum ScenarioCommand {
         scenarios += try loader.load(file).scenarios.count
       } catch {
         failures += 1
-        StandardStreams.write("error: \(error)\n", to: STDERR_FILENO)
+        for problem in error.all { StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO) }
       }
     }
     StandardStreams.write(
@@ -228,15 +228,27 @@ enum LastFailed {
     return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
   }
 
-  /// Keeps this run's failures for the next `--last-failed` (nothing to keep removes the file).
-  /// A folder that cannot be written to keeps nothing, silently: it is a convenience.
-  static func write(_ report: SuiteReport) {
-    let failed = report.results.filter { !$0.passed }.map { SuiteRunner.key($0.location) }
+  /// Keeps this run's failures for the next `--last-failed` (nothing to keep removes the file):
+  /// each failed scenario as `FILE:LINE`, and each file that could not be loaded as `FILE` (all
+  /// of it runs next time). The paths the run was given are kept too, for a `--last-failed`
+  /// that names none. A folder that cannot be written to keeps nothing, silently: it is a
+  /// convenience.
+  static func write(_ report: SuiteReport, paths: [String]) {
+    let failed =
+      report.results.filter { !$0.passed }.map { SuiteRunner.key($0.location) }
+      + report.fileErrors.map(\.location.file).filter { $0 != "-" }
+    _ = FileSystem.makeFolders(".workbench", mode: 0o755)
+    _ = FileSystem.write(paths.joined(separator: "\n") + "\n", to: RunOptions.lastPathsPath)
     guard !failed.isEmpty else {
       unlink(RunOptions.lastFailedPath)
       return
     }
-    _ = FileSystem.makeFolders(".workbench", mode: 0o755)
     _ = FileSystem.write(Set(failed).sorted().joined(separator: "\n") + "\n", to: RunOptions.lastFailedPath)
+  }
+
+  /// The paths the last run here was given.
+  static func paths() -> [String] {
+    guard let bytes = try? FileSystem.read(RunOptions.lastPathsPath) else { return [] }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 }

@@ -75,11 +75,11 @@ public final class SuiteRunner {
     let files = options.worker ? options.paths : try Self.discover(options.paths)
     guard let shard = options.shard else { return files }
     let mine = try Sharding.scenarios(
-      of: shard, in: files, modules: modules, durationsPath: options.durationsPath, isSelected: isSelected)
+      of: shard, in: files, modules: modules, durationsPath: options.durationsPath, selected: selected)
     options.onlyScenarios = options.onlyScenarios.map { $0.intersection(mine) } ?? mine
     options.shard = nil
     let keys = options.onlyScenarios ?? []
-    return files.filter { file in keys.contains { $0.hasPrefix(file + ":") } }
+    return files.filter { file in keys.contains { $0.hasPrefix(file + ":") || $0 == file } }
   }
 
   /// Whether a scenario passes the name and tag filters.
@@ -91,8 +91,24 @@ public final class SuiteRunner {
     }
     if !options.tags.isEmpty, !scenario.tags.contains(where: options.tags.contains) { return false }
     if scenario.tags.contains(where: options.excludedTags.contains) { return false }
-    if let only = options.onlyScenarios, !only.contains(Self.key(scenario.location)) { return false }
+    if let only = options.onlyScenarios, !only.contains(Self.key(scenario.location)),
+      !only.contains(scenario.location.file)
+    {
+      return false
+    }
     return true
+  }
+
+  /// The scenarios of a loaded file this run runs: those holding a line `FILE:LINE` named (the
+  /// last scenario starting at or before the line), then the name, tag and last-failed filters.
+  func selected(from file: ScenarioFile) -> [Scenario] {
+    var scenarios = file.scenarios
+    if let lines = options.lines[file.path] {
+      let starts = Set(scenarios.map(\.location.line))
+      let chosen = Set(lines.compactMap { line in starts.filter { $0 <= line }.max() })
+      scenarios = scenarios.filter { chosen.contains($0.location.line) }
+    }
+    return scenarios.filter(isSelected)
   }
 
   /// Runs everything and returns the report.
@@ -124,7 +140,7 @@ public final class SuiteRunner {
     guard let loader = try? ScenarioLoader(modules: modules) else { return ([], []) }
     for file in try selectedFiles() {
       do {
-        for scenario in try loader.load(file).scenarios where isSelected(scenario) {
+        for scenario in selected(from: try loader.load(file)) {
           let tags = scenario.tags.isEmpty ? "" : "  [" + scenario.tags.joined(separator: ", ") + "]"
           lines.append("\(scenario.location.file):\(scenario.location.line)  \(scenario.name)\(tags)")
         }
@@ -189,13 +205,12 @@ public final class SuiteRunner {
         loaded = try loader.load(file)
       } catch {
         report.fileErrors.append(error)
+        traceLoadFailure(error)
         emit(WorkerMessage(result: nil, fileError: error))
         if options.failFast { return }
         continue
       }
-      let selected = loaded.scenarios.filter {
-        isSelected($0) && !options.skippedScenarios.contains(Self.key($0.location))
-      }
+      let selected = selected(from: loaded).filter { !options.skippedScenarios.contains(Self.key($0.location)) }
       if options.worker { emit(WorkerMessage(loaded: selected.count * options.repeatCount)) }
       for scenario in selected {
         if options.worker {
@@ -211,6 +226,20 @@ public final class SuiteRunner {
         }
       }
     }
+  }
+
+  /// A file that could not be loaded, as a failed entry of the traces (and so of the HTML
+  /// report), with every problem the loader found in it.
+  private func traceLoadFailure(_ error: ScenarioFileError) {
+    guard let output = traceOutput, error.location.file != "-" else { return }
+    let problems = error.all
+    let failure = ScenarioFailure(
+      location: problems[0].location, step: "loading the file", message: problems[0].message,
+      details: problems.dropFirst().map(\.description), origin: [])
+    output.add(
+      ScenarioTrace(
+        scenario: "\(error.location.file) could not be loaded", file: error.location.file, line: 1, tags: [],
+        status: "failed", duration: 0, failure: failure, windows: [], steps: [], frames: [:]))
   }
 
   /// The result, its trace handed to `traceOutput` when there is one.
@@ -385,6 +414,7 @@ public final class SuiteRunner {
         if let error = message.fileError {
           if let file = worker.currentFile { worker.doneFiles.insert(file) }
           report.fileErrors.append(error)
+          traceLoadFailure(error)
           printer.add(.fileError(error), file: worker.currentFile ?? error.location.file)
           if options.failFast { stop = true }
         }
@@ -596,7 +626,7 @@ enum Sharding {
   @MainActor
   static func scenarios(
     of shard: (index: Int, count: Int), in files: [String], modules: [any FeatureModule], durationsPath: String?,
-    isSelected: (Scenario) -> Bool
+    selected: (ScenarioFile) -> [Scenario]
   ) throws(RunOptions.UsageError) -> Set<String> {
     guard let loader = try? ScenarioLoader(modules: modules) else { return [] }
     var keys: [String] = []
@@ -606,7 +636,7 @@ enum Sharding {
         if shard.index == 1 { keys.append(file + ":0") }
         continue
       }
-      for scenario in loaded.scenarios where isSelected(scenario) {
+      for scenario in selected(loaded) {
         let key = SuiteRunner.key(scenario.location)
         if !keys.contains(key) { keys.append(key) }
       }

@@ -84,14 +84,14 @@ public final class WorkbenchSession {
       case .quit?:
         if let ending = finishRecording(because: "the session ends") { ending.tell(frontEnd) }
         try frontEnd.quit()
-      case .recordStart(let path)?:
-        try frontEnd.show(.text(try startRecording(to: path)), reports: true)
+      case .recordStart(let path, let replacing)?:
+        try frontEnd.show(.text(try startRecording(to: path, replacing: replacing)), reports: true)
       case .recordStop?:
         guard let active = recorder else { throw CommandError("not recording; `record start FILE` first") }
         recorder = nil
         follow(host)
-        let count = try active.finish(session: self)
-        try frontEnd.show(.text("wrote \(active.path) (\(count) steps)"), reports: true)
+        let written = try active.finish(session: self)
+        try frontEnd.show(.text("wrote \(active.path) (\(written.sentence))"), reports: true)
       case .shell(let request)?:
         try frontEnd.carryOut(request)
       case .unsavedWork(let windows, let quitting)?:
@@ -134,10 +134,10 @@ public final class WorkbenchSession {
   // MARK: Recording
 
   /// Starts recording to `path`; returns what to tell the user.
-  private func startRecording(to path: String) throws(CommandError) -> String {
+  private func startRecording(to path: String, replacing: Bool) throws(CommandError) -> String {
     guard canRecord else { throw CommandError("`record` works in the shell; a scenario is already a recording") }
     guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-    recorder = try SessionRecorder(path: path, session: self)
+    recorder = try SessionRecorder(path: path, replacing: replacing, session: self)
     follow(host)
     return "recording to \(path); `record stop` writes it"
   }
@@ -149,8 +149,8 @@ public final class WorkbenchSession {
     recorder = nil
     follow(host)
     do {
-      let count = try active.finish(session: self)
-      return .wrote("recording stopped as \(reason): wrote \(active.path) (\(count) steps)")
+      let written = try active.finish(session: self)
+      return .wrote("recording stopped as \(reason): wrote \(active.path) (\(written.sentence))")
     } catch {
       return .failed("recording stopped as \(reason), and \(error.message)")
     }

@@ -228,8 +228,16 @@ import Testing
     #expect(
       failure(host, "clock advanc 2s")?.hasPrefix("clock has no subcommand 'advanc'. Did you mean 'advance'?") == true)
     #expect(failure(host, "clock advance") == "missing DURATION. Usage: clock advance DURATION")
-    #expect(failure(host, "record") == "record needs a subcommand (start, stop). Usage: record start FILE | stop")
-    #expect(try host.results(line: "record start out.yaml").map(\.request) == [.recordStart(path: "out.yaml")])
+    #expect(
+      failure(host, "record") == "record needs a subcommand (start, stop). Usage: record start FILE [replace] | stop")
+    #expect(
+      try host.results(line: "record start out.yaml").map(\.request) == [
+        .recordStart(path: "out.yaml", replacing: false)
+      ])
+    #expect(
+      try host.results(line: "record start out.yaml replace").map(\.request) == [
+        .recordStart(path: "out.yaml", replacing: true)
+      ])
     #expect(host.completions(for: "clock ") == ["advance"])
     #expect(host.completions(for: "record s") == ["start", "stop"])
     let help = try host.run(line: "help record").first.map { "\($0)" } ?? ""

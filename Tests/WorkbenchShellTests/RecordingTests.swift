@@ -291,4 +291,25 @@ import WorkbenchTestSupport
     #expect(recorded.contains("  - do: close e\n    fails: \"window e has unsaved changes"), "\(recorded)")
     #expect(Self.replayProblems(file, times: 1) == nil)
   }
+
+  /// `record start` over a file that exists refuses, saying how to write over it, and leaves the
+  /// file as it was; `replace` writes over it; `record stop` says where it wrote and how many
+  /// steps and facts.
+  @Test func recordingOverAFileAsksToBeToldToReplaceIt() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/kept.yaml"
+    writeTextFile("scenario: someone's\nsteps:\n  - do: documents\n", to: file)
+    let refused = ChildProcess.runWorkbench(["-q", "-w", ":memory:", "-c", "record start \(file)"])
+    #expect(refused.status != 0)
+    #expect(
+      refused.stderr.contains("\(file) exists: `record start \(file) replace` writes over it"), "\(refused.stderr)")
+    #expect(readTextFile(file) == "scenario: someone's\nsteps:\n  - do: documents\n")
+    let replaced = ChildProcess.runWorkbench([
+      "-q", "-w", ":memory:", "-c", "record start \(file) replace; open feed account f; settle; record stop",
+    ])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(replaced.stdout.contains("wrote \(file) (4 steps, 3 facts)"), "\(replaced.stdout)")
+    #expect(readTextFile(file)?.hasPrefix("scenario: kept\n") == true)
+    #expect(Self.replayProblems(file, times: 1) == nil)
+  }
 }

@@ -409,7 +409,7 @@ import WorkbenchTestSupport
       """
     let shell = ChildProcess.runWorkbench([], input: Array((input + "\n").utf8))
     #expect(shell.status == 0, "\(shell.stderr)")
-    #expect(shell.stdout.contains("wrote \(folder)/recorded.yaml (6 steps)"))
+    #expect(shell.stdout.contains("wrote \(folder)/recorded.yaml (6 steps, 0 facts)"), "\(shell.stdout)")
     let recorded = try #require(readTextFile(folder + "/recorded.yaml"))
     #expect(recorded.contains("  - left: query the\n"))
     #expect(recorded.contains("  - right: select 1\n"))

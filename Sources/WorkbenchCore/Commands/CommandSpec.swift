@@ -24,8 +24,9 @@ public enum SessionRequest: Equatable, Sendable {
   case quit
   /// Save the session, tear the host down and restore it.
   case relaunch
-  /// Start recording the commands that follow into a scenario file (the shell does it).
-  case recordStart(path: String)
+  /// Start recording the commands that follow into a scenario file, writing over one that
+  /// exists only when `replacing`.
+  case recordStart(path: String, replacing: Bool)
   /// Stop recording and write the scenario.
   case recordStop
   /// These windows hold unsaved work, and the command (closing a window, ending the session)

@@ -318,13 +318,24 @@ enum HostCommands {
   static let record = CommandSpec(
     "record", subcommands: [recordStart, recordStop],
     summary: "Record the commands that follow as a scenario file (shell only)",
-    details: "`record start FILE` begins; `record stop` writes the scenario, ending with the final frames.")
+    details:
+      "`record start FILE` begins (an existing FILE is refused: `record start FILE replace` writes over it); "
+      + "`record stop` writes the scenario, ending with the final frames.")
+
+  static let recordReplace = Argument<String>.choice(
+    "replace", ["replace"], help: "write over FILE when it exists (otherwise an existing FILE is refused)"
+  ).optional
 
   static let recordStart = CommandSpec(
-    "start", arguments: [recordFile], summary: "Start recording into FILE"
-  ) { context in context.request(.recordStart(path: context.arguments[recordFile])) }
+    "start", arguments: [recordFile, recordReplace], summary: "Start recording into FILE"
+  ) { context in
+    context.request(
+      .recordStart(path: context.arguments[recordFile], replacing: context.arguments[recordReplace] != nil))
+  }
 
-  static let recordStop = CommandSpec("stop", summary: "Stop recording and write the scenario") { context in
+  static let recordStop = CommandSpec(
+    "stop", summary: "Stop recording and write the scenario; says where, with how many steps and facts"
+  ) { context in
     context.request(.recordStop)
   }
 

@@ -43,10 +43,19 @@ final class SessionRecorder {
   ///
   /// - Throws: `CommandError` when the file cannot be written, or work is still pending after
   ///   `wait`.
-  init(path: String, session: WorkbenchSession, wait: Duration = .seconds(10)) throws(CommandError) {
+  init(path: String, replacing: Bool = false, session: WorkbenchSession, wait: Duration = .seconds(10))
+    throws(CommandError)
+  {
     self.path = path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    // A file that is there is someone's: written over only when asked (O_EXCL makes the check
+    // and the claim one step, so another process cannot slip a file in between).
+    let descriptor = open(path, O_WRONLY | O_CREAT | (replacing ? O_APPEND : O_EXCL), 0o600)
     guard descriptor >= 0 else {
+      if errno == EEXIST {
+        throw CommandError(
+          "\(path) exists: `record start \(CommandTokenizer.quoted(path)) replace` writes over it, or name another file"
+        )
+      }
       throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     close(descriptor)
@@ -116,8 +125,19 @@ final class SessionRecorder {
 
   // MARK: Writing
 
-  /// Writes the scenario (and its data files); returns the number of steps.
-  func finish(session: WorkbenchSession) throws(CommandError) -> Int {
+  /// What a finished recording holds.
+  struct Written {
+    var steps: Int
+    var facts: Int
+
+    /// `12 steps, 3 facts`.
+    var sentence: String {
+      "\(steps) step\(steps == 1 ? "" : "s"), \(facts) fact\(facts == 1 ? "" : "s")"
+    }
+  }
+
+  /// Writes the scenario (and its data files); says how many steps and facts it holds.
+  func finish(session: WorkbenchSession) throws(CommandError) -> Written {
     let host = session.host
     host.clock.fireDue()
     timeline.lineStarts()
@@ -126,7 +146,7 @@ final class SessionRecorder {
     let facts = session.facts.stopRecording()
     let scenario = self.scenario(facts: facts, host: host)
     try ScenarioWriter().write(scenario, to: path)
-    return scenario.steps.count
+    return Written(steps: scenario.steps.count, facts: facts.count)
   }
 
   /// The recording as a scenario: the documents and windows as recording started, the facts,

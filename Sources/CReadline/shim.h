@@ -50,6 +50,9 @@ static inline int wb_rl_screen_width(void) {
 }
 static inline int wb_rl_query_items(void) { return rl_completion_query_items; }
 static inline void wb_rl_set_attempted_completion_over(int v) { rl_attempted_completion_over = v; }
+/// Whether readline sorts the matches as text before listing them; the shell's come in order
+/// already (ids numerically).
+static inline void wb_rl_set_sort_completion_matches(int v) { rl_sort_completion_matches = v; }
 static inline void wb_rl_set_basic_word_break_characters(const char *s) {
   static char *kept = NULL;
   rl_basic_word_break_characters = wb_keep(&kept, s);

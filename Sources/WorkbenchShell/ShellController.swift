@@ -39,6 +39,8 @@ final class ShellController {
 
   /// How users of psql (`\q`) and sqlite3 (`.quit`, `.exit`) leave a shell; each is `quit`.
   static let leavingSpellings: Set<String> = [#"\q"#, ".quit", ".exit"]
+  /// How they ask for help (`\?`, `\h`, `.help`); each is `help`.
+  static let helpSpellings: Set<String> = [#"\?"#, #"\h"#, ".help"]
 
   /// What the line running has come to so far (a question, quitting), as the session tells
   /// this front end.
@@ -46,7 +48,9 @@ final class ShellController {
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ typed: String, place: String?) -> Outcome {
-    let line = Self.leavingSpellings.contains(typed.filter { !$0.isWhitespace }) ? "quit" : typed
+    let compact = typed.filter { !$0.isWhitespace }
+    let line =
+      Self.leavingSpellings.contains(compact) ? "quit" : Self.helpSpellings.contains(compact) ? "help" : typed
     var failedCommand: CommandError?
     // A sourced file runs its lines inside this one: each keeps its own outcome.
     let outer = lineOutcome

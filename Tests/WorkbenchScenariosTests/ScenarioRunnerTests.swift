@@ -50,7 +50,7 @@ import WorkbenchTestSupport
     #expect(
       failure.details == [
         "left.selected", "    expected: 1", "    actual:   2",
-        "left.rows", #"    expected: 1 items: [1]"#,
+        "left.rows", #"    expected: 1 item: [1]"#,
         #"    actual:   2 items: [{"id":1,"title":"Swift"},{"id":2,"title":"Algorithms"}]"#,
       ])
   }

@@ -24,4 +24,22 @@ import WorkbenchCore
     _ = try host.run(line: "open catalog mixed m")
     #expect(host.completions(for: "select ") == ["1", "2", "10"])
   }
+
+  /// `help` keeps its summaries in one column: a usage too long for it (`network`, `bridge`) has
+  /// its own line and the summary goes under it, in the column.
+  @Test func helpSummariesStayInTheirColumn() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    guard case .text(let overview)? = try host.run(line: "help").first else {
+      Issue.record("help printed no text")
+      return
+    }
+    var checked = 0
+    for (name, spec) in host.allCommands {
+      guard let line = overview.split(separator: "\n").first(where: { $0.hasSuffix(spec.summary) }) else { continue }
+      #expect(line.count - spec.summary.count == 36, "\(name): \(line)")
+      checked += 1
+    }
+    #expect(checked >= 40, "only \(checked) commands were found in the overview")
+    #expect(overview.contains("\n  network online | offline | fail [REQUESTS] | latency MILLISECONDS\n"))
+  }
 }

@@ -38,6 +38,15 @@ import WorkbenchTestSupport
     #expect(session.waitFor("left catalog:library> select 1", after: mark))
     session.type("\u{15}")  // Ctrl-U: clear the line
 
+    // Every id, in numeric order as docs/shell.md says (readline would sort them as text).
+    mark = session.transcript.count
+    session.type("select \t\t")
+    #expect(session.waitFor("30  ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    let two = session.offset(after: "\n2   Structure", from: mark)
+    let ten = session.offset(after: "\n10  The Mythical", from: mark)
+    #expect(two != nil && ten != nil && two! < ten!, "\(session.screen(from: mark).debugDescription)")
+    session.type("\u{15}")
+
     // Ctrl-C abandons the half-typed line; nothing runs.
     mark = session.transcript.count
     session.type("remove 2")

@@ -53,4 +53,34 @@ import WorkbenchTestSupport
     #expect(lines.contains { $0.contains(#""type":"error""#) && $0.contains("no book with id 999") })
     #expect(result.stderr.contains("error: no book with id 999"))
   }
+
+  /// Every kind of error a script can meet says, in its JSON line, the exit status the process
+  /// then has: a well-formed command refused, a misspelt command, a missing argument, an
+  /// unclosed quote, a line that is not UTF-8, and work lost at the end; each alone, then all of
+  /// them with --keep-going.
+  @Test func everyErrorLineAgreesWithTheExitStatus() throws {
+    let cases: [(name: String, input: [UInt8], usage: Bool)] = [
+      ("refused", Array("open editor notes e\nsave\n".utf8), false),
+      ("no such id", Array("open catalog library\nselect 99\n".utf8), true),
+      ("misspelt", Array("selct 3\n".utf8), true),
+      ("missing argument", Array("open catalog\n".utf8), true),
+      ("unclosed quote", Array("open \"catalog\n".utf8), true),
+      ("not UTF-8", [0x6F, 0x70, 0xFF, 0x0A], false),
+      ("lost work", Array("open editor notes e\nappend a draft\n".utf8), false),
+    ]
+    for (name, input, usage) in cases {
+      for keepGoing in [false, true] {
+        let arguments = ["--json", "-w", ":memory:"] + (keepGoing ? ["--keep-going"] : [])
+        let result = ChildProcess.runWorkbench(arguments, input: input)
+        let errors = try result.stdout.split(separator: "\n").map { try FrameValue.parse(json: Array($0.utf8)) }
+          .filter { $0["type"] == "error" }
+        #expect(!errors.isEmpty, "\(name): no error line in \(result.stdout)")
+        for error in errors {
+          #expect(error["exit"] == "failure", "\(name): \(error.jsonText)")
+          if name != "lost work" { #expect(error["usage"] == .bool(usage), "\(name): \(error.jsonText)") }
+        }
+        #expect(result.status == 1, "\(name) (keep going: \(keepGoing)) exited \(result.status)")
+      }
+    }
+  }
 }

@@ -105,6 +105,12 @@ import WorkbenchTestSupport
       #expect(left.status == 0 && left.stderr.isEmpty, "\(spelling): \(left.stderr)")
       #expect(!left.stdout.contains("* [1 left]"), "\(spelling) ran the next line")
     }
+    // ...and their ways to ask for help are help.
+    for spelling in [#"\?"#, #"\h"#, ".help"] {
+      let help = run("\(spelling)\n", ["-q"])
+      #expect(help.status == 0 && help.stderr.isEmpty, "\(spelling): \(help.stderr)")
+      #expect(help.stdout.hasPrefix("Host commands:\n"), "\(spelling): \(help.stdout)")
+    }
   }
 
   @Test func countsReadAsWords() {

@@ -15,14 +15,14 @@ extension Host {
 
   func helpOverview(for window: Window?) -> String {
     var lines = ["Host commands:"]
-    lines += HostCommands.all.map { "  " + $0.usage.padded(to: 34) + $0.summary }
+    lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }
     for manifest in manifests {
       let commands = (moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
       guard !commands.isEmpty else { continue }
       let here = window?.screen.module == manifest.name ? " (in this window)" : ""
       lines.append("")
       lines.append("\(manifest.name) commands\(here), also typed as \(manifest.name).NAME:")
-      lines += commands.map { "  " + $0.usage.padded(to: 34) + $0.summary }
+      lines += commands.flatMap { Self.helpRow($0.usage, $0.summary) }
     }
     lines.append("")
     lines.append("Put @WINDOW in front of a command to run it in another window. `help COMMAND` for more.")
@@ -65,11 +65,24 @@ extension Host {
     if !spec.subcommands.isEmpty {
       lines += ["", "subcommands:"]
       for sub in spec.subcommands {
-        lines.append("  " + "\(spec.name) \(sub.usage)".padded(to: 34) + sub.summary)
+        lines += Self.helpRow("\(spec.name) \(sub.usage)", sub.summary)
         lines += sub.arguments.filter { !$0.help.isEmpty }.map { "      " + $0.usage.padded(to: 16) + $0.help }
       }
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension Host {
+  /// The width of the usage column of help listings.
+  static let usageColumn = 34
+
+  /// A help row: the usage, then the summary in its column; a usage too long for the column
+  /// has the line to itself and the summary goes under it, in the column, so the summaries stay
+  /// aligned.
+  static func helpRow(_ usage: String, _ summary: String) -> [String] {
+    guard usage.count >= usageColumn - 1 else { return ["  " + usage.padded(to: usageColumn) + summary] }
+    return ["  " + usage, "  " + String(repeating: " ", count: usageColumn) + summary]
   }
 }
 

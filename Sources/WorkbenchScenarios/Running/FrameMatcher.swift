@@ -9,6 +9,9 @@ import WorkbenchScenarioFormat
 /// - a single value stands for an object with that `id` (`rows: [1, 2]`);
 /// - a number or `true` written plainly also matches the same text (a title `1984`).
 public enum FrameMatcher {
+  /// `1 item`, `2 items`.
+  static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+
   /// Where `actual` differs from `expected`, as `path: expected ≠ actual` lines; empty when it
   /// matches. The runner's own comparison, for tools and fuzzers.
   public static func differences(expected: FrameValue, actual: FrameValue) -> [String] {
@@ -62,8 +65,8 @@ public enum FrameMatcher {
       if expectedItems.count != actualItems.count {
         mismatches.append(
           Mismatch(
-            path: path, expected: "\(expectedItems.count) items: \(brief(expected))",
-            actual: "\(actualItems.count) items: \(brief(.list(actualItems)))"))
+            path: path, expected: "\(Self.items(expectedItems.count)): \(brief(expected))",
+            actual: "\(Self.items(actualItems.count)): \(brief(.list(actualItems)))"))
         return
       }
       for (index, item) in expectedItems.enumerated() {

@@ -114,6 +114,8 @@ final class InteractiveSession {
     wb_rl_set_readline_name("workbench")
     wb_rl_set_completion_function(completeLine)
     wb_rl_set_display_matches_hook(displayMatches)
+    // The host gives candidates in their own order (ids numerically: 2 before 10).
+    wb_rl_set_sort_completion_matches(0)
     wb_rl_set_basic_word_break_characters(" \t\n;")
     wb_rl_set_catch_signals(0)
     wb_rl_use_interruptible_getc()

@@ -62,8 +62,11 @@ final class OutputWriter {
   }
 
   /// Writes an error to standard error as text, and with `--json` also to standard output as
-  /// an object (`{"type":"error","message":...,"place":...,"column":...,"exit":"failure"}`), so a
-  /// program reading the lines sees it in order.
+  /// an object (`{"type":"error","message":...,"place":...,"column":...,"usage":false,
+  /// "exit":"failure"}`), so a program reading the lines sees it in order. `exit` is the exit
+  /// status the error gives the process (a command's error: `failure`, status 1, whatever the
+  /// mode); `usage` says whether the line itself was wrong (a misspelt command) rather than a
+  /// well-formed command refused.
   func writeError(_ message: String, place: String?, column: Int? = nil, usage: Bool = false) {
     let prefix = place.map { "\($0): " } ?? ""
     let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
@@ -72,7 +75,7 @@ final class OutputWriter {
     guard json else { return }
     let object: FrameValue = [
       "type": "error", "message": .string(message), "place": FrameValue(place), "column": FrameValue(column),
-      "exit": .string(usage ? "usage" : "failure"),
+      "usage": .bool(usage), "exit": "failure",
     ]
     emit(object.jsonText)
   }

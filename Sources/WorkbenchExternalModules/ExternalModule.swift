@@ -65,6 +65,15 @@ public struct ExternalModule: FeatureModule {
   /// The executable.
   public var path: String { process.path }
 
+  /// The module as a workspace remembers it: its name, executable, document kinds and screens.
+  @MainActor public var known: KnownModule {
+    let hello = process.hello
+    return KnownModule(
+      name: hello["manifest"]?["name"]?.stringValue ?? "external", path: process.path,
+      documentKinds: hello["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [],
+      screens: hello["screens"]?.elements?.compactMap { $0["name"]?.stringValue } ?? [])
+  }
+
   /// Starts a new build of the module in place of the running one and opens its windows again
   /// (see `ModuleProcess.reload`); returns how many.
   @MainActor public func reload() throws(CommandError) -> Int { try process.reload() }

@@ -246,6 +246,7 @@ public final class WorkbenchSession {
     let stored = Set(record.documents.map(\.name))
     try store.addMissing(host.sampleRecords.filter { !stored.contains($0.name) })
     host.persistence = store
+    host.knownModules = try store.knownModules()
     return host
   }
 }

@@ -44,9 +44,16 @@ public enum Shell {
         ExternalModules.shutdown(modules)
         return ExitCode.usage
       }
+      // The workspace remembers the modules it has seen, so their documents and windows can
+      // say whose they are when the module is not loaded.
+      for case let module as ExternalModule in modules { try? store.rememberModule(module.known) }
       session = try Workspace.session(
         store: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: interactive)
+      // Said once, not at every start: a note, not an error.
+      if let note = session.host.dormantNote, (try? store.noteOnce(note)) == true {
+        StandardStreams.error("note: \(note)\n")
+      }
     } catch let error as StoreError {
       output.writeError(error.message, place: nil)
       ExternalModules.shutdown(modules)

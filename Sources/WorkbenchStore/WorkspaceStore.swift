@@ -599,6 +599,56 @@ public final class WorkspaceStore {
     }
   }
 
+  /// The modules the default workspace has seen, when there is one (nothing is created): for
+  /// a runner's message about a screen no loaded module has.
+  public static func knownModulesOfDefaultWorkspace() -> [KnownModule] {
+    guard let path = defaultPath(), FileSystem.exists(path), let store = try? WorkspaceStore(path: path) else {
+      return []
+    }
+    return (try? store.knownModules()) ?? []
+  }
+
+  /// The modules this workspace has seen loaded (`rememberModule`), by name.
+  public func knownModules() throws(StoreError) -> [KnownModule] {
+    try connection.query("SELECT value FROM meta WHERE key LIKE 'seen:%' ORDER BY key").compactMap { row in
+      guard case .text(let json)? = row.first,
+        let value = try? FrameValue.parse(json: Array(json.utf8)), let name = value["name"]?.stringValue,
+        let path = value["path"]?.stringValue
+      else { return nil }
+      return KnownModule(
+        name: name, path: path, documentKinds: value["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [],
+        screens: value["screens"]?.elements?.compactMap(\.stringValue) ?? [])
+    }
+  }
+
+  /// Remembers a module that was loaded, so a document or window of it says whose it is when
+  /// the module is not loaded later. Writes only when something changed.
+  public func rememberModule(_ module: KnownModule) throws(StoreError) {
+    let value: FrameValue = [
+      "name": .string(module.name), "path": .string(module.path),
+      "documentKinds": .list(module.documentKinds.map(FrameValue.string)),
+      "screens": .list(module.screens.map(FrameValue.string)),
+    ]
+    let key = "seen:" + module.name
+    let existing = try connection.query("SELECT value FROM meta WHERE key = ?", [.text(key)]).first?.first
+    if case .text(value.jsonText)? = existing { return }
+    try connection.transaction { () throws(StoreError) -> Void in
+      try connection.query(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value.jsonText)])
+    }
+  }
+
+  /// Whether `note` was already given for this workspace; records it as given. (A note about
+  /// documents of a module not loaded is said once, not at every start.)
+  public func noteOnce(_ note: String) throws(StoreError) -> Bool {
+    let existing = try connection.query("SELECT value FROM meta WHERE key = 'noted'").first?.first
+    if case .text(note)? = existing { return false }
+    try connection.transaction { () throws(StoreError) -> Void in
+      try connection.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('noted', ?)", [.text(note)])
+    }
+    return true
+  }
+
   /// Adds or removes a module in the list every start loads.
   public func setModule(_ path: String, loaded: Bool) throws(StoreError) {
     try connection.transaction { () throws(StoreError) -> Void in

@@ -98,7 +98,8 @@ extension CommandResolver {
             column: token.column)
         }
         throw CommandError(
-          "unknown screen '\(text)'" + Suggestions.didYouMean(text, in: registry.screenKinds.keys), column: token.column
+          "unknown screen '\(text)'" + Suggestions.didYouMean(text, in: registry.screenKinds.keys)
+            + directory.hint(forScreen: text), column: token.column
         )
       }
       return .text(text)

@@ -54,6 +54,9 @@ public protocol WindowDirectory {
   func place(of window: DirectoryWindow?) -> String
   /// What a refusal of an unknown command adds (`(type help for the list)` in a shell).
   var unknownCommandHint: String { get }
+  /// What a refusal of an unknown screen adds: the module it belongs to, when the workspace
+  /// has seen it, and how to load it.
+  func hint(forScreen screen: String) -> String
 }
 
 extension WindowDirectory {

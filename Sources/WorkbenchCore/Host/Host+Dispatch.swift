@@ -68,7 +68,7 @@ extension Host {
   func runReporting(_ tokens: [CommandToken]) throws(CommandError) -> CommandResult {
     let resolved: ResolvedCommand
     let arguments: ParsedArguments
-    let directory = LiveWindows(windows: windowList, documents: documents)
+    let directory = self.directory
     do {
       resolved = try resolver.resolve(tokens, in: directory)
     } catch {
@@ -131,7 +131,10 @@ extension Host {
   }
 
   /// The session's windows and documents, as the resolver reads them.
-  public var directory: some WindowDirectory { LiveWindows(windows: windowList, documents: documents) }
+  public var directory: some WindowDirectory {
+    LiveWindows(
+      windows: windowList, documents: documents, dormant: dormantDocuments.map(\.name), knownModules: knownModules)
+  }
 
   /// The words that could complete the word being typed at the end of `line` (see
   /// `CommandResolver.completions`).
@@ -151,12 +154,18 @@ extension Host {
 struct LiveWindows: WindowDirectory {
   let windows: SessionWindows
   let documents: SessionDocuments
+  /// Documents of modules not loaded: they can be named (to remove one), not opened.
+  let dormant: [String]
+  /// The modules the workspace has seen, for saying whose an unknown screen is.
+  let knownModules: [KnownModule]
+
+  func hint(forScreen screen: String) -> String { knownModules.hint(forScreen: screen) }
 
   var openWindows: [DirectoryWindow] { windows.all.map(\.directoryEntry) }
   var focusedWindow: DirectoryWindow? { windows.focusedID.flatMap { windows.window($0)?.directoryEntry } }
   func findWindow(named reference: String) -> DirectoryWindow? { windows.window(named: reference)?.directoryEntry }
-  func hasDocument(named name: String) -> Bool? { documents[name] != nil }
-  var knownDocumentNames: [String] { documents.names }
+  func hasDocument(named name: String) -> Bool? { documents[name] != nil || dormant.contains(name) }
+  var knownDocumentNames: [String] { dormant.isEmpty ? documents.names : documents.names + dormant }
   func kindOfDocument(named name: String) -> String? { documents[name]?.kind }
   func model(of window: WindowID) -> AnyObject? { windows.window(window)?.content.model }
 

@@ -1,6 +1,40 @@
 import FoundationEssentials
 
 extension Host {
+  /// What a session of a workspace that holds documents or windows of modules not loaded says
+  /// about them, once: which they are, whose they are (when the workspace saw the module) and
+  /// how to load it; `nil` when there are none.
+  public var dormantNote: String? {
+    guard !dormantDocuments.isEmpty || !dormantWindows.isEmpty else { return nil }
+    var parts: [String] = []
+    if !dormantDocuments.isEmpty {
+      let names = dormantDocuments.map { "'\($0.name)' (\($0.kind))" }
+      parts.append("document\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))")
+    }
+    if !dormantWindows.isEmpty {
+      let names = dormantWindows.map { "\($0.name ?? String($0.number)) (\($0.screen))" }
+      parts.append("window\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))")
+    }
+    let owners = Set(
+      dormantDocuments.compactMap { knownModules.owner(ofKind: $0.kind) }.map(\.name)
+        + dormantWindows.compactMap { knownModules.owner(ofScreen: $0.screen) }.map(\.name))
+    let loading = owners.sorted().compactMap { name in knownModules.first { $0.name == name } }
+      .map { "\($0.name): \($0.howToLoad)" }
+    let one = dormantDocuments.count + dormantWindows.count == 1
+    return parts.joined(separator: " and ")
+      + (one
+        ? " belongs to a module that is not loaded; it is kept as it is"
+        : " belong to a module that is not loaded; they are kept as they are")
+      + (dormantDocuments.isEmpty
+        ? ""
+        : one
+          ? ", `documents` lists it and `documents remove NAME` removes it"
+          : ", `documents` lists them and `documents remove NAME` removes one")
+      + (loading.isEmpty
+        ? " (load the module with -m PATH, or `workbench modules add PATH` for every start)"
+        : " (" + loading.joined(separator: "; ") + ")")
+  }
+
   /// The modules' sample documents as records (see `ModuleRegistry.sampleRecords`).
   public var sampleRecords: [SessionRecord.Document] { registry.sampleRecords }
 
@@ -91,10 +125,9 @@ extension Host {
         continue
       }
       guard let kind = documentKinds[stored.kind] else {
-        warnings.append(
-          RestorationWarning(
-            message: "document '\(stored.name)' is a \(stored.kind) document, of a module that is not loaded: "
-              + "kept in the workspace, untouched"))
+        // Of a module not loaded this time: kept, listed and removable (see `dormantNote`).
+        dormantDocuments.append(
+          SessionRecord.Document(name: stored.name, kind: stored.kind, revision: stored.revision, body: ""))
         continue
       }
       if let sample = documents[stored.name], sample.kind != stored.kind {
@@ -111,14 +144,12 @@ extension Host {
           return StoredDocument(revision: revision, json: json)
         }, reader: kind)
     }
-    var missingScreens: [String] = []
     for stored in record.windows.sorted(by: { $0.number < $1.number }) {
       let label = stored.name ?? String(stored.number)
       // A screen no module registered this time (an external module not loaded): the window is
       // kept as it was, dormant, and comes back when the module is loaded again.
       if screenKinds[stored.screen] == nil, !stored.screen.isEmpty {
         dormantWindows.append(stored)
-        if !missingScreens.contains(stored.screen) { missingScreens.append(stored.screen) }
         continue
       }
       let body: (any DocumentBody)?
@@ -158,15 +189,7 @@ extension Host {
         Window(
           id: WindowID(stored.number), name: name, screen: screen, documentName: stored.document, content: content))
     }
-    if !missingScreens.isEmpty {
-      let windows = dormantWindows.map { $0.name ?? String($0.number) }
-      warnings.append(
-        RestorationWarning(
-          message: "window\(windows.count == 1 ? "" : "s") \(windows.joined(separator: ", ")) "
-            + "show\(windows.count == 1 ? "s" : "") \(missingScreens.joined(separator: ", ")), from a module that is "
-            + "not loaded: kept, with \(windows.count == 1 ? "its document" : "their documents"), for when it is "
-            + "(load it with --module PATH, or `workbench modules add PATH` for every start)"))
-    }
+
     let highest = dormantWindows.map(\.number).max().map(OutsideNumbers.saturatingSuccessor) ?? 1
     windowList.reservedNumbers = Set(dormantWindows.map(\.number))
     windowList.finishRestoring(

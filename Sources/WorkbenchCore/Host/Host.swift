@@ -36,6 +36,12 @@ public final class Host {
   /// Windows of the restored session whose screen no loaded module has (an external module
   /// not loaded this time): saved with the session as they were, shown again once it is.
   public internal(set) var dormantWindows: [SessionRecord.Window] = []
+  /// Documents of the workspace whose kind no loaded module has: kept as they are, listed by
+  /// `documents`, and removable; their module's windows come back when it is loaded.
+  public internal(set) var dormantDocuments: [SessionRecord.Document] = []
+  /// The modules the workspace has seen loaded, for saying which one a dormant document or an
+  /// unknown screen belongs to.
+  public var knownModules: [KnownModule] = []
   /// The number the next window gets.
   var nextWindowNumber: Int { windowList.nextNumber }
   /// The session's clock: real in the shell, virtual in scenarios.
@@ -176,6 +182,10 @@ public final class Host {
   /// - Throws: `CommandError` when there is no such document, windows show it, or another
   ///   process changed it since this session last looked.
   public func removeDocument(named name: String, closingWindows: Bool) throws(CommandError) {
+    if let dormant = dormantDocuments.firstIndex(where: { $0.name == name }) {
+      try removeDormantDocument(at: dormant)
+      return
+    }
     guard let entry = documents[name] else {
       throw CommandError(
         "no document named '\(name)'"
@@ -192,6 +202,21 @@ public final class Host {
           + "\(showing.count == 1 ? "it" : "them") and removes the document")
     }
     try documents.remove(entry)
+  }
+
+  /// Removes a document of a module that is not loaded from the workspace, on the revision the
+  /// session knows (a change made elsewhere since is not overwritten).
+  private func removeDormantDocument(at index: Int) throws(CommandError) {
+    let document = dormantDocuments[index]
+    if let persistence,
+      case .conflicted(let current) = try persistence.remove(document: document.name, baseRevision: document.revision)
+    {
+      dormantDocuments[index].revision = current.revision
+      throw CommandError(
+        "document '\(document.name)' was changed elsewhere (it is now at revision \(current.revision)), so it was "
+          + "not removed: remove it again if you still want it gone")
+    }
+    dormantDocuments.remove(at: index)
   }
 
   /// The documents this session removed (see `removeDocument`).
@@ -234,7 +259,9 @@ public final class Host {
     throws(CommandError) -> Window
   {
     guard let screen = screenKinds[screenName] else {
-      throw CommandError("unknown screen '\(screenName)'" + Suggestions.didYouMean(screenName, in: screenKinds.keys))
+      throw CommandError(
+        "unknown screen '\(screenName)'" + Suggestions.didYouMean(screenName, in: screenKinds.keys)
+          + knownModules.hint(forScreen: screenName))
     }
     guard let entry = documents[documentName] else {
       throw CommandError(

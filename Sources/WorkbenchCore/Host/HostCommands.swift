@@ -54,6 +54,16 @@ enum HostCommands {
         "windows": .list(showing.map(FrameValue.string)),
       ])
     }
+    // Documents of modules not loaded are listed too, marked with whose they are.
+    for document in host.dormantDocuments {
+      let owner = host.knownModules.owner(ofKind: document.kind)
+      let dormant = "dormant: " + (owner.map { "the module \($0.name) is not loaded" } ?? "its module is not loaded")
+      rows.append("\(document.name)  \(document.kind)  revision \(document.revision)  \(dormant)")
+      values.append([
+        "name": .string(document.name), "kind": .string(document.kind), "revision": .integer(document.revision),
+        "windows": [], "dormant": .string(owner?.name ?? ""),
+      ])
+    }
     return .listing(
       text: rows.isEmpty ? "no documents" : rows.joined(separator: "\n"),
       value: ["type": "documents", "documents": .list(values)])

@@ -10,6 +10,8 @@ public struct PlannedWindows: Sendable {
   public private(set) var highestNumber = 0
   /// The window a step runs in (`WINDOW:` of a step); `nil` for a host step.
   public var current: DirectoryWindow?
+  /// The modules the workspace has seen, for saying whose an unknown screen is.
+  public var knownModules: [KnownModule] = []
 
   /// No windows yet.
   public init() {}
@@ -62,4 +64,5 @@ extension PlannedWindows: WindowDirectory {
   }
 
   public var unknownCommandHint: String { "" }
+  public func hint(forScreen screen: String) -> String { knownModules.hint(forScreen: screen) }
 }

@@ -21,6 +21,8 @@ public final class ScenarioLoader {
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
   var expandedSteps = 0
+  /// The modules a workspace has seen, for saying whose a screen no loaded module has is.
+  public var knownModules: [KnownModule] = []
   /// The problems found so far in the file loading (see `note`).
   var problems: [ScenarioFileError] = []
   /// The most steps a scenario may expand to.
@@ -213,6 +215,7 @@ public final class ScenarioLoader {
     }
     expandedSteps = 0
     var context = StepContext(parameters: parameters, origin: [])
+    context.windows.knownModules = knownModules
     for window in windows {
       context.windows.open(window.isUnnamed ? nil : window.name, screen: window.screen, number: window.number)
     }
@@ -449,8 +452,8 @@ public final class ScenarioLoader {
       guard let screenKind = registry.screen(named: screen) else {
         let names = registry.screens.map(\.name)
         throw ScenarioFileError(
-          "unknown screen '\(screen)'"
-            + (Suggestions.didYouMean(screen, in: names)),
+          "unknown screen '\(screen)'" + Suggestions.didYouMean(screen, in: names)
+            + knownModules.hint(forScreen: screen),
           at: value.location)
       }
       guard let kind = documents[document] else {

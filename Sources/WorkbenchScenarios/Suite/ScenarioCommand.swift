@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchStore
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -188,6 +189,7 @@ public enum ScenarioCommand {
     do {
       files = try SuiteRunner.discover(arguments)
       loader = try ScenarioLoader(modules: modules)
+      loader.knownModules = WorkspaceStore.knownModulesOfDefaultWorkspace()
     } catch let error as RunOptions.UsageError {
       StandardStreams.write("workbench check: \(error.message)\n", to: STDERR_FILENO)
       return 2

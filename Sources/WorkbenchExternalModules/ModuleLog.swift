@@ -1,4 +1,6 @@
 import Dispatch
+import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -66,6 +68,20 @@ final class ModuleLog: Sendable {
 
   /// Waits (at most `milliseconds`) until what the module printed before it ended is in the
   /// log, so a message naming the log, or a host about to exit, does not run ahead of it.
+  /// The last `count` lines the module printed since `banner` (its latest start), each shown
+  /// visibly and cut to 200 characters: what a module that died at start said (a Python
+  /// traceback, a missing library). Waits briefly for the module's last words to reach the file.
+  func tail(after banner: String, lines count: Int = 10) -> [String] {
+    finish(within: 500)
+    guard let bytes = try? FileSystem.read(path) else { return [] }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let start = text.ranges(of: banner).last?.upperBound ?? text.startIndex
+    return text[start...].split(separator: "\n", omittingEmptySubsequences: true).suffix(count).map { line in
+      let shown = TerminalText.visible(String(line))
+      return shown.count > 200 ? String(shown.prefix(200)) + "…" : shown
+    }
+  }
+
   func finish(within milliseconds: Int) {
     if drained.wait(timeout: .now() + .milliseconds(milliseconds)) == .success { drained.signal() }
   }

@@ -105,19 +105,21 @@ public final class ModuleProcess {
     do {
       greeting = try channel!.receive(timeout: 10_000)
     } catch {
-      stop("it did not introduce itself: \(error)")
-      throw CommandError("the module \(path) did not start: \(stopReason ?? "")")
+      // A closed connection is told as how the process ended (its status, its signal).
+      let what = "\(error)"
+      stop(what.hasPrefix("it closed the connection") ? what : "it did not introduce itself: \(what)")
+      throw CommandError("the module \(path) did not start: \(stopReason ?? "")" + lastWords())
     }
     if greeting["type"]?.stringValue == "error" {
       let message = greeting["message"]?.stringValue ?? "it reported an error"
       stop(message)
-      throw CommandError("the module \(path) did not start: \(message)")
+      throw CommandError("the module \(path) did not start: \(message)" + lastWords())
     }
     guard greeting["type"]?.stringValue == "hello", let version = greeting["protocol"]?.integerValue,
       let moduleName = greeting["manifest"]?["name"]?.stringValue
     else {
       stop("its first message was not a handshake")
-      throw CommandError("the module \(path) did not start: its first message was not a handshake")
+      throw CommandError("the module \(path) did not start: its first message was not a handshake" + lastWords())
     }
     guard version == ModuleProtocol.version else {
       stop("it speaks protocol \(version)")
@@ -193,6 +195,15 @@ public final class ModuleProcess {
       throw CommandError(reply["message"]?.stringValue ?? "the module refused")
     }
     return reply
+  }
+
+  /// What a module that did not start printed last, for its error: a Python traceback, a
+  /// missing library (empty when it printed nothing, or has no log).
+  private func lastWords() -> String {
+    guard let moduleLog else { return "" }
+    let lines = moduleLog.tail(after: "--- \(path) starts\n")
+    guard !lines.isEmpty else { return "" }
+    return ". The last of what it printed (\(moduleLog.path)):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
   }
 
   /// How many requests this process has been sent (each request's id).

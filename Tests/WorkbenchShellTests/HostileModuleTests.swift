@@ -120,6 +120,22 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("the module \(fixture) did not start: it did not introduce itself"))
     #expect(!result.stdout.contains("library"))
   }
+
+  /// A module that dies as it starts (a Python syntax error, a missing library) is shown with
+  /// how it ended and the last of what it printed, not only that the connection closed.
+  @Test func aModuleThatDiesAtStartShowsTheEndOfItsLog() {
+    let folder = makeTemporaryFolder()
+    let module = folder + "/broken-module"
+    writeTextFile(
+      "#!/bin/sh\necho 'loading the phrase module' >&2\necho 'Traceback: SyntaxError: invalid syntax' >&2\nexit 3\n",
+      to: module)
+    chmod(module, 0o755)
+    let result = ChildProcess.runWorkbench(["-w", ":memory:", "-m", module, "-c", "documents"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("the module \(module) did not start: it exited with status 3."), "\(result.stderr)")
+    #expect(result.stderr.contains("The last of what it printed ("), "\(result.stderr)")
+    #expect(result.stderr.contains("\n    loading the phrase module\n    Traceback: SyntaxError: invalid syntax"))
+  }
 }
 
 func monotonicMilliseconds() -> Int {

@@ -69,7 +69,8 @@ import WorkbenchTestSupport
 
     let recorded = try #require(readTextFile(file))
     for part in [
-      "clock advance", "network.answer", "bridge.detected: [New light 6]", "bridge.state", "\n    revision: 2\n",
+      "clock advance", "network.answer", "bridge.detected: [{asked: {room: living}, answer: New light 6}]",
+      "bridge.state", "\n    revision: 2\n",
       "fails: 'not saved: the document moved to revision", "do: relaunch", "a draft from before",
     ] {
       #expect(recorded.contains(part), "the recording lacks \(part):\n\(recorded)")
@@ -147,13 +148,30 @@ import WorkbenchTestSupport
     #expect(recorded.contains("window 1:") && recorded.contains("window 2:"), "\(recorded)")
     #expect(Self.replayProblems(file, times: 3) == nil)
 
-    // Swapping the windows' answers changes what each shows: the expectation catches it.
+    // Swapping the windows' answers gives each window answers to the other's questions: the
+    // replay stops at the step that asks, naming both questions.
     let swapped = recorded.replacing("window 1:", with: "window 9:").replacing("window 2:", with: "window 1:")
       .replacing("window 9:", with: "window 2:")
     writeTextFile(swapped, to: folder + "/swapped.yaml")
     let swappedRun = ChildProcess.runWorkbench(["run", folder + "/swapped.yaml"])
+    // (Which comes first depends on whether the windows' first loads, with no search yet, were
+    // answered before the searches replaced them: the recording ran on real time. When they
+    // were, those answers fit either window, and the expectation catches the searches'.)
     #expect(swappedRun.status == 1)
-    #expect(swappedRun.stdout.contains("the frames do not match"), "\(swappedRun.stdout)")
+    #expect(
+      swappedRun.stdout.contains(
+        #"of window 1 for {"query":"rent"}, and the recording answered it for {"query":"coffee"}"#)
+        || swappedRun.stdout.contains(
+          #"of window 1 for {"query":""}, and the recording answered it for {"query":"coffee"}"#)
+        || swappedRun.stdout.contains("the frames do not match"),
+      "\(swappedRun.stdout)")
+
+    // Swapping the two searches' steps keeps each window's questions: it still replays.
+    let reordered = recorded.replacing(
+      "  - one: search rent\n  - two: search coffee\n", with: "  - two: search coffee\n  - one: search rent\n")
+    #expect(reordered != recorded)
+    writeTextFile(reordered, to: folder + "/reordered.yaml")
+    #expect(Self.replayProblems(folder + "/reordered.yaml", times: 2) == nil)
 
     // One more command than the recording: the replay asks for an answer it does not have.
     let extra = recorded.replacing("  - expect:", with: "  - one: refresh\n  - do: settle\n  - expect:")
@@ -165,13 +183,52 @@ import WorkbenchTestSupport
         "the replay diverged from its recording: the replay asked for network.latency #3 of window 1"),
       "\(extraRun.stdout)")
 
-    // One command fewer (and no expectation): a recorded answer is left over.
+    // One command fewer (and no expectation): window 2 never asks the search's question. Either
+    // its first load (which the search cancelled while recording) now asks for an answer the
+    // recording holds for the search, or the search's answers are left over; both are named.
     let fewer = String(recorded.split(separator: "  - expect:", maxSplits: 1)[0]).replacing(
       "  - two: search coffee\n", with: "")
     writeTextFile(fewer, to: folder + "/fewer.yaml")
     let fewerRun = ChildProcess.runWorkbench(["run", folder + "/fewer.yaml"])
     #expect(fewerRun.status == 1)
-    #expect(fewerRun.stdout.contains("which the replay never asked for"), "\(fewerRun.stdout)")
+    #expect(
+      fewerRun.stdout.contains(#"for {"query":""}, and the recording answered it for {"query":"coffee"}"#)
+        || fewerRun.stdout.contains(#"which the replay never asked for: {"asked":{"query":"coffee"}"#),
+      "\(fewerRun.stdout)")
+
+    // The last step dropped: a recorded answer is left over.
+    let shorter = String(recorded.split(separator: "  - expect:", maxSplits: 1)[0]).replacing(
+      "  - do: settle\n", with: "")
+    writeTextFile(shorter, to: folder + "/shorter.yaml")
+    let shorterRun = ChildProcess.runWorkbench(["run", folder + "/shorter.yaml"])
+    #expect(shorterRun.status == 1)
+    #expect(shorterRun.stdout.contains("which the replay never asked for"), "\(shorterRun.stdout)")
+  }
+
+  /// The edit the trust issue found: a recorded search for "rent", edited to "coffee" with the
+  /// query dropped from the expectation, used to pass on the answer for "rent". The answer
+  /// belongs to the question: the step that asks something else fails at its place, naming the
+  /// recorded question and the new one.
+  @Test func aRecordedAnswerIsServedOnlyToItsQuestion() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/rent.yaml"
+    let shell = ChildProcess.runWorkbench([
+      "-q", "-w", ":memory:", "-c", "record start \(file); open feed account f; search rent; settle; record stop",
+    ])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(Self.replayProblems(file, times: 1) == nil)
+    let lines = recorded.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let searchLine = try #require(lines.firstIndex { $0.hasSuffix("f: search rent") })
+    var edited = lines.map { $0.replacing("f: search rent", with: "f: search coffee") }
+    edited.removeAll { $0.trimmingPrefix(" ").hasPrefix("query:") }
+    writeTextFile(edited.joined(separator: "\n"), to: folder + "/coffee.yaml")
+    let run = ChildProcess.runWorkbench(["run", folder + "/coffee.yaml"])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stdout.contains("coffee.yaml:\(searchLine + 1):"), "\(run.stdout)")
+    #expect(
+      run.stdout.contains(#"for {"query":"coffee"}, and the recording answered it for {"query":"rent"}"#),
+      "\(run.stdout)")
   }
 
   /// A document too big to read inline goes to a data file beside the recording; text beyond

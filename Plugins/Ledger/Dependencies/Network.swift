@@ -37,8 +37,8 @@ public final class LedgerNetwork {
   /// Whether the next request goes through: `nil`, or why not. The answer is an external fact
   /// of the session (`source` of the window `scope`): a recording keeps it, a replay gives the
   /// recorded one. Counts the requests that went through.
-  func admit(_ source: String, in scope: String, facts: SessionFacts) -> String? {
-    let answer = facts.value(of: source, in: scope) { liveAnswer().map(FrameValue.string) ?? .null }
+  func admit(_ source: String, in scope: String, asked: FrameValue, facts: SessionFacts) -> String? {
+    let answer = facts.value(of: source, in: scope, asked: asked) { liveAnswer().map(FrameValue.string) ?? .null }
     guard answer == .null else { return answer.stringValue ?? "the recorded answer is unreadable" }
     fetches = OutsideNumbers.saturatingSuccessor(of: fetches)
     return nil
@@ -56,8 +56,8 @@ public final class LedgerNetwork {
 
   /// A fetch's answer as a fact: `{rows: [ids]}`, runs of consecutive ids as `"FIRST-LAST"`, or
   /// `{failure: MESSAGE}`.
-  func fetchAnswer(in scope: String, facts: SessionFacts, rows: () -> [Transaction]) -> FrameValue {
-    facts.value(of: "network.answer", in: scope) {
+  func fetchAnswer(in scope: String, query: String, facts: SessionFacts, rows: () -> [Transaction]) -> FrameValue {
+    facts.value(of: "network.answer", in: scope, asked: ["query": .string(query)]) {
       if let problem = liveAnswer() { return .object(FrameObject(["failure": .string(problem)])) }
       return .object(FrameObject(["rows": .list(Self.runs(of: rows().map(\.id)))]))
     }
@@ -150,10 +150,12 @@ public struct TransactionRepository {
     let clock = environment.services.clock
     let scope = environment.factScope
     return TransactionRepository { query, completion in
-      let latency = facts.value(of: "network.latency", in: scope) { .string(SessionClock.describe(network.latency)) }
+      let latency = facts.value(of: "network.latency", in: scope, asked: ["query": .string(query)]) {
+        .string(SessionClock.describe(network.latency))
+      }
       return clock.schedule(after: latency.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency) {
         var liveRows: [Transaction]? = nil
-        let answer = network.fetchAnswer(in: scope, facts: facts) {
+        let answer = network.fetchAnswer(in: scope, query: query, facts: facts) {
           let rows = matching(query)
           liveRows = rows
           return rows

@@ -20,7 +20,8 @@ extension LedgerScreen {
     if let earlier = document.sentRequests[request] {
       throw CommandError("request \(request) was already sent as transaction \(earlier); nothing was sent again")
     }
-    if let problem = network.admit("network.send", in: factScope, facts: facts) {
+    let asked: FrameValue = ["request": .string(request), "amount": .string(text), "recipient": .string(recipient)]
+    if let problem = network.admit("network.send", in: factScope, asked: asked, facts: facts) {
       throw CommandError("not sent: \(problem); send again with the same request id \(request) when you are back")
     }
     var ledger = document

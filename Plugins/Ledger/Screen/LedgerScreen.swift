@@ -241,7 +241,8 @@ public final class LedgerScreen: ActionHandling {
       viewState.dispute?.reason = reason
       viewState.dispute?.step = .reviewing
     case ("submit", .reviewing?):
-      if let problem = network.admit("network.dispute", in: factScope, facts: facts) {
+      let asked: FrameValue = ["transaction": .integer(id), "reason": FrameValue(viewState.dispute?.reason)]
+      if let problem = network.admit("network.dispute", in: factScope, asked: asked, facts: facts) {
         throw CommandError("the dispute was not submitted: \(problem); submit again")
       }
       viewState.dispute?.step = .submitted

@@ -216,7 +216,7 @@ public final class HomeBridge {
       guard let self, let room else { return }
       room.isDetecting = false
       // What the bridge found is an event from outside: recorded, or replayed.
-      let found = self.facts.value(of: "bridge.detected", in: self.factScope) {
+      let found = self.facts.value(of: "bridge.detected", in: self.factScope, asked: ["room": .string(room.id)]) {
         .string("New light \(OutsideNumbers.newID(among: self.lights.keys))")
       }
       _ = try? self.addLight(named: found.stringValue ?? "New light", to: room.id)

@@ -79,9 +79,44 @@ public final class SessionFacts {
   /// The value of a fact: on replay the recorded one; otherwise `live()`, kept when recording.
   /// A replay that asks for a fact the recording lacks notes the divergence and uses `live()`,
   /// so the run goes on to report it.
-  public func value(of source: String, in scope: String, live: () -> FrameValue) -> FrameValue {
+  ///
+  /// A fact that answers a request says what was `asked` (the search text, the request id, the
+  /// room): it is kept with the answer (`{asked: ..., answer: ...}`), and a replay serves the
+  /// answer only to the same question. A step edited to ask something else diverges there,
+  /// naming both questions, instead of being served another question's answer.
+  public func value(of source: String, in scope: String, asked: FrameValue? = nil, live: () -> FrameValue)
+    -> FrameValue
+  {
     if mode == .replaying, isSettingUp { return live() }
-    return use(Key(scope: scope, source: source), live: live)
+    guard let asked else { return use(Key(scope: scope, source: source), live: live) }
+    var answered: FrameValue?
+    let kept = use(Key(scope: scope, source: source), asked: asked) {
+      let answer = live()
+      answered = answer
+      return Self.answer(answer, to: asked)
+    }
+    if let answered { return answered }
+    // A recorded answer: to this question, or (a recording made before questions were kept) to
+    // whatever was asked then.
+    return Self.question(of: kept) == nil ? kept : Self.answer(of: kept)
+  }
+
+  /// A fact that answers `asked`, as recordings keep it.
+  public static func answer(_ answer: FrameValue, to asked: FrameValue) -> FrameValue {
+    .object(FrameObject(members: [("asked", asked), ("answer", answer)]))
+  }
+
+  /// What a kept fact answered, when it keeps its question (`{asked, answer}`).
+  public static func question(of fact: FrameValue) -> FrameValue? {
+    guard case .object(let object) = fact, object.members.count == 2, let asked = object["asked"],
+      object["answer"] != nil
+    else { return nil }
+    return asked
+  }
+
+  /// The answer of a kept fact (the fact itself when it keeps no question).
+  public static func answer(of fact: FrameValue) -> FrameValue {
+    question(of: fact) == nil ? fact : (fact["answer"] ?? .null)
   }
 
   /// The state a long-lived service starts in (a bridge's lights, a network's latency), as
@@ -107,8 +142,8 @@ public final class SessionFacts {
     return served
   }
 
-  private func use(_ asked: Key, live: () -> FrameValue) -> FrameValue {
-    let key = relayUsed == nil ? asked : Key(scope: Self.relayScope, source: asked.source)
+  private func use(_ requested: Key, asked question: FrameValue? = nil, live: () -> FrameValue) -> FrameValue {
+    let key = relayUsed == nil ? requested : Key(scope: Self.relayScope, source: requested.source)
     let value: FrameValue
     switch mode {
     case .live:
@@ -118,7 +153,7 @@ public final class SessionFacts {
       value = live()
       recorded.append(Entry(key: key, sequence: 0, value: value))
     case .replaying:
-      value = replayed(key, live: live)
+      value = replayed(key, asked: question, live: live)
     }
     relayUsed?.append((key.source, value))
     return value
@@ -126,12 +161,24 @@ public final class SessionFacts {
 
   /// The next recorded value of `key`; past the recording's end, `live()`, with the divergence
   /// noted (the first one), so the run goes on to report it.
-  private func replayed(_ key: Key, live: () -> FrameValue) -> FrameValue {
+  private func replayed(_ key: Key, asked question: FrameValue?, live: () -> FrameValue) -> FrameValue {
     let sequence = OutsideNumbers.saturatingSuccessor(of: counts[key, default: 0])
     counts[key] = sequence
     if let values = replay[key], sequence <= values.count {
+      let recorded = values[sequence - 1]
+      // An answer belongs to the question it answered: another question is not served it.
+      if let question, let recordedQuestion = Self.question(of: recorded), recordedQuestion != question {
+        let value = live()
+        if divergence == nil {
+          divergence =
+            "the replay asked \(key.source) #\(sequence) of \(key.scope) for \(question.jsonText), and the "
+            + "recording answered it for \(recordedQuestion.jsonText): the step asks something else than when it "
+            + "was recorded"
+        }
+        return value
+      }
       if keepsServedFacts { served.append("\(key.source) #\(sequence) of \(key.scope)") }
-      return values[sequence - 1]
+      return recorded
     }
     let value = live()
     if divergence == nil {

@@ -277,11 +277,14 @@ public final class ScenarioLoader {
         // here, where it is written, not served to a replay that passes with nonsense.
         if let type = registry.factType(of: source.key) {
           for (index, value) in frameValues.enumerated() {
-            guard let problem = type.problem(with: value) else { continue }
+            // A fact kept with its question (`{asked, answer}`): the answer has the type.
+            let isAnswer = SessionFacts.question(of: value) != nil
+            guard let problem = type.problem(with: SessionFacts.answer(of: value)) else { continue }
+            let node = isAnswer ? (values[index]["answer"] ?? values[index]) : values[index]
             throw ScenarioFileError(
               "the fact \(source.key) #\(index + 1) of '\(scope.key)'\(problem.pathText.isEmpty ? "" : " at \(problem.pathText)") "
                 + "is \(problem.found): \(source.key) wants \(problem.wanted) there",
-              at: Self.node(at: problem.path, in: values[index]).location)
+              at: Self.node(at: problem.path, in: node).location)
           }
         }
         facts[SessionFacts.Key(scope: scope.key, source: source.key)] = frameValues

@@ -234,7 +234,8 @@ public final class ProxyScreen: ScreenModel {
     }
     for fact in reply["facts"]?.elements ?? [] {
       guard let source = fact["source"]?.stringValue, let value = fact["value"] else { continue }
-      _ = facts.value(of: source, in: factScope) { value }
+      // A fact that answers a question is kept with it, and a replay matches it.
+      _ = facts.value(of: source, in: factScope, asked: fact["asked"]) { value }
     }
   }
 

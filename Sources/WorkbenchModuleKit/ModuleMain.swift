@@ -143,8 +143,17 @@ public final class ModuleSession {
     var result = reply(to: request)
     let relayed = host.services.facts.endRelay()
     if case .object(var object) = result {
+      // A fact that answers a question is reported with it (`asked`), and its answer as the value.
       object["facts"] = .list(
-        relayed.used.map { fact in .object(FrameObject(["source": .string(fact.source), "value": fact.value])) })
+        relayed.used.map { fact in
+          guard let asked = SessionFacts.question(of: fact.value) else {
+            return .object(FrameObject(["source": .string(fact.source), "value": fact.value]))
+          }
+          return .object(
+            FrameObject([
+              "source": .string(fact.source), "asked": asked, "value": SessionFacts.answer(of: fact.value),
+            ]))
+        })
       if let divergence = relayed.divergence { object["divergence"] = .string(divergence) }
       result = .object(object)
     }

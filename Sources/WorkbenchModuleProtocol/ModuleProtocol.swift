@@ -248,7 +248,9 @@ public enum ReplyRules {
           if case .object = fact, fact["source"]?.stringValue != nil, fact["value"] != nil { return true }
           return false
         } ?? false
-      if !wellFormed { problems.append("`facts` as a list of {source, value} objects (§12)") }
+      if !wellFormed {
+        problems.append("`facts` as a list of {source, value} objects, with `asked` when one answers a question (§12)")
+      }
     }
     if let divergence = reply["divergence"], divergence != .null, divergence.stringValue == nil {
       problems.append("`divergence` as text")

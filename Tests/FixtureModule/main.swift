@@ -41,6 +41,8 @@ final class TallyScreen: ScreenModel {
 enum FixtureArguments {
   static let times = Argument<Int>.integer("times", in: 1...100).optional
   static let label = Argument<String>.rest("text")
+  static let unit = Argument<String>.choice("unit", ["kg", "lb"], help: "what to weigh in (asked of the scale)")
+    .optional
 }
 
 struct FixtureModule: FeatureModule {
@@ -119,11 +121,16 @@ struct FixtureModule: FeatureModule {
       })
     registrar.command(
       CommandSpec(
-        "weigh", summary: "read the scale: a fact from outside (WORKBENCH_FIXTURE_SCALE, or the process id)",
+        "weigh", arguments: [FixtureArguments.unit],
+        summary: "read the scale: a fact from outside (WORKBENCH_FIXTURE_SCALE, or the process id)",
         scope: .window(screens: ["tally"])
       ) { context in
         let window = try context.requireWindow()
-        let reading = context.host.services.facts.value(of: "scale.reading", in: "window \(window.id.number)") {
+        // `weigh UNIT` asks the scale a question (the unit): the reading answers it.
+        let unit = context.arguments[FixtureArguments.unit]
+        let reading = context.host.services.facts.value(
+          of: "scale.reading", in: "window \(window.id.number)", asked: unit.map { ["unit": .string($0)] }
+        ) {
           .integer(getenv("WORKBENCH_FIXTURE_SCALE").flatMap { Int(String(cString: $0)) } ?? Int(getpid()))
         }
         try context.model(TallyScreen.self).rename("weighed \(reading.integerValue ?? -1)")

@@ -317,6 +317,32 @@ import WorkbenchTestSupport
       "\(extra.stdout)")
   }
 
+  /// An external module's fact that answers a question (`weigh lb` asks the scale in pounds)
+  /// is recorded with it through the protocol (`asked`), and a replay whose step asks another
+  /// question fails there, naming both, as for a built-in module.
+  @Test func anExternalModulesAnswerBelongsToItsQuestion() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/unit.yaml"
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let shell = ChildProcess.runWorkbench(
+      ["-q", "--module", fixture, "-c", "open tally pokes t; record start \(file); weigh lb; record stop"],
+      environment: ["WORKBENCH_FIXTURE_SCALE": "17"])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("scale.reading: [{asked: {unit: lb}, answer: 17}]"), "\(recorded)")
+    let replay = ChildProcess.runWorkbench(
+      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    #expect(replay.status == 0, "\(replay.stdout)")
+    writeTextFile(recorded.replacing("t: weigh lb", with: "t: weigh kg"), to: file)
+    let asked = ChildProcess.runWorkbench(
+      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    #expect(asked.status == 1)
+    #expect(
+      asked.stdout.contains(
+        #"the replay asked scale.reading #1 for {"unit":"kg"}, and the recording answered it for {"unit":"lb"}"#),
+      "\(asked.stdout)")
+  }
+
   /// `-c` records too, and a recording from a fresh workspace whose load finished in real time
   /// replays as loaded (the case that used to replay as `loading`).
   @Test func aCommandLineRecordingReplays() throws {

@@ -170,8 +170,9 @@ public final class SessionFacts {
       if let question, let recordedQuestion = Self.question(of: recorded), recordedQuestion != question {
         let value = live()
         if divergence == nil {
+          let place = relayUsed == nil ? " of \(key.scope)" : ""
           divergence =
-            "the replay asked \(key.source) #\(sequence) of \(key.scope) for \(question.jsonText), and the "
+            "the replay asked \(key.source) #\(sequence)\(place) for \(question.jsonText), and the "
             + "recording answered it for \(recordedQuestion.jsonText): the step asks something else than when it "
             + "was recorded"
         }

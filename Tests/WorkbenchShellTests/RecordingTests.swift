@@ -395,4 +395,36 @@ import WorkbenchTestSupport
     #expect(readTextFile(file)?.hasPrefix("scenario: kept\n") == true)
     #expect(Self.replayProblems(file, times: 1) == nil)
   }
+
+  /// A recording starts from whatever the session holds: windows of every module, settled
+  /// (their loads done, their counters moved), and a feed whose app session was signed out and
+  /// in. Each replays: what it starts from is restored (the network's requests are in its
+  /// recorded state, so the replay's set-up loads do not count again) or left out of the
+  /// expectation when a replay cannot live it again (the loads a window started in its life).
+  @Test func recordingsFromSettledSessionsOfEveryModuleReplay() throws {
+    let folder = makeTemporaryFolder()
+    let setUps = [
+      "catalog": "open catalog library c; select 3; query the",
+      "goal": "open goal reading g; complete",
+      "editor": "open editor notes e; append a draft",
+      "lights": "open home home h; enter living r; detect; settle",
+      "feed": "open feed account f; settle",
+      "signed out and in": "open feed account f; settle; session sign-out; session sign-in; settle",
+    ]
+    let actions = [
+      "catalog": "@c select 5",
+      "goal": "@g complete",
+      "editor": "@e append more; @e save",
+      "lights": "@r switch 1 toggle; @r detect; settle",
+      "feed": "@f search rent; settle",
+      "signed out and in": "@f search rent; settle; @f refresh; settle",
+    ]
+    for (name, setUp) in setUps.sorted(by: { $0.key < $1.key }) {
+      let file = folder + "/\(name.replacing(" ", with: "-")).yaml"
+      let line = "\(setUp); record start \(file); \(actions[name] ?? ""); record stop; quit discard"
+      let shell = ChildProcess.runWorkbench(["-q", "-w", ":memory:", "-c", line])
+      #expect(shell.status == 0, "\(name): \(shell.stderr)")
+      #expect(Self.replayProblems(file, times: 2) == nil, "\(name) does not replay:\n\(readTextFile(file) ?? "")")
+    }
+  }
 }

@@ -22,6 +22,9 @@ public final class LedgerScreen: ActionHandling {
       "serverRequests", "balance", "path", "link", "detail", "dispute",
     ]
   }
+  /// Loads started since the window opened: a replay opens it fresh, so a recording does not
+  /// expect the count it had.
+  public static var lifetimeFields: [String] { ["fetchesStarted"] }
 
   public private(set) var document: LedgerDocument
   public private(set) var viewState: LedgerViewState

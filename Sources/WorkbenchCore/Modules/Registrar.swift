@@ -76,7 +76,7 @@ public final class Registrar {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
-        render: render, frameFields: frameFields ?? Model.frameFields,
+        render: render, frameFields: frameFields ?? Model.frameFields, lifetimeFields: Model.lifetimeFields,
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }
           return ScreenBox<Model>(model: make(document, Model.State(), environment))

@@ -13,5 +13,7 @@ public struct ScreenKind: Sendable {
   public let render: @Sendable (FrameValue) -> String
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
   public let frameFields: [String]?
+  /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).
+  public var lifetimeFields: [String] = []
   let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
 }

@@ -87,6 +87,10 @@ public protocol ScreenModel: AnyObject {
   /// screen does not say. Scenarios are checked against it before they run: an expectation
   /// naming a field the screen does not declare is refused with a did-you-mean.
   static var frameFields: [String]? { get }
+  /// Fields that count what happened in the window's life (loads started since it opened): a
+  /// replay opens the window fresh and does not live that life again, so a recording leaves
+  /// them out of the expectation it writes.
+  static var lifetimeFields: [String] { get }
   /// The document's revision, when the window opens and after every change. Screens that keep
   /// drafts compare it with the revision a draft was based on.
   func documentRevisionChanged(_ revision: Int)
@@ -111,4 +115,6 @@ extension ScreenModel {
   public func windowClosed() {}
   /// Undeclared: expectations on this screen are checked when they run, not before.
   public static var frameFields: [String]? { nil }
+  /// None: every field of the frame is restored as it was.
+  public static var lifetimeFields: [String] { [] }
 }

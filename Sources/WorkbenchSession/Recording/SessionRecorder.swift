@@ -193,7 +193,18 @@ final class SessionRecorder {
   /// window opened since); empty when nothing changed.
   private func expectation(host: Host) -> [(window: String, value: FrameValue)] {
     host.windows.compactMap { window in
-      Self.changes(from: startFrames[window.id.number], to: window.frame).map { (window.label, $0) }
+      // What counts the window's life (loads since it opened) is not lived again by a replay.
+      var frame = window.frame
+      if case .object(var object) = frame, !window.screen.lifetimeFields.isEmpty {
+        for field in window.screen.lifetimeFields { object[field] = nil }
+        frame = .object(object)
+      }
+      var start = startFrames[window.id.number]
+      if case .object(var object)? = start, !window.screen.lifetimeFields.isEmpty {
+        for field in window.screen.lifetimeFields { object[field] = nil }
+        start = .object(object)
+      }
+      return Self.changes(from: start, to: frame).map { (window.label, $0) }
     }
   }
 

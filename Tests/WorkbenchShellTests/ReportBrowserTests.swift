@@ -65,7 +65,8 @@ struct ReportBrowserTests {
         - left: select 2
         - right: query the
         - expect:
-            left: {selected: 3}
+            left: {selected: 2}
+            right: {query: thy}
       """, to: folder + "/suite/failing.yaml")
     let page = folder + "/report.html"
     let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/suite", "--html", page, "--trace", folder + "/t"])
@@ -79,8 +80,13 @@ struct ReportBrowserTests {
     let failedAt = list.firstRange(of: "scenario failed")?.lowerBound
     let passedAt = list.firstRange(of: "scenario passed")?.lowerBound
     #expect(failedAt != nil && passedAt != nil && failedAt! < passedAt!, "\(list.prefix(600))")
-    #expect(opened.contains("expected: 3"), "the expectation diff is missing")
-    #expect(opened.contains("Step 3: expect: left"), "the failing step is not the one chosen")
+    #expect(opened.contains("<pre class=\"diff\">right.query"), "the expectation diff is missing")
+    #expect(opened.contains("Step 3: expect: left: "), "the failing step is not the one chosen")
+    // The window whose expectation failed is shown first.
+    let frames = section(opened, from: "id=\"frames\"")
+    let rightAt = frames.firstRange(of: "data-window=\"right\"")?.lowerBound
+    let leftAt = frames.firstRange(of: "data-window=\"left\"")?.lowerBound
+    #expect(rightAt != nil && leftAt != nil && rightAt! < leftAt!, "\(frames.prefix(600))")
 
     // Choosing a step changes the frames shown: after step 0 nothing is selected in left;
     // after step 1 book 2 is.

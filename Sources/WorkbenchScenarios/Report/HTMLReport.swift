@@ -407,7 +407,7 @@ public enum HTMLReport {
       if (st.facts) detail.append(el("h3", {}, "Recorded facts served"), el("pre", {}, st.facts.join("\n")));
       const now = framesAt(sc, chosenStep), before = chosenStep > 0 ? framesAt(sc, chosenStep - 1) : {};
       const windows = el("div", {class: "windows", id: "frames"});
-      for (const label of sc.windows) {
+      for (const label of windowOrder(sc, st)) {
         const hash = now[label];
         const box = el("section", {class: "window" + (hash ? "" : " closed"), "data-window": label});
         if (!hash) { box.append(el("h4", {}, `${label} (not open)`)); windows.append(box); continue; }
@@ -428,6 +428,22 @@ public enum HTMLReport {
       detail.append(el("h3", {}, "Windows after this step"), windows);
       const current = steps.querySelector('[aria-current="true"]');
       if (current && current.scrollIntoView) current.scrollIntoView({block: "nearest"});
+    }
+    // The windows a step is about come first: those its failure names (the window whose
+    // expectation failed at the top), then those the step names, then the others in order.
+    function windowOrder(sc, st) {
+      const named = [];
+      const add = label => { if (sc.windows.includes(label) && !named.includes(label)) named.push(label); };
+      for (const line of st.details || []) {
+        const m = /^\s*([^.\s\[]+)[.\[]/.exec(line);
+        if (m) add(m[1]);
+      }
+      const text = st.text || "";
+      const key = /^([^:\s]+):/.exec(text);
+      if (key && key[1] === "expect") text.slice(key[0].length).split(",").forEach(w => add(w.trim()));
+      else if (key && key[1] !== "do") add(key[1]);
+      for (const m of text.matchAll(/@([A-Za-z0-9_-]+)/g)) add(m[1]);
+      return named.concat(sc.windows.filter(label => !named.includes(label)));
     }
     function drawDiagram(diagram, state) {
       const box = el("div", {class: "diagram", "data-state": String(state)});

@@ -24,7 +24,8 @@ public enum Shell {
     let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let output = OutputWriter(
       json: options.json,
-      color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json))
+      color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json),
+      mode: options.output.flatMap(OutputWriter.Mode.init(rawValue:)))
     let session: WorkbenchSession
     var modules = modules
     do {

@@ -110,13 +110,17 @@ final class ShellController {
         return String(repeating: " ", count: width - number.count) + number + "  " + line
       }
       output.write(.text(text.joined(separator: "\n")), host: host)
+    case .output(let name):
+      output.mode = OutputWriter.Mode(rawValue: name) ?? .text
+      output.write(.text("output \(name)"), host: host)
     case .set(let option, let on):
       guard let option, let on else {
         let states = [
           ("json", output.json), ("color", output.color), ("quiet", options.quiet),
           ("keep-going", options.keepGoing), ("echo", options.echo),
         ]
-        output.write(.text(states.map { "\($0.0) \($0.1 ? "on" : "off")" }.joined(separator: "\n")), host: host)
+        let lines = states.map { "\($0.0) \($0.1 ? "on" : "off")" } + ["output \(output.mode.rawValue)"]
+        output.write(.text(lines.joined(separator: "\n")), host: host)
         return nil
       }
       switch option {

@@ -46,7 +46,7 @@ import WorkbenchTestSupport
 
     let kept = run("source \(folder)/setup.wb\nset json on\nframe\nset\n", ["-q", "--keep-going"])
     #expect(kept.stdout.contains(#"{"type":"value","value":{"query":"never""#), "\(kept.stdout)")
-    #expect(kept.stdout.contains(#""text":"json on\ncolor off\nquiet on\nkeep-going on\necho off""#))
+    #expect(kept.stdout.contains(#""text":"json on\ncolor off\nquiet on\nkeep-going on\necho off\noutput json""#))
 
     let looping = run("source \(folder)/loop.wb\n")
     #expect(looping.status == 1)
@@ -111,6 +111,38 @@ import WorkbenchTestSupport
       #expect(help.status == 0 && help.stderr.isEmpty, "\(spelling): \(help.stderr)")
       #expect(help.stdout.hasPrefix("Host commands:\n"), "\(spelling): \(help.stdout)")
     }
+  }
+
+  /// Lists print as CSV or an aligned table for other tools (`--output`, `set output`), as
+  /// sqlite3's `.mode` does; a cell with a comma or a quote is quoted (RFC 4180).
+  @Test func listsPrintAsCSVAndTables() {
+    let csv = run("open catalog library left\ndocuments\nmodules\n", ["-q", "-w", ":memory:", "--output", "csv"])
+    #expect(csv.status == 0, "\(csv.stderr)")
+    #expect(
+      csv.stdout.hasPrefix(
+        """
+        name,kind,revision,windows
+        account,ledger,1,
+        home,home,1,
+        library,catalog,1,left
+        notes,text,1,
+        reading,goal,1,
+        name,version,summary
+        catalog,1.0.0,"Books in a shared catalog, with per-window search, selection and scrolling"
+
+        """), "\(csv.stdout)")
+    let table = run(
+      "open catalog library left\nset output table\nwindows\nset output text\nwindows\n", ["-q", "-w", ":memory:"])
+    #expect(
+      table.stdout == """
+        output table
+        number  name  screen   document  focused
+        1       left  catalog  library   true
+        output text
+        * [1 left] catalog library
+
+        """, "\(table.stdout)")
+    #expect(run("", ["--output", "xml"]).stderr.contains("--output is text, json, csv or table, not 'xml'"))
   }
 
   @Test func countsReadAsWords() {

@@ -46,6 +46,8 @@ public enum ShellRequest: Equatable, Sendable {
   /// Set a shell option (`json`, `color`, `quiet`, `keep-going`, `echo`) on or off; list them
   /// all when `option` is `nil`.
   case set(option: String?, on: Bool?)
+  /// Print lists as `text`, `json`, `csv` or `table` from now on.
+  case output(String)
 }
 
 /// Where a command may run.

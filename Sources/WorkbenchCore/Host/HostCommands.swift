@@ -361,18 +361,34 @@ enum HostCommands {
     "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)"
   ) { context in context.request(.shell(.history(count: context.arguments[historyCount]))) }
 
-  static let settableOptions = ["json", "color", "quiet", "keep-going", "echo"]
+  static let settableOptions = ["json", "color", "quiet", "keep-going", "echo", "output"]
+  /// How lists are printed (`set output MODE`, `--output MODE`).
+  public static let outputModes = ["text", "json", "csv", "table"]
   static let setOption = Argument<String>.choice("option", settableOptions, help: "the option").optional
-  static let setValue = Argument<String>.choice("value", ["on", "off"], help: "on or off").optional
+  static let setValue = Argument<String>.choice(
+    "value", ["on", "off"] + outputModes, help: "on or off; for output, text, json, csv or table"
+  ).optional
   static let set = CommandSpec(
     "set", arguments: [setOption, setValue],
     summary: "Turn a shell option on or off for this session, or list them (shell only)",
-    details: "Options: json (frames as JSON lines), color, quiet (only what was asked for), keep-going, echo."
+    details: "Options: json (frames as JSON lines), color, quiet (only what was asked for), keep-going, echo; "
+      + "`set output text|json|csv|table` prints lists (documents, windows, modules) as text, JSON lines, CSV "
+      + "or an aligned table, for piping to other tools."
   ) { context in
     let option = context.arguments[setOption]
     guard let value = context.arguments[setValue] else {
+      if option == "output" { throw CommandError("say `set output text`, `json`, `csv` or `table`") }
       if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
       return context.request(.shell(.set(option: nil, on: nil)))
+    }
+    if option == "output" {
+      guard outputModes.contains(value) else {
+        throw CommandError("output is text, json, csv or table, not '\(value)'")
+      }
+      return context.request(.shell(.output(value)))
+    }
+    guard value == "on" || value == "off" else {
+      throw CommandError("say `set \(option ?? "OPTION") on` or `set \(option ?? "OPTION") off`")
     }
     return context.request(.shell(.set(option: option, on: value == "on")))
   }

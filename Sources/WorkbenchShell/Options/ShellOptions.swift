@@ -10,6 +10,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var keepGoing = false
   /// Print frames as JSON lines.
   public var json = false
+  /// How lists print (`--output`): text, json, csv or table.
+  public var output: String?
   /// Print only what commands are run for (`frame`, `state`, `show`, lists, help) and errors,
   /// not the frame every command shows after acting.
   public var quiet = false
@@ -37,6 +39,14 @@ public struct ShellOptions: Equatable, Sendable {
       $0.keepGoing = true
     },
     .flag(["--json"], help: "print frames as JSON lines") { $0.json = true },
+    .value(["--output"], "MODE", help: "print lists (documents, windows, modules) as text, json, csv or table") {
+      options, mode throws(ProgramUsageError) in
+      guard ["text", "json", "csv", "table"].contains(mode) else {
+        throw ProgramUsageError("--output is text, json, csv or table, not '\(mode)'")
+      }
+      options.output = mode
+      if mode == "json" { options.json = true }
+    },
     .flag(["-q", "--quiet"], help: "print only what was asked for (frame, state, show, lists) and errors") {
       $0.quiet = true
     },

@@ -11,12 +11,24 @@ import WorkbenchSystem
 /// (with colour on a terminal) or as JSON lines.
 @MainActor
 final class OutputWriter {
-  /// Set from the options, and by `set json` and `set color` during the session.
-  var json: Bool
+  /// How output is printed: text for a person, JSON lines for programs, or (for lists) CSV or
+  /// an aligned table, as sqlite3's `.mode` does.
+  enum Mode: String, CaseIterable {
+    case text, json, csv, table
+  }
+
+  /// Set from the options, and by `set output`, `set json` and `set color` during the session.
+  var mode: Mode
   var color: Bool
 
-  init(json: Bool, color: Bool) {
-    self.json = json
+  /// Whether output is JSON lines (`--json`, `set json on`, `set output json`).
+  var json: Bool {
+    get { mode == .json }
+    set { mode = newValue ? .json : (mode == .json ? .text : mode) }
+  }
+
+  init(json: Bool, color: Bool, mode: Mode? = nil) {
+    self.mode = mode ?? (json ? .json : .text)
     self.color = color
   }
 
@@ -55,7 +67,13 @@ final class OutputWriter {
     case .value(let value):
       emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : TerminalText.visible(value.outlineText))
     case .listing(let text, let value):
-      emit(json ? value.jsonText : TerminalText.visible(text))
+      switch mode {
+      case .json: emit(value.jsonText)
+      case .text: emit(TerminalText.visible(text))
+      case .csv, .table:
+        guard let rows = Self.rows(of: value) else { return emit(TerminalText.visible(text)) }
+        emit(mode == .csv ? Self.csv(rows) : Self.table(rows))
+      }
     case .nothing:
       break
     }
@@ -78,6 +96,57 @@ final class OutputWriter {
       "usage": .bool(usage), "exit": "failure",
     ]
     emit(object.jsonText)
+  }
+
+  // MARK: Lists as CSV and tables
+
+  /// A list's rows: the objects of its one list (`documents`, `windows`, `modules`), as a
+  /// header and cells; `nil` for output that is no list of objects.
+  static func rows(of value: FrameValue) -> (header: [String], cells: [[String]])? {
+    guard case .object(let object) = value,
+      let list = object.members.first(where: { if case .list = $0.value { return true } else { return false } }),
+      case .list(let items) = list.value
+    else { return nil }
+    var header: [String] = []
+    for item in items {
+      guard case .object(let fields) = item else { return nil }
+      for member in fields.members where !header.contains(member.key) { header.append(member.key) }
+    }
+    let cells = items.map { item in header.map { key in cell(item[key] ?? .null) } }
+    return (header, cells)
+  }
+
+  /// A value in one cell: text as it is, lists as their items separated by spaces.
+  static func cell(_ value: FrameValue) -> String {
+    switch value {
+    case .null: return ""
+    case .string(let text): return text
+    case .list(let items): return items.map(cell).joined(separator: " ")
+    case .object: return value.jsonText
+    default: return value.jsonText
+    }
+  }
+
+  /// RFC 4180: a header line, then a line a row; a cell with a comma, a quote or a line break is
+  /// quoted, its quotes doubled.
+  static func csv(_ rows: (header: [String], cells: [[String]])) -> String {
+    func field(_ text: String) -> String {
+      guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+      return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+    return ([rows.header] + rows.cells).map { $0.map(field).joined(separator: ",") }.joined(separator: "\n")
+  }
+
+  /// Columns aligned under a header, two spaces apart; cells shown, never obeyed.
+  static func table(_ rows: (header: [String], cells: [[String]])) -> String {
+    let lines = [rows.header] + rows.cells.map { $0.map(TerminalText.visible) }
+    var widths = [Int](repeating: 0, count: rows.header.count)
+    for line in lines { for (index, text) in line.enumerated() { widths[index] = max(widths[index], text.count) } }
+    return lines.map { line in
+      line.enumerated().map { index, text in
+        index == line.count - 1 ? text : text + String(repeating: " ", count: widths[index] - text.count)
+      }.joined(separator: "  ")
+    }.joined(separator: "\n")
   }
 
   /// Writes a line as it is (JSON, or text this program made); `emitShown` for text from

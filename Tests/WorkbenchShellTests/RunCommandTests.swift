@@ -7,6 +7,17 @@ import WorkbenchTestSupport
 
 /// `workbench run` and `workbench check` through the built binary, as CI uses them.
 @Suite struct RunCommandTests {
+  /// `workbench run ARGUMENTS` started in `folder` (where `.workbench/` is kept), each call with
+  /// the same isolated environment.
+  static func runner(in folder: String) -> (String) -> ProcessResult {
+    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
+    return { arguments in
+      ChildProcess.run(
+        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' run \(arguments)"], input: [],
+        environment: environment)
+    }
+  }
+
   /// A folder with two files: one passing and one failing scenario, tagged differently.
   private func suiteFolder() -> String {
     let folder = makeTemporaryFolder()
@@ -265,12 +276,7 @@ import WorkbenchTestSupport
   /// `-q` prints only failures and the summary.
   @Test func lastFailedAndQuiet() {
     let folder = suiteFolder()
-    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
-    func run(_ arguments: String) -> ProcessResult {
-      ChildProcess.run(
-        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' run \(arguments)"], input: [],
-        environment: environment)
-    }
+    let run = Self.runner(in: folder)
     let first = run("-j 1 -q .")
     #expect(first.status == 1)
     #expect(!first.stdout.contains("✔"), "\(first.stdout)")  // quiet: no passing lines
@@ -298,12 +304,7 @@ import WorkbenchTestSupport
     writeTextFile(
       "scenario: Broken\nwindows:\n  main: catalog library\nsteps:\n  - main: selcet 4\n"
         + "  - expect:\n      main: {selcted: 4}\n", to: folder + "/c.yaml")
-    let environment = ChildProcess.environment(ChildProcess.isolated([:]))
-    func run(_ arguments: String) -> ProcessResult {
-      ChildProcess.run(
-        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' run \(arguments)"], input: [],
-        environment: environment)
-    }
+    let run = Self.runner(in: folder)
     let first = run("-j 1 . --json r.json --html r.html")
     #expect(first.status == 2)
     #expect(first.stderr.contains("./c.yaml:5:11: unknown command 'selcet'"), "\(first.stderr)")

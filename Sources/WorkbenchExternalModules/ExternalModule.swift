@@ -75,8 +75,11 @@ public struct ExternalModule: FeatureModule {
   }
 
   /// Starts a new build of the module in place of the running one and opens its windows again
-  /// (see `ModuleProcess.reload`); returns how many.
-  @MainActor public func reload() throws(CommandError) -> Int { try process.reload() }
+  /// (see `ModuleProcess.reload`); returns how many, and what of the new build's registration
+  /// (commands, screens, document kinds) waits for the next start.
+  @MainActor public func reload() throws(CommandError) -> (reopened: Int, needsRestart: String?) {
+    try process.reload()
+  }
 
   public var manifest: ModuleManifest {
     MainActor.assumeIsolated {

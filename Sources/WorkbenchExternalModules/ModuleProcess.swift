@@ -294,8 +294,9 @@ public final class ModuleProcess {
   ///
   /// - Returns: how many windows were opened again.
   @discardableResult
-  public func reload() throws(CommandError) -> Int {
+  public func reload() throws(CommandError) -> (reopened: Int, needsRestart: String?) {
     let candidate = try ModuleProcess(path: path)
+    let changes = Self.registrationChanges(from: hello, to: candidate.hello)
     let oldGroup = processGroup
     let oldPid = pid
     for descriptor in descriptors { close(descriptor) }
@@ -327,7 +328,40 @@ public final class ModuleProcess {
       screen.reopen()
       reopened += 1
     }
-    return reopened
+    return (reopened, changes)
+  }
+
+  /// What a new build registers differently (commands, screens, document kinds): the session's
+  /// registry is made once, at the start, so those take effect when the shell starts again.
+  /// `nil` when the build registers the same.
+  static func registrationChanges(from old: FrameValue, to new: FrameValue) -> String? {
+    func names(_ hello: FrameValue, _ key: String) -> [String: String] {
+      var result: [String: String] = [:]
+      for item in hello[key]?.elements ?? [] {
+        if let name = item.stringValue {
+          result[name] = name
+        } else if let name = item["name"]?.stringValue {
+          result[name] = item.jsonText
+        }
+      }
+      return result
+    }
+    var parts: [String] = []
+    for (key, what) in [("commands", "commands"), ("screens", "screens"), ("documentKinds", "document kinds")] {
+      let before = names(old, key)
+      let after = names(new, key)
+      let added = after.keys.filter { before[$0] == nil }.sorted()
+      let removed = before.keys.filter { after[$0] == nil }.sorted()
+      let changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+      var said: [String] = []
+      if !added.isEmpty { said.append("new: " + added.joined(separator: ", ")) }
+      if !removed.isEmpty { said.append("gone: " + removed.joined(separator: ", ")) }
+      if !changed.isEmpty { said.append("changed: " + changed.joined(separator: ", ")) }
+      if !said.isEmpty { parts.append("its \(what) changed (\(said.joined(separator: "; ")))") }
+    }
+    guard !parts.isEmpty else { return nil }
+    return parts.joined(separator: ", ")
+      + ", which take effect when the shell starts again (quit and start it); the windows run the new build meanwhile"
   }
 
   /// The windows on this module, to open again after a reload.

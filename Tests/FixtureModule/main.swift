@@ -119,6 +119,11 @@ struct FixtureModule: FeatureModule {
         try context.commit(TallyDocument(pokes: screen.document.pokes + times), summary: "poke")
         return .frame(try context.requireWindow().id)
       })
+    // A "new build" for reload tests: with the file WORKBENCH_FIXTURE_EXTRA_FILE names present
+    // when it starts, the module registers one more command.
+    if let extra = getenv("WORKBENCH_FIXTURE_EXTRA_FILE"), access(extra, F_OK) == 0 {
+      registrar.command(CommandSpec("stamp", summary: "a command only a newer build has") { _ in .text("stamped") })
+    }
     registrar.command(
       CommandSpec(
         "weigh", arguments: [FixtureArguments.unit],

@@ -317,9 +317,10 @@ import WorkbenchTestSupport
       rename(module + ".new", module)
     }
     install(fixture)
+    var environment = Self.environment(folder)
+    environment["WORKBENCH_FIXTURE_EXTRA_FILE"] = folder + "/newer-build"
     let session = try #require(
-      PseudoTerminalSession(
-        arguments: ["-w", ":memory:", "--module", module, "--watch"], environment: Self.environment(folder)))
+      PseudoTerminalSession(arguments: ["-w", ":memory:", "--module", module, "--watch"], environment: environment))
     #expect(session.waitFor("workbench> "))
     session.type("open tally pokes t\r")
     #expect(session.waitFor("t tally:pokes> "))
@@ -333,6 +334,13 @@ import WorkbenchTestSupport
     install(fixture)
     #expect(session.waitFor("1 window opened again", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("pokes: 2 (mine)", after: mark))
+    // A build with a new command: the shell says exactly what waits for a restart.
+    mark = session.transcript.count
+    writeTextFile("", to: folder + "/newer-build")
+    install(fixture)
+    #expect(
+      session.waitFor("its commands changed (new: stamp), which take effect when the shell starts again", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
     // A build that cannot start: the old process goes on serving the window.
     mark = session.transcript.count
     writeTextFile("#!/bin/sh\nexit 3\n", to: folder + "/broken")

@@ -52,11 +52,12 @@ final class ModuleWatcher {
       watched[index].pending = nil
       let start = monotonicMilliseconds()
       do {
-        let reopened = try watched[index].module.reload()
+        let (reopened, needsRestart) = try watched[index].module.reload()
         let elapsed = monotonicMilliseconds() - start
         lines.append(
           "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
-            + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again")
+            + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again"
+            + (needsRestart.map { "; \($0)" } ?? ""))
       } catch {
         // Still open for writing somewhere (ETXTBSY): the same build is tried at the next look.
         if error.message.contains("Text file busy") {

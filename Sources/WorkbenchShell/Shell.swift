@@ -85,6 +85,7 @@ public enum Shell {
     }
     if interactive {
       controller.canAsk = true
+      controller.canWatch = true
       controller.savesSessionAfterEachLine = true
       let watcher = options.watch ? ModuleWatcher(modules: modules.compactMap { $0 as? ExternalModule }) : nil
       let status = InteractiveSession(controller: controller, watcher: watcher).run()

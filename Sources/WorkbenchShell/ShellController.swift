@@ -32,6 +32,19 @@ final class ShellController {
   /// that says which words to add.
   var canAsk = false
 
+  /// Whether `watch` may run (the interactive shell, where a key stops it).
+  var canWatch = false
+
+  /// A command `watch` runs again and again: the interactive session takes it from here.
+  struct Watch {
+    var interval: Duration
+    var line: String
+  }
+  var watching: Watch?
+
+  /// Runs `body`, keeping what it writes instead of writing it; returns it.
+  func capture(_ body: () -> Void) -> String { output.capturing(body) }
+
   /// Whether the session (windows, view state, focus) is saved after every line, so a crash
   /// of the shell loses at most the line it was running. The interactive shell does this;
   /// batch runs start without windows and leave the stored session alone.
@@ -110,6 +123,11 @@ final class ShellController {
         return String(repeating: " ", count: width - number.count) + number + "  " + line
       }
       output.write(.text(text.joined(separator: "\n")), host: host)
+    case .watch(let interval, let line):
+      guard canWatch else {
+        throw CommandError("`watch` works at the prompt (any key or Ctrl-C stops it); a script runs the command itself")
+      }
+      watching = Watch(interval: interval, line: line)
     case .output(let name):
       output.mode = OutputWriter.Mode(rawValue: name) ?? .text
       output.write(.text("output \(name)"), host: host)

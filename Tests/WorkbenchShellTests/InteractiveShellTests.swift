@@ -355,6 +355,37 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// `watch INTERVAL COMMAND` runs the command again and again at the prompt, marking the
+  /// lines that changed since the run before, until a key (which is not typed) or Ctrl-C.
+  @Test func watchRunsACommandAgainUntilAKey() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    var mark = session.transcript.count
+    session.type("watch 300ms clock\r")
+    #expect(
+      session.waitFor("every 300ms: clock · run 3", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // The clock moved between runs: its line is marked as changed.
+    #expect(session.waitFor("1 line changed", after: mark))
+    #expect(session.waitFor("+ ", after: mark))
+    session.type("x")
+    #expect(session.waitFor("stopped watching clock", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("workbench> ", after: session.offset(after: "stopped watching", from: mark) ?? mark))
+    // The key that stopped it was not typed: the next line runs as typed.
+    mark = session.transcript.count
+    session.type("windows\r")
+    #expect(session.waitFor("no windows are open", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // Ctrl-C stops it too.
+    mark = session.transcript.count
+    session.type("watch 200ms windows\r")
+    #expect(session.waitFor("run 2", after: mark))
+    session.type("\u{03}")
+    #expect(session.waitFor("stopped watching windows", after: mark))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
   /// `run --watch` runs the scenarios again when a file changes, until Ctrl-C.
   @Test func runWatchRunsAgainWhenAScenarioChanges() throws {
     let folder = makeTemporaryFolder()

@@ -48,6 +48,8 @@ public enum ShellRequest: Equatable, Sendable {
   case set(option: String?, on: Bool?)
   /// Print lists as `text`, `json`, `csv` or `table` from now on.
   case output(String)
+  /// Run `line` every `interval` and show what changed, until a key or Ctrl-C (psql's `\watch`).
+  case watch(interval: Duration, line: String)
 }
 
 /// Where a command may run.

@@ -8,7 +8,7 @@ enum HostCommands {
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
     show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,
-    restartModule, source, history.reporting(), set.reporting(), quit, exit,
+    restartModule, source, history.reporting(), set.reporting(), watch, quit, exit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional
@@ -354,6 +354,29 @@ enum HostCommands {
     "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time (shell only)",
     details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."
   ) { context in context.request(.shell(.source(path: context.arguments[sourceFile]))) }
+
+  static let watchedLine = Argument<String>.rest(
+    "command", help: "the command to run again, after an interval (2s when left out)")
+  static let watch = CommandSpec(
+    "watch", arguments: [watchedLine],
+    summary: "Run a command again and again, showing what changed, until a key or Ctrl-C (shell only)",
+    details: "`watch 500ms frame` runs `frame` every half second on the session's clock and marks the lines "
+      + "that changed since the run before, as psql's \\watch does; `watch frame` waits 2 s. Any key or Ctrl-C stops."
+  ) { context in
+    var words = context.arguments[watchedLine].split(separator: " ", maxSplits: 1).map(String.init)
+    var interval = Duration.seconds(2)
+    if let first = words.first, let given = SessionClock.parseDuration(first) {
+      guard given >= .milliseconds(100), given <= .seconds(3600) else {
+        throw CommandError("the interval is from 100ms to 1h, not \(first)")
+      }
+      interval = given
+      words.removeFirst()
+    }
+    guard let line = words.first, !line.allSatisfy(\.isWhitespace) else {
+      throw CommandError("say what to run: `watch 1s frame`")
+    }
+    return context.request(.shell(.watch(interval: interval, line: line)))
+  }
 
   static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
     .optional

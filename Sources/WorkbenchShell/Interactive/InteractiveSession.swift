@@ -54,6 +54,10 @@ final class InteractiveSession {
       ]
       // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), or the next
       // timer on the session clock (a load finishing) is due.
+      if controller.watching != nil {
+        runWatch(interrupts: interrupts)
+        continue
+      }
       let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, timeout())
       if ready < 0 && errno != EINTR { break }
       if ready == 0 {
@@ -65,6 +69,58 @@ final class InteractiveSession {
     }
     rl_callback_handler_remove()
     return ExitCode.success
+  }
+
+  /// `watch`: runs the command now and after every interval, showing its output with the lines
+  /// that changed since the run before marked (`+`), until a key (which is not typed) or Ctrl-C;
+  /// timers due meanwhile run as they do at the prompt. Then the prompt comes back.
+  private func runWatch(interrupts: Int32) {
+    guard let watch = controller.watching else { return }
+    rl_clear_visible_line()
+    wb_rl_flush()
+    var previous: [String]? = nil
+    var runs = 0
+    stopping: while true {
+      runs += 1
+      let shown = controller.capture { _ = controller.execute(watch.line, place: nil) }
+      let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let changed = previous.map { before in lines.filter { !before.contains($0) }.count } ?? 0
+      output.emit(
+        "every \(SessionClock.describe(watch.interval)): \(watch.line) · run \(runs)"
+          + (previous == nil ? "" : " · \(changed) line\(changed == 1 ? "" : "s") changed")
+          + " · any key or Ctrl-C stops")
+      for line in lines where !(line.isEmpty && line == lines.last) {
+        let isNew = previous.map { !$0.contains(line) } ?? false
+        output.emitShown((isNew ? "+ " : "  ") + line)
+      }
+      previous = lines
+      // Wait the interval, running due timers, until it passes or a key or Ctrl-C comes.
+      let deadline = host.clock.now + watch.interval
+      while host.clock.now < deadline {
+        var descriptors = [
+          pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+          pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0),
+        ]
+        let left = deadline - host.clock.now
+        let wait = min(Int32(left.wholeMilliseconds + 1), timeout() < 0 ? Int32.max : timeout())
+        let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, max(1, wait))
+        if ready > 0 {
+          // A key stops the watch and is not typed; Ctrl-C stops it too.
+          if descriptors[0].revents & Int16(POLLIN) != 0 {
+            var byte: UInt8 = 0
+            _ = read(STDIN_FILENO, &byte, 1)
+          }
+          _ = wb_take_interrupt()
+          break stopping
+        }
+        _ = host.clock.fireDue()
+      }
+    }
+    controller.watching = nil
+    output.emit("stopped watching \(watch.line)")
+    rl_on_new_line()
+    rl_forced_update_display()
+    wb_rl_flush()
   }
 
   /// Milliseconds until the next timer, or -1 to wait for a key only; with `--watch`, at most

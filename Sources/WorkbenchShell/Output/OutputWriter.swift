@@ -152,7 +152,24 @@ final class OutputWriter {
   /// Writes a line as it is (JSON, or text this program made); `emitShown` for text from
   /// outside.
   func emit(_ text: String) {
+    if captured != nil {
+      captured?.append(text)
+      return
+    }
     StandardStreams.out(text + "\n")
+  }
+
+  /// What `emit` writes while capturing (`watch` compares one run's output with the last).
+  private var captured: [String]?
+
+  /// Runs `body`, keeping what it writes to standard output instead of writing it; returns it.
+  func capturing(_ body: () -> Void) -> String {
+    let outer = captured
+    captured = []
+    body()
+    let text = (captured ?? []).joined(separator: "\n")
+    captured = outer
+    return text
   }
 
   /// Writes a line of text that may hold text from outside, control characters made visible.

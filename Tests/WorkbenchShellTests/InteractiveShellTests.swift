@@ -188,6 +188,7 @@ import WorkbenchTestSupport
     let listed = without.transcript.count
     without.type("windows\r")
     #expect(without.waitFor("catalog library", after: listed))
+    #expect(without.waitFor("[1 t] tally pokes  dormant: the module fixture is not loaded", after: listed))
     #expect(
       without.waitFor("c catalog:library> ", after: without.offset(after: "catalog library", from: listed) ?? listed))
     without.type("\u{04}")

@@ -109,14 +109,27 @@ enum HostCommands {
       let name = window.name.map { " \($0)" } ?? ""
       return "\(marker) [\(window.id.number)\(name)] \(window.screen.name) \(window.documentName)"
     }
-    let values = host.windows.map { window -> FrameValue in
+    var values = host.windows.map { window -> FrameValue in
       [
         "number": .integer(window.id.number), "name": FrameValue(window.name), "screen": .string(window.screen.name),
         "document": .string(window.documentName), "focused": .bool(window.id == host.focusedWindowID),
       ]
     }
+    // Windows of a module that is not loaded wait, dormant, and are listed as such.
+    var dormantRows: [String] = []
+    for window in host.dormantWindows {
+      let owner = host.knownModules.owner(ofScreen: window.screen)
+      let dormant = "dormant: " + (owner.map { "the module \($0.name) is not loaded" } ?? "its module is not loaded")
+      let name = window.name.map { " \($0)" } ?? ""
+      dormantRows.append("  [\(window.number)\(name)] \(window.screen) \(window.document)  \(dormant)")
+      values.append([
+        "number": .integer(window.number), "name": FrameValue(window.name), "screen": .string(window.screen),
+        "document": .string(window.document), "focused": false, "dormant": .string(owner?.name ?? ""),
+      ])
+    }
+    let listed = rows + dormantRows
     return .listing(
-      text: rows.isEmpty ? "no windows are open (see `help open`)" : rows.joined(separator: "\n"),
+      text: listed.isEmpty ? "no windows are open (see `help open`)" : listed.joined(separator: "\n"),
       value: ["type": "windows", "windows": .list(values)])
   }
 

@@ -179,4 +179,34 @@ import WorkbenchTestSupport
       #expect(exists, "docs/architecture.md names \(path), which does not exist")
     }
   }
+
+  /// Two boundaries issue #25 drew, held: the host's own files stay small (what grows goes to
+  /// the resolver, the documents, the windows or a module), and the `@WINDOW` prefix is read in
+  /// one file.
+  @Test func theHostStaysSmallAndTheWindowPrefixIsReadOnce() throws {
+    let root = repositoryRoot()
+    let folder = root + "/Sources/WorkbenchCore/Host"
+    let hostFiles = folderEntries(folder).filter { $0 == "Host.swift" || $0.hasPrefix("Host+") }
+    #expect(hostFiles.count >= 3, "found \(hostFiles)")
+    let lines = hostFiles.map {
+      (readTextFile(folder + "/" + $0) ?? "").split(separator: "\n", omittingEmptySubsequences: false).count
+    }
+    .reduce(0, +)
+    #expect(lines < 800, "Host's files hold \(lines) lines: move what is not the host's into its own type")
+    var readers: [String] = []
+    func scan(_ folder: String) {
+      for name in folderEntries(folder) {
+        let path = folder + "/" + name
+        if name.hasSuffix(".swift") {
+          if (readTextFile(path) ?? "").contains(#"hasPrefix("@")"#) {
+            readers.append(String(path.dropFirst(root.count + 1)))
+          }
+        } else if !name.contains(".") {
+          scan(path)
+        }
+      }
+    }
+    scan(root + "/Sources")
+    #expect(readers == ["Sources/WorkbenchCore/Commands/CommandToken.swift"], "\(readers)")
+  }
 }

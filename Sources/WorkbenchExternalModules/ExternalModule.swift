@@ -220,7 +220,7 @@ public final class ProxyScreen: ScreenModel {
     // left of this window's recorded facts for the module to use instead of live ones.
     if facts.isRecording {
       object["facts"] = .object(FrameObject())
-    } else if facts.isReplaying, !facts.isSettingUp {
+    } else if facts.isReplaying, !facts.isRelivingRecordedStart {
       let remaining = facts.remaining(in: factScope)
       object["facts"] = [
         "replay": .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))

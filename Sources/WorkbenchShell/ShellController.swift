@@ -55,15 +55,22 @@ final class ShellController {
   /// How they ask for help (`\?`, `\h`, `.help`); each is `help`.
   static let helpSpellings: Set<String> = [#"\?"#, #"\h"#, ".help"]
 
+  /// The line as the shell's own command when it is one of those spellings, else as typed.
+  /// (Every spelling starts with `\` or `.`, which no command does: other lines are not looked
+  /// up at all.)
+  static func commandSpelled(_ typed: String) -> String {
+    guard let first = typed.first(where: { !$0.isWhitespace }), first == "\\" || first == "." else { return typed }
+    let compact = typed.filter { !$0.isWhitespace }
+    return leavingSpellings.contains(compact) ? "quit" : helpSpellings.contains(compact) ? "help" : typed
+  }
+
   /// What the line running has come to so far (a question, quitting), as the session tells
   /// this front end.
   private var lineOutcome = Outcome.ran
 
   /// Runs one line. Errors are reported with `place` (`<stdin>:3`) in front, when given.
   func execute(_ typed: String, place: String?) -> Outcome {
-    let compact = typed.filter { !$0.isWhitespace }
-    let line =
-      Self.leavingSpellings.contains(compact) ? "quit" : Self.helpSpellings.contains(compact) ? "help" : typed
+    let line = Self.commandSpelled(typed)
     var failedCommand: CommandError?
     // A sourced file runs its lines inside this one: each keeps its own outcome.
     let outer = lineOutcome

@@ -170,7 +170,7 @@ public struct TransactionRepository {
         }
         // A replay's set-up reloads the windows the recording started with; the requests
         // their loads made are in the network's recorded state already.
-        if !(facts.isReplaying && facts.isSettingUp) { network.countAnswered() }
+        if !facts.isRelivingRecordedStart { network.countAnswered() }
         // Live (or recording), the rows are at hand; a replay reads its recorded ids.
         if let liveRows {
           completion(.success(liveRows))

@@ -13,7 +13,7 @@ enum LightsCommands {
     _ action: @escaping @MainActor @Sendable (ParsedArguments) -> RoomAction
   ) -> CommandSpec {
     ScreenCommands.sending(
-      name, action: RoomAction.self, screens: roomScreens, arguments: arguments, summary: summary, action: action)
+      name, for: RoomAction.self, screens: roomScreens, arguments: arguments, summary: summary, action: action)
   }
 
   static let direction = Argument<String>.choice("direction", ["next", "previous"])

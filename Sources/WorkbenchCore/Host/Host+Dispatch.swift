@@ -132,8 +132,7 @@ extension Host {
 
   /// The session's windows and documents, as the resolver reads them.
   public var directory: some WindowDirectory {
-    LiveWindows(
-      windows: windowList, documents: documents, dormant: dormantDocuments.map(\.name), knownModules: knownModules)
+    LiveWindows(host: self, windows: windowList, documents: documents)
   }
 
   /// The words that could complete the word being typed at the end of `line` (see

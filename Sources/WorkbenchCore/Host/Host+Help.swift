@@ -10,9 +10,6 @@ extension Host {
     return host + modules
   }
 
-  /// The names of the commands every window has.
-  public var hostCommandNames: Set<String> { Set(HostCommands.byName.keys) }
-
   func helpOverview(for window: Window?) -> String {
     var lines = ["Host commands:"]
     lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }

@@ -57,7 +57,7 @@ enum HostCommands {
     // Documents of modules not loaded are listed too, marked with whose they are.
     for document in host.dormantDocuments {
       let owner = host.knownModules.owner(ofKind: document.kind)
-      let dormant = "dormant: " + (owner.map { "the module \($0.name) is not loaded" } ?? "its module is not loaded")
+      let dormant = [KnownModule].dormantMark(owner: owner)
       rows.append("\(document.name)  \(document.kind)  revision \(document.revision)  \(dormant)")
       values.append([
         "name": .string(document.name), "kind": .string(document.kind), "revision": .integer(document.revision),
@@ -119,7 +119,7 @@ enum HostCommands {
     var dormantRows: [String] = []
     for window in host.dormantWindows {
       let owner = host.knownModules.owner(ofScreen: window.screen)
-      let dormant = "dormant: " + (owner.map { "the module \($0.name) is not loaded" } ?? "its module is not loaded")
+      let dormant = [KnownModule].dormantMark(owner: owner)
       let name = window.name.map { " \($0)" } ?? ""
       dormantRows.append("  [\(window.number)\(name)] \(window.screen) \(window.document)  \(dormant)")
       values.append([

@@ -32,6 +32,12 @@ extension [KnownModule] {
   /// The module that registered screen `screen`, if one was seen.
   public func owner(ofScreen screen: String) -> KnownModule? { first { $0.screens.contains(screen) } }
 
+  /// How a listing marks a document or window of a module that is not loaded, whose owner
+  /// (when the workspace saw it) is `owner`.
+  public static func dormantMark(owner: KnownModule?) -> String {
+    "dormant: " + (owner.map { "the module \($0.name) is not loaded" } ?? "its module is not loaded")
+  }
+
   /// What a message about an unknown screen adds: the module it may be, and how to load it.
   public func hint(forScreen screen: String) -> String {
     guard let module = owner(ofScreen: screen) else { return "" }

@@ -67,6 +67,10 @@ public final class SessionFacts {
 
   /// Whether facts come from a recording.
   public var isReplaying: Bool { mode == .replaying }
+  /// Whether a replay is setting up the windows its recording started with: their effects run
+  /// live, re-living what the recorded service states already hold, so a service does not count
+  /// that work again (a network's requests).
+  public var isRelivingRecordedStart: Bool { mode == .replaying && isSettingUp }
   /// Whether facts are being kept for a recording.
   public var isRecording: Bool { mode == .recording }
 
@@ -87,7 +91,7 @@ public final class SessionFacts {
   public func value(of source: String, in scope: String, asked: FrameValue? = nil, live: () -> FrameValue)
     -> FrameValue
   {
-    if mode == .replaying, isSettingUp { return live() }
+    if isRelivingRecordedStart { return live() }
     guard let asked else { return use(Key(scope: scope, source: source), live: live) }
     var answered: FrameValue?
     let kept = use(Key(scope: scope, source: source), asked: asked) {

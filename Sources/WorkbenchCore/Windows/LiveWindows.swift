@@ -1,20 +1,23 @@
 /// A session's open windows and documents, as `CommandResolver` reads them.
 @MainActor
 struct LiveWindows: WindowDirectory {
+  /// The host whose windows and documents these are; what is rarely needed (documents of
+  /// modules not loaded, the modules a workspace saw) is read only when asked.
+  unowned let host: Host
   let windows: SessionWindows
   let documents: SessionDocuments
   /// Documents of modules not loaded: they can be named (to remove one), not opened.
-  let dormant: [String]
-  /// The modules the workspace has seen, for saying whose an unknown screen is.
-  let knownModules: [KnownModule]
+  var dormant: [SessionRecord.Document] { host.dormantDocuments }
 
-  func hint(forScreen screen: String) -> String { knownModules.hint(forScreen: screen) }
+  func hint(forScreen screen: String) -> String { host.knownModules.hint(forScreen: screen) }
 
   var openWindows: [DirectoryWindow] { windows.all.map(\.directoryEntry) }
   var focusedWindow: DirectoryWindow? { windows.focusedID.flatMap { windows.window($0)?.directoryEntry } }
   func findWindow(named reference: String) -> DirectoryWindow? { windows.window(named: reference)?.directoryEntry }
-  func hasDocument(named name: String) -> Bool? { documents[name] != nil || dormant.contains(name) }
-  var knownDocumentNames: [String] { dormant.isEmpty ? documents.names : documents.names + dormant }
+  func hasDocument(named name: String) -> Bool? {
+    documents[name] != nil || dormant.contains { $0.name == name }
+  }
+  var knownDocumentNames: [String] { documents.names + dormant.map(\.name) }
   func kindOfDocument(named name: String) -> String? { documents[name]?.kind }
   func model(of window: WindowID) -> AnyObject? { windows.window(window)?.content.model }
 

@@ -3,15 +3,16 @@
 /// through one of these, so a later step naming a window that will not exist is caught with
 /// its place. It is the checking twin of a session's live windows: both are read by
 /// `CommandResolver` as a `WindowDirectory`.
-public struct PlannedWindows: Sendable {
+public struct PlannedWindows {
   /// The windows open at this point, in the order opened.
   public private(set) var openWindows: [DirectoryWindow] = []
   /// The highest number given so far; the next window gets the one after it.
   public private(set) var highestNumber = 0
   /// The window a step runs in (`WINDOW:` of a step); `nil` for a host step.
   public var current: DirectoryWindow?
-  /// The modules the workspace has seen, for saying whose an unknown screen is.
-  public var knownModules: [KnownModule] = []
+  /// The modules the workspace has seen, for saying whose an unknown screen is: asked only when
+  /// a screen is unknown (reading them costs a workspace read).
+  public var knownModules: () -> [KnownModule] = { [] }
 
   /// No windows yet.
   public init() {}
@@ -64,5 +65,5 @@ extension PlannedWindows: WindowDirectory {
   }
 
   public var unknownCommandHint: String { "" }
-  public func hint(forScreen screen: String) -> String { knownModules.hint(forScreen: screen) }
+  public func hint(forScreen screen: String) -> String { knownModules().hint(forScreen: screen) }
 }

@@ -57,7 +57,7 @@ public enum ScreenCommands {
   /// several model types (a live and a preview room).
   @inlinable
   public static func sending<Action>(
-    _ name: String, action type: Action.Type, screens: [String], arguments: [any ArgumentDeclaration] = [],
+    _ name: String, for type: Action.Type, screens: [String], arguments: [any ArgumentDeclaration] = [],
     summary: String, details: String = "", action: @escaping @MainActor @Sendable (ParsedArguments) throws -> Action
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)) {

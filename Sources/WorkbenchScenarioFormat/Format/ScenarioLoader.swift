@@ -21,8 +21,19 @@ public final class ScenarioLoader {
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
   var expandedSteps = 0
-  /// The modules a workspace has seen, for saying whose a screen no loaded module has is.
-  public var knownModules: [KnownModule] = []
+  /// Where the modules a workspace has seen come from, for saying whose a screen no loaded
+  /// module has is. Asked once, and only when a file names such a screen: a run whose files
+  /// are fine never reads the workspace.
+  public var knownModulesSource: (() -> [KnownModule])?
+  private var knownModulesRead: [KnownModule]?
+
+  /// The modules a workspace has seen (see `knownModulesSource`).
+  func knownModules() -> [KnownModule] {
+    if let knownModulesRead { return knownModulesRead }
+    let read = knownModulesSource?() ?? []
+    knownModulesRead = read
+    return read
+  }
   /// The problems found so far in the file loading (see `note`).
   var problems: [ScenarioFileError] = []
   /// The most steps a scenario may expand to.
@@ -215,7 +226,7 @@ public final class ScenarioLoader {
     }
     expandedSteps = 0
     var context = StepContext(parameters: parameters, origin: [])
-    context.windows.knownModules = knownModules
+    context.windows.knownModules = { [unowned self] in self.knownModules() }
     for window in windows {
       context.windows.open(window.isUnnamed ? nil : window.name, screen: window.screen, number: window.number)
     }
@@ -456,7 +467,7 @@ public final class ScenarioLoader {
         let names = registry.screens.map(\.name)
         throw ScenarioFileError(
           "unknown screen '\(screen)'" + Suggestions.didYouMean(screen, in: names)
-            + knownModules.hint(forScreen: screen),
+            + knownModules().hint(forScreen: screen),
           at: value.location)
       }
       guard let kind = documents[document] else {

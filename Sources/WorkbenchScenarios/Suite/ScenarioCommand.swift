@@ -189,7 +189,7 @@ public enum ScenarioCommand {
     do {
       files = try SuiteRunner.discover(arguments)
       loader = try ScenarioLoader(modules: modules)
-      loader.knownModules = WorkspaceStore.knownModulesOfDefaultWorkspace()
+      loader.knownModulesSource = WorkspaceStore.knownModulesOfDefaultWorkspace
     } catch let error as RunOptions.UsageError {
       StandardStreams.write("workbench check: \(error.message)\n", to: STDERR_FILENO)
       return 2

@@ -34,10 +34,6 @@ public final class SuiteRunner {
   private var workerOutput = ""
 
   /// A runner for these modules and options; progress goes to `console`.
-  /// The modules the default workspace has seen, for the message about a screen no loaded
-  /// module has (read when the first file is loaded).
-  lazy var knownModules: [KnownModule] = WorkspaceStore.knownModulesOfDefaultWorkspace()
-
   public init(modules: [any FeatureModule], options: RunOptions, console: ConsoleReporter) {
     self.modules = modules
     self.options = options
@@ -143,7 +139,7 @@ public final class SuiteRunner {
     var lines: [String] = []
     var errors: [ScenarioFileError] = []
     guard let loader = try? ScenarioLoader(modules: modules) else { return ([], []) }
-    loader.knownModules = knownModules
+    loader.knownModulesSource = WorkspaceStore.knownModulesOfDefaultWorkspace
     for file in try selectedFiles() {
       do {
         for scenario in selected(from: try loader.load(file)) {
@@ -172,7 +168,7 @@ public final class SuiteRunner {
     }
     // One registration for the loader and every scenario's session.
     let loader = ScenarioLoader(registry: registry)
-    loader.knownModules = knownModules
+    loader.knownModulesSource = WorkspaceStore.knownModulesOfDefaultWorkspace
     var runnerOptions = ScenarioRunner.Options(
       updateSnapshots: options.updateSnapshots, exhaustive: options.exhaustive, logsSteps: options.verbose,
       traces: options.keepsTraces)

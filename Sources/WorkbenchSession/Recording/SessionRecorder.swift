@@ -194,18 +194,17 @@ final class SessionRecorder {
   private func expectation(host: Host) -> [(window: String, value: FrameValue)] {
     host.windows.compactMap { window in
       // What counts the window's life (loads since it opened) is not lived again by a replay.
-      var frame = window.frame
-      if case .object(var object) = frame, !window.screen.lifetimeFields.isEmpty {
-        for field in window.screen.lifetimeFields { object[field] = nil }
-        frame = .object(object)
-      }
-      var start = startFrames[window.id.number]
-      if case .object(var object)? = start, !window.screen.lifetimeFields.isEmpty {
-        for field in window.screen.lifetimeFields { object[field] = nil }
-        start = .object(object)
-      }
-      return Self.changes(from: start, to: frame).map { (window.label, $0) }
+      let fields = window.screen.lifetimeFields
+      let start = startFrames[window.id.number].map { Self.without(fields, in: $0) }
+      return Self.changes(from: start, to: Self.without(fields, in: window.frame)).map { (window.label, $0) }
     }
+  }
+
+  /// A frame without the top-level `fields`.
+  static func without(_ fields: [String], in frame: FrameValue) -> FrameValue {
+    guard !fields.isEmpty, case .object(var object) = frame else { return frame }
+    for field in fields { object[field] = nil }
+    return .object(object)
   }
 
   /// The parts of `new` that differ from `old`, compacted for an expectation: objects keep

@@ -77,7 +77,7 @@ public final class WorkbenchSession {
     frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
     defer { recorder?.lineFinished() }
-    try host.run(line: line, in: window, continuingAfter: failed) { (result: CommandResult) throws(CommandError) in
+    func handle(_ result: CommandResult) throws(CommandError) {
       switch result.request {
       case .relaunch?:
         try frontEnd.relaunched(warnings: try relaunch())
@@ -106,6 +106,9 @@ public final class WorkbenchSession {
         try frontEnd.show(result.output, reports: result.reports)
       }
     }
+    // The commands after a `relaunch` on the line run on the host it made.
+    var rest = try host.run(line: line, in: window, continuingAfter: failed, handle: handle)
+    while !rest.isEmpty { rest = try host.run(commands: rest, in: window, continuingAfter: failed, handle: handle) }
   }
 
   /// Carries out the answer to a question about unsaved work: each window's work is saved,
@@ -244,7 +247,7 @@ public final class WorkbenchSession {
         }
       })
     let stored = Set(record.documents.map(\.name))
-    try store.addMissing(host.sampleRecords.filter { !stored.contains($0.name) })
+    try store.addMissing(registry.sampleRecords(excluding: stored))
     host.persistence = store
     host.knownModules = try store.knownModules()
     return host

@@ -16,6 +16,18 @@ import WorkbenchTestSupport
     #expect(help.stdout.contains("usage:"))
   }
 
+  /// The commands after `relaunch` on one line run on the restored session, not on the one it
+  /// replaced (they found no windows there), in memory and on a workspace file alike.
+  @Test(arguments: [":memory:", "file"])
+  func commandsAfterARelaunchOnTheSameLineSeeTheRestoredSession(workspace: String) {
+    let path = workspace == "file" ? makeTemporaryFolder() + "/workspace.db" : workspace
+    let result = run("", ["-w", path, "-c", "open catalog library; open goal reading; relaunch; windows; select 2"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasSuffix("  [1] catalog library\n* [2] goal reading\n"), "\(result.stdout)")
+    // `select` is the catalog's: the restored session's focused window is the goal.
+    #expect(result.stderr.contains("select"), "\(result.stderr)")
+  }
+
   @Test func anUnknownOptionIsAUsageError() {
     let result = run("", ["--jsno"])
     #expect(result.status == 2)

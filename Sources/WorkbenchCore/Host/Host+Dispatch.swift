@@ -22,10 +22,14 @@ extension Host {
   /// result (what it shows, whether it reports, what it asks of the session) goes to `handle`
   /// as soon as it has run. The line stops at the first error, or, with `continuingAfter`, reports
   /// it there and goes on (`--keep-going`); nothing after a `quit` runs.
+  ///
+  /// - Returns: the commands after a `relaunch`, not run: they are for the host that replaces
+  ///   this one (`run(commands:in:continuingAfter:handle:)` on it).
+  @discardableResult
   public func run(
     line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
-  ) throws(CommandError) {
+  ) throws(CommandError) -> [[CommandToken]] {
     clock.fireDue()
     // While recording, the time that passed up to here is what a replay's clock must move.
     clock.timeline?.lineStarts()
@@ -39,7 +43,19 @@ extension Host {
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
-    for var tokens in commands {
+    return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
+  }
+
+  /// Runs tokenized commands in order, as `run(line:in:continuingAfter:handle:)` does after its
+  /// first steps: the rest of a line whose `relaunch` replaced the host it started on.
+  ///
+  /// - Returns: the commands after a `relaunch`, not run.
+  @discardableResult
+  public func run(
+    commands: [[CommandToken]], in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) -> [[CommandToken]] {
+    for (index, var tokens) in commands.enumerated() {
       if let window, tokens.windowPrefix.window == nil {
         tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
       }
@@ -53,8 +69,11 @@ extension Host {
         failed(error)
         continue
       }
-      if request == .quit { return }  // nothing after `quit` runs
+      if request == .quit { return [] }  // nothing after `quit` runs
+      // What follows a relaunch runs on the host that replaced this one.
+      if request == .relaunch { return Array(commands[(index + 1)...]) }
     }
+    return []
   }
 
   /// Runs one tokenized command without what a line does first (timers, other processes'

@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let linksCLibrariesStatically = Context.environment["WORKBENCH_STATIC_C_LIBRARIES"] == "1"
+
+/// Where a C library's module map is: the one that links its static archive when asked.
+func cLibraryPath(_ name: String) -> String? { linksCLibrariesStatically ? "Sources/\(name)/Static" : nil }
+
 let package = Package(
   name: "workbench",
   products: [
@@ -11,20 +16,16 @@ let package = Package(
   targets: [
     // C libraries from Debian's packages. readline's pkg-config file adds flags that SwiftPM
     // rejects, so that one is declared without pkg-config (its headers are on the default path).
+    // With WORKBENCH_STATIC_C_LIBRARIES=1 (scripts/install.sh) they are linked from Debian's
+    // static archives instead: the dynamic loader then binds no symbols of theirs at every
+    // start (docs/performance.md).
+    .systemLibrary(name: "CReadline", path: cLibraryPath("CReadline"), providers: [.apt(["libreadline-dev"])]),
     .systemLibrary(
-      name: "CReadline",
-      providers: [.apt(["libreadline-dev"])]
-    ),
+      name: "CYAML", path: cLibraryPath("CYAML"), pkgConfig: linksCLibrariesStatically ? nil : "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]),
     .systemLibrary(
-      name: "CYAML",
-      pkgConfig: "yaml-0.1",
-      providers: [.apt(["libyaml-dev"])]
-    ),
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"])]
-    ),
+      name: "CSQLite", path: cLibraryPath("CSQLite"), pkgConfig: linksCLibrariesStatically ? nil : "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
 
     // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
     .target(name: "WorkbenchCore"),

@@ -9,13 +9,20 @@ set -eu
 prefix="${PREFIX:-$HOME/.local}"
 cd "$(dirname "$0")/.."
 
-# The Swift runtime is linked into the binary (--static-swift-stdlib): a script calls
-# `workbench -c` many times, and a binary that does not load twenty shared libraries first
-# starts in about the time of a hello-world (docs/performance.md). It is larger (about 33 MB
-# instead of 12); `swift run workbench` keeps the dynamic build for development.
-echo "building workbench (release, Swift runtime linked in)..."
-swift build -c release --product workbench --static-swift-stdlib
-bin="$(swift build -c release --show-bin-path)/workbench"
+# The Swift runtime and the C libraries (SQLite, libyaml, readline) are linked into the binary
+# (--static-swift-stdlib, WORKBENCH_STATIC_C_LIBRARIES=1 in Package.swift): a script calls
+# `workbench -c` many times, and a binary that does not load and bind two dozen shared
+# libraries first starts in about the time of a hello-world (docs/performance.md). It is larger
+# (about 35 MB instead of 12); `swift run workbench` keeps the dynamic build for development.
+# It needs no libraries beside it, so it has no $ORIGIN search path (--disable-local-rpath):
+# with one, the dynamic loader looked for libc and libstdc++ in 22 places in the binary's
+# folder at every start. The build has a folder of its own, so it does not rebuild the
+# development build's products.
+echo "building workbench (release, Swift runtime and C libraries linked in)..."
+scratch=.build/install
+WORKBENCH_STATIC_C_LIBRARIES=1 swift build -c release --product workbench --static-swift-stdlib --disable-local-rpath \
+  --scratch-path "$scratch"
+bin="$(WORKBENCH_STATIC_C_LIBRARIES=1 swift build -c release --show-bin-path --disable-local-rpath --scratch-path "$scratch")/workbench"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"

@@ -29,14 +29,16 @@ public enum Shell {
     let session: WorkbenchSession
     var modules = modules
     do {
-      let store = try Workspace.openStore(path: options.workspace)
-      if store.tightenedPermissions {
+      // An in-memory workspace is nobody else's and ends with the process: the session starts
+      // without one and makes it only if something needs it (a relaunch), as a scenario's does.
+      let store = options.workspace == ":memory:" ? nil : try Workspace.openStore(path: options.workspace)
+      if let store, store.tightenedPermissions {
         StandardStreams.error(
           "note: the workspace \(store.path) could be read by other users; it is now readable by you only (0600)\n")
       }
       // A module the workspace remembers may have gone away: say so and carry on. One named on
       // this command line is what the user asked for: if it cannot start, nothing runs.
-      let remembered = ExternalModules.load(try store.modulePaths())
+      let remembered = ExternalModules.load(try store?.modulePaths() ?? [])
       for problem in remembered.errors { output.writeError(problem, place: nil) }
       let named = ExternalModules.load(options.modulePaths)
       modules += remembered.modules + named.modules
@@ -47,12 +49,12 @@ public enum Shell {
       }
       // The workspace remembers the modules it has seen, so their documents and windows can
       // say whose they are when the module is not loaded.
-      for case let module as ExternalModule in modules { try? store.rememberModule(module.known) }
+      for case let module as ExternalModule in modules { try? store?.rememberModule(module.known) }
       session = try Workspace.session(
         store: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: interactive)
       // Said once, not at every start: a note, not an error.
-      if let note = session.host.dormantNote, (try? store.noteOnce(note)) == true {
+      if let note = session.host.dormantNote, (try? store?.noteOnce(note)) == true {
         StandardStreams.error("note: \(note)\n")
       }
     } catch let error as StoreError {

@@ -26,9 +26,10 @@ enum Workspace {
     return try session(store: store, modules: modules, environment: environment, restoringWindows: restoringWindows)
   }
 
-  /// A session on an open workspace store.
+  /// A session on an open workspace store, or with none yet (`nil`: an in-memory workspace the
+  /// session makes when it needs one) on the real clock.
   static func session(
-    store: WorkspaceStore, modules: [any FeatureModule], environment: ScreenEnvironment, restoringWindows: Bool
+    store: WorkspaceStore?, modules: [any FeatureModule], environment: ScreenEnvironment, restoringWindows: Bool
   ) throws(CommandError) -> WorkbenchSession {
     let registry: ModuleRegistry
     do {
@@ -36,6 +37,7 @@ enum Workspace {
     } catch {
       throw CommandError("a module failed to register: \(error.message)")
     }
+    guard let store else { return WorkbenchSession(registry: registry, environment: environment, clock: .real) }
     do {
       return try WorkbenchSession(
         registry: registry, environment: environment, store: store, restoringWindows: restoringWindows)

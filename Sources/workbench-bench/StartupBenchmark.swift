@@ -1,39 +1,54 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// Start-up as a script pays it on every call, whole process, against a hello-world Swift
 /// binary built the same way: `workbench --version`, and a one-shot catalog query on an
-/// in-memory workspace. The release binary measured is the one in the build folder: build it
-/// with `--static-swift-stdlib` (as scripts/install.sh does) to measure what is installed.
+/// in-memory workspace and on a workspace file that already holds the samples (what a script
+/// calling `workbench -c` on its workspace meets). The release binary measured is the one in
+/// the build folder: build it as scripts/install.sh does to measure what is installed.
 enum StartupBenchmark {
   static func run(iterations: Int) -> [String] {
-    let folder = buildFolder()
-    let workbench = folder + "/workbench"
-    let hello = folder + "/hello-baseline"
-    let oneShot = ["-w", ":memory:", "-c", "open catalog library; query the"]
-    // Warm the page cache, then interleave the runs so machine noise hits all alike.
+    let binaries = buildFolder()
+    let workbench = binaries + "/workbench"
+    let hello = binaries + "/hello-baseline"
+    let query = "open catalog library; query the"
+    let oneShot = ["-w", ":memory:", "-c", query]
+    guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-bench-startup") else {
+      return ["startup: could not make a temporary folder"]
+    }
+    let workspace = folder + "/workspace.db"
+    let onWorkspace = ["-w", workspace, "-c", query]
+    // Warm the page cache (and make the workspace), then interleave the runs so machine noise
+    // hits all alike.
     _ = timeProcess(workbench, ["--version"])
     _ = timeProcess(workbench, oneShot)
+    _ = timeProcess(workbench, onWorkspace)
     _ = timeProcess(hello, [])
     var versionTimes: [Double] = []
     var oneShotTimes: [Double] = []
+    var workspaceTimes: [Double] = []
     var helloTimes: [Double] = []
     for _ in 0..<iterations {
       guard let a = timeProcess(workbench, ["--version"]), let b = timeProcess(hello, []),
-        let c = timeProcess(workbench, oneShot)
+        let c = timeProcess(workbench, oneShot), let d = timeProcess(workbench, onWorkspace)
       else {
         return ["startup: could not run \(workbench) or \(hello); build both with -c release first"]
       }
       versionTimes.append(a)
       helloTimes.append(b)
       oneShotTimes.append(c)
+      workspaceTimes.append(d)
     }
     let helloMedian = percentile(helloTimes, 50) * 1000
     let versionMedian = percentile(versionTimes, 50) * 1000
     let oneShotMedian = percentile(oneShotTimes, 50) * 1000
+    let workspaceMedian = percentile(workspaceTimes, 50) * 1000
     let linkage =
-      linksSwiftRuntimeDynamically(workbench) ? "the Swift runtime linked dynamically" : "static Swift runtime"
+      (linksDynamically(workbench, "libswiftCore.so") ? "the Swift runtime linked dynamically" : "static Swift runtime")
+      + (linksDynamically(workbench, "libsqlite3.so") ? ", C libraries shared" : ", C libraries linked in")
     return [
       "startup (median of \(iterations) runs each; \(linkage)):",
       "  hello-baseline                         \(format(helloMedian)) ms",
@@ -41,15 +56,17 @@ enum StartupBenchmark {
         + "\(format(versionMedian / helloMedian))x  (target with a static runtime: at most 1.10x)",
       "  workbench -c 'open catalog library; query the'  \(format(oneShotMedian)) ms  "
         + "\(format(oneShotMedian / helloMedian))x  (target with a static runtime: at most 1.50x)",
+      "  the same on a workspace file            \(format(workspaceMedian)) ms  "
+        + "\(format(workspaceMedian / helloMedian))x",
     ]
   }
 
-  /// Whether the binary needs the Swift runtime's shared library (a dynamic build) rather
-  /// than carrying it (`--static-swift-stdlib`): its dynamic section names libswiftCore.
-  static func linksSwiftRuntimeDynamically(_ path: String) -> Bool {
+  /// Whether the binary needs the shared library `library` rather than carrying the code (a
+  /// build with `--static-swift-stdlib` carries libswiftCore): its dynamic section names it.
+  static func linksDynamically(_ path: String, _ library: String) -> Bool {
     guard let file = fopen(path, "rb") else { return true }
     defer { fclose(file) }
-    let needle = Array("libswiftCore.so".utf8)
+    let needle = Array(library.utf8)
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var carry: [UInt8] = []
     while true {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// The facts a document holds. A module's document type conforms; decoding from untrusted
 /// input must throw a validation error, never trap.
@@ -43,9 +44,8 @@ public struct DocumentKind: Sendable {
   public let module: String
   /// One line that says what the kind holds.
   public let summary: String
-  /// The sample documents a new workspace starts with, each with its JSON encoded once, when
-  /// the module registered (every host on the registry starts from the same text).
-  let samples: [(name: String, body: any DocumentBody, json: String?)]
+  /// The sample documents a new workspace starts with.
+  let samples: [SampleDocument]
   let matches: @Sendable (any DocumentBody) -> Bool
   let decode: @Sendable ([UInt8]) throws -> any DocumentBody
   /// The edit from one body to the next (`DocumentBody.edit(from:)`), when there is one.
@@ -60,6 +60,33 @@ public struct DocumentKind: Sendable {
     for edit in edits { body = try apply(body, edit) }
     return try DocumentEntry.encode(body)
   }
+}
+
+/// A sample document of a kind. Its JSON is encoded the first time any host on the registry
+/// needs it (a new workspace stores it) and then shared: a start on a workspace that already
+/// holds the samples encodes none of them, and the runner's many hosts encode each one once.
+final class SampleDocument: Sendable {
+  let name: String
+  let body: any DocumentBody
+  private let encoded = Mutex<String??>(nil)
+
+  init(name: String, body: any DocumentBody) {
+    self.name = name
+    self.body = body
+  }
+
+  /// The body as JSON; `nil` when it does not encode.
+  var json: String? {
+    encoded.withLock { encoded in
+      if let encoded { return encoded }
+      let json = try? DocumentEntry.encode(body)
+      encoded = .some(json)
+      return json
+    }
+  }
+
+  /// The JSON if some host has encoded it already.
+  var jsonIfEncoded: String? { encoded.withLock { $0 ?? nil } }
 }
 
 /// Turns a `DecodingError` into a sentence that names the field: `books[2].title: missing`.

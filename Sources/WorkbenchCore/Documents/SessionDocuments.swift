@@ -33,12 +33,12 @@ final class SessionDocuments {
   /// Every document's name, sorted.
   var names: [String] { entries.keys.sorted() }
 
-  /// The modules' sample documents, at revision 1, with their JSON encoded at registration.
+  /// The modules' sample documents, at revision 1, with their JSON when a host has encoded it.
   func loadSamples() {
     for kind in registry.documentKinds.values.sorted(by: { $0.name < $1.name }) {
       for sample in kind.samples {
         let entry = DocumentEntry(name: sample.name, kind: kind.name, revision: 1, body: sample.body)
-        if let json = sample.json { entry.encoded = (1, json) }
+        if let json = sample.jsonIfEncoded { entry.encoded = (1, json) }
         entries[sample.name] = entry
       }
     }

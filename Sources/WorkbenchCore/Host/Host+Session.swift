@@ -35,9 +35,6 @@ extension Host {
         : " (" + loading.joined(separator: "; ") + ")")
   }
 
-  /// The modules' sample documents as records (see `ModuleRegistry.sampleRecords`).
-  public var sampleRecords: [SessionRecord.Document] { registry.sampleRecords }
-
   /// The session as a record: documents, windows in order, view states, focus.
   ///
   /// - Parameter includingDocuments: false leaves the documents out (they are saved as they

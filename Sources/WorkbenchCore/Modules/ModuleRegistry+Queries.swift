@@ -28,12 +28,16 @@ extension ModuleRegistry {
   /// The registered document kinds' names.
   public var documentKindNames: [String] { documentKinds.keys.sorted() }
 
-  /// The modules' sample documents as records, with the JSON encoded when they registered: what
-  /// a new session holds before anything changes.
-  public var sampleRecords: [SessionRecord.Document] {
+  /// The modules' sample documents as records: what a new session holds before anything changes.
+  public var sampleRecords: [SessionRecord.Document] { sampleRecords(excluding: []) }
+
+  /// The sample documents but those named in `names`, as records. Only these are encoded (once
+  /// per registry).
+  public func sampleRecords(excluding names: Set<String>) -> [SessionRecord.Document] {
     documentKinds.values.sorted { $0.name < $1.name }.flatMap { kind in
       kind.samples.compactMap { sample in
-        sample.json.map { SessionRecord.Document(name: sample.name, kind: kind.name, revision: 1, body: $0) }
+        names.contains(sample.name)
+          ? nil : sample.json.map { SessionRecord.Document(name: sample.name, kind: kind.name, revision: 1, body: $0) }
       }
     }
   }

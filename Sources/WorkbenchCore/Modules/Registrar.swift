@@ -29,7 +29,7 @@ public final class Registrar {
     documentKinds.append(
       DocumentKind(
         name: name, module: manifest.name, summary: summary,
-        samples: samples.sorted { $0.key < $1.key }.map { ($0.key, $0.value, try? DocumentEntry.encode($0.value)) },
+        samples: samples.sorted { $0.key < $1.key }.map { SampleDocument(name: $0.key, body: $0.value) },
         matches: { $0 is Body },
         decode: { bytes in
           if let body = try Body.decodeQuickly(bytes) { return body }

@@ -292,7 +292,7 @@ public enum ModuleCheck {
         record("command \(name)", "§5", true, "skipped: no window open on a screen it runs in")
         continue
       }
-      let line = ([name] + (command["arguments"]?.elements ?? []).compactMap(Self.sampleArgument)).joined(
+      let line = ([name] + (command["arguments"]?.elements ?? []).compactMap { Self.sampleArgument($0) }).joined(
         separator: " ")
       let request = Self.setting(Self.setting(window.document, "type", "command"), "line", .string(line))
       let answer = peer.reply(to: request)
@@ -309,6 +309,13 @@ public enum ModuleCheck {
           ? (isError
             ? "`\(line)` refused with a message: \(reply["message"]?.stringValue ?? "")" : "`\(line)`: a result")
           : "`\(line)`: " + problems.joined(separator: "; "))
+      // §12 The facts its effects use, with every argument given (an optional one may be the
+      // question an effect asks).
+      let everyArgument =
+        ([name] + (command["arguments"]?.elements ?? []).compactMap { Self.sampleArgument($0, always: true) })
+        .joined(separator: " ")
+      checks += factChecks(
+        peer, Self.setting(request, "line", .string(everyArgument)), command: name, line: everyArgument)
     }
 
     // §6 A refresh after the document changed elsewhere.
@@ -422,9 +429,78 @@ public enum ModuleCheck {
     return "{" + object.keys.joined(separator: ", ") + "}"
   }
 
-  /// A value for an argument of each kind, as a user would type one; nothing for an optional.
-  static func sampleArgument(_ argument: FrameValue) -> String? {
-    if argument["optional"] == .bool(true) { return nil }
+  /// §12: asked for the facts it uses, does the command report them well formed; replayed
+  /// with them, does it take them without a divergence; and replayed with an answer recorded
+  /// for another question, does it say so (a `divergence`) rather than use it? Nothing for a
+  /// command that uses no facts.
+  static func factChecks(_ peer: Peer, _ request: FrameValue, command: String, line: String) -> [Check] {
+    guard case .success(let reply) = peer.reply(to: setting(request, "facts", .object(FrameObject()))),
+      reply["type"]?.stringValue == "result", let facts = reply["facts"]?.elements, !facts.isEmpty
+    else { return [] }
+    var problems: [String] = []
+    var replay: [(key: String, value: FrameValue)] = []
+    var otherQuestions: [(key: String, value: FrameValue)] = []
+    var questions = 0
+    func append(_ value: FrameValue, for source: String, to list: inout [(key: String, value: FrameValue)]) {
+      if let index = list.firstIndex(where: { $0.key == source }) {
+        list[index].value = .list((list[index].value.elements ?? []) + [value])
+      } else {
+        list.append((source, [value]))
+      }
+    }
+    for (index, fact) in facts.enumerated() {
+      guard let source = fact["source"]?.stringValue, let value = fact["value"] else {
+        problems.append("facts[\(index)] with a source (text) and a value")
+        continue
+      }
+      if let asked = fact["asked"] {
+        questions += 1
+        append(["asked": asked, "answer": value], for: source, to: &replay)
+        append(["asked": ["module-check asks instead": asked], "answer": value], for: source, to: &otherQuestions)
+      } else {
+        append(value, for: source, to: &replay)
+        append(value, for: source, to: &otherQuestions)
+      }
+    }
+    var checks = [
+      Check(
+        id: "facts \(command)", section: "§12", passed: problems.isEmpty,
+        detail: problems.isEmpty
+          ? "`\(line)` reported \(facts.count) fact(s), \(questions) with the question it answers"
+          : "`\(line)`: expected " + problems.joined(separator: "; "))
+    ]
+    guard problems.isEmpty else { return checks }
+    func replaying(_ values: [(key: String, value: FrameValue)]) -> FrameValue {
+      peer.reply(to: setting(request, "facts", ["replay": .object(FrameObject(members: values))]))
+        .get(or: .null)
+    }
+    let same = replaying(replay)
+    let replayed = same["type"]?.stringValue == "result" && same["divergence"] == nil
+    checks.append(
+      Check(
+        id: "replay \(command)", section: "§12", passed: replayed,
+        detail: replayed
+          ? "`\(line)` took the facts it reported, with no divergence"
+          : "`\(line)` replayed with the facts it reported: expected a result with no divergence, got "
+            + String(same.jsonText.prefix(120))))
+    if questions > 0 {
+      let other = replaying(otherQuestions)
+      let noticed = other["divergence"]?.stringValue.map { !$0.isEmpty } ?? false
+      checks.append(
+        Check(
+          id: "replay \(command) to another question", section: "§12", passed: noticed,
+          detail: noticed
+            ? "a divergence: \(other["divergence"]?.stringValue ?? "")"
+            : "`\(line)` given answers recorded for other questions: expected a `divergence` naming both, "
+              + "but it used them (a replay must serve an answer only to the question it answered)"))
+    }
+    return checks
+  }
+
+  /// A value for an argument of each kind, as a user would type one; nothing for an optional
+  /// unless `always`.
+  static func sampleArgument(_ argument: FrameValue, always: Bool = false) -> String? {
+    if argument["optional"] == .bool(true), !always { return nil }
     switch argument["kind"]?.stringValue {
     case "integer": return "1"
     case "choice": return argument["extra"]?.elements?.first?.stringValue ?? "x"
@@ -432,6 +508,10 @@ public enum ModuleCheck {
     default: return "1"
     }
   }
+}
+
+extension Result {
+  fileprivate func get(or fallback: Success) -> Success { (try? get()) ?? fallback }
 }
 
 extension String {

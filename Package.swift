@@ -112,6 +112,14 @@ let package = Package(
     // A module that runs as a process, for the host's isolation tests.
     .executableTarget(
       name: "workbench-fixture-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/FixtureModule"),
+    // The built-in ledger and lights as module processes through the Swift kit, for the
+    // protocol 2 tests: their scenario folders pass against them with the built-ins left out.
+    .executableTarget(
+      name: "ledger-module-process", dependencies: ["WorkbenchModuleKit", "Ledger"], path: "Tests/ProcessModules/Ledger"
+    ),
+    .executableTarget(
+      name: "lights-module-process", dependencies: ["WorkbenchModuleKit", "Lights"], path: "Tests/ProcessModules/Lights"
+    ),
     // A fault-injecting SQLite VFS (full disk, I/O errors, read-only) for the store's tests.
     .target(name: "WorkbenchSQLiteFaults", dependencies: ["CSQLite"], path: "Tests/SQLiteFaults"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
@@ -140,7 +148,7 @@ let package = Package(
       dependencies: [
         "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
         "WorkbenchTestSupport", "workbench",
-        "workbench-fixture-module",
+        "workbench-fixture-module", "ledger-module-process", "lights-module-process",
       ]
     ),
   ],

@@ -87,7 +87,7 @@ public struct ExternalModule: FeatureModule {
       return ModuleManifest(
         name: manifest["name"]?.stringValue ?? "external", version: manifest["version"]?.stringValue ?? "?",
         summary: (manifest["summary"]?.stringValue ?? "")
-          + " (process \(process.path), protocol \(ModuleProtocol.version))")
+          + " (process \(process.path), protocol \(process.version))")
     }
   }
 
@@ -135,18 +135,40 @@ public struct ExternalModule: FeatureModule {
     }
     registrar.restart { try process.restart() }
     for command in hello["commands"]?.elements ?? [] {
-      guard let name = command["name"]?.stringValue else { continue }
-      let arguments = SpecCoding.arguments(command)
-      let screens = command["screens"]?.elements?.compactMap(\.stringValue)
-      registrar.command(
-        CommandSpec(
-          name, arguments: arguments, summary: command["summary"]?.stringValue ?? "",
-          details: command["details"]?.stringValue ?? "",
-          scope: screens.map { .window(screens: $0) } ?? .anywhere
-        ) { context in
-          try ProxyScreen.run(name, arguments: arguments, module: moduleName, context: context)
-        })
+      guard let spec = Self.spec(command, module: moduleName, process: process) else { continue }
+      registrar.command(spec)
     }
+  }
+
+  /// The host's spec for a command the handshake declares: running it sends the line to the
+  /// module (`name`, then the subcommand's name when it has one, then the arguments).
+  @MainActor static func spec(_ command: FrameValue, module: String, process: ModuleProcess, parent: String? = nil)
+    -> CommandSpec?
+  {
+    guard let name = command["name"]?.stringValue else { return nil }
+    let line = parent.map { $0 + " " + name } ?? name
+    let arguments = SpecCoding.arguments(command)
+    let screens = command["screens"]?.elements?.compactMap(\.stringValue)
+    let scope: CommandScope = screens.map { .window(screens: $0) } ?? .anywhere
+    let summary = command["summary"]?.stringValue ?? ""
+    let details = command["details"]?.stringValue ?? ""
+    let forward: @MainActor @Sendable (CommandContext) throws -> CommandOutput = { context in
+      try ProxyScreen.run(
+        line, arguments: arguments, module: module, process: process, anywhere: screens == nil, context: context)
+    }
+    let subcommands = (command["subcommands"]?.elements ?? []).compactMap {
+      spec($0, module: module, process: process, parent: line)
+    }
+    guard parent == nil, !subcommands.isEmpty else {
+      var spec = CommandSpec(
+        name, arguments: arguments, summary: summary, details: details, scope: scope, handler: forward)
+      spec.windowEffect = SpecCoding.windowEffect(command)
+      return spec
+    }
+    let required = command["requiresSubcommand"]?.boolValue ?? true
+    return CommandSpec(
+      name, subcommands: subcommands, summary: summary, details: details, scope: scope,
+      handler: required ? nil : forward)
   }
 }
 
@@ -168,6 +190,8 @@ public final class ProxyScreen: ScreenModel {
   /// The session's facts, and this window's scope among them.
   let facts: SessionFacts
   let factScope: String
+  /// The number of the window's session among the module's (protocol 2, §16).
+  let session: Int
   private(set) var currentFrame: FrameValue = .null
   private var revision = 1
 
@@ -180,20 +204,22 @@ public final class ProxyScreen: ScreenModel {
 
   init(
     document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment, process: ModuleProcess?,
-    rendered: RenderedTexts
+    rendered: RenderedTexts, adopting opened: FrameValue? = nil
   ) {
     self.document = document
     self.documentJSON = document.value.jsonText
     self.viewState = viewState
     self.process = process
     self.rendered = rendered
-    screenName = environment.screenName ?? ""
+    screenName = opened?["screen"]?.stringValue ?? environment.screenName ?? ""
     documentName = environment.documentName ?? ""
     facts = environment.services.facts
     factScope = environment.factScope
-    key = process?.nextWindowKey() ?? "w0"
+    session = process?.session(of: environment.services) ?? 0
+    key = opened?["key"]?.stringValue ?? process?.nextWindowKey() ?? "w0"
     process?.screens.append(ModuleProcess.ScreenBox(self))
-    open()
+    // A window the module opened from a command (§17) is already open there, with a frame.
+    if let opened { take(opened) } else { open() }
   }
 
   /// Opens the window again on a process that just replaced the one it was on (a reload),
@@ -216,36 +242,33 @@ public final class ProxyScreen: ScreenModel {
     // costs what the command costs, not a copy of the document each time.
     if process?.documentsSent[documentName] != documentJSON { object["body"] = .string(documentJSON) }
     for (name, value) in extra { object[name] = value }
-    // Recording or replaying: the module reports the facts it used; a replay sends what is
-    // left of this window's recorded facts for the module to use instead of live ones.
-    if facts.isRecording {
-      object["facts"] = .object(FrameObject())
-    } else if facts.isReplaying, !facts.isRelivingRecordedStart {
-      let remaining = facts.remaining(in: factScope)
-      object["facts"] = [
-        "replay": .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
-      ]
+    if let process, process.version >= 2 { object["session"] = .integer(session) }
+    if let relayed = RelayedFacts.request(
+      facts, scope: factScope, version: process?.version ?? 1, windows: process?.windowScopes(in: session) ?? [])
+    {
+      object["facts"] = relayed
     }
     return .object(object)
   }
 
-  /// Takes the facts a module reports it used into the session's facts, in order: kept when
-  /// recording, counted as used when replaying.
   private func takeFacts(_ reply: FrameValue) {
-    if let divergence = reply["divergence"]?.stringValue {
-      facts.noteDivergence("window \(factScope.dropFirst("window ".count)): \(divergence)")
-    }
-    for fact in reply["facts"]?.elements ?? [] {
-      guard let source = fact["source"]?.stringValue, let value = fact["value"] else { continue }
-      // A fact that answers a question is kept with it, and a replay matches it.
-      _ = facts.value(of: source, in: factScope, asked: fact["asked"]) { value }
-    }
+    let windows = Dictionary(
+      (process?.windowScopes(in: session) ?? []).map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
+    RelayedFacts.take(reply, into: facts, scope: factScope, windows: windows)
   }
 
   private func take(_ reply: FrameValue) {
     // The request went through: the module holds the document as it was sent.
     process?.documentsSent[documentName] = documentJSON
     takeFacts(reply)
+    takeFrame(reply)
+    guard let process, process.version >= 2 else { return }
+    process.takeTimers(reply, in: session)
+    process.takeUpdates(reply, in: session)
+  }
+
+  /// The frame, its text and the view state a reply (or one of its `updates`) carries.
+  func takeFrame(_ reply: FrameValue) {
     currentFrame = reply["frame"] ?? .null
     if let text = reply["text"]?.stringValue { rendered.remember(text, for: currentFrame) }
     if let state = reply["state"]?.stringValue { viewState.json = state }
@@ -277,12 +300,22 @@ public final class ProxyScreen: ScreenModel {
 
   public func restore(_ viewState: ExternalViewState) {
     self.viewState = viewState
-    open()
+    // Protocol 2 gives the open window its view state (§18), as a built-in screen is restored
+    // in place; protocol 1 opens the window again with it.
+    guard let process, process.version >= 2, process.isRunning else { return open() }
+    do {
+      take(try process.call(request("restore")))
+    } catch {
+      currentFrame = ["error": .string(error.message)]
+    }
   }
 
   public func windowClosed() {
     guard let process, process.isRunning else { return }
-    _ = try? process.call(request("close"))
+    // Closing may cancel what the window started (a load's timer) or change other windows.
+    guard let reply = try? process.call(request("close")), process.version >= 2 else { return }
+    process.takeTimers(reply, in: session)
+    process.takeUpdates(reply, in: session)
   }
 
   public var frame: FrameValue {
@@ -292,19 +325,29 @@ public final class ProxyScreen: ScreenModel {
 
   /// Runs a module command: the line goes to the process; a document the module changed comes
   /// back and is committed here, through the workspace, like any edit.
-  static func run(_ name: String, arguments: [ArgumentSpec], module: String, context: CommandContext)
-    throws(CommandError) -> CommandOutput
-  {
-    let window = try context.requireWindow()
-    guard let screen = window.model(as: ProxyScreen.self), let process = screen.process else {
-      throw CommandError("window \(window.label) does not show a \(module) screen")
-    }
+  static func run(
+    _ name: String, arguments: [ArgumentSpec], module: String, process: ModuleProcess? = nil, anywhere: Bool = false,
+    context: CommandContext
+  ) throws(CommandError) -> CommandOutput {
     let words = arguments.compactMap { argument -> String? in
       guard let text = context.arguments.text(named: argument.name) else { return nil }
       if case .rest = argument.kind { return text }
       return CommandTokenizer.quoted(text)
     }
     let line = ([name] + words).joined(separator: " ")
+    let shown = context.window.flatMap { $0.model(as: ProxyScreen.self) }
+    guard let window = context.window, let screen = shown, screen.process === process ?? screen.process else {
+      // A command of the module's that runs anywhere, with none of its windows in front: it
+      // runs in the module's session without one (protocol 2, §16).
+      if let process, process.version >= 2, anywhere {
+        return try runInNoWindow(line, process: process, context: context)
+      }
+      let window = try context.requireWindow()
+      throw CommandError("window \(window.label) does not show a \(module) screen")
+    }
+    guard let process = screen.process else {
+      throw CommandError("window \(window.label) does not show a \(module) screen")
+    }
     let reply: FrameValue
     do {
       reply = try process.call(screen.request("command", extra: ["line": .string(line)]))
@@ -326,6 +369,7 @@ public final class ProxyScreen: ScreenModel {
       }
     }
     screen.take(reply)
+    let opened = try adoptWindows(reply, from: screen, process: process, context: context)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
@@ -333,11 +377,64 @@ public final class ProxyScreen: ScreenModel {
       try context.commit(ExternalDocument(value: committedDocument), summary: "\(module).\(name)")
     }
     if let output = reply["output"]?.stringValue { return .text(output) }
-    return .frame(window.id)
+    // A command that opened a window shows it, as the built-in `enter` does.
+    return .frame(opened ?? window.id)
+  }
+
+  /// Opens here the windows the module opened from a command (`opened`, §17: a room window
+  /// from a home window, on the same document), and closes the ones it closed (`closed`).
+  ///
+  /// - Returns: the last window opened.
+  static func adoptWindows(
+    _ reply: FrameValue, from screen: ProxyScreen, process: ModuleProcess, context: CommandContext
+  )
+    throws(CommandError) -> WindowID?
+  {
+    guard process.version >= 2 else { return nil }
+    var last: WindowID?
+    for entry in reply["opened"]?.elements ?? [] {
+      guard entry["key"]?.stringValue != nil, let screenName = entry["screen"]?.stringValue,
+        entry["document"]?.stringValue == screen.documentName
+      else {
+        throw protocolViolation(
+          "a window it opened was not {key, screen, document} on the document of the window it opened from (§17)",
+          process: process, context: context)
+      }
+      let environment = context.host.screenEnvironment(for: screen.documentName)
+      let model = ProxyScreen(
+        document: screen.document, viewState: ExternalViewState(json: entry["state"]?.stringValue),
+        environment: environment,
+        process: process, rendered: screen.rendered, adopting: entry)
+      let window = try context.host.openWindow(
+        model, screen: screenName, document: screen.documentName, name: entry["name"]?.stringValue)
+      last = window.id
+    }
+    for key in reply["closed"]?.elements?.compactMap(\.stringValue) ?? [] {
+      for window in context.host.windows {
+        guard let model = window.anyModel as? ProxyScreen, model.process === process, model.key == key,
+          model.session == screen.session
+        else { continue }
+        context.host.closeWindow(window.id)
+      }
+    }
+    return last
   }
 }
 
 extension ProxyScreen {
+  /// Runs a command line in the module's side of the session with no window (§16): the module
+  /// answers `ok`, with text to show and the windows it changed.
+  static func runInNoWindow(_ line: String, process: ModuleProcess, context: CommandContext) throws(CommandError)
+    -> CommandOutput
+  {
+    let session = process.session(of: context.host.services)
+    let reply = try process.call(["type": "command", "line": .string(line), "session": .integer(session)])
+    process.takeTimers(reply, in: session)
+    process.takeUpdates(reply, in: session)
+    if let output = reply["output"]?.stringValue { return .text(output) }
+    return .text("")
+  }
+
   /// Closes every window on a module that stopped.
   static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
     for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
@@ -350,6 +447,59 @@ extension ProxyScreen {
     process.stop("it sent a malformed reply: \(what)")
     closeWindows(of: process, in: context)
     return process.stoppedError(process.stopReason ?? what)
+  }
+}
+
+/// The facts a module's work uses, relayed through its requests (§12): asked for while the
+/// session records, served from the recording while it replays, and taken from each reply
+/// into the session's facts under a scope (a window's, or the module's timers in a session).
+@MainActor
+enum RelayedFacts {
+  /// What a request carries as `facts`, or `nil` when the session neither records nor replays.
+  static func request(
+    _ facts: SessionFacts, scope: String, version: Int, windows: [(key: String, scope: String)] = []
+  ) -> FrameValue? {
+    // Recording or replaying: the module reports the facts it used; a replay sends what is
+    // left of the scope's recorded facts for the module to use instead of live ones, and with
+    // protocol 2 what is left in the scopes the session shares (`network`).
+    if facts.isRecording { return .object(FrameObject()) }
+    guard facts.isReplaying, !facts.isRelivingRecordedStart else { return nil }
+    func sources(_ remaining: [String: [FrameValue]]) -> FrameValue {
+      .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
+    }
+    var relayed = FrameObject(["replay": sources(facts.remaining(in: scope))])
+    guard version >= 2 else { return .object(relayed) }
+    let shared = facts.remainingShared()
+    if !shared.isEmpty {
+      relayed["shared"] = .object(
+        FrameObject(members: shared.sorted { $0.key < $1.key }.map { ($0.key, sources($0.value)) }))
+    }
+    // Every window of the module in the session: a timer's work may use any window's facts.
+    relayed["windows"] = .object(FrameObject(members: windows.map { ($0.key, sources(facts.remaining(in: $0.scope))) }))
+    return .object(relayed)
+  }
+
+  /// Takes the facts a reply reports into the session's facts (see `take(_:into:scope:)`),
+  /// each under the window it names (`window`, protocol 2) when there is one.
+  static func take(_ reply: FrameValue, into facts: SessionFacts, scope: String, windows: [String: String]) {
+    take(reply, into: facts, scope: scope) { fact in fact["window"]?.stringValue.flatMap { windows[$0] } }
+  }
+
+  /// Takes the facts a module reports it used into the session's facts, in order: kept when
+  /// recording, counted as used when replaying.
+  static func take(
+    _ reply: FrameValue, into facts: SessionFacts, scope: String, window: (FrameValue) -> String? = { _ in nil }
+  ) {
+    if let divergence = reply["divergence"]?.stringValue {
+      facts.noteDivergence("\(scope): \(divergence)")
+    }
+    for fact in reply["facts"]?.elements ?? [] {
+      guard let source = fact["source"]?.stringValue, let value = fact["value"] else { continue }
+      // A fact that answers a question is kept with it, and a replay matches it; one of a
+      // scope the session shares is kept there (a window's scope is never named this way).
+      let shared = fact["scope"]?.stringValue.flatMap { SessionFacts.isWindowScope($0) ? nil : $0 }
+      _ = facts.value(of: source, in: shared ?? window(fact) ?? scope, asked: fact["asked"]) { value }
+    }
   }
 }
 

@@ -16,6 +16,8 @@ public final class ModuleProcess {
   public let path: String
   /// What the module said in its handshake.
   public private(set) var hello: FrameValue = .null
+  /// The protocol version it speaks (§3): 2 can ask for timers and update other windows.
+  public private(set) var version = 1
   /// Why it stopped, while it is stopped.
   public private(set) var stopReason: String?
   /// How many times it was started again after stopping.
@@ -73,11 +75,14 @@ public final class ModuleProcess {
     // shell's terminal reaches the shell only. Signals the host ignores (SIGPIPE) or handles
     // start at their defaults in the module, as they would from a login shell.
     let argv = [strdup(path), nil]
+    // The user's environment, and the protocol versions this host speaks (§3).
+    let environment = ModuleProtocol.moduleEnvironment()
     var child: pid_t = 0
     let result = Spawning.withDefaultSignals([SIGPIPE, SIGINT, SIGTERM, SIGHUP], newProcessGroup: true) { attributes in
-      posix_spawn(&child, path, &actions, &attributes, argv, environ)
+      posix_spawn(&child, path, &actions, &attributes, argv, environment)
     }
     argv.forEach { free($0) }
+    environment.forEach { free($0) }
     posix_spawn_file_actions_destroy(&actions)
     close(toChild[0])
     close(fromChild[1])
@@ -121,13 +126,15 @@ public final class ModuleProcess {
       stop("its first message was not a handshake")
       throw CommandError("the module \(path) did not start: its first message was not a handshake" + lastWords())
     }
-    guard version == ModuleProtocol.version else {
+    guard ModuleProtocol.versions.contains(version) else {
       stop("it speaks protocol \(version)")
       throw CommandError(
         "the module \(moduleName) (\(path)) speaks module protocol \(version), and this workbench speaks "
-          + "\(ModuleProtocol.version): rebuild the module against this workbench's WorkbenchModuleKit")
+          + "\(ModuleProtocol.versions.map(String.init).joined(separator: " and ")): rebuild the module against "
+          + "this workbench's WorkbenchModuleKit")
     }
     hello = greeting
+    self.version = version
     logMessage(greeting, from: "module")
   }
 
@@ -153,7 +160,9 @@ public final class ModuleProcess {
     let reply: FrameValue
     runningLine = request["line"]?.stringValue
     defer { runningLine = nil }
-    let requestType = request["type"]?.stringValue ?? ""
+    var requestType = request["type"]?.stringValue ?? ""
+    if requestType == "command", request["key"] == nil { requestType = ReplyRules.commandInNoWindow }
+    if version >= 2, requestType != "end" { try endSessions() }
     // Every request is numbered; a reply that carries an id must carry this one (§7): a late
     // second reply to an earlier request can then never be taken for this one's.
     requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
@@ -208,6 +217,113 @@ public final class ModuleProcess {
 
   /// How many requests this process has been sent (each request's id).
   private var requestCount = 0
+
+  /// Stops the module for breaking the protocol (§9) outside a command: its windows show why.
+  func stopForViolation(_ reason: String) {
+    stop(reason + " (§9)")
+  }
+
+  /// Sets and cancels the timers a reply asks for (§14), in the session it was about: each runs
+  /// on that session's clock, so `clock advance` and `settle` drive it in a scenario and real
+  /// time does in the shell; when it is due the module is sent `timer` with its id.
+  func takeTimers(_ reply: FrameValue, in session: Int) {
+    guard let entry = sessions.first(where: { $0.number == session }), let clock = entry.services?.clock else { return }
+    for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
+      entry.timers.removeValue(forKey: id)?.cancel()
+    }
+    for timer in reply["timers"]?.elements ?? [] {
+      guard let id = timer["id"]?.stringValue, let after = timer["after"]?.integerValue else { continue }
+      entry.timers.removeValue(forKey: id)?.cancel()
+      guard entry.timers.count < ModuleProtocol.maximumPendingTimers else {
+        stopForViolation("it asked for more than \(ModuleProtocol.maximumPendingTimers) timers at once (§11)")
+        return
+      }
+      entry.timers[id] = clock.schedule(after: .milliseconds(after)) { [weak self, weak entry] in
+        guard let self, let entry else { return }
+        entry.timers[id] = nil
+        self.timerDue(id, in: entry.number)
+      }
+    }
+  }
+
+  /// A timer the module set is due: it is told, and the windows it changed take their frames.
+  private func timerDue(_ id: String, in session: Int) {
+    guard isRunning else { return }
+    var request = FrameObject(["type": "timer", "timer": .string(id), "session": .integer(session)])
+    // Recording or replaying: the facts the timer's work used come back with it, kept under
+    // the module's timers in the session.
+    let facts = sessions.first(where: { $0.number == session })?.services?.facts
+    let scope = "\(name) timers"
+    let windows = windowScopes(in: session)
+    if let facts, let relayed = RelayedFacts.request(facts, scope: scope, version: version, windows: windows) {
+      request["facts"] = relayed
+    }
+    // A module that refuses its own timer leaves the windows as they were; one that stops shows so.
+    guard let reply = try? call(.object(request)) else { return }
+    if let facts {
+      let byKey = Dictionary(windows.map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
+      RelayedFacts.take(reply, into: facts, scope: scope, windows: byKey)
+    }
+    takeTimers(reply, in: session)
+    takeUpdates(reply, in: session)
+  }
+
+  /// The module's windows in a session: each one's key and the scope of its facts.
+  func windowScopes(in session: Int) -> [(key: String, scope: String)] {
+    screens.compactMap(\.screen).filter { $0.session == session }.map { ($0.key, $0.factScope) }
+  }
+
+  /// How many timers the module has pending in a session.
+  func pendingTimers(in session: Int) -> Int {
+    sessions.first { $0.number == session }?.timers.count ?? 0
+  }
+
+  /// Gives other windows of the session the frames a reply carries for them (`updates`, §15).
+  /// An update for a window the module does not have open there breaks the protocol.
+  func takeUpdates(_ reply: FrameValue, in session: Int) {
+    for update in reply["updates"]?.elements ?? [] {
+      guard let key = update["key"]?.stringValue else { continue }
+      guard
+        let screen = screens.lazy.compactMap(\.screen).first(where: { $0.key == key && $0.session == session })
+      else {
+        stopForViolation("it sent an update for window \(key), which is not open on it (§15)")
+        return
+      }
+      screen.takeFrame(update)
+    }
+  }
+
+  /// A host session this process serves (protocol 2, §16): the module keeps what it holds for
+  /// one (its clock, its network, its windows) apart from every other's.
+  private final class SessionEntry {
+    weak var services: SessionServices?
+    let number: Int
+    /// The module's pending timers in the session, by the id it gave them.
+    var timers: [String: Cancellation] = [:]
+    init(services: SessionServices, number: Int) {
+      self.services = services
+      self.number = number
+    }
+  }
+  private var sessions: [SessionEntry] = []
+  private var sessionCount = 0
+
+  /// The number requests about `services`' session carry.
+  func session(of services: SessionServices) -> Int {
+    if let entry = sessions.first(where: { $0.services === services }) { return entry.number }
+    sessionCount = OutsideNumbers.saturatingSuccessor(of: sessionCount)
+    sessions.append(SessionEntry(services: services, number: sessionCount))
+    return sessionCount
+  }
+
+  /// Tells the module about the sessions that ended since the last request (their host is
+  /// gone: a scenario finished, a relaunch replaced it), so it can drop what it kept for them.
+  private func endSessions() throws(CommandError) {
+    let ended = sessions.filter { $0.services == nil }
+    guard !ended.isEmpty else { return }
+    sessions.removeAll { $0.services == nil }
+    for entry in ended { _ = try call(["type": "end", "session": .integer(entry.number)]) }
+  }
 
   /// Stops the module for breaking the protocol (§9), with the error to show.
   private func violation(_ reason: String) -> CommandError {
@@ -312,6 +428,7 @@ public final class ModuleProcess {
     descriptors = candidate.descriptors
     channel = candidate.channel
     hello = candidate.hello
+    version = candidate.version
     logPath = candidate.logPath
     moduleLog = candidate.moduleLog
     stopReason = nil

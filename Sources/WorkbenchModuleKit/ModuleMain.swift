@@ -31,14 +31,13 @@ public enum ModuleMain {
     }
     dup2(STDERR_FILENO, STDOUT_FILENO)
     let channel = MessageChannel(input: STDIN_FILENO, output: protocolDescriptor)
-    let host: Host
+    let session: ModuleSession
     do {
-      host = try Host(modules: [module])
+      session = try ModuleSession(module: module, version: ModuleSession.negotiatedVersion())
     } catch {
       _ = try? channel.send(["type": "error", "message": .string("the module failed to register: \(error.message)")])
       exit(1)
     }
-    let session = ModuleSession(host: host, module: module.manifest)
     do {
       try channel.send(session.hello())
       while true {
@@ -62,29 +61,79 @@ enum StandardError {
 /// The module's side of the conversation: one host with the module, and a window per host
 /// window that shows one of its screens. `ModuleMain.run` drives one over the process's pipes;
 /// tests and fuzzers can drive one directly, request by request.
+///
+/// With protocol 2 the module's clock is the host's: the kit's host runs on a virtual clock
+/// that moves only when the host says a timer is due, every timer the module's code sets
+/// (`services.clock.schedule`) is reported to the host as a protocol timer (§14), and windows
+/// whose frames changed besides the one asked about go back as `updates` (§15). A module's
+/// effects therefore run in scenarios exactly as a built-in module's do.
+///
+/// Each host session the requests name (`session`, §16) gets a host of its own here (its
+/// clock, its services, its windows), dropped when the host says the session ended.
 @MainActor
 public final class ModuleSession {
-  let host: Host
-  let manifest: ModuleManifest
+  /// What the module keeps for one host session.
+  @MainActor final class Side {
+    let host: Host
+    /// The timers reported to the host and not yet fired or cancelled, by number.
+    var reportedTimers: Set<Int> = []
+    /// Each window's frame and view state as the host last got them.
+    var lastSent: [String: FrameValue] = [:]
+    /// The host's key for each window here.
+    var keys: [String: WindowID] = [:]
+    init(host: Host) { self.host = host }
 
-  init(host: Host, module: ModuleManifest) {
-    self.host = host
-    self.manifest = module
+    /// The window the host calls `key`.
+    func window(_ key: String) -> Window? {
+      guard let id = keys[key] else { return nil }
+      return host.windows.first { $0.id == id }
+    }
+
+    /// The host's key of a window, if the host knows it.
+    func key(of window: Window) -> String? { keys.first { $0.value == window.id }?.key }
   }
 
-  /// A session for `module`, as its process would hold.
+  let manifest: ModuleManifest
+  /// The protocol version spoken (§3).
+  public let version: Int
+  /// The session of protocol 1 requests, and the one the handshake describes.
+  private let main: Side
+  /// The host's sessions, by number (protocol 2).
+  private var sides: [Int: Side] = [:]
+  /// The session the request being answered is about.
+  private var current: Side
+  var host: Host { current.host }
+
+  init(host: Host, module: ModuleManifest, version: Int) {
+    main = Side(host: host)
+    current = main
+    self.manifest = module
+    self.version = version
+  }
+
+  /// A session for `module`, as its process would hold, speaking protocol `version`.
   ///
   /// - Throws: `RegistrationError` when the module's registration is inconsistent.
-  public convenience init(module: some FeatureModule) throws(RegistrationError) {
-    self.init(host: try Host(modules: [module]), module: module.manifest)
+  public convenience init(module: some FeatureModule, version: Int = 1) throws(RegistrationError) {
+    // Protocol 2: time moves when the host says (timers); protocol 1 has no timers, and the
+    // module's own run on real time, at its next request.
+    let host = try Host(modules: [module], clock: version >= 2 ? .virtual : .real)
+    self.init(host: host, module: module.manifest, version: version)
+  }
+
+  /// The newest version both sides speak: the host lists its versions in
+  /// `WORKBENCH_HOST_PROTOCOLS`; a host that does not speaks 1.
+  public static func negotiatedVersion() -> Int {
+    if let override = getenv("WORKBENCH_MODULE_PROTOCOL_OVERRIDE"), let number = Int(String(cString: override)) {
+      return number  // for the host's handshake tests
+    }
+    guard let offered = getenv(ModuleProtocol.hostVersionsVariable) else { return 1 }
+    let versions = String(cString: offered).split(separator: ",").compactMap { Int($0) }
+    return versions.filter { ModuleProtocol.versions.contains($0) }.max() ?? 1
   }
 
   /// The handshake the module sends first.
   public func hello() -> FrameValue {
-    var version = ModuleProtocol.version
-    if let override = getenv("WORKBENCH_MODULE_PROTOCOL_OVERRIDE"), let number = Int(String(cString: override)) {
-      version = number  // for the host's handshake tests
-    }
     let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }.map { SpecCoding.encode($0.spec) }
     let screens = host.screens.map { screen -> FrameValue in
       var members: [(key: String, value: FrameValue)] = [
@@ -121,8 +170,19 @@ public final class ModuleSession {
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
   public func handle(_ request: FrameValue) -> FrameValue {
+    // Protocol 2: the request's session, made when first named; `end` drops it.
+    if version >= 2, let number = request["session"]?.integerValue {
+      if request["type"]?.stringValue == "end" {
+        sides[number] = nil
+        return ["type": "ok", "id": request["id"] ?? .null]
+      }
+      current = sides[number] ?? Side(host: Host(registry: main.host.registry, clock: .virtual))
+      sides[number] = current
+    }
+    defer { current = main }
     // The reply carries the request's id (§7), so the host can tell it from any other message.
     var answered = answerWithFacts(request)
+    if version >= 2 { answered = addingTimersAndUpdates(to: answered, for: request) }
     if let id = request["id"], case .object(var object) = answered {
       object["id"] = id
       answered = .object(object)
@@ -139,20 +199,52 @@ public final class ModuleSession {
       replay = [:]
       for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
     }
-    host.services.facts.beginRelay(replaying: replay)
+    // Protocol 2: every fact keeps its scope: a window's (the host names the window by its
+    // key; here it is that window's scope) or one the session shares (`network`).
+    var scoped: [String: [String: [FrameValue]]] = [:]
+    func take(_ value: FrameValue?, scope: (String) -> String?) {
+      guard case .object(let scopes)? = value else { return }
+      for entry in scopes.members {
+        guard let name = scope(entry.key), case .object(let sources) = entry.value else { continue }
+        for member in sources.members { scoped[name, default: [:]][member.key] = member.value.elements ?? [] }
+      }
+    }
+    if version >= 2 {
+      // The window an `open` is about gets the next number here.
+      let opening = request["type"]?.stringValue == "open" ? request["key"]?.stringValue : nil
+      func scope(of key: String) -> String? {
+        key == opening ? "window \(host.nextWindowNumber)" : current.window(key).map { "window \($0.id.number)" }
+      }
+      // `replay` is the request's own window's (as in protocol 1); `windows` names each.
+      if let key = request["key"]?.stringValue, let own = scope(of: key), let replay {
+        scoped[own] = replay
+      }
+      take(facts["shared"]) { $0 }
+      take(facts["windows"], scope: scope)
+    }
+    host.services.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
     var result = reply(to: request)
     let relayed = host.services.facts.endRelay()
     if case .object(var object) = result {
       // A fact that answers a question is reported with it (`asked`), and its answer as the value.
       object["facts"] = .list(
         relayed.used.map { fact in
-          guard let asked = SessionFacts.question(of: fact.value) else {
-            return .object(FrameObject(["source": .string(fact.source), "value": fact.value]))
+          var reported = FrameObject(["source": .string(fact.source), "value": fact.value])
+          if let asked = SessionFacts.question(of: fact.value) {
+            reported["asked"] = asked
+            reported["value"] = SessionFacts.answer(of: fact.value)
           }
-          return .object(
-            FrameObject([
-              "source": .string(fact.source), "asked": asked, "value": SessionFacts.answer(of: fact.value),
-            ]))
+          // Protocol 2: a fact says whose it is: a window's, by its key, or a shared scope's.
+          if version >= 2, let scope = fact.scope {
+            if SessionFacts.isWindowScope(scope) {
+              let number = Int(scope.dropFirst("window ".count))
+              let window = host.windows.first { $0.id.number == number }
+              if let key = window.flatMap({ current.key(of: $0) }) { reported["window"] = .string(key) }
+            } else {
+              reported["scope"] = .string(scope)
+            }
+          }
+          return .object(reported)
         })
       if let divergence = relayed.divergence { object["divergence"] = .string(divergence) }
       result = .object(object)
@@ -178,30 +270,62 @@ public final class ModuleSession {
       return ["type": "ok"]
     case "open":
       try sync(request)
-      if let existing = host.window(named: key) { host.closeWindow(existing.id) }
+      if let existing = current.window(key) { host.closeWindow(existing.id) }
       let window = try host.openWindow(
-        screen: request["screen"]?.stringValue ?? "", document: request["document"]?.stringValue ?? "", name: key)
+        screen: request["screen"]?.stringValue ?? "", document: request["document"]?.stringValue ?? "")
+      current.keys[key] = window.id
       if let state = request["state"]?.stringValue, let version = host.viewStateVersion(of: window.id) {
         _ = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       }
       return try reply(for: window, text: nil, commit: nil)
+    case "restore":
+      // The window's view state, restored in place (§18): the screen decides what follows.
+      try sync(request)
+      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
+      if let state = request["state"]?.stringValue, let version = host.viewStateVersion(of: window.id),
+        let problem = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
+      {
+        throw CommandError("the view state was not restored: \(problem)")
+      }
+      return try reply(for: window, text: nil, commit: nil)
     case "refresh":
       try sync(request)
-      guard let window = host.window(named: key) else { throw CommandError("no window \(key) in the module") }
+      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
       return try reply(for: window, text: nil, commit: nil)
+    case "command" where request["key"] == nil:
+      // A command run in no window (§16): in the session, as typed.
+      var text: String? = nil
+      for output in try host.run(line: request["line"]?.stringValue ?? "") {
+        if case .text(let value) = output { text = value }
+      }
+      return ["type": "ok", "output": FrameValue(text)]
     case "command":
       try sync(request)
-      guard let window = host.window(named: key) else { throw CommandError("no window \(key) in the module") }
+      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
       let document = window.documentName
       let before = host.document(named: document)?.revision
       var text: String? = nil
-      for output in try host.run(line: "@\(key) " + (request["line"]?.stringValue ?? "")) {
+      for output in try host.run(line: "@\(window.id.number) " + (request["line"]?.stringValue ?? "")) {
         if case .text(let value) = output { text = value }
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
-      return try reply(for: window, text: text, commit: committed)
+      var result = try reply(for: window, text: text, commit: committed)
+      if version >= 2 { result = try addingWindowsOpenedAndClosed(to: result) }
+      return result
+    case "timer":
+      // The host's clock reached one of the module's timers: the module's clock moves to it,
+      // which runs it (and any due before it).
+      let id = request["timer"]?.stringValue ?? ""
+      if id.hasPrefix("t"), let number = Int(id.dropFirst()),
+        let due = host.clock.waitingTimers.first(where: { $0.number == number })?.due
+      {
+        try host.clock.advance(by: max(.zero, due - host.clock.now))
+      }
+      return ["type": "ok"]
     case "close":
-      if let window = host.window(named: key) { host.closeWindow(window.id) }
+      if let window = current.window(key) { host.closeWindow(window.id) }
+      current.lastSent[key] = nil
+      current.keys[key] = nil
       return ["type": "ok"]
     default:
       throw CommandError("unknown request '\(request["type"]?.stringValue ?? "")'")
@@ -216,6 +340,78 @@ public final class ModuleSession {
     if host.documentJSON(named: name) != body {
       try host.replaceDocument(named: name, kind: kind, json: body, revision: request["revision"]?.integerValue ?? 1)
     }
+  }
+
+  /// A reply with the timers the module's clock holds that the host has not been told of
+  /// (`timers`), the ones it no longer holds (`cancel`: fired or cancelled), and the windows
+  /// besides the one asked about whose frames changed (`updates`).
+  private func addingTimersAndUpdates(to reply: FrameValue, for request: FrameValue) -> FrameValue {
+    guard case .object(var object) = reply, ["result", "ok"].contains(reply["type"]?.stringValue) else { return reply }
+    let side = current
+    let key = request["key"]?.stringValue
+    let now = host.clock.now
+    let waiting = host.clock.waitingTimers
+    var timers: [FrameValue] = []
+    for timer in waiting where !side.reportedTimers.contains(timer.number) {
+      side.reportedTimers.insert(timer.number)
+      // Whole milliseconds, rounded up: the host's timer is never due before the module's.
+      let left = max(.zero, timer.due - now)
+      let milliseconds = left.wholeMilliseconds + (left > .milliseconds(left.wholeMilliseconds) ? 1 : 0)
+      timers.append(["id": .string("t\(timer.number)"), "after": .integer(Int(milliseconds))])
+    }
+    let held = Set(waiting.map(\.number))
+    let gone = side.reportedTimers.filter { !held.contains($0) }.sorted()
+    side.reportedTimers.subtract(gone)
+    if !timers.isEmpty { object["timers"] = .list(timers) }
+    if !gone.isEmpty { object["cancel"] = .list(gone.map { .string("t\($0)") }) }
+    if let key, reply["type"]?.stringValue == "result" {
+      side.lastSent[key] = ["frame": reply["frame"] ?? .null, "state": reply["state"] ?? .null]
+    }
+    var updates: [FrameValue] = []
+    for window in host.windows {
+      guard let name = side.key(of: window), name != key, let state = try? window.viewStateJSON() else { continue }
+      let frame = window.frame
+      let sent: FrameValue = ["frame": frame, "state": .string(state)]
+      guard side.lastSent[name] != sent else { continue }
+      side.lastSent[name] = sent
+      updates.append([
+        "key": .string(name), "frame": frame, "text": .string(window.screen.render(frame)), "state": .string(state),
+      ])
+    }
+    if !updates.isEmpty { object["updates"] = .list(updates) }
+    return .object(object)
+  }
+
+  /// A command's result with the windows it opened (`opened`: a room window from a home
+  /// window, each under a new key with its screen, document, name and first frame) and the
+  /// windows of the host's it closed (`closed`), §17.
+  private func addingWindowsOpenedAndClosed(to result: FrameValue) throws(CommandError) -> FrameValue {
+    guard case .object(var object) = result else { return result }
+    let side = current
+    var opened: [FrameValue] = []
+    for window in host.windows where side.key(of: window) == nil {
+      let key = "k\(window.id.number)"
+      side.keys[key] = window.id
+      guard case .object(var entry) = try reply(for: window, text: nil, commit: nil) else { continue }
+      entry["type"] = nil
+      entry["output"] = nil
+      entry["commit"] = nil
+      entry["key"] = .string(key)
+      entry["screen"] = .string(window.screen.name)
+      entry["document"] = .string(window.documentName)
+      entry["name"] = FrameValue(window.name)
+      side.lastSent[key] = ["frame": window.frame, "state": entry["state"] ?? .null]
+      opened.append(.object(entry))
+    }
+    let open = Set(host.windows.map(\.id))
+    let closed = side.keys.filter { !open.contains($0.value) }.map(\.key).sorted()
+    for key in closed {
+      side.keys[key] = nil
+      side.lastSent[key] = nil
+    }
+    if !opened.isEmpty { object["opened"] = .list(opened) }
+    if !closed.isEmpty { object["closed"] = .list(closed.map(FrameValue.string)) }
+    return .object(object)
   }
 
   private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> FrameValue {

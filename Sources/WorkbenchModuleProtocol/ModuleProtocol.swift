@@ -9,11 +9,37 @@ import WorkbenchCore
 /// objects, each preceded by its length as four bytes, big-endian, on the module's stdin and
 /// stdout. The module's own printing goes to stderr.
 public enum ModuleProtocol {
-  /// The version this build speaks. A module that speaks another is refused at the handshake.
-  public static let version = 1
+  /// The newest version this build speaks. A module says in its handshake which one it speaks.
+  public static let version = 2
+  /// Every version this build speaks: a module speaking another is refused at the handshake.
+  public static let versions: ClosedRange<Int> = 1...2
+  /// The environment variable the host starts a module with, listing the versions it speaks
+  /// (`1,2`), so the module can pick the newest both sides speak.
+  public static let hostVersionsVariable = "WORKBENCH_HOST_PROTOCOLS"
+  /// The most timers a module may have pending in one session (§11): one past it is stopped.
+  public static let maximumPendingTimers = 256
+  /// The longest delay a timer may ask for, in milliseconds (a day).
+  public static let maximumTimerDelay = 86_400_000
+  /// The most windows one reply may update besides its own (§11).
+  public static let maximumUpdatesPerReply = 256
   /// The largest message accepted, so a module writing garbage cannot make the host allocate
   /// without bound.
   public static let maximumMessage = 16 * 1024 * 1024
+
+  /// The environment a module starts with: the user's, and the versions this host speaks in
+  /// `WORKBENCH_HOST_PROTOCOLS` (§3). For `posix_spawn`; free each string after.
+  public static func moduleEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+    let variable = hostVersionsVariable + "="
+    var environment: [UnsafeMutablePointer<CChar>?] = []
+    var entry = environ
+    while let pointer = entry.pointee {
+      if !String(cString: pointer).hasPrefix(variable) { environment.append(strdup(pointer)) }
+      entry += 1
+    }
+    environment.append(strdup(variable + versions.map(String.init).joined(separator: ",")))
+    environment.append(nil)
+    return environment
+  }
 }
 
 /// Why a message could not be read.
@@ -177,10 +203,53 @@ public enum SpecCoding {
     }
     var screens: FrameValue = .null
     if case .window(let names) = spec.scope { screens = .list(names.map(FrameValue.string)) }
-    return [
+    var encoded: FrameValue = [
       "name": .string(spec.name), "summary": .string(spec.summary), "details": .string(spec.details),
       "screens": screens, "arguments": .list(arguments),
     ]
+    // The windows it opens or closes, for the scenario check (§17).
+    if let effect = spec.windowEffect, case .object(var object) = encoded {
+      switch effect {
+      case .opens(let screenArgument, let nameArgument):
+        object["windowEffect"] = [
+          "opens": ["screenArgument": .string(screenArgument), "nameArgument": .string(nameArgument)]
+        ]
+      case .opensFrom(let screens, let nameArgument):
+        let pairs = screens.sorted { $0.key < $1.key }.map { (key: $0.key, value: FrameValue.string($0.value)) }
+        object["windowEffect"] = [
+          "opensFrom": ["screens": .object(FrameObject(members: pairs)), "nameArgument": .string(nameArgument)]
+        ]
+      case .closes(let argument):
+        object["windowEffect"] = ["closes": ["argument": .string(argument)]]
+      }
+      encoded = .object(object)
+    }
+    // Subcommands (`network fail`, `network latency 300ms`), each a spec of its own (§3).
+    if !spec.subcommands.isEmpty, case .object(var object) = encoded {
+      object["subcommands"] = .list(spec.subcommands.map { encode($0) })
+      object["requiresSubcommand"] = .bool(spec.requiresSubcommand)
+      encoded = .object(object)
+    }
+    return encoded
+  }
+
+  /// The window effect a spec the handshake sent declares (§17), if any.
+  public static func windowEffect(_ value: FrameValue) -> WindowEffect? {
+    guard let effect = value["windowEffect"] else { return nil }
+    if let opens = effect["opens"], let screen = opens["screenArgument"]?.stringValue,
+      let name = opens["nameArgument"]?.stringValue
+    {
+      return .opens(screenArgument: screen, nameArgument: name)
+    }
+    if let opens = effect["opensFrom"], case .object(let screens)? = opens["screens"],
+      let name = opens["nameArgument"]?.stringValue
+    {
+      var map: [String: String] = [:]
+      for member in screens.members { if let to = member.value.stringValue { map[member.key] = to } }
+      return .opensFrom(screens: map, nameArgument: name)
+    }
+    if let argument = effect["closes"]?["argument"]?.stringValue { return .closes(argument: argument) }
+    return nil
   }
 
   /// The argument specs of a spec the handshake sent.
@@ -213,7 +282,7 @@ public enum SpecCoding {
 /// wrong kind of message is stopped rather than read as something it is not.
 public enum ReplyRules {
   /// The requests answered with a result (or an error).
-  public static let resultRequests: Set<String> = ["open", "command", "refresh"]
+  public static let resultRequests: Set<String> = ["open", "command", "refresh", "restore"]
 
   /// What is wrong with `reply` as the answer to a request of type `request`; empty when it is
   /// a well-formed answer.
@@ -228,8 +297,15 @@ public enum ReplyRules {
       guard type == "result" else { return ["a `result` or an `error` for `\(request)`, got `\(type)`"] }
       return resultProblems(reply)
     }
-    return type == "ok" ? [] : ["`ok` or an `error` for `\(request)`, got `\(type)`"]
+    guard type == "ok" else { return ["`ok` or an `error` for `\(request)`, got `\(type)`"] }
+    // A due timer and a command run in no window (protocol 2) answer `ok`, and may update
+    // windows and set timers.
+    return request == commandInNoWindow || request == "timer" ? timerProblems(reply) + updateProblems(reply) : []
   }
+
+  /// The name the rules know a `command` without a `key` by: a command run in no window
+  /// (protocol 2, §16), answered with `ok`.
+  public static let commandInNoWindow = "command in no window"
 
   /// What is missing or wrong in a `result`.
   public static func resultProblems(_ reply: FrameValue) -> [String] {
@@ -255,7 +331,52 @@ public enum ReplyRules {
     if let divergence = reply["divergence"], divergence != .null, divergence.stringValue == nil {
       problems.append("`divergence` as text")
     }
+    return problems + timerProblems(reply) + updateProblems(reply)
+  }
+
+  /// What is wrong with a reply's `timers` and `cancel` (protocol 2, §14).
+  public static func timerProblems(_ reply: FrameValue) -> [String] {
+    var problems: [String] = []
+    if let timers = reply["timers"], timers != .null {
+      let wellFormed =
+        timers.elements?.allSatisfy { timer in
+          guard timer["id"]?.stringValue?.isEmpty == false, let after = timer["after"]?.integerValue else {
+            return false
+          }
+          return (0...ModuleProtocol.maximumTimerDelay).contains(after)
+        } ?? false
+      if !wellFormed {
+        problems.append(
+          "`timers` as a list of {id, after} objects: an id (text) and a delay in milliseconds from 0 to "
+            + "\(ModuleProtocol.maximumTimerDelay) (§14)")
+      }
+    }
+    if let cancel = reply["cancel"], cancel != .null,
+      !(cancel.elements?.allSatisfy { $0.stringValue != nil } ?? false)
+    {
+      problems.append("`cancel` as a list of timer ids (§14)")
+    }
     return problems
+  }
+
+  /// What is wrong with a reply's `updates`: other windows' new frames (protocol 2, §15).
+  public static func updateProblems(_ reply: FrameValue) -> [String] {
+    guard let updates = reply["updates"], updates != .null else { return [] }
+    guard let list = updates.elements, list.count <= ModuleProtocol.maximumUpdatesPerReply else {
+      return ["`updates` as a list of at most \(ModuleProtocol.maximumUpdatesPerReply) windows (§15)"]
+    }
+    for update in list {
+      guard update["key"]?.stringValue != nil else { return ["each of `updates` with the window's `key` (§15)"] }
+      let problems = resultProblems(setting(update, "type", "result"))
+      if !problems.isEmpty { return problems.map { "in `updates`: " + $0 } }
+    }
+    return []
+  }
+
+  private static func setting(_ value: FrameValue, _ key: String, _ new: FrameValue) -> FrameValue {
+    guard case .object(var object) = value else { return value }
+    object[key] = new
+    return .object(object)
   }
 
   static func excerpt(_ value: FrameValue) -> String {

@@ -38,11 +38,16 @@ public enum ModuleCheck {
       posix_spawn_file_actions_adddup2(&actions, output[1], 1)
       posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
       let argv = [strdup(executable), nil]
-      defer { argv.forEach { free($0) } }
+      let environment = ModuleProtocol.moduleEnvironment()
+      defer {
+        argv.forEach { free($0) }
+        environment.forEach { free($0) }
+      }
       var pid: pid_t = 0
-      // Its own process group, so what it starts ends with it (`stop`).
+      // Its own process group, so what it starts ends with it (`stop`); told the versions the
+      // host speaks, as the host tells it.
       let spawned = Spawning.withDefaultSignals(newProcessGroup: true) { attributes in
-        posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
       }
       close(input[0])
       close(output[1])
@@ -62,9 +67,53 @@ public enum ModuleCheck {
     /// Requests that got more than one message back, as `type: what came after`.
     private(set) var extraReplies: [String] = []
 
+    private var lastReply: FrameValue?
+
     /// Requests whose reply named another request's id, as `type: id`.
     private(set) var wrongIDs: [String] = []
     private var requestCount = 0
+
+    /// The session requests name, for a module that speaks protocol 2 (§16).
+    var session: Int?
+    /// The windows open in the module (their keys), for checking its updates (§15).
+    var openKeys: Set<String> = []
+    /// The timers the module asked for and has not had fired or cancelled, in the order set,
+    /// with their delays (§14); how many it set and cancelled; updates naming no open window.
+    private(set) var pendingTimers: [(id: String, after: Int)] = []
+    private(set) var timersSet = 0
+    private(set) var timersCancelled = 0
+    /// The most timers pending at once (§11 limits them).
+    private(set) var mostPending = 0
+    private(set) var updatesSeen = 0
+    private(set) var strayUpdates: [String] = []
+
+    /// Takes what a reply asks of the host's clock and windows (protocol 2).
+    private func follow(_ reply: FrameValue) {
+      for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
+        let before = pendingTimers.count
+        pendingTimers.removeAll { $0.id == id }
+        timersCancelled += before - pendingTimers.count
+      }
+      for timer in reply["timers"]?.elements ?? [] {
+        guard let id = timer["id"]?.stringValue, let after = timer["after"]?.integerValue else { continue }
+        pendingTimers.removeAll { $0.id == id }
+        pendingTimers.append((id, after))
+        timersSet += 1
+      }
+      mostPending = max(mostPending, pendingTimers.count)
+      for update in reply["updates"]?.elements ?? [] {
+        updatesSeen += 1
+        let key = update["key"]?.stringValue ?? "?"
+        if !openKeys.contains(key) { strayUpdates.append(key) }
+      }
+    }
+
+    /// The next timer due (the shortest delay), taken off the list.
+    func takeNextTimer() -> String? {
+      guard let next = pendingTimers.enumerated().min(by: { $0.element.after < $1.element.after }) else { return nil }
+      pendingTimers.remove(at: next.offset)
+      return next.element.id
+    }
 
     func ask(_ message: FrameValue) throws(ChannelError) -> FrameValue {
       // Numbered as the host numbers them (§7); a reply that names an id must name this one.
@@ -72,10 +121,14 @@ public enum ModuleCheck {
       var message = message
       if case .object(var object) = message {
         object["id"] = .integer(requestCount)
+        if let session { object["session"] = .integer(session) }
         message = .object(object)
       }
+      defer { if session != nil, let reply = lastReply { follow(reply) } }
+      lastReply = nil
       try channel.send(message, timeout: 5000)
       let reply = try channel.receive(timeout: 5000)
+      lastReply = reply
       if let echoed = reply["id"], echoed != .integer(requestCount) {
         wrongIDs.append("\(message["type"]?.stringValue ?? "?") \(requestCount) answered as \(echoed.jsonText)")
       }
@@ -241,6 +294,8 @@ public enum ModuleCheck {
           + " \(hello["manifest"]?["version"]?.stringValue ?? "")"
         : "expected " + problems.joined(separator: "; "))
     guard problems.isEmpty else { return checks }
+    let speaksTwo = (hello["protocol"]?.integerValue ?? 1) >= 2
+    if speaksTwo { peer.session = 1 }
     let kinds = Set(hello["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [])
     let screens = hello["screens"]?.elements ?? []
     let undeclared = screens.filter { !kinds.contains($0["documentKind"]?.stringValue ?? "") }
@@ -261,6 +316,7 @@ public enum ModuleCheck {
         continue
       }
       let key = "check-\(number + 1)"
+      peer.openKeys.insert(key)
       let request: FrameValue = [
         "type": "open", "key": .string(key), "screen": .string(name), "document": sample["name"] ?? .null,
         "kind": .string(kind), "body": sample["body"] ?? .null, "revision": .integer(1), "state": .null,
@@ -269,7 +325,7 @@ public enum ModuleCheck {
       let reply = (try? answer.get()) ?? .null
       var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "open") }
       if problems.isEmpty, let fields = screen["fields"]?.elements?.compactMap(\.stringValue),
-        case .object(let frame)? = reply["frame"], frame.keys != fields
+        case .object(let frame)? = reply["frame"], Set(frame.keys) != Set(fields)
       {
         problems.append("the frame's fields \(fields) as declared, got \(frame.keys)")
       }
@@ -279,6 +335,20 @@ public enum ModuleCheck {
           ? "a result with a frame of \(reply["frame"].map(Self.keysText) ?? "")" : problems.joined(separator: "; "))
       if problems.isEmpty {
         opened.append((key, name, Self.setting(request, "type", "refresh")))
+      }
+    }
+
+    // §14 Protocol 2: the timers a request set are fired after it, shortest delay first (one
+    // that sets more is followed), up to 100 in all.
+    var fired = 0
+    var timerProblems: [String] = []
+    func fireTimers() {
+      while fired < 100, let id = peer.takeNextTimer() {
+        fired += 1
+        let problems = Self.problems(peer.reply(to: ["type": "timer", "timer": .string(id)])) {
+          ReplyRules.problems(with: $0, toRequest: "timer")
+        }
+        if !problems.isEmpty { timerProblems.append("timer \(id): " + problems.joined(separator: "; ")) }
       }
     }
 
@@ -316,6 +386,7 @@ public enum ModuleCheck {
         .joined(separator: " ")
       checks += factChecks(
         peer, Self.setting(request, "line", .string(everyArgument)), command: name, line: everyArgument)
+      if speaksTwo { fireTimers() }
     }
 
     // §6 A refresh after the document changed elsewhere.
@@ -326,6 +397,27 @@ public enum ModuleCheck {
       }
       let problems = Self.problems(peer.reply(to: request)) { ReplyRules.problems(with: $0, toRequest: "refresh") }
       record("refresh", "§6", problems.isEmpty, problems.isEmpty ? "a result" : problems.joined(separator: "; "))
+    }
+
+    // §14, §15 Protocol 2: every timer the module set is fired, shortest delay first (one that
+    // sets more is followed, up to 100), and each must be answered `ok`; every update must name
+    // a window open in the session.
+    if speaksTwo {
+      fireTimers()
+      if peer.mostPending > ModuleProtocol.maximumPendingTimers {
+        timerProblems.append(
+          "at most \(ModuleProtocol.maximumPendingTimers) pending at once (§11), it had \(peer.mostPending)")
+      }
+      record(
+        "timers", "§14", timerProblems.isEmpty,
+        timerProblems.isEmpty
+          ? "\(peer.timersSet) set, \(peer.timersCancelled) cancelled, \(fired) fired and answered `ok`"
+          : "expected `ok` to each due timer; " + timerProblems.joined(separator: "; "))
+      record(
+        "updates", "§15", peer.strayUpdates.isEmpty,
+        peer.strayUpdates.isEmpty
+          ? "\(peer.updatesSeen) update(s), each of a window open in the session"
+          : "expected updates of open windows only; it updated " + peer.strayUpdates.joined(separator: ", "))
     }
 
     // §7 Requests a module must refuse with an error, and go on.
@@ -349,6 +441,15 @@ public enum ModuleCheck {
       let passed = reply?["type"]?.stringValue == "ok"
       record(
         "close \(window.screen)", "§8", passed,
+        passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
+    }
+
+    // §16 The end of a session: the module lets it go and answers `ok`.
+    if speaksTwo {
+      let reply = try? peer.ask(["type": "end"])
+      let passed = reply?["type"]?.stringValue == "ok"
+      record(
+        "end of a session", "§16", passed,
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
 
@@ -397,8 +498,10 @@ public enum ModuleCheck {
   static func helloProblems(_ hello: FrameValue) -> [String] {
     var problems: [String] = []
     if hello["type"]?.stringValue != "hello" { problems.append("type \"hello\"") }
-    if hello["protocol"]?.integerValue != ModuleProtocol.version {
-      problems.append("protocol \(ModuleProtocol.version), got \(hello["protocol"]?.jsonText ?? "none")")
+    if !ModuleProtocol.versions.contains(hello["protocol"]?.integerValue ?? 0) {
+      problems.append(
+        "protocol \(ModuleProtocol.versions.map(String.init).joined(separator: " or ")), got "
+          + (hello["protocol"]?.jsonText ?? "none"))
     }
     for field in ["name", "version", "summary"] where hello["manifest"]?[field]?.stringValue == nil {
       problems.append("manifest.\(field) as text")

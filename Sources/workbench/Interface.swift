@@ -48,6 +48,9 @@ enum Interface {
 
   static var shellOptions: [Option] {
     options(ShellOptions.all) + [
+      Option(
+        names: ["--without-builtin"], value: "NAME",
+        help: "leave out a built-in module (or all), so a module process of that name can stand in for it"),
       Option(names: ["-h", "--help"], value: nil, help: "print this help"),
       Option(names: ["--version"], value: nil, help: "print the version"),
     ]
@@ -143,6 +146,9 @@ enum Interface {
 
       options:
       \(ProgramOptionParser.help(ShellOptions.all))
+        --without-builtin NAME
+                             leave out a built-in module (or all), so a module process of
+                             that name can stand in for it; any subcommand takes it too
         -h, --help           print this help
         --version            print the version
 

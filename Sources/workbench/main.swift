@@ -17,7 +17,40 @@ import WorkbenchSystem
 // to it fail with EPIPE instead, and each writer handles that (a module is stopped, output ends).
 signal(SIGPIPE, SIG_IGN)
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// `--without-builtin NAME` (repeatable, or `all`), anywhere on the line: those built-in
+/// modules are left out, so an external module of the same name stands in for one (the ports
+/// the protocol 2 tests run). It is kept in WORKBENCH_WITHOUT_BUILTIN, which `run`'s workers
+/// inherit.
+func leavingOutBuiltIns(_ words: [String]) -> (modules: [any FeatureModule], rest: [String]) {
+  var rest: [String] = []
+  var names =
+    getenv("WORKBENCH_WITHOUT_BUILTIN").map { String(cString: $0).split(separator: ",").map(String.init) } ?? []
+  var index = 0
+  while index < words.count {
+    guard words[index] == "--without-builtin" else {
+      rest.append(words[index])
+      index += 1
+      continue
+    }
+    guard index + 1 < words.count else {
+      StandardStreams.error("workbench: --without-builtin needs a module's name (or all)\n")
+      exit(ExitCode.usage)
+    }
+    names.append(words[index + 1])
+    index += 2
+  }
+  let known = builtInModules.map(\.manifest.name)
+  for name in names where name != "all" && !known.contains(name) {
+    StandardStreams.error(
+      "workbench: --without-builtin \(name): no built-in module '\(name)'\(Suggestions.didYouMean(name, in: known)) "
+        + "(built in: \(known.joined(separator: ", ")), or all)\n")
+    exit(ExitCode.usage)
+  }
+  if !names.isEmpty { setenv("WORKBENCH_WITHOUT_BUILTIN", names.joined(separator: ","), 1) }
+  return (names.contains("all") ? [] : builtInModules.filter { !names.contains($0.manifest.name) }, rest)
+}
+
+let (chosenBuiltIns, arguments) = leavingOutBuiltIns(Array(CommandLine.arguments.dropFirst()))
 
 if arguments.contains("--version") {
   print("workbench \(WorkbenchVersion.current)")
@@ -83,7 +116,7 @@ struct ModulePaths {
     ExternalModules.shutdown(external.modules)
     exit(ExitCode.usage)
   }
-  let modules = builtInModules + external.modules
+  let modules = chosenBuiltIns + external.modules
   let status = body(modules)
   ExternalModules.shutdown(modules)
   exit(status)
@@ -187,13 +220,13 @@ case (let name, _)? where name == "man":
 case (let name, let rest)? where name == "module-check": exit(ModuleCheck.run(rest))
 case (let name, let rest)? where name == "new-module":
   exit(ModuleScaffold.run(rest, workbenchRoot: workbenchSourceRoot()))
-case (let name, let rest)?: exit(WorkspaceTransfer.run(name, rest, modules: builtInModules))  // export, import
+case (let name, let rest)?: exit(WorkspaceTransfer.run(name, rest, modules: chosenBuiltIns))  // export, import
 case nil: break
 }
 
 do {
   let options = try ShellOptions.parse(arguments)
-  exit(Shell.run(options: options, modules: builtInModules))
+  exit(Shell.run(options: options, modules: chosenBuiltIns))
 } catch {
   StandardStreams.error("workbench: \(error.message)\nTry `workbench --help`.\n")
   exit(ExitCode.usage)

@@ -11,18 +11,26 @@ import WorkbenchTestSupport
   /// Where the fixture's log goes for runs with `state` as XDG_STATE_HOME.
   func log(in state: String) -> String? { readTextFile(state + "/workbench/modules/workbench-fixture-module.log") }
 
-  private func run(_ commands: String, mode: String = "ok", extra: [String] = [], state: String? = nil)
-    -> ProcessResult
-  {
+  private func run(
+    _ commands: String, mode: String = "ok", extra: [String] = [], state: String? = nil, protocolVersion: Int? = nil
+  ) -> ProcessResult {
     ChildProcess.runWorkbench(
       ["-w", ":memory:", "--module", fixture, "--keep-going"] + extra, input: Array((commands + "\n").utf8),
-      environment: ["WORKBENCH_FIXTURE": mode, "XDG_STATE_HOME": state ?? makeTemporaryFolder()])
+      environment: [
+        "WORKBENCH_FIXTURE": mode, "XDG_STATE_HOME": state ?? makeTemporaryFolder(),
+        "WORKBENCH_MODULE_PROTOCOL_OVERRIDE": protocolVersion.map(String.init),
+      ])
   }
 
-  @Test func anExternalModuleWorksLikeABuiltInOne() {
-    let result = run("modules\nopen tally pokes t\npoke 3\nlabel mine\nopen tally pokes u\nhelp poke\ndocuments")
+  /// The kit speaks the newest version the host offers (2); a module made to speak protocol 1
+  /// works as it always did.
+  @Test(arguments: [1, 2])
+  func anExternalModuleWorksLikeABuiltInOne(protocolVersion: Int) {
+    let result = run(
+      "modules\nopen tally pokes t\npoke 3\nlabel mine\nopen tally pokes u\nhelp poke\ndocuments",
+      protocolVersion: protocolVersion == 1 ? 1 : nil)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("fixture 1.0  a module for tests (process \(fixture), protocol 1)"))
+    #expect(result.stdout.contains("fixture 1.0  a module for tests (process \(fixture), protocol \(protocolVersion))"))
     #expect(result.stdout.contains("pokes: 3 (mine)"))  // rendered by the module
     #expect(result.stdout.contains("[2 u] tally pokes · revision 2\npokes: 3 (tally)"))  // the commit reached the host
     #expect(result.stdout.contains("usage: poke [TIMES]"))
@@ -93,7 +101,7 @@ import WorkbenchTestSupport
     let result = ChildProcess.runWorkbench(
       ["-w", ":memory:", "--module", fixture, "-c", "modules"],
       environment: ["WORKBENCH_MODULE_PROTOCOL_OVERRIDE": "99"])
-    #expect(result.stderr.contains("speaks module protocol 99, and this workbench speaks 1"))
+    #expect(result.stderr.contains("speaks module protocol 99, and this workbench speaks 1 and 2"))
     #expect(!result.stdout.contains("fixture"))
   }
 

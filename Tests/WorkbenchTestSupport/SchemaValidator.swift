@@ -13,8 +13,8 @@ public struct SchemaValidator {
 
   static let known: Set<String> = [
     "$schema", "title", "description", "definitions", "type", "properties", "required", "additionalProperties",
-    "patternProperties", "propertyNames", "items", "minItems", "minProperties", "maxProperties", "minimum",
-    "maximum", "pattern", "enum", "oneOf", "anyOf", "$ref",
+    "patternProperties", "propertyNames", "items", "minItems", "maxItems", "minProperties", "maxProperties", "minimum",
+    "maximum", "minLength", "pattern", "enum", "oneOf", "anyOf", "$ref",
   ]
 
   /// The problems with `value`, each as `path: what`; empty when it is valid.
@@ -56,12 +56,18 @@ public struct SchemaValidator {
     if let minimum = schema["minimum"]?.integerValue, let number = value.integerValue, number < minimum {
       problems.append("\(path): below \(minimum)")
     }
+    if let minimum = schema["minLength"]?.integerValue, let text = value.stringValue, text.count < minimum {
+      problems.append("\(path): shorter than \(minimum) characters")
+    }
     if let maximum = schema["maximum"]?.integerValue, let number = value.integerValue, number > maximum {
       problems.append("\(path): above \(maximum)")
     }
     if let items = value.elements {
       if let minimum = schema["minItems"]?.integerValue, items.count < minimum {
         problems.append("\(path): fewer than \(minimum) items")
+      }
+      if let maximum = schema["maxItems"]?.integerValue, items.count > maximum {
+        problems.append("\(path): more than \(maximum) items")
       }
       if let itemSchema = schema["items"] {
         for (index, item) in items.enumerated() {

@@ -43,7 +43,7 @@ public final class Host {
   /// unknown screen belongs to.
   public var knownModules: [KnownModule] = []
   /// The number the next window gets.
-  var nextWindowNumber: Int { windowList.nextNumber }
+  public var nextWindowNumber: Int { windowList.nextNumber }
   /// The session's clock: real in the shell, virtual in scenarios.
   public let clock: SessionClock
   /// Objects modules share across this session's windows.

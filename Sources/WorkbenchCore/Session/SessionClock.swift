@@ -133,6 +133,12 @@ public final class SessionClock {
   /// How many timers wait.
   public var pendingTimers: Int { timers.count }
 
+  /// The timers that wait, each with its number (in the order they were set) and when it is
+  /// due: what a module process reports to the host as its own timers (protocol 2).
+  public var waitingTimers: [(number: Int, due: Duration)] {
+    timers.map { ($0.order, $0.due) }.sorted { $0.number < $1.number }
+  }
+
   private static func monotonic() -> Duration {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)

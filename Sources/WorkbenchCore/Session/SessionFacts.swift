@@ -76,9 +76,11 @@ public final class SessionFacts {
 
   /// In a module's own process, for one request: every fact used, live or replayed, is noted
   /// to report back, and facts are keyed by source alone (the host keys them by its window).
-  private var relayUsed: [(source: String, value: FrameValue)]?
-  /// The scope every fact of a relay is kept under.
+  private var relayUsed: [(scope: String?, source: String, value: FrameValue)]?
+  /// The scope every window fact of a protocol 1 relay is kept under.
   private static let relayScope = "request"
+  /// Whether the relay keeps each fact's scope (protocol 2).
+  private var relayKeepsScopes = false
 
   /// The value of a fact: on replay the recorded one; otherwise `live()`, kept when recording.
   /// A replay that asks for a fact the recording lacks notes the divergence and uses `live()`,
@@ -147,7 +149,11 @@ public final class SessionFacts {
   }
 
   private func use(_ requested: Key, asked question: FrameValue? = nil, live: () -> FrameValue) -> FrameValue {
-    let key = relayUsed == nil ? requested : Key(scope: Self.relayScope, source: requested.source)
+    // In a relay a window's facts are the request's (the host keeps them under its own
+    // window); a scope of the session's (`network`) keeps its name.
+    let key =
+      relayUsed == nil || relayKeepsScopes || !Self.isWindowScope(requested.scope)
+      ? requested : Key(scope: Self.relayScope, source: requested.source)
     let value: FrameValue
     switch mode {
     case .live:
@@ -159,8 +165,14 @@ public final class SessionFacts {
     case .replaying:
       value = replayed(key, asked: question, live: live)
     }
-    relayUsed?.append((key.source, value))
+    relayUsed?.append((key.scope == Self.relayScope ? nil : key.scope, key.source, value))
     return value
+  }
+
+  /// Whether a scope is a window's (`window 3`, or a screen's own `window`) rather than one
+  /// the session shares (`network`).
+  public nonisolated static func isWindowScope(_ scope: String) -> Bool {
+    scope == "window" || scope.hasPrefix("window ")
   }
 
   /// The next recorded value of `key`; past the recording's end, `live()`, with the divergence
@@ -234,6 +246,17 @@ public final class SessionFacts {
     return result
   }
 
+  /// What a replay has not used yet in the scopes the session shares (not a window's), by
+  /// scope and source: what a module process is sent besides its window's (protocol 2).
+  public func remainingShared() -> [String: [String: [FrameValue]]] {
+    var result: [String: [String: [FrameValue]]] = [:]
+    for (key, values) in replay where !Self.isWindowScope(key.scope) {
+      let used = counts[key, default: 0]
+      if used < values.count { result[key.scope, default: [:]][key.source] = Array(values[used...]) }
+    }
+    return result
+  }
+
   /// Notes a divergence found elsewhere (an external module's process), unless one was noted.
   public func noteDivergence(_ message: String) {
     if divergence == nil { divergence = message }
@@ -242,8 +265,14 @@ public final class SessionFacts {
   /// In a module's own process: serve facts for one request from `replaying` (by source), as
   /// a replay serves them, taking the rest live; `nil` takes every fact live. `endRelay` says
   /// which were used.
-  public func beginRelay(replaying: [String: [FrameValue]]?) {
+  ///
+  /// With `scoped` (protocol 2), facts keep their scopes (`window 2`, `network`) and
+  /// `replaying` is ignored: `shared` gives the recorded values by scope and source.
+  public func beginRelay(
+    replaying: [String: [FrameValue]]?, shared: [String: [String: [FrameValue]]] = [:], scoped: Bool = false
+  ) {
     relayUsed = []
+    relayKeepsScopes = scoped
     counts = [:]
     divergence = nil
     replay = [:]
@@ -252,12 +281,18 @@ public final class SessionFacts {
       return
     }
     mode = .replaying
-    for (source, values) in replaying { replay[Key(scope: Self.relayScope, source: source)] = values }
+    if !scoped {
+      for (source, values) in replaying { replay[Key(scope: Self.relayScope, source: source)] = values }
+    }
+    for (scope, sources) in shared {
+      for (source, values) in sources { replay[Key(scope: scope, source: source)] = values }
+    }
   }
 
   /// Ends a request's relay: the facts used, in order, and the first asked for beyond what was
   /// sent on a replay.
-  public func endRelay() -> (used: [(source: String, value: FrameValue)], divergence: String?) {
+  /// A used fact's `scope` is the shared scope it was taken in, `nil` for the window's.
+  public func endRelay() -> (used: [(scope: String?, source: String, value: FrameValue)], divergence: String?) {
     defer {
       mode = .live
       relayUsed = nil

@@ -1,0 +1,123 @@
+#!/usr/bin/perl
+# A kettle as a workbench module, written in Perl from docs/protocol.md alone (protocol 2):
+# `boil MS` asks the host for a timer, and when it is due the water has boiled in every window
+# on the kettle; `stop` cancels the timer. KETTLE_MODE makes it break a rule of protocol 2, for
+# the host's tests: flood-timers, stray-update, bad-timer.
+use strict;
+use warnings;
+use JSON::PP;
+
+my $json = JSON::PP->new->canonical;
+my $mode = $ENV{KETTLE_MODE} // '';
+my %sessions;    # session => {windows => {key => document}, kettles => {document => {...}}}
+
+binmode STDIN;
+binmode STDOUT;
+$| = 1;
+
+sub send_message {
+  my ($message) = @_;
+  my $body = $json->encode($message);
+  print STDOUT pack('N', length $body), $body;
+}
+
+sub read_message {
+  my $header = '';
+  while (length $header < 4) {
+    my $got = read(STDIN, $header, 4 - length $header, length $header);
+    return undef unless $got;
+  }
+  my $length = unpack('N', $header);
+  my $body = '';
+  while (length $body < $length) {
+    my $got = read(STDIN, $body, $length - length $body, length $body);
+    return undef unless $got;
+  }
+  return $json->decode($body);
+}
+
+sub kettle {
+  my ($session, $document) = @_;
+  return $sessions{$session}{kettles}{$document} //= {state => 'cold', boils => 0};
+}
+
+sub window_result {
+  my ($session, $key) = @_;
+  my $document = $sessions{$session}{windows}{$key};
+  my $kettle = kettle($session, $document);
+  my $frame = {state => $kettle->{state}, boils => $kettle->{boils}};
+  return {frame => $frame, text => "kettle $document: $kettle->{state} ($kettle->{boils} boils)", state => '{}'};
+}
+
+# Every other window of the session on the same kettle, as it is now.
+sub updates {
+  my ($session, $document, $except) = @_;
+  my @updates;
+  for my $key (sort keys %{$sessions{$session}{windows}}) {
+    next if defined $except && $key eq $except;
+    next unless $sessions{$session}{windows}{$key} eq $document;
+    push @updates, {key => $key, %{window_result($session, $key)}};
+  }
+  return @updates;
+}
+
+my $version = 1;
+for my $offered (split /,/, $ENV{WORKBENCH_HOST_PROTOCOLS} // '') { $version = 2 if $offered eq '2' }
+send_message({
+  type => 'hello', protocol => $version,
+  manifest => {name => 'kettle', version => '1.0', summary => 'a kettle that boils on the session clock'},
+  documentKinds => ['kettle'],
+  samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'}],
+  screens => [{name => 'kettle', documentKind => 'kettle', fields => ['state', 'boils']}],
+  commands => [
+    {name => 'boil', summary => 'boil the water: it is done after MS milliseconds', details => '', screens => ['kettle'],
+      arguments => [{name => 'ms', kind => 'integer', extra => [0, 86400000], optional => JSON::PP::false, help => ''}]},
+    {name => 'stop', summary => 'stop boiling', details => '', screens => ['kettle'], arguments => []},
+  ],
+});
+
+while (defined(my $request = read_message())) {
+  my $type = $request->{type} // '';
+  my $session = $request->{session} // 0;
+  my $key = $request->{key};
+  my $reply = {type => 'error', message => "unknown request '$type'"};
+  if ($type eq 'open') {
+    $sessions{$session}{windows}{$key} = $request->{document};
+    $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}};
+  } elsif (($type eq 'refresh' || $type eq 'restore') && exists $sessions{$session}{windows}{$key}) {
+    $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}};
+  } elsif ($type eq 'command' && defined $key && exists $sessions{$session}{windows}{$key}) {
+    my $document = $sessions{$session}{windows}{$key};
+    my $kettle = kettle($session, $document);
+    my ($name, $argument) = split ' ', $request->{line};
+    my %extra;
+    if ($name eq 'boil') {
+      $kettle->{state} = 'heating';
+      $extra{timers} = [{id => "boil $document", after => $argument + 0}];
+      $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';
+      $extra{timers} = [{id => "boil $document", after => -5}] if $mode eq 'bad-timer';
+    } elsif ($name eq 'stop') {
+      $kettle->{state} = 'cold';
+      $extra{cancel} = ["boil $document"];
+    }
+    my @updates = updates($session, $document, $key);
+    $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}, %extra};
+    $reply->{updates} = \@updates if @updates;
+  } elsif ($type eq 'timer' && ($request->{timer} // '') =~ /^boil (.+)$/) {
+    my $document = $1;
+    my $kettle = kettle($session, $document);
+    $kettle->{state} = 'boiled';
+    $kettle->{boils} += 1;
+    my @updates = updates($session, $document, undef);
+    push @updates, {key => 'nope', frame => {}, text => '', state => '{}'} if $mode eq 'stray-update';
+    $reply = {type => 'ok', updates => \@updates};
+  } elsif ($type eq 'close') {
+    delete $sessions{$session}{windows}{$key} if defined $key;
+    $reply = {type => 'ok'};
+  } elsif ($type eq 'end') {
+    delete $sessions{$session};
+    $reply = {type => 'ok'};
+  }
+  $reply->{id} = $request->{id} if exists $request->{id};
+  send_message($reply);
+}

@@ -1,0 +1,108 @@
+import Testing
+import WorkbenchTestSupport
+
+/// Protocol 2 (docs/protocol.md §14-§18): a module process gets the host's clock (timers),
+/// updates the other windows of its session, opens windows from commands, and keeps each host
+/// session apart. Proved with the built-in ledger and lights, unchanged, as module processes
+/// passing the built-ins' own scenarios, and with a kettle written in Perl from the page alone.
+struct ProtocolTwoTests {
+  let binaries = String(ChildProcess.workbenchPath.dropLast("workbench".count))
+  let kettle = repositoryRoot() + "/Tests/ProcessModules/Kettle/kettle.pl"
+
+  /// The last line of a run: `N passed, M failed`.
+  private func summary(_ result: ProcessResult) -> String {
+    String(result.stdout.split(separator: "\n").last ?? "")
+  }
+
+  @Test func theLedgerAndTheLightsPassEveryScenarioAsModuleProcesses() {
+    let scenarios = repositoryRoot() + "/Scenarios"
+    let builtIn = ChildProcess.runWorkbench(["run", scenarios])
+    #expect(builtIn.status == 0, "\(builtIn.stdout)")
+    // Two workers: they inherit the built-ins left out, and start the processes of their own.
+    let external = ChildProcess.runWorkbench([
+      "run", "--without-builtin", "ledger", "--without-builtin", "lights", "-m", binaries + "ledger-module-process",
+      "-m", binaries + "lights-module-process", "--jobs", "2", scenarios,
+    ])
+    #expect(external.status == 0, "\(external.stdout)\(external.stderr)")
+    #expect(summary(external) == summary(builtIn), "\(external.stdout)")
+    #expect(summary(external).hasSuffix(" passed, 0 failed"))
+    let modules = ChildProcess.runWorkbench([
+      "--without-builtin", "ledger", "-m", binaries + "ledger-module-process", "-w", ":memory:", "-c", "modules",
+    ])
+    #expect(modules.stdout.contains("(process \(binaries)ledger-module-process, protocol 2)"), "\(modules.stdout)")
+  }
+
+  @Test func aBuiltInLeftOutIsNamedAndAnUnknownOneIsAUsageError() {
+    let without = ChildProcess.runWorkbench(["--without-builtin", "ledger", "-w", ":memory:", "-c", "modules"])
+    #expect(without.status == 0, "\(without.stderr)")
+    #expect(without.stdout.contains("catalog") && !without.stdout.contains("ledger"), "\(without.stdout)")
+    let unknown = ChildProcess.runWorkbench(["--without-builtin", "ledgr", "-c", "modules"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("no built-in module 'ledgr'. Did you mean 'ledger'?"), "\(unknown.stderr)")
+  }
+
+  static let kettleScenario = """
+    scenario: A kettle boils on the session clock
+    windows:
+      a: kettle kettle
+      b: kettle kettle
+    steps:
+      - a: boil 500
+      - expect:
+          a: {state: heating}
+          b: {state: heating}
+      - do: clock advance 499ms
+      - expect:
+          b: {state: heating, boils: 0}
+      - do: clock advance 1ms
+      - expect:
+          a: {state: boiled, boils: 1}
+          b: {state: boiled, boils: 1}
+      - b: boil 300
+      - a: stop
+      - do: clock advance 1s
+      - expect:
+          b: {state: cold, boils: 1}
+      - a: boil 2000
+      - do: settle
+      - expect:
+          b: {state: boiled, boils: 2}
+
+    """
+
+  /// A timer runs on the session's clock (not a millisecond early), a cancelled one never runs,
+  /// `settle` waits for one, and what it changes reaches every window on the kettle.
+  @Test func aModulesTimersRunOnTheSessionsClockAndUpdateEveryWindow() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(Self.kettleScenario, to: folder + "/kettle.yaml")
+    let result = ChildProcess.runWorkbench(["run", "-m", kettle, folder + "/kettle.yaml"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(summary(result) == "1 passed, 0 failed", "\(result.stdout)")
+    let check = ChildProcess.runWorkbench(["module-check", kettle])
+    #expect(check.status == 0, "\(check.stdout)")
+    #expect(check.stdout.contains("✔ timers"), "\(check.stdout)")
+    #expect(check.stdout.contains("1 fired and answered `ok`"), "\(check.stdout)")
+    #expect(check.stdout.contains("✔ end of a session"), "\(check.stdout)")
+  }
+
+  /// Each rule of protocol 2 a module breaks stops it (§9) in the host, and fails module-check.
+  @Test(arguments: [
+    ("flood-timers", "more than 256 timers at once (§11)", "✘ timers"),
+    ("stray-update", "an update for window nope, which is not open on it (§15)", "✘ updates"),
+    ("bad-timer", "`timers` as a list of {id, after} objects", "✘ command boil"),
+  ])
+  func aModuleThatBreaksARuleOfProtocolTwoIsStopped(mode: String, stopped: String, check line: String) {
+    let folder = makeTemporaryFolder()
+    writeTextFile(Self.kettleScenario, to: folder + "/kettle.yaml")
+    let shell = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle, "--keep-going"],
+      input: Array("open kettle kettle k\nboil 10\nclock\nsettle\nframe\n".utf8), environment: ["KETTLE_MODE": mode])
+    #expect((shell.stdout + shell.stderr).contains(stopped), "\(shell.stdout)\(shell.stderr)")
+    let run = ChildProcess.runWorkbench(
+      ["run", "-m", kettle, folder + "/kettle.yaml"], environment: ["KETTLE_MODE": mode])
+    #expect(run.status == 1, "\(run.stdout)")
+    let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": mode])
+    #expect(check.status == 1, "\(check.stdout)")
+    #expect(check.stdout.contains(line), "\(check.stdout)")
+  }
+}

@@ -83,10 +83,11 @@ public enum ModuleScaffold {
     return ExitCode.success
   }
 
-  /// A module in Python (standard library only) from docs/protocol.md, and its scenario.
+  /// A module in Python (standard library only) on the kit, the kit, and a scenario.
   static func writePython(name: String, target: String) -> Int32 {
     let files: [(path: String, text: String, mode: mode_t)] = [
       ("\(name).py", PythonScaffold.module(name: name), 0o755),
+      (PythonKit.fileName, PythonKit.source, 0o644),
       ("Scenarios/\(name).yaml", PythonScaffold.scenario(name: name), 0o644),
     ]
     for file in files where !FileSystem.write(file.text, to: target + "/" + file.path, mode: file.mode) {
@@ -96,7 +97,8 @@ public enum ModuleScaffold {
     let program = Self.invocation()
     StandardStreams.out(
       """
-      created \(target): a module in Python (standard library only) with one screen and one command, and a scenario.
+      created \(target): a module in Python (standard library only) with one screen and one command, the kit it
+      uses (\(PythonKit.fileName): the protocol, timers and recorded facts), and a scenario.
         cd \(target)
         \(program) run --module ./\(name).py Scenarios/
         \(program) module-check ./\(name).py
@@ -290,105 +292,40 @@ enum PythonScaffold {
   static func module(name: String) -> String {
     #"""
     #!/usr/bin/env python3
-    """The NAME module: a shared number and a command that adds to it, speaking the workbench
-    module protocol (docs/protocol.md) with the standard library only."""
+    """The NAME module: a shared number and a command that adds to it. workbench_module.py, beside
+    it, is the kit: it speaks the workbench module protocol (docs/protocol.md) for the module,
+    timers and recorded facts included, with the standard library only."""
 
-    import json
-    import struct
-    import sys
-
-
-    class Refused(Exception):
-        """A request answered with an error message (protocol §7)."""
+    import workbench_module as wb
 
 
-    def read_message(stream):
-        header = stream.read(4)
-        if len(header) < 4:
-            return None  # the host closed our input (§10)
-        return json.loads(stream.read(struct.unpack(">I", header)[0]).decode("utf-8"))
+    def check(document):
+        if not isinstance(document.get("count"), int):
+            raise wb.Refused("count should be a whole number")
 
 
-    def write_message(stream, message):
-        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
-        stream.write(struct.pack(">I", len(body)) + body)
-        stream.flush()
+    module = wb.Module("NAME", "0.1.0", "A counter, as a starting point")
+    module.document_kind("NAME", samples={"NAME": {"count": 0}}, validate=check)
 
 
-    def hello():
-        return {
-            "type": "hello", "protocol": 1,
-            "manifest": {"name": "NAME", "version": "0.1.0", "summary": "A counter, as a starting point"},
-            "documentKinds": ["NAME"],
-            "samples": [{"name": "NAME", "kind": "NAME", "body": json.dumps({"count": 0})}],
-            "screens": [{"name": "NAME", "documentKind": "NAME", "fields": ["count", "step"]}],
-            "commands": [{
-                "name": "add", "summary": "Add to the shared number", "details": "", "screens": ["NAME"],
-                "arguments": [{"name": "amount", "kind": "integer", "extra": [1, 1000], "optional": True,
-                               "help": "left out: the window's step"}],
-            }],
-        }
+    @module.screen("NAME", kind="NAME", fields=["count", "step"])
+    class Counter(wb.Screen):
+        def frame(self):
+            return {"count": self.window.document["count"], "step": self.window.state.get("step", 1)}
+
+        def text(self, frame):
+            return f"count: {frame['count']} (step {frame['step']})"
 
 
-    def result(document, state, commit=False):
-        frame = {"count": document["count"], "step": state["step"]}
-        return {"type": "result", "frame": frame, "text": f"count: {frame['count']} (step {frame['step']})",
-                "state": json.dumps(state), "output": None, "commit": json.dumps(document) if commit else None}
-
-
-    def main():
-        source, sink = sys.stdin.buffer, sys.stdout.buffer
-        sys.stdout = sys.stderr  # prints go to the module's log, not into the protocol (§1)
-        write_message(sink, hello())
-        documents, windows = {}, {}
-        while True:
-            try:
-                request = read_message(source)
-            except ValueError:
-                return 0  # malformed: leave, do not crash (§9)
-            if request is None:
-                return 0
-            try:
-                reply = answer(request, documents, windows)
-            except Refused as refusal:
-                reply = {"type": "error", "message": str(refusal)}
-            if isinstance(request, dict) and "id" in request:
-                reply["id"] = request["id"]  # the reply names the request it answers (§7)
-            write_message(sink, reply)
-
-
-    def answer(request, documents, windows):
-        kind, key = request.get("type"), request.get("key")
-        if kind == "close":
-            windows.pop(key, None)
-            return {"type": "ok"}
-        if kind == "validate":
-            if not isinstance(json.loads(request["body"]).get("count"), int):
-                raise Refused("count should be a whole number")
-            return {"type": "ok"}
-        if kind not in ("open", "refresh", "command"):
-            raise Refused(f"unknown request '{kind}'")
-        if kind != "open" and key not in windows:
-            raise Refused(f"no window {key} in the module")
-        if "body" in request:
-            documents[request["document"]] = json.loads(request["body"])
-        document = dict(documents[request["document"]])
-        state = {"step": 1}
-        if request.get("state"):
-            state.update(json.loads(request["state"]))
-        windows[key] = state
-        if kind != "command":
-            return result(document, state)
-        words = request["line"].split()
-        if words[0] != "add":
-            raise Refused(f"unknown command '{words[0]}'")
-        document["count"] += int(words[1]) if len(words) > 1 else state["step"]
-        documents[request["document"]] = document
-        return result(document, state, commit=True)
+    @module.command("add", summary="Add to the shared number", screens=["NAME"],
+                    arguments=[wb.integer("amount", 1, 1000, optional=True, help="left out: the window's step")])
+    def add(window, amount):
+        step = amount if amount is not None else window.state.get("step", 1)
+        window.document = dict(window.document, count=window.document["count"] + step)
 
 
     if __name__ == "__main__":
-        sys.exit(main())
+        module.run()
 
     """#.replacing("NAME", with: name)
   }

@@ -1,0 +1,125 @@
+import Testing
+import WorkbenchTestSupport
+
+@testable import WorkbenchShell
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The Python kit (`workbench_module.py`, which `new-module --language python` writes): a
+/// module on it gets timers on the session's clock, updates of its other windows and recorded
+/// facts without writing any of the protocol by hand.
+struct PythonKitTests {
+  /// A folder with the kit and `module` (Python source) as `NAME.py`, executable.
+  private func moduleFolder(_ name: String, _ module: String) -> String {
+    let folder = makeTemporaryFolder()
+    writeTextFile(PythonKit.source, to: folder + "/" + PythonKit.fileName)
+    writeTextFile(module, to: folder + "/\(name).py")
+    chmod(folder + "/\(name).py", 0o755)
+    return folder
+  }
+
+  static let kettle = #"""
+    #!/usr/bin/env python3
+    import workbench_module as wb
+
+    module = wb.Module("kettle", "1.0", "a kettle that boils on the session clock")
+    module.document_kind("kettle", samples={"kettle": {"litres": 1}})
+
+
+    def water(window):
+        return window.session.service("kettle " + window.document_name, lambda: {"state": "cold", "boils": 0})
+
+
+    @module.screen("kettle", kind="kettle", fields=["state", "boils"])
+    class Kettle(wb.Screen):
+        def frame(self):
+            return dict(water(self.window))
+
+
+    @module.command("boil", screens=["kettle"], arguments=[wb.integer("ms", 0, 86400000)])
+    def boil(window, ms):
+        kettle = water(window)
+        kettle["state"] = "heating"
+
+        def boiled():
+            kettle["state"] = "boiled"
+            kettle["boils"] += 1
+
+        window.session.clock.schedule(ms, boiled, id="boil")
+
+
+    @module.command("stop", screens=["kettle"])
+    def stop(window):
+        water(window)["state"] = "cold"
+        window.session.clock.cancel("boil")
+
+
+    module.run()
+
+    """#
+
+  @Test func aTimerOfAModuleOnTheKitRunsOnTheSessionsClock() {
+    let folder = moduleFolder("kettle", Self.kettle)
+    writeTextFile(ProtocolTwoTests.kettleScenario, to: folder + "/kettle.yaml")
+    let run = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", folder + "/kettle.yaml"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let check = ChildProcess.runWorkbench(["module-check", folder + "/kettle.py"])
+    #expect(check.status == 0, "\(check.stdout)")
+    #expect(check.stdout.contains("✔ handshake                   §3  protocol 2"), "\(check.stdout)")
+    #expect(check.stdout.contains("1 fired and answered `ok`"), "\(check.stdout)")
+  }
+
+  static let scale = #"""
+    #!/usr/bin/env python3
+    import os
+    import workbench_module as wb
+
+    module = wb.Module("scale", "1.0", "a scale whose readings come from outside")
+    module.document_kind("scale", samples={"scale": {}})
+
+
+    @module.screen("scale", kind="scale", fields=["reading"])
+    class Scale(wb.Screen):
+        def frame(self):
+            return {"reading": self.window.state.get("reading")}
+
+
+    @module.command("weigh", screens=["scale"], arguments=[wb.choice("unit", ["kg", "lb"])])
+    def weigh(window, unit):
+        live = lambda: int(os.environ.get("SCALE_READING", "0")) or os.getpid()
+        window.state["reading"] = window.session.fact("scale.reading", live, asked={"unit": unit})
+
+
+    module.run()
+
+    """#
+
+  /// A fact taken through the kit is recorded with the question it answers and replayed only to
+  /// the same question: the recording passes with another reading live, and edited to ask
+  /// another question it fails naming both.
+  @Test func aFactOfAModuleOnTheKitIsRecordedAndReplayedByItsQuestion() throws {
+    let folder = moduleFolder("scale", Self.scale)
+    let module = folder + "/scale.py"
+    let recording = folder + "/weigh.yaml"
+    let recorded = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", module],
+      input: Array("record start \(recording)\nopen scale scale s\nweigh kg\nrecord stop\n".utf8),
+      environment: ["SCALE_READING": "731"])
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let text = try #require(readTextFile(recording))
+    #expect(text.contains("scale.reading: [{asked: {unit: kg}, answer: 731}]"), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run", "-m", module, recording], environment: ["SCALE_READING": "5"])
+    #expect(replayed.status == 0, "\(replayed.stdout)")
+    writeTextFile(text.replacing("s: weigh kg", with: "s: weigh lb"), to: recording)
+    let edited = ChildProcess.runWorkbench(["run", "-m", module, recording], environment: ["SCALE_READING": "5"])
+    #expect(edited.status == 1, "\(edited.stdout)")
+    #expect(
+      edited.stdout.contains(#"for {"unit": "lb"}, and the recording answered it for {"unit": "kg"}"#),
+      "\(edited.stdout)")
+    let check = ChildProcess.runWorkbench(["module-check", module])
+    #expect(check.status == 0, "\(check.stdout)")
+    #expect(check.stdout.contains("✔ replay weigh to another question"), "\(check.stdout)")
+  }
+}

@@ -175,8 +175,13 @@ public final class ModuleProcess {
     // Every request gets exactly one reply (§7). Something waiting before a request is sent was
     // not asked for (a second reply, or a message of the module's own): read as the answer to
     // this request, it would put every later reply one command late.
+    // Protocol 2: what came unasked must be a change a live source saw (§19), kept for the
+    // next time between commands.
     if channel.hasUnaskedInput() {
-      throw violation("it sent a message nobody asked for (a second reply to an earlier request?)")
+      guard version >= 2 else {
+        throw violation("it sent a message nobody asked for (a second reply to an earlier request?)")
+      }
+      try readChanges(from: channel)
     }
     do {
       logMessage(request, from: "host")
@@ -187,9 +192,78 @@ public final class ModuleProcess {
       stop(error.description)
       throw stoppedError(stopReason ?? error.description)
     }
-    if channel.hasBufferedInput {
-      throw violation("it answered `\(requestType)` with more than one message")
+    if version >= 2, reply["type"]?.stringValue == "changed" {
+      // A change sent while the request was on its way: kept, and the reply is the next one.
+      try keep(change: reply)
+      return try awaitReply(to: requestType, id: id, on: channel)
     }
+    if channel.hasBufferedInput {
+      guard version >= 2 else { throw violation("it answered `\(requestType)` with more than one message") }
+      try readChanges(from: channel, after: requestType)
+    }
+    return try checked(reply, to: requestType, id: id)
+  }
+
+  /// The reply that follows changes a module sent while a request was on its way (§19).
+  private func awaitReply(to requestType: String, id: Int, on channel: MessageChannel) throws(CommandError)
+    -> FrameValue
+  {
+    while true {
+      let reply: FrameValue
+      do {
+        reply = try channel.receive(timeout: timeoutMilliseconds)
+        logMessage(reply, from: "module")
+      } catch {
+        stop(error.description)
+        throw stoppedError(stopReason ?? error.description)
+      }
+      guard reply["type"]?.stringValue == "changed" else {
+        if channel.hasBufferedInput { try readChanges(from: channel, after: requestType) }
+        return try checked(reply, to: requestType, id: id)
+      }
+      try keep(change: reply)
+    }
+  }
+
+  /// Reads what a module sent unasked, without waiting: each must be a `changed` (§19).
+  private func readChanges(from channel: MessageChannel, after requestType: String? = nil) throws(CommandError) {
+    while channel.hasUnaskedInput() {
+      let message: FrameValue
+      do {
+        message = try channel.receive(timeout: timeoutMilliseconds)
+        logMessage(message, from: "module")
+      } catch {
+        stop(error.description)
+        throw stoppedError(stopReason ?? error.description)
+      }
+      guard message["type"]?.stringValue == "changed" else {
+        throw violation(
+          requestType.map { "it answered `\($0)` with more than one message" }
+            ?? "it sent a message nobody asked for (a second reply to an earlier request?)")
+      }
+      try keep(change: message)
+    }
+  }
+
+  /// Keeps a change a live source saw until its session takes it between commands.
+  private func keep(change: FrameValue) throws(CommandError) {
+    let problems = ReplyRules.updateProblems(change)
+    guard change["session"]?.integerValue != nil, problems.isEmpty else {
+      throw violation(
+        "its `changed` was not what the protocol says: expected a `session` and "
+          + (problems.isEmpty ? "`updates`" : problems.joined(separator: "; ")) + " (§19)")
+    }
+    changes.append(change)
+    guard changes.count <= ModuleProtocol.maximumWaitingChanges else {
+      throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes between two commands (§11)")
+    }
+  }
+
+  /// Changes live sources saw, waiting for their sessions to take them (§19).
+  private var changes: [FrameValue] = []
+
+  /// A reply held to the request it answers (§7).
+  private func checked(_ reply: FrameValue, to requestType: String, id: Int) throws(CommandError) -> FrameValue {
     if let echoed = reply["id"], echoed != .integer(id) {
       throw violation(
         "it answered request \(id) (`\(requestType)`) with the reply to request \(echoed.jsonText): one came late or twice"
@@ -312,8 +386,97 @@ public final class ModuleProcess {
   func session(of services: SessionServices) -> Int {
     if let entry = sessions.first(where: { $0.services === services }) { return entry.number }
     sessionCount = OutsideNumbers.saturatingSuccessor(of: sessionCount)
-    sessions.append(SessionEntry(services: services, number: sessionCount))
-    return sessionCount
+    let number = sessionCount
+    sessions.append(SessionEntry(services: services, number: number))
+    // What the module says changed, unasked, comes into the session between its commands; the
+    // shell wakes when the module has written something.
+    services.addLiveSource(
+      waiting: { [weak self] in self?.changesWait(in: number) ?? false },
+      take: { [weak self] in self?.takeChanges(in: number) },
+      descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil })
+    return number
+  }
+
+  /// The descriptor the module's messages arrive on, while it runs.
+  private var readDescriptor: Int32? { isRunning && descriptors.count == 2 ? descriptors[1] : nil }
+
+  /// Whether the module said, unasked, that windows of a session changed (§19); reads what it
+  /// sent. A replay uses the recording's changes, so the module's never wait.
+  func changesWait(in session: Int) -> Bool {
+    guard version >= 2, isRunning, let channel, let descriptor = readDescriptor else { return false }
+    // A module that closed its end is gone: stopped now, so the shell stops waiting on it.
+    var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    if !channel.hasBufferedInput, poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) == 0,
+      polled.revents & Int16(POLLHUP | POLLERR) != 0
+    {
+      stop("it closed the connection (it exited or crashed)")
+      return false
+    }
+    do {
+      try readChanges(from: channel)
+    } catch {
+      return false  // stopped: its windows say why
+    }
+    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isRelivingRecordedStart) else {
+      changes.removeAll { $0["session"]?.integerValue == session }
+      return false
+    }
+    return changes.contains { $0["session"]?.integerValue == session }
+  }
+
+  /// Takes the changes the module's live sources saw into a session's windows (§19): the
+  /// `live` command, which the host runs between commands when changes wait. A recording keeps
+  /// them, one group a `live` step; its replay brings in the next recorded group instead.
+  func takeChanges(in session: Int) {
+    guard version >= 2, let facts = facts(of: session) else { return }
+    _ = changesWait(in: session)
+    let scope = "\(name) live"
+    if facts.isReplaying, !facts.isRelivingRecordedStart {
+      guard facts.remaining(in: scope)["changed"]?.isEmpty == false else { return }
+      let group = facts.value(of: "changed", in: scope) { .null }
+      for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
+      return
+    }
+    let mine = changes.filter { $0["session"]?.integerValue == session }
+    changes.removeAll { $0["session"]?.integerValue == session }
+    let group = FrameValue.list(mine.map { ["updates": numbered($0["updates"] ?? .list([]), in: session)] })
+    // Kept while recording, one group a `live` step (empty when this module had nothing).
+    _ = facts.value(of: "changed", in: scope) { group }
+    for change in mine { takeUpdates(change, in: session) }
+  }
+
+  /// A change's updates with each window named by its number in the session (`window: 2`), as
+  /// a recording keeps them: the keys are this process's, the numbers the session's.
+  private func numbered(_ updates: FrameValue, in session: Int) -> FrameValue {
+    .list(
+      (updates.elements ?? []).map { update in
+        guard case .object(var object) = update, let key = update["key"]?.stringValue,
+          let screen = screens.lazy.compactMap(\.screen).first(where: { $0.key == key && $0.session == session }),
+          let number = Int(screen.factScope.dropFirst("window ".count))
+        else { return update }
+        object["key"] = nil
+        object["window"] = .integer(number)
+        return .object(object)
+      })
+  }
+
+  /// A recorded change with each window named by its key in this process again.
+  private func keyed(_ change: FrameValue, in session: Int) -> FrameValue {
+    let updates = (change["updates"]?.elements ?? []).map { update -> FrameValue in
+      guard case .object(var object) = update, let number = update["window"]?.integerValue,
+        let screen = screens.lazy.compactMap(\.screen).first(where: {
+          $0.session == session && $0.factScope == "window \(number)"
+        })
+      else { return update }
+      object["window"] = nil
+      object["key"] = .string(screen.key)
+      return .object(object)
+    }
+    return ["updates": .list(updates)]
+  }
+
+  private func facts(of session: Int) -> SessionFacts? {
+    sessions.first { $0.number == session }?.services?.facts
   }
 
   /// Tells the module about the sessions that ended since the last request (their host is

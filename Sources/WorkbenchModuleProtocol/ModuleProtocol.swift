@@ -22,6 +22,8 @@ public enum ModuleProtocol {
   public static let maximumTimerDelay = 86_400_000
   /// The most windows one reply may update besides its own (§11).
   public static let maximumUpdatesPerReply = 256
+  /// The most changes a module may send unasked between two commands (§11, §19).
+  public static let maximumWaitingChanges = 100
   /// The largest message accepted, so a module writing garbage cannot make the host allocate
   /// without bound.
   public static let maximumMessage = 16 * 1024 * 1024

@@ -87,6 +87,24 @@ public enum ModuleCheck {
     private(set) var updatesSeen = 0
     private(set) var strayUpdates: [String] = []
 
+    /// Changes the module sent unasked (§19), the most between two requests, and problems.
+    private(set) var changesSeen = 0
+    private(set) var mostChanges = 0
+    private(set) var changeProblems: [String] = []
+    private var changesSinceRequest = 0
+
+    private func see(change: FrameValue) {
+      changesSeen += 1
+      changesSinceRequest += 1
+      mostChanges = max(mostChanges, changesSinceRequest)
+      if change["session"]?.integerValue != session { changeProblems.append("a change without this session") }
+      changeProblems += ReplyRules.updateProblems(change)
+      for update in change["updates"]?.elements ?? [] {
+        let key = update["key"]?.stringValue ?? "?"
+        if !openKeys.contains(key) { strayUpdates.append(key) }
+      }
+    }
+
     /// Takes what a reply asks of the host's clock and windows (protocol 2).
     private func follow(_ reply: FrameValue) {
       for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
@@ -127,7 +145,12 @@ public enum ModuleCheck {
       defer { if session != nil, let reply = lastReply { follow(reply) } }
       lastReply = nil
       try channel.send(message, timeout: 5000)
-      let reply = try channel.receive(timeout: 5000)
+      var reply = try channel.receive(timeout: 5000)
+      // Protocol 2: a change a live source saw may come unasked, before the reply (§19).
+      while session != nil, reply["type"]?.stringValue == "changed" {
+        see(change: reply)
+        reply = try channel.receive(timeout: 5000)
+      }
       lastReply = reply
       if let echoed = reply["id"], echoed != .integer(requestCount) {
         wrongIDs.append("\(message["type"]?.stringValue ?? "?") \(requestCount) answered as \(echoed.jsonText)")
@@ -139,11 +162,15 @@ public enum ModuleCheck {
         extra = poll(&polled, 1, 30) > 0 && channel.hasUnaskedInput()
       }
       if extra {
-        let type = message["type"]?.stringValue ?? "?"
-        extraReplies.append(type)
-        // What came after is read and dropped, so the next request gets its own reply.
-        while let unasked = try? channel.receive(timeout: 30) { _ = unasked }
+        // What came after is read: a change (protocol 2) is counted, anything else is a second
+        // reply, dropped so the next request gets its own.
+        var second = false
+        while let unasked = try? channel.receive(timeout: 30) {
+          if session != nil, unasked["type"]?.stringValue == "changed" { see(change: unasked) } else { second = true }
+        }
+        if second { extraReplies.append(message["type"]?.stringValue ?? "?") }
       }
+      changesSinceRequest = 0
       return reply
     }
 
@@ -413,6 +440,16 @@ public enum ModuleCheck {
         timerProblems.isEmpty
           ? "\(peer.timersSet) set, \(peer.timersCancelled) cancelled, \(fired) fired and answered `ok`"
           : "expected `ok` to each due timer; " + timerProblems.joined(separator: "; "))
+      var changeProblems = Array(Set(peer.changeProblems)).sorted()
+      if peer.mostChanges > ModuleProtocol.maximumWaitingChanges {
+        changeProblems.append(
+          "at most \(ModuleProtocol.maximumWaitingChanges) between two commands (§11), it sent \(peer.mostChanges)")
+      }
+      record(
+        "changes", "§19", changeProblems.isEmpty,
+        changeProblems.isEmpty
+          ? "\(peer.changesSeen) sent unasked, each well formed"
+          : "expected changes with this session and updates of open windows; " + changeProblems.joined(separator: "; "))
       record(
         "updates", "§15", peer.strayUpdates.isEmpty,
         peer.strayUpdates.isEmpty

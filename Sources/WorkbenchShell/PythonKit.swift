@@ -1,8 +1,8 @@
 /// The Python kit `workbench new-module --language python` writes beside the module:
 /// `workbench_module.py`, the standard library only. It speaks the protocol (docs/protocol.md)
 /// for the module: framing, the handshake and its version, windows, documents and commits, the
-/// host's clock (timers, protocol 2), updates of other windows, sessions, and the facts a
-/// recording keeps and a replay gives back. Tests write it next to modules they start.
+/// host's clock (timers, protocol 2), updates of other windows, sessions, live changes, and the
+/// facts a recording keeps and a replay gives back. Tests write it next to modules they start.
 public enum PythonKit {
   /// The file's name, as modules import it (`import workbench_module as wb`).
   public static let fileName = "workbench_module.py"
@@ -37,6 +37,7 @@ public enum PythonKit {
     import os
     import struct
     import sys
+    import threading
 
     __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice"]
 
@@ -251,6 +252,12 @@ public enum PythonKit {
             self.windows.pop(window.key, None)
             self._closed.append(window.key)
 
+        def changed(self):
+            """Says, unasked, that this session's windows changed (a live source: a device's own
+            event, §19). Call it from any thread; the host takes the change in between commands and
+            a recording keeps it. A module that only reacts to commands and timers never needs it."""
+            self.module._notify(self)
+
 
     class Module:
         def __init__(self, name, version, summary):
@@ -262,6 +269,8 @@ public enum PythonKit {
             self._documents = {}
             self._sessions = {}
             self._protocol = 1
+            self._sink = None
+            self._lock = threading.RLock()
 
         def document_kind(self, name, samples=None, validate=None):
             """A kind of document, with the sample documents a new workspace starts with (dicts);
@@ -291,9 +300,9 @@ public enum PythonKit {
         def run(self):
             offered = os.environ.get("WORKBENCH_HOST_PROTOCOLS", "")
             self._protocol = 2 if "2" in offered.split(",") else 1
-            source, sink = sys.stdin.buffer, sys.stdout.buffer
+            source, self._sink = sys.stdin.buffer, sys.stdout.buffer
             sys.stdout = sys.stderr  # prints go to the module's log, not into the protocol (§1)
-            self._send(sink, self._hello())
+            self._send(self._sink, self._hello())
             while True:
                 try:
                     header = source.read(4)
@@ -302,8 +311,21 @@ public enum PythonKit {
                     request = json.loads(source.read(struct.unpack(">I", header)[0]).decode("utf-8"))
                 except ValueError:
                     return 0  # malformed: leave, do not crash (§9)
-                reply = self.handle(request)
-                self._send(sink, reply)
+                with self._lock:  # a live source's change never goes out in the middle of a reply
+                    self._send(self._sink, self.handle(request))
+
+        def _notify(self, session):
+            if self._protocol < 2 or self._sink is None:
+                return
+            with self._lock:
+                updates = []
+                for key, window in sorted(session.windows.items()):
+                    result = window.result()
+                    if session._last_sent.get(key) != (result["frame"], result["state"]):
+                        session._last_sent[key] = (result["frame"], result["state"])
+                        updates.append(dict(result, key=key))
+                if updates:
+                    self._send(self._sink, {"type": "changed", "session": session.number, "updates": updates})
 
         def _send(self, sink, message):
             body = json.dumps(message, separators=(",", ":")).encode("utf-8")

@@ -1,6 +1,6 @@
 // Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
-// hostile, recording, big, reload.
+// hostile, recording, big, reload, timers.
 let requested = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
 
@@ -18,5 +18,6 @@ if wants("ledger") { LedgerBenchmark.run(transactions: 100_000).forEach { print(
 if wants("external") { ExternalModuleBenchmark.run(commands: 5000).forEach { print($0) } }
 if wants("hostile") { HostileInputBenchmark.run(megabytes: 4).forEach { print($0) } }
 if wants("recording") { RecordingBenchmark.run(commands: 5000).forEach { print($0) } }
+if wants("timers") { TimerBenchmark.run(iterations: 1000).forEach { print($0) } }
 if wants("reload") { ReloadBenchmark.run(reloads: 20).forEach { print($0) } }
 if wants("scenarios") { ScenarioBenchmark.run(files: 1000, stepsPerScenario: 50).forEach { print($0) } }

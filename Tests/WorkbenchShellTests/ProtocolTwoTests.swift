@@ -105,4 +105,46 @@ struct ProtocolTwoTests {
     #expect(check.status == 1, "\(check.stdout)")
     #expect(check.stdout.contains(line), "\(check.stdout)")
   }
+
+  static let wallScenario = """
+    scenario: Switched on at the wall
+    windows:
+      a: kettle kettle
+      b: kettle kettle
+    steps:
+      - a: wall
+      - expect:
+          a: {state: on at the wall}
+          b: {state: on at the wall}
+
+    """
+
+  /// A live source (§19): the module says, unasked, that every window on the kettle changed;
+  /// the host takes it between commands, a recording writes a `live` step and keeps the change,
+  /// and the replay brings in the recorded change even from a module that stays quiet.
+  @Test func aChangeAModuleSendsUnaskedComesInBetweenCommandsAndReplays() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(Self.wallScenario, to: folder + "/wall.yaml")
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle, folder + "/wall.yaml"])
+    #expect(run.status == 0, "\(run.stdout)")
+    let recording = folder + "/recorded.yaml"
+    let recorded = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle],
+      input: Array("record start \(recording)\nopen kettle kettle k\nopen kettle kettle j\n@k wall\nrecord stop\n".utf8)
+    )
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let text = try #require(readTextFile(recording))
+    #expect(text.contains("kettle live:") && text.contains("- do: live"), "\(text)")
+    #expect(text.contains("j: {boils: 0, state: on at the wall}"), "\(text)")
+    for mode in ["quiet-wall", ""] {
+      let replayed = ChildProcess.runWorkbench(["run", "-m", kettle, recording], environment: ["KETTLE_MODE": mode])
+      #expect(replayed.status == 0, "\(mode): \(replayed.stdout)")
+    }
+    let flood = ChildProcess.runWorkbench(
+      ["run", "-m", kettle, folder + "/wall.yaml"], environment: ["KETTLE_MODE": "flood-changes"])
+    #expect(flood.status == 1)
+    #expect(flood.stdout.contains("it sent more than 100 changes between two commands (§11)"), "\(flood.stdout)")
+    let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "flood-changes"])
+    #expect(check.stdout.contains("✘ changes"), "\(check.stdout)")
+  }
 }

@@ -56,6 +56,12 @@ struct PythonKitTests {
         window.session.clock.cancel("boil")
 
 
+    @module.command("wall", screens=["kettle"])
+    def wall(window):
+        water(window)["state"] = "on at the wall"
+        window.session.changed()  # as a device's own event would, unasked
+
+
     module.run()
 
     """#
@@ -121,5 +127,24 @@ struct PythonKitTests {
     let check = ChildProcess.runWorkbench(["module-check", module])
     #expect(check.status == 0, "\(check.stdout)")
     #expect(check.stdout.contains("✔ replay weigh to another question"), "\(check.stdout)")
+  }
+
+  /// `session.changed()` sends a live change (§19): the recording has it as a `live` step, and
+  /// its replay passes.
+  @Test func aLiveChangeFromAModuleOnTheKitIsTakenAndRecorded() throws {
+    let folder = moduleFolder("kettle", Self.kettle)
+    writeTextFile(ProtocolTwoTests.wallScenario, to: folder + "/wall.yaml")
+    let run = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", folder + "/wall.yaml"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let recording = folder + "/recorded.yaml"
+    let recorded = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", folder + "/kettle.py"],
+      input: Array("record start \(recording)\nopen kettle kettle k\nopen kettle kettle j\n@k wall\nrecord stop\n".utf8)
+    )
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let text = try #require(readTextFile(recording))
+    #expect(text.contains("- do: live"), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", recording])
+    #expect(replayed.status == 0, "\(replayed.stdout)")
   }
 }

@@ -37,12 +37,15 @@ extension Host {
     // Changes the timers and other processes' saves caused reach every window before the
     // first command reads a frame.
     services.scheduler.flush()
-    let commands: [[CommandToken]]
+    var commands: [[CommandToken]]
     do {
       commands = try CommandTokenizer.commands(in: line)
     } catch {
       throw CommandError(error.message, column: error.column, isUsageError: true)
     }
+    // What live sources said changed comes in between commands, never during one, as a `live`
+    // step of its own (shown, and written where a recording is made).
+    if services.liveChangesWait { commands.insert([CommandToken(text: "live", column: 1)], at: 0) }
     return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
   }
 

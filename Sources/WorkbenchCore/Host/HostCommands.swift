@@ -7,7 +7,8 @@ enum HostCommands {
 
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
-    show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, relaunch, record,
+    show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, live, relaunch,
+    record,
     restartModule, source, history.reporting(), set.reporting(), watch, quit, exit,
   ]
 
@@ -329,6 +330,17 @@ enum HostCommands {
     let limit = try SessionClock.duration(context.arguments[settleLimit] ?? (clock.mode == .virtual ? "60s" : "10s"))
     let waited = try clock.settle(within: limit, flush: context.host.services.scheduler)
     return .text("settled after \(SessionClock.describe(waited)) (\(clock.mode == .virtual ? "virtual" : "real") time)")
+  }
+
+  static let live = CommandSpec(
+    "live", summary: "Take in what live sources said changed (a module's bridge saw a switch at the wall)",
+    details: "Changes a module process sends unasked come in between commands on their own, and the shell shows "
+      + "them as they arrive; a recording writes this step where they came in, and its replay brings in the "
+      + "recorded changes here instead of the module's."
+  ) { context in
+    context.host.services.takeLiveChanges()
+    guard let window = context.host.focusedWindow else { return .text("no window is open") }
+    return .frame(window.id)
   }
 
   static let relaunch = CommandSpec(

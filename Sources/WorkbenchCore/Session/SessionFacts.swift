@@ -67,6 +67,7 @@ public final class SessionFacts {
 
   /// Whether facts come from a recording.
   public var isReplaying: Bool { mode == .replaying }
+
   /// Whether a replay is setting up the windows its recording started with: their effects run
   /// live, re-living what the recorded service states already hold, so a service does not count
   /// that work again (a network's requests).

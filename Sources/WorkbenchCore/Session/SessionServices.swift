@@ -45,6 +45,30 @@ public final class SessionServices {
     keyed[ObjectIdentifier(key)] = value
   }
 
+  /// Live sources: what can change a window without a command (a module process that says,
+  /// unasked, that its bridge saw a switch at the wall). Each is taken between commands, before
+  /// a line runs, and in the shell whenever its descriptor has something to read.
+  private var liveSources: [(waiting: () -> Bool, take: () -> Void, descriptor: () -> Int32?)] = []
+
+  /// Adds a live source: `waiting` says whether it has changes to bring in, `take` brings them
+  /// in; `descriptor`, when it has one, is read to wake the shell.
+  public func addLiveSource(
+    waiting: @escaping () -> Bool, take: @escaping () -> Void, descriptor: @escaping () -> Int32?
+  ) {
+    liveSources.append((waiting, take, descriptor))
+  }
+
+  /// Whether a live source has changes waiting (the host then runs `live` before a line).
+  public var liveChangesWait: Bool { liveSources.contains { $0.waiting() } }
+
+  /// Brings in what every live source has (the `live` command).
+  public func takeLiveChanges() {
+    for source in liveSources { source.take() }
+  }
+
+  /// The descriptors the shell waits on besides the terminal, for live sources.
+  public var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
+
   /// The `Service` stored under `name`, made by `make` the first time: for a service of which a
   /// session holds one per name (a bridge per home document), made from what that name needs.
   public func shared<Service: AnyObject>(_ type: Service.Type, named name: String = "", make: () -> Service)

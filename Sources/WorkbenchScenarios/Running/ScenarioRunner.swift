@@ -243,6 +243,10 @@ public struct ScenarioRunner {
     case .host(let line):
       try runCommands(line, in: nil, step: step, state: &state)
     case .expect(let expectations):
+      // What live sources said changed since the last command is in the windows first (a
+      // replay has none: its recorded changes come in at its `live` steps).
+      let services = state.session.host.services
+      if services.liveChangesWait { services.takeLiveChanges() }
       var details: [String] = []
       for (window, expected) in expectations {
         guard let actual = state.session.host.window(named: window)?.frame else {

@@ -48,24 +48,26 @@ final class InteractiveSession {
     let interrupts = wb_install_sigint_handler()
     rl_callback_handler_install(prompt(), handleLine)
     while !finished {
-      var descriptors = [
-        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0),
-      ]
-      // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), or the next
-      // timer on the session clock (a load finishing) is due.
+      var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+      if interrupts >= 0 { descriptors.append(pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)) }
+      // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), a live
+      // source with something to say (a module's bridge saw a switch), or the next timer on
+      // the session clock (a load finishing) is due.
+      let keys = descriptors.count
+      descriptors += host.services.liveSourceDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       if controller.watching != nil {
         runWatch(interrupts: interrupts)
         continue
       }
-      let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, timeout())
+      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
       if ready < 0 && errno != EINTR { break }
       if ready == 0 {
         runDueTimers()
         checkWatchedModules()
         continue
       }
-      rl_callback_read_char()
+      if descriptors[keys...].contains(where: { $0.revents != 0 }) { showLiveChanges() }
+      if descriptors[..<keys].contains(where: { $0.revents != 0 }) { rl_callback_read_char() }
     }
     rl_callback_handler_remove()
     return ExitCode.success
@@ -140,6 +142,18 @@ final class InteractiveSession {
     wb_rl_flush()
     for line in lines { output.emitShown(line) }
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
+    rl_on_new_line()
+    rl_forced_update_display()
+    wb_rl_flush()
+  }
+
+  /// Takes what live sources say changed (as a `live` step, so a recording has it where it
+  /// came in) and shows the focused window above the prompt, as a timer's change is.
+  private func showLiveChanges() {
+    guard host.services.liveChangesWait else { return }
+    rl_clear_visible_line()
+    wb_rl_flush()
+    _ = controller.execute("live", place: nil)
     rl_on_new_line()
     rl_forced_update_display()
     wb_rl_flush()

@@ -1,8 +1,10 @@
 #!/usr/bin/perl
 # A kettle as a workbench module, written in Perl from docs/protocol.md alone (protocol 2):
 # `boil MS` asks the host for a timer, and when it is due the water has boiled in every window
-# on the kettle; `stop` cancels the timer. KETTLE_MODE makes it break a rule of protocol 2, for
-# the host's tests: flood-timers, stray-update, bad-timer.
+# on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
+# wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
+# and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
+# (flood-timers, stray-update, bad-timer, flood-changes), or keep quiet at the wall (quiet-wall).
 use strict;
 use warnings;
 use JSON::PP;
@@ -73,6 +75,8 @@ send_message({
     {name => 'boil', summary => 'boil the water: it is done after MS milliseconds', details => '', screens => ['kettle'],
       arguments => [{name => 'ms', kind => 'integer', extra => [0, 86400000], optional => JSON::PP::false, help => ''}]},
     {name => 'stop', summary => 'stop boiling', details => '', screens => ['kettle'], arguments => []},
+    {name => 'wall', summary => 'someone switches it on at the wall (the change comes unasked)', details => '',
+      screens => ['kettle'], arguments => []},
   ],
 });
 
@@ -103,6 +107,14 @@ while (defined(my $request = read_message())) {
     my @updates = updates($session, $document, $key);
     $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}, %extra};
     $reply->{updates} = \@updates if @updates;
+    if ($name eq 'wall' && $mode ne 'quiet-wall') {
+      # The switch at the wall is seen while the command is on its way: the module says so
+      # unasked (the host keeps it for the next time between commands), then answers.
+      $kettle->{state} = 'on at the wall';
+      my $count = $mode eq 'flood-changes' ? 150 : 1;
+      send_message({type => 'changed', session => $session, updates => [updates($session, $document, undef)]})
+        for 1 .. $count;
+    }
   } elsif ($type eq 'timer' && ($request->{timer} // '') =~ /^boil (.+)$/) {
     my $document = $1;
     my $kettle = kettle($session, $document);

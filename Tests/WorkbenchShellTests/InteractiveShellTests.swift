@@ -268,6 +268,27 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// A change a module process sends unasked (a live source, protocol 2) is shown above the
+  /// prompt without another command typed.
+  @Test func aLiveChangeShowsAboveThePromptUnasked() throws {
+    let folder = makeTemporaryFolder()
+    let kettle = repositoryRoot() + "/Tests/ProcessModules/Kettle/kettle.pl"
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:", "-m", kettle], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open kettle kettle k\r")
+    #expect(session.waitFor("k kettle:kettle> "))
+    session.type("open kettle kettle j\r")
+    #expect(session.waitFor("j kettle:kettle> "))
+    let mark = session.transcript.count
+    session.type("@k wall\r")
+    #expect(session.waitFor("kettle kettle: on at the wall", after: mark))
+    let shown = session.offset(after: "kettle kettle: on at the wall", from: mark) ?? mark
+    #expect(session.waitFor("j kettle:kettle> ", after: shown))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
   /// The session is saved as the shell goes: a shell killed with SIGKILL (no quit, no save on
   /// the way out) comes back with its windows as they were after the last completed line.
   @Test func aKilledShellComesBackWithItsWindows() throws {

@@ -45,7 +45,9 @@ extension Host {
     }
     // What live sources said changed comes in between commands, never during one, as a `live`
     // step of its own (shown, and written where a recording is made).
-    if services.liveChangesWait { commands.insert([CommandToken(text: "live", column: 1)], at: 0) }
+    if commands.first?.first?.text != "live", services.liveChangesWait {
+      commands.insert([CommandToken(text: "live", column: 1)], at: 0)
+    }
     return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
   }
 

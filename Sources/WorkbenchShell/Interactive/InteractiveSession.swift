@@ -48,6 +48,8 @@ final class InteractiveSession {
     let interrupts = wb_install_sigint_handler()
     rl_callback_handler_install(prompt(), handleLine)
     while !finished {
+      // Changes a module sent while a command ran (kept, not on its pipe any more) show now.
+      showLiveChanges()
       var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
       if interrupts >= 0 { descriptors.append(pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)) }
       // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), a live

@@ -252,6 +252,7 @@ public final class ProxyScreen: ScreenModel {
   }
 
   private func takeFacts(_ reply: FrameValue) {
+    guard reply["facts"] != nil || reply["divergence"] != nil else { return }
     let windows = Dictionary(
       (process?.windowScopes(in: session) ?? []).map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
     RelayedFacts.take(reply, into: facts, scope: factScope, windows: windows)

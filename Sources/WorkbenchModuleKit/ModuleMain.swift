@@ -77,7 +77,7 @@ public final class ModuleSession {
     let host: Host
     /// The timers reported to the host and not yet fired or cancelled, by number.
     var reportedTimers: Set<Int> = []
-    /// Each window's frame and view state as the host last got them.
+    /// Each window's frame as the host last got it.
     var lastSent: [String: FrameValue] = [:]
     /// The host's key for each window here.
     var keys: [String: WindowID] = [:]
@@ -364,16 +364,15 @@ public final class ModuleSession {
     side.reportedTimers.subtract(gone)
     if !timers.isEmpty { object["timers"] = .list(timers) }
     if !gone.isEmpty { object["cancel"] = .list(gone.map { .string("t\($0)") }) }
-    if let key, reply["type"]?.stringValue == "result" {
-      side.lastSent[key] = ["frame": reply["frame"] ?? .null, "state": reply["state"] ?? .null]
-    }
+    if let key, reply["type"]?.stringValue == "result" { side.lastSent[key] = reply["frame"] ?? .null }
+    // Another window changes with what it shows (a window's view state changes by its own
+    // commands), so its frame is compared and its view state encoded only when that changed.
     var updates: [FrameValue] = []
     for window in host.windows {
-      guard let name = side.key(of: window), name != key, let state = try? window.viewStateJSON() else { continue }
+      guard let name = side.key(of: window), name != key else { continue }
       let frame = window.frame
-      let sent: FrameValue = ["frame": frame, "state": .string(state)]
-      guard side.lastSent[name] != sent else { continue }
-      side.lastSent[name] = sent
+      guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
+      side.lastSent[name] = frame
       updates.append([
         "key": .string(name), "frame": frame, "text": .string(window.screen.render(frame)), "state": .string(state),
       ])
@@ -400,7 +399,7 @@ public final class ModuleSession {
       entry["screen"] = .string(window.screen.name)
       entry["document"] = .string(window.documentName)
       entry["name"] = FrameValue(window.name)
-      side.lastSent[key] = ["frame": window.frame, "state": entry["state"] ?? .null]
+      side.lastSent[key] = window.frame
       opened.append(.object(entry))
     }
     let open = Set(host.windows.map(\.id))

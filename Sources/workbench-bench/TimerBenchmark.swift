@@ -1,8 +1,6 @@
 import Ledger
 import WorkbenchCore
 import WorkbenchExternalModules
-import WorkbenchShell
-import WorkbenchSystem
 
 /// Protocol 2's timers through a module process: the host's clock reaches a module's timer and
 /// the module answers with the windows it changed. A kettle in Perl and one on the Python kit
@@ -15,14 +13,9 @@ enum TimerBenchmark {
     root.removeLast(3)  // Sources/workbench-bench/TimerBenchmark.swift
     let repository = root.joined(separator: "/")
     var lines = ["timers through a module process (\(iterations) each, virtual clock; wall time per step):"]
-    guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-bench-timers") else {
-      return ["timers: could not make a temporary folder"]
-    }
-    _ = FileSystem.write(PythonKit.source, to: folder + "/" + PythonKit.fileName, mode: 0o644)
-    _ = FileSystem.write(pythonKettle, to: folder + "/kettle.py", mode: 0o755)
     let kettles = [
       ("kettle in Perl", repository + "/Tests/ProcessModules/Kettle/kettle.pl"),
-      ("kettle on the Python kit", folder + "/kettle.py"),
+      ("kettle on the Python kit", repository + "/Examples/kettle/kettle.py"),
     ]
     for (name, path) in kettles {
       do {
@@ -71,40 +64,6 @@ enum TimerBenchmark {
     }
     return lines
   }
-
-  static let pythonKettle = #"""
-    #!/usr/bin/env python3
-    import workbench_module as wb
-
-    module = wb.Module("kettle", "1.0", "a kettle")
-    module.document_kind("kettle", samples={"kettle": {}})
-
-
-    def water(window):
-        return window.session.service("kettle", lambda: {"state": "cold", "boils": 0})
-
-
-    @module.screen("kettle", kind="kettle", fields=["state", "boils"])
-    class Kettle(wb.Screen):
-        def frame(self):
-            return dict(water(self.window))
-
-
-    @module.command("boil", screens=["kettle"], arguments=[wb.integer("ms", 0, 86400000)])
-    def boil(window, ms):
-        kettle = water(window)
-        kettle["state"] = "heating"
-
-        def boiled():
-            kettle["state"] = "boiled"
-            kettle["boils"] += 1
-
-        window.session.clock.schedule(ms, boiled, id="boil")
-
-
-    module.run()
-
-    """#
 }
 
 extension String {

@@ -41,41 +41,13 @@ struct ProtocolTwoTests {
     #expect(unknown.stderr.contains("no built-in module 'ledgr'. Did you mean 'ledger'?"), "\(unknown.stderr)")
   }
 
-  static let kettleScenario = """
-    scenario: A kettle boils on the session clock
-    windows:
-      a: kettle kettle
-      b: kettle kettle
-    steps:
-      - a: boil 500
-      - expect:
-          a: {state: heating}
-          b: {state: heating}
-      - do: clock advance 499ms
-      - expect:
-          b: {state: heating, boils: 0}
-      - do: clock advance 1ms
-      - expect:
-          a: {state: boiled, boils: 1}
-          b: {state: boiled, boils: 1}
-      - b: boil 300
-      - a: stop
-      - do: clock advance 1s
-      - expect:
-          b: {state: cold, boils: 1}
-      - a: boil 2000
-      - do: settle
-      - expect:
-          b: {state: boiled, boils: 2}
-
-    """
+  /// The kettle's scenarios (Examples/kettle): the Perl kettle and the Python one pass both.
+  let scenarios = repositoryRoot() + "/Examples/kettle/Scenarios"
 
   /// A timer runs on the session's clock (not a millisecond early), a cancelled one never runs,
   /// `settle` waits for one, and what it changes reaches every window on the kettle.
   @Test func aModulesTimersRunOnTheSessionsClockAndUpdateEveryWindow() {
-    let folder = makeTemporaryFolder()
-    writeTextFile(Self.kettleScenario, to: folder + "/kettle.yaml")
-    let result = ChildProcess.runWorkbench(["run", "-m", kettle, folder + "/kettle.yaml"])
+    let result = ChildProcess.runWorkbench(["run", "-m", kettle, scenarios + "/boil.yaml"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(summary(result) == "1 passed, 0 failed", "\(result.stdout)")
     let check = ChildProcess.runWorkbench(["module-check", kettle])
@@ -92,40 +64,24 @@ struct ProtocolTwoTests {
     ("bad-timer", "`timers` as a list of {id, after} objects", "✘ command boil"),
   ])
   func aModuleThatBreaksARuleOfProtocolTwoIsStopped(mode: String, stopped: String, check line: String) {
-    let folder = makeTemporaryFolder()
-    writeTextFile(Self.kettleScenario, to: folder + "/kettle.yaml")
     let shell = ChildProcess.runWorkbench(
       ["-w", ":memory:", "-m", kettle, "--keep-going"],
       input: Array("open kettle kettle k\nboil 10\nclock\nsettle\nframe\n".utf8), environment: ["KETTLE_MODE": mode])
     #expect((shell.stdout + shell.stderr).contains(stopped), "\(shell.stdout)\(shell.stderr)")
     let run = ChildProcess.runWorkbench(
-      ["run", "-m", kettle, folder + "/kettle.yaml"], environment: ["KETTLE_MODE": mode])
+      ["run", "-m", kettle, scenarios + "/boil.yaml"], environment: ["KETTLE_MODE": mode])
     #expect(run.status == 1, "\(run.stdout)")
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": mode])
     #expect(check.status == 1, "\(check.stdout)")
     #expect(check.stdout.contains(line), "\(check.stdout)")
   }
 
-  static let wallScenario = """
-    scenario: Switched on at the wall
-    windows:
-      a: kettle kettle
-      b: kettle kettle
-    steps:
-      - a: wall
-      - expect:
-          a: {state: on at the wall}
-          b: {state: on at the wall}
-
-    """
-
   /// A live source (§19): the module says, unasked, that every window on the kettle changed;
   /// the host takes it between commands, a recording writes a `live` step and keeps the change,
   /// and the replay brings in the recorded change even from a module that stays quiet.
   @Test func aChangeAModuleSendsUnaskedComesInBetweenCommandsAndReplays() throws {
     let folder = makeTemporaryFolder()
-    writeTextFile(Self.wallScenario, to: folder + "/wall.yaml")
-    let run = ChildProcess.runWorkbench(["run", "-m", kettle, folder + "/wall.yaml"])
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle, scenarios + "/wall.yaml"])
     #expect(run.status == 0, "\(run.stdout)")
     let recording = folder + "/recorded.yaml"
     let recorded = ChildProcess.runWorkbench(
@@ -141,7 +97,7 @@ struct ProtocolTwoTests {
       #expect(replayed.status == 0, "\(mode): \(replayed.stdout)")
     }
     let flood = ChildProcess.runWorkbench(
-      ["run", "-m", kettle, folder + "/wall.yaml"], environment: ["KETTLE_MODE": "flood-changes"])
+      ["run", "-m", kettle, scenarios + "/wall.yaml"], environment: ["KETTLE_MODE": "flood-changes"])
     #expect(flood.status == 1)
     #expect(flood.stdout.contains("it sent more than 100 changes between two commands (§11)"), "\(flood.stdout)")
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "flood-changes"])

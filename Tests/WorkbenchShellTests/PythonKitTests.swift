@@ -20,58 +20,18 @@ struct PythonKitTests {
     return folder
   }
 
-  static let kettle = #"""
-    #!/usr/bin/env python3
-    import workbench_module as wb
+  /// The kettle of Examples/kettle, on the kit.
+  let kettle = repositoryRoot() + "/Examples/kettle"
 
-    module = wb.Module("kettle", "1.0", "a kettle that boils on the session clock")
-    module.document_kind("kettle", samples={"kettle": {"litres": 1}})
-
-
-    def water(window):
-        return window.session.service("kettle " + window.document_name, lambda: {"state": "cold", "boils": 0})
-
-
-    @module.screen("kettle", kind="kettle", fields=["state", "boils"])
-    class Kettle(wb.Screen):
-        def frame(self):
-            return dict(water(self.window))
-
-
-    @module.command("boil", screens=["kettle"], arguments=[wb.integer("ms", 0, 86400000)])
-    def boil(window, ms):
-        kettle = water(window)
-        kettle["state"] = "heating"
-
-        def boiled():
-            kettle["state"] = "boiled"
-            kettle["boils"] += 1
-
-        window.session.clock.schedule(ms, boiled, id="boil")
-
-
-    @module.command("stop", screens=["kettle"])
-    def stop(window):
-        water(window)["state"] = "cold"
-        window.session.clock.cancel("boil")
-
-
-    @module.command("wall", screens=["kettle"])
-    def wall(window):
-        water(window)["state"] = "on at the wall"
-        window.session.changed()  # as a device's own event would, unasked
-
-
-    module.run()
-
-    """#
+  /// Examples/kettle carries the kit as `new-module` writes it, so it runs as it is.
+  @Test func theExampleCarriesTheKitAsNewModuleWritesIt() {
+    #expect(readTextFile(kettle + "/" + PythonKit.fileName) == PythonKit.source)
+  }
 
   @Test func aTimerOfAModuleOnTheKitRunsOnTheSessionsClock() {
-    let folder = moduleFolder("kettle", Self.kettle)
-    writeTextFile(ProtocolTwoTests.kettleScenario, to: folder + "/kettle.yaml")
-    let run = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", folder + "/kettle.yaml"])
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle + "/kettle.py", kettle + "/Scenarios/boil.yaml"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-    let check = ChildProcess.runWorkbench(["module-check", folder + "/kettle.py"])
+    let check = ChildProcess.runWorkbench(["module-check", kettle + "/kettle.py"])
     #expect(check.status == 0, "\(check.stdout)")
     #expect(check.stdout.contains("✔ handshake                   §3  protocol 2"), "\(check.stdout)")
     #expect(check.stdout.contains("1 fired and answered `ok`"), "\(check.stdout)")
@@ -132,19 +92,17 @@ struct PythonKitTests {
   /// `session.changed()` sends a live change (§19): the recording has it as a `live` step, and
   /// its replay passes.
   @Test func aLiveChangeFromAModuleOnTheKitIsTakenAndRecorded() throws {
-    let folder = moduleFolder("kettle", Self.kettle)
-    writeTextFile(ProtocolTwoTests.wallScenario, to: folder + "/wall.yaml")
-    let run = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", folder + "/wall.yaml"])
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle + "/kettle.py", kettle + "/Scenarios/wall.yaml"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-    let recording = folder + "/recorded.yaml"
+    let recording = makeTemporaryFolder() + "/recorded.yaml"
     let recorded = ChildProcess.runWorkbench(
-      ["-w", ":memory:", "-m", folder + "/kettle.py"],
+      ["-w", ":memory:", "-m", kettle + "/kettle.py"],
       input: Array("record start \(recording)\nopen kettle kettle k\nopen kettle kettle j\n@k wall\nrecord stop\n".utf8)
     )
     #expect(recorded.status == 0, "\(recorded.stderr)")
     let text = try #require(readTextFile(recording))
     #expect(text.contains("- do: live"), "\(text)")
-    let replayed = ChildProcess.runWorkbench(["run", "-m", folder + "/kettle.py", recording])
+    let replayed = ChildProcess.runWorkbench(["run", "-m", kettle + "/kettle.py", recording])
     #expect(replayed.status == 0, "\(replayed.stdout)")
   }
 }

@@ -377,6 +377,9 @@ public enum ModuleCheck {
         }
         if !problems.isEmpty { timerProblems.append("timer \(id): " + problems.joined(separator: "; ")) }
       }
+      if fired >= 100, !peer.pendingTimers.isEmpty, !timerProblems.contains(where: { $0.hasPrefix("timers that") }) {
+        timerProblems.append("timers that do not set one another again without end (100 fired, more still due)")
+      }
     }
 
     // §5 Each command with arguments of each kind, in a window on one of its screens.

@@ -103,4 +103,16 @@ struct ProtocolTwoTests {
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "flood-changes"])
     #expect(check.stdout.contains("✘ changes"), "\(check.stdout)")
   }
+
+  /// A timer that sets itself again at once, without end, stops the clock with an error in a
+  /// scenario (instead of hanging the run) and fails module-check.
+  @Test func aModulesTimerLoopIsStoppedNotFollowedForever() {
+    let run = ChildProcess.runWorkbench(
+      ["run", "-m", kettle, scenarios + "/boil.yaml"], environment: ["KETTLE_MODE": "timer-loop"])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stdout.contains("more than 1000 timers came due at 500ms"), "\(run.stdout)")
+    let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "timer-loop"])
+    #expect(check.status == 1, "\(check.stdout)")
+    #expect(check.stdout.contains("✘ timers"), "\(check.stdout)")
+  }
 }

@@ -53,8 +53,20 @@ public final class SessionClock {
     }
     guard duration >= .zero else { throw CommandError("the clock only moves forward") }
     let target = virtualNow + duration
-    // Timers fire in order, each at its own time, as the clock passes them.
+    // Timers fire in order, each at its own time, as the clock passes them. Timers that keep
+    // setting others due at the same moment, without end (a module process can), are stopped
+    // there, not followed forever.
     while let next = timers.filter({ $0.due <= target }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+      if next.due == lastFiring.moment {
+        lastFiring.count += 1
+        guard lastFiring.count <= Self.mostTimersAtOnce else {
+          throw CommandError(
+            "more than \(Self.mostTimersAtOnce) timers came due at \(Self.describe(next.due)): something keeps "
+              + "setting timers that are due at once (a module's timer loop?); the clock stopped there")
+        }
+      } else {
+        lastFiring = (next.due, 1)
+      }
       virtualNow = max(virtualNow, next.due)
       timers.removeAll { $0.order == next.order }
       timeline?.fired(next.order)
@@ -63,6 +75,12 @@ public final class SessionClock {
     }
     virtualNow = target
   }
+
+  /// The most timers a virtual clock runs at one moment before it refuses to go on: far beyond
+  /// what a module needs, short of hanging on a timer that sets itself again at once.
+  public static let mostTimersAtOnce = 1000
+  /// The moment the last timer fired at, and how many fired then.
+  private var lastFiring: (moment: Duration, count: Int) = (.zero, 0)
 
   /// Runs `action` once the clock has moved `delay` past now: on a virtual clock when
   /// `advance` passes that time; on a real one at the first chance after it (`fireDue`).

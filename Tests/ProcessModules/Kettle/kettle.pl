@@ -4,7 +4,8 @@
 # on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
-# (flood-timers, stray-update, bad-timer, flood-changes), or keep quiet at the wall (quiet-wall).
+# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop), or keep quiet at the wall
+# (quiet-wall).
 use strict;
 use warnings;
 use JSON::PP;
@@ -123,6 +124,8 @@ while (defined(my $request = read_message())) {
     my @updates = updates($session, $document, undef);
     push @updates, {key => 'nope', frame => {}, text => '', state => '{}'} if $mode eq 'stray-update';
     $reply = {type => 'ok', updates => \@updates};
+    # A timer that sets itself again at once, without end (a hostile module's loop).
+    $reply->{timers} = [{id => "boil $document", after => 0}] if $mode eq 'timer-loop';
   } elsif ($type eq 'close') {
     delete $sessions{$session}{windows}{$key} if defined $key;
     $reply = {type => 'ok'};

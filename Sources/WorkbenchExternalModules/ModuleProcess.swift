@@ -253,9 +253,22 @@ public final class ModuleProcess {
         "its `changed` was not what the protocol says: expected a `session` and "
           + (problems.isEmpty ? "`updates`" : problems.joined(separator: "; ")) + " (§19)")
     }
+    // A change for a session that ended (or never was) has no windows to go to.
+    guard let number = change["session"]?.integerValue, let entry = sessions.first(where: { $0.number == number }),
+      let clock = entry.services?.clock
+    else { return }
     changes.append(change)
     guard changes.count <= ModuleProtocol.maximumWaitingChanges else {
       throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes between two commands (§11)")
+    }
+    // Nor more than that in a second of the session's time, taken or not: a flood at an idle
+    // prompt is stopped too.
+    entry.changeTimes.append(clock.now)
+    if entry.changeTimes.count > ModuleProtocol.maximumWaitingChanges {
+      entry.changeTimes.removeFirst(entry.changeTimes.count - ModuleProtocol.maximumWaitingChanges - 1)
+      if let first = entry.changeTimes.first, clock.now - first < .seconds(1) {
+        throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes in a second (§11)")
+      }
     }
   }
 
@@ -374,6 +387,8 @@ public final class ModuleProcess {
     let number: Int
     /// The module's pending timers in the session, by the id it gave them.
     var timers: [String: Cancellation] = [:]
+    /// When the module's last changes for the session came (§11 limits them to 100 a second).
+    var changeTimes: [Duration] = []
     init(services: SessionServices, number: Int) {
       self.services = services
       self.number = number
@@ -485,6 +500,8 @@ public final class ModuleProcess {
     let ended = sessions.filter { $0.services == nil }
     guard !ended.isEmpty else { return }
     sessions.removeAll { $0.services == nil }
+    let numbers = Set(ended.map(\.number))
+    changes.removeAll { numbers.contains($0["session"]?.integerValue ?? 0) }
     for entry in ended { _ = try call(["type": "end", "session": .integer(entry.number)]) }
   }
 

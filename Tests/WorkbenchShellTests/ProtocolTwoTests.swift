@@ -102,6 +102,15 @@ struct ProtocolTwoTests {
     #expect(flood.stdout.contains("it sent more than 100 changes between two commands (§11)"), "\(flood.stdout)")
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "flood-changes"])
     #expect(check.stdout.contains("✘ changes"), "\(check.stdout)")
+    // One change a command, but 101 of them in the same second of the session's time.
+    for (count, passes) in [(100, true), (101, false)] {
+      writeTextFile(
+        "scenario: The wall again and again\nwindows:\n  a: kettle kettle\nsteps:\n  - repeat: \(count)\n    steps:\n"
+          + "      - a: wall\n", to: folder + "/walls.yaml")
+      let walls = ChildProcess.runWorkbench(["run", "-m", kettle, folder + "/walls.yaml"])
+      #expect((walls.status == 0) == passes, "\(count): \(walls.stdout)")
+      #expect(walls.stdout.contains("more than 100 changes in a second (§11)") != passes, "\(walls.stdout)")
+    }
   }
 
   /// A timer that sets itself again at once, without end, stops the clock with an error in a

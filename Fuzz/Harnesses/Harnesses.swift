@@ -49,14 +49,27 @@ enum Harness: String, CaseIterable {
     case .protocolHost:
       var buffer = bytes
       while let message = try? MessageChannel.nextMessage(in: &buffer) {
-        for command in message["commands"]?.elements ?? [] { _ = SpecCoding.arguments(command) }
+        for command in message["commands"]?.elements ?? [] {
+          _ = SpecCoding.arguments(command)
+          _ = SpecCoding.windowEffect(command)
+          for subcommand in command["subcommands"]?.elements ?? [] { _ = SpecCoding.arguments(subcommand) }
+        }
+        // Every kind of reply the host checks, protocol 2's included (timers, updates, changes).
+        for request in ["open", "command", "refresh", "restore", "timer", "close", ReplyRules.commandInNoWindow] {
+          _ = ReplyRules.problems(with: message, toRequest: request)
+        }
       }
     case .protocolKit:
+      // The first byte picks the module and, with its high bit, protocol 2 (sessions, timers,
+      // the end of a session).
       guard let first = bytes.first, let request = try? FrameValue.parse(json: Array(bytes.dropFirst())) else { return }
-      let module = builtInModules[Int(first) % builtInModules.count]
-      guard let session = try? ModuleSession(module: module) else { return }
+      let module = builtInModules[Int(first & 0x7f) % builtInModules.count]
+      guard let session = try? ModuleSession(module: module, version: first & 0x80 != 0 ? 2 : 1) else { return }
       _ = session.hello()
       _ = session.handle(request)
+      // What the request set up is then used: a timer due, the session ended.
+      _ = session.handle(["type": "timer", "timer": "t1", "session": request["session"] ?? 1])
+      _ = session.handle(["type": "end", "session": request["session"] ?? 1])
     case .documentDecoder:
       guard let first = bytes.first else { return }
       let kind = Self.kinds[Int(first) % Self.kinds.count]

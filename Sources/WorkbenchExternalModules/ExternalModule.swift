@@ -394,12 +394,17 @@ public final class ProxyScreen: ScreenModel {
     guard process.version >= 2 else { return nil }
     var last: WindowID?
     for entry in reply["opened"]?.elements ?? [] {
-      guard entry["key"]?.stringValue != nil, let screenName = entry["screen"]?.stringValue,
+      guard let key = entry["key"]?.stringValue, let screenName = entry["screen"]?.stringValue,
         entry["document"]?.stringValue == screen.documentName
       else {
         throw protocolViolation(
           "a window it opened was not {key, screen, document} on the document of the window it opened from (§17)",
           process: process, context: context)
+      }
+      guard !process.windowScopes(in: screen.session).contains(where: { $0.key == key }) else {
+        throw protocolViolation(
+          "it opened a window under the key \(key), which another window of the session has (§17)", process: process,
+          context: context)
       }
       let environment = context.host.screenEnvironment(for: screen.documentName)
       let model = ProxyScreen(

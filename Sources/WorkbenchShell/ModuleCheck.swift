@@ -86,6 +86,9 @@ public enum ModuleCheck {
     private(set) var mostPending = 0
     private(set) var updatesSeen = 0
     private(set) var strayUpdates: [String] = []
+    /// Windows a command opened (§17), and keys it opened one under that an open window had.
+    private(set) var windowsOpened = 0
+    private(set) var reusedKeys: [String] = []
 
     /// Changes the module sent unasked (§19), the most between two requests, and problems.
     private(set) var changesSeen = 0
@@ -119,6 +122,12 @@ public enum ModuleCheck {
         timersSet += 1
       }
       mostPending = max(mostPending, pendingTimers.count)
+      for opened in reply["opened"]?.elements ?? [] {
+        let key = opened["key"]?.stringValue ?? "?"
+        if openKeys.contains(key) { reusedKeys.append(key) }
+        openKeys.insert(key)
+        windowsOpened += 1
+      }
       for update in reply["updates"]?.elements ?? [] {
         updatesSeen += 1
         let key = update["key"]?.stringValue ?? "?"
@@ -453,6 +462,11 @@ public enum ModuleCheck {
         changeProblems.isEmpty
           ? "\(peer.changesSeen) sent unasked, each well formed"
           : "expected changes with this session and updates of open windows; " + changeProblems.joined(separator: "; "))
+      record(
+        "windows opened", "§17", peer.reusedKeys.isEmpty,
+        peer.reusedKeys.isEmpty
+          ? "\(peer.windowsOpened) opened by commands, each under a key of its own"
+          : "expected a new key for each window a command opens; it reused " + peer.reusedKeys.joined(separator: ", "))
       record(
         "updates", "§15", peer.strayUpdates.isEmpty,
         peer.strayUpdates.isEmpty

@@ -62,6 +62,10 @@ struct ProtocolTwoTests {
     ("flood-timers", "more than 256 timers at once (§11)", "✘ timers"),
     ("stray-update", "an update for window nope, which is not open on it (§15)", "✘ updates"),
     ("bad-timer", "`timers` as a list of {id, after} objects", "✘ command boil"),
+    (
+      "reused-key", "it opened a window under the key w1, which another window of the session has (§17)",
+      "✘ windows opened"
+    ),
   ])
   func aModuleThatBreaksARuleOfProtocolTwoIsStopped(mode: String, stopped: String, check line: String) {
     let shell = ChildProcess.runWorkbench(

@@ -4,8 +4,8 @@
 # on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
-# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop), or keep quiet at the wall
-# (quiet-wall).
+# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key), or keep quiet
+# at the wall (quiet-wall).
 use strict;
 use warnings;
 use JSON::PP;
@@ -101,6 +101,9 @@ while (defined(my $request = read_message())) {
       $extra{timers} = [{id => "boil $document", after => $argument + 0}];
       $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';
       $extra{timers} = [{id => "boil $document", after => -5}] if $mode eq 'bad-timer';
+      # A window "opened" under the key of one that is open already.
+      $extra{opened} = [{key => $key, screen => 'kettle', document => $document, name => undef,
+        %{window_result($session, $key)}}] if $mode eq 'reused-key';
     } elsif ($name eq 'stop') {
       $kettle->{state} = 'cold';
       $extra{cancel} = ["boil $document"];

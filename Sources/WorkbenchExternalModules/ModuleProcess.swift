@@ -335,7 +335,20 @@ public final class ModuleProcess {
 
   /// A timer the module set is due: it is told, and the windows it changed take their frames.
   private func timerDue(_ id: String, in session: Int) {
-    guard isRunning else { return }
+    guard isRunning, let entry = sessions.first(where: { $0.number == session }) else { return }
+    // Timers that keep setting one another at once are a loop: on real time nothing else stops
+    // them (the virtual clock refuses first), so past 1,000 in a second of the session's time
+    // the module is stopped (§11).
+    if let clock = entry.services?.clock {
+      entry.timerTimes.append(clock.now)
+      if entry.timerTimes.count > SessionClock.mostTimersAtOnce {
+        entry.timerTimes.removeFirst(entry.timerTimes.count - SessionClock.mostTimersAtOnce - 1)
+        if let first = entry.timerTimes.first, clock.now - first < .seconds(1) {
+          stopForViolation("its timers came due more than \(SessionClock.mostTimersAtOnce) times in a second (§11)")
+          return
+        }
+      }
+    }
     var request = FrameObject(["type": "timer", "timer": .string(id), "session": .integer(session)])
     // Recording or replaying: the facts the timer's work used come back with it, kept under
     // the module's timers in the session.
@@ -389,6 +402,8 @@ public final class ModuleProcess {
     var timers: [String: Cancellation] = [:]
     /// When the module's last changes for the session came (§11 limits them to 100 a second).
     var changeTimes: [Duration] = []
+    /// When its last timers came due (§11 limits them to 1,000 a second).
+    var timerTimes: [Duration] = []
     init(services: SessionServices, number: Int) {
       self.services = services
       self.number = number

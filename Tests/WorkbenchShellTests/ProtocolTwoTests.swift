@@ -127,5 +127,11 @@ struct ProtocolTwoTests {
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "timer-loop"])
     #expect(check.status == 1, "\(check.stdout)")
     #expect(check.stdout.contains("✘ timers"), "\(check.stdout)")
+    // On real time (the shell) the module is stopped after 1,000 in a second, not spun on.
+    let shell = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle, "--keep-going"],
+      input: Array("open kettle kettle k\nboil 10\nsettle 5s\nframe\n".utf8),
+      environment: ["KETTLE_MODE": "timer-loop"])
+    #expect(shell.stdout.contains("its timers came due more than 1000 times in a second (§11)"), "\(shell.stdout)")
   }
 }

@@ -157,12 +157,13 @@ public final class ModuleProcess {
   func call(_ request: FrameValue) throws(CommandError) -> FrameValue {
     if let stopReason { throw stoppedError(stopReason) }
     guard let channel else { throw stoppedError("it is not running") }
+    var requestType = request["type"]?.stringValue ?? ""
+    if requestType == "command", request["key"] == nil { requestType = ReplyRules.commandInNoWindow }
+    // Sessions that ended are told first (their own requests, before this one's line is noted).
+    if version >= 2, requestType != "end" { try endSessions() }
     let reply: FrameValue
     runningLine = request["line"]?.stringValue
     defer { runningLine = nil }
-    var requestType = request["type"]?.stringValue ?? ""
-    if requestType == "command", request["key"] == nil { requestType = ReplyRules.commandInNoWindow }
-    if version >= 2, requestType != "end" { try endSessions() }
     // Every request is numbered; a reply that carries an id must carry this one (§7): a late
     // second reply to an earlier request can then never be taken for this one's.
     requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
@@ -183,6 +184,7 @@ public final class ModuleProcess {
       }
       try readChanges(from: channel)
     }
+    let sent = Self.milliseconds()
     do {
       logMessage(request, from: "host")
       try channel.send(request, timeout: timeoutMilliseconds)
@@ -193,9 +195,10 @@ public final class ModuleProcess {
       throw stoppedError(stopReason ?? error.description)
     }
     if version >= 2, reply["type"]?.stringValue == "changed" {
-      // A change sent while the request was on its way: kept, and the reply is the next one.
+      // A change sent while the request was on its way: kept, and the reply is the next one,
+      // within the same time a reply has (changes do not buy a module more).
       try keep(change: reply)
-      return try awaitReply(to: requestType, id: id, on: channel)
+      return try awaitReply(to: requestType, id: id, on: channel, deadline: sent + Int64(timeoutMilliseconds))
     }
     if channel.hasBufferedInput {
       guard version >= 2 else { throw violation("it answered `\(requestType)` with more than one message") }
@@ -205,17 +208,21 @@ public final class ModuleProcess {
   }
 
   /// The reply that follows changes a module sent while a request was on its way (§19).
-  private func awaitReply(to requestType: String, id: Int, on channel: MessageChannel) throws(CommandError)
-    -> FrameValue
+  private func awaitReply(to requestType: String, id: Int, on channel: MessageChannel, deadline: Int64)
+    throws(CommandError) -> FrameValue
   {
     while true {
       let reply: FrameValue
       do {
-        reply = try channel.receive(timeout: timeoutMilliseconds)
+        let left = Int32(clamping: max(1, deadline - Self.milliseconds()))
+        reply = try channel.receive(timeout: left)
         logMessage(reply, from: "module")
       } catch {
-        stop(error.description)
-        throw stoppedError(stopReason ?? error.description)
+        // The time the request had, not what was left of it.
+        var what = error.description
+        if case .timedOut = error { what = ChannelError.timedOut(Int(timeoutMilliseconds)).description }
+        stop(what)
+        throw stoppedError(stopReason ?? what)
       }
       guard reply["type"]?.stringValue == "changed" else {
         if channel.hasBufferedInput { try readChanges(from: channel, after: requestType) }
@@ -223,6 +230,13 @@ public final class ModuleProcess {
       }
       try keep(change: reply)
     }
+  }
+
+  /// The monotonic clock in milliseconds, for a request's deadline.
+  private static func milliseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
   }
 
   /// Reads what a module sent unasked, without waiting: each must be a `changed` (§19).

@@ -134,4 +134,15 @@ struct ProtocolTwoTests {
       environment: ["KETTLE_MODE": "timer-loop"])
     #expect(shell.stdout.contains("its timers came due more than 1000 times in a second (§11)"), "\(shell.stdout)")
   }
+
+  /// Changes sent while a request is on its way do not give a module more time to answer: one
+  /// that sends a change a second and never answers is stopped when the request's 3 s are up.
+  @Test func changesDoNotStretchTheTimeAReplyHas() {
+    let start = ContinuousClock.now
+    let shell = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle, "--keep-going"], input: Array("open kettle kettle k\nboil 10\n".utf8),
+      environment: ["KETTLE_MODE": "chatty"])
+    #expect(shell.stderr.contains("stopped while running `boil`: it did not answer within 3000 ms"), "\(shell.stderr)")
+    #expect(ContinuousClock.now - start < .seconds(8), "the host waited for the module's ten changes")
+  }
 }

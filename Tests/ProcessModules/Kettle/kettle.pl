@@ -4,8 +4,8 @@
 # on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
-# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key), or keep quiet
-# at the wall (quiet-wall).
+# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty), or keep
+# quiet at the wall (quiet-wall).
 use strict;
 use warnings;
 use JSON::PP;
@@ -111,6 +111,13 @@ while (defined(my $request = read_message())) {
     my @updates = updates($session, $document, $key);
     $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}, %extra};
     $reply->{updates} = \@updates if @updates;
+    if ($name eq 'boil' && $mode eq 'chatty') {
+      # Changes, one a second, and no answer: changes do not stretch the time a reply has.
+      for my $second (1 .. 10) {
+        send_message({type => 'changed', session => $session, updates => [updates($session, $document, undef)]});
+        sleep 1;
+      }
+    }
     if ($name eq 'wall' && $mode ne 'quiet-wall') {
       # The switch at the wall is seen while the command is on its way: the module says so
       # unasked (the host keeps it for the next time between commands), then answers.

@@ -463,7 +463,8 @@ extension ProxyScreen {
 enum RelayedFacts {
   /// What a request carries as `facts`, or `nil` when the session neither records nor replays.
   static func request(
-    _ facts: SessionFacts, scope: String, version: Int, windows: [(key: String, scope: String)] = []
+    _ facts: SessionFacts, scope: String, version: Int,
+    windows: @autoclosure () -> [(key: String, scope: String)] = []
   ) -> FrameValue? {
     // Recording or replaying: the module reports the facts it used; a replay sends what is
     // left of the scope's recorded facts for the module to use instead of live ones, and with
@@ -481,7 +482,8 @@ enum RelayedFacts {
         FrameObject(members: shared.sorted { $0.key < $1.key }.map { ($0.key, sources($0.value)) }))
     }
     // Every window of the module in the session: a timer's work may use any window's facts.
-    relayed["windows"] = .object(FrameObject(members: windows.map { ($0.key, sources(facts.remaining(in: $0.scope))) }))
+    relayed["windows"] = .object(
+      FrameObject(members: windows().map { ($0.key, sources(facts.remaining(in: $0.scope))) }))
     return .object(relayed)
   }
 

@@ -277,13 +277,18 @@ public final class ModuleProcess {
     }
     // Nor more than that in a second of the session's time, taken or not: a flood at an idle
     // prompt is stopped too.
-    entry.changeTimes.append(clock.now)
-    if entry.changeTimes.count > ModuleProtocol.maximumWaitingChanges {
-      entry.changeTimes.removeFirst(entry.changeTimes.count - ModuleProtocol.maximumWaitingChanges - 1)
-      if let first = entry.changeTimes.first, clock.now - first < .seconds(1) {
-        throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes in a second (§11)")
-      }
+    if Self.passes(ModuleProtocol.maximumWaitingChanges, aSecond: &entry.changeTimes, now: clock.now) {
+      throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes in a second (§11)")
     }
+  }
+
+  /// Notes an event at `now` in `times` (the last `limit + 1` kept) and says whether more than
+  /// `limit` came within a second of the session's time.
+  private static func passes(_ limit: Int, aSecond times: inout [Duration], now: Duration) -> Bool {
+    times.append(now)
+    if times.count > limit + 1 { times.removeFirst(times.count - limit - 1) }
+    guard times.count > limit, let first = times.first else { return false }
+    return now - first < .seconds(1)
   }
 
   /// Changes live sources saw, waiting for their sessions to take them (§19).
@@ -328,7 +333,7 @@ public final class ModuleProcess {
   /// on that session's clock, so `clock advance` and `settle` drive it in a scenario and real
   /// time does in the shell; when it is due the module is sent `timer` with its id.
   func takeTimers(_ reply: FrameValue, in session: Int) {
-    guard let entry = sessions.first(where: { $0.number == session }), let clock = entry.services?.clock else { return }
+    guard let entry = entry(of: session), let clock = entry.services?.clock else { return }
     for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
       entry.timers.removeValue(forKey: id)?.cancel()
     }
@@ -349,24 +354,20 @@ public final class ModuleProcess {
 
   /// A timer the module set is due: it is told, and the windows it changed take their frames.
   private func timerDue(_ id: String, in session: Int) {
-    guard isRunning, let entry = sessions.first(where: { $0.number == session }) else { return }
+    guard isRunning, let entry = entry(of: session) else { return }
     // Timers that keep setting one another at once are a loop: on real time nothing else stops
     // them (the virtual clock refuses first), so past 1,000 in a second of the session's time
     // the module is stopped (§11).
-    if let clock = entry.services?.clock {
-      entry.timerTimes.append(clock.now)
-      if entry.timerTimes.count > SessionClock.mostTimersAtOnce {
-        entry.timerTimes.removeFirst(entry.timerTimes.count - SessionClock.mostTimersAtOnce - 1)
-        if let first = entry.timerTimes.first, clock.now - first < .seconds(1) {
-          stopForViolation("its timers came due more than \(SessionClock.mostTimersAtOnce) times in a second (§11)")
-          return
-        }
-      }
+    if let clock = entry.services?.clock,
+      Self.passes(SessionClock.mostTimersAtOnce, aSecond: &entry.timerTimes, now: clock.now)
+    {
+      stopForViolation("its timers came due more than \(SessionClock.mostTimersAtOnce) times in a second (§11)")
+      return
     }
     var request = FrameObject(["type": "timer", "timer": .string(id), "session": .integer(session)])
     // Recording or replaying: the facts the timer's work used come back with it, kept under
     // the module's timers in the session.
-    let facts = sessions.first(where: { $0.number == session })?.services?.facts
+    let facts = entry.services?.facts
     let scope = "\(name) timers"
     let windows = windowScopes(in: session)
     if let facts, let relayed = RelayedFacts.request(facts, scope: scope, version: version, windows: windows) {
@@ -389,7 +390,7 @@ public final class ModuleProcess {
 
   /// How many timers the module has pending in a session.
   func pendingTimers(in session: Int) -> Int {
-    sessions.first { $0.number == session }?.timers.count ?? 0
+    entry(of: session)?.timers.count ?? 0
   }
 
   /// Gives other windows of the session the frames a reply carries for them (`updates`, §15).
@@ -519,8 +520,11 @@ public final class ModuleProcess {
     return ["updates": .list(updates)]
   }
 
+  /// What the process keeps for a session it serves.
+  private func entry(of session: Int) -> SessionEntry? { sessions.first { $0.number == session } }
+
   private func facts(of session: Int) -> SessionFacts? {
-    sessions.first { $0.number == session }?.services?.facts
+    entry(of: session)?.services?.facts
   }
 
   /// Tells the module about the sessions that ended since the last request (their host is

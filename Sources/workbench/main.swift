@@ -19,12 +19,10 @@ signal(SIGPIPE, SIG_IGN)
 
 /// `--without-builtin NAME` (repeatable, or `all`), anywhere on the line: those built-in
 /// modules are left out, so an external module of the same name stands in for one (the ports
-/// the protocol 2 tests run). It is kept in WORKBENCH_WITHOUT_BUILTIN, which `run`'s workers
-/// inherit.
-func leavingOutBuiltIns(_ words: [String]) -> (modules: [any FeatureModule], rest: [String]) {
+/// the protocol 2 tests run). `run` is given the names back, for its workers.
+func leavingOutBuiltIns(_ words: [String]) -> (modules: [any FeatureModule], names: [String], rest: [String]) {
   var rest: [String] = []
-  var names =
-    getenv("WORKBENCH_WITHOUT_BUILTIN").map { String(cString: $0).split(separator: ",").map(String.init) } ?? []
+  var names: [String] = []
   var index = 0
   while index < words.count {
     guard words[index] == "--without-builtin" else {
@@ -46,11 +44,10 @@ func leavingOutBuiltIns(_ words: [String]) -> (modules: [any FeatureModule], res
         + "(built in: \(known.joined(separator: ", ")), or all)\n")
     exit(ExitCode.usage)
   }
-  if !names.isEmpty { setenv("WORKBENCH_WITHOUT_BUILTIN", names.joined(separator: ","), 1) }
-  return (names.contains("all") ? [] : builtInModules.filter { !names.contains($0.manifest.name) }, rest)
+  return (names.contains("all") ? [] : builtInModules.filter { !names.contains($0.manifest.name) }, names, rest)
 }
 
-let (chosenBuiltIns, arguments) = leavingOutBuiltIns(Array(CommandLine.arguments.dropFirst()))
+let (chosenBuiltIns, builtInsLeftOut, arguments) = leavingOutBuiltIns(Array(CommandLine.arguments.dropFirst()))
 
 if arguments.contains("--version") {
   print("workbench \(WorkbenchVersion.current)")
@@ -166,7 +163,9 @@ switch named {
 case (let name, let rest)? where name == "reference":
   let (paths, _) = ModulePaths.parse(rest, command: "reference")
   exitRunning(withModules: paths) { Shell.printReference(modules: $0) }
-case (let name, let rest)? where name == "run":
+case (let name, var rest)? where name == "run":
+  // The workers `run` starts leave out the same built-in modules.
+  for left in builtInsLeftOut { rest += ["--without-builtin", left] }
   // A line `run` cannot parse is reported by `run` itself, with its help.
   let parsed = try? RunOptions.parse(rest, cores: 1)
   let paths = parsed?.modulePaths ?? []

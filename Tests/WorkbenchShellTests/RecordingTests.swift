@@ -286,31 +286,41 @@ import WorkbenchTestSupport
 
   /// An external module's facts are recorded and replayed too: the module reports the facts
   /// its effects used, and a replay sends them back for it to use instead of live ones.
-  @Test func anExternalModulesFactsAreRecordedAndReplayed() throws {
-    let folder = makeTemporaryFolder()
-    let file = folder + "/module.yaml"
-    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  /// Records `steps` in a tally window of the fixture module while its scale reads 17: the
+  /// file and what was written.
+  private func recordWithTheFixture(_ steps: String) throws -> (file: String, text: String) {
+    let file = makeTemporaryFolder() + "/recorded.yaml"
     let shell = ChildProcess.runWorkbench(
-      ["-q", "--module", fixture, "-c", "open tally pokes t; record start \(file); weigh; poke; weigh; record stop"],
+      ["-q", "--module", fixture, "-c", "open tally pokes t; record start \(file); \(steps); record stop"],
       environment: ["WORKBENCH_FIXTURE_SCALE": "17"])
     #expect(shell.status == 0, "\(shell.stderr)")
-    let recorded = try #require(readTextFile(file))
+    return (file, try #require(readTextFile(file)))
+  }
+
+  /// Runs a recording against the fixture module, its scale reading 99 now.
+  private func replayWithTheFixture(_ file: String) -> ProcessResult {
+    ChildProcess.runWorkbench(["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+  }
+
+  private var fixture: String {
+    String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  }
+
+  @Test func anExternalModulesFactsAreRecordedAndReplayed() throws {
+    let (file, recorded) = try recordWithTheFixture("weigh; poke; weigh")
     #expect(recorded.contains("scale.reading: [17, 17]"), "\(recorded)")
     #expect(recorded.contains("label: weighed 17"), "\(recorded)")
     // The scale reads 99 now: the replay still sees the recorded 17.
-    let replay = ChildProcess.runWorkbench(
-      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    let replay = replayWithTheFixture(file)
     #expect(replay.status == 0, "\(replay.stdout)")
     // A recording that says the scale read 18 replays as 18, so its expectation fails.
     writeTextFile(recorded.replacing("scale.reading: [17, 17]", with: "scale.reading: [17, 18]"), to: file)
-    let changed = ChildProcess.runWorkbench(
-      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    let changed = replayWithTheFixture(file)
     #expect(changed.status == 1)
     #expect(changed.stdout.contains("weighed 18"), "\(changed.stdout)")
     // One more reading than recorded: the module's divergence is named.
     writeTextFile(recorded.replacing("  - expect:", with: "  - t: weigh\n  - expect:"), to: file)
-    let extra = ChildProcess.runWorkbench(
-      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    let extra = replayWithTheFixture(file)
     #expect(extra.status == 1)
     #expect(
       extra.stdout.contains("window 1: the module asked for more scale.reading facts than the recording has left"),
@@ -321,21 +331,12 @@ import WorkbenchTestSupport
   /// is recorded with it through the protocol (`asked`), and a replay whose step asks another
   /// question fails there, naming both, as for a built-in module.
   @Test func anExternalModulesAnswerBelongsToItsQuestion() throws {
-    let folder = makeTemporaryFolder()
-    let file = folder + "/unit.yaml"
-    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
-    let shell = ChildProcess.runWorkbench(
-      ["-q", "--module", fixture, "-c", "open tally pokes t; record start \(file); weigh lb; record stop"],
-      environment: ["WORKBENCH_FIXTURE_SCALE": "17"])
-    #expect(shell.status == 0, "\(shell.stderr)")
-    let recorded = try #require(readTextFile(file))
+    let (file, recorded) = try recordWithTheFixture("weigh lb")
     #expect(recorded.contains("scale.reading: [{asked: {unit: lb}, answer: 17}]"), "\(recorded)")
-    let replay = ChildProcess.runWorkbench(
-      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    let replay = replayWithTheFixture(file)
     #expect(replay.status == 0, "\(replay.stdout)")
     writeTextFile(recorded.replacing("t: weigh lb", with: "t: weigh kg"), to: file)
-    let asked = ChildProcess.runWorkbench(
-      ["--module", fixture, "run", file], environment: ["WORKBENCH_FIXTURE_SCALE": "99"])
+    let asked = replayWithTheFixture(file)
     #expect(asked.status == 1)
     #expect(
       asked.stdout.contains(

@@ -8,8 +8,7 @@ enum HostCommands {
   static let all: [CommandSpec] = [
     help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
     show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, live, relaunch,
-    record,
-    restartModule, source, history.reporting(), set.reporting(), watch, quit, exit,
+    record, restartModule, source, history.reporting(), set.reporting(), watch, quit, exit,
   ]
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional

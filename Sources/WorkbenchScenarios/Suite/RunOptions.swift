@@ -36,6 +36,9 @@ public struct RunOptions: Sendable {
   public var worker = false
   /// Modules to run as processes for these scenarios.
   public var modulePaths: [String] = []
+  /// The built-in modules the run leaves out (`--without-builtin`, taken by the program before
+  /// `run` sees its arguments and given back here so its workers leave them out too).
+  public var builtInsLeftOut: [String] = []
   /// Internal, for workers that replace one that crashed: scenarios (`FILE:LINE`) and whole
   /// files already accounted for, which are not run again.
   public var skippedScenarios: Set<String> = []
@@ -138,6 +141,7 @@ public struct RunOptions: Sendable {
       $0.watch = true
     },
     .flag(["--worker"], help: nil) { $0.worker = true },
+    .value(["--without-builtin"], "NAME", help: nil) { $0.builtInsLeftOut.append($1) },
     .flag(["--keep-traces"], help: nil) { $0.traces = true },
     .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
     .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
@@ -179,6 +183,7 @@ public struct RunOptions: Sendable {
   var workerArguments: [String] {
     var arguments = ["--worker", "--repeat", String(repeatCount)]
     for path in modulePaths { arguments += ["--module", path] }
+    for name in builtInsLeftOut { arguments += ["--without-builtin", name] }
     if let filter { arguments += ["--filter", filter] }
     for tag in tags { arguments += ["--tag", tag] }
     for tag in excludedTags { arguments += ["--exclude-tag", tag] }

@@ -22,13 +22,15 @@ facts a recording keeps and a replay gives back. A module never writes any of th
     module.run()
 """
 
+import inspect
 import json
 import os
 import struct
 import sys
 import threading
+import traceback
 
-__all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice"]
+__all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 
 
 class Refused(Exception):
@@ -53,6 +55,38 @@ def rest(name, optional=False, help=""):
 
 def choice(name, words, optional=False, help=""):
     return {"name": name, "kind": "choice", "extra": list(words), "optional": optional, "help": help}
+
+
+def did_you_mean(word, candidates):
+    """`. Did you mean 'x'?` for the candidate closest to a mistyped `word`, or "" when none is
+    close: the host's rule (edit distance growing with the word's length, or a prefix)."""
+    lowered, best = word.lower(), None
+    for candidate in candidates:
+        distance = _edit_distance(lowered, candidate.lower())
+        if best is None or distance < best[1]:
+            best = (candidate, distance)
+    if best is None:
+        return ""
+    if best[1] <= max(1, min(3, len(word) // 3)):
+        return f". Did you mean '{best[0]}'?"
+    prefixed = sorted(candidate for candidate in candidates if candidate.lower().startswith(lowered))
+    return f". Did you mean '{prefixed[0]}'?" if len(lowered) >= 2 and prefixed else ""
+
+
+def _edit_distance(a, b):
+    """The restricted Damerau-Levenshtein distance (swaps of neighbours count one)."""
+    if not a or not b:
+        return len(a) + len(b)
+    before, previous = [0] * (len(b) + 1), list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, previous = previous, current
+    return previous[len(b)]
 
 
 def _words(line):
@@ -89,8 +123,16 @@ class Screen:
     def text(self, frame):
         return json.dumps(frame, sort_keys=True)
 
-    def restored(self):
-        """Called after the host gave the window a restored view state (`window.state`)."""
+    def restored(self, previous):
+        """Called after the host gave the window a restored view state (`window.state`; the one
+        it had is `previous`): a relaunch, `undo view`."""
+
+    def document_replaced(self):
+        """Called when the window's document was replaced from outside (an import, an undo):
+        `window.document` is the new one."""
+
+    def closed(self):
+        """Called when the window closes: cancel what it started."""
 
 
 class Window:
@@ -155,6 +197,8 @@ class Clock:
             self._session._current_key = key
             try:
                 callback()
+            except Exception:  # a timer's work that fails is the module's bug: said in its log, and the
+                traceback.print_exc()  # other timers and the windows' updates still go out
             finally:
                 self._session._current_key = previous
         self.now = max(self.now, due)
@@ -172,11 +216,12 @@ class Session:
         self.shared = {}
         self._current_key = None
         self._relay = None
-        self._reported = set()
+        self._reported = {}  # timer id -> when it is due, as the host was told
         self._last_sent = {}
         self._opened = []
         self._closed = []
         self._next_key = 0
+        self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
 
     def service(self, name, make):
         """The session's one object named `name` (a bridge per home), made on first use."""
@@ -238,7 +283,8 @@ class Session:
 
     def close_window(self, window):
         """Closes a window from a command (§17)."""
-        self.windows.pop(window.key, None)
+        if self.windows.pop(window.key, None) is not None:
+            window.screen.closed()
         self._closed.append(window.key)
 
     def changed(self):
@@ -255,6 +301,8 @@ class Module:
         self._validators = {}
         self._screens = {}
         self._commands = []
+        self._groups = {}
+        self._diagrams = []
         self._documents = {}
         self._sessions = {}
         self._protocol = 1
@@ -267,22 +315,40 @@ class Module:
         self._kinds[name] = dict(samples or {})
         self._validators[name] = validate
 
-    def screen(self, name, kind, fields=None):
-        """A class decorator: the class (a `Screen`) shows documents of `kind` in windows."""
+    def screen(self, name, kind, fields=None, lifetime=None):
+        """A class decorator: the class (a `Screen`) shows documents of `kind` in windows.
+        `fields` are the top-level fields of its frames; `lifetime` those of them that count
+        what happened in a window's life (loads since it opened), which recordings leave out."""
         def register(screen_class):
-            self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields}
+            self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime}
             return screen_class
         return register
 
-    def command(self, name, summary="", screens=None, arguments=(), details=""):
+    def command(self, name, summary="", screens=None, arguments=(), details="", window_effect=None):
         """A function decorator: `handler(window, *arguments)` runs the command (`window` is None
-        for one run with no window, §16); it may change `window.document` (committed) and
-        return text to show. `name` with a space is a subcommand (`network fail`)."""
+        for one run with no window, §16: a handler with a `session` parameter is given the
+        session either way); it may change `window.document` (committed) and
+        return text to show. `name` with a space is a subcommand (`network fail`). A command
+        that opens windows says how in `window_effect` (§3: `{"opensFrom": ...}`)."""
         def register(handler):
             self._commands.append({"name": name, "summary": summary, "screens": screens,
-                                   "arguments": list(arguments), "details": details, "handler": handler})
+                                   "arguments": list(arguments), "details": details, "handler": handler,
+                                   "windowEffect": window_effect,
+                                   "wantsSession": "session" in inspect.signature(handler).parameters})
             return handler
         return register
+
+    def group(self, name, summary, screens=None):
+        """Says what a command with subcommands (`network`, whose `network fail` and the like
+        are `command("network fail", ...)`) is for, and where it runs."""
+        self._groups[name] = {"summary": summary, "screens": screens}
+
+    def diagram(self, name, title, nodes, edges, state_machine=False, start=None):
+        """A diagram drawn from the module's code (`workbench diagram NAME`); `edges` are
+        `(from, to, label)`."""
+        self._diagrams.append({"name": name, "title": title, "stateMachine": state_machine, "start": start,
+                               "nodes": list(nodes),
+                               "edges": [{"from": a, "to": b, "label": label} for a, b, label in edges]})
 
     # The conversation.
 
@@ -326,11 +392,14 @@ class Module:
         for command in self._commands:
             spec = {"name": command["name"].split(" ")[-1], "summary": command["summary"],
                     "details": command["details"], "screens": command["screens"], "arguments": command["arguments"]}
+            if command["windowEffect"] is not None:
+                spec["windowEffect"] = command["windowEffect"]
             if " " in command["name"]:
                 parent = command["name"].split(" ")[0]
                 if parent not in groups:
-                    groups[parent] = {"name": parent, "summary": command["summary"], "details": "",
-                                      "screens": command["screens"], "arguments": [], "subcommands": [],
+                    said = self._groups.get(parent, {"summary": command["summary"], "screens": command["screens"]})
+                    groups[parent] = {"name": parent, "summary": said["summary"], "details": "",
+                                      "screens": said["screens"], "arguments": [], "subcommands": [],
                                       "requiresSubcommand": True}
                     specs.append(groups[parent])
                 groups[parent]["subcommands"].append(spec)
@@ -343,9 +412,11 @@ class Module:
             "samples": [{"name": sample, "kind": kind, "body": json.dumps(body)}
                         for kind, samples in self._kinds.items() for sample, body in samples.items()],
             "screens": [dict({"name": name, "documentKind": screen["kind"]},
-                             **({"fields": screen["fields"]} if screen["fields"] else {}))
+                             **({"fields": screen["fields"]} if screen["fields"] else {}),
+                             **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}))
                         for name, screen in self._screens.items()],
             "commands": specs,
+            "diagrams": self._diagrams,
         }
 
     def handle(self, request):
@@ -365,7 +436,7 @@ class Module:
                 reply = {"type": "error", "message": str(refusal)}
             except (KeyError, ValueError, TypeError) as problem:
                 reply = {"type": "error", "message": f"the module could not answer: {problem!r}"}
-            if session._relay is not None and reply.get("type") != "error":
+            if session._relay is not None:  # a refusal keeps what its work learnt from outside too
                 reply["facts"] = session._relay["used"]
                 if session._relay["divergence"]:
                     reply["divergence"] = session._relay["divergence"]
@@ -403,8 +474,16 @@ class Module:
 
     def _answer(self, request, session):
         kind, key = request.get("type"), request.get("key")
+        if isinstance(request.get("rows"), int):
+            session.rows = min(max(1, request["rows"]), 10000)
         if "body" in request and "document" in request:
-            self._documents[request["document"]] = json.loads(request["body"])
+            name, body = request["document"], json.loads(request["body"])
+            replaced = name in self._documents and self._documents[name] != body
+            self._documents[name] = body
+            if replaced:
+                for window in list(session.windows.values()):
+                    if window.document_name == name:
+                        window.screen.document_replaced()
         if kind == "validate":
             validate = self._validators.get(request.get("kind"))
             if validate is not None:
@@ -415,8 +494,10 @@ class Module:
             window = self._make_window(session, key, request["screen"], request["document"], state)
             return self._result(window)
         if kind == "close":
-            session.windows.pop(key, None)
+            window = session.windows.pop(key, None)
             session._last_sent.pop(key, None)
+            if window is not None:
+                window.screen.closed()
             return {"type": "ok"}
         if kind == "timer":
             timer = session.clock.pending().get(request.get("timer"))
@@ -432,8 +513,9 @@ class Module:
         if window is None:
             raise Refused(f"no window {key} in the module")
         if kind == "restore":
+            previous = window.state
             window.state = json.loads(request["state"]) if request.get("state") else {}
-            window.screen.restored()
+            window.screen.restored(previous)
             return self._result(window)
         if kind == "refresh":
             return self._result(window)
@@ -460,7 +542,8 @@ class Module:
             names = command["name"].split(" ")
             if words[:len(names)] == names:
                 values = self._arguments(command, words[len(names):])
-                output = command["handler"](window, *values)
+                extra = {"session": session} if command["wantsSession"] else {}
+                output = command["handler"](window, *values, **extra)
                 return None if output is None else str(output)
         raise Refused(f"unknown command '{line}'")
 
@@ -484,11 +567,12 @@ class Module:
         pending = session.clock.pending()
         timers = []
         for timer_id, (due, _, _, _) in sorted(pending.items(), key=lambda item: item[1][1]):
-            if timer_id not in session._reported:
-                session._reported.add(timer_id)
+            if session._reported.get(timer_id) != due:  # new, or set again for another time
+                session._reported[timer_id] = due
                 timers.append({"id": timer_id, "after": max(0, due - session.clock.now)})
         gone = sorted(timer_id for timer_id in session._reported if timer_id not in pending)
-        session._reported.difference_update(gone)
+        for timer_id in gone:
+            del session._reported[timer_id]
         if timers:
             reply["timers"] = timers
         if gone:

@@ -114,6 +114,7 @@ public struct ExternalModule: FeatureModule {
         name: name, documentKind: kind, summary: "a screen of the \(manifest.name) module",
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
         frameFields: screen["fields"]?.elements.map { $0.compactMap(\.stringValue) },
+        lifetimeFields: screen["lifetimeFields"]?.elements?.compactMap(\.stringValue),
         make: { document, viewState, environment in
           ProxyScreen(
             document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)
@@ -192,6 +193,9 @@ public final class ProxyScreen: ScreenModel {
   let factScope: String
   /// The number of the window's session among the module's (protocol 2, §16).
   let session: Int
+  /// How many rows a window shows (`--rows`, a scenario's `rows:`), sent with `open` and
+  /// `restore` in protocol 2 so a module pages as a built-in screen does.
+  let viewportRows: Int
   private(set) var currentFrame: FrameValue = .null
   private var revision = 1
 
@@ -216,6 +220,7 @@ public final class ProxyScreen: ScreenModel {
     facts = environment.services.facts
     factScope = environment.factScope
     session = process?.session(of: environment.services) ?? 0
+    viewportRows = environment.viewportRows
     key = opened?["key"]?.stringValue ?? process?.nextWindowKey() ?? "w0"
     process?.screens.append(ModuleProcess.ScreenBox(self))
     // A window the module opened from a command (§17) is already open there, with a frame.
@@ -242,7 +247,10 @@ public final class ProxyScreen: ScreenModel {
     // costs what the command costs, not a copy of the document each time.
     if process?.documentsSent[documentName] != documentJSON { object["body"] = .string(documentJSON) }
     for (name, value) in extra { object[name] = value }
-    if let process, process.version >= 2 { object["session"] = .integer(session) }
+    if let process, process.version >= 2 {
+      object["session"] = .integer(session)
+      if type == "open" || type == "restore" { object["rows"] = .integer(viewportRows) }
+    }
     if let relayed = RelayedFacts.request(
       facts, scope: factScope, version: process?.version ?? 1, windows: process?.windowScopes(in: session) ?? [])
     {
@@ -251,7 +259,7 @@ public final class ProxyScreen: ScreenModel {
     return .object(object)
   }
 
-  private func takeFacts(_ reply: FrameValue) {
+  func takeFacts(_ reply: FrameValue) {
     guard reply["facts"] != nil || reply["divergence"] != nil else { return }
     let windows = Dictionary(
       (process?.windowScopes(in: session) ?? []).map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
@@ -350,9 +358,12 @@ public final class ProxyScreen: ScreenModel {
       throw CommandError("window \(window.label) does not show a \(module) screen")
     }
     let reply: FrameValue
+    _ = process.takeRefusal()
     do {
       reply = try process.call(screen.request("command", extra: ["line": .string(line)]))
     } catch {
+      // What the refused work learnt from outside is kept (an answer that made it fail).
+      if let refusal = process.takeRefusal() { screen.takeFacts(refusal) }
       if !process.isRunning { closeWindows(of: process, in: context) }
       throw error
     }
@@ -437,8 +448,9 @@ extension ProxyScreen {
     let reply = try process.call(["type": "command", "line": .string(line), "session": .integer(session)])
     process.takeTimers(reply, in: session)
     process.takeUpdates(reply, in: session)
+    // Nothing to say is nothing shown, as for a built-in command run with no window.
     if let output = reply["output"]?.stringValue { return .text(output) }
-    return .text("")
+    return .nothing
   }
 
   /// Closes every window on a module that stopped.

@@ -307,9 +307,20 @@ public final class ModuleProcess {
         "its reply to `\(requestType)` was not what the protocol says: expected \(problems.joined(separator: "; "))")
     }
     if reply["type"]?.stringValue == "error" {
+      refusal = reply
       throw CommandError(reply["message"]?.stringValue ?? "the module refused")
     }
     return reply
+  }
+
+  /// The last `error` the module answered with, kept for the facts it may carry (§12): the
+  /// window whose request it was takes them. Taking it empties it.
+  private var refusal: FrameValue?
+
+  /// The refusal of the last request, once.
+  func takeRefusal() -> FrameValue? {
+    defer { refusal = nil }
+    return refusal
   }
 
   /// What a module that did not start printed last, for its error: a Python traceback, a

@@ -142,6 +142,8 @@ public final class ModuleSession {
       if let fields = host.frameFields(ofScreen: screen.name) {
         members.append(("fields", .list(fields.map { .string($0) })))
       }
+      let lifetime = host.registry.lifetimeFields(ofScreen: screen.name)
+      if !lifetime.isEmpty { members.append(("lifetimeFields", .list(lifetime.map { .string($0) }))) }
       return .object(FrameObject(members: members))
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.
@@ -176,7 +178,12 @@ public final class ModuleSession {
         sides[number] = nil
         return ["type": "ok", "id": request["id"] ?? .null]
       }
-      current = sides[number] ?? Side(host: Host(registry: main.host.registry, clock: .virtual))
+      // A window shows as many rows as the host's (`rows`, sent with `open`), within reason: a
+      // screen adds it to an index.
+      let rows = request["rows"]?.integerValue ?? ScreenEnvironment.defaultViewportRows
+      let environment = ScreenEnvironment(viewportRows: min(max(1, rows), 10_000))
+      current =
+        sides[number] ?? Side(host: Host(registry: main.host.registry, environment: environment, clock: .virtual))
       sides[number] = current
     }
     defer { current = main }

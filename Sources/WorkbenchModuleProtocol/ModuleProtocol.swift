@@ -293,7 +293,9 @@ public enum ReplyRules {
       return ["a message with a `type`, got \(excerpt(reply))"]
     }
     if type == "error" {
-      return reply["message"]?.stringValue == nil ? ["an error with a `message` as text"] : []
+      // A refusal may carry the facts the work used before it was refused (§12): an outside
+      // answer that made it fail is kept like any other.
+      return (reply["message"]?.stringValue == nil ? ["an error with a `message` as text"] : []) + factProblems(reply)
     }
     if resultRequests.contains(request) {
       guard type == "result" else { return ["a `result` or an `error` for `\(request)`, got `\(type)`"] }
@@ -320,6 +322,12 @@ public enum ReplyRules {
     if let commit = reply["commit"], commit != .null, commit.stringValue == nil {
       problems.append("`commit` as JSON text or null")
     }
+    return problems + factProblems(reply) + timerProblems(reply) + updateProblems(reply)
+  }
+
+  /// What is wrong with a reply's `facts` and `divergence` (§12).
+  public static func factProblems(_ reply: FrameValue) -> [String] {
+    var problems: [String] = []
     if let facts = reply["facts"], facts != .null {
       let wellFormed =
         facts.elements?.allSatisfy { fact in
@@ -333,7 +341,7 @@ public enum ReplyRules {
     if let divergence = reply["divergence"], divergence != .null, divergence.stringValue == nil {
       problems.append("`divergence` as text")
     }
-    return problems + timerProblems(reply) + updateProblems(reply)
+    return problems
   }
 
   /// What is wrong with a reply's `timers` and `cancel` (protocol 2, §14).

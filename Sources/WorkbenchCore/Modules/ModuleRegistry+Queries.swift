@@ -6,6 +6,12 @@ extension ModuleRegistry {
     screenKinds[screen]?.frameFields
   }
 
+  /// The fields of `screen`'s frames that count what happened in a window's life (loads since
+  /// it opened), which a recording leaves out of its expectations.
+  public func lifetimeFields(ofScreen screen: String) -> [String] {
+    screenKinds[screen]?.lifetimeFields ?? []
+  }
+
   /// Turns a stored snapshot and the edits stored since into the whole document's JSON (what
   /// the workspace gives a reader of the whole document).
   public func materializeDocument(kind: String, snapshot: String, edits: [String]) throws -> String {

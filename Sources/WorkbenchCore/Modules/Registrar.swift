@@ -63,20 +63,24 @@ public final class Registrar {
   /// Registers a screen whose models `make` builds, for models that need more than the
   /// document, a view state and the environment (a proxy for a module process, say).
   ///
-  /// - Parameter frameFields: the fields its frames have, when `Model.frameFields` cannot say
-  ///   (one proxy type standing for the screens of a module process).
+  /// - Parameters:
+  ///   - frameFields: the fields its frames have, when `Model.frameFields` cannot say (one
+  ///     proxy type standing for the screens of a module process).
+  ///   - lifetimeFields: likewise for `Model.lifetimeFields`.
   public func screen<Model: ScreenModel>(
     name: String,
     documentKind: String,
     summary: String,
     render: @escaping @Sendable (FrameValue) -> String,
     frameFields: [String]? = nil,
+    lifetimeFields: [String]? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
-        render: render, frameFields: frameFields ?? Model.frameFields, lifetimeFields: Model.lifetimeFields,
+        render: render, frameFields: frameFields ?? Model.frameFields,
+        lifetimeFields: lifetimeFields ?? Model.lifetimeFields,
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }
           return ScreenBox<Model>(model: make(document, Model.State(), environment))

@@ -1,0 +1,591 @@
+"""The workbench module kit for Python: the standard library only, one file.
+
+A module declares its document kinds, screens and commands; the kit speaks the protocol
+(docs/protocol.md): the framing, the handshake and its version, windows, documents and
+commits, the host's clock (timers, protocol 2), updates of other windows, sessions, and the
+facts a recording keeps and a replay gives back. A module never writes any of that by hand.
+
+    import workbench_module as wb
+
+    module = wb.Module("kettle", "1.0", "a kettle that boils on the session clock")
+    module.document_kind("kettle", samples={"kettle": {"litres": 1}})
+
+    @module.screen("kettle", kind="kettle", fields=["state", "boils"])
+    class Kettle(wb.Screen):
+        def frame(self):
+            return {"state": "cold", "boils": 0}
+
+    @module.command("boil", screens=["kettle"], arguments=[wb.integer("ms", 0, 86400000)])
+    def boil(window, ms):
+        window.session.clock.schedule(ms, lambda: ...)
+
+    module.run()
+"""
+
+import inspect
+import json
+import os
+import struct
+import sys
+import threading
+import traceback
+
+__all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
+
+
+class Refused(Exception):
+    """A request or command the module refuses: the host shows the message (protocol §7)."""
+
+
+# Arguments of a command, as the handshake declares them (§3). The host checks a line against
+# them before the module sees it; the kit turns the words into Python values.
+
+def integer(name, low=None, high=None, optional=False, help=""):
+    extra = [low, high] if low is not None and high is not None else None
+    return {"name": name, "kind": "integer", "extra": extra, "optional": optional, "help": help}
+
+
+def word(name, optional=False, help=""):
+    return {"name": name, "kind": "word", "extra": None, "optional": optional, "help": help}
+
+
+def rest(name, optional=False, help=""):
+    return {"name": name, "kind": "rest", "extra": None, "optional": optional, "help": help}
+
+
+def choice(name, words, optional=False, help=""):
+    return {"name": name, "kind": "choice", "extra": list(words), "optional": optional, "help": help}
+
+
+def did_you_mean(word, candidates):
+    """`. Did you mean 'x'?` for the candidate closest to a mistyped `word`, or "" when none is
+    close: the host's rule (edit distance growing with the word's length, or a prefix)."""
+    lowered, best = word.lower(), None
+    for candidate in candidates:
+        distance = _edit_distance(lowered, candidate.lower())
+        if best is None or distance < best[1]:
+            best = (candidate, distance)
+    if best is None:
+        return ""
+    if best[1] <= max(1, min(3, len(word) // 3)):
+        return f". Did you mean '{best[0]}'?"
+    prefixed = sorted(candidate for candidate in candidates if candidate.lower().startswith(lowered))
+    return f". Did you mean '{prefixed[0]}'?" if len(lowered) >= 2 and prefixed else ""
+
+
+def _edit_distance(a, b):
+    """The restricted Damerau-Levenshtein distance (swaps of neighbours count one)."""
+    if not a or not b:
+        return len(a) + len(b)
+    before, previous = [0] * (len(b) + 1), list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, previous = previous, current
+    return previous[len(b)]
+
+
+def _words(line):
+    """Splits a line as the host quotes it: words, and "quoted text" with \\" inside."""
+    words, current, quoted, escaped, started = [], "", False, False, False
+    for character in line:
+        if escaped:
+            current, escaped = current + character, False
+        elif character == "\\" and quoted:
+            escaped = True
+        elif character == '"':
+            quoted, started = not quoted, True
+        elif character == " " and not quoted:
+            if started or current:
+                words.append(current)
+            current, started = "", False
+        else:
+            current += character
+    if started or current:
+        words.append(current)
+    return words
+
+
+class Screen:
+    """A kind of window. Subclass it: `frame()` is what scenarios assert on (a dict), `text(frame)`
+    what the shell shows. `self.window` is the window, with its document, view state and session."""
+
+    def __init__(self, window):
+        self.window = window
+
+    def frame(self):
+        return {}
+
+    def text(self, frame):
+        return json.dumps(frame, sort_keys=True)
+
+    def restored(self, previous):
+        """Called after the host gave the window a restored view state (`window.state`; the one
+        it had is `previous`): a relaunch, `undo view`."""
+
+    def document_replaced(self):
+        """Called when the window's document was replaced from outside (an import, an undo):
+        `window.document` is the new one."""
+
+    def closed(self):
+        """Called when the window closes: cancel what it started."""
+
+
+class Window:
+    """A window of a session: its screen, the document it shows (a dict you may change: the kit
+    commits it), its view state (a dict kept by the host) and the session it belongs to."""
+
+    def __init__(self, session, key, screen_name, document_name, state):
+        self.session = session
+        self.key = key
+        self.screen_name = screen_name
+        self.document_name = document_name
+        self.state = state
+        self.screen = None
+
+    @property
+    def document(self):
+        return self.session.module._documents[self.document_name]
+
+    @document.setter
+    def document(self, value):
+        self.session.module._documents[self.document_name] = value
+
+    def result(self):
+        frame = self.screen.frame()
+        return {"frame": frame, "text": self.screen.text(frame), "state": json.dumps(self.state, sort_keys=True)}
+
+
+class Clock:
+    """A session's clock: it moves only when the host says a timer is due (protocol 2, §14), so
+    a scenario's `clock advance` and `settle` drive it exactly as they drive a built-in module."""
+
+    def __init__(self, session):
+        self._session = session
+        self.now = 0  # milliseconds since the session started, as far as the module knows
+        self._timers = {}  # id -> (due, order, callback, window key)
+        self._order = 0
+
+    def schedule(self, after, callback, id=None):
+        """Calls `callback()` once `after` milliseconds of the session's time have passed; an id
+        given again replaces the timer. Returns the id (`cancel(id)` drops it)."""
+        self._order += 1
+        timer_id = id if id is not None else f"t{self._order}"
+        self._timers[timer_id] = (self.now + max(0, int(after)), self._order, callback, self._session._current_key)
+        return timer_id
+
+    def cancel(self, timer_id):
+        self._timers.pop(timer_id, None)
+
+    def pending(self):
+        return dict(self._timers)
+
+    def _advance_to(self, due):
+        """Runs every timer due by `due`, in order, moving the clock to each."""
+        while True:
+            ready = [(entry[0], entry[1], timer_id) for timer_id, entry in self._timers.items() if entry[0] <= due]
+            if not ready:
+                break
+            when, _, timer_id = min(ready)
+            _, _, callback, key = self._timers.pop(timer_id)
+            self.now = max(self.now, when)
+            previous = self._session._current_key
+            self._session._current_key = key
+            try:
+                callback()
+            except Exception:  # a timer's work that fails is the module's bug: said in its log, and the
+                traceback.print_exc()  # other timers and the windows' updates still go out
+            finally:
+                self._session._current_key = previous
+        self.now = max(self.now, due)
+
+
+class Session:
+    """What the module keeps for one of the host's sessions (§16): its windows, its clock, the
+    objects its windows share (`shared`), and the facts its effects take from outside."""
+
+    def __init__(self, module, number):
+        self.module = module
+        self.number = number
+        self.windows = {}
+        self.clock = Clock(self)
+        self.shared = {}
+        self._current_key = None
+        self._relay = None
+        self._reported = {}  # timer id -> when it is due, as the host was told
+        self._last_sent = {}
+        self._opened = []
+        self._closed = []
+        self._next_key = 0
+        self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
+
+    def service(self, name, make):
+        """The session's one object named `name` (a bridge per home), made on first use."""
+        if name not in self.shared:
+            self.shared[name] = make()
+        return self.shared[name]
+
+    def fact(self, source, live, asked=None, scope=None):
+        """A value from outside the session (a network answer, a device's state): `live()` now,
+        kept while the host records; the recorded value while it replays (§12). `asked` is the
+        question a fact answers (the search text): a replay serves an answer only to the same
+        question. `scope` names a scope the session shares (`network`); by default the fact is
+        the window's whose work asks for it."""
+        relay = self._relay
+        if relay is None:
+            return live()
+        window = None if scope is not None else self._current_key
+        place = ("scope", scope) if scope is not None else ("window", window)
+        count = relay["counts"].get((place, source), 0)
+        relay["counts"][(place, source)] = count + 1
+        if relay["replaying"]:
+            values = relay["recorded"].get(place, {}).get(source, [])
+            if count < len(values):
+                recorded = values[count]
+                if asked is not None and isinstance(recorded, dict) and "asked" in recorded:
+                    if recorded["asked"] != asked:
+                        relay["divergence"] = relay["divergence"] or (
+                            f"the replay asked {source} #{count + 1} for {json.dumps(asked)}, and the recording "
+                            f"answered it for {json.dumps(recorded['asked'])}: the step asks something else than "
+                            "when it was recorded")
+                        value = live()
+                    else:
+                        value = recorded["answer"]
+                else:
+                    value = recorded
+            else:
+                value = live()
+                relay["divergence"] = relay["divergence"] or (
+                    f"the module asked for more {source} facts than the recording has left")
+        else:
+            value = live()
+        reported = {"source": source, "value": value}
+        if asked is not None:
+            reported["asked"] = asked
+        if scope is not None:
+            reported["scope"] = scope
+        elif window is not None and window != relay["key"]:
+            reported["window"] = window
+        relay["used"].append(reported)
+        return value
+
+    def open_window(self, screen_name, document_name, name=None, state=None):
+        """Opens a window from a command (a room from a home, §17): the host opens it too."""
+        self._next_key += 1
+        key = f"k{self._next_key}"
+        window = self.module._make_window(self, key, screen_name, document_name, state or {})
+        self._opened.append((window, name))
+        return window
+
+    def close_window(self, window):
+        """Closes a window from a command (§17)."""
+        if self.windows.pop(window.key, None) is not None:
+            window.screen.closed()
+        self._closed.append(window.key)
+
+    def changed(self):
+        """Says, unasked, that this session's windows changed (a live source: a device's own
+        event, §19). Call it from any thread; the host takes the change in between commands and
+        a recording keeps it. A module that only reacts to commands and timers never needs it."""
+        self.module._notify(self)
+
+
+class Module:
+    def __init__(self, name, version, summary):
+        self.name, self.version, self.summary = name, version, summary
+        self._kinds = {}
+        self._validators = {}
+        self._screens = {}
+        self._commands = []
+        self._groups = {}
+        self._diagrams = []
+        self._documents = {}
+        self._sessions = {}
+        self._protocol = 1
+        self._sink = None
+        self._lock = threading.RLock()
+
+    def document_kind(self, name, samples=None, validate=None):
+        """A kind of document, with the sample documents a new workspace starts with (dicts);
+        `validate(document)`, if given, raises `Refused` saying what is wrong with one (§13)."""
+        self._kinds[name] = dict(samples or {})
+        self._validators[name] = validate
+
+    def screen(self, name, kind, fields=None, lifetime=None):
+        """A class decorator: the class (a `Screen`) shows documents of `kind` in windows.
+        `fields` are the top-level fields of its frames; `lifetime` those of them that count
+        what happened in a window's life (loads since it opened), which recordings leave out."""
+        def register(screen_class):
+            self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime}
+            return screen_class
+        return register
+
+    def command(self, name, summary="", screens=None, arguments=(), details="", window_effect=None):
+        """A function decorator: `handler(window, *arguments)` runs the command (`window` is None
+        for one run with no window, §16: a handler with a `session` parameter is given the
+        session either way); it may change `window.document` (committed) and
+        return text to show. `name` with a space is a subcommand (`network fail`). A command
+        that opens windows says how in `window_effect` (§3: `{"opensFrom": ...}`)."""
+        def register(handler):
+            self._commands.append({"name": name, "summary": summary, "screens": screens,
+                                   "arguments": list(arguments), "details": details, "handler": handler,
+                                   "windowEffect": window_effect,
+                                   "wantsSession": "session" in inspect.signature(handler).parameters})
+            return handler
+        return register
+
+    def group(self, name, summary, screens=None):
+        """Says what a command with subcommands (`network`, whose `network fail` and the like
+        are `command("network fail", ...)`) is for, and where it runs."""
+        self._groups[name] = {"summary": summary, "screens": screens}
+
+    def diagram(self, name, title, nodes, edges, state_machine=False, start=None):
+        """A diagram drawn from the module's code (`workbench diagram NAME`); `edges` are
+        `(from, to, label)`."""
+        self._diagrams.append({"name": name, "title": title, "stateMachine": state_machine, "start": start,
+                               "nodes": list(nodes),
+                               "edges": [{"from": a, "to": b, "label": label} for a, b, label in edges]})
+
+    # The conversation.
+
+    def run(self):
+        offered = os.environ.get("WORKBENCH_HOST_PROTOCOLS", "")
+        self._protocol = 2 if "2" in offered.split(",") else 1
+        source, self._sink = sys.stdin.buffer, sys.stdout.buffer
+        sys.stdout = sys.stderr  # prints go to the module's log, not into the protocol (§1)
+        self._send(self._sink, self._hello())
+        while True:
+            try:
+                header = source.read(4)
+                if len(header) < 4:
+                    return 0  # the host closed our input (§10)
+                request = json.loads(source.read(struct.unpack(">I", header)[0]).decode("utf-8"))
+            except ValueError:
+                return 0  # malformed: leave, do not crash (§9)
+            with self._lock:  # a live source's change never goes out in the middle of a reply
+                self._send(self._sink, self.handle(request))
+
+    def _notify(self, session):
+        if self._protocol < 2 or self._sink is None:
+            return
+        with self._lock:
+            updates = []
+            for key, window in sorted(session.windows.items()):
+                result = window.result()
+                if session._last_sent.get(key) != (result["frame"], result["state"]):
+                    session._last_sent[key] = (result["frame"], result["state"])
+                    updates.append(dict(result, key=key))
+            if updates:
+                self._send(self._sink, {"type": "changed", "session": session.number, "updates": updates})
+
+    def _send(self, sink, message):
+        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
+        sink.write(struct.pack(">I", len(body)) + body)
+        sink.flush()
+
+    def _hello(self):
+        specs, groups = [], {}
+        for command in self._commands:
+            spec = {"name": command["name"].split(" ")[-1], "summary": command["summary"],
+                    "details": command["details"], "screens": command["screens"], "arguments": command["arguments"]}
+            if command["windowEffect"] is not None:
+                spec["windowEffect"] = command["windowEffect"]
+            if " " in command["name"]:
+                parent = command["name"].split(" ")[0]
+                if parent not in groups:
+                    said = self._groups.get(parent, {"summary": command["summary"], "screens": command["screens"]})
+                    groups[parent] = {"name": parent, "summary": said["summary"], "details": "",
+                                      "screens": said["screens"], "arguments": [], "subcommands": [],
+                                      "requiresSubcommand": True}
+                    specs.append(groups[parent])
+                groups[parent]["subcommands"].append(spec)
+            else:
+                specs.append(spec)
+        return {
+            "type": "hello", "protocol": self._protocol,
+            "manifest": {"name": self.name, "version": self.version, "summary": self.summary},
+            "documentKinds": list(self._kinds),
+            "samples": [{"name": sample, "kind": kind, "body": json.dumps(body)}
+                        for kind, samples in self._kinds.items() for sample, body in samples.items()],
+            "screens": [dict({"name": name, "documentKind": screen["kind"]},
+                             **({"fields": screen["fields"]} if screen["fields"] else {}),
+                             **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}))
+                        for name, screen in self._screens.items()],
+            "commands": specs,
+            "diagrams": self._diagrams,
+        }
+
+    def handle(self, request):
+        """The reply to one request (tests can call it directly)."""
+        session = self._session(request.get("session", 0))
+        if request.get("type") == "end":
+            self._sessions.pop(request.get("session", 0), None)
+            reply = {"type": "ok"}
+        else:
+            key = request.get("key")
+            session._current_key = key
+            facts = request.get("facts")
+            session._relay = None if facts is None else self._relay(facts, key)
+            try:
+                reply = self._answer(request, session)
+            except Refused as refusal:
+                reply = {"type": "error", "message": str(refusal)}
+            except (KeyError, ValueError, TypeError) as problem:
+                reply = {"type": "error", "message": f"the module could not answer: {problem!r}"}
+            if session._relay is not None:  # a refusal keeps what its work learnt from outside too
+                reply["facts"] = session._relay["used"]
+                if session._relay["divergence"]:
+                    reply["divergence"] = session._relay["divergence"]
+            session._relay = None
+            session._current_key = None
+            if self._protocol >= 2 and reply.get("type") in ("result", "ok"):
+                self._add_timers_and_updates(reply, session, key)
+        if "id" in request:
+            reply["id"] = request["id"]  # the reply names the request it answers (§7)
+        return reply
+
+    def _session(self, number):
+        if number not in self._sessions:
+            self._sessions[number] = Session(self, number)
+        return self._sessions[number]
+
+    def _relay(self, facts, key):
+        recorded = {}
+        if "replay" in facts and key is not None:
+            recorded[("window", key)] = facts["replay"]
+        for window, sources in facts.get("windows", {}).items():
+            recorded[("window", window)] = sources
+        for scope, sources in facts.get("shared", {}).items():
+            recorded[("scope", scope)] = sources
+        return {"replaying": "replay" in facts or "windows" in facts or "shared" in facts,
+                "recorded": recorded, "counts": {}, "used": [], "divergence": None, "key": key}
+
+    def _make_window(self, session, key, screen_name, document_name, state):
+        if screen_name not in self._screens:
+            raise Refused(f"unknown screen '{screen_name}'")
+        window = Window(session, key, screen_name, document_name, state)
+        window.screen = self._screens[screen_name]["class"](window)
+        session.windows[key] = window
+        return window
+
+    def _answer(self, request, session):
+        kind, key = request.get("type"), request.get("key")
+        if isinstance(request.get("rows"), int):
+            session.rows = min(max(1, request["rows"]), 10000)
+        if "body" in request and "document" in request:
+            name, body = request["document"], json.loads(request["body"])
+            replaced = name in self._documents and self._documents[name] != body
+            self._documents[name] = body
+            if replaced:
+                for window in list(session.windows.values()):
+                    if window.document_name == name:
+                        window.screen.document_replaced()
+        if kind == "validate":
+            validate = self._validators.get(request.get("kind"))
+            if validate is not None:
+                validate(json.loads(request.get("body", "")))
+            return {"type": "ok"}
+        if kind == "open":
+            state = json.loads(request["state"]) if request.get("state") else {}
+            window = self._make_window(session, key, request["screen"], request["document"], state)
+            return self._result(window)
+        if kind == "close":
+            window = session.windows.pop(key, None)
+            session._last_sent.pop(key, None)
+            if window is not None:
+                window.screen.closed()
+            return {"type": "ok"}
+        if kind == "timer":
+            timer = session.clock.pending().get(request.get("timer"))
+            if timer is not None:
+                session.clock._advance_to(timer[0])
+            return {"type": "ok"}
+        if kind == "command" and key is None:
+            output = self._run(None, session, request["line"])
+            return {"type": "ok", "output": output}
+        if kind not in ("refresh", "restore", "command"):
+            raise Refused(f"unknown request '{kind}'")
+        window = session.windows.get(key)
+        if window is None:
+            raise Refused(f"no window {key} in the module")
+        if kind == "restore":
+            previous = window.state
+            window.state = json.loads(request["state"]) if request.get("state") else {}
+            window.screen.restored(previous)
+            return self._result(window)
+        if kind == "refresh":
+            return self._result(window)
+        before = json.dumps(window.document, sort_keys=True)
+        output = self._run(window, session, request["line"])
+        after = json.dumps(window.document, sort_keys=True)
+        reply = self._result(window, output=output, commit=after if after != before else None)
+        if session._opened:
+            reply["opened"] = []
+            for opened, name in session._opened:
+                entry = dict(opened.result(), key=opened.key, screen=opened.screen_name,
+                             document=opened.document_name, name=name)
+                session._last_sent[opened.key] = (entry["frame"], entry["state"])
+                reply["opened"].append(entry)
+            session._opened = []
+        if session._closed:
+            reply["closed"] = session._closed
+            session._closed = []
+        return reply
+
+    def _run(self, window, session, line):
+        words = _words(line)
+        for command in self._commands:
+            names = command["name"].split(" ")
+            if words[:len(names)] == names:
+                values = self._arguments(command, words[len(names):])
+                extra = {"session": session} if command["wantsSession"] else {}
+                output = command["handler"](window, *values, **extra)
+                return None if output is None else str(output)
+        raise Refused(f"unknown command '{line}'")
+
+    def _arguments(self, command, words):
+        values = []
+        for index, argument in enumerate(command["arguments"]):
+            if argument["kind"] == "rest":
+                values.append(" ".join(words[index:]) if index < len(words) else None)
+                break
+            if index >= len(words):
+                values.append(None)
+                continue
+            values.append(int(words[index]) if argument["kind"] == "integer" else words[index])
+        return values
+
+    def _result(self, window, output=None, commit=None):
+        reply = dict({"type": "result", "output": output, "commit": commit}, **window.result())
+        return reply
+
+    def _add_timers_and_updates(self, reply, session, key):
+        pending = session.clock.pending()
+        timers = []
+        for timer_id, (due, _, _, _) in sorted(pending.items(), key=lambda item: item[1][1]):
+            if session._reported.get(timer_id) != due:  # new, or set again for another time
+                session._reported[timer_id] = due
+                timers.append({"id": timer_id, "after": max(0, due - session.clock.now)})
+        gone = sorted(timer_id for timer_id in session._reported if timer_id not in pending)
+        for timer_id in gone:
+            del session._reported[timer_id]
+        if timers:
+            reply["timers"] = timers
+        if gone:
+            reply["cancel"] = gone
+        if key is not None and reply.get("type") == "result":
+            session._last_sent[key] = (reply["frame"], reply["state"])
+        updates = []
+        for other, window in sorted(session.windows.items()):
+            if other == key:
+                continue
+            result = window.result()
+            if session._last_sent.get(other) != (result["frame"], result["state"]):
+                session._last_sent[other] = (result["frame"], result["state"])
+                updates.append(dict(result, key=other))
+        if updates:
+            reply["updates"] = updates

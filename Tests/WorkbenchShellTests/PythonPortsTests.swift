@@ -1,0 +1,189 @@
+import Testing
+import WorkbenchTestSupport
+
+@testable import WorkbenchShell
+
+/// The ledger and the lights written again in Python on the kit (Examples/ledger,
+/// Examples/lights): the proof that a module outside the host can do what the built-ins do. They
+/// pass the built-ins' own scenario folders with the built-ins switched off, and show the same
+/// frames, text, help and errors.
+struct PythonPortsTests {
+  let examples = repositoryRoot() + "/Examples"
+  var ports: [String] {
+    [
+      "--without-builtin", "ledger", "--without-builtin", "lights", "-m", examples + "/ledger/ledger.py", "-m",
+      examples + "/lights/lights.py",
+    ]
+  }
+  var folders: [String] { [repositoryRoot() + "/Scenarios/ledger", repositoryRoot() + "/Scenarios/lights"] }
+
+  /// Every example carries the kit as `new-module` writes it, so each runs as it is.
+  @Test func everyExampleCarriesTheKitAsNewModuleWritesIt() {
+    for example in ["kettle", "ledger", "lights"] {
+      #expect(readTextFile(examples + "/\(example)/" + PythonKit.fileName) == PythonKit.source, "\(example)")
+    }
+  }
+
+  @Test func thePortsPassTheBuiltInsScenarioFolders() {
+    let builtIn = ChildProcess.runWorkbench(["run"] + folders)
+    let ported = ChildProcess.runWorkbench(["run"] + ports + folders)
+    #expect(ported.status == 0, "\(ported.stdout)\(ported.stderr)")
+    #expect(ported.stdout.hasSuffix("16 passed, 0 failed\n"), "\(ported.stdout)")
+    #expect(ported.stdout.split(separator: "\n").last == builtIn.stdout.split(separator: "\n").last)
+    let modules = ChildProcess.runWorkbench(ports + ["-w", ":memory:", "-c", "modules"])
+    #expect(modules.stdout.contains("(process \(examples)/ledger/ledger.py, protocol 2)"), "\(modules.stdout)")
+    #expect(modules.stdout.contains("(process \(examples)/lights/lights.py, protocol 2)"), "\(modules.stdout)")
+  }
+
+  /// The traces of both runs (every step's outcome and message, and every frame after it, byte
+  /// for byte) are the same but for timings.
+  @Test func thePortsShowTheBuiltInsFramesAfterEveryStep() throws {
+    let builtIn = makeTemporaryFolder() + "/built-in"
+    let ported = makeTemporaryFolder() + "/ported"
+    #expect(ChildProcess.runWorkbench(["run"] + folders + ["--trace", builtIn]).status == 0)
+    #expect(ChildProcess.runWorkbench(["run"] + ports + folders + ["--trace", ported]).status == 0)
+    // frames.jsonl holds each distinct frame once, in the order the run's workers wrote them.
+    func withoutTimings(_ path: String) throws -> String {
+      let text = try #require(readTextFile(path))
+      return text.split(separator: "\n").sorted().joined(separator: "\n")
+        .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
+    }
+    let names = folderEntries(builtIn)
+    #expect(names.count == 17, "\(names)")  // 16 scenarios and the frames
+    #expect(folderEntries(ported) == names)
+    for name in names {
+      #expect(try withoutTimings(ported + "/" + name) == withoutTimings(builtIn + "/" + name), "\(name)")
+    }
+  }
+
+  /// A session in the shell, with errors, help, paging on a one-row window, a relaunch and loads
+  /// on real time, prints the same on the ports as on the built-ins.
+  @Test(arguments: [
+    (
+      "lights",
+      """
+      open home home h
+      open preview-home home p
+      @h enter living r
+      @h enter kitchen k
+      @r switch 2 toggle
+      @r dim 1 5
+      @r page next
+      @r page next
+      @r page previous
+      @h bridge switch 3 on
+      @h bridge add kitchen Strip
+      @k bridge remove 4
+      @k room bedroom
+      @k switch 9 on
+      @k room bedrom
+      @p enter living pr
+      @pr switch 1 off
+      @pr dim 2 140
+      @pr bridge online
+      @pr detect
+      @h bridge offline
+      @r switch 1 on
+      @r dim 1 5
+      @r detect
+      @h bridge online
+      @r dim 1 101
+      @h enter nowhere
+      help enter
+      help bridge
+      frame h
+      frame r
+      frame k
+      frame p
+      frame pr
+      relaunch
+      frame pr
+      frame r
+      """
+    ),
+    (
+      "ledger",
+      """
+      network offline
+      open feed account f
+      open feed account g
+      settle
+      frame f
+      network online
+      @f retry
+      @f debounce 200
+      @f search rent
+      settle
+      @f detail 42
+      @f dispute start
+      @f dispute reason charged twice
+      network fail 1
+      @f dispute submit
+      @f dispute submit
+      frame f
+      @g link ledger://transaction/44/dispute
+      @g link ledger://transaction/4x
+      session lock
+      @g send 10 r1 Sam Rivera
+      session unlock
+      @g send 10 r1 Sam Rivera
+      @g send 10 r1 Sam Rivera
+      @g send 10.5 r2 Jo Prk
+      @g back
+      @g back
+      @g back
+      session sign-out
+      frame g
+      session sign-in
+      relaunch
+      settle
+      frame f
+      help network
+      help dispute
+      """
+    ),
+  ])
+  func aShellSessionOnThePortsPrintsWhatTheBuiltInsPrint(module: String, lines: String) {
+    let options = ["-w", ":memory:", "--keep-going", "--rows", "1"]
+    let builtIn = ChildProcess.runWorkbench(options, input: Array((lines + "\n").utf8))
+    let ported = ChildProcess.runWorkbench(ports + options, input: Array((lines + "\n").utf8))
+    // `settle` on real time says how long it waited, which differs by a millisecond or two.
+    func shown(_ text: String) -> String { text.replacing(/settled after \d+ms/, with: "settled") }
+    #expect(ported.status == builtIn.status)
+    #expect(shown(ported.stdout) == shown(builtIn.stdout))
+    #expect(ported.stderr == builtIn.stderr)
+    #expect(builtIn.stderr.split(separator: "\n").count >= 6, "the session tries errors: \(builtIn.stderr)")
+  }
+
+  /// A recording made on the ports replays on them; it keeps the answer that made a command fail
+  /// (a dispute the server did not take) and leaves the feed's lifetime counter out of its
+  /// expectation, as a built-in's recording does.
+  @Test func aRecordingOnThePortsReplaysAndKeepsTheAnswerThatMadeACommandFail() throws {
+    let recording = makeTemporaryFolder() + "/dispute.yaml"
+    let lines = """
+      open feed account f
+      record start \(recording)
+      search rent
+      settle
+      network fail 1
+      @f detail 42
+      dispute start
+      dispute reason twice
+      dispute submit
+      dispute submit
+      record stop
+      """
+    let recorded = ChildProcess.runWorkbench(
+      ports + ["-w", ":memory:", "--keep-going"], input: Array((lines + "\n").utf8))
+    let text = try #require(readTextFile(recording), "\(recorded.stderr)")
+    #expect(text.contains("{asked: {transaction: 42, reason: twice}, answer: the server did not answer}"), "\(text)")
+    #expect(text.contains("serverRequests: 3") && !text.contains("fetchesStarted"), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run"] + ports + [recording])
+    #expect(replayed.status == 0, "\(replayed.stdout)")
+    // Edited so that the failing answer is gone, the replay runs short of answers and says so.
+    writeTextFile(
+      text.replacing("  - {asked: {transaction: 42, reason: twice}, answer: the server did not answer}\n", with: ""),
+      to: recording)
+    #expect(ChildProcess.runWorkbench(["run"] + ports + [recording]).status == 1)
+  }
+}

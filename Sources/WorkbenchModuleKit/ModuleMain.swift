@@ -41,12 +41,31 @@ public enum ModuleMain {
     do {
       try channel.send(session.hello())
       while true {
-        let request = try channel.receive(timeout: -1)
-        try channel.send(session.handle(request))
+        // What the module's own live sources saw (§19) goes out as it comes, between replies.
+        for change in session.liveChanges() { try channel.send(change) }
+        if !channel.holdsAMessage, !waitForRequest(on: channel, or: session.liveSourceDescriptors) { continue }
+        let reply = session.handle(try channel.receive(timeout: -1))
+        // Changes seen while the request was answered go first: the host keeps them and reads
+        // the reply after them (§19).
+        for change in session.liveChanges() { try channel.send(change) }
+        try channel.send(reply)
       }
     } catch {
       exit(0)  // the host went away
     }
+  }
+
+  /// Waits until the host sends something (true) or a live source's descriptor is readable
+  /// (false). A source that stays readable without having changes waits a moment before it is
+  /// looked at again, so a careless one cannot spin the process.
+  private static func waitForRequest(on channel: MessageChannel, or sources: [Int32]) -> Bool {
+    guard !sources.isEmpty else { return true }
+    var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+    descriptors += sources.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    guard poll(&descriptors, nfds_t(descriptors.count), -1) > 0 else { return false }
+    if descriptors[0].revents != 0 { return true }
+    var input = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+    return poll(&input, 1, 20) > 0
   }
 }
 
@@ -349,6 +368,45 @@ public final class ModuleSession {
     }
   }
 
+  /// The changes the module's own live sources have waiting (`services.addLiveSource`, as a
+  /// built-in module registers one), taken in and sent as `changed` messages (§19): one per
+  /// session with windows whose frames changed. Empty with protocol 1, which has no changes.
+  public func liveChanges() -> [FrameValue] {
+    guard version >= 2 else { return [] }
+    var changes: [FrameValue] = []
+    for (number, side) in sides.sorted(by: { $0.key < $1.key }) where side.host.services.liveChangesWait {
+      side.host.services.takeLiveChanges()
+      let updates = changedWindows(in: side, besides: nil)
+      if !updates.isEmpty {
+        changes.append(["type": "changed", "session": .integer(number), "updates": .list(updates)])
+      }
+    }
+    return changes
+  }
+
+  /// The descriptors the module's live sources wait on, in every session.
+  public var liveSourceDescriptors: [Int32] {
+    version >= 2 ? sides.values.flatMap { $0.host.services.liveSourceDescriptors } : []
+  }
+
+  /// The windows of `side` but `key` whose frames changed since the host last got them, as
+  /// updates (§15), now noted as sent.
+  private func changedWindows(in side: Side, besides key: String?) -> [FrameValue] {
+    // Another window changes with what it shows (a window's view state changes by its own
+    // commands), so its frame is compared and its view state encoded only when that changed.
+    var updates: [FrameValue] = []
+    for window in side.host.windows {
+      guard let name = side.key(of: window), name != key else { continue }
+      let frame = window.frame
+      guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
+      side.lastSent[name] = frame
+      updates.append([
+        "key": .string(name), "frame": frame, "text": .string(window.screen.render(frame)), "state": .string(state),
+      ])
+    }
+    return updates
+  }
+
   /// A reply with the timers the module's clock holds that the host has not been told of
   /// (`timers`), the ones it no longer holds (`cancel`: fired or cancelled), and the windows
   /// besides the one asked about whose frames changed (`updates`).
@@ -372,18 +430,7 @@ public final class ModuleSession {
     if !timers.isEmpty { object["timers"] = .list(timers) }
     if !gone.isEmpty { object["cancel"] = .list(gone.map { .string("t\($0)") }) }
     if let key, reply["type"]?.stringValue == "result" { side.lastSent[key] = reply["frame"] ?? .null }
-    // Another window changes with what it shows (a window's view state changes by its own
-    // commands), so its frame is compared and its view state encoded only when that changed.
-    var updates: [FrameValue] = []
-    for window in host.windows {
-      guard let name = side.key(of: window), name != key else { continue }
-      let frame = window.frame
-      guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
-      side.lastSent[name] = frame
-      updates.append([
-        "key": .string(name), "frame": frame, "text": .string(window.screen.render(frame)), "state": .string(state),
-      ])
-    }
+    let updates = changedWindows(in: side, besides: key)
     if !updates.isEmpty { object["updates"] = .list(updates) }
     return .object(object)
   }

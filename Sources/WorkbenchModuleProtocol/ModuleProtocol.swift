@@ -70,6 +70,14 @@ public final class MessageChannel {
   /// Whether a message (or part of one) was read past the last one returned.
   public var hasBufferedInput: Bool { !buffer.isEmpty }
 
+  /// Whether a whole message was read past the last one returned (`receive` returns it without
+  /// waiting).
+  public var holdsAMessage: Bool {
+    guard buffer.count >= 4 else { return false }
+    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+    return buffer.count >= 4 + length
+  }
+
   /// A channel reading from `input` and writing to `output`.
   public init(input: Int32, output: Int32) {
     self.input = input

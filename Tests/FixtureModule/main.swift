@@ -5,6 +5,8 @@
 // WORKBENCH_FIXTURE_PID_FILE; `twice` answers twice, `ok-reply`, `no-frame` and `bad-facts`
 // answer with the wrong kind of message, `loud` prints 3 MB to stderr). With `silent` the
 // module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
+// `wall-later` plays a switch at the wall a moment later, seen by a live source on a pipe: the
+// kit sends the change unasked (protocol 2, §19).
 import WorkbenchModuleKit
 
 #if canImport(Glibc)
@@ -21,20 +23,65 @@ struct TallyViewState: ViewStateValue {
   var label = "tally"
 }
 
+/// A switch at the wall, as a device the module watches: events come down a pipe, from another
+/// thread, and the session's live source takes them in (`services.addLiveSource`).
+@MainActor
+final class WallSwitch {
+  private var ends: [Int32] = [-1, -1]
+  private(set) var switches = 0
+
+  init(services: SessionServices) {
+    if pipe(&ends) == 0 {
+      _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+    }
+    let readEnd = ends[0]
+    services.addLiveSource(
+      waiting: {
+        var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0
+      },
+      take: { [weak self] in self?.take() }, descriptor: { readEnd })
+  }
+
+  /// The device's side: a switch a moment from now, on a thread of its own.
+  func switchLater() {
+    let writeEnd = ends[1]
+    Task.detached {
+      try? await Task.sleep(for: .milliseconds(50))
+      var byte: UInt8 = 1
+      _ = write(writeEnd, &byte, 1)
+    }
+  }
+
+  private func take() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(ends[0], &bytes, bytes.count) > 0 { switches += 1 }
+  }
+
+  static func of(_ services: SessionServices) -> WallSwitch {
+    services.shared(WallSwitch.self) { WallSwitch(services: services) }
+  }
+}
+
 @MainActor
 final class TallyScreen: ScreenModel {
   private(set) var document: TallyDocument
   private(set) var viewState: TallyViewState
+  private let wall: WallSwitch
 
   init(document: TallyDocument, viewState: TallyViewState, environment: ScreenEnvironment) {
     self.document = document
     self.viewState = viewState
+    wall = WallSwitch.of(environment.services)
   }
 
   func documentReplaced(_ document: TallyDocument) { self.document = document }
   func restore(_ viewState: TallyViewState) { self.viewState = viewState }
   func rename(_ label: String) { viewState.label = label }
-  var frame: FrameValue { ["pokes": .integer(document.pokes), "label": .string(viewState.label)] }
+  var frame: FrameValue {
+    let label = wall.switches > 0 ? "switched at the wall \(wall.switches)" : viewState.label
+    return ["pokes": .integer(document.pokes), "label": .string(label)]
+  }
   static var frameFields: [String]? { ["pokes", "label"] }
 }
 
@@ -140,6 +187,14 @@ struct FixtureModule: FeatureModule {
         }
         try context.model(TallyScreen.self).rename("weighed \(reading.integerValue ?? -1)")
         return .frame(window.id)
+      })
+    registrar.command(
+      CommandSpec(
+        "wall-later", summary: "a switch at the wall, a moment from now (seen by a live source)",
+        scope: .window(screens: ["tally"])
+      ) { context in
+        WallSwitch.of(context.host.services).switchLater()
+        return .frame(try context.requireWindow().id)
       })
     registrar.command(
       CommandSpec(

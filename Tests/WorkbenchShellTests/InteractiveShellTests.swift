@@ -289,6 +289,39 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// A module on the Swift kit whose own live source (a switch at the wall, seen on a pipe from
+  /// another thread) saw a change sends it unasked: the shell shows it above the prompt, in
+  /// both windows on the tally, with nothing typed; a recording keeps it as a `live` step and
+  /// replays it.
+  @Test func aLiveSourceOfAModuleOnTheSwiftKitShowsAboveThePrompt() throws {
+    let folder = makeTemporaryFolder()
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let recording = folder + "/wall.yaml"
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:", "-m", fixture], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("record start \(recording)\r")
+    #expect(session.waitFor("workbench> ", after: session.offset(after: "record", from: 0) ?? 0))
+    session.type("open tally pokes a\r")
+    #expect(session.waitFor("a tally:pokes> "))
+    session.type("open tally pokes b\r")
+    #expect(session.waitFor("b tally:pokes> "))
+    let mark = session.transcript.count
+    session.type("@a wall-later\r")
+    #expect(session.waitFor("pokes: 0 (switched at the wall 1)", after: mark))
+    let shown = session.offset(after: "pokes: 0 (switched at the wall 1)", from: mark) ?? mark
+    #expect(session.waitFor("b tally:pokes> ", after: shown))
+    session.type("record stop\r")
+    #expect(session.waitFor("wrote", after: shown))
+    #expect(session.waitFor("b tally:pokes> ", after: session.offset(after: "wrote", from: shown) ?? shown))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+    let text = try #require(readTextFile(recording))
+    #expect(text.contains("- do: live"), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run", "-m", fixture, recording])
+    #expect(replayed.status == 0, "\(replayed.stdout)")
+  }
+
   /// The session is saved as the shell goes: a shell killed with SIGKILL (no quit, no save on
   /// the way out) comes back with its windows as they were after the last completed line.
   @Test func aKilledShellComesBackWithItsWindows() throws {

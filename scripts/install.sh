@@ -18,11 +18,24 @@ cd "$(dirname "$0")/.."
 # with one, the dynamic loader looked for libc and libstdc++ in 22 places in the binary's
 # folder at every start. The build has a folder of its own, so it does not rebuild the
 # development build's products.
+#
+# It is linked by the toolchain's lld with its relative relocations packed (DT_RELR, glibc 2.36
+# and later), which the loader applies in a fraction of the instructions, and without exporting
+# its own symbols (SwiftPM exports 4,300 of them for tests that link an executable, and every
+# start's dladdr and symbol lookups walked them). It stays a position-independent executable:
+# built without PIE it starts 0.3 ms sooner (the loader writes no pointers into 100 pages of
+# its data), but its code, SQLite's and libyaml's with it, would sit at one known address for
+# anyone crafting a hostile file. `workbench-bench startup` measures it; build hello-baseline
+# with the same flags to compare like with like (docs/performance.md).
+release_flags="-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic"
 echo "building workbench (release, Swift runtime and C libraries linked in)..."
 scratch=.build/install
+# shellcheck disable=SC2086 # the flags are words
 WORKBENCH_STATIC_C_LIBRARIES=1 swift build -c release --product workbench --static-swift-stdlib --disable-local-rpath \
-  --scratch-path "$scratch"
-bin="$(WORKBENCH_STATIC_C_LIBRARIES=1 swift build -c release --show-bin-path --disable-local-rpath --scratch-path "$scratch")/workbench"
+  --scratch-path "$scratch" $release_flags
+# shellcheck disable=SC2086
+bin="$(WORKBENCH_STATIC_C_LIBRARIES=1 swift build -c release --show-bin-path --disable-local-rpath \
+  --scratch-path "$scratch" $release_flags)/workbench"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"

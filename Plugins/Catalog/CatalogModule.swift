@@ -12,6 +12,17 @@ public struct CatalogModule: FeatureModule {
       summary: "Books in a shared catalog, with per-window search, selection and scrolling")
   }
 
+  // The names it registers, so a start registers the module only when one is first needed (a
+  // test holds the index to the registration).
+  public var index: ModuleIndex? {
+    ModuleIndex(
+      screens: [("catalog", "catalog")], documentKinds: [("catalog", ["library"])],
+      commands: [
+        "add", "deselect", "detail", "move", "only-selected", "page", "query", "remove", "rename", "scroll", "select",
+        "sort",
+      ])
+  }
+
   @MainActor public func register(into registrar: Registrar) {
     registrar.register(
       document: CatalogDocument.self, kind: "catalog", summary: "books with unique ids and titles",

@@ -9,6 +9,14 @@ public struct EditorModule: FeatureModule {
     ModuleManifest(name: "editor", version: "1.0.0", summary: "Text documents edited through drafts, with conflicts")
   }
 
+  // The names it registers, so a start registers the module only when one is first needed (a
+  // test holds the index to the registration).
+  public var index: ModuleIndex? {
+    ModuleIndex(
+      screens: [("editor", "text")], documentKinds: [("text", ["notes"])],
+      commands: ["append", "delete", "discard", "insert", "lines", "replace", "resolve", "save", "title"])
+  }
+
   @MainActor public func register(into registrar: Registrar) {
     registrar.register(
       document: TextDocument.self, kind: "text", summary: "a title and lines of text", samples: ["notes": .sample],

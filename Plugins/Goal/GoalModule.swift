@@ -9,6 +9,14 @@ public struct GoalModule: FeatureModule {
     ModuleManifest(name: "goal", version: "1.0.0", summary: "A reading goal shared by every window that shows it")
   }
 
+  // The names it registers, so a start registers the module only when one is first needed (a
+  // test holds the index to the registration).
+  public var index: ModuleIndex? {
+    ModuleIndex(
+      screens: [("goal", "goal")], documentKinds: [("goal", ["reading"])],
+      commands: ["complete", "discard", "save", "target"])
+  }
+
   @MainActor public func register(into registrar: Registrar) {
     registrar.register(
       document: GoalDocument.self, kind: "goal", summary: "a reading goal: a positive target and progress",

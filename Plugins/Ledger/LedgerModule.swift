@@ -9,6 +9,16 @@ public struct LedgerModule: FeatureModule {
     ModuleManifest(name: "ledger", version: "1.0.0", summary: "A transaction feed: MVVM with one state machine")
   }
 
+  // The names it registers, so a start registers the module only when one is first needed (a
+  // test holds the index to the registration).
+  public var index: ModuleIndex? {
+    ModuleIndex(
+      screens: [("feed", "ledger")], documentKinds: [("ledger", ["account"])],
+      commands: [
+        "back", "debounce", "detail", "dispute", "link", "network", "refresh", "retry", "search", "send", "session",
+      ])
+  }
+
   @MainActor public func register(into registrar: Registrar) {
     registrar.diagram("feed") { FeedMachine.diagram }
     registrar.diagram("routes") { DeepLink.diagram }

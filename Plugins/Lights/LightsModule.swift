@@ -10,6 +10,15 @@ public struct LightsModule: FeatureModule {
     ModuleManifest(name: "lights", version: "1.0.0", summary: "Rooms and lights on scopes and connections")
   }
 
+  // The names it registers, so a start registers the module only when one is first needed (a
+  // test holds the index to the registration).
+  public var index: ModuleIndex? {
+    ModuleIndex(
+      screens: [("home", "home"), ("preview-home", "home"), ("room", "home"), ("preview-room", "home")],
+      documentKinds: [("home", ["home"])],
+      commands: ["bridge", "detect", "dim", "enter", "page", "room", "scopes", "switch"])
+  }
+
   @MainActor public func register(into registrar: Registrar) {
     registrar.diagram("scopes") { Self.scopeDiagram }
     registrar.register(

@@ -89,7 +89,8 @@ extension CommandResolver {
       }
       return .text(text)
     case .screen:
-      guard registry.screenKinds[text] != nil else {
+      guard registry.screenKind(named: text) != nil else {
+        if let failure = registry.failure(ofScreen: text) { throw CommandError(failure, column: token.column) }
         // A module's name where a screen is expected: name that module's screens.
         let ofModule = registry.screenKinds.values.filter { $0.module == text }.map(\.name).sorted()
         if !ofModule.isEmpty {

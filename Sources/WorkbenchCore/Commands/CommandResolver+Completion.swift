@@ -65,7 +65,7 @@ extension CommandResolver {
     let words = Array(tokens.dropFirst(tokens.count - position))
     let screen = arguments.indices.first { index in
       if case .screen = arguments[index].kind { return index < position } else { return false }
-    }.flatMap { words.indices.contains($0) ? registry.screenKinds[words[$0].text] : nil }
+    }.flatMap { words.indices.contains($0) ? registry.screenKind(named: words[$0].text) : nil }
     let target = resolved.window ?? window
     let candidates = values(for: arguments[position], in: target, screen: screen, directory: directory)
     return (candidates.filter { $0.hasPrefix(partial) }, arguments[position], target)

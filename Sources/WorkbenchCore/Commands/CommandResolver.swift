@@ -69,7 +69,7 @@ public struct CommandResolver {
     case .failure(let refusal):
       // A command of one module whose window is not open says which window it needs.
       if case .otherModules(_, let owners) = refusal, owners.count == 1,
-        let spec = registry.moduleCommands[owners[0]]?[name], case .window(let screens) = spec.scope,
+        let spec = registry.commands(ofModule: owners[0])?[name], case .window(let screens) = spec.scope,
         !directory.openWindows.contains(where: { screens.contains($0.screen) })
       {
         _ = try self.window(for: spec, module: owners[0], preferred: nil, token: nameToken, in: directory)

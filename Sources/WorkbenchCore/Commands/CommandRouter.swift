@@ -9,18 +9,13 @@
 /// 4. a command of exactly one module that may run anywhere;
 /// 5. otherwise a command of other modules is refused (run it in their window, or qualified),
 ///    and anything else is unknown.
+///
+/// A module is registered only when a name leads into it (see `ModuleRegistry`): its own
+/// command typed in its window, its qualified name, or a name only it has.
 @MainActor
 public struct CommandRouter {
-  let hostCommands: [String: CommandSpec]
-  let moduleCommands: [String: [String: CommandSpec]]
-  let screenModules: [String: String]
-
-  /// A router over the host's commands and the modules' registered ones.
-  init(moduleCommands: [String: [String: CommandSpec]], screenKinds: [String: ScreenKind]) {
-    hostCommands = HostCommands.byName
-    self.moduleCommands = moduleCommands
-    screenModules = screenKinds.mapValues(\.module)
-  }
+  /// The modules whose commands it routes to (the host's own are `HostCommands`).
+  let registry: ModuleRegistry
 
   /// A command a name leads to.
   public struct Route {
@@ -48,9 +43,10 @@ public struct CommandRouter {
     if let dot = name.firstIndex(of: ".") {
       let moduleName = String(name[..<dot])
       let commandName = String(name[name.index(after: dot)...])
-      guard let commands = moduleCommands[moduleName] else {
+      guard let commands = registry.commands(ofModule: moduleName) else {
         return .failure(
-          .unknownModule(moduleName, suggestion: Suggestions.closest(to: moduleName, in: moduleCommands.keys)))
+          .unknownModule(
+            moduleName, suggestion: Suggestions.closest(to: moduleName, in: registry.manifests.map(\.name))))
       }
       guard let spec = commands[commandName] else {
         return .failure(
@@ -60,11 +56,13 @@ public struct CommandRouter {
       }
       return .success(Route(spec: spec, module: moduleName))
     }
-    if let spec = hostCommands[name] { return .success(Route(spec: spec, module: nil)) }
-    let module = screen.flatMap { screenModules[$0] }
-    if let module, let spec = moduleCommands[module]?[name] { return .success(Route(spec: spec, module: module)) }
-    let owners = moduleCommands.filter { $0.value[name] != nil }.map(\.key).sorted()
-    if owners.count == 1, let spec = moduleCommands[owners[0]]?[name], case .anywhere = spec.scope {
+    if let spec = HostCommands.spec(named: name) { return .success(Route(spec: spec, module: nil)) }
+    let module = screen.flatMap { registry.module(ofScreen: $0) }
+    if let module, let spec = registry.commands(ofModule: module)?[name] {
+      return .success(Route(spec: spec, module: module))
+    }
+    let owners = registry.commandNames.filter { $0.names.contains(name) }.map(\.module).sorted()
+    if owners.count == 1, let spec = registry.commands(ofModule: owners[0])?[name], case .anywhere = spec.scope {
       return .success(Route(spec: spec, module: owners[0]))
     }
     if !owners.isEmpty { return .failure(.otherModules(name: name, owners: owners)) }
@@ -74,9 +72,14 @@ public struct CommandRouter {
   /// Every name that leads somewhere from a window showing `screen`: host commands, the
   /// screen's module's commands, and every qualified `module.command`.
   public func names(forScreen screen: String?) -> [String] {
-    var names = Array(hostCommands.keys)
-    if let module = screen.flatMap({ screenModules[$0] }), let own = moduleCommands[module] { names += own.keys }
-    for (module, commands) in moduleCommands { names += commands.keys.map { "\(module).\($0)" } }
+    var names = Array(HostCommands.names)
+    let all = registry.commandNames
+    if let module = screen.flatMap({ registry.module(ofScreen: $0) }),
+      let own = all.first(where: { $0.module == module })
+    {
+      names += own.names
+    }
+    for (module, commands) in all { names += commands.map { "\(module).\($0)" } }
     return names.sorted()
   }
 }

@@ -188,6 +188,20 @@ final class DocumentEntry {
     self.reader = reader
   }
 
+  /// A document whose body is made when first needed (a sample of a module registered late).
+  init(
+    name: String, kind: String, revision: Int, making: @escaping @MainActor () throws(CommandError) -> any DocumentBody
+  ) {
+    self.name = name
+    self.kind = kind
+    self.revision = revision
+    self.making = making
+    self.reader = nil
+  }
+
+  /// How to make the body, for a document made rather than decoded.
+  private var making: (@MainActor () throws(CommandError) -> any DocumentBody)?
+
   /// Whether the body has been decoded.
   var isLoaded: Bool { loaded != nil }
 
@@ -197,6 +211,12 @@ final class DocumentEntry {
   ///   document is left as it is.
   @MainActor func load() throws(CommandError) -> any DocumentBody {
     if let loaded { return loaded }
+    if let making {
+      let body = try making()
+      loaded = body
+      self.making = nil
+      return body
+    }
     guard let source, let reader else { throw CommandError("document '\(name)' has no body") }
     var stored = try source()
     let small = stored.json.utf8.count <= 4 << 20
@@ -231,6 +251,7 @@ final class DocumentEntry {
     set {
       loaded = newValue
       source = nil
+      making = nil
     }
   }
 

@@ -34,20 +34,37 @@ final class SessionDocuments {
   var names: [String] { entries.keys.sorted() }
 
   /// The modules' sample documents, at revision 1, with their JSON when a host has encoded it.
+  /// A sample of a module not registered yet is listed now and made when first read (which
+  /// registers its module).
   func loadSamples() {
-    for kind in registry.documentKinds.values.sorted(by: { $0.name < $1.name }) {
-      for sample in kind.samples {
-        let entry = DocumentEntry(name: sample.name, kind: kind.name, revision: 1, body: sample.body)
-        if let json = sample.jsonIfEncoded { entry.encoded = (1, json) }
-        entries[sample.name] = entry
+    let registry = self.registry
+    for sample in registry.sampleNames {
+      guard let kind = registry.registrations.documentKinds[sample.kind] else {
+        let kindName = sample.kind
+        let name = sample.name
+        entries[name] = DocumentEntry(
+          name: name, kind: kindName, revision: 1,
+          making: { () throws(CommandError) -> any DocumentBody in
+            guard let made = registry.documentKind(named: kindName)?.samples.first(where: { $0.name == name }) else {
+              throw CommandError(
+                "the sample '\(name)' could not be made: "
+                  + (registry.failure(of: registry.owner(ofKind: kindName) ?? "") ?? "its module did not register it"))
+            }
+            return made.body
+          })
+        continue
       }
+      guard let made = kind.samples.first(where: { $0.name == sample.name }) else { continue }
+      let entry = DocumentEntry(name: made.name, kind: kind.name, revision: 1, body: made.body)
+      if let json = made.jsonIfEncoded { entry.encoded = (1, json) }
+      entries[made.name] = entry
     }
   }
 
   /// Adds a document, or replaces the body of an existing one as a committed change.
   func put(_ body: any DocumentBody, named name: String, kind: String) throws(CommandError) {
     if let problem = Self.nameProblem(name) { throw CommandError(problem) }
-    guard let documentKind = registry.documentKinds[kind] else {
+    guard let documentKind = registry.documentKind(named: kind) else {
       throw CommandError(
         "unknown document kind '\(kind)'"
           + Suggestions.didYouMean(kind, in: registry.documentKinds.keys))
@@ -104,7 +121,7 @@ final class SessionDocuments {
     // An edit the kind can describe is stored as that edit, so its cost follows the edit, not
     // the document; past `maximumEditsSinceSnapshot` the whole document is stored again.
     if entry.isLoaded, entry.editsSinceSnapshot < Self.maximumEditsSinceSnapshot,
-      let kind = registry.documentKinds[entry.kind], let edit = kind.edit(entry.body, body),
+      let kind = registry.documentKind(named: entry.kind), let edit = kind.edit(entry.body, body),
       let outcome = try persistence.appendEdit(document: entry.name, edit: edit, baseRevision: entry.revision)
     {
       _ = try take(outcome, body: body, in: entry)
@@ -199,7 +216,7 @@ final class SessionDocuments {
       return
     }
     // A document nothing here has decoded stays undecoded: it takes the new version as text.
-    if let kind = registry.documentKinds[stored.kind], entries[stored.name].map({ !$0.isLoaded }) ?? true {
+    if let kind = registry.documentKind(named: stored.kind), entries[stored.name].map({ !$0.isLoaded }) ?? true {
       let json = stored.body
       let revision = stored.revision
       entries[stored.name] = DocumentEntry(
@@ -209,7 +226,8 @@ final class SessionDocuments {
       removedNames.remove(stored.name)
       return
     }
-    guard let kind = registry.documentKinds[stored.kind], let body = try? kind.decode(Array(stored.body.utf8)) else {
+    guard let kind = registry.documentKind(named: stored.kind), let body = try? kind.decode(Array(stored.body.utf8))
+    else {
       warned(
         RestorationWarning(message: "document '\(stored.name)' changed elsewhere and could not be read; kept as it was")
       )

@@ -121,7 +121,7 @@ extension Host {
         warnings.append(RestorationWarning(message: problem + "; it is kept in the workspace, untouched"))
         continue
       }
-      guard let kind = documentKinds[stored.kind] else {
+      guard let kind = registry.documentKind(named: stored.kind) else {
         // Of a module not loaded this time: kept, listed and removable (see `dormantNote`).
         dormantDocuments.append(
           SessionRecord.Document(name: stored.name, kind: stored.kind, revision: stored.revision, body: ""))
@@ -145,7 +145,7 @@ extension Host {
       let label = stored.name ?? String(stored.number)
       // A screen no module registered this time (an external module not loaded): the window is
       // kept as it was, dormant, and comes back when the module is loaded again.
-      if screenKinds[stored.screen] == nil, !stored.screen.isEmpty {
+      if registry.screenKind(named: stored.screen) == nil, !stored.screen.isEmpty {
         dormantWindows.append(stored)
         continue
       }
@@ -156,7 +156,7 @@ extension Host {
         warnings.append(RestorationWarning(message: "window \(label): \(error.message); the window is closed"))
         continue
       }
-      guard let screen = screenKinds[stored.screen], let entry = documents[stored.document], let body,
+      guard let screen = registry.screenKind(named: stored.screen), let entry = documents[stored.document], let body,
         entry.kind == screen.documentKind,
         let content = screen.make(
           body, self.environment(for: stored.document, screen: stored.screen, window: stored.number))

@@ -6,20 +6,17 @@ import FoundationEssentials
 @MainActor
 public final class Host {
   /// The loaded modules' manifests, in load order.
-  public let manifests: [ModuleManifest]
-  let documentKinds: [String: DocumentKind]
-  let screenKinds: [String: ScreenKind]
+  public var manifests: [ModuleManifest] { registry.manifests }
+  /// Each module's commands, by module name then command name (every module registered).
+  var moduleCommands: [String: [String: CommandSpec]] { registry.moduleCommands }
   /// How to start again the modules of this session that run as processes.
-  let moduleRestarts: [String: @MainActor () throws -> Void]
-  /// Commands every window has, by name.
+  var moduleRestarts: [String: @MainActor () throws -> Void] { registry.restarts }
   /// The modules this host runs, registered once (hosts of one run share it).
   public let registry: ModuleRegistry
   /// Where a command name leads, for running, checking, help and completion.
   public var router: CommandRouter { registry.router }
   /// Resolves lines against this session's windows (and the loader's planned ones).
   public let resolver: CommandResolver
-  /// Each module's commands, by module name then command name.
-  let moduleCommands: [String: [String: CommandSpec]]
   let environment: ScreenEnvironment
 
   /// The session's documents, with their revisions, histories and persistence.
@@ -90,13 +87,8 @@ public final class Host {
     self.clock.facts = services.facts
     // A host made while recording (a relaunch): the replay's clock starts again here too.
     services.facts.timeline?.restart()
-    self.manifests = registry.manifests
-    self.documentKinds = registry.documentKinds
-    self.screenKinds = registry.screenKinds
-    self.moduleCommands = registry.moduleCommands
     self.registry = registry
     self.resolver = CommandResolver(registry: registry)
-    self.moduleRestarts = registry.restarts
     documents = SessionDocuments(registry: registry)
     documents.changed = { [weak self] entry in self?.documentChanged(entry) }
     documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
@@ -194,7 +186,7 @@ public final class Host {
     let showing = windows.filter { $0.documentName == name }
     if !showing.isEmpty, !closingWindows {
       let labels = showing.map { "@" + $0.label }.joined(separator: ", ")
-      let unsaved = showing.filter { ($0.anyModel as? any UnsavedWork)?.unsavedSummary != nil }.map { "@" + $0.label }
+      let unsaved = showing.filter { $0.content.unsavedWork?.unsavedSummary != nil }.map { "@" + $0.label }
       throw CommandError(
         "document '\(name)' is shown in \(labels)"
           + (unsaved.isEmpty ? "" : " (\(unsaved.joined(separator: ", ")) with unsaved changes)")
@@ -258,9 +250,9 @@ public final class Host {
   public func openWindow(screen screenName: String, document documentName: String, name: String? = nil)
     throws(CommandError) -> Window
   {
-    guard let screen = screenKinds[screenName] else {
+    guard let screen = registry.screenKind(named: screenName) else {
       throw CommandError(
-        "unknown screen '\(screenName)'" + Suggestions.didYouMean(screenName, in: screenKinds.keys)
+        "unknown screen '\(screenName)'" + Suggestions.didYouMean(screenName, in: registry.screenKinds.keys)
           + knownModules.hint(forScreen: screenName))
     }
     guard let entry = documents[documentName] else {
@@ -299,7 +291,9 @@ public final class Host {
   public func openWindow<Model: ScreenModel>(
     _ model: Model, screen screenName: String, document documentName: String, name: String? = nil
   ) throws(CommandError) -> Window {
-    guard let screen = screenKinds[screenName] else { throw CommandError("unknown screen '\(screenName)'") }
+    guard let screen = registry.screenKind(named: screenName) else {
+      throw CommandError("unknown screen '\(screenName)'")
+    }
     guard let entry = documents[documentName] else { throw CommandError("no document named '\(documentName)'") }
     guard entry.kind == screen.documentKind else {
       throw CommandError(

@@ -1,15 +1,32 @@
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
-  /// The host's commands by name: the one table the router, the registry's reserved names and
-  /// the recorder read.
-  static let byName: [String: CommandSpec] = Dictionary(
-    all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-
-  static let all: [CommandSpec] = [
-    help.reporting(), modules.reporting(), documents.reporting(), open, windows.reporting(), focus, close,
-    show.reporting(), frame.reporting(), state.reporting(), undo, redo, clock.reporting(), settle, live, relaunch,
-    record, restartModule, source, history.reporting(), set.reporting(), watch, quit, exit,
+  /// The host's commands, in the order `help` lists them, each by its name and how to build it:
+  /// a command is built the first time it is needed, so a start that runs `open` does not
+  /// build the other twenty-three (a test holds each name to its command's).
+  static let table: [(name: String, make: @MainActor @Sendable () -> CommandSpec)] = [
+    ("help", { help.reporting() }), ("modules", { modules.reporting() }), ("documents", { documents.reporting() }),
+    ("open", { open }), ("windows", { windows.reporting() }), ("focus", { focus }), ("close", { close }),
+    ("show", { show.reporting() }), ("frame", { frame.reporting() }), ("state", { state.reporting() }),
+    ("undo", { undo }), ("redo", { redo }), ("clock", { clock.reporting() }), ("settle", { settle }),
+    ("live", { live }), ("relaunch", { relaunch }), ("record", { record }), ("restart-module", { restartModule }),
+    ("source", { source }), ("history", { history.reporting() }), ("set", { set.reporting() }), ("watch", { watch }),
+    ("quit", { quit }), ("exit", { exit }),
   ]
+
+  /// The host's command names, known without building any command.
+  static let names: Set<String> = Set(table.map(\.name))
+
+  /// Where each name is in `table`.
+  private static let positions: [String: Int] = Dictionary(
+    table.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+
+  /// The host's command named `name`, built now.
+  @MainActor static func spec(named name: String) -> CommandSpec? {
+    positions[name].map { table[$0].make() }
+  }
+
+  /// Every host command, in `help`'s order.
+  @MainActor static var all: [CommandSpec] { table.map { $0.make() } }
 
   static let helpTopic = Argument<String>.word("command", help: "a command name").optional
 
@@ -456,13 +473,13 @@ extension Host {
 
   /// What unsaved work a window holds, if any.
   public func unsavedSummary(of id: WindowID) -> String? {
-    (window(id)?.content.model as? any UnsavedWork)?.unsavedSummary
+    window(id)?.content.unsavedWork?.unsavedSummary
   }
 
   /// Saves or discards a window's unsaved work. Saving can fail (invalid, conflicted); then
   /// nothing changes and the window stays.
   public func leave(_ id: WindowID, choice: LeaveChoice) throws(CommandError) {
-    guard let window = window(id), let work = window.content.model as? any UnsavedWork else { return }
+    guard let window = window(id), let work = window.content.unsavedWork else { return }
     switch choice {
     case .save:
       let context = CommandContext(arguments: ParsedArguments(), window: window, host: self)

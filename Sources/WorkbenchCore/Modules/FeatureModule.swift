@@ -20,6 +20,64 @@ public struct ModuleManifest: Equatable, Sendable {
 public protocol FeatureModule: Sendable {
   /// The module's name, version and summary.
   var manifest: ModuleManifest { get }
+  /// The names the module registers, said without registering (optional): with one, the host
+  /// registers the module only when one of them is first needed, so a start that uses one
+  /// module does not build every module's commands and samples.
+  var index: ModuleIndex? { get }
   /// Registers the module's document kinds, screens and commands.
   @MainActor func register(into registrar: Registrar)
+}
+
+extension FeatureModule {
+  /// No index: the module is registered when the host starts.
+  public var index: ModuleIndex? { nil }
+}
+
+/// The names a module registers, as plain text: its screens (with the document kind each
+/// shows), its document kinds (with their samples' names) and its top-level commands. The host
+/// checks a module's registration against its index when it registers it; one that differs is
+/// reported as a registration error, not trusted. (Lists, not dictionaries: making the first
+/// dictionary of a process costs more than a start should.)
+public struct ModuleIndex: Equatable, Sendable {
+  /// A screen's name, and the document kind it shows.
+  public struct Screen: Equatable, Sendable {
+    public var name: String
+    public var documentKind: String
+  }
+  /// A document kind's name, and the names of its samples.
+  public struct Kind: Equatable, Sendable {
+    public var name: String
+    public var samples: [String]
+  }
+
+  /// The screens.
+  public var screens: [Screen]
+  /// The document kinds.
+  public var documentKinds: [Kind]
+  /// The top-level commands' names.
+  public var commands: [String]
+
+  /// An index: `screens` as (screen, document kind) pairs, `documentKinds` as (kind, sample
+  /// names) pairs.
+  public init(screens: [(String, String)], documentKinds: [(String, [String])], commands: [String]) {
+    self.screens = screens.map { Screen(name: $0.0, documentKind: $0.1) }
+    self.documentKinds = documentKinds.map { Kind(name: $0.0, samples: $0.1) }
+    self.commands = commands
+  }
+
+  /// The same index in one order (by name), for comparing two.
+  var sorted: ModuleIndex {
+    var index = self
+    index.screens.sort { $0.name < $1.name }
+    index.documentKinds = documentKinds.map { Kind(name: $0.name, samples: $0.samples.sorted()) }
+      .sorted { $0.name < $1.name }
+    index.commands.sort()
+    return index
+  }
+
+  /// The kind the screen named `name` shows, when the index has the screen.
+  func kind(ofScreen name: String) -> String? { screens.first { $0.name == name }?.documentKind }
+
+  /// Whether the index has the document kind named `name`.
+  func hasKind(_ name: String) -> Bool { documentKinds.contains { $0.name == name } }
 }

@@ -1,96 +1,271 @@
 /// What a set of modules registered: their manifests, document kinds, screens and commands,
 /// checked for clashes. Registering is done once; any number of hosts can share the result.
+///
+/// A module with an index (`FeatureModule.index`) is registered the first time one of its
+/// names is needed (its screen is opened, its command typed, its sample read), so a start that
+/// uses the catalog does not build the ledger's commands; asking for everything (help,
+/// completion of every name, diagrams) registers every module.
 @MainActor
 public struct ModuleRegistry {
+  /// The registrations, filled in as modules are registered; shared by every copy.
+  @MainActor final class Registrations {
+    var documentKinds: [String: DocumentKind] = [:]
+    var screenKinds: [String: ScreenKind] = [:]
+    var moduleCommands: [String: [String: CommandSpec]] = [:]
+    var restarts: [String: @MainActor () throws -> Void] = [:]
+    var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
+    var factTypes: [String: FactType] = [:]
+    /// The modules not registered yet, with their indexes, in load order.
+    var waiting: [(module: any FeatureModule, index: ModuleIndex)] = []
+    /// Why a module's registration failed when it was registered late, by module, with the
+    /// index it had.
+    var failures: [String: (message: String, index: ModuleIndex)] = [:]
+  }
+
+  let registrations = Registrations()
   let manifests: [ModuleManifest]
-  let documentKinds: [String: DocumentKind]
-  let screenKinds: [String: ScreenKind]
-  let moduleCommands: [String: [String: CommandSpec]]
-  /// How to start again the modules that run as processes, by module name.
-  let restarts: [String: @MainActor () throws -> Void]
   /// Where a command name leads, for running, checking, help and completion.
-  public let router: CommandRouter
-  /// The diagrams modules draw, by name, with the module that offers each.
-  let moduleDiagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)]
-  /// The shapes of the recorded facts the modules declared, by source.
-  let factTypes: [String: FactType]
+  public var router: CommandRouter { CommandRouter(registry: self) }
 
   /// The shape the values of a fact source must have, when its module declared one (facts of
   /// sources no module declares, an external module's, are not checked).
   public func factType(of source: String) -> FactType? { factTypes[source] }
 
-  /// Registers `modules`, in order.
+  /// Registers `modules`, in order (a module with an index only when it is first needed).
   ///
   /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
   ///   screens or document kinds clash.
   public init(modules: [any FeatureModule]) throws(RegistrationError) {
     var manifests: [ModuleManifest] = []
-    var kinds: [String: DocumentKind] = [:]
-    var screens: [String: ScreenKind] = [:]
-    var commands: [String: [String: CommandSpec]] = [:]
-    var restarts: [String: @MainActor () throws -> Void] = [:]
-    var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
-    var factTypes: [String: FactType] = [:]
-    let reserved = HostCommands.byName
+    // Lists, not dictionaries: a handful of names each, and no hashing at start.
+    var shown: [(screen: String, kind: String)] = []
+    var kinds: [String] = []
     for module in modules {
       let manifest = module.manifest
       guard !manifest.name.isEmpty, !manifest.name.contains(".") else {
         throw RegistrationError(message: "module name '\(manifest.name)' must be non-empty without dots")
       }
-      guard commands[manifest.name] == nil else {
+      guard !manifests.contains(where: { $0.name == manifest.name }) else {
         throw RegistrationError(message: "two modules are named '\(manifest.name)'")
       }
-      let registrar = Registrar(manifest: manifest)
-      module.register(into: registrar)
-      for kind in registrar.documentKinds {
-        guard kinds[kind.name] == nil else {
-          throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
+      manifests.append(manifest)
+      guard let index = module.index else {
+        let before = (screens: Set(registrations.screenKinds.keys), kinds: Set(registrations.documentKinds.keys))
+        try Self.register(module, into: registrations)
+        for screen in registrations.screenKinds.values.sorted(by: { $0.name < $1.name })
+        where !before.screens.contains(screen.name) {
+          guard !shown.contains(where: { $0.screen == screen.name }) else {
+            throw RegistrationError(message: "screen '\(screen.name)' is registered twice")
+          }
+          shown.append((screen.name, screen.documentKind))
         }
-        kinds[kind.name] = kind
+        for kind in registrations.documentKinds.keys.sorted() where !before.kinds.contains(kind) {
+          guard !kinds.contains(kind) else {
+            throw RegistrationError(message: "document kind '\(kind)' is registered twice")
+          }
+          kinds.append(kind)
+        }
+        continue
       }
-      for screen in registrar.screenKinds {
-        guard screens[screen.name] == nil else {
+      // The clashes an index can show are found now, as a registration would find them.
+      for screen in index.screens {
+        guard !shown.contains(where: { $0.screen == screen.name }) else {
           throw RegistrationError(message: "screen '\(screen.name)' is registered twice")
         }
-        screens[screen.name] = screen
+        shown.append((screen.name, screen.documentKind))
       }
-      var own: [String: CommandSpec] = [:]
-      for spec in registrar.commands {
-        guard own[spec.name] == nil else {
-          throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
+      for kind in index.documentKinds {
+        guard !kinds.contains(kind.name) else {
+          throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
         }
-        guard reserved[spec.name] == nil else {
-          throw RegistrationError(message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
-        }
-        own[spec.name] = spec
+        kinds.append(kind.name)
       }
-      commands[manifest.name] = own
-      restarts[manifest.name] = registrar.restartAction
-      for diagram in registrar.diagrams {
-        guard !diagrams.contains(where: { $0.name == diagram.name }), diagram.name != "modules" else {
-          throw RegistrationError(message: "diagram '\(diagram.name)' is registered twice")
-        }
-        diagrams.append((manifest.name, diagram.name, diagram.draw))
+      for name in index.commands where HostCommands.names.contains(name) {
+        throw RegistrationError(message: "\(manifest.name).\(name) clashes with the host command '\(name)'")
       }
-      for fact in registrar.facts {
-        guard factTypes[fact.source] == nil else {
-          throw RegistrationError(message: "fact source '\(fact.source)' is declared twice")
-        }
-        factTypes[fact.source] = fact.type
-      }
-      manifests.append(manifest)
+      registrations.waiting.append((module, index))
     }
-    for screen in screens.values where kinds[screen.documentKind] == nil {
-      throw RegistrationError(message: "screen '\(screen.name)' shows unknown document kind '\(screen.documentKind)'")
+    // A screen may show a kind another module registers, but some module must.
+    for screen in shown where !kinds.contains(screen.kind) {
+      throw RegistrationError(message: "screen '\(screen.screen)' shows unknown document kind '\(screen.kind)'")
     }
     self.manifests = manifests
-    self.documentKinds = kinds
-    self.screenKinds = screens
-    self.moduleCommands = commands
-    self.restarts = restarts
-    self.moduleDiagrams = diagrams
-    self.factTypes = factTypes
-    self.router = CommandRouter(moduleCommands: commands, screenKinds: screens)
+  }
+
+  /// Registers one module now, into `registered`.
+  private static func register(_ module: any FeatureModule, into registered: Registrations) throws(RegistrationError) {
+    let manifest = module.manifest
+    let registrar = Registrar(manifest: manifest)
+    module.register(into: registrar)
+    for kind in registrar.documentKinds {
+      guard registered.documentKinds[kind.name] == nil else {
+        throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
+      }
+    }
+    for screen in registrar.screenKinds {
+      guard registered.screenKinds[screen.name] == nil else {
+        throw RegistrationError(message: "screen '\(screen.name)' is registered twice")
+      }
+    }
+    var own: [String: CommandSpec] = [:]
+    for spec in registrar.commands {
+      guard own[spec.name] == nil else {
+        throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
+      }
+      guard !HostCommands.names.contains(spec.name) else {
+        throw RegistrationError(message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
+      }
+      own[spec.name] = spec
+    }
+    for diagram in registrar.diagrams {
+      guard !registered.diagrams.contains(where: { $0.name == diagram.name }), diagram.name != "modules" else {
+        throw RegistrationError(message: "diagram '\(diagram.name)' is registered twice")
+      }
+    }
+    var facts: [String: FactType] = [:]
+    for fact in registrar.facts {
+      guard registered.factTypes[fact.source] == nil, facts[fact.source] == nil else {
+        throw RegistrationError(message: "fact source '\(fact.source)' is declared twice")
+      }
+      facts[fact.source] = fact.type
+    }
+    // A module registered late must register what its index promised, and nothing else.
+    if let index = module.index {
+      let found = ModuleIndex(
+        screens: registrar.screenKinds.map { ($0.name, $0.documentKind) },
+        documentKinds: registrar.documentKinds.map { ($0.name, $0.samples.map(\.name)) },
+        commands: registrar.commands.map(\.name)
+      ).sorted
+      let promised = index.sorted
+      guard found == promised else {
+        throw RegistrationError(
+          message: "\(manifest.name) registered other names than its index says: "
+            + "index \(Self.describe(promised)), registered \(Self.describe(found))")
+      }
+    }
+    for kind in registrar.documentKinds { registered.documentKinds[kind.name] = kind }
+    for screen in registrar.screenKinds { registered.screenKinds[screen.name] = screen }
+    registered.moduleCommands[manifest.name] = own
+    registered.restarts[manifest.name] = registrar.restartAction
+    for diagram in registrar.diagrams { registered.diagrams.append((manifest.name, diagram.name, diagram.draw)) }
+    registered.factTypes.merge(facts) { first, _ in first }
+  }
+
+  private static func describe(_ index: ModuleIndex) -> String {
+    "screens " + index.screens.map { "\($0.name) (\($0.documentKind))" }.joined(separator: ", ")
+      + "; documents " + index.documentKinds.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
+      + "; commands " + index.commands.joined(separator: ", ")
+  }
+
+  /// Registers the waiting module named `name`, if it is one. A failure is kept and said where
+  /// the module's names are asked for (`failure(of:)`), and the module stays unregistered.
+  func registerModule(named name: String) {
+    guard let position = registrations.waiting.firstIndex(where: { $0.module.manifest.name == name }) else { return }
+    let (module, index) = registrations.waiting.remove(at: position)
+    do {
+      try Self.register(module, into: registrations)
+    } catch {
+      registrations.failures[name] = (error.message, index)
+    }
+  }
+
+  /// Registers every waiting module, in load order.
+  func registerAll() {
+    while let next = registrations.waiting.first { registerModule(named: next.module.manifest.name) }
+  }
+
+  /// Why the module named `name` could not be registered, if it could not.
+  public func failure(of name: String) -> String? { registrations.failures[name]?.message }
+
+  /// Why the screen named `name` is not there when its module's registration failed: the
+  /// module and the reason.
+  public func failure(ofScreen name: String) -> String? {
+    guard let (module, failed) = registrations.failures.first(where: { $0.value.index.kind(ofScreen: name) != nil })
+    else { return nil }
+    return "screen '\(name)' is the \(module) module's, which could not be registered: \(failed.message)"
+  }
+
+  // MARK: Everything (registers every module)
+
+  var documentKinds: [String: DocumentKind] {
+    registerAll()
+    return registrations.documentKinds
+  }
+  var screenKinds: [String: ScreenKind] {
+    registerAll()
+    return registrations.screenKinds
+  }
+  var moduleCommands: [String: [String: CommandSpec]] {
+    registerAll()
+    return registrations.moduleCommands
+  }
+  var restarts: [String: @MainActor () throws -> Void] {
+    registerAll()
+    return registrations.restarts
+  }
+  var moduleDiagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] {
+    registerAll()
+    return registrations.diagrams
+  }
+  var factTypes: [String: FactType] {
+    registerAll()
+    return registrations.factTypes
+  }
+
+  // MARK: One name (registers the module it belongs to)
+
+  /// The document kind named `name`, its module registered if it was waiting.
+  func documentKind(named name: String) -> DocumentKind? {
+    if let kind = registrations.documentKinds[name] { return kind }
+    guard let owner = registrations.waiting.first(where: { $0.index.hasKind(name) }) else { return nil }
+    registerModule(named: owner.module.manifest.name)
+    return registrations.documentKinds[name]
+  }
+
+  /// The screen named `name`, its module registered if it was waiting.
+  func screenKind(named name: String) -> ScreenKind? {
+    if let screen = registrations.screenKinds[name] { return screen }
+    guard let owner = registrations.waiting.first(where: { $0.index.kind(ofScreen: name) != nil }) else { return nil }
+    registerModule(named: owner.module.manifest.name)
+    return registrations.screenKinds[name]
+  }
+
+  /// The module that registers the document kind named `name`, without registering it.
+  func owner(ofKind name: String) -> String? {
+    registrations.documentKinds[name]?.module
+      ?? registrations.waiting.first { $0.index.hasKind(name) }?.module.manifest.name
+  }
+
+  /// The module that registers the screen named `name`, without registering it.
+  func module(ofScreen name: String) -> String? {
+    registrations.screenKinds[name]?.module
+      ?? registrations.waiting.first { $0.index.kind(ofScreen: name) != nil }?.module.manifest.name
+  }
+
+  /// The commands of the module named `name`, registered if it was waiting; `nil` for no module.
+  func commands(ofModule name: String) -> [String: CommandSpec]? {
+    registerModule(named: name)
+    return registrations.moduleCommands[name] ?? (manifests.contains { $0.name == name } ? [:] : nil)
+  }
+
+  /// The names of the commands of each module, without registering any.
+  var commandNames: [(module: String, names: [String])] {
+    manifests.map { manifest in
+      let names =
+        registrations.moduleCommands[manifest.name].map { Array($0.keys) }
+        ?? registrations.waiting.first { $0.module.manifest.name == manifest.name }?.index.commands ?? []
+      return (manifest.name, names)
+    }
+  }
+
+  /// The sample documents each document kind starts with, by name, without registering any
+  /// module: `(name, kind)` pairs.
+  var sampleNames: [(name: String, kind: String)] {
+    var samples = registrations.documentKinds.values.flatMap { kind in kind.samples.map { ($0.name, kind.name) } }
+    for entry in registrations.waiting {
+      for kind in entry.index.documentKinds { samples += kind.samples.map { ($0, kind.name) } }
+    }
+    return samples.sorted { $0.0 < $1.0 }.map { (name: $0.0, kind: $0.1) }
   }
 }
 

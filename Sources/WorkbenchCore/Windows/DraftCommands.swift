@@ -39,7 +39,7 @@ public enum DraftCommands {
   @MainActor
   private static func unsavedWork(in context: CommandContext) throws(CommandError) -> (Window, any UnsavedWork) {
     let window = try context.requireWindow()
-    guard let work = window.anyModel as? any UnsavedWork else {
+    guard let work = window.content.unsavedWork else {
       throw CommandError("window \(window.label) shows \(window.screen.name), which has no drafts")
     }
     return (window, work)

@@ -100,6 +100,9 @@ public protocol ScreenModel: AnyObject {
   /// the command attempted must stay (a message saying why it was refused, which the frame
   /// shows and a relaunch restores). The default keeps nothing of the attempt.
   func viewStateAfterFailure(before: State, attempted: State) -> State
+  /// The window's unsaved work: the screen itself when it is `UnsavedWork`, else `nil` (known
+  /// from the types, so the host never asks the runtime whether a model conforms).
+  var unsavedWork: (any UnsavedWork)? { get }
 }
 
 extension ScreenModel {
@@ -117,4 +120,11 @@ extension ScreenModel {
   public static var frameFields: [String]? { nil }
   /// None: every field of the frame is restored as it was.
   public static var lifetimeFields: [String] { [] }
+  /// Most screens keep no drafts.
+  public var unsavedWork: (any UnsavedWork)? { nil }
+}
+
+extension ScreenModel where Self: UnsavedWork {
+  /// A screen that keeps drafts is its own unsaved work.
+  public var unsavedWork: (any UnsavedWork)? { self }
 }

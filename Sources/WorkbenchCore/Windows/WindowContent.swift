@@ -4,6 +4,8 @@ import FoundationEssentials
 @MainActor
 protocol WindowContent: AnyObject {
   var model: AnyObject { get }
+  /// The model's unsaved work (see `ScreenModel.unsavedWork`).
+  var unsavedWork: (any UnsavedWork)? { get }
   var frame: FrameValue { get }
   /// The screen's frame stamp (see `ScreenModel.frameStamp`).
   var frameStamp: Int? { get }
@@ -44,6 +46,7 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   }
 
   var model: AnyObject { typedModel }
+  var unsavedWork: (any UnsavedWork)? { typedModel.unsavedWork }
   /// The last frame and the stamp it was projected at.
   private var kept: (stamp: Int, frame: FrameValue)?
 

@@ -172,6 +172,16 @@ class Network:
     def __init__(self):
         self.online, self.latency, self.failures_to_come, self.fetches = True, 300, 0, 0
 
+    def state(self):
+        return {"online": self.online, "latency": describe(self.latency), "failuresToCome": self.failures_to_come,
+                "requests": self.fetches}
+
+    def adopt(self, state):
+        self.online = state.get("online") is not False
+        self.latency = parse_duration(state.get("latency")) or self.latency
+        self.failures_to_come = max(0, state["failuresToCome"]) if isinstance(state.get("failuresToCome"), int) else 0
+        self.fetches = max(0, state["requests"]) if isinstance(state.get("requests"), int) else 0
+
     def live_problem(self):
         if not self.online:
             return "you are offline"
@@ -201,7 +211,13 @@ class AppSession:
 
 
 def network(session):
-    return session.service("network", Network)
+    def make():
+        net = Network()
+        # The state the network starts in: as it is now, or as a recording started with.
+        state = session.state("network.state", net.state, lambda: net.state(), scope="network")
+        net.adopt(state if isinstance(state, dict) else {})
+        return net
+    return session.service("network", make)
 
 
 def app_session(session):
@@ -359,7 +375,10 @@ class Feed(wb.Screen):
             if ids is None:
                 self.land("failed", message=f"the recorded answer is unreadable: {answer}")
                 return
-            net.fetches = min(LARGEST, net.fetches + 1)
+            # A replay's set-up loads the windows its recording started with; the requests they
+            # made are in the network's recorded state already.
+            if not session.replaying_start:
+                net.fetches = min(LARGEST, net.fetches + 1)
             if live_rows:
                 self.land("succeeded", rows=live_rows[0])
                 return

@@ -59,12 +59,23 @@ class Bridge:
 
     def __init__(self, session, document_name, document):
         self.session, self.scope = session, "bridge " + document_name
-        self.reachable = True
+        # The state the bridge starts in: the document's, or as a recording started with.
+        state = session.state("bridge.state", lambda: state_of(document["rooms"], True),
+                              lambda: self.current_state(), scope=self.scope)
+        if isinstance(state, dict) and isinstance(state.get("rooms"), list):
+            document = {"rooms": state["rooms"]}
+        self.reachable = not (isinstance(state, dict) and state.get("reachable") is False)
         self.room_ids = [room["id"] for room in document["rooms"]]
         self.rooms = {room["id"]: {"name": room["name"], "lights": [light["id"] for light in room["lights"]],
                                    "detecting": False} for room in document["rooms"]}
         self.lights = {light["id"]: dict(light) for room in document["rooms"] for light in room["lights"]}
         self.documented = set(self.lights)
+
+    def current_state(self):
+        rooms = [{"id": room_id, "name": self.rooms[room_id]["name"],
+                  "lights": [self.lights[i] for i in self.rooms[room_id]["lights"] if i in self.lights]}
+                 for room_id in self.room_ids if room_id in self.rooms]
+        return state_of(rooms, self.reachable)
 
     def require_reachable(self, what):
         if not self.reachable:
@@ -125,6 +136,14 @@ class Bridge:
                 self.add_light(name if isinstance(name, str) else "New light", room_id)
 
         self.session.clock.schedule(2000, found, id=f"detect {self.scope} {room_id}")
+
+
+def state_of(rooms, reachable):
+    """A bridge's rooms and lights as a recording keeps them (`bridge.state`)."""
+    return {"reachable": reachable, "rooms": [
+        {"id": room["id"], "name": room["name"],
+         "lights": [{"id": light["id"], "name": light["name"], "on": light["on"], "brightness": light["brightness"]}
+                    for light in room["lights"]]} for room in rooms]}
 
 
 def bridge(window):

@@ -482,7 +482,25 @@ enum RelayedFacts {
     // left of the scope's recorded facts for the module to use instead of live ones, and with
     // protocol 2 what is left in the scopes the session shares (`network`).
     if facts.isRecording { return .object(FrameObject()) }
-    guard facts.isReplaying, !facts.isRelivingRecordedStart else { return nil }
+    // While a replay sets up its windows they load live, but a service made now starts in the
+    // state it was recorded in (protocol 2): the recorded states alone, and `start`.
+    if facts.isRelivingRecordedStart {
+      let states = facts.recordedSharedStates()
+      guard version >= 2, !states.isEmpty else { return nil }
+      return [
+        "start": true,
+        "shared": .object(
+          FrameObject(
+            members: states.sorted { $0.key < $1.key }.map { scope, sources in
+              (
+                scope,
+                .object(
+                  FrameObject(members: sources.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
+              )
+            })),
+      ]
+    }
+    guard facts.isReplaying else { return nil }
     func sources(_ remaining: [String: [FrameValue]]) -> FrameValue {
       .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
     }

@@ -450,7 +450,23 @@ public final class ModuleProcess {
       waiting: { [weak self] in self?.changesWait(in: number) ?? false },
       take: { [weak self] in self?.takeChanges(in: number) },
       descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil })
+    // A recording that starts now keeps the states of the module's services in this session.
+    services.facts.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
     return number
+  }
+
+  /// The states of the services the module holds for a session (a network's, a bridge's), as a
+  /// recording starts (§12, `capture`). A module that does not answer `capture` has none.
+  func captureStates(in session: Int) -> [(scope: String, source: String, value: FrameValue)] {
+    guard version >= 2, isRunning, entry(of: session) != nil,
+      let reply = try? call(["type": "capture", "session": .integer(session)])
+    else { return [] }
+    return (reply["facts"]?.elements ?? []).compactMap { fact in
+      guard let scope = fact["scope"]?.stringValue, let source = fact["source"]?.stringValue,
+        let value = fact["value"]
+      else { return nil }
+      return (scope, source, value)
+    }
   }
 
   /// The descriptor the module's messages arrive on, while it runs.

@@ -224,6 +224,10 @@ public final class ModuleSession {
     if case .object(let sources)? = facts["replay"] {
       replay = [:]
       for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
+    } else if facts["shared"] != nil || facts["windows"] != nil {
+      // A replay's request with no facts of its own window (a timer, a replay setting up):
+      // still a replay, served from the scopes it names.
+      replay = [:]
     }
     // Protocol 2: every fact keeps its scope: a window's (the host names the window by its
     // key; here it is that window's scope) or one the session shares (`network`).
@@ -249,7 +253,11 @@ public final class ModuleSession {
       take(facts["windows"], scope: scope)
     }
     host.services.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
+    // A replay setting up its recording's windows (`start`): they load live, and what the
+    // module counts of that work is in the recorded states already, as in the host.
+    host.services.facts.isSettingUp = facts["start"] == .bool(true)
     var result = reply(to: request)
+    host.services.facts.isSettingUp = false
     let relayed = host.services.facts.endRelay()
     if case .object(var object) = result {
       // A fact that answers a question is reported with it (`asked`), and its answer as the value.
@@ -289,6 +297,12 @@ public final class ModuleSession {
   private func answer(_ request: FrameValue) throws(CommandError) -> FrameValue {
     let key = request["key"]?.stringValue ?? ""
     switch request["type"]?.stringValue {
+    case "capture":
+      // A recording starts: the states the session's services are in (§12).
+      let states = host.services.facts.capturedStates().map { state -> FrameValue in
+        ["source": .string(state.source), "scope": .string(state.scope), "value": state.value]
+      }
+      return ["type": "ok", "facts": .list(states)]
     case "validate":
       try host.replaceDocument(
         named: "validation", kind: request["kind"]?.stringValue ?? "", json: request["body"]?.stringValue ?? "",

@@ -312,6 +312,7 @@ public enum ReplyRules {
     guard type == "ok" else { return ["`ok` or an `error` for `\(request)`, got `\(type)`"] }
     // A due timer and a command run in no window (protocol 2) answer `ok`, and may update
     // windows and set timers.
+    if request == "capture" { return factProblems(reply) }
     return request == commandInNoWindow || request == "timer" ? timerProblems(reply) + updateProblems(reply) : []
   }
 

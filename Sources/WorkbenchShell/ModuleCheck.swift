@@ -489,6 +489,30 @@ public enum ModuleCheck {
           : "expected an error with a message, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
 
+    // §12 The states a recording starts from: `ok` with `.state` facts of shared scopes (a
+    // module with no such services may answer with none, or refuse the request).
+    if speaksTwo {
+      let reply = try? peer.ask(["type": "capture"])
+      let facts = reply?["facts"]?.elements ?? []
+      let wellFormed = facts.allSatisfy { fact in
+        guard let source = fact["source"]?.stringValue, let scope = fact["scope"]?.stringValue else { return false }
+        return source.hasSuffix(".state") && !SessionFacts.isWindowScope(scope) && fact["value"] != nil
+      }
+      let kind = reply?["type"]?.stringValue
+      let passed = (kind == "ok" && wellFormed) || kind == "error"
+      let names = facts.compactMap { fact in
+        fact["source"]?.stringValue.map { "\($0) of \(fact["scope"]?.stringValue ?? "?")" }
+      }
+      record(
+        "states to record", "§12", passed,
+        kind == "error"
+          ? "refused (`capture` unknown): no states to record"
+          : passed
+            ? (names.isEmpty ? "none" : names.joined(separator: ", "))
+            : "expected ok with facts {source ending .state, scope of the session, value}, got "
+              + (reply?.jsonText.prefix(120).description ?? "nothing"))
+    }
+
     // §8 Closing every window.
     for window in opened {
       let reply = try? peer.ask(["type": "close", "key": .string(window.key)])

@@ -232,6 +232,8 @@ public enum PythonKit {
             self._opened = []
             self._closed = []
             self._next_key = 0
+            self._captures = {}  # (scope, source) -> a function giving the state now
+            self.replaying_start = False
             self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
 
         def service(self, name, make):
@@ -247,8 +249,8 @@ public enum PythonKit {
             question. `scope` names a scope the session shares (`network`); by default the fact is
             the window's whose work asks for it."""
             relay = self._relay
-            if relay is None:
-                return live()
+            if relay is None or (relay["start"] and not source.endswith(".state")):
+                return live()  # not recording nor replaying, or a replay's set-up: live
             window = None if scope is not None else self._current_key
             place = ("scope", scope) if scope is not None else ("window", window)
             count = relay["counts"].get((place, source), 0)
@@ -283,6 +285,16 @@ public enum PythonKit {
                 reported["window"] = window
             relay["used"].append(reported)
             return value
+
+        def state(self, source, live, capture, scope):
+            """The state a long-lived service of the session starts in (a network's latency, a
+            bridge's lights): `live()` now, or the state a recording started with while it replays.
+            `capture()` gives the service's state as it is, for a recording that starts while the
+            service exists (the host asks, §12 `capture`). `scope` is the shared scope (`network`);
+            the source ends in `.state`."""
+            source = source if source.endswith(".state") else source + ".state"
+            self._captures[(scope, source)] = capture
+            return self.fact(source, live, scope=scope)
 
         def open_window(self, screen_name, document_name, name=None, state=None):
             """Opens a window from a command (a room from a home, §17): the host opens it too."""
@@ -436,11 +448,21 @@ public enum PythonKit {
             if request.get("type") == "end":
                 self._sessions.pop(request.get("session", 0), None)
                 reply = {"type": "ok"}
+            elif request.get("type") == "capture":
+                states = []
+                for (scope, source), capture in sorted(session._captures.items()):
+                    value = capture()
+                    if value is not None:
+                        states.append({"source": source, "scope": scope, "value": value})
+                reply = {"type": "ok", "facts": states}
             else:
                 key = request.get("key")
                 session._current_key = key
                 facts = request.get("facts")
                 session._relay = None if facts is None else self._relay(facts, key)
+                # A replay setting up the windows its recording started with: they load live, and
+                # a module does not count that work again (the recorded states count it).
+                session.replaying_start = bool(facts and facts.get("start"))
                 try:
                     reply = self._answer(request, session)
                 except Refused as refusal:
@@ -473,6 +495,7 @@ public enum PythonKit {
             for scope, sources in facts.get("shared", {}).items():
                 recorded[("scope", scope)] = sources
             return {"replaying": "replay" in facts or "windows" in facts or "shared" in facts,
+                    "start": bool(facts.get("start")),
                     "recorded": recorded, "counts": {}, "used": [], "divergence": None, "key": key}
 
         def _make_window(self, session, key, screen_name, document_name, state):

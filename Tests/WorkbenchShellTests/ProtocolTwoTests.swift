@@ -80,6 +80,18 @@ struct ProtocolTwoTests {
     #expect(check.stdout.contains(line), "\(check.stdout)")
   }
 
+  /// The states a recording starts from (§12 `capture`): a module that answers with a state of
+  /// a window, or one whose source does not end in `.state`, fails module-check; one that does
+  /// not know `capture` has no states and passes.
+  @Test func aModuleThatCapturesStatesBadlyFailsItsCheck() {
+    let bad = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "bad-capture"])
+    #expect(bad.status == 1, "\(bad.stdout)")
+    #expect(bad.stdout.contains("✘ states to record"), "\(bad.stdout)")
+    let unknown = ChildProcess.runWorkbench(["module-check", kettle])
+    #expect(
+      unknown.stdout.contains("✔ states to record            §12  refused (`capture` unknown)"), "\(unknown.stdout)")
+  }
+
   /// A live source (§19): the module says, unasked, that every window on the kettle changed;
   /// the host takes it between commands, a recording writes a `live` step and keeps the change,
   /// and the replay brings in the recorded change even from a module that stays quiet.

@@ -186,4 +186,70 @@ struct PythonPortsTests {
       to: recording)
     #expect(ChildProcess.runWorkbench(["run"] + ports + [recording]).status == 1)
   }
+
+  /// A recording started from a settled session (a feed loaded, a light switched at the wall)
+  /// keeps the states the network and the bridge were in, whichever implementation runs them:
+  /// the built-ins, the same modules as Swift processes (the host asks them with `capture`,
+  /// §12), or the Python ports. The three recordings are the same file, and each replays on
+  /// all three (the replay's set-up loads do not count as requests again).
+  @Test func aRecordingFromASettledSessionIsTheSameAndReplaysOnEveryImplementation() throws {
+    let binaries = String(ChildProcess.workbenchPath.dropLast("workbench".count))
+    let implementations: [(name: String, options: [String])] = [
+      ("builtin", []),
+      (
+        "swift",
+        [
+          "--without-builtin", "ledger", "--without-builtin", "lights", "-m", binaries + "ledger-module-process",
+          "-m", binaries + "lights-module-process",
+        ]
+      ),
+      ("python", ports),
+    ]
+    let folder = makeTemporaryFolder()
+    var recordings: [String] = []
+    for implementation in implementations {
+      let file = folder + "/\(implementation.name).yaml"
+      let lines = """
+        open feed account f
+        open home home h
+        @h enter kitchen k
+        @k bridge switch 3 on
+        settle
+        record start \(file)
+        @f search rent
+        settle
+        @k switch 4 off
+        @k detect
+        settle
+        record stop
+        """
+      let recorded = ChildProcess.runWorkbench(
+        implementation.options + ["-w", ":memory:"], input: Array((lines + "\n").utf8))
+      #expect(recorded.status == 0, "\(implementation.name): \(recorded.stderr)")
+      let text = try #require(readTextFile(file), "\(implementation.name)")
+      #expect(
+        text.contains("network.state: [{online: true, latency: 300ms, failuresToCome: 0, requests: 1}]"), "\(text)")
+      #expect(text.contains("{id: 3, name: Counter, 'on': true, brightness: 100}"), "\(text)")
+      #expect(text.contains("serverRequests: 2"), "\(text)")
+      recordings.append(text.replacing("scenario: \(implementation.name)\n", with: ""))
+    }
+    #expect(recordings[1] == recordings[0])
+    #expect(recordings[2] == recordings[0])
+    for implementation in implementations {
+      // What the recording started from shows: light 3 was switched on at the wall before it,
+      // and one request had reached the server.
+      let file = folder + "/\(implementation.name).yaml"
+      let text = try #require(readTextFile(file))
+      writeTextFile(
+        text
+          + "  - expect:\n      k: {lights: [{id: 3, on: true}, {id: 4, on: false}, 6]}\n      f: {serverRequests: 2}\n",
+        to: file)
+    }
+    for recorder in implementations {
+      for player in implementations {
+        let replayed = ChildProcess.runWorkbench(["run"] + player.options + [folder + "/\(recorder.name).yaml"])
+        #expect(replayed.status == 0, "recorded on \(recorder.name), replayed on \(player.name): \(replayed.stdout)")
+      }
+    }
+  }
 }

@@ -48,6 +48,33 @@ public final class SessionFacts {
   /// The first fact a replay asked for that the recording does not have.
   public private(set) var divergence: String?
   private var stateCaptures: [Key: () -> FrameValue?] = [:]
+  /// Where states of services outside this process come from when a recording starts (a
+  /// module process's network, §12): each gives (scope, source, value) triples.
+  private var stateCaptureSources: [() -> [(scope: String, source: String, value: FrameValue)]] = []
+
+  /// Registers a source of states to record when a recording starts, for services whose
+  /// `state(of:in:live:capture:)` runs in another process.
+  public func addStateCapture(_ capture: @escaping () -> [(scope: String, source: String, value: FrameValue)]) {
+    stateCaptureSources.append(capture)
+  }
+
+  /// The states of this process's services now, as a recording starting now keeps them: for a
+  /// module process asked by its host (§12 `capture`). A capture whose service is gone is
+  /// skipped.
+  public func capturedStates() -> [(scope: String, source: String, value: FrameValue)] {
+    stateCaptures.sorted { $0.key < $1.key }.compactMap { key, capture in
+      capture().map { (key.scope, key.source, $0) }
+    }
+  }
+
+  /// The recorded states of the scopes the session shares (sources ending in `.state`), by scope
+  /// and source: what a module process is given while a replay sets up, before its steps.
+  public func recordedSharedStates() -> [String: [String: [FrameValue]]] {
+    remainingShared().compactMapValues { sources in
+      let states = sources.filter { $0.key.hasSuffix(".state") }
+      return states.isEmpty ? nil : states
+    }
+  }
   /// While a replay sets up its windows (before its first step), effects run live, on the
   /// replay's virtual clock, against the services' recorded states: the recording started from
   /// a settled session, so what the windows load then is what they showed.
@@ -218,6 +245,14 @@ public final class SessionFacts {
     for (key, capture) in stateCaptures.sorted(by: { $0.key < $1.key }) {
       guard let value = capture() else { continue }
       recorded.append(Entry(key: key, sequence: 1, value: value))
+    }
+    for capture in stateCaptureSources {
+      for state in capture() where !Self.isWindowScope(state.scope) {
+        let source = state.source.hasSuffix(".state") ? state.source : state.source + ".state"
+        let key = Key(scope: state.scope, source: source)
+        guard !recorded.contains(where: { $0.key == key }) else { continue }
+        recorded.append(Entry(key: key, sequence: 1, value: state.value))
+      }
     }
   }
 

@@ -4,7 +4,8 @@
 # on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
-# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty), or keep
+# (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty,
+# bad-capture), or keep
 # quiet at the wall (quiet-wall).
 use strict;
 use warnings;
@@ -142,6 +143,9 @@ while (defined(my $request = read_message())) {
   } elsif ($type eq 'end') {
     delete $sessions{$session};
     $reply = {type => 'ok'};
+  } elsif ($type eq 'capture' && $mode eq 'bad-capture') {
+    # A state that is a window's and whose source does not say it is one (§12).
+    $reply = {type => 'ok', facts => [{source => 'kettle', scope => 'window 1', value => 1}]};
   }
   $reply->{id} = $request->{id} if exists $request->{id};
   send_message($reply);

@@ -9,7 +9,8 @@ seconds=${1:-30}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(scenario-loader command-line protocol-host protocol-kit document-decoder expectation-matcher)
+  targets=(scenario-loader command-line protocol-host protocol-kit document-decoder expectation-matcher
+    language-server)
 fi
 
 swift build --build-path .build/fuzz --product workbench-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
@@ -20,6 +21,7 @@ status=0
 for target in "${targets[@]}"; do
   case "$target" in
     scenario-loader) seeds=(Scenarios Tests/WorkbenchScenariosTests/Broken); dict=Fuzz/yaml.dict ;;
+    language-server) seeds=(Fuzz/corpus/language-server Scenarios); dict=Fuzz/json.dict ;;
     command-line) seeds=(Fuzz/corpus/command-line); dict=Fuzz/commands.dict ;;
     *) seeds=("Fuzz/corpus/$target"); dict=Fuzz/json.dict ;;
   esac

@@ -23,11 +23,15 @@ enum Harness: String, CaseIterable {
   case documentDecoder = "document-decoder"
   /// Two JSON values, expected and actual, through the runner's frame matcher.
   case expectationMatcher = "expectation-matcher"
+  /// Bytes from an editor to `workbench lsp`: framed messages, a message body, and the bytes as
+  /// the text of an open scenario that is changed and completed at places the bytes pick.
+  case languageServer = "language-server"
 
   static let registry = try! ModuleRegistry(modules: builtInModules)
   static let loader = try! ScenarioLoader(modules: builtInModules)
   static let runner = ScenarioRunner(registry: registry)
   static let kinds = Host(registry: registry, clock: .virtual).documentKindNames
+  static let server = try! LanguageServer(modules: builtInModules) { _ in }
 
   func run(_ bytes: [UInt8]) {
     switch self {
@@ -46,6 +50,39 @@ enum Harness: String, CaseIterable {
       for part in line.split(separator: "\n", omittingEmptySubsequences: true).prefix(8) {
         _ = try? host.run(line: String(part))
       }
+    case .languageServer:
+      var framed = bytes
+      while let body = LanguageServerTransport.message(in: &framed) { _ = Self.server.receive(body) }
+      _ = Self.server.receive(bytes)
+      guard let text = String(validating: bytes, as: UTF8.self) else { return }
+      let uri: FrameValue = "file:///nonexistent/fuzz/input.yaml"
+      let line = FrameValue.integer(Int(bytes.first ?? 0) % 8)
+      let character = FrameValue.integer(Int(bytes.last ?? 0) % 40)
+      let messages: [FrameValue] = [
+        [
+          "jsonrpc": "2.0", "method": "textDocument/didOpen",
+          "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": .string(text)]],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 1, "method": "textDocument/completion",
+          "params": ["textDocument": ["uri": uri], "position": ["line": line, "character": character]],
+        ],
+        [
+          "jsonrpc": "2.0", "method": "textDocument/didChange",
+          "params": [
+            "textDocument": ["uri": uri, "version": 2],
+            "contentChanges": [
+              [
+                "range": [
+                  "start": ["line": line, "character": character], "end": ["line": 2, "character": character],
+                ],
+                "text": .string(String(text.prefix(16))),
+              ]
+            ],
+          ],
+        ],
+      ]
+      for message in messages { _ = Self.server.receive(Array(message.jsonText.utf8)) }
     case .protocolHost:
       var buffer = bytes
       while let message = try? MessageChannel.nextMessage(in: &buffer) {

@@ -179,6 +179,10 @@ case (let name, let rest)? where name == "report":
   // `report` parses its own options (`--html`, `--baseline`); only the modules are taken here.
   let (paths, operands) = ModulePaths.extract(rest, command: "report")
   exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }
+case (let name, let rest)? where name == "lsp":
+  // A language server for scenario files on standard input and output (docs/editors.md).
+  let (paths, _) = ModulePaths.parse(rest, command: "lsp")
+  exitRunning(withModules: paths) { LanguageServer.run(modules: $0) }
 case (let name, let rest)? where name == "check":
   let (paths, files) = ModulePaths.parse(rest, command: "check")
   exitRunning(withModules: paths) { ScenarioCommand.check(files, modules: $0) }

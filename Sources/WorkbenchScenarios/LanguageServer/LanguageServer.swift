@@ -1,0 +1,367 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench lsp`: a Language Server Protocol server for scenario files over standard input
+/// and output. Diagnostics come from the scenario loader that `check` and `run` use (every
+/// problem of a file, each at its place), completion from the modules' registry: the commands a
+/// window's screen has, the fields its frames have.
+@MainActor
+public final class LanguageServer {
+  let registry: ModuleRegistry
+  let loader: ScenarioLoader
+  /// The open documents' text, by URI, as lines.
+  var documents: [String: [String]] = [:]
+  /// Whether `shutdown` came (then `exit` ends with status 0).
+  var shutDown = false
+  /// Writes a message to the client.
+  let send: (FrameValue) -> Void
+
+  /// A server over `modules`, writing its messages with `send`.
+  public init(modules: [any FeatureModule], send: @escaping (FrameValue) -> Void) throws(RegistrationError) {
+    registry = try ModuleRegistry(modules: modules)
+    loader = ScenarioLoader(registry: registry)
+    self.send = send
+  }
+
+  /// Serves standard input until `exit` or the end of input; returns the exit status.
+  public static func run(modules: [any FeatureModule]) -> Int32 {
+    let server: LanguageServer
+    do {
+      server = try LanguageServer(modules: modules) { message in LanguageServerTransport.write(message) }
+    } catch {
+      StandardStreams.error("workbench lsp: the modules failed to register: \(error.message)\n")
+      return 1
+    }
+    var transport = LanguageServerTransport()
+    while let body = transport.next() {
+      if let status = server.receive(body) { return status }
+    }
+    return server.shutDown ? 0 : 1
+  }
+
+  /// Handles one message's body; returns an exit status when the client said `exit`.
+  public func receive(_ body: [UInt8]) -> Int32? {
+    let message: FrameValue
+    do {
+      message = try FrameValue.parse(json: body)
+    } catch {
+      send(Self.errorResponse(id: .null, code: -32700, message: "not JSON: \(error.message)"))
+      return nil
+    }
+    let id = message["id"]
+    guard let method = message["method"]?.stringValue else {
+      if let id { send(Self.errorResponse(id: id, code: -32600, message: "a request needs a method")) }
+      return nil
+    }
+    let params = message["params"] ?? .null
+    switch method {
+    case "initialize":
+      respond(id, ["capabilities": Self.capabilities, "serverInfo": ["name": "workbench", "version": "1"]])
+    case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+      break
+    case "shutdown":
+      shutDown = true
+      respond(id, .null)
+    case "exit":
+      return shutDown ? 0 : 1
+    case "textDocument/didOpen":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue,
+        let text = params["textDocument"]?["text"]?.stringValue
+      else { break }
+      documents[uri] = Self.lines(text)
+      publishDiagnostics(uri)
+    case "textDocument/didChange":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, var lines = documents[uri] else { break }
+      for change in params["contentChanges"]?.elements ?? [] {
+        guard let text = change["text"]?.stringValue else { continue }
+        if let range = change["range"], let start = Self.position(range["start"]), let end = Self.position(range["end"])
+        {
+          lines = Self.replacing(lines, from: start, to: end, with: text)
+        } else {
+          lines = Self.lines(text)
+        }
+      }
+      documents[uri] = lines
+      publishDiagnostics(uri)
+    case "textDocument/didClose":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue else { break }
+      documents[uri] = nil
+      send([
+        "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+        "params": ["uri": .string(uri), "diagnostics": []],
+      ])
+    case "textDocument/didSave":
+      if let uri = params["textDocument"]?["uri"]?.stringValue { publishDiagnostics(uri) }
+    case "textDocument/completion":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
+        let at = Self.position(params["position"])
+      else {
+        respond(id, .list([]))
+        break
+      }
+      respond(id, ["isIncomplete": false, "items": .list(completions(in: lines, at: at))])
+    default:
+      // A request this server does not answer gets an error; a notification, nothing.
+      if let id { send(Self.errorResponse(id: id, code: -32601, message: "workbench lsp does not do \(method)")) }
+    }
+    return nil
+  }
+
+  static let capabilities: FrameValue = [
+    "textDocumentSync": ["openClose": true, "change": 2, "save": true],
+    "completionProvider": ["triggerCharacters": [" ", "{", ","]],
+  ]
+
+  private func respond(_ id: FrameValue?, _ result: FrameValue) {
+    guard let id else { return }
+    send(["jsonrpc": "2.0", "id": id, "result": result])
+  }
+
+  static func errorResponse(id: FrameValue, code: Int, message: String) -> FrameValue {
+    ["jsonrpc": "2.0", "id": id, "error": ["code": .integer(code), "message": .string(message)]]
+  }
+
+  // MARK: Diagnostics
+
+  /// Checks the document as `check` would and sends every problem, each at its range.
+  func publishDiagnostics(_ uri: String) {
+    guard let lines = documents[uri] else { return }
+    let path = Self.path(of: uri)
+    var diagnostics: [FrameValue] = []
+    do {
+      _ = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
+    } catch {
+      for problem in error.all {
+        let here = problem.location.file == path
+        let line = here ? max(0, problem.location.line - 1) : 0
+        let range = Self.range(in: lines, line: line, column: here ? problem.location.column : 1)
+        diagnostics.append([
+          "range": range, "severity": 1, "source": "workbench",
+          "message": .string(here ? problem.message : "\(problem.location): \(problem.message)"),
+        ])
+      }
+    }
+    send([
+      "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+      "params": ["uri": .string(uri), "diagnostics": .list(diagnostics)],
+    ])
+  }
+
+  /// The range of the word a problem's 1-based column points at (in Unicode scalars), in
+  /// UTF-16 code units as LSP counts them.
+  static func range(in lines: [String], line: Int, column: Int) -> FrameValue {
+    let text = line < lines.count ? lines[line] : ""
+    let scalars = Array(text.unicodeScalars)
+    let start = min(max(0, column - 1), scalars.count)
+    var end = start
+    while end < scalars.count, !" \t:,{}[]#".unicodeScalars.contains(scalars[end]) { end += 1 }
+    if end == start { end = scalars.count }
+    func utf16(_ count: Int) -> Int { scalars.prefix(count).reduce(0) { $0 + $1.utf16.count } }
+    return [
+      "start": ["line": .integer(line), "character": .integer(utf16(start))],
+      "end": ["line": .integer(line), "character": .integer(utf16(end))],
+    ]
+  }
+
+  // MARK: Completion
+
+  /// What fits where the cursor is: a window's commands after `NAME: ` in a step, a screen's
+  /// frame fields inside an expectation of that window.
+  func completions(in lines: [String], at position: (line: Int, character: Int)) -> [FrameValue] {
+    guard position.line < lines.count else { return [] }
+    let prefix = Self.prefix(of: lines[position.line], utf16: position.character)
+    let windows = Self.windowScreens(in: lines)
+    // `  - left: que` or `  - do: cl`: the first word of a step's command.
+    if let match = prefix.wholeMatch(of: /\s*-\s+([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]*)/) {
+      let window = String(match.1)
+      let typed = String(match.2)
+      let screen = window == "do" ? nil : windows[window]
+      guard window == "do" || screen != nil else { return [] }
+      return registry.router.names(forScreen: screen).filter { $0.hasPrefix(typed) }.map { name in
+        [
+          "label": .string(name), "kind": 2,
+          "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
+        ]
+      }
+    }
+    // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
+    if let match = prefix.wholeMatch(of: /\s+([A-Za-z0-9_.-]+):\s*\{(?:[^{}]*,)?\s*([A-Za-z0-9_]*)/),
+      Self.isInExpectation(lines, line: position.line)
+    {
+      let typed = String(match.2)
+      guard let screen = windows[String(match.1)], let fields = registry.frameFields(ofScreen: screen) else {
+        return []
+      }
+      return fields.filter { $0.hasPrefix(typed) }.map { field in
+        ["label": .string(field), "kind": 5, "detail": .string("a field of \(screen) frames")]
+      }
+    }
+    return []
+  }
+
+  /// Whether the line is inside an `expect:` block (an `expect:` above it, indented less).
+  static func isInExpectation(_ lines: [String], line: Int) -> Bool {
+    let indent = lines[line].prefix { $0 == " " }.count
+    for index in stride(from: line - 1, through: 0, by: -1) {
+      let text = lines[index]
+      let own = text.prefix { $0 == " " }.count
+      guard own < indent, !text.trimmingPrefix(while: { $0 == " " }).isEmpty else { continue }
+      return text.contains("expect:")
+    }
+    return false
+  }
+
+  /// Each window's screen, as the file names them: under `windows:` (`main: feed account`, or
+  /// `screen: feed` under the name) and in `open SCREEN DOCUMENT NAME` steps.
+  static func windowScreens(in lines: [String]) -> [String: String] {
+    var screens: [String: String] = [:]
+    var inWindows = false
+    var pending: String?
+    for line in lines {
+      let trimmed = line.trimmingPrefix(while: { $0 == " " })
+      if line.hasPrefix("windows:") {
+        inWindows = true
+        continue
+      }
+      if !line.hasPrefix(" ") && !line.isEmpty { inWindows = false }
+      if inWindows {
+        if let match = trimmed.wholeMatch(of: /([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]+)\s+\S+.*/) {
+          screens[String(match.1)] = String(match.2)
+        } else if let match = trimmed.wholeMatch(of: /([A-Za-z0-9_.-]+):\s*/) {
+          pending = String(match.1)
+        } else if let match = trimmed.wholeMatch(of: /screen:\s+([A-Za-z0-9_.-]+)\s*/), let name = pending {
+          screens[name] = String(match.1)
+        }
+      }
+      if let match = line.firstMatch(of: /open\s+([A-Za-z0-9_.-]+)\s+[A-Za-z0-9_.-]+\s+([A-Za-z0-9_.-]+)/) {
+        screens[String(match.2)] = String(match.1)
+      }
+    }
+    return screens
+  }
+
+  // MARK: Text
+
+  static func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  static func position(_ value: FrameValue?) -> (line: Int, character: Int)? {
+    guard let line = value?["line"]?.integerValue, let character = value?["character"]?.integerValue,
+      line >= 0, character >= 0
+    else { return nil }
+    return (line, character)
+  }
+
+  /// The part of `line` before `utf16` code units (clamped to the line).
+  static func prefix(of line: String, utf16 count: Int) -> Substring {
+    let units = line.utf16
+    let end = units.index(units.startIndex, offsetBy: min(count, units.count))
+    return line[..<(String.Index(end, within: line) ?? line.endIndex)]
+  }
+
+  /// The lines with the text between two positions replaced (an incremental change). Positions
+  /// past the end are clamped, so a client that is off by one loses nothing but its own edit.
+  static func replacing(
+    _ lines: [String], from start: (line: Int, character: Int), to end: (line: Int, character: Int), with text: String
+  ) -> [String] {
+    var lines = lines.isEmpty ? [""] : lines
+    let first = min(start.line, lines.count - 1)
+    let last = min(max(end.line, first), lines.count - 1)
+    let before = prefix(of: lines[first], utf16: first == start.line ? start.character : lines[first].utf16.count)
+    let endLine = lines[last]
+    let cut = prefix(of: endLine, utf16: last == end.line ? end.character : endLine.utf16.count)
+    let after = endLine[cut.endIndex...]
+    let replaced = Self.lines(String(before) + text + String(after))
+    lines.replaceSubrange(first...last, with: replaced)
+    return lines
+  }
+
+  /// A `file://` URI's path (percent escapes decoded); anything else as it is.
+  static func path(of uri: String) -> String {
+    guard uri.hasPrefix("file://") else { return uri }
+    var bytes: [UInt8] = []
+    let raw = Array(uri.utf8.dropFirst("file://".count))
+    var index = 0
+    while index < raw.count {
+      if raw[index] == UInt8(ascii: "%"), index + 2 < raw.count,
+        let value = UInt8(String(decoding: raw[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        index += 3
+      } else {
+        bytes.append(raw[index])
+        index += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// LSP's framing on standard input and output: `Content-Length: N` headers, a blank line, N
+/// bytes of JSON.
+public struct LanguageServerTransport {
+  private var buffer: [UInt8] = []
+  /// The most a message may announce; more is refused as garbage (64 MB).
+  static let largestMessage = 64 << 20
+
+  /// The next message's body, or `nil` at the end of input.
+  mutating func next() -> [UInt8]? {
+    while true {
+      if let body = Self.message(in: &buffer) { return body }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = read(STDIN_FILENO, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      buffer += chunk[..<count]
+    }
+  }
+
+  /// Takes the first whole message's body off the front of `buffer` (a header without a usable
+  /// length is dropped); `nil` while none is whole.
+  public static func message(in buffer: inout [UInt8]) -> [UInt8]? {
+    while let separator = headerEnd(in: buffer) {
+      let header = String(decoding: buffer[..<separator], as: UTF8.self)
+      var length: Int?
+      for line in header.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+        length = Int(line.dropFirst("content-length:".count).trimmingPrefix(while: { $0 == " " }))
+      }
+      guard let length, length >= 0, length <= largestMessage else {
+        buffer.removeFirst(separator + 4)
+        continue
+      }
+      guard buffer.count >= separator + 4 + length else { return nil }
+      let body = Array(buffer[(separator + 4)..<(separator + 4 + length)])
+      buffer.removeFirst(separator + 4 + length)
+      return body
+    }
+    return nil
+  }
+
+  static func headerEnd(in bytes: [UInt8]) -> Int? {
+    guard bytes.count >= 4 else { return nil }
+    for index in 0...(bytes.count - 4)
+    where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+      return index
+    }
+    return nil
+  }
+
+  /// Writes one message with its header.
+  static func write(_ message: FrameValue) {
+    let body = Array(message.jsonText.utf8)
+    let bytes = Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return }
+      written += count
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Testing
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench lsp` in a real editor: Debian's Neovim, headless, with its built-in LSP client.
+/// CI installs `neovim` and sets WORKBENCH_REQUIRE_NEOVIM, so there the test cannot be skipped;
+/// elsewhere it runs where a Neovim is installed.
+struct LanguageServerTests {
+  static let neovim: String? = ["/usr/bin/nvim", "/usr/local/bin/nvim"].first { access($0, X_OK) == 0 }
+  static let required = getenv("WORKBENCH_REQUIRE_NEOVIM") != nil
+
+  /// The editor's side, in Lua for Neovim 0.7: start the server, open the scenario, wait for
+  /// its diagnostics, ask for completion at two places, fix the misspelt command, and write
+  /// what it saw to OUTPUT.
+  static let script = """
+    local out = {}
+    local function log(text) table.insert(out, text) end
+    local client = vim.lsp.start_client({ name = "workbench", cmd = { os.getenv("WORKBENCH"), "lsp" },
+      root_dir = os.getenv("FOLDER") })
+    vim.cmd("edit " .. os.getenv("FILE"))
+    local buffer = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(buffer, client)
+    vim.wait(10000, function() return #vim.diagnostic.get(buffer) >= 2 end, 20)
+    for _, d in ipairs(vim.diagnostic.get(buffer)) do
+      log(string.format("diagnostic %d:%d-%d:%d %s", d.lnum, d.col, d.end_lnum, d.end_col, d.message))
+    end
+    local function complete(line, character)
+      local params = { textDocument = { uri = vim.uri_from_bufnr(buffer) },
+        position = { line = line, character = character } }
+      local replies = vim.lsp.buf_request_sync(buffer, "textDocument/completion", params, 10000) or {}
+      local labels = {}
+      for _, reply in pairs(replies) do
+        for _, item in ipairs((reply.result or {}).items or {}) do table.insert(labels, item.label) end
+      end
+      return table.concat(labels, ",")
+    end
+    log("commands " .. complete(4, 12))
+    log("fields " .. complete(6, 26))
+    vim.api.nvim_buf_set_text(buffer, 4, 10, 4, 16, { "select" })
+    vim.wait(10000, function() return #vim.diagnostic.get(buffer) == 1 end, 20)
+    for _, d in ipairs(vim.diagnostic.get(buffer)) do log(string.format("after the fix %d:%d", d.lnum, d.col)) end
+    vim.fn.writefile(out, os.getenv("OUTPUT"))
+    vim.lsp.stop_client(client)
+    vim.cmd("qa!")
+    """
+
+  @Test func diagnosticsAndCompletionReachNeovim() throws {
+    guard let neovim = Self.neovim else {
+      if Self.required { Issue.record("WORKBENCH_REQUIRE_NEOVIM is set, and no Neovim was found") }
+      return
+    }
+    let folder = makeTemporaryFolder()
+    let file = folder + "/shelf.yaml"
+    writeTextFile(
+      """
+      scenario: A misspelt command and a misspelt field
+      windows:
+        left: catalog library
+      steps:
+        - left: selcet 4
+        - expect:
+            left: {selcted: 4, q}
+      """, to: file)
+    writeTextFile(Self.script, to: folder + "/editor.lua")
+    let output = folder + "/seen.txt"
+    let result = ChildProcess.run(
+      neovim, ["--headless", "--clean", "-c", "luafile \(folder)/editor.lua"], input: [],
+      environment: ChildProcess.environment([
+        "WORKBENCH": ChildProcess.workbenchPath, "FOLDER": folder, "FILE": file, "OUTPUT": output,
+        "HOME": folder, "XDG_STATE_HOME": folder + "/state", "XDG_DATA_HOME": folder + "/data",
+      ]))
+    let seen = try #require(readTextFile(output), "Neovim wrote nothing: \(result.stdout)\(result.stderr)")
+    let lines = seen.split(separator: "\n").map(String.init)
+    // Both problems, each at the word it is about (0-based lines, UTF-16 columns).
+    #expect(lines.contains("diagnostic 4:10-4:16 unknown command 'selcet'. Did you mean 'select'?"), "\(seen)")
+    #expect(
+      lines.contains { $0.hasPrefix("diagnostic 6:13-6:20 left shows catalog, whose frame has no field 'selcted'") },
+      "\(seen)")
+    // After `left: se` the catalog's commands and the host's; inside `{... q` the frame's fields.
+    let commands = lines.first { $0.hasPrefix("commands ") }?.dropFirst("commands ".count).split(separator: ",") ?? []
+    #expect(commands.contains("select") && commands.contains("settle") && !commands.contains("search"), "\(seen)")
+    #expect(lines.contains("fields query"), "\(seen)")
+    // The edit reached the server as an incremental change: one problem is left.
+    #expect(lines.filter { $0.hasPrefix("after the fix") } == ["after the fix 6:13"], "\(seen)")
+  }
+}

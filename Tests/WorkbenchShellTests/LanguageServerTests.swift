@@ -5,7 +5,8 @@ import WorkbenchTestSupport
   import Glibc
 #endif
 
-/// `workbench lsp` in a real editor: Debian's Neovim, headless, with its built-in LSP client.
+/// `workbench lsp` in a real editor: Debian's Neovim, headless, with its built-in LSP client:
+/// diagnostics, completion, hover, go to definition and the outline.
 /// CI installs `neovim` and sets WORKBENCH_REQUIRE_NEOVIM, so there the test cannot be skipped;
 /// elsewhere it runs where a Neovim is installed.
 struct LanguageServerTests {
@@ -42,6 +43,23 @@ struct LanguageServerTests {
     vim.api.nvim_buf_set_text(buffer, 4, 10, 4, 16, { "select" })
     vim.wait(10000, function() return #vim.diagnostic.get(buffer) == 1 end, 20)
     for _, d in ipairs(vim.diagnostic.get(buffer)) do log(string.format("after the fix %d:%d", d.lnum, d.col)) end
+    local function ask(method, line, character)
+      local params = { textDocument = { uri = vim.uri_from_bufnr(buffer) },
+        position = { line = line, character = character } }
+      for _, reply in pairs(vim.lsp.buf_request_sync(buffer, method, params, 10000) or {}) do
+        if reply.result then return reply.result end
+      end
+      return nil
+    end
+    local hover = ask("textDocument/hover", 4, 12)
+    log("hover " .. ((hover or {}).contents or {}).value:gsub("\\n", " | "))
+    local place = ask("textDocument/definition", 4, 5)
+    if place and place[1] then place = place[1] end
+    log(string.format("definition %d:%d", place.range.start.line, place.range.start.character))
+    local symbols = ask("textDocument/documentSymbol", 0, 0) or {}
+    for _, symbol in ipairs(symbols) do
+      log("symbol " .. symbol.name .. " with " .. #(symbol.children or {}) .. " steps")
+    end
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -85,5 +103,10 @@ struct LanguageServerTests {
     #expect(lines.contains("fields query"), "\(seen)")
     // The edit reached the server as an incremental change: one problem is left.
     #expect(lines.filter { $0.hasPrefix("after the fix") } == ["after the fix 6:13"], "\(seen)")
+    // Hover on the command gives its help as `help select` does; the window's name leads to
+    // where it is declared; the outline is the scenario and its steps.
+    #expect(lines.contains { $0.hasPrefix("hover usage: select ID |  | Select a book by id") }, "\(seen)")
+    #expect(lines.contains("definition 2:2"), "\(seen)")
+    #expect(lines.contains("symbol A misspelt command and a misspelt field with 2 steps"), "\(seen)")
   }
 }

@@ -105,6 +105,28 @@ public final class LanguageServer {
         break
       }
       respond(id, ["isIncomplete": false, "items": .list(completions(in: lines, at: at))])
+    case "textDocument/hover":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
+        let at = Self.position(params["position"]), let text = hover(in: lines, at: at)
+      else {
+        respond(id, .null)
+        break
+      }
+      respond(id, ["contents": ["kind": "plaintext", "value": .string(text)]])
+    case "textDocument/definition":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
+        let at = Self.position(params["position"])
+      else {
+        respond(id, .null)
+        break
+      }
+      respond(id, definition(in: lines, at: at, uri: uri) ?? .null)
+    case "textDocument/documentSymbol":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
+        respond(id, .list([]))
+        break
+      }
+      respond(id, .list(Self.symbols(in: lines)))
     default:
       // A request this server does not answer gets an error; a notification, nothing.
       if let id { send(Self.errorResponse(id: id, code: -32601, message: "workbench lsp does not do \(method)")) }
@@ -115,6 +137,7 @@ public final class LanguageServer {
   static let capabilities: FrameValue = [
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
     "completionProvider": ["triggerCharacters": [" ", "{", ","]],
+    "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true,
   ]
 
   private func respond(_ id: FrameValue?, _ result: FrameValue) {
@@ -243,6 +266,151 @@ public final class LanguageServer {
       }
     }
     return screens
+  }
+
+  // MARK: Hover, definition, symbols
+
+  /// The word under the cursor, with where it starts and ends (in UTF-16 units).
+  static func word(in line: String, at character: Int) -> (text: String, start: Int, end: Int)? {
+    let units = Array(line.utf16)
+    func isWord(_ unit: UInt16) -> Bool {
+      guard let scalar = Unicode.Scalar(unit) else { return false }
+      return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar)
+    }
+    var start = min(character, units.count)
+    var end = start
+    while start > 0, isWord(units[start - 1]) { start -= 1 }
+    while end < units.count, isWord(units[end]) { end += 1 }
+    guard start < end else { return nil }
+    return (String(decoding: units[start..<end], as: UTF16.self), start, end)
+  }
+
+  /// What the word under the cursor is: a command (its help, as `help COMMAND` gives it in a
+  /// window of that screen), a window (its screen and document), a field of a window's frames.
+  func hover(in lines: [String], at position: (line: Int, character: Int)) -> String? {
+    guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character) else {
+      return nil
+    }
+    let line = lines[position.line]
+    let windows = Self.windowScreens(in: lines)
+    if let step = line.wholeMatch(of: /(\s*-\s+)([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]+).*/) {
+      let commandStart = line.utf16.distance(from: line.startIndex, to: step.3.startIndex)
+      if word.start == commandStart {
+        let window = String(step.2)
+        return help(for: word.text, screen: window == "do" ? nil : windows[window])
+      }
+    }
+    if let screen = windows[word.text] {
+      return "window \(word.text): a \(screen) window"
+        + (registry.screen(named: screen).map { " on a \($0.documentKind) document" } ?? "")
+    }
+    // A field inside a window's expectation: `left: {query: ...}`.
+    if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
+      let screen = windows[String(match.1)], registry.frameFields(ofScreen: screen)?.contains(word.text) == true
+    {
+      return "\(word.text): a field of \(screen) frames"
+    }
+    return nil
+  }
+
+  /// `help NAME` as the shell gives it, in a host on this registry with a window of `screen`
+  /// open (so a module's command reads as it does there).
+  func help(for name: String, screen: String?) -> String? {
+    let host = Host(registry: registry, clock: .virtual)
+    if let screen, let shown = registry.screen(named: screen) {
+      _ = try? host.openWindow(
+        screen: shown.name,
+        document: host.documentNames.first { name in
+          host.documentKind(of: name) == shown.documentKind
+        } ?? "")
+    }
+    guard let outputs = try? host.run(line: "help " + name) else { return nil }
+    let text = outputs.compactMap { output -> String? in
+      if case .text(let text) = output { return text }
+      return nil
+    }.joined(separator: "\n")
+    return text.isEmpty ? nil : text
+  }
+
+  /// Where the window under the cursor is declared (under `windows:`, or the step that opens
+  /// it), or the file an `include:` names.
+  func definition(in lines: [String], at position: (line: Int, character: Int), uri: String) -> FrameValue? {
+    guard position.line < lines.count else { return nil }
+    let line = lines[position.line]
+    if let include = line.wholeMatch(of: /\s*-?\s*include:\s+(\S+)\s*/) {
+      let path = Self.path(of: uri)
+      let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      let target = include.1.hasPrefix("/") ? String(include.1) : folder + "/" + include.1
+      return ["uri": .string("file://" + target), "range": Self.range(in: [], line: 0, column: 1)]
+    }
+    guard let word = Self.word(in: line, at: position.character), Self.windowScreens(in: lines)[word.text] != nil
+    else { return nil }
+    for (index, text) in lines.enumerated() {
+      let declared = text.wholeMatch(of: /\s+([A-Za-z0-9_.-]+):.*/).map { String($0.1) == word.text } ?? false
+      let opened =
+        text.firstMatch(of: /open\s+[A-Za-z0-9_.-]+\s+[A-Za-z0-9_.-]+\s+([A-Za-z0-9_.-]+)/)
+        .map { String($0.1) == word.text } ?? false
+      guard (declared && Self.isUnderWindows(lines, line: index)) || opened else { continue }
+      // The name's column: the last place it stands in an `open` step, else after the indent.
+      let column =
+        opened
+        ? (text.ranges(of: word.text).last.map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0)
+        : text.prefix { $0 == " " }.count
+      return ["uri": .string(uri), "range": Self.range(in: lines, line: index, column: column + 1)]
+    }
+    return nil
+  }
+
+  /// Whether the line is a key of the `windows:` section.
+  static func isUnderWindows(_ lines: [String], line: Int) -> Bool {
+    for index in stride(from: line - 1, through: 0, by: -1) where !lines[index].hasPrefix(" ") && !lines[index].isEmpty
+    {
+      return lines[index].hasPrefix("windows:")
+    }
+    return false
+  }
+
+  /// Each scenario of the file (its `scenario:` line) with its steps (the items of `steps:`).
+  static func symbols(in lines: [String]) -> [FrameValue] {
+    var symbols: [FrameValue] = []
+    var current: (name: String, line: Int, steps: [FrameValue])?
+    var stepIndent: Int?
+    func close(until end: Int) {
+      guard let scenario = current else { return }
+      let range: FrameValue = [
+        "start": ["line": .integer(scenario.line), "character": 0],
+        "end": ["line": .integer(max(scenario.line, end)), "character": 0],
+      ]
+      symbols.append([
+        "name": .string(scenario.name), "kind": 5, "range": range, "selectionRange": range,
+        "children": .list(scenario.steps),
+      ])
+      current = nil
+    }
+    for (index, line) in lines.enumerated() {
+      if let match = line.wholeMatch(of: /(?:scenario|flow):\s*(.*)/) {
+        close(until: index - 1)
+        let name = match.1.trimmingPrefix(while: { $0 == "'" || $0 == "\"" })
+        current = (String(name.reversed().drop { $0 == "'" || $0 == "\"" || $0 == " " }.reversed()), index, [])
+        stepIndent = nil
+      } else if line.hasPrefix("steps:") {
+        stepIndent = -1
+      } else if line.hasPrefix("---") {
+        stepIndent = nil
+      } else if let indent = stepIndent, let step = line.wholeMatch(of: /(\s*)-\s+(.+)/) {
+        let own = step.1.count
+        if indent == -1 { stepIndent = own }
+        guard own == stepIndent else { continue }
+        let range = Self.range(in: lines, line: index, column: own + 3)
+        current?.steps.append([
+          "name": .string(String(step.2)), "kind": 6, "range": range, "selectionRange": range,
+        ])
+      } else if !line.hasPrefix(" "), !line.isEmpty, !line.hasPrefix("#") {
+        stepIndent = nil
+      }
+    }
+    close(until: lines.count - 1)
+    return symbols
   }
 
   // MARK: Text

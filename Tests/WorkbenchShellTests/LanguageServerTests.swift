@@ -60,6 +60,20 @@ struct LanguageServerTests {
     for _, symbol in ipairs(symbols) do
       log("symbol " .. symbol.name .. " with " .. #(symbol.children or {}) .. " steps")
     end
+    -- Make the expectation valid but wrong, run the scenario through its lens, and see the
+    -- failure come back on the failing step.
+    vim.api.nvim_buf_set_lines(buffer, 6, 7, false, { "      left: {selected: 5}" })
+    vim.wait(10000, function() return #vim.diagnostic.get(buffer) == 0 end, 20)
+    local lenses = {}
+    for _, reply in pairs(vim.lsp.buf_request_sync(buffer, "textDocument/codeLens",
+      { textDocument = { uri = vim.uri_from_bufnr(buffer) } }, 10000) or {}) do lenses = reply.result or lenses end
+    log("lenses " .. #lenses .. " " .. ((lenses[1] or {}).command or {}).title)
+    local ran = vim.lsp.buf_request_sync(buffer, "workspace/executeCommand", lenses[1].command, 10000) or {}
+    for _, reply in pairs(ran) do log("ran " .. tostring(reply.result)) end
+    vim.wait(10000, function() return #vim.diagnostic.get(buffer) == 1 end, 20)
+    for _, d in ipairs(vim.diagnostic.get(buffer)) do
+      log(string.format("failure %d:%d %s", d.lnum, d.col, (d.message:gsub("\\n", " | "))))
+    end
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -108,5 +122,15 @@ struct LanguageServerTests {
     #expect(lines.contains { $0.hasPrefix("hover usage: select ID |  | Select a book by id") }, "\(seen)")
     #expect(lines.contains("definition 2:2"), "\(seen)")
     #expect(lines.contains("symbol A misspelt command and a misspelt field with 2 steps"), "\(seen)")
+    // The lens runs the scenario as the editor has it; the failing expectation comes back as a
+    // diagnostic on its step, with the diff.
+    #expect(lines.contains("lenses 1 ▶ run"), "\(seen)")
+    #expect(lines.contains { $0.hasPrefix("ran ✘ A misspelt command and a misspelt field") }, "\(seen)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("failure 5:4 the frames do not match") && $0.contains("left.selected")
+          && $0.contains("expected: 5")
+      },
+      "\(seen)")
   }
 }

@@ -16,6 +16,8 @@ public final class LanguageServer {
   let loader: ScenarioLoader
   /// The open documents' text, by URI, as lines.
   var documents: [String: [String]] = [:]
+  /// The last run's failures, by URI, shown with the file's problems until it changes.
+  var runFailures: [String: [FrameValue]] = [:]
   /// Whether `shutdown` came (then `exit` ends with status 0).
   var shutDown = false
   /// Writes a message to the client.
@@ -87,6 +89,7 @@ public final class LanguageServer {
         }
       }
       documents[uri] = lines
+      runFailures[uri] = nil
       publishDiagnostics(uri)
     case "textDocument/didClose":
       guard let uri = params["textDocument"]?["uri"]?.stringValue else { break }
@@ -121,6 +124,23 @@ public final class LanguageServer {
         break
       }
       respond(id, definition(in: lines, at: at, uri: uri) ?? .null)
+    case "textDocument/codeLens":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
+        respond(id, .list([]))
+        break
+      }
+      respond(id, .list(Self.lenses(in: lines, uri: uri)))
+    case "workspace/executeCommand":
+      guard params["command"]?.stringValue == Self.runCommand,
+        let uri = params["arguments"]?.elements?.first?.stringValue,
+        let line = params["arguments"]?.elements?.dropFirst().first?.integerValue
+      else {
+        if let id {
+          send(Self.errorResponse(id: id, code: -32602, message: "workbench.run takes a file's URI and a line"))
+        }
+        break
+      }
+      respond(id, .string(run(uri: uri, line: line)))
     case "textDocument/documentSymbol":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
         respond(id, .list([]))
@@ -138,7 +158,11 @@ public final class LanguageServer {
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
     "completionProvider": ["triggerCharacters": [" ", "{", ","]],
     "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true,
+    "codeLensProvider": ["resolveProvider": false], "executeCommandProvider": ["commands": [.string(runCommand)]],
   ]
+
+  /// The command a lens runs: `workbench.run URI LINE` runs the scenario at that line (0-based).
+  static let runCommand = "workbench.run"
 
   private func respond(_ id: FrameValue?, _ result: FrameValue) {
     guard let id else { return }
@@ -171,8 +195,58 @@ public final class LanguageServer {
     }
     send([
       "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
-      "params": ["uri": .string(uri), "diagnostics": .list(diagnostics)],
+      "params": ["uri": .string(uri), "diagnostics": .list(diagnostics + (runFailures[uri] ?? []))],
     ])
+  }
+
+  // MARK: Running
+
+  /// A lens over each scenario: run it.
+  static func lenses(in lines: [String], uri: String) -> [FrameValue] {
+    lines.enumerated().compactMap { index, line in
+      guard line.hasPrefix("scenario:") else { return nil }
+      let range = Self.range(in: lines, line: index, column: 1)
+      return [
+        "range": range,
+        "command": [
+          "title": "▶ run", "command": .string(runCommand), "arguments": [.string(uri), .integer(index)],
+        ],
+      ]
+    }
+  }
+
+  /// Runs the scenario of the open document that starts at `line` (0-based; a line inside a
+  /// scenario runs that scenario), as `workbench run FILE:LINE` would, on the document as it is
+  /// in the editor. A failure comes back as a diagnostic on the failing step, with the diff.
+  func run(uri: String, line: Int) -> String {
+    guard let lines = documents[uri] else { return "the file is not open" }
+    let path = Self.path(of: uri)
+    let file: ScenarioFile
+    do {
+      file = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
+    } catch {
+      return "the file has problems to fix first: \(error.message)"
+    }
+    guard let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first else {
+      return "no scenario in the file"
+    }
+    let result = ScenarioRunner(registry: registry).run(scenario)
+    guard let failure = result.failure else {
+      runFailures[uri] = nil
+      publishDiagnostics(uri)
+      return "✔ \(scenario.name)"
+    }
+    let here = failure.location.file == path
+    let at = here ? max(0, failure.location.line - 1) : scenario.location.line - 1
+    runFailures[uri] = [
+      [
+        "range": Self.range(in: lines, line: at, column: here ? failure.location.column : 1),
+        "severity": 1, "source": "workbench run",
+        "message": .string(([failure.message] + failure.details).joined(separator: "\n")),
+      ]
+    ]
+    publishDiagnostics(uri)
+    return "✘ \(scenario.name): \(failure.message)"
   }
 
   /// The range of the word a problem's 1-based column points at (in Unicode scalars), in

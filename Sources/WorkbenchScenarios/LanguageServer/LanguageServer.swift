@@ -273,13 +273,12 @@ public final class LanguageServer {
     guard position.line < lines.count else { return [] }
     let prefix = Self.prefix(of: lines[position.line], utf16: position.character)
     let windows = Self.windowScreens(in: lines)
-    // `  - left: que` or `  - do: cl`: the first word of a step's command.
-    if let match = prefix.wholeMatch(of: /\s*-\s+([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]*)/) {
-      let window = String(match.1)
-      let typed = String(match.2)
-      let screen = window == "do" ? nil : windows[window]
-      guard window == "do" || screen != nil else { return [] }
-      return registry.router.names(forScreen: screen).filter { $0.hasPrefix(typed) }.map { name in
+    // `  - left: que` or `  - do: cl`: the first word of a step's command. (Read by hand, not
+    // with regular expressions: completion runs at every keystroke.)
+    if let step = Self.stepPrefix(prefix) {
+      let screen = step.window == "do" ? nil : windows[step.window]
+      guard step.window == "do" || screen != nil else { return [] }
+      return registry.router.names(forScreen: screen).filter { $0.hasPrefix(step.typed) }.map { name in
         [
           "label": .string(name), "kind": 2,
           "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
@@ -287,18 +286,67 @@ public final class LanguageServer {
       }
     }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
-    if let match = prefix.wholeMatch(of: /\s+([A-Za-z0-9_.-]+):\s*\{(?:[^{}]*,)?\s*([A-Za-z0-9_]*)/),
-      Self.isInExpectation(lines, line: position.line)
-    {
-      let typed = String(match.2)
-      guard let screen = windows[String(match.1)], let fields = registry.frameFields(ofScreen: screen) else {
+    if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
+      guard let screen = windows[field.window], let fields = registry.frameFields(ofScreen: screen) else {
         return []
       }
-      return fields.filter { $0.hasPrefix(typed) }.map { field in
-        ["label": .string(field), "kind": 5, "detail": .string("a field of \(screen) frames")]
+      return fields.filter { $0.hasPrefix(field.typed) }.map { name in
+        ["label": .string(name), "kind": 5, "detail": .string("a field of \(screen) frames")]
       }
     }
     return []
+  }
+
+  /// Whether `open ` is in the line, looked for byte by byte.
+  static func containsOpen(_ line: String) -> Bool {
+    let found = line.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard bytes.count >= 5 else { return false }
+      for index in 0...(bytes.count - 5)
+      where bytes[index] == 0x6F && bytes[index + 1] == 0x70 && bytes[index + 2] == 0x65 && bytes[index + 3] == 0x6E
+        && bytes[index + 4] == 0x20
+      {
+        return true
+      }
+      return false
+    }
+    return found ?? line.contains("open ")
+  }
+
+  /// A word of names: letters, digits and `_.-`.
+  static func isName<S: StringProtocol>(_ text: S) -> Bool {
+    !text.isEmpty
+      && text.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)
+      }
+  }
+
+  /// `  - NAME: partial` (the cursor in a step's first word): the window and what is typed.
+  static func stepPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-" else { return nil }
+    let afterDash = rest.dropFirst()
+    guard afterDash.first == " " else { return nil }
+    let item = afterDash.drop { $0 == " " }
+    guard let colon = item.firstIndex(of: ":") else { return nil }
+    let window = item[..<colon]
+    let after = item[item.index(after: colon)...]
+    guard isName(window), after.first == " " else { return nil }
+    let typed = after.drop { $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return (String(window), String(typed))
+  }
+
+  /// `      NAME: {field: x, part` (the cursor on a key of a flow mapping): the window and what
+  /// is typed of the key.
+  static func flowFieldPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard let colon = rest.firstIndex(of: ":"), isName(rest[..<colon]) else { return nil }
+    let value = rest[rest.index(after: colon)...].drop { $0 == " " }
+    guard value.first == "{", !value.contains("}") else { return nil }
+    let lastItem = value.split(separator: ",", omittingEmptySubsequences: false).last ?? value
+    let typed = lastItem.drop { $0 == "{" || $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return (String(rest[..<colon]), String(typed))
   }
 
   /// Whether the line is inside an `expect:` block (an `expect:` above it, indented less).
@@ -314,29 +362,35 @@ public final class LanguageServer {
   }
 
   /// Each window's screen, as the file names them: under `windows:` (`main: feed account`, or
-  /// `screen: feed` under the name) and in `open SCREEN DOCUMENT NAME` steps.
+  /// `screen: feed` under the name) and in `open SCREEN DOCUMENT NAME` steps. (Read word by
+  /// word, without regular expressions: it runs on every completion of a long file.)
   static func windowScreens(in lines: [String]) -> [String: String] {
     var screens: [String: String] = [:]
     var inWindows = false
     var pending: String?
     for line in lines {
-      let trimmed = line.trimmingPrefix(while: { $0 == " " })
-      if line.hasPrefix("windows:") {
-        inWindows = true
+      let first = line.utf8.first
+      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
+        inWindows = line.hasPrefix("windows:")
         continue
       }
-      if !line.hasPrefix(" ") && !line.isEmpty { inWindows = false }
-      if inWindows {
-        if let match = trimmed.wholeMatch(of: /([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]+)\s+\S+.*/) {
-          screens[String(match.1)] = String(match.2)
-        } else if let match = trimmed.wholeMatch(of: /([A-Za-z0-9_.-]+):\s*/) {
-          pending = String(match.1)
-        } else if let match = trimmed.wholeMatch(of: /screen:\s+([A-Za-z0-9_.-]+)\s*/), let name = pending {
-          screens[name] = String(match.1)
+      // Most lines are steps that open nothing: only the windows' lines and those with `open`
+      // are split into words.
+      guard inWindows || Self.containsOpen(line) else { continue }
+      let words = line.split(separator: " ", omittingEmptySubsequences: true)
+      if inWindows, let key = words.first, key.hasSuffix(":") {
+        let name = String(key.dropLast())
+        if name == "screen", words.count >= 2, let window = pending {
+          screens[window] = String(words[1])
+        } else if words.count >= 3 {
+          screens[name] = String(words[1])
+        } else if words.count == 1 {
+          pending = name
         }
       }
-      if let match = line.firstMatch(of: /open\s+([A-Za-z0-9_.-]+)\s+[A-Za-z0-9_.-]+\s+([A-Za-z0-9_.-]+)/) {
-        screens[String(match.2)] = String(match.1)
+      // `open SCREEN DOCUMENT NAME` anywhere in a step.
+      if let open = words.firstIndex(of: "open"), open + 3 < words.count {
+        screens[String(words[open + 3])] = String(words[open + 1])
       }
     }
     return screens

@@ -56,6 +56,15 @@ struct LanguageServerTests {
     local place = ask("textDocument/definition", 4, 5)
     if place and place[1] then place = place[1] end
     log(string.format("definition %d:%d", place.range.start.line, place.range.start.character))
+    local params = { textDocument = { uri = vim.uri_from_bufnr(buffer) }, position = { line = 2, character = 3 },
+      context = { includeDeclaration = true } }
+    for _, reply in pairs(vim.lsp.buf_request_sync(buffer, "textDocument/references", params, 10000) or {}) do
+      local places = {}
+      for _, place in ipairs(reply.result or {}) do
+        table.insert(places, place.range.start.line .. ":" .. place.range.start.character)
+      end
+      log("references " .. table.concat(places, " "))
+    end
     local symbols = ask("textDocument/documentSymbol", 0, 0) or {}
     for _, symbol in ipairs(symbols) do
       log("symbol " .. symbol.name .. " with " .. #(symbol.children or {}) .. " steps")
@@ -121,6 +130,7 @@ struct LanguageServerTests {
     // where it is declared; the outline is the scenario and its steps.
     #expect(lines.contains { $0.hasPrefix("hover usage: select ID |  | Select a book by id") }, "\(seen)")
     #expect(lines.contains("definition 2:2"), "\(seen)")
+    #expect(lines.contains("references 2:2 4:4 6:6"), "\(seen)")
     #expect(lines.contains("symbol A misspelt command and a misspelt field with 2 steps"), "\(seen)")
     // The lens runs the scenario as the editor has it; the failing expectation comes back as a
     // diagnostic on its step, with the diff.

@@ -124,6 +124,14 @@ public final class LanguageServer {
         break
       }
       respond(id, definition(in: lines, at: at, uri: uri) ?? .null)
+    case "textDocument/references":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
+        let at = Self.position(params["position"])
+      else {
+        respond(id, .list([]))
+        break
+      }
+      respond(id, .list(references(in: lines, at: at, uri: uri)))
     case "textDocument/codeLens":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
         respond(id, .list([]))
@@ -157,7 +165,7 @@ public final class LanguageServer {
   static let capabilities: FrameValue = [
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
     "completionProvider": ["triggerCharacters": [" ", "{", ","]],
-    "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true,
+    "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true, "referencesProvider": true,
     "codeLensProvider": ["resolveProvider": false], "executeCommandProvider": ["commands": [.string(runCommand)]],
   ]
 
@@ -487,6 +495,40 @@ public final class LanguageServer {
       return ["uri": .string(uri), "range": Self.range(in: lines, line: index, column: column + 1)]
     }
     return nil
+  }
+
+  /// Every place the window under the cursor is named: where it is declared or opened, the
+  /// steps run in it (`- left: ...`), the expectations on it (`left: {...}`) and `@left`.
+  func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
+    guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),
+      Self.windowScreens(in: lines)[word.text] != nil
+    else { return [] }
+    var places: [FrameValue] = []
+    for (index, line) in lines.enumerated() {
+      let units = Array(line.utf16)
+      let name = Array(word.text.utf16)
+      var start = 0
+      while start + name.count <= units.count {
+        defer { start += 1 }
+        guard Array(units[start..<(start + name.count)]) == name else { continue }
+        // A whole word: not part of a longer name.
+        let before = start == 0 ? nil : Unicode.Scalar(units[start - 1])
+        let after = start + name.count < units.count ? Unicode.Scalar(units[start + name.count]) : nil
+        let boundary = { (scalar: Unicode.Scalar?) in
+          scalar.map { !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) }
+            ?? true
+        }
+        guard boundary(before), boundary(after) else { continue }
+        places.append([
+          "uri": .string(uri),
+          "range": [
+            "start": ["line": .integer(index), "character": .integer(start)],
+            "end": ["line": .integer(index), "character": .integer(start + name.count)],
+          ],
+        ])
+      }
+    }
+    return places
   }
 
   /// Whether the line is a key of the `windows:` section.

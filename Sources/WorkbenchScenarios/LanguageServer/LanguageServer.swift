@@ -293,6 +293,45 @@ public final class LanguageServer {
         ]
       }
     }
+    // `  - left: sort ti`: an argument of the command, where its values are known (choices,
+    // subcommands, windows, screens, documents).
+    if let step = Self.stepArguments(prefix) {
+      let screen = step.window == "do" ? nil : windows[step.window]
+      guard case .success(let route) = registry.router.route(step.command, screen: screen) else { return [] }
+      var spec = route.spec
+      var words = step.words
+      if !spec.subcommands.isEmpty {
+        guard let first = words.first else {
+          return spec.subcommands.filter { $0.name.hasPrefix(step.typed) }.map {
+            ["label": .string($0.name), "kind": 2, "detail": .string($0.summary)]
+          }
+        }
+        guard let sub = spec.subcommand(named: first) else { return [] }
+        spec = sub
+        words.removeFirst()
+      }
+      guard words.count < spec.arguments.count else { return [] }
+      let argument = spec.arguments[words.count]
+      let values: [String]
+      switch argument.kind {
+      case .choice(let choices): values = choices
+      case .windowOr(let choices): values = windows.keys.sorted() + choices
+      case .window: values = windows.keys.sorted()
+      case .screen: values = registry.screens.map(\.name)
+      case .document:
+        // After a screen, only the samples of the kind it shows (and the file's own documents).
+        let shown = zip(spec.arguments, words).first { pair in
+          if case .screen = pair.0.kind { return true } else { return false }
+        }.flatMap { registry.screen(named: $0.1)?.documentKind }
+        values =
+          Self.documentNames(in: lines)
+          + registry.sampleDocuments.filter { shown == nil || $0.kind == shown }.map(\.name)
+      default: values = []
+      }
+      return values.filter { $0.hasPrefix(step.typed) }.map { value in
+        ["label": .string(value), "kind": 12, "detail": .string(argument.name)]
+      }
+    }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
     if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
       guard let screen = windows[field.window], let fields = registry.frameFields(ofScreen: screen) else {
@@ -342,6 +381,39 @@ public final class LanguageServer {
     let typed = after.drop { $0 == " " }
     guard typed.isEmpty || isName(typed) else { return nil }
     return (String(window), String(typed))
+  }
+
+  /// `  - NAME: COMMAND WORD... part` (the cursor after a step's command): the window, the
+  /// command, the words typed after it and what is typed of the next.
+  static func stepArguments(_ prefix: Substring) -> (window: String, command: String, words: [String], typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
+    let item = rest.dropFirst().drop { $0 == " " }
+    guard let colon = item.firstIndex(of: ":"), isName(item[..<colon]) else { return nil }
+    let line = item[item.index(after: colon)...]
+    guard line.first == " " else { return nil }
+    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    guard let command = words.first, isName(command), words.count >= 2 || line.last == " " else { return nil }
+    let typed = line.last == " " ? "" : words.last ?? ""
+    let between = Array(words.dropFirst().dropLast(line.last == " " ? 0 : 1))
+    return (String(item[..<colon]), command, between, typed)
+  }
+
+  /// The documents the file declares (`documents:` keys).
+  static func documentNames(in lines: [String]) -> [String] {
+    var names: [String] = []
+    var inDocuments = false
+    for line in lines {
+      let first = line.utf8.first
+      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
+        inDocuments = line.hasPrefix("documents:")
+        continue
+      }
+      guard inDocuments, line.hasPrefix("  "), !line.hasPrefix("   ") else { continue }
+      let key = line.drop { $0 == " " }.prefix { $0 != ":" }
+      if isName(key) { names.append(String(key)) }
+    }
+    return names
   }
 
   /// `      NAME: {field: x, part` (the cursor on a key of a flow mapping): the window and what

@@ -92,7 +92,9 @@ enum Harness: String, CaseIterable {
           for subcommand in command["subcommands"]?.elements ?? [] { _ = SpecCoding.arguments(subcommand) }
         }
         // Every kind of reply the host checks, protocol 2's included (timers, updates, changes).
-        for request in ["open", "command", "refresh", "restore", "timer", "close", ReplyRules.commandInNoWindow] {
+        for request in [
+          "open", "command", "refresh", "restore", "timer", "close", "capture", ReplyRules.commandInNoWindow,
+        ] {
           _ = ReplyRules.problems(with: message, toRequest: request)
         }
       }

@@ -66,6 +66,33 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 8, character: 15) == ["left"])
   }
 
+  /// What runs but is suspicious is a warning, not an error: a window no step uses, a snapshot
+  /// whose golden file is not there yet.
+  @Test func suspiciousStepsAreWarnings() throws {
+    let (_, sent) = try server(
+      opening: """
+        scenario: Warnings
+        windows:
+          left: catalog library
+          right: catalog library
+        steps:
+          - left: select 2
+          - snapshot: left
+        """)
+    let diagnostics = sent.messages.last?["params"]?["diagnostics"]?.elements ?? []
+    let warnings = diagnostics.map { diagnostic in
+      "\(diagnostic["range"]?["start"]?["line"]?.integerValue ?? -1) \(diagnostic["severity"]?.integerValue ?? -1) "
+        + (diagnostic["message"]?.stringValue ?? "")
+    }
+    #expect(warnings.count == 2, "\(warnings)")
+    #expect(warnings.contains("3 2 window right is declared but no step or expectation of this scenario uses it"))
+    #expect(
+      warnings.contains {
+        $0.hasPrefix("6 2 no golden file yet (") && $0.contains("__snapshots__/shelf/warnings-1.txt)")
+      },
+      "\(warnings)")
+  }
+
   /// Bad input gets an answer and the server goes on: JSON that does not parse, a request it
   /// does not do, positions and changes out of range; `exit` after `shutdown` ends with 0.
   @Test func badRequestsAreAnsweredAndTheServerGoesOn() throws {

@@ -189,7 +189,8 @@ public final class LanguageServer {
     let path = Self.path(of: uri)
     var diagnostics: [FrameValue] = []
     do {
-      _ = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
+      let file = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
+      diagnostics = Self.warnings(in: file, lines: lines, path: path)
     } catch {
       for problem in error.all {
         let here = problem.location.file == path
@@ -255,6 +256,59 @@ public final class LanguageServer {
     ]
     publishDiagnostics(uri)
     return "✘ \(scenario.name): \(failure.message)"
+  }
+
+  /// What runs but is suspicious, as warnings: a window the file declares that no step or
+  /// expectation of its scenario names, and a snapshot step whose golden file is not there yet
+  /// (the step fails until `--update-snapshots` writes it).
+  static func warnings(in file: ScenarioFile, lines: [String], path: String) -> [FrameValue] {
+    var warnings: [FrameValue] = []
+    func warn(_ location: SourceLocation, _ message: String) {
+      guard location.file == path else { return }
+      warnings.append([
+        "range": range(in: lines, line: max(0, location.line - 1), column: location.column), "severity": 2,
+        "source": "workbench", "message": .string(message),
+      ])
+    }
+    var warned: Set<String> = []
+    for scenario in file.scenarios {
+      var named: Set<String> = []
+      var snapshots = 0
+      for step in scenario.steps {
+        switch step.action {
+        case .command(let window, let line):
+          named.insert(window)
+          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
+        case .host(let line):
+          // Any word may name a window here (`open ... NAME`, `focus NAME`, `@NAME ...`).
+          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
+        case .expect(let expectations):
+          for expectation in expectations { named.insert(expectation.window) }
+        case .snapshot(let windows):
+          named.formUnion(windows)
+          snapshots += 1
+          let golden = SnapshotPaths.path(for: scenario, number: snapshots)
+          if !FileSystem.exists(golden) {
+            warn(
+              step.location,
+              "no golden file yet (\(golden)): the step fails until `workbench run --update-snapshots` writes it")
+          }
+        }
+      }
+      for window in scenario.windows where !named.contains(window.name) {
+        // Example rows repeat a scenario: each window is said once.
+        let key = "\(scenario.location.line) \(window.name)"
+        guard warned.insert(key).inserted,
+          let line = lines[min(lines.count, max(0, scenario.location.line - 1))...].firstIndex(where: {
+            $0.hasPrefix("  \(window.name):")
+          })
+        else { continue }
+        warn(
+          SourceLocation(file: path, line: line + 1, column: 3),
+          "window \(window.name) is declared but no step or expectation of this scenario uses it")
+      }
+    }
+    return warnings
   }
 
   /// The range of the word a problem's 1-based column points at (in Unicode scalars), in

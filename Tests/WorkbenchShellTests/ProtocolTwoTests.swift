@@ -139,7 +139,10 @@ struct ProtocolTwoTests {
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "timer-loop"])
     #expect(check.status == 1, "\(check.stdout)")
     #expect(check.stdout.contains("✘ timers"), "\(check.stdout)")
-    // On real time (the shell) the module is stopped after 1,000 in a second, not spun on.
+    // On real time (the shell) the module is stopped after 1,000 in a second, not spun on. A
+    // sanitized host answers fewer than 1,000 timers a second (650 under AddressSanitizer on CI),
+    // so the limit is never reached there: this part runs in the plain build.
+    guard !ChildProcess.isSanitized else { return }
     let shell = ChildProcess.runWorkbench(
       ["-w", ":memory:", "-m", kettle, "--keep-going"],
       input: Array("open kettle kettle k\nboil 10\nsettle 5s\nframe\n".utf8),

@@ -131,7 +131,7 @@ let package = Package(
       name: "WorkbenchScenariosTests",
       dependencies: [
         "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules",
-        "WorkbenchTestSupport", "WorkbenchSystem",
+        "WorkbenchTestSupport", "WorkbenchSystem", "WorkbenchSession",
       ],
       exclude: ["Broken"]
     ),

@@ -13,10 +13,11 @@ public final class WorkbenchSession {
   /// opens an in-memory workspace with the documents it has by then.
   public private(set) var store: WorkspaceStore?
   let registry: ModuleRegistry
-  let environment: ScreenEnvironment
+  /// The session's services and view settings (a move in time replaces them with the replay's).
+  private(set) var environment: ScreenEnvironment
   /// The external facts of the session, across its relaunches: recorded or replayed.
   public var facts: SessionFacts { environment.services.facts }
-  let clockMode: SessionClock.Mode
+  private(set) var clockMode: SessionClock.Mode
   /// The session as last saved, so a line that changed no window writes nothing.
   private var savedSession: SessionRecord?
   /// The recording running (`record start`), which the host tells about each command it runs.
@@ -24,6 +25,10 @@ public final class WorkbenchSession {
   /// Whether `record start` may record this session: a shell's may; a scenario is a recording
   /// already.
   public var canRecord = true
+  /// The session's steps, when it keeps them for time travel (the shell's sessions do).
+  public var journal: SessionJournal? {
+    didSet { follow(host) }
+  }
 
   /// A session on a workspace: documents come from `store`, with the sample documents the
   /// modules ship added where the workspace lacks them; the windows are restored when
@@ -59,7 +64,12 @@ public final class WorkbenchSession {
   /// does not record pays nothing for it).
   private func follow(_ host: Host) {
     host.commandObserver =
-      recorder == nil ? nil : { [weak self] command in self?.recorder?.commandRan(command) }
+      recorder == nil && journal == nil
+      ? nil
+      : { [weak self] command in
+        self?.recorder?.commandRan(command)
+        self?.journal?.commandRan(command)
+      }
   }
 
   // MARK: Lines
@@ -76,7 +86,11 @@ public final class WorkbenchSession {
     _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
     frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
-    defer { recorder?.lineFinished() }
+    journal?.lineStarts(line, host: host)
+    defer {
+      recorder?.lineFinished()
+      journal?.lineFinished(host: host)
+    }
     func handle(_ result: CommandResult) throws(CommandError) {
       switch result.request {
       case .relaunch?:
@@ -94,6 +108,11 @@ public final class WorkbenchSession {
         try frontEnd.show(.text("wrote \(active.path) (\(written.sentence))"), reports: true)
       case .shell(let request)?:
         try frontEnd.carryOut(request)
+      case .travel(let request)?:
+        let said = try travel(request)
+        // After a move, the focused window as it is now, then what the next step changes.
+        if request.moves, let focused = host.focusedWindowID { try frontEnd.show(.frame(focused), reports: true) }
+        try frontEnd.show(.text(said), reports: true)
       case .unsavedWork(let windows, let quitting)?:
         do throws(CommandError) {
           try frontEnd.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting))
@@ -120,6 +139,7 @@ public final class WorkbenchSession {
     throws(CommandError)
   {
     recorder?.answered(choice)
+    defer { journal?.answered(choice, host: host) }
     guard choice != .cancel else { return }
     if question.quitting {
       for id in question.windows where choice != .keep { try host.leave(id, choice: choice) }
@@ -132,6 +152,67 @@ public final class WorkbenchSession {
       host.closeWindow(id)
     }
     try frontEnd.show(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), reports: false)
+  }
+
+  // MARK: Time travel
+
+  /// Lists the steps, or moves the session to one: a new session replayed from the start
+  /// takes this one's place (its host, clock, services and in-memory workspace). Returns what
+  /// to tell the user.
+  private func travel(_ request: TravelRequest) throws(CommandError) -> String {
+    guard let journal else {
+      throw CommandError(
+        "time travel works in the shell, which keeps the session's steps: `workbench`, or "
+          + "`workbench run FILE:LINE --shell` to open a scenario at a step")
+    }
+    let target: Int
+    switch request {
+    case .steps(nil): return journal.listing()
+    case .steps(let number?): return try journal.describe(step: number)
+    case .back(let count):
+      guard count <= journal.position else {
+        throw CommandError(
+          "the session is at step \(journal.position): `travel to 0` goes to where it started")
+      }
+      target = journal.position - count
+    case .forward(let count):
+      let ahead = journal.entries.count - journal.position
+      guard count <= ahead else {
+        throw CommandError(
+          ahead == 0 ? "the session is at its last step" : "only \(ahead) step\(ahead == 1 ? "" : "s") ahead")
+      }
+      target = journal.position + count
+    case .goto(let number):
+      guard number <= journal.entries.count else {
+        throw CommandError("no step \(number): the steps are 0 to \(journal.entries.count) (`travel steps` lists them)")
+      }
+      target = number
+    }
+    guard recorder == nil else {
+      throw CommandError("`record stop` first: a recording follows the session forward, not through a move in time")
+    }
+    var note = ""
+    if let store, store.path != ":memory:" {
+      note =
+        "\nthe session is a replay in memory from here: the workspace \(store.path) keeps what was saved to it, "
+        + "and nothing is written to it until the shell starts again"
+    }
+    let moved = try journal.session(at: target, current: self)
+    if moved !== self { adopt(moved) }
+    journal.lineMoved(to: host)
+    return journal.arrival(host: host) + note
+  }
+
+  /// Takes the place of this session's host, services and workspace with `other`'s: the old
+  /// windows end properly first.
+  private func adopt(_ other: WorkbenchSession) {
+    end()
+    host = other.host
+    store = other.store
+    environment = other.environment
+    clockMode = other.clockMode
+    savedSession = nil
+    follow(host)
   }
 
   // MARK: Recording

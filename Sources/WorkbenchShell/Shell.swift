@@ -71,12 +71,41 @@ public enum Shell {
       return ExitCode.failure
     }
     for warning in session.host.restorationWarnings { output.writeError(warning.message, place: nil) }
+    // A session of lines typed or piped keeps its steps, for `back` and `forward`; a one-shot
+    // `-c` line has no steps to go back to and does not pay for them.
+    if options.commands == nil {
+      do {
+        session.journal = try SessionJournal(startingAt: session)
+      } catch {
+        output.writeError("time travel is off in this session: its documents could not be read (\(error))", place: nil)
+      }
+    }
+    defer { ExternalModules.shutdown(modules) }
+    return drive(session, options: options, output: output, interactive: interactive, modules: modules)
+  }
+
+  /// Runs the shell on a session opened elsewhere (`workbench run FILE:LINE --shell`), after
+  /// printing `introduction`; returns the exit code. The caller ends the module processes.
+  public static func run(session: WorkbenchSession, introduction: String, options: ShellOptions) -> Int32 {
+    let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    let output = OutputWriter(
+      json: options.json,
+      color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json),
+      mode: options.output.flatMap(OutputWriter.Mode.init(rawValue:)))
+    output.write(.text(introduction), host: session.host)
+    return drive(session, options: options, output: output, interactive: interactive, modules: [])
+  }
+
+  /// The shell on `session`: a line, a script or the prompt, until the end.
+  private static func drive(
+    _ session: WorkbenchSession, options: ShellOptions, output: OutputWriter, interactive: Bool,
+    modules: [any FeatureModule]
+  ) -> Int32 {
     let controller = ShellController(session: session, options: options, output: output)
-    // The session's windows end properly, then module processes (and whatever they started).
+    // The session's windows end properly (module processes are ended after).
     defer {
       controller.finishRecording(because: "the session ends")
       session.end()
-      ExternalModules.shutdown(modules)
     }
     if options.watch, !interactive {
       output.writeError("--watch works in the interactive shell (`workbench run --watch` for scenarios)", place: nil)

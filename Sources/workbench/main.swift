@@ -170,6 +170,15 @@ case (let name, var rest)? where name == "run":
   let parsed = try? RunOptions.parse(rest, cores: 1)
   let paths = parsed?.modulePaths ?? []
   exitRunning(withModules: paths) { modules in
+    if let parsed, parsed.opensShell {
+      // `run FILE:LINE --shell`: the scenario's session up to that line, in the shell.
+      switch OpenAtStep.start(rest, modules: modules) {
+      case .success(let start):
+        return Shell.run(session: start.session, introduction: start.introduction, options: ShellOptions())
+      case .failure(let status):
+        return status.code
+      }
+    }
     guard let parsed, parsed.watch else { return ScenarioCommand.run(rest, modules: modules) }
     WatchLoop.run(paths: parsed.paths.isEmpty ? ["Scenarios"] : parsed.paths, modules: modules) {
       ScenarioCommand.run(rest, modules: modules)

@@ -35,6 +35,36 @@ public enum SessionRequest: Equatable, Sendable {
   /// Something only the shell does: run a file of commands, list the history, change an option
   /// of this session.
   case shell(ShellRequest)
+  /// Move the session to another of its steps, or list them (time travel, in the shell).
+  case travel(TravelRequest)
+
+  /// Whether the commands after this one on the line run on another host (`relaunch`, a move
+  /// in time).
+  public var replacesHost: Bool {
+    switch self {
+    case .relaunch: return true
+    case .travel(let request): return request.moves
+    default: return false
+    }
+  }
+}
+
+/// What `back`, `forward`, `goto` and `steps` ask of a session that keeps its steps.
+public enum TravelRequest: Equatable, Sendable {
+  /// Back `count` steps.
+  case back(Int)
+  /// Forward `count` steps.
+  case forward(Int)
+  /// To step `number` (0: where the session started).
+  case goto(Int)
+  /// List the steps (`nil`), or say what step `number` changed.
+  case steps(Int?)
+
+  /// Whether the session moves.
+  public var moves: Bool {
+    if case .steps = self { return false }
+    return true
+  }
 }
 
 /// What `source`, `history` and `set` ask of the shell.

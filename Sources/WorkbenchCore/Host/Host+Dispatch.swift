@@ -75,8 +75,8 @@ extension Host {
         continue
       }
       if request == .quit { return [] }  // nothing after `quit` runs
-      // What follows a relaunch runs on the host that replaced this one.
-      if request == .relaunch { return Array(commands[(index + 1)...]) }
+      // What follows a relaunch (or a move in time) runs on the host that replaced this one.
+      if request?.replacesHost == true { return Array(commands[(index + 1)...]) }
     }
     return []
   }

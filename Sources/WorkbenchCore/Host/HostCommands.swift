@@ -10,7 +10,7 @@ enum HostCommands {
     ("undo", { undo }), ("redo", { redo }), ("clock", { clock.reporting() }), ("settle", { settle }),
     ("live", { live }), ("relaunch", { relaunch }), ("record", { record }), ("restart-module", { restartModule }),
     ("source", { source }), ("history", { history.reporting() }), ("set", { set.reporting() }), ("watch", { watch }),
-    ("quit", { quit }), ("exit", { exit }),
+    ("travel", { travel.reporting() }), ("quit", { quit }), ("exit", { exit }),
   ]
 
   /// The host's command names, known without building any command.
@@ -424,6 +424,38 @@ enum HostCommands {
   static let history = CommandSpec(
     "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)"
   ) { context in context.request(.shell(.history(count: context.arguments[historyCount]))) }
+
+  // MARK: Time travel
+
+  static let stepCount = Argument<Int>.integer("count", in: 1...1_000_000, help: "how many steps (1 when left out)")
+    .optional
+  static let stepNumber = Argument<Int>.integer("step", in: 0...1_000_000, help: "a step's number, as `steps` lists it")
+
+  static let stepShown = stepNumber.optional
+
+  static let travel = CommandSpec(
+    "travel", subcommands: [travelSteps, travelBack, travelForward, travelTo],
+    summary: "Move the whole session to another of its steps, or list them (shell only)",
+    details: "Each line typed (or scenario step a session was opened after) is a step; a move replays the session "
+      + "from its start on a virtual clock. A command typed after `travel back` starts a new branch and the later "
+      + "steps are dropped. The workspace on disk is never written after a move.")
+
+  static let travelSteps = CommandSpec(
+    "steps", arguments: [stepShown], summary: "List the steps, the current one marked, or what step N changed"
+  ) { context in context.request(.travel(.steps(context.arguments[stepShown]))) }
+
+  static let travelBack = CommandSpec(
+    "back", arguments: [stepCount],
+    summary: "Move the session back COUNT steps: windows, documents, view state and clock as they were"
+  ) { context in context.request(.travel(.back(context.arguments[stepCount] ?? 1))) }
+
+  static let travelForward = CommandSpec(
+    "forward", arguments: [stepCount], summary: "Move the session forward COUNT steps after `travel back`"
+  ) { context in context.request(.travel(.forward(context.arguments[stepCount] ?? 1))) }
+
+  static let travelTo = CommandSpec(
+    "to", arguments: [stepNumber], summary: "Move the session to step N (0 is where it started)"
+  ) { context in context.request(.travel(.goto(context.arguments[stepNumber]))) }
 
   static let settableOptions = ["json", "color", "quiet", "keep-going", "echo", "output"]
   /// How lists are printed (`set output MODE`, `--output MODE`).

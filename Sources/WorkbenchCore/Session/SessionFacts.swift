@@ -45,6 +45,8 @@ public final class SessionFacts {
   private var counts: [Key: Int] = [:]
   private var recorded: [Entry] = []
   private var replay: [Key: [FrameValue]] = [:]
+  /// The values a replay took live, past the end of its recording, in order by key.
+  private var pastEnd: [Key: [FrameValue]] = [:]
   /// The first fact a replay asked for that the recording does not have.
   public private(set) var divergence: String?
   private var stateCaptures: [Key: () -> FrameValue?] = [:]
@@ -226,6 +228,7 @@ public final class SessionFacts {
       return recorded
     }
     let value = live()
+    pastEnd[key, default: []].append(value)
     if divergence == nil {
       divergence =
         relayUsed != nil
@@ -269,6 +272,18 @@ public final class SessionFacts {
     return entries
   }
 
+  /// What a replay has served so far, recorded and (past the recording's end) live, by key in
+  /// order: the facts a recording that goes on from a replayed scenario's steps keeps.
+  public func used() -> [Key: [FrameValue]] {
+    var result: [Key: [FrameValue]] = [:]
+    for (key, values) in replay {
+      let count = min(counts[key, default: 0], values.count)
+      if count > 0 { result[key] = Array(values.prefix(count)) }
+    }
+    for (key, values) in pastEnd { result[key, default: []] += values }
+    return result
+  }
+
   // MARK: External modules
 
   /// The recorded values of `scope` a replay has not used yet, by source: what a window of an
@@ -310,6 +325,7 @@ public final class SessionFacts {
     relayUsed = []
     relayKeepsScopes = scoped
     counts = [:]
+    pastEnd = [:]
     divergence = nil
     replay = [:]
     guard let replaying else {
@@ -334,6 +350,7 @@ public final class SessionFacts {
       relayUsed = nil
       replay = [:]
       counts = [:]
+      pastEnd = [:]
       divergence = nil
     }
     return (relayUsed ?? [], divergence)

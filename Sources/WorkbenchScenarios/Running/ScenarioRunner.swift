@@ -172,6 +172,92 @@ public struct ScenarioRunner {
     "    other answers than the recording saw. Record the session again if its steps were edited.",
   ]
 
+  /// A scenario opened at a step: its session, live, with the steps that led there kept for
+  /// time travel.
+  public struct Opened {
+    /// The session after the steps, on the scenario's virtual clock and in-memory workspace,
+    /// with the recording's remaining facts.
+    public var session: WorkbenchSession
+    /// How many steps ran.
+    public var stepsRun: Int
+    /// The steps that failed on the way (the run goes on past them), each with its place, message
+    /// and details.
+    public var failures: [ScenarioFailure]
+  }
+
+  /// Runs `scenario`'s first `count` steps and hands over the session they leave, as
+  /// `workbench run FILE:LINE --shell` opens it. A failing step does not stop the run: it is
+  /// reported, and the steps after it run, so the session is where the scenario's steps take it.
+  ///
+  /// - Throws: `CommandError` when the modules or the set-up fail.
+  public func open(_ scenario: Scenario, steps count: Int) throws(CommandError) -> Opened {
+    let registry: ModuleRegistry
+    switch self.registry {
+    case .success(let registered): registry = registered
+    case .failure(let error): throw CommandError("the modules failed to register: \(error.message)")
+    }
+    var state = RunState(scenario: scenario, exhaustive: false)
+    state.session = try WorkbenchSession.starting(scenario, registry: registry)
+    var origin = scenario
+    origin.steps = []
+    let journal = SessionJournal(
+      origin: origin, label: "the set-up of \"\(scenario.name)\" (\(scenario.location))", registry: registry,
+      frames: frames(of: state.session.host))
+    var result = ScenarioResult(
+      file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
+      failure: nil, snapshotsWritten: [], snapshotsUsed: [])
+    var failures: [ScenarioFailure] = []
+    for step in scenario.steps.prefix(max(0, count)) {
+      let clock = state.session.host.clock.now
+      var failure: StepFailure?
+      do {
+        try perform(step, state: &state, result: &result)
+        try checkReplay(state.session)
+      } catch {
+        failure = error
+      }
+      if let failure {
+        var location = step.location
+        if let column = failure.column { location.column += column - 1 }
+        failures.append(
+          ScenarioFailure(
+            location: location, step: step.summary, message: failure.message, details: failure.details,
+            origin: step.origin))
+      }
+      journal.stepRan(
+        step, label: step.summary, clockAtStart: clock, host: state.session.host, failure: failure?.message)
+      result.stepsRun += 1
+    }
+    journal.isScenario = true
+    state.session.journal = journal
+    state.session.canRecord = true
+    return Opened(session: state.session, stepsRun: result.stepsRun, failures: failures)
+  }
+
+  /// How many of `scenario`'s steps run to reach `line` of `file`: every step up to the last one
+  /// written at or before it (a step from an included file counts at its `include:` line).
+  public static func stepCount(reaching line: Int, of file: String, in scenario: Scenario) -> Int {
+    var count = 0
+    for (index, step) in scenario.steps.enumerated() where position(of: step, in: file).map({ $0 <= line }) ?? false {
+      count = index + 1
+    }
+    return count
+  }
+
+  /// The line of `file` a step is at: its own, or that of the include or repeat it came from.
+  static func position(of step: Step, in file: String) -> Int? {
+    if step.location.file == file { return step.location.line }
+    for origin in step.origin {
+      guard let place = origin.split(separator: " ").last else { continue }
+      let parts = place.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count >= 3, let line = Int(parts[parts.count - 2]),
+        parts.dropLast(2).joined(separator: ":") == file
+      else { continue }
+      return line
+    }
+    return nil
+  }
+
   /// Fails the step at which a replay asked for a fact its recording does not have.
   private func checkReplay(_ session: WorkbenchSession) throws(StepFailure) {
     if let divergence = session.facts.divergence {
@@ -183,55 +269,16 @@ public struct ScenarioRunner {
   // MARK: Set-up
 
   private func setUp(_ scenario: Scenario) throws(StepFailure) -> WorkbenchSession {
-    let session: WorkbenchSession
     switch registry {
     case .success(let registry):
-      let environment =
-        scenario.facts.map {
-          ScreenEnvironment(viewportRows: scenario.viewportRows, facts: SessionFacts(replaying: $0))
-        }
-        ?? ScreenEnvironment(viewportRows: scenario.viewportRows)
-      session = WorkbenchSession(registry: registry, environment: environment, clock: .virtual)
-      session.canRecord = false
+      do throws(CommandError) {
+        return try WorkbenchSession.starting(scenario, registry: registry)
+      } catch {
+        throw StepFailure(message: error.message)
+      }
     case .failure(let error):
       throw StepFailure(message: "the modules failed to register: \(error.message)")
     }
-    let host = session.host
-    // A recording's windows load live during set-up and settle before the first step: the
-    // recording started from a settled session.
-    session.facts.isSettingUp = true
-    defer { session.facts.isSettingUp = false }
-    do throws(CommandError) {
-      for document in scenario.documents {
-        try host.seedDocument(
-          named: document.name, kind: document.kind, json: document.json, revision: document.revision)
-      }
-      for window in scenario.windows {
-        if let number = window.number { try host.numberNextWindow(number) }
-        let opened = try host.openWindow(
-          screen: window.screen, document: window.document, name: window.isUnnamed ? nil : window.name)
-        guard let state = window.state, let current = host.viewStateVersion(of: opened.id) else { continue }
-        let record = ViewStateRecord(version: window.stateVersion ?? current, state: state)
-        let problem = host.restoreViewState(of: opened.id, from: record)
-        switch (problem, window.expectedWarning) {
-        case (nil, nil): break
-        case (let problem?, nil):
-          throw CommandError("window \(window.name): \(problem) (add `warning:` if the fallback is expected)")
-        case (nil, let expected?):
-          throw CommandError(
-            "window \(window.name): its state was restored, but a fallback with '\(expected)' was expected")
-        case (let problem?, let expected?):
-          if !problem.contains(expected) {
-            throw CommandError("window \(window.name): the fallback said '\(problem)', not '\(expected)'")
-          }
-        }
-      }
-      if let next = scenario.nextWindowNumber { try host.numberNextWindow(next) }
-      if scenario.facts != nil { try host.clock.settle(within: .seconds(60), flush: host.services.scheduler) }
-    } catch {
-      throw StepFailure(message: error.message)
-    }
-    return session
   }
 
   // MARK: Steps

@@ -67,6 +67,8 @@ public struct RunOptions: Sendable {
   public var traces = false
   /// Run again whenever a scenario file or a module changes (the program's front end loops).
   public var watch = false
+  /// Open the shell on the scenario at `FILE:LINE`, after its steps up to that line.
+  public var opensShell = false
 
   /// Whether scenarios keep traces in this run.
   var keepsTraces: Bool { traces || tracePath != nil || htmlPath != nil }
@@ -140,6 +142,10 @@ public struct RunOptions: Sendable {
     .flag(["--watch"], help: "run again whenever a scenario file or a module's executable changes (Ctrl-C stops)") {
       $0.watch = true
     },
+    .flag(
+      ["--shell"],
+      help: "with FILE:LINE: run the scenario up to that line and open the shell there (`travel back`, `travel steps`)"
+    ) { $0.opensShell = true },
     .flag(["--worker"], help: nil) { $0.worker = true },
     .value(["--without-builtin"], "NAME", help: nil) { $0.builtInsLeftOut.append($1) },
     .flag(["--keep-traces"], help: nil) { $0.traces = true },

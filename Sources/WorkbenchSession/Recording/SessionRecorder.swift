@@ -19,9 +19,14 @@ import WorkbenchScenarioFormat
 @MainActor
 final class SessionRecorder {
   let path: String
-  /// The session as recording started.
-  private let start: SessionRecord
-  private let startFrames: [Int: FrameValue]
+  /// Where the scenario starts: the session as recording started (documents, windows), or, for
+  /// a session opened at a scenario's step, that scenario's set-up and the steps that led here.
+  private let beginning: Scenario
+  /// Every window's frame where the scenario starts, by label.
+  private let startFrames: [String: FrameValue]
+  /// Whether the recording goes on from the steps of a scenario (whose facts, if it has any,
+  /// the session has been serving): its facts are those the session used, from the set-up on.
+  private let continuesScenario: Bool
   /// Documents that are the modules' samples, untouched: a scenario has them already.
   private let samples: [SessionRecord.Document]
   private let timeline = ReplayTimeline()
@@ -60,18 +65,32 @@ final class SessionRecorder {
     }
     close(descriptor)
     let host = session.host
+    if let journal = session.journal, let prefix = journal.scenarioSoFar() {
+      // A session opened at a scenario's step: the new scenario begins with the steps that led
+      // here, on the virtual clock its steps move themselves.
+      beginning = prefix
+      startFrames = journal.startFrames
+      samples = []
+      continuesScenario = true
+      return
+    }
+    continuesScenario = false
     do {
       try host.clock.settle(within: wait, flush: host.services.scheduler)
     } catch {
       throw CommandError("recording starts from a settled session, and \(error.message)")
     }
-    start = try host.sessionRecord()
-    var frames: [Int: FrameValue] = [:]
-    for window in host.windows { frames[window.id.number] = window.frame }
-    startFrames = frames
     samples = host.registry.sampleRecords
+    beginning = Self.scenario(
+      startingAt: try host.sessionRecord(), samples: samples, name: DataFolder.title(for: path),
+      at: SourceLocation(file: path, line: 1, column: 1))
+    var frames: [String: FrameValue] = [:]
+    for window in host.windows { frames[window.label] = window.frame }
+    startFrames = frames
     session.facts.startRecording()
-    session.facts.timeline = timeline
+    // Real time that passes between lines moves a replay's clock; a virtual clock moves only
+    // by the `clock advance` steps recorded.
+    if host.clock.mode == .real { session.facts.timeline = timeline }
   }
 
   // MARK: Following the session
@@ -139,42 +158,61 @@ final class SessionRecorder {
   /// Writes the scenario (and its data files); says how many steps and facts it holds.
   func finish(session: WorkbenchSession) throws(CommandError) -> Written {
     let host = session.host
-    host.clock.fireDue()
-    timeline.lineStarts()
-    writeTimePassed()
-    session.facts.timeline = nil
-    let facts = session.facts.stopRecording()
-    let scenario = self.scenario(facts: facts, host: host)
+    var scenario: Scenario
+    if continuesScenario {
+      scenario = self.scenario(facts: [], host: host)
+      // What the scenario's facts served from its set-up to here (nothing for a scenario that
+      // has none: its steps run live, and again alike).
+      scenario.facts = beginning.facts == nil ? nil : session.facts.used()
+    } else {
+      host.clock.fireDue()
+      timeline.lineStarts()
+      writeTimePassed()
+      session.facts.timeline = nil
+      scenario = self.scenario(facts: session.facts.stopRecording(), host: host)
+    }
     try ScenarioWriter().write(scenario, to: path)
-    return Written(steps: scenario.steps.count, facts: facts.count)
+    return Written(steps: scenario.steps.count, facts: scenario.facts?.values.reduce(0) { $0 + $1.count } ?? 0)
   }
 
   /// The recording as a scenario: the documents and windows as recording started, the facts,
   /// the steps, and an expectation of what changed.
   private func scenario(facts: [SessionFacts.Entry], host: Host) -> Scenario {
     let here = SourceLocation(file: path, line: 1, column: 1)
+    var scenario = beginning
+    scenario.name = DataFolder.title(for: path)
+    for step in self.steps {
+      let action: Step.Action =
+        step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line)
+      scenario.steps.append(Step(action: action, location: here, failure: step.failure.map(FailureMatcher.substring)))
+    }
+    let expectations = expectation(host: host)
+    if !expectations.isEmpty {
+      scenario.steps.append(
+        Step(action: .expect(expectations.map { ($0.window, YAMLNode($0.value, at: here)) }), location: here))
+    }
+    if scenario.steps.isEmpty { scenario.steps.append(Step(action: .host(line: "documents"), location: here)) }
+    var kept: [SessionFacts.Key: [FrameValue]] = [:]
+    for fact in facts { kept[fact.key, default: []].append(fact.value) }
+    if !continuesScenario { scenario.facts = kept.isEmpty ? nil : kept }
+    return scenario
+  }
+
+  /// A scenario that starts where `start` is: its documents (all but the untouched `samples`,
+  /// which every scenario has), its windows with their numbers and view state, and, when the
+  /// focus is not on the last window, a first step that focuses it.
+  static func scenario(
+    startingAt start: SessionRecord, samples: [SessionRecord.Document], name: String, at here: SourceLocation
+  ) -> Scenario {
     var steps: [Step] = []
     if let focused = start.focusedWindow, focused != start.windows.last?.number,
       let window = start.windows.first(where: { $0.number == focused })
     {
       steps.append(Step(action: .host(line: "focus \(window.name ?? String(focused))"), location: here))
     }
-    for step in self.steps {
-      let action: Step.Action =
-        step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line)
-      steps.append(Step(action: action, location: here, failure: step.failure.map(FailureMatcher.substring)))
-    }
-    let expectations = expectation(host: host)
-    if !expectations.isEmpty {
-      steps.append(
-        Step(action: .expect(expectations.map { ($0.window, YAMLNode($0.value, at: here)) }), location: here))
-    }
-    if steps.isEmpty { steps.append(Step(action: .host(line: "documents"), location: here)) }
     let implied = OutsideNumbers.saturatingSuccessor(of: start.windows.last?.number ?? 0)
-    var kept: [SessionFacts.Key: [FrameValue]] = [:]
-    for fact in facts { kept[fact.key, default: []].append(fact.value) }
     return Scenario(
-      name: DataFolder.title(for: path), location: here,
+      name: name, location: here,
       documents: start.documents.filter { !samples.contains($0) }.map { document in
         DocumentSeed(
           name: document.name, kind: document.kind, json: Array(document.body.utf8), revision: document.revision,
@@ -185,8 +223,7 @@ final class SessionRecorder {
           name: window.name ?? String(window.number), number: window.number, screen: window.screen,
           document: window.document, state: window.viewState.state, location: here)
       },
-      steps: steps, nextWindowNumber: start.nextWindowNumber == implied ? nil : start.nextWindowNumber,
-      facts: kept.isEmpty ? nil : kept)
+      steps: steps, nextWindowNumber: start.nextWindowNumber == implied ? nil : start.nextWindowNumber)
   }
 
   /// What changed in each open window's frame since recording started (the whole frame for a
@@ -195,7 +232,7 @@ final class SessionRecorder {
     host.windows.compactMap { window in
       // What counts the window's life (loads since it opened) is not lived again by a replay.
       let fields = window.screen.lifetimeFields
-      let start = startFrames[window.id.number].map { Self.without(fields, in: $0) }
+      let start = startFrames[window.label].map { Self.without(fields, in: $0) }
       return Self.changes(from: start, to: Self.without(fields, in: window.frame)).map { (window.label, $0) }
     }
   }

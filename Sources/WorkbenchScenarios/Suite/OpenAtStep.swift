@@ -1,0 +1,95 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench run FILE:LINE --shell`: a scenario run up to a line, handed to the shell.
+@MainActor
+public enum OpenAtStep {
+  /// A session to open the shell on, and what to say first.
+  public struct Start {
+    public var session: WorkbenchSession
+    /// Where the session is, the failures on the way, and what to type next.
+    public var introduction: String
+  }
+
+  /// The session `run ARGUMENTS` (with `--shell`) opens the shell on, or the exit code after
+  /// the problem was written to standard error.
+  public static func start(_ arguments: [String], modules: [any FeatureModule]) -> Result<Start, ExitStatus> {
+    func fail(_ message: String, status: Int32 = 2) -> Result<Start, ExitStatus> {
+      StandardStreams.write("workbench run --shell: \(message)\n", to: STDERR_FILENO)
+      return .failure(ExitStatus(code: status))
+    }
+    let options: RunOptions
+    do {
+      options = try RunOptions.parse(arguments, cores: 1)
+    } catch {
+      return fail(error.message)
+    }
+    guard options.paths.count == 1, let file = options.paths.first, !FileSystem.isDirectory(file) else {
+      return fail("name one scenario file, with the line to stop at: `workbench run FILE:LINE --shell`")
+    }
+    let runner: ScenarioRunner
+    let loaded: ScenarioFile
+    do {
+      let registry = try ModuleRegistry(modules: modules)
+      runner = ScenarioRunner(registry: registry)
+      loaded = try ScenarioLoader(registry: registry).load(file)
+    } catch let error as ScenarioFileError {
+      for problem in error.all { StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO) }
+      return .failure(ExitStatus(code: 2))
+    } catch let error as RegistrationError {
+      return fail("the modules failed to register: \(error.message)", status: 1)
+    } catch {
+      return fail("\(error)", status: 1)
+    }
+    let line = options.lines[file]?.max()
+    var candidates = loaded.scenarios
+    if let line { candidates = candidates.filter { $0.location.line <= line }.suffix(1) }
+    if let pattern = options.filter, case .success(let regex) = RegexLimits.compile(pattern) {
+      candidates = candidates.filter { regex.matches(in: $0.name) }
+    }
+    guard let scenario = candidates.first else {
+      return fail(
+        line.map { "\(file):\($0) is before the file's first scenario" } ?? "\(file) holds no scenario to open")
+    }
+    let count = line.map { ScenarioRunner.stepCount(reaching: $0, of: file, in: scenario) } ?? scenario.steps.count
+    let opened: ScenarioRunner.Opened
+    do {
+      opened = try runner.open(scenario, steps: count)
+    } catch {
+      return fail("\"\(scenario.name)\" could not be set up: \(error.message)", status: 1)
+    }
+    return .success(Start(session: opened.session, introduction: introduction(scenario, opened)))
+  }
+
+  /// What the shell says as it opens: where the session is, what failed on the way there.
+  static func introduction(_ scenario: Scenario, _ opened: ScenarioRunner.Opened) -> String {
+    var lines: [String] = []
+    let place = "\"\(scenario.name)\" (\(scenario.location))"
+    if opened.stepsRun == 0 {
+      lines.append("opened \(place) after its set-up, before step 1 of \(scenario.steps.count)")
+    } else {
+      let step = scenario.steps[opened.stepsRun - 1]
+      lines.append(
+        "opened \(place) after step \(opened.stepsRun) of \(scenario.steps.count): \(step.summary) (\(step.location))")
+    }
+    for failure in opened.failures {
+      lines.append("step at \(failure.location) failed: \(failure.message)")
+      lines += failure.details.map { "  " + $0 }
+    }
+    lines.append(
+      "`travel steps` lists the steps, `travel back` and `travel forward` move through them; "
+        + "`record start FILE` records a scenario from its start to wherever you take it")
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// A process exit status, as an error a `Result` can carry.
+public struct ExitStatus: Error, Sendable {
+  public var code: Int32
+}

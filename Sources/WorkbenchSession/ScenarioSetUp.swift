@@ -1,0 +1,50 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+
+extension WorkbenchSession {
+  /// A session set up as `scenario` begins, before its first step: its own in-memory session on
+  /// a virtual clock that starts at zero, the documents it declares, its windows opened in order
+  /// with their numbers and view state, and a recording's facts to serve. The runner starts every
+  /// scenario this way, and time travel starts every replay this way, so both begin alike.
+  ///
+  /// - Throws: `CommandError` saying what in the set-up failed (a document, a window, a view
+  ///   state whose fallback was or was not expected).
+  public static func starting(_ scenario: Scenario, registry: ModuleRegistry) throws(CommandError) -> WorkbenchSession {
+    let environment =
+      scenario.facts.map { ScreenEnvironment(viewportRows: scenario.viewportRows, facts: SessionFacts(replaying: $0)) }
+      ?? ScreenEnvironment(viewportRows: scenario.viewportRows)
+    let session = WorkbenchSession(registry: registry, environment: environment, clock: .virtual)
+    session.canRecord = false
+    let host = session.host
+    // A recording's windows load live during set-up and settle before the first step: the
+    // recording started from a settled session.
+    session.facts.isSettingUp = true
+    defer { session.facts.isSettingUp = false }
+    for document in scenario.documents {
+      try host.seedDocument(named: document.name, kind: document.kind, json: document.json, revision: document.revision)
+    }
+    for window in scenario.windows {
+      if let number = window.number { try host.numberNextWindow(number) }
+      let opened = try host.openWindow(
+        screen: window.screen, document: window.document, name: window.isUnnamed ? nil : window.name)
+      guard let state = window.state, let current = host.viewStateVersion(of: opened.id) else { continue }
+      let record = ViewStateRecord(version: window.stateVersion ?? current, state: state)
+      let problem = host.restoreViewState(of: opened.id, from: record)
+      switch (problem, window.expectedWarning) {
+      case (nil, nil): break
+      case (let problem?, nil):
+        throw CommandError("window \(window.name): \(problem) (add `warning:` if the fallback is expected)")
+      case (nil, let expected?):
+        throw CommandError(
+          "window \(window.name): its state was restored, but a fallback with '\(expected)' was expected")
+      case (let problem?, let expected?):
+        if !problem.contains(expected) {
+          throw CommandError("window \(window.name): the fallback said '\(problem)', not '\(expected)'")
+        }
+      }
+    }
+    if let next = scenario.nextWindowNumber { try host.numberNextWindow(next) }
+    if scenario.facts != nil { try host.clock.settle(within: .seconds(60), flush: host.services.scheduler) }
+    return session
+  }
+}

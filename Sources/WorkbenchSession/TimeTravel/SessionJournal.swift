@@ -1,0 +1,359 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+
+/// The steps of a shell session, kept so the session can be moved to any of them (`travel
+/// back`, `travel forward`, `travel to`): where the session started (a scenario's set-up, or the workspace's
+/// documents and windows as the shell found them) and, for each line typed since (or each
+/// scenario step the session was opened after), the commands it ran, the session's time before
+/// it and every window's frame after it.
+///
+/// Moving is a deterministic replay: a new session is set up from the start as a scenario is,
+/// and the commands of the steps before the target run again on a virtual clock moved to the
+/// time each step began. Forward from where the session is, only the steps in between run.
+/// Typing a command after `travel back` starts a new branch: the steps after it are dropped, as an
+/// editor's undo drops what was undone.
+@MainActor
+public final class SessionJournal {
+  /// One step of the session: a line typed, or a scenario's step.
+  public struct Entry: Sendable {
+    /// What was typed, or the scenario step as one line (`left: select 2`).
+    public var label: String
+    /// Where a scenario's step was written (`file:line:column`); `nil` for a typed line.
+    public var location: String?
+    /// The commands it ran, as scenario steps (a question's answer is in the words).
+    var steps: [Step]
+    /// The session's time before it began.
+    var clockAtStart: Duration
+    /// Every open window's frame after it, by window label.
+    public internal(set) var frames: [String: FrameValue]
+    /// What the step failed with, when it failed (a scenario's expectation, a command's error).
+    public var failure: String?
+  }
+
+  /// Where every replay starts: a scenario's set-up (its steps are run before the entries, not
+  /// counted as steps of their own).
+  let origin: Scenario
+  let registry: ModuleRegistry
+  /// What the session started from, for the listing (`the scenario "…"`, `the workspace`).
+  let originLabel: String
+  /// Whether the session was opened at a scenario's step: a recording made in it begins with
+  /// that scenario's set-up and the steps that led to where it is.
+  public var isScenario = false
+  /// The frames when the session started.
+  private var originFrames: [String: FrameValue]
+  /// Every window's frame where the session started, by label.
+  public var startFrames: [String: FrameValue] { originFrames }
+  /// The steps, oldest first.
+  public private(set) var entries: [Entry] = []
+  /// How many steps the session is past: `entries.count` unless it went back.
+  public private(set) var position = 0
+  /// The step being made by the line that is running.
+  private var pending: Entry?
+  /// How deep lines run inside each other (`source` runs its file's lines inside its own).
+  private var depth = 0
+  /// While a replay runs, nothing it does is kept.
+  private var replaying = false
+
+  /// A journal that starts where `origin`'s set-up (and steps, not counted) leave a session.
+  public init(origin: Scenario, label: String, registry: ModuleRegistry, frames: [String: FrameValue]) {
+    self.origin = origin
+    self.originLabel = label
+    self.registry = registry
+    self.originFrames = frames
+  }
+
+  /// A journal for a shell session on a workspace: it starts from the session as it is now
+  /// (its documents, windows with their view state, and focus).
+  ///
+  /// - Throws: `StoreError` or `CommandError` when the session's documents cannot be read.
+  public convenience init(startingAt session: WorkbenchSession) throws {
+    let host = session.host
+    let record = try host.sessionRecord()
+    var origin = SessionRecorder.scenario(
+      startingAt: record, samples: host.registry.sampleRecords, name: "the session as it started",
+      at: SourceLocation(file: "<session>", line: 1, column: 1))
+    origin.viewportRows = session.environment.viewportRows
+    self.init(
+      origin: origin, label: "the session as the shell started it", registry: host.registry,
+      frames: Self.frames(of: host))
+  }
+
+  static func frames(of host: Host) -> [String: FrameValue] {
+    var result: [String: FrameValue] = [:]
+    for window in host.windows { result[window.label] = window.frame }
+    return result
+  }
+
+  // MARK: Following the session
+
+  /// A scenario step ran (a session opened at a step keeps the steps that led there).
+  public func stepRan(_ step: Step, label: String, clockAtStart: Duration, host: Host, failure: String?) {
+    entries.append(
+      Entry(
+        label: label, location: step.location.description, steps: [step], clockAtStart: clockAtStart,
+        frames: Self.frames(of: host), failure: failure))
+    position = entries.count
+  }
+
+  /// A line starts running on `host`.
+  func lineStarts(_ line: String, host: Host) {
+    guard !replaying else { return }
+    depth += 1
+    guard depth == 1 else { return }
+    pending = Entry(label: line, location: nil, steps: [], clockAtStart: host.clock.now, frames: [:])
+  }
+
+  /// A command ran: it becomes part of the line's step, unless it belongs to the front end
+  /// (`source`, `set`, time travel itself: a replay runs what they led to) or failed on
+  /// something a replay cannot repeat (`clock advance` on real time).
+  func commandRan(_ command: RanCommand) {
+    guard !replaying, pending != nil, let name = command.words.first?.text else { return }
+    switch command.request {
+    case .shell?, .recordStart?, .recordStop?, .quit?, .travel?: return
+    default: break
+    }
+    if ["record", "quit", "exit"].contains(name) { return }
+    // Looking is not a step: `frame` after `travel back` must not drop the steps ahead.
+    if command.isHostCommand, Self.looksOnly(command.words.map(\.text)) { return }
+    if name == "clock", command.failure != nil { return }
+    let line = command.words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
+    let here = SourceLocation(file: "<session>", line: 1, column: 1)
+    let window = command.isHostCommand ? nil : command.window?.label
+    pending?.steps.append(
+      Step(
+        action: window.map { .command(window: $0, line: line) } ?? .host(line: line), location: here,
+        failure: command.failure.map { .substring($0.message) }))
+    if command.failure != nil, pending?.failure == nil { pending?.failure = command.failure?.message }
+  }
+
+  /// The host commands that only show something (and `clock` without `advance`).
+  static let lookingCommands: Set<String> = [
+    "help", "modules", "documents", "windows", "show", "frame", "state", "history", "set", "watch", "travel",
+  ]
+
+  /// Whether a host command's words only look at the session.
+  static func looksOnly(_ words: [String]) -> Bool {
+    guard let name = words.first else { return true }
+    return lookingCommands.contains(name) || (name == "clock" && words.count == 1)
+  }
+
+  /// The line finished on `host`: a line that ran commands becomes a step after the current one,
+  /// and a branch when the session had gone back.
+  func lineFinished(host: Host) {
+    guard !replaying else { return }
+    depth -= 1
+    guard depth == 0, var entry = pending else { return }
+    pending = nil
+    guard !entry.steps.isEmpty else { return }
+    entry.frames = Self.frames(of: host)
+    entries.removeSubrange(position...)
+    entries.append(entry)
+    position = entries.count
+  }
+
+  /// The session moved to another host mid-line (time travel): the rest of the line starts at
+  /// that host's time.
+  func lineMoved(to host: Host) {
+    pending?.clockAtStart = host.clock.now
+  }
+
+  /// A question about unsaved work was answered: the last step's command says so in words, as a
+  /// script must (`close main save`); cancelled, the command did nothing and is dropped.
+  func answered(_ choice: LeaveChoice, host: Host) {
+    guard !replaying, position == entries.count, var last = entries.popLast() else { return }
+    guard var step = last.steps.popLast() else { return }
+    if choice != .cancel {
+      switch step.action {
+      case .command(let window, let line): step.action = .command(window: window, line: line + " " + choice.rawValue)
+      case .host(let line): step.action = .host(line: line + " " + choice.rawValue)
+      default: break
+      }
+      last.steps.append(step)
+    }
+    last.frames = Self.frames(of: host)
+    if last.steps.isEmpty {
+      position = entries.count
+      return
+    }
+    entries.append(last)
+    position = entries.count
+  }
+
+  /// The scenario that leads to where the session is, for a recording that continues it: the
+  /// set-up, then every step up to the current one, a command that failed with `fails:`.
+  /// Snapshots and expectations that failed are left out (the new file has no golden files, and
+  /// is recorded to pass). `nil` unless the session was opened at a scenario's step.
+  public func scenarioSoFar() -> Scenario? {
+    guard isScenario else { return nil }
+    var scenario = origin
+    for entry in entries.prefix(position) {
+      for var step in entry.steps {
+        switch step.action {
+        case .snapshot: continue
+        case .expect where entry.failure != nil: continue
+        case .command, .host:
+          if step.failure == nil, let failure = entry.failure { step.failure = .substring(failure) }
+        case .expect: break
+        }
+        scenario.steps.append(step)
+      }
+    }
+    return scenario
+  }
+
+  // MARK: Moving
+
+  /// A session at step `target` (0: where it started), and whether it is `current` moved
+  /// forward (then `current` itself was changed) rather than a new session.
+  ///
+  /// - Throws: `CommandError` when the start cannot be set up again (a module gone).
+  func session(at target: Int, current: WorkbenchSession) throws(CommandError) -> WorkbenchSession {
+    replaying = true
+    defer { replaying = false }
+    let session: WorkbenchSession
+    let first: Int
+    if target >= position {
+      session = current
+      first = position
+    } else {
+      session = try WorkbenchSession.starting(origin, registry: registry)
+      replay(origin.steps, on: session)
+      first = 0
+    }
+    for entry in entries[first..<target] {
+      let clock = session.host.clock
+      if clock.mode == .virtual, clock.now < entry.clockAtStart {
+        try? clock.advance(by: entry.clockAtStart - clock.now)
+      }
+      replay(entry.steps, on: session)
+    }
+    position = target
+    return session
+  }
+
+  /// Runs steps as a scenario would, showing nothing: commands (whose failures were kept as
+  /// they happened), and what live sources said before an expectation.
+  private func replay(_ steps: [Step], on session: WorkbenchSession) {
+    let quiet = QuietFrontEnd()
+    for step in steps {
+      switch step.action {
+      case .command(let window, let line): try? session.run(line, in: window, frontEnd: quiet)
+      case .host(let line): try? session.run(line, frontEnd: quiet)
+      case .expect:
+        let services = session.host.services
+        if services.liveChangesWait { services.takeLiveChanges() }
+      case .snapshot: break
+      }
+    }
+  }
+
+  // MARK: Showing
+
+  /// The steps, numbered, the current one marked, each with the windows it changed.
+  public func listing() -> String {
+    let width = String(entries.count).count
+    func number(_ value: Int) -> String {
+      let text = String(value)
+      return String(repeating: " ", count: width - text.count) + text
+    }
+    var lines = ["\(position == 0 ? "→" : " ") \(number(0))  (start) \(originLabel)"]
+    var before = originFrames
+    for (index, entry) in entries.enumerated() {
+      let changed = Self.changedWindows(from: before, to: entry.frames)
+      let marks = (entry.failure != nil ? "  ✗ " + entry.failure! : "")
+      let place = entry.location.map { "  (\($0))" } ?? ""
+      lines.append(
+        "\(index + 1 == position ? "→" : " ") \(number(index + 1))  \(entry.label)\(place)"
+          + (changed.isEmpty ? "" : "  · changed " + changed.joined(separator: ", ")) + marks)
+      before = entry.frames
+    }
+    if position < entries.count {
+      lines.append(
+        "(at step \(position) of \(entries.count): `travel forward` replays the next one; a new command drops them)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// What step `number` changed, field by field, in every window.
+  ///
+  /// - Throws: `CommandError` when there is no such step.
+  public func describe(step number: Int) throws(CommandError) -> String {
+    guard number >= 1, number <= entries.count else {
+      throw CommandError(
+        entries.isEmpty
+          ? "the session has no steps yet"
+          : "no step \(number): the steps are 1 to \(entries.count) (`travel steps` lists them)")
+    }
+    let entry = entries[number - 1]
+    let before = number == 1 ? originFrames : entries[number - 2].frames
+    var lines = ["step \(number): \(entry.label)" + (entry.location.map { "  (\($0))" } ?? "")]
+    if let failure = entry.failure { lines.append("  failed: \(failure)") }
+    let changes = Self.changes(from: before, to: entry.frames)
+    lines += changes.isEmpty ? ["  no frame changed"] : changes.map { "  " + $0 }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Said after a move: where the session is, and what the step after it changes.
+  func arrival(host: Host) -> String {
+    var lines = [
+      "at step \(position) of \(entries.count)" + (position == 0 ? " (the start)" : ": \(entries[position - 1].label)")
+    ]
+    if position < entries.count {
+      let next = entries[position]
+      let changes = Self.changes(from: Self.frames(of: host), to: next.frames)
+      lines.append("the next step, \(position + 1): \(next.label), changes:")
+      lines += changes.isEmpty ? ["  no frame"] : changes.map { "  ~ " + $0 }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The windows whose frames differ, in label order.
+  static func changedWindows(from old: [String: FrameValue], to new: [String: FrameValue]) -> [String] {
+    Set(old.keys).union(new.keys).sorted().filter { old[$0] != new[$0] }
+  }
+
+  /// Each field that differs, as `window.path: old → new` (`not open` for a window that is not).
+  static func changes(from old: [String: FrameValue], to new: [String: FrameValue]) -> [String] {
+    var result: [String] = []
+    for window in changedWindows(from: old, to: new) {
+      switch (old[window], new[window]) {
+      case (nil, _): result.append("\(window): opened")
+      case (_, nil): result.append("\(window): closed")
+      case (let before?, let after?): fieldChanges(from: before, to: after, path: window, into: &result)
+      }
+    }
+    return result
+  }
+
+  private static func fieldChanges(from old: FrameValue, to new: FrameValue, path: String, into result: inout [String])
+  {
+    guard old != new else { return }
+    if case .object(let before) = old, case .object(let after) = new {
+      for member in after.members {
+        fieldChanges(from: before[member.key] ?? .null, to: member.value, path: path + "." + member.key, into: &result)
+      }
+      for member in before.members where after[member.key] == nil {
+        fieldChanges(from: member.value, to: .null, path: path + "." + member.key, into: &result)
+      }
+      return
+    }
+    result.append("\(path): \(Self.short(old)) → \(Self.short(new))")
+  }
+
+  /// A value on one line, cut at 60 characters.
+  private static func short(_ value: FrameValue) -> String {
+    let text = value.jsonText
+    return text.count <= 60 ? text : String(text.prefix(57)) + "..."
+  }
+}
+
+/// A front end that shows nothing and asks nothing: a replay's commands carry their answers.
+@MainActor
+private final class QuietFrontEnd: SessionFrontEnd {
+  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
+  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
+  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
+  func carryOut(_ request: ShellRequest) throws(CommandError) {}
+  func quit() throws(CommandError) {}
+  func problem(_ message: String) {}
+}

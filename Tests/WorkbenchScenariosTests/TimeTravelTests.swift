@@ -1,0 +1,65 @@
+import BuiltInModules
+import Testing
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+import WorkbenchSession
+import WorkbenchTestSupport
+
+/// A scenario opened at any step (`workbench run FILE:LINE --shell`) is where its run was: for
+/// every scenario in Scenarios/ and every step N, the session opened after N shows exactly the
+/// frames its trace recorded after N, and one opened after N+1 and moved back a step does too.
+@MainActor
+@Suite struct TimeTravelTests {
+  @Test(arguments: ScenarioFilesTests.files)
+  func everyStepOpensAsItsTraceRecordedIt(_ path: String) throws {
+    let modules = builtInModules
+    let loader = try ScenarioLoader(modules: modules)
+    let tracer = ScenarioRunner(modules: modules, options: .init(traces: true))
+    let opener = ScenarioRunner(modules: modules)
+    for scenario in try loader.load(path).scenarios {
+      let trace = try #require(tracer.run(scenario).trace)
+      // The trace's step 0 is the set-up; its step N follows the scenario's step N.
+      for count in 0..<trace.steps.count {
+        let opened = try opener.open(scenario, steps: count)
+        expectFrames(of: opened.session.host, equal: trace, at: count, "\(scenario.name), opened after step \(count)")
+        guard count + 1 < trace.steps.count else { continue }
+        let later = try opener.open(scenario, steps: count + 1)
+        let shown = Shown()
+        try later.session.run("travel back 1", frontEnd: shown)
+        expectFrames(of: later.session.host, equal: trace, at: count, "\(scenario.name), back 1 from \(count + 1)")
+        #expect(shown.texts.last?.hasPrefix("at step \(count) of \(count + 1)") == true, "\(shown.texts)")
+      }
+    }
+  }
+
+  /// Every window's frame, value and text, is the one the trace recorded after step `index`.
+  private func expectFrames(
+    of host: Host, equal trace: ScenarioTrace, at index: Int, _ context: String,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    let expected = trace.frames(at: index)
+    let labels = host.windows.map(\.label)
+    #expect(Set(labels) == Set(expected.keys), "\(context): windows", sourceLocation: sourceLocation)
+    for window in host.windows {
+      guard let hash = expected[window.label], let frame = trace.frames[hash] else { continue }
+      #expect(window.frame == frame.value, "\(context): \(window.label)", sourceLocation: sourceLocation)
+      #expect(window.screen.render(window.frame) == frame.text, "\(context): text", sourceLocation: sourceLocation)
+    }
+  }
+}
+
+/// A front end that keeps what it is shown.
+@MainActor
+final class Shown: SessionFrontEnd {
+  private(set) var texts: [String] = []
+
+  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
+    if case .text(let text) = output { texts.append(text) }
+  }
+  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
+  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
+  func carryOut(_ request: ShellRequest) throws(CommandError) {}
+  func quit() throws(CommandError) {}
+  func problem(_ message: String) { texts.append(message) }
+}

@@ -1,0 +1,180 @@
+import Testing
+import WorkbenchTestSupport
+
+/// Time travel as people meet it: a failing scenario opened at its failing step in a terminal,
+/// and a shell on a workspace moved back and forward over steps that ran on real time.
+@Suite(.serialized) struct TimeTravelShellTests {
+  /// A ledger scenario whose expectation is wrong (the balance after sending 25.00 is 1805.41).
+  static let failing = """
+    scenario: A send the test got wrong
+    windows:
+      main: feed account
+    steps:
+      - main: send 25.00 req-1 Sam Rivera
+      - expect:
+          main: {balance: "1800.00"}
+
+    """
+
+  @Test func aFailingScenarioOpensAtItsFailingStepAndAFixIsRecordedThatPasses() throws {
+    let folder = makeTemporaryFolder()
+    let path = folder + "/send.yaml"
+    writeTextFile(Self.failing, to: path)
+    let fix = folder + "/fixed.yaml"
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["run", path + ":6", "--shell"], environment: InteractiveShellTests.environment(folder)))
+    #expect(session.waitFor("main feed:account> "), "\(session.screen().debugDescription)")
+    let opening = session.screen()
+    #expect(opening.contains("after step 2 of 2: expect: main"), "\(opening)")
+    #expect(opening.contains("failed: the frames do not match the expectation"), "\(opening)")
+    #expect(opening.contains("expected: \"1800.00\""), "\(opening)")
+
+    // Look at the window: the balance the send left.
+    var mark = session.transcript.count
+    session.type("show main\r")
+    #expect(session.waitFor("balance 1805.41", after: mark), "\(session.screen(from: mark).debugDescription)")
+
+    // Step back over the wrong expectation, and record from there.
+    mark = session.transcript.count
+    session.type("travel back 1\r")
+    #expect(session.waitFor("at step 1 of 2: main: send 25.00 req-1 Sam Rivera", after: mark))
+    mark = session.transcript.count
+    session.type("record start \(fix)\r")
+    #expect(session.waitFor("recording to", after: mark), "\(session.screen(from: mark).debugDescription)")
+    mark = session.transcript.count
+    session.type("record stop\r")
+    #expect(session.waitFor("wrote \(fix)", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // Ctrl-D once the prompt is back (typed earlier, the terminal's cooked mode takes it).
+    let written = session.offset(after: "wrote \(fix)", from: mark) ?? mark
+    #expect(session.waitFor("main feed:account> ", after: written))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+
+    let recorded = try #require(readTextFile(fix))
+    #expect(recorded.contains("main: send 25.00 req-1 Sam Rivera"), "\(recorded)")
+    #expect(recorded.contains("balance: '1805.41'"), "\(recorded)")
+    let run = ChildProcess.runWorkbench(["run", fix])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(recorded)")
+    #expect(run.stdout.contains("1 passed, 0 failed"), "\(run.stdout)")
+  }
+
+  /// A shell on a workspace runs on real time (the feed loads over the simulated network, the
+  /// search waits for its debounce); moved back and forward, it replays those steps on a virtual
+  /// clock to the same frames.
+  @Test func aWorkspaceSessionOnRealTimeMovesBackAndForwardToTheSameFrames() {
+    let workspace = makeTemporaryFolder() + "/workspace.db"
+    let lines = [
+      "open feed account f", "settle", "search rent", "settle", "frame", "travel back 2", "frame",
+      "travel forward 2", "frame", "travel steps",
+    ]
+    let result = ChildProcess.runWorkbench(
+      ["-w", workspace], input: Array((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    let frames = Self.frames(in: result.stdout)
+    #expect(frames.count == 3, "\(result.stdout)")
+    guard frames.count == 3 else { return }
+    #expect(frames[0].contains("query: rent"), "\(frames[0])")
+    #expect(frames[1].contains("query: \n") && !frames[1].contains("query: rent"), "\(frames[1])")
+    #expect(frames[2] == frames[0])
+    #expect(result.stdout.contains("→ 4  settle"), "\(result.stdout)")
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+  }
+
+  /// At the prompt, time passes between lines (the feed loads, the search's debounce fires)
+  /// without a step saying so; a move replays each step at the time it was typed, so the
+  /// search's answers are there for the `detail` typed after them.
+  @Test func timeThatPassedAtThePromptIsReplayed() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["-w", folder + "/workspace.db"], environment: InteractiveShellTests.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open feed account f\r")
+    #expect(session.waitFor("feed · loaded"), "\(session.screen().debugDescription)")
+    var mark = session.transcript.count
+    session.type("search rent\r")
+    #expect(session.waitFor("47  Oak Street Rentals", after: mark), "\(session.screen(from: mark).debugDescription)")
+    mark = session.transcript.count
+    session.type("detail 47\r")
+    #expect(session.waitFor("detail: #47 Oak Street Rentals", after: mark))
+    mark = session.transcript.count
+    session.type("travel to 0\r")
+    #expect(
+      session.waitFor("at step 0 of 3 (the start)", after: mark), "\(session.screen(from: mark).debugDescription)")
+    mark = session.transcript.count
+    session.type("travel forward 3\r")
+    #expect(session.waitFor("at step 3 of 3: detail 47", after: mark), "\(session.screen(from: mark).debugDescription)")
+    let replayed = session.screen(from: mark)
+    #expect(replayed.contains("detail: #47 Oak Street Rentals"), "\(replayed)")
+    #expect(replayed.contains("feed · loaded"), "\(replayed)")
+    #expect(replayed.contains("47  Oak Street Rentals  -600.00  rent"), "\(replayed)")
+    let arrived = session.offset(after: "at step 3 of 3", from: mark) ?? mark
+    #expect(session.waitFor("f feed:account> ", after: arrived))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
+  /// What `frame` printed each time: from `session:` to `dispute:`.
+  static func frames(in output: String) -> [String] {
+    var frames: [String] = []
+    var current: [Substring]?
+    for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("session: ") { current = [] }
+      current?.append(line)
+      if line.hasPrefix("dispute: "), let lines = current {
+        frames.append(lines.joined(separator: "\n"))
+        current = nil
+      }
+    }
+    return frames
+  }
+
+  /// Saved work is never lost or overwritten by a move: what was saved before it stays in the
+  /// workspace, and nothing done after it is written there.
+  @Test func movingInTimeLeavesTheWorkspaceAsItWasSaved() {
+    let workspace = makeTemporaryFolder() + "/workspace.db"
+    let session = ChildProcess.runWorkbench(
+      ["-w", workspace],
+      input: Array(
+        "open catalog library\nrename 2 Kept Title\nrename 3 Renamed Then\ntravel back 1\nrename 4 After The Move\n"
+          .utf8))
+    #expect(session.status == 0, "\(session.stdout)\(session.stderr)")
+    #expect(session.stdout.contains("nothing is written to it until the shell starts again"), "\(session.stdout)")
+    let after = ChildProcess.runWorkbench(["-w", workspace, "-c", "open catalog library; frame"])
+    #expect(after.stdout.contains("title: Kept Title"), "\(after.stdout)")
+    #expect(after.stdout.contains("title: Renamed Then"), "\(after.stdout)")
+    #expect(!after.stdout.contains("After The Move"), "\(after.stdout)")
+  }
+
+  /// A command typed after `travel back` starts a new branch: the steps ahead are dropped.
+  @Test func aCommandAfterGoingBackStartsANewBranch() {
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:"],
+      input: Array(
+        "open catalog library\nselect 2\nselect 3\ntravel back 2\nframe\ntravel forward 1\nselect 9\ntravel steps\ntravel forward\n"
+          .utf8))
+    #expect(result.stdout.contains("at step 1 of 3"), "\(result.stdout)")
+    // `frame` only looks: the steps ahead are still there for `travel forward`.
+    #expect(result.stdout.contains("at step 2 of 3: select 2"), "\(result.stdout)")
+    #expect(result.stdout.contains("→ 3  select 9"), "\(result.stdout)")
+    #expect(!result.stdout.contains("select 3  ·"), "\(result.stdout)")
+    #expect(result.stderr.contains("the session is at its last step"), "\(result.stderr)")
+  }
+
+  /// Where time travel does not work, it says why and what works instead.
+  @Test func outsideTheShellTimeTravelSaysWhere() throws {
+    let oneShot = ChildProcess.runWorkbench(["-w", ":memory:", "-c", "open catalog library; travel back"])
+    #expect(oneShot.status == 1)
+    #expect(oneShot.stderr.contains("time travel works in the shell"), "\(oneShot.stderr)")
+    let path = makeTemporaryFolder() + "/travel.yaml"
+    writeTextFile(
+      "scenario: travel in a scenario\nwindows:\n  left: catalog library\nsteps:\n  - do: travel back\n", to: path)
+    let run = ChildProcess.runWorkbench(["run", path])
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("time travel works in the shell"), "\(run.stdout)")
+    let directory = ChildProcess.runWorkbench(["run", makeTemporaryFolder(), "--shell"])
+    #expect(directory.status == 2)
+    #expect(directory.stderr.contains("name one scenario file"), "\(directory.stderr)")
+  }
+}

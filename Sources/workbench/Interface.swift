@@ -73,6 +73,10 @@ enum Interface {
           moduleOption,
         ], takesScenarioFiles: false),
       Subcommand(
+        name: "diff", synopsis: "diff A B",
+        summary: "compare two runs (trace folders, or scenario files run first) and name the first step that differs",
+        options: [moduleOption], takesScenarioFiles: true),
+      Subcommand(
         name: "check", synopsis: "check PATH...", summary: "load and check scenario files without running them",
         options: [moduleOption], takesScenarioFiles: true),
       Subcommand(

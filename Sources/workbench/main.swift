@@ -152,7 +152,7 @@ if named == nil, wantsHelp(arguments) {
   print(Interface.helpText)
   exit(ExitCode.success)
 }
-if let (name, rest) = named, wantsHelp(rest), !["run", "report", "module-check"].contains(name),
+if let (name, rest) = named, wantsHelp(rest), !["run", "report", "module-check", "diff"].contains(name),
   let table = Interface.subcommand(named: name)
 {
   print(Interface.help(for: table), terminator: "")
@@ -192,6 +192,10 @@ case (let name, let rest)? where name == "lsp":
   // A language server for scenario files on standard input and output (docs/editors.md).
   let (paths, _) = ModulePaths.parse(rest, command: "lsp")
   exitRunning(withModules: paths) { LanguageServer.run(modules: $0) }
+case (let name, let rest)? where name == "diff":
+  // Two runs compared: traces, or scenario files run here first.
+  let (paths, operands) = ModulePaths.extract(rest, command: "diff")
+  exitRunning(withModules: paths) { TraceDiff.run(operands, modules: $0) }
 case (let name, let rest)? where name == "check":
   let (paths, files) = ModulePaths.parse(rest, command: "check")
   exitRunning(withModules: paths) { ScenarioCommand.check(files, modules: $0) }

@@ -198,32 +198,17 @@ public enum HTMLReport {
     }
   }
 
-  /// The first step after which a window's frame differs from the green run's, with the
-  /// fields that differ.
+  /// The first step after which the run differs from the green run's (a window's frame, the
+  /// facts served, the output, the step itself), with what differs: `workbench diff`'s
+  /// comparison, over the steps both runs have.
   static func divergence(of trace: ScenarioTrace, from green: ScenarioTrace) -> Divergence? {
-    let count = min(trace.steps.count, green.steps.count)
-    for index in 0..<count {
-      let now = trace.frames(at: index)
-      let then = green.frames(at: index)
-      guard now != then else { continue }
-      var fields: [Divergence.Field] = []
-      for window in Set(now.keys).union(then.keys).sorted() where now[window] != then[window] {
-        let actual = now[window].flatMap { trace.frames[$0]?.value }
-        let expected = then[window].flatMap { green.frames[$0]?.value }
-        var changes: [FrameMatcher.Mismatch] = []
-        FrameMatcher.changes(from: expected, to: actual, path: window, into: &changes)
-        if changes.isEmpty, expected == nil || actual == nil {
-          changes.append(
-            .init(
-              path: window, expected: expected == nil ? "not open" : "open", actual: actual == nil ? "not open" : "open"
-            ))
-        }
-        fields += changes.map { Divergence.Field(path: $0.path, baseline: $0.expected, actual: $0.actual) }
-      }
-      if fields.isEmpty { continue }  // the same values, rendered alike: not a divergence
-      return Divergence(step: index, stepText: trace.steps[index].text, fields: fields)
-    }
-    return nil
+    guard
+      let difference = TraceComparison.firstDifference(
+        from: green, to: trace, comparing: [.steps, .facts, .output])
+    else { return nil }
+    return Divergence(
+      step: difference.step, stepText: difference.stepText,
+      fields: difference.fields.map { Divergence.Field(path: $0.path, baseline: $0.before, actual: $0.after) })
   }
 
   static func escape(_ text: String) -> String {

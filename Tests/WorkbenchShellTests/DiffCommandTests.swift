@@ -40,9 +40,11 @@ import WorkbenchTestSupport
       Self.sending.replacing("send 7.00 req-2", with: "send 9.00 req-2"), to: after)
     let result = ChildProcess.runWorkbench(["diff", before, after])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-    #expect(result.stdout.contains("after step 2: main: send 9.00 req-2 Sam Rivera (\(after):6:11)"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("after step 2: main: send 9.00 req-2 Sam Rivera (\(after):6:11)"), "\(result.stdout)")
     #expect(result.stdout.contains("    step\n        A: main: send 7.00 req-2 Sam Rivera\n"), "\(result.stdout)")
-    #expect(result.stdout.contains("    main.balance\n        A: \"1818.41\"\n        B: \"1816.41\"\n"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("    main.balance\n        A: \"1818.41\"\n        B: \"1816.41\"\n"), "\(result.stdout)")
   }
 
   /// A recording edited to ask something else: the facts served and the outcome differ too.
@@ -55,8 +57,12 @@ import WorkbenchTestSupport
     writeTextFile(recorded.replacing("search rent", with: "search coffee"), to: edited)
     let result = ChildProcess.runWorkbench(["diff", original, edited])
     #expect(result.status == 1)
-    #expect(result.stdout.contains("    facts\n        A: network.latency #1 of window 1\n        B: (none)"), "\(result.stdout)")
-    #expect(result.stdout.contains("    outcome\n        A: passed\n        B: failed: the replay diverged"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("    facts\n        A: network.latency #1 of window 1\n        B: (none)"),
+      "\(result.stdout)")
+    #expect(
+      result.stdout.contains("    outcome\n        A: passed\n        B: failed: the replay diverged"),
+      "\(result.stdout)")
   }
 
   @Test func scenariosOnOneSideOnlyAreNamedAndMistakesAreUsageErrors() {

@@ -96,6 +96,12 @@ struct ReportBrowserTests {
     #expect(after.contains("<mark>▸  2  Structure and Interpretation"), "\(after.prefix(800))")
     #expect(!before.contains("▸  2"))
 
+    // Each step gives the command that opens the session after it in the shell.
+    let second = dom(page, fragment: "#s=0&t=2", profile: folder + "/profile")
+    #expect(
+      second.contains("<code id=\"shell-command\">workbench run \(folder)/suite/failing.yaml:8 --shell</code>"),
+      "\(section(second, from: "step-title").prefix(600))")
+
     // Beside the feed window, its state machine with the current state marked.
     let feed = dom(page, fragment: "#s=1&t=2", profile: folder + "/profile")
     #expect(

@@ -162,6 +162,43 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("the session is at its last step"), "\(result.stderr)")
   }
 
+  /// A failure's message gives the command that opens the session there, at the line of the
+  /// scenario's own file (an included flow's step at its `include:`), and that command opens it.
+  @Test func aFailureSaysHowToOpenTheSessionThere() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      """
+      flow: Pick a book
+      params: [book]
+      steps:
+        - left: select ${book}
+        - expect:
+            left: {selected: 3}
+
+      """, to: folder + "/pick.yaml")
+    writeTextFile(
+      """
+      scenario: A flow that picks the wrong book
+      windows:
+        left: catalog library
+      steps:
+        - left: query the
+        - include: pick.yaml
+          with: {book: 2}
+
+      """, to: folder + "/main.yaml")
+    let run = ChildProcess.runWorkbench(["run", folder + "/main.yaml"])
+    #expect(run.status == 1)
+    let command = "workbench run \(folder)/main.yaml:6 --shell"
+    #expect(run.stdout.contains("open the session there: \(command)\n"), "\(run.stdout)")
+    let opened = ChildProcess.runWorkbench(
+      ["run", folder + "/main.yaml:6", "--shell"], input: Array("travel steps\nframe\n".utf8))
+    #expect(opened.status == 0, "\(opened.stdout)\(opened.stderr)")
+    #expect(opened.stdout.contains("after step 3 of 3: expect: left (\(folder)/pick.yaml:5:5)"), "\(opened.stdout)")
+    #expect(opened.stdout.contains("failed: the frames do not match the expectation"), "\(opened.stdout)")
+    #expect(opened.stdout.contains("selected: 2\n"), "\(opened.stdout)")
+  }
+
   /// Where time travel does not work, it says why and what works instead.
   @Test func outsideTheShellTimeTravelSaysWhere() throws {
     let oneShot = ChildProcess.runWorkbench(["-w", ":memory:", "-c", "open catalog library; travel back"])

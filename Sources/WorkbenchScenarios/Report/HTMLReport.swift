@@ -261,6 +261,7 @@ public enum HTMLReport {
     #scenario { padding: 12px 20px; overflow: auto; min-width: 0; }
     .failure, .divergence { border: 1px solid #b00020; background: #fdecee; padding: 8px 12px; margin: 8px 0; }
     .divergence { border-color: #7a4b00; background: #fff6e0; }
+    .open-here { margin: 4px 0 8px; font-size: 0.9em; } .open-here code { background: #f2f2f2; padding: 1px 4px; }
     pre { margin: 0; font: 12px/1.4 ui-monospace, monospace; white-space: pre-wrap; word-break: break-word; }
     .steps { list-style: none; margin: 8px 0; padding: 0; max-height: 32vh; overflow: auto; border: 1px solid #ddd; }
     .steps button { all: unset; box-sizing: border-box; display: block; width: 100%; padding: 4px 8px; cursor: pointer; border-bottom: 1px solid #eee; font: 12px/1.4 ui-monospace, monospace; }
@@ -331,6 +332,17 @@ public enum HTMLReport {
       }
     }
     const where = (sc, st) => /^\d+:\d+$/.test(st.at) ? `${sc.file}:${st.at}` : st.at;
+    // The line of the scenario's file a step is at: its own, or the include that brought it.
+    function stepLine(sc, st, i) {
+      if (i === 0) return sc.line;
+      if (/^\d+:\d+$/.test(st.at)) return Number(st.at.split(":")[0]);
+      for (const origin of st.origin || []) {
+        const m = origin.split(" ").pop().match(/^(.*):(\d+):(\d+)$/);
+        if (m && m[1] === sc.file) return Number(m[2]);
+      }
+      return null;
+    }
+    const shellQuote = p => /^[A-Za-z0-9\/._+@%-]+$/.test(p) ? p : "'" + p.split("'").join("'\\''") + "'";
     function framesAt(sc, step) {
       const shown = {};
       for (let i = 0; i <= step && i < sc.steps.length; i++) {
@@ -386,6 +398,17 @@ public enum HTMLReport {
       root.append(steps, detail);
       const st = sc.steps[chosenStep];
       detail.append(el("h3", {id: "step-title"}, `Step ${chosenStep}: ${st.text}`));
+      const line = stepLine(sc, st, chosenStep);
+      if (line !== null) {
+        // The command that opens the session where this step left it, in the shell.
+        const command = `workbench run ${shellQuote(sc.file)}:${line} --shell`;
+        const copy = el("button", {type: "button", class: "copy", "aria-label": "copy the command"}, "copy");
+        copy.onclick = () => {
+          if (navigator.clipboard) navigator.clipboard.writeText(command).then(() => { copy.textContent = "copied"; }, () => {});
+        };
+        detail.append(el("div", {class: "open-here"}, "Open the session after this step: ",
+          el("code", {id: "shell-command"}, command), " ", copy));
+      }
       if (st.message) detail.append(el("div", {class: st.outcome === "failed" ? "failure" : "hint"}, st.message));
       if (st.details) detail.append(el("pre", {class: "diff"}, st.details.join("\n")));
       if (st.output) detail.append(el("h3", {}, "Output"), el("pre", {class: "output"}, st.output.join("\n")));

@@ -246,8 +246,14 @@ public struct ScenarioRunner {
 
   /// The line of `file` a step is at: its own, or that of the include or repeat it came from.
   static func position(of step: Step, in file: String) -> Int? {
-    if step.location.file == file { return step.location.line }
-    for origin in step.origin {
+    position(of: step.location, origin: step.origin, in: file)
+  }
+
+  /// The line of `file` a step written at `location` is at, through the includes and repeats of
+  /// `origin` when it was written in another file.
+  nonisolated static func position(of location: SourceLocation, origin: [String], in file: String) -> Int? {
+    if location.file == file { return location.line }
+    for origin in origin {
       guard let place = origin.split(separator: " ").last else { continue }
       let parts = place.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count >= 3, let line = Int(parts[parts.count - 2]),
@@ -256,6 +262,21 @@ public struct ScenarioRunner {
       return line
     }
     return nil
+  }
+
+  /// The command that opens the shell where a scenario of `file` failed (`workbench run
+  /// FILE:LINE --shell`), as a failure message and the report give it.
+  nonisolated public static func shellCommand(file: String, failure: ScenarioFailure) -> String {
+    let line = position(of: failure.location, origin: failure.origin, in: file) ?? failure.location.line
+    return shellCommand(file: file, line: line)
+  }
+
+  /// `workbench run FILE:LINE --shell`, the path quoted for a POSIX shell when it needs it.
+  nonisolated public static func shellCommand(file: String, line: Int) -> String {
+    let plain = file.allSatisfy { $0.isLetter || $0.isNumber || "/._-+@%".contains($0) }
+    let path =
+      plain ? file : "'" + file.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    return "workbench run \(path):\(line) --shell"
   }
 
   /// Fails the step at which a replay asked for a fact its recording does not have.

@@ -66,6 +66,7 @@ public final class ConsoleReporter {
         for origin in failure.origin.reversed() { lines.append("   (\(shown("\(origin)")))") }
         lines.append("   " + paint(failure.message, "31"))
         for detail in failure.details { lines.append("     " + colorDiff(detail)) }
+        lines.append("   open the session there: " + ScenarioRunner.shellCommand(file: result.file, failure: failure))
       }
     }
     for orphan in report.orphanedSnapshots {

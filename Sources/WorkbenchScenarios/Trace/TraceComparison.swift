@@ -104,7 +104,8 @@ public enum TraceComparison {
       FrameMatcher.changes(from: before, to: after, path: window, into: &changes)
       if changes.isEmpty, before == nil || after == nil {
         changes.append(
-          .init(path: window, expected: before == nil ? "not open" : "open", actual: after == nil ? "not open" : "open"))
+          .init(path: window, expected: before == nil ? "not open" : "open", actual: after == nil ? "not open" : "open")
+        )
       }
       fields += changes.map { Field(path: $0.path, before: $0.expected, after: $0.actual) }
     }

@@ -197,6 +197,7 @@ public final class WorkbenchSession {
         "\nthe session is a replay in memory from here: the workspace \(store.path) keeps what was saved to it, "
         + "and nothing is written to it until the shell starts again"
     }
+    journal.leaving(host)
     let moved = try journal.session(at: target, current: self)
     if moved !== self { adopt(moved) }
     journal.lineMoved(to: host)

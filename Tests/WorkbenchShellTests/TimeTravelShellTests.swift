@@ -109,7 +109,18 @@ import WorkbenchTestSupport
     #expect(replayed.contains("detail: #47 Oak Street Rentals"), "\(replayed)")
     #expect(replayed.contains("feed · loaded"), "\(replayed)")
     #expect(replayed.contains("47  Oak Street Rentals  -600.00  rent"), "\(replayed)")
-    let arrived = session.offset(after: "at step 3 of 3", from: mark) ?? mark
+    var arrived = session.offset(after: "at step 3 of 3", from: mark) ?? mark
+    #expect(session.waitFor("f feed:account> ", after: arrived))
+    // A step is the session as it was when the next began: after `search rent`, its answers
+    // (the debounce fired while the prompt waited for `detail 47`).
+    mark = session.transcript.count
+    session.type("travel back 1\r")
+    #expect(
+      session.waitFor("at step 2 of 3: search rent", after: mark), "\(session.screen(from: mark).debugDescription)")
+    let second = session.screen(from: mark)
+    #expect(second.contains("47  Oak Street Rentals  -600.00  rent"), "\(second)")
+    #expect(!second.contains("loading"), "\(second)")
+    arrived = session.offset(after: "at step 2 of 3", from: mark) ?? mark
     #expect(session.waitFor("f feed:account> ", after: arrived))
     session.type("\u{04}")
     #expect(session.exitStatus() == 0)

@@ -91,19 +91,23 @@ public enum TraceDiff {
     var left = first
     var right = second
     var pairs: [(ScenarioTrace, ScenarioTrace)] = []
-    func pairUp(by key: (ScenarioTrace) -> String) {
+    // By file and name, then by name alone.
+    for byName in [false, true] {
+      let keys = right.map { byName ? $0.scenario : $0.file + "\u{0}" + $0.scenario }
+      var taken = Set<Int>()
       var remaining: [ScenarioTrace] = []
       for trace in left {
-        if let index = right.firstIndex(where: { key($0) == key(trace) }) {
-          pairs.append((trace, right.remove(at: index)))
+        let key = byName ? trace.scenario : trace.file + "\u{0}" + trace.scenario
+        if let index = keys.indices.first(where: { !taken.contains($0) && keys[$0] == key }) {
+          taken.insert(index)
+          pairs.append((trace, right[index]))
         } else {
           remaining.append(trace)
         }
       }
       left = remaining
+      right = right.indices.filter { !taken.contains($0) }.map { right[$0] }
     }
-    pairUp { "\($0.file)\u{0}\($0.scenario)" }
-    pairUp { $0.scenario }
     if left.count == 1, right.count == 1 {
       pairs.append((left[0], right[0]))
       left = []

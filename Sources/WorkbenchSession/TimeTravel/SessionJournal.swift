@@ -47,6 +47,9 @@ public final class SessionJournal {
   public private(set) var entries: [Entry] = []
   /// How many steps the session is past: `entries.count` unless it went back.
   public private(set) var position = 0
+  /// The session's time when it left its last step for another (a move from the end): the
+  /// last step is shown as it was then.
+  private var leftAt: Duration?
   /// The step being made by the line that is running.
   private var pending: Entry?
   /// How deep lines run inside each other (`source` runs its file's lines inside its own).
@@ -148,6 +151,7 @@ public final class SessionJournal {
     entry.frames = Self.frames(of: host)
     entries.removeSubrange(position...)
     entries.append(entry)
+    leftAt = nil
     position = entries.count
   }
 
@@ -221,14 +225,25 @@ public final class SessionJournal {
       first = 0
     }
     for entry in entries[first..<target] {
-      let clock = session.host.clock
-      if clock.mode == .virtual, clock.now < entry.clockAtStart {
-        try? clock.advance(by: entry.clockAtStart - clock.now)
-      }
+      Self.advance(session, to: entry.clockAtStart)
       replay(entry.steps, on: session)
     }
+    // A step is shown as the session was when the next one began: what the timers did while
+    // the prompt waited (a load, a debounce) is part of it.
+    if let until = target < entries.count ? entries[target].clockAtStart : leftAt { Self.advance(session, to: until) }
     position = target
     return session
+  }
+
+  /// Moves a replay's virtual clock to `time` (since its start), firing the timers due by then.
+  private static func advance(_ session: WorkbenchSession, to time: Duration) {
+    let clock = session.host.clock
+    if clock.mode == .virtual, clock.now < time { try? clock.advance(by: time - clock.now) }
+  }
+
+  /// The session is about to move from `host`: from its last step, the time it left it at.
+  func leaving(_ host: Host) {
+    if position == entries.count { leftAt = host.clock.now }
   }
 
   /// Runs steps as a scenario would, showing nothing: commands (whose failures were kept as

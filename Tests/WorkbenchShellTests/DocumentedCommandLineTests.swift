@@ -78,7 +78,7 @@ import WorkbenchTestSupport
       "module-check": [fixture], "new-module": ["documented", "--path", folder + "/new"],
       "export": ["library", folder + "/out.json", "-w", workspace],
       "import": [folder + "/library.json", "-w", folder + "/other.sqlite"], "diagram": ["feed"],
-      "completions": ["bash"], "man": [], "lsp": [],
+      "completions": ["bash"], "man": [], "lsp": [], "diff": [folder + "/traces", folder + "/one.yaml"],
     ]
     let values: [String: String] = [
       "FILE": folder + "/value-file", "DIR": folder + "/value-dir", "PATH": fixture, "N": "1", "I/N": "1/1",

@@ -93,6 +93,58 @@ struct LanguageServerProtocolTests {
       "\(warnings)")
   }
 
+  /// "Run to this step" on a step's line: the steps up to it run, a failure on the way is an
+  /// error on its step, and the step itself gets the windows as it left them and the command that
+  /// opens the session there in the shell.
+  @Test func runToThisStepShowsTheWindowsThereAndTheFailuresOnTheWay() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Up to a step
+        windows:
+          left: catalog library
+        steps:
+          - left: select 2
+          - expect:
+              left: {selected: 3}
+          - left: query the
+          - left: select 12
+        """)
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 5, "method": "textDocument/codeAction",
+        "params": [
+          "textDocument": ["uri": "file:///shelf.yaml"],
+          "range": ["start": ["line": 7, "character": 4], "end": ["line": 7, "character": 4]], "context": [:],
+        ],
+      ])
+    let action = try #require(sent.messages.last?["result"]?.elements?.first)
+    #expect(action["title"]?.stringValue == "Run to this step (3 of 4: left: query the)", "\(action)")
+    #expect(action["command"]?["command"] == "workbench.runTo")
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 6, "method": "workspace/executeCommand",
+        "params": ["command": "workbench.runTo", "arguments": ["file:///shelf.yaml", 7]],
+      ])
+    let reply = sent.messages.last { $0["id"] == .integer(6) }
+    #expect(
+      reply?["result"]?.stringValue == "✘ Up to a step: ran 3 of 4 steps, 1 failed on the way", "\(sent.messages)")
+    let diagnostics =
+      sent.messages.last { $0["method"] == "textDocument/publishDiagnostics" }?["params"]?["diagnostics"]?
+      .elements ?? []
+    let failed = diagnostics.first { $0["severity"] == .integer(1) }
+    #expect(failed?["range"]?["start"]?["line"] == .integer(5), "\(diagnostics)")
+    #expect(failed?["message"]?.stringValue?.contains("left.selected") == true, "\(diagnostics)")
+    let here = diagnostics.first { $0["severity"] == .integer(3) }
+    #expect(here?["range"]?["start"]?["line"] == .integer(7), "\(diagnostics)")
+    let message = here?["message"]?.stringValue ?? ""
+    #expect(message.hasPrefix("after step 3 of 4, the windows show:\n[1 left] catalog library"), "\(message)")
+    #expect(message.contains("books match \"the\""), "\(message)")
+    #expect(!message.contains("▸ 12"), "\(message)")
+    #expect(message.hasSuffix("open it in the shell: workbench run /shelf.yaml:8 --shell"), "\(message)")
+  }
+
   /// Bad input gets an answer and the server goes on: JSON that does not parse, a request it
   /// does not do, positions and changes out of range; `exit` after `shutdown` ends with 0.
   @Test func badRequestsAreAnsweredAndTheServerGoesOn() throws {

@@ -138,17 +138,28 @@ public final class LanguageServer {
         break
       }
       respond(id, .list(Self.lenses(in: lines, uri: uri)))
+    case "textDocument/codeAction":
+      guard let uri = params["textDocument"]?["uri"]?.stringValue, documents[uri] != nil,
+        let line = params["range"]?["start"]?["line"]?.integerValue
+      else {
+        respond(id, .list([]))
+        break
+      }
+      respond(id, .list(codeActions(uri: uri, line: line)))
     case "workspace/executeCommand":
-      guard params["command"]?.stringValue == Self.runCommand,
+      let command = params["command"]?.stringValue
+      guard command == Self.runCommand || command == Self.runToCommand,
         let uri = params["arguments"]?.elements?.first?.stringValue,
         let line = params["arguments"]?.elements?.dropFirst().first?.integerValue
       else {
         if let id {
-          send(Self.errorResponse(id: id, code: -32602, message: "workbench.run takes a file's URI and a line"))
+          send(
+            Self.errorResponse(
+              id: id, code: -32602, message: "\(command ?? "the command") takes a file's URI and a line"))
         }
         break
       }
-      respond(id, .string(run(uri: uri, line: line)))
+      respond(id, .string(command == Self.runCommand ? run(uri: uri, line: line) : runTo(uri: uri, line: line)))
     case "textDocument/documentSymbol":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
         respond(id, .list([]))
@@ -166,11 +177,14 @@ public final class LanguageServer {
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
     "completionProvider": ["triggerCharacters": [" ", "{", ","]],
     "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true, "referencesProvider": true,
-    "codeLensProvider": ["resolveProvider": false], "executeCommandProvider": ["commands": [.string(runCommand)]],
+    "codeLensProvider": ["resolveProvider": false], "codeActionProvider": true,
+    "executeCommandProvider": ["commands": [.string(runCommand), .string(runToCommand)]],
   ]
 
   /// The command a lens runs: `workbench.run URI LINE` runs the scenario at that line (0-based).
   static let runCommand = "workbench.run"
+  /// The command "Run to this step" runs: `workbench.runTo URI LINE` (0-based).
+  static let runToCommand = "workbench.runTo"
 
   private func respond(_ id: FrameValue?, _ result: FrameValue) {
     guard let id else { return }
@@ -256,6 +270,79 @@ public final class LanguageServer {
     ]
     publishDiagnostics(uri)
     return "✘ \(scenario.name): \(failure.message)"
+  }
+
+  /// The actions on a line: on a scenario's step, "Run to this step".
+  func codeActions(uri: String, line: Int) -> [FrameValue] {
+    guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line), count > 0 else { return [] }
+    let step = scenario.steps[count - 1]
+    return [
+      [
+        "title": .string("Run to this step (\(count) of \(scenario.steps.count): \(step.summary))"),
+        "command": [
+          "title": "Run to this step", "command": .string(Self.runToCommand),
+          "arguments": [.string(uri), .integer(line)],
+        ],
+      ]
+    ]
+  }
+
+  /// The scenario of the open document holding `line` (0-based), and how many of its steps run
+  /// to reach that line, as `workbench run FILE:LINE --shell` counts them.
+  private func scenarioAndSteps(uri: String, line: Int) -> (Scenario, Int)? {
+    guard let lines = documents[uri] else { return nil }
+    let path = Self.path(of: uri)
+    guard let file = try? loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path),
+      let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first
+    else { return nil }
+    return (scenario, ScenarioRunner.stepCount(reaching: line + 1, of: path, in: scenario))
+  }
+
+  /// Runs the scenario holding `line` up to the step there, as `workbench run FILE:LINE --shell`
+  /// opens it: each step that failed on the way comes back as an error on it, with the diff, and
+  /// the step at the line gets every window's frame as it left them (information), with the
+  /// command that opens the session there in the shell.
+  func runTo(uri: String, line: Int) -> String {
+    guard let lines = documents[uri] else { return "the file is not open" }
+    guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line) else {
+      return "the file has problems to fix first, or holds no scenario"
+    }
+    let path = Self.path(of: uri)
+    let opened: ScenarioRunner.Opened
+    do {
+      opened = try ScenarioRunner(registry: registry).open(scenario, steps: count)
+    } catch {
+      return "✘ \(scenario.name): the set-up failed: \(error.message)"
+    }
+    defer { opened.session.end() }
+    var diagnostics: [FrameValue] = []
+    for failure in opened.failures {
+      let at = ScenarioRunner.position(of: failure.location, origin: failure.origin, in: path) ?? scenario.location.line
+      diagnostics.append([
+        "range": Self.range(
+          in: lines, line: max(0, at - 1), column: failure.location.file == path ? failure.location.column : 1),
+        "severity": 1, "source": "workbench run",
+        "message": .string(([failure.message] + failure.details).joined(separator: "\n")),
+      ])
+    }
+    let host = opened.session.host
+    let shown = host.windows.map { host.renderText(of: $0) }
+    let reached =
+      count == 0 ? scenario.location.line : ScenarioRunner.position(of: scenario.steps[count - 1], in: path) ?? line + 1
+    let command = ScenarioRunner.shellCommand(file: path, line: reached)
+    diagnostics.append([
+      "range": Self.range(in: lines, line: max(0, reached - 1), column: 1), "severity": 3, "source": "workbench run",
+      "message": .string(
+        (["after step \(count) of \(scenario.steps.count), the windows show:"] + shown + [
+          "open it in the shell: \(command)"
+        ])
+        .joined(separator: "\n")),
+    ])
+    runFailures[uri] = diagnostics
+    publishDiagnostics(uri)
+    let outcome = opened.failures.isEmpty ? "✔" : "✘"
+    return "\(outcome) \(scenario.name): ran \(count) of \(scenario.steps.count) steps"
+      + (opened.failures.isEmpty ? "" : ", \(opened.failures.count) failed on the way")
   }
 
   /// What runs but is suspicious, as warnings: a window the file declares that no step or

@@ -245,7 +245,7 @@ public struct ScenarioRunner {
   }
 
   /// The line of `file` a step is at: its own, or that of the include or repeat it came from.
-  static func position(of step: Step, in file: String) -> Int? {
+  nonisolated static func position(of step: Step, in file: String) -> Int? {
     position(of: step.location, origin: step.origin, in: file)
   }
 

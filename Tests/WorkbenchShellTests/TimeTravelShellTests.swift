@@ -210,6 +210,21 @@ import WorkbenchTestSupport
     #expect(opened.stdout.contains("selected: 2\n"), "\(opened.stdout)")
   }
 
+  /// Whatever a built-in module can do, an external one can: the ledger as a module process
+  /// moves through a scenario's steps to the same frames and the same words.
+  @Test func aModuleProcessTravelsAsTheBuiltInDoes() {
+    let process = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "ledger-module-process"
+    let input = Array("frame\ntravel back 3\nframe\ntravel forward 2\nframe\ntravel steps\n".utf8)
+    let file = repositoryRoot() + "/Scenarios/ledger/money.yaml:13"
+    let builtIn = ChildProcess.runWorkbench(["run", file, "--shell"], input: input)
+    let external = ChildProcess.runWorkbench(
+      ["--without-builtin", "ledger", "run", file, "--shell", "-m", process], input: input)
+    #expect(builtIn.status == 0 && external.status == 0, "\(builtIn.stderr)\(external.stderr)")
+    #expect(builtIn.stdout.contains("at step 1 of 4: do: network fail 1"), "\(builtIn.stdout)")
+    #expect(Self.frames(in: builtIn.stdout).count == 3, "\(builtIn.stdout)")
+    #expect(external.stdout == builtIn.stdout)
+  }
+
   /// Where time travel does not work, it says why and what works instead.
   @Test func outsideTheShellTimeTravelSaysWhere() throws {
     let oneShot = ChildProcess.runWorkbench(["-w", ":memory:", "-c", "open catalog library; travel back"])

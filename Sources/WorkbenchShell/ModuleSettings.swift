@@ -7,6 +7,10 @@ import WorkbenchSystem
 /// kept in the workspace.
 @MainActor
 public enum ModuleSettings {
+  /// The modules the default workspace loads at every start (`workbench modules add`): what
+  /// `workbench lsp` loads too, so their commands and fields are known in the editor.
+  public static func pathsOfDefaultWorkspace() -> [String] { WorkspaceStore.modulePathsOfDefaultWorkspace() }
+
   /// `-w FILE`, the only option.
   static let options: [ProgramOption<String?>] = [
     .value(["-w", "--workspace"], "FILE", help: "the workspace whose list to change") { $0 = $1 }

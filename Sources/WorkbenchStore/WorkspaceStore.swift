@@ -599,6 +599,15 @@ public final class WorkspaceStore {
     }
   }
 
+  /// The modules the default workspace loads at every start (`workbench modules add`), when
+  /// there is one (nothing is created).
+  public static func modulePathsOfDefaultWorkspace() -> [String] {
+    guard let path = defaultPath(), FileSystem.exists(path), let store = try? WorkspaceStore(path: path) else {
+      return []
+    }
+    return (try? store.modulePaths()) ?? []
+  }
+
   /// The modules the default workspace has seen, when there is one (nothing is created): for
   /// a runner's message about a screen no loaded module has.
   public static func knownModulesOfDefaultWorkspace() -> [KnownModule] {

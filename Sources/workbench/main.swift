@@ -189,9 +189,16 @@ case (let name, let rest)? where name == "report":
   let (paths, operands) = ModulePaths.extract(rest, command: "report")
   exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }
 case (let name, let rest)? where name == "lsp":
-  // A language server for scenario files on standard input and output (docs/editors.md).
+  // A language server for scenario files on standard input and output (docs/editors.md). The
+  // modules the default workspace loads (`workbench modules add`) are loaded too; one that does
+  // not start is said on standard error (the editor's log) and left out.
   let (paths, _) = ModulePaths.parse(rest, command: "lsp")
-  exitRunning(withModules: paths) { LanguageServer.run(modules: $0) }
+  let settled = ExternalModules.load(ModuleSettings.pathsOfDefaultWorkspace().filter { !paths.contains($0) })
+  for problem in settled.errors { StandardStreams.error("workbench lsp: \(problem) (left out)\n") }
+  exitRunning(withModules: paths) { modules in
+    defer { ExternalModules.shutdown(settled.modules) }
+    return LanguageServer.run(modules: modules + settled.modules)
+  }
 case (let name, let rest)? where name == "diff":
   // Two runs compared: traces, or scenario files run here first.
   let (paths, operands) = ModulePaths.extract(rest, command: "diff")

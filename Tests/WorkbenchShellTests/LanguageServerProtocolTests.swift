@@ -2,6 +2,11 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarios
+import WorkbenchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `workbench lsp` in process, message by message: what an editor's requests get back.
 @MainActor
@@ -64,6 +69,154 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 6, character: 19) == ["reading"])
     #expect(complete(server, sent, line: 7, character: 19) == ["latency"])
     #expect(complete(server, sent, line: 8, character: 15) == ["left"])
+  }
+
+  /// An id argument offers the ids of the window's document as the steps before the line left
+  /// it, each with what it names: the book a step added is there, with its title.
+  @Test func idsAreOfferedWithTheirTitlesAsTheStepsBeforeLeftThem() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Ids
+        windows:
+          left: catalog library
+        steps:
+          - left: add Dune Messiah
+          - left: select 
+        """)
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 8, "method": "textDocument/completion",
+        "params": ["textDocument": ["uri": "file:///shelf.yaml"], "position": ["line": 5, "character": 17]],
+      ])
+    let items = sent.messages.last?["result"]?["items"]?.elements ?? []
+    let offered = items.map { "\($0["label"]?.stringValue ?? "?") \($0["detail"]?.stringValue ?? "-")" }
+    // The 30 sample books, in numeric order, and the one the step before added.
+    #expect(offered.count == 31, "\(offered)")
+    #expect(offered.first == "1 The Swift Programming Language", "\(offered)")
+    #expect(offered.last == "31 Dune Messiah", "\(offered)")
+    #expect(offered.firstIndex(of: "2 Structure and Interpretation of Computer Programs") == 1, "\(offered)")
+    // What is typed narrows them.
+    let (typing, typed) = try self.server(
+      opening:
+        "scenario: Ids\nwindows:\n  left: catalog library\nsteps:\n  - left: add Dune Messiah\n  - left: select 3\n")
+    #expect(complete(typing, typed, line: 5, character: 18) == ["3", "30", "31"])
+  }
+
+  /// `${` offers the parameters the text can use there, and each goes to where it is defined:
+  /// an example row's keys, `iteration` inside a repeat.
+  @Test func parametersAreCompletedAndLeadToTheirDefinition() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Searching ${query}
+        windows:
+          main: catalog library
+        steps:
+          - main: query ${q
+          - repeat: 2
+            steps:
+              - main: select ${
+        examples:
+          - {query: dune, count: 2}
+        """)
+    #expect(complete(server, sent, line: 4, character: 21) == ["query"])
+    #expect(Set(complete(server, sent, line: 7, character: 25)) == ["query", "count", "iteration"])
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 9, "method": "textDocument/definition",
+        "params": ["textDocument": ["uri": "file:///shelf.yaml"], "position": ["line": 0, "character": 22]],
+      ])
+    let found = sent.messages.last?["result"]
+    #expect(found?["range"]?["start"]?["line"] == .integer(9), "\(String(describing: found))")
+    #expect(found?["range"]?["start"]?["character"] == .integer(5), "\(String(describing: found))")
+  }
+
+  /// `include:` offers the scenario files beside this one, and `with: {` the included flow's
+  /// parameters not given yet; `${` in a flow offers its `params:`.
+  @Test func includesAndTheirParametersAreCompleted() throws {
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/flows", 0o755)
+    writeTextFile(
+      "flow: Pick\nparams: [window, book]\nsteps:\n  - ${window}: select ${book}\n", to: folder + "/flows/pick.yaml")
+    let sent = Sent()
+    let server = try LanguageServer(modules: builtInModules) { sent.messages.append($0) }
+    let uri = FrameValue.string("file://" + folder + "/main.yaml")
+    let text =
+      "scenario: Includes\nwindows:\n  left: catalog library\nsteps:\n  - include: fl\n    with: {window: left, \n"
+    writeTextFile(text, to: folder + "/main.yaml")
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": .string(text)]],
+      ])
+    func complete(_ line: Int, _ character: Int) -> [String] {
+      send(
+        server,
+        [
+          "jsonrpc": "2.0", "id": 10, "method": "textDocument/completion",
+          "params": [
+            "textDocument": ["uri": uri], "position": ["line": .integer(line), "character": .integer(character)],
+          ],
+        ])
+      return sent.messages.last?["result"]?["items"]?.elements?.compactMap { $0["label"]?.stringValue } ?? []
+    }
+    #expect(complete(4, 16) == ["flows/pick.yaml"])
+    // `with:` belongs to the include above; its file is read from disk.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines[4] = "  - include: flows/pick.yaml"
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": [
+          "textDocument": [
+            "uri": uri, "languageId": "yaml", "version": 2, "text": .string(lines.joined(separator: "\n")),
+          ]
+        ],
+      ])
+    #expect(complete(5, 25) == ["book"])
+    // In the flow itself, `${` offers its parameters.
+    let flowText = "flow: Pick\nparams: [window, book]\nsteps:\n  - ${window}: select ${\n"
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 3, "text": .string(flowText)]],
+      ])
+    #expect(complete(3, 28) == ["window", "book"])
+  }
+
+  /// The modules the default workspace loads (`workbench modules add`) are loaded by
+  /// `workbench lsp` too: a scenario on their screens checks clean, where without them the
+  /// screen is unknown.
+  @Test func theDefaultWorkspacesModulesAreKnownToTheServer() {
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let scenario = "scenario: Pokes\nwindows:\n  t: tally pokes\nsteps:\n  - t: poke\n"
+    func framed(_ message: FrameValue) -> String {
+      let body = message.jsonText
+      return "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+    }
+    let input =
+      framed(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+      + framed([
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": [
+          "textDocument": [
+            "uri": "file:///pokes.yaml", "languageId": "yaml", "version": 1, "text": .string(scenario),
+          ]
+        ],
+      ]) + framed(["jsonrpc": "2.0", "id": 2, "method": "shutdown"]) + framed(["jsonrpc": "2.0", "method": "exit"])
+    let home = makeTemporaryFolder()
+    let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state"]
+    let without = ChildProcess.runWorkbench(["lsp"], input: Array(input.utf8), environment: environment)
+    #expect(without.stdout.contains("unknown screen 'tally'"), "\(without.stdout)\(without.stderr)")
+    let added = ChildProcess.runWorkbench(["modules", "add", fixture], environment: environment)
+    #expect(added.status == 0, "\(added.stderr)")
+    let with = ChildProcess.runWorkbench(["lsp"], input: Array(input.utf8), environment: environment)
+    #expect(with.status == 0, "\(with.stderr)")
+    #expect(with.stdout.contains(#""diagnostics":[]"#), "\(with.stdout)")
   }
 
   /// What runs but is suspicious is a warning, not an error: a window no step uses, a snapshot

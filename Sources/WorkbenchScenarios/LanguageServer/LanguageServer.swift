@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchSession
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -18,6 +19,9 @@ public final class LanguageServer {
   var documents: [String: [String]] = [:]
   /// The last run's failures, by URI, shown with the file's problems until it changes.
   var runFailures: [String: [FrameValue]] = [:]
+  /// The session the last id completion set up: the steps before a line, run (kept while the
+  /// lines before it stay the same, as they do while an id is typed).
+  private var completionSession: (key: String, session: WorkbenchSession)?
   /// Whether `shutdown` came (then `exit` ends with status 0).
   var shutDown = false
   /// Writes a message to the client.
@@ -107,7 +111,7 @@ public final class LanguageServer {
         respond(id, .list([]))
         break
       }
-      respond(id, ["isIncomplete": false, "items": .list(completions(in: lines, at: at))])
+      respond(id, ["isIncomplete": false, "items": .list(completions(in: lines, at: at, uri: uri))])
     case "textDocument/hover":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
         let at = Self.position(params["position"]), let text = hover(in: lines, at: at)
@@ -175,7 +179,7 @@ public final class LanguageServer {
 
   static let capabilities: FrameValue = [
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
-    "completionProvider": ["triggerCharacters": [" ", "{", ","]],
+    "completionProvider": ["triggerCharacters": [" ", "{", ",", "/"]],
     "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true, "referencesProvider": true,
     "codeLensProvider": ["resolveProvider": false], "codeActionProvider": true,
     "executeCommandProvider": ["commands": [.string(runCommand), .string(runToCommand)]],
@@ -418,9 +422,35 @@ public final class LanguageServer {
 
   /// What fits where the cursor is: a window's commands after `NAME: ` in a step, a screen's
   /// frame fields inside an expectation of that window.
-  func completions(in lines: [String], at position: (line: Int, character: Int)) -> [FrameValue] {
+  func completions(
+    in lines: [String], at position: (line: Int, character: Int), uri: String = "file:///untitled.yaml"
+  ) -> [FrameValue] {
     guard position.line < lines.count else { return [] }
     let prefix = Self.prefix(of: lines[position.line], utf16: position.character)
+    // `${que`: a parameter the text can use here (a flow's, an example row's, `iteration`).
+    if let typed = Self.parameterPrefix(prefix) {
+      return Self.parameters(in: lines, line: position.line).map(\.name).filter { $0.hasPrefix(typed) }.map { name in
+        ["label": .string(name), "kind": 6, "detail": "a parameter"]
+      }
+    }
+    // `- include: flo`: the scenario files beside this one.
+    if let typed = Self.includePrefix(prefix) {
+      return Self.includableFiles(from: Self.path(of: uri)).filter { $0.hasPrefix(typed) }.map { file in
+        ["label": .string(file), "kind": 17, "detail": "a file to include"]
+      }
+    }
+    // `  with: {bo`: a parameter of the flow the step above includes, not given yet.
+    if let typed = Self.withPrefix(prefix), let flow = Self.includedFile(above: position.line, in: lines, uri: uri),
+      let bytes = try? FileSystem.read(flow)
+    {
+      let given = Set(
+        prefix.split(whereSeparator: { "{, ".contains($0) }).compactMap { part in
+          part.firstIndex(of: ":").map { String(part[..<$0]) }
+        })
+      let flowLines = Self.lines(String(decoding: bytes, as: UTF8.self))
+      return Self.parameters(in: flowLines, line: 0).map(\.name).filter { $0.hasPrefix(typed) && !given.contains($0) }
+        .map { name in ["label": .string(name), "kind": 6, "detail": .string("a parameter of \(flow)")] }
+    }
     let windows = Self.windowScreens(in: lines)
     // `  - left: que` or `  - do: cl`: the first word of a step's command. (Read by hand, not
     // with regular expressions: completion runs at every keystroke.)
@@ -453,6 +483,9 @@ public final class LanguageServer {
       }
       guard words.count < spec.arguments.count else { return [] }
       let argument = spec.arguments[words.count]
+      if case .reference = argument.kind {
+        return identifiers(in: lines, line: position.line, uri: uri, step: step)
+      }
       let values: [String]
       switch argument.kind {
       case .choice(let choices): values = choices
@@ -483,6 +516,148 @@ public final class LanguageServer {
       }
     }
     return []
+  }
+
+  /// The identifiers an argument takes (a book's id), with what each names (its title): read
+  /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
+  /// them, so the documents the scenario declares or loads, and what its steps did to them,
+  /// are what is offered.
+  private func identifiers(
+    in lines: [String], line: Int, uri: String, step: (window: String, command: String, words: [String], typed: String)
+  ) -> [FrameValue] {
+    let path = Self.path(of: uri)
+    let key = path + "\u{0}" + lines.prefix(line).joined(separator: "\n")
+    let session: WorkbenchSession
+    if let kept = completionSession, kept.key == key {
+      session = kept.session
+    } else {
+      // The line being typed is left out: it is not a whole step yet (`select` needs its id).
+      var text = lines
+      if line < text.count { text[line] = "" }
+      guard let file = try? loader.load(bytes: Array(text.joined(separator: "\n").utf8), path: path),
+        let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }),
+        let opened = try? ScenarioRunner(registry: registry).open(
+          scenario, steps: ScenarioRunner.stepCount(reaching: line, of: path, in: scenario))
+      else { return [] }
+      completionSession?.session.end()
+      completionSession = (key, opened.session)
+      session = opened.session
+    }
+    let typed =
+      (step.window == "do" ? "" : "@\(step.window) ")
+      + ([step.command] + step.words + [step.typed]).joined(separator: " ")
+    let host = session.host
+    let candidates = host.completions(for: typed)
+    let labels = host.completionLabels(for: typed, candidates: candidates)
+    let width = String(candidates.count).count
+    return candidates.enumerated().map { index, candidate in
+      let order = String(index)
+      var members: [(key: String, value: FrameValue)] = [
+        ("label", .string(candidate)), ("kind", 12),
+        ("sortText", .string(String(repeating: "0", count: width - order.count) + order)),
+      ]
+      if let label = labels[candidate] { members.append(("detail", .string(label))) }
+      return .object(FrameObject(members: members))
+    }
+  }
+
+  // MARK: Parameters and includes
+
+  /// `...${part` at the cursor: what is typed of a parameter's name.
+  static func parameterPrefix(_ prefix: Substring) -> String? {
+    guard let dollar = prefix.lastIndex(of: "$"), prefix[dollar...].hasPrefix("${") else { return nil }
+    let typed = prefix[prefix.index(dollar, offsetBy: 2)...]
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
+
+  /// `  - include: part` at the cursor: what is typed of the path.
+  static func includePrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " || $0 == "-" }
+    guard rest.hasPrefix("include:") else { return nil }
+    let path = rest.dropFirst("include:".count).drop { $0 == " " }
+    guard !path.contains(" ") else { return nil }
+    return String(path)
+  }
+
+  /// `  with: {name: x, part` at the cursor: what is typed of the next key.
+  static func withPrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.hasPrefix("with:"), let brace = rest.firstIndex(of: "{") else { return nil }
+    let last = rest[rest.index(after: brace)...].split(separator: ",", omittingEmptySubsequences: false).last ?? ""
+    let typed = last.drop { $0 == " " }
+    guard !typed.contains(":"), typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
+
+  /// The file the `include:` on this line or the two above it names, as a path.
+  static func includedFile(above line: Int, in lines: [String], uri: String) -> String? {
+    for index in stride(from: line, through: max(0, line - 2), by: -1) where index < lines.count {
+      guard let named = includePrefix(Substring(lines[index])), !named.isEmpty else { continue }
+      let folder = FileSystem.folder(of: path(of: uri))
+      return named.hasPrefix("/") ? named : folder + "/" + named
+    }
+    return nil
+  }
+
+  /// The scenario files under the folder of `path` (four levels deep, snapshot and data folders
+  /// left out), relative to it, the file itself excepted: what an `include:` can name.
+  static func includableFiles(from path: String) -> [String] {
+    let folder = FileSystem.folder(of: path)
+    guard FileSystem.isDirectory(folder) else { return [] }
+    let files = FileSystem.files(under: folder).prefix(2_000).filter { file in
+      (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && file != path && !file.contains("/__snapshots__/")
+        && !file.contains("/data/") && file.dropFirst(folder.count).split(separator: "/").count <= 4
+    }
+    return files.map { String($0.dropFirst(folder.count + 1)) }.sorted()
+  }
+
+  /// The parameters the text at `line` can use, each where it is defined: a flow's `params:`,
+  /// the keys of the scenario's `examples:` rows, and `iteration` inside a `repeat:` (only the
+  /// YAML document `line` is in counts, between `---` lines).
+  static func parameters(in lines: [String], line: Int) -> [(name: String, line: Int, column: Int)] {
+    guard !lines.isEmpty else { return [] }
+    let at = min(max(0, line), lines.count - 1)
+    var start = at
+    while start > 0, !lines[start - 1].hasPrefix("---") { start -= 1 }
+    var end = at
+    while end + 1 < lines.count, !lines[end + 1].hasPrefix("---") { end += 1 }
+    var found: [(name: String, line: Int, column: Int)] = []
+    func add(_ name: Substring, _ index: Int, in text: String) {
+      let trimmed = name.trimmingPrefix(" ")
+      let clean = String(trimmed.prefix { $0 != " " && $0 != "]" && $0 != "}" })
+      guard isName(clean), !found.contains(where: { $0.name == clean }) else { return }
+      let column = text.firstRange(of: clean).map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0
+      found.append((clean, index, column))
+    }
+    var section = ""
+    for index in start...end {
+      let text = lines[index]
+      if let first = text.first, first != " ", first != "#", first != "-" {
+        section = String(text.prefix { $0 != ":" })
+        if section == "params", let open = text.firstIndex(of: "["), let close = text.lastIndex(of: "]"), open < close {
+          for name in text[text.index(after: open)..<close].split(separator: ",") { add(name, index, in: text) }
+        }
+        continue
+      }
+      if section == "params", text.drop(while: { $0 == " " }).hasPrefix("- ") {
+        add(text.drop(while: { $0 == " " }).dropFirst(2), index, in: text)
+      }
+      if section == "examples" {
+        // `- {query: x, count: 1}` rows, or block rows `- query: x` / `  count: 1`.
+        let body = text.drop { $0 == " " || $0 == "-" }
+        let parts = body.hasPrefix("{") ? body.dropFirst().split(separator: ",") : [body]
+        for part in parts {
+          guard let colon = part.firstIndex(of: ":") else { continue }
+          let key = part[..<colon].drop { $0 == " " }
+          if isName(key) { add(key, index, in: text) }
+        }
+      }
+      if index <= at, text.drop(while: { $0 == " " || $0 == "-" }).hasPrefix("repeat:") {
+        add("iteration", index, in: text.replacing("repeat", with: "iteration"))
+      }
+    }
+    return found
   }
 
   /// Whether `open ` is in the line, looked for byte by byte.
@@ -691,6 +866,14 @@ public final class LanguageServer {
       let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
       let target = include.1.hasPrefix("/") ? String(include.1) : folder + "/" + include.1
       return ["uri": .string("file://" + target), "range": Self.range(in: [], line: 0, column: 1)]
+    }
+    // `${name}`: where the parameter is defined (the flow's `params:`, the first example row that
+    // gives it, the `repeat:` for `iteration`).
+    if let word = Self.word(in: line, at: position.character), word.start >= 2,
+      Array(line.utf16).dropFirst(word.start - 2).prefix(2).elementsEqual("${".utf16),
+      let defined = Self.parameters(in: lines, line: position.line).first(where: { $0.name == word.text })
+    {
+      return ["uri": .string(uri), "range": Self.range(in: lines, line: defined.line, column: defined.column + 1)]
     }
     guard let word = Self.word(in: line, at: position.character), Self.windowScreens(in: lines)[word.text] != nil
     else { return nil }

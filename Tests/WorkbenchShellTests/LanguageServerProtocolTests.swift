@@ -177,6 +177,20 @@ struct LanguageServerProtocolTests {
         ],
       ])
     #expect(complete(5, 25) == ["book"])
+    // The references of an include: every `include:` of that flow beside it.
+    writeTextFile(
+      "scenario: Another\nwindows:\n  left: catalog library\nsteps:\n  - left: select 1\n  - include: flows/pick.yaml  # again\n    with: {window: left, book: 3}\n",
+      to: folder + "/other.yaml")
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 11, "method": "textDocument/references",
+        "params": ["textDocument": ["uri": uri], "position": ["line": 4, "character": 8], "context": [:]],
+      ])
+    let places = (sent.messages.last?["result"]?.elements ?? []).map {
+      "\($0["uri"]?.stringValue ?? "?"):\($0["range"]?["start"]?["line"]?.integerValue ?? -1)"
+    }
+    #expect(places == ["file://\(folder)/main.yaml:4", "file://\(folder)/other.yaml:5"], "\(places)")
     // In the flow itself, `${` offers its parameters.
     let flowText = "flow: Pick\nparams: [window, book]\nsteps:\n  - ${window}: select ${\n"
     send(

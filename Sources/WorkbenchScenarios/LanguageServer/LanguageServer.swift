@@ -590,14 +590,47 @@ public final class LanguageServer {
     return String(typed)
   }
 
+  /// Every `include:` of `target` in the scenario files beside the open file (the open file as
+  /// the editor has it): the references of an included file.
+  func includes(of target: String, from uri: String, lines: [String]) -> [FrameValue] {
+    let path = Self.path(of: uri)
+    let folder = FileSystem.folder(of: path)
+    var places: [FrameValue] = []
+    let files = [path] + Self.includableFiles(from: path).map { folder + "/" + $0 }
+    for file in files {
+      let text: [String]
+      if file == path {
+        text = lines
+      } else {
+        guard let bytes = try? FileSystem.read(file) else { continue }
+        text = Self.lines(String(decoding: bytes, as: UTF8.self))
+      }
+      for index in text.indices {
+        guard Self.includePath(in: text[index], uri: "file://" + file) == target else { continue }
+        let column = text[index].prefix { $0 == " " || $0 == "-" }.count
+        places.append([
+          "uri": .string("file://" + file), "range": Self.range(in: text, line: index, column: column + 1),
+        ])
+      }
+    }
+    return places
+  }
+
   /// The file the `include:` on this line or the two above it names, as a path.
   static func includedFile(above line: Int, in lines: [String], uri: String) -> String? {
     for index in stride(from: line, through: max(0, line - 2), by: -1) where index < lines.count {
-      guard let named = includePrefix(Substring(lines[index])), !named.isEmpty else { continue }
-      let folder = FileSystem.folder(of: path(of: uri))
-      return named.hasPrefix("/") ? named : folder + "/" + named
+      if let path = includePath(in: lines[index], uri: uri) { return path }
     }
     return nil
+  }
+
+  /// The file an `include:` line names, as a path (relative to the file at `uri`).
+  static func includePath(in line: String, uri: String) -> String? {
+    let rest = line.drop { $0 == " " || $0 == "-" }
+    guard rest.hasPrefix("include:") else { return nil }
+    let named = String(rest.dropFirst("include:".count).drop { $0 == " " }.prefix { $0 != " " && $0 != "#" })
+    guard !named.isEmpty else { return nil }
+    return named.hasPrefix("/") ? named : FileSystem.folder(of: path(of: uri)) + "/" + named
   }
 
   /// The scenario files under the folder of `path` (four levels deep, snapshot and data folders
@@ -896,6 +929,9 @@ public final class LanguageServer {
   /// Every place the window under the cursor is named: where it is declared or opened, the
   /// steps run in it (`- left: ...`), the expectations on it (`left: {...}`) and `@left`.
   func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
+    if position.line < lines.count, let included = Self.includePath(in: lines[position.line], uri: uri) {
+      return includes(of: included, from: uri, lines: lines)
+    }
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),
       Self.windowScreens(in: lines)[word.text] != nil
     else { return [] }

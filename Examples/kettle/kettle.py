@@ -17,7 +17,8 @@ def water(window):
     return window.session.service("kettle " + window.document_name, lambda: {"state": "cold", "boils": 0})
 
 
-@module.screen("kettle", kind="kettle", fields=["state", "boils"])
+@module.screen("kettle", kind="kettle", fields=["state", "boils"],
+               summaries={"state": "cold, heating or boiled", "boils": "how many times it has boiled"})
 class Kettle(wb.Screen):
     def frame(self):
         return dict(water(self.window))

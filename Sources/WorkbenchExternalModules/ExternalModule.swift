@@ -115,6 +115,7 @@ public struct ExternalModule: FeatureModule {
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
         frameFields: screen["fields"]?.elements.map { $0.compactMap(\.stringValue) },
         lifetimeFields: screen["lifetimeFields"]?.elements?.compactMap(\.stringValue),
+        fieldSummaries: Self.fieldSummaries(screen["fieldSummaries"]),
         make: { document, viewState, environment in
           ProxyScreen(
             document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)
@@ -560,5 +561,18 @@ public enum ExternalModules {
       }
     }
     return (modules, errors)
+  }
+}
+
+extension ExternalModule {
+  /// A screen's `fieldSummaries` from a handshake: the members whose values are text (others
+  /// are left out); `nil` when there are none.
+  static func fieldSummaries(_ value: FrameValue?) -> [String: String]? {
+    guard case .object(let object)? = value else { return nil }
+    var summaries: [String: String] = [:]
+    for member in object.members {
+      if case .string(let text) = member.value, summaries[member.key] == nil { summaries[member.key] = text }
+    }
+    return summaries.isEmpty ? nil : summaries
   }
 }

@@ -163,6 +163,14 @@ public final class ModuleSession {
       }
       let lifetime = host.registry.lifetimeFields(ofScreen: screen.name)
       if !lifetime.isEmpty { members.append(("lifetimeFields", .list(lifetime.map { .string($0) }))) }
+      let summaries = host.registry.fieldSummaries(ofScreen: screen.name)
+      if !summaries.isEmpty {
+        members.append(
+          (
+            "fieldSummaries",
+            .object(FrameObject(members: summaries.keys.sorted().map { ($0, .string(summaries[$0]!)) }))
+          ))
+      }
       return .object(FrameObject(members: members))
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.

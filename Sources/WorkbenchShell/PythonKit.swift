@@ -338,12 +338,14 @@ public enum PythonKit {
             self._kinds[name] = dict(samples or {})
             self._validators[name] = validate
 
-        def screen(self, name, kind, fields=None, lifetime=None):
+        def screen(self, name, kind, fields=None, lifetime=None, summaries=None):
             """A class decorator: the class (a `Screen`) shows documents of `kind` in windows.
             `fields` are the top-level fields of its frames; `lifetime` those of them that count
-            what happened in a window's life (loads since it opened), which recordings leave out."""
+            what happened in a window's life (loads since it opened), which recordings leave out;
+            `summaries` says what each field means, by name (an editor shows it over the field)."""
             def register(screen_class):
-                self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime}
+                self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime,
+                                       "summaries": dict(summaries or {})}
                 return screen_class
             return register
 
@@ -436,7 +438,8 @@ public enum PythonKit {
                             for kind, samples in self._kinds.items() for sample, body in samples.items()],
                 "screens": [dict({"name": name, "documentKind": screen["kind"]},
                                  **({"fields": screen["fields"]} if screen["fields"] else {}),
-                                 **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}))
+                                 **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}),
+                                 **({"fieldSummaries": screen["summaries"]} if screen["summaries"] else {}))
                             for name, screen in self._screens.items()],
                 "commands": specs,
                 "diagrams": self._diagrams,

@@ -23,6 +23,22 @@ import WorkbenchScenarioFormat
     }
   }
 
+  /// Every field a built-in screen declares says what it means (an editor shows it), and no
+  /// meaning is given for a field the screen does not have.
+  @Test func everyBuiltInFieldSaysWhatItMeans() throws {
+    let registry = try ModuleRegistry(modules: builtInModules)
+    for screen in registry.screens {
+      let declared = Set(registry.frameFields(ofScreen: screen.name) ?? [])
+      let summaries = registry.fieldSummaries(ofScreen: screen.name)
+      #expect(!declared.isEmpty, "\(screen.name) declares no fields")
+      #expect(
+        Set(summaries.keys) == declared, "\(screen.name): \(declared.symmetricDifference(summaries.keys).sorted())")
+      for (field, summary) in summaries {
+        #expect(!summary.isEmpty && summary.count <= 120, "\(screen.name).\(field): \(summary)")
+      }
+    }
+  }
+
   @Test func anExpectationOnAFieldTheScreenLacksIsRefusedBeforeAnythingRuns() throws {
     let yaml = """
       scenario: misspelt

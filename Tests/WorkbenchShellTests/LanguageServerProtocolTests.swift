@@ -233,6 +233,55 @@ struct LanguageServerProtocolTests {
     #expect(with.stdout.contains(#""diagnostics":[]"#), "\(with.stdout)")
   }
 
+  /// Over a field of an expectation, what the field means: a built-in screen's, a Swift module
+  /// process's and a Python module's alike (each says it in its handshake).
+  @Test func hoverOverAFieldSaysWhatItMeans() throws {
+    let (server, sent) = try server(
+      opening: "scenario: Hover\nwindows:\n  left: catalog library\nsteps:\n  - expect:\n      left: {matches: 30}\n")
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 12, "method": "textDocument/hover",
+        "params": ["textDocument": ["uri": "file:///shelf.yaml"], "position": ["line": 5, "character": 14]],
+      ])
+    let shown = sent.messages.last?["result"]?["contents"]?["value"]?.stringValue ?? ""
+    #expect(
+      shown
+        == "matches: how many books the filter leaves (all of them, not only the rows shown) (a field of catalog frames)",
+      "\(shown)")
+
+    func hover(_ arguments: [String], _ scenario: String, line: Int, character: Int) -> String {
+      func framed(_ message: FrameValue) -> String {
+        "Content-Length: \(message.jsonText.utf8.count)\r\n\r\n" + message.jsonText
+      }
+      let input =
+        framed(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+        + framed([
+          "jsonrpc": "2.0", "method": "textDocument/didOpen",
+          "params": [
+            "textDocument": ["uri": "file:///h.yaml", "languageId": "yaml", "version": 1, "text": .string(scenario)]
+          ],
+        ])
+        + framed([
+          "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+          "params": [
+            "textDocument": ["uri": "file:///h.yaml"],
+            "position": ["line": .integer(line), "character": .integer(character)],
+          ],
+        ]) + framed(["jsonrpc": "2.0", "id": 3, "method": "shutdown"]) + framed(["jsonrpc": "2.0", "method": "exit"])
+      return ChildProcess.runWorkbench(["lsp"] + arguments, input: Array(input.utf8)).stdout
+    }
+    let ledger = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "ledger-module-process"
+    let feed = "scenario: Feed\nwindows:\n  f: feed account\nsteps:\n  - expect:\n      f: {balance: x}\n"
+    #expect(
+      hover(["--without-builtin", "ledger", "-m", ledger], feed, line: 5, character: 12)
+        .contains("balance: the account's balance, as text with two decimals (a field of feed frames)"))
+    let kettle = repositoryRoot() + "/Examples/kettle/kettle.py"
+    let boil = "scenario: Boil\nwindows:\n  k: kettle kettle\nsteps:\n  - expect:\n      k: {state: cold}\n"
+    let python = hover(["-m", kettle], boil, line: 5, character: 12)
+    #expect(python.contains("state: cold, heating or boiled (a field of kettle frames)"), "\(python)")
+  }
+
   /// What runs but is suspicious is a warning, not an error: a window no step uses, a snapshot
   /// whose golden file is not there yet.
   @Test func suspiciousStepsAreWarnings() throws {

@@ -18,6 +18,17 @@ public final class EditorScreen: ActionHandling, UnsavedWork {
   public static var frameFields: [String]? {
     ["title", "lines", "dirty", "baseRevision", "documentRevision", "conflict"]
   }
+  /// What each field means (an editor shows it over an expectation's field).
+  public static var frameFieldSummaries: [String: String] {
+    [
+      "title": "the title the window shows (the draft's while there is one)",
+      "lines": "the text, as {n, text} lines (the draft's while there is one)",
+      "dirty": "whether the window holds an unsaved draft",
+      "baseRevision": "the document revision the draft started from, or null without a draft",
+      "documentRevision": "the document's revision now",
+      "conflict": "{base, current} when the document moved on under the draft, or null",
+    ]
+  }
 
   public private(set) var document: TextDocument {
     didSet { changes &+= 1 }

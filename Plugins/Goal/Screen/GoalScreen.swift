@@ -12,6 +12,20 @@ public final class GoalScreen: ActionHandling, UnsavedWork {
   public static var frameFields: [String]? {
     ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
   }
+  /// What each field means (an editor shows it over an expectation's field).
+  public static var frameFieldSummaries: [String: String] {
+    [
+      "progress": "the shared goal as \"N of M\"",
+      "completed": "how many books of the shared goal are read",
+      "target": "how many books the shared goal wants",
+      "finished": "whether the shared goal is reached",
+      "revision": "the shared goal's revision",
+      "showing": "saved or draft: which goal the window shows",
+      "draft": "this window's draft: {progress, target, completed, baseRevision, saved}, or null",
+      "canComplete": "whether `complete` is possible for what the window shows",
+      "message": "why the window's last intent was refused, or null",
+    ]
+  }
 
   public private(set) var document: GoalDocument {
     didSet { changes &+= 1 }

@@ -22,6 +22,26 @@ public final class LedgerScreen: ActionHandling {
       "serverRequests", "balance", "path", "link", "detail", "dispute",
     ]
   }
+  /// What each field means (an editor shows it over an expectation's field).
+  public static var frameFieldSummaries: [String: String] {
+    [
+      "session": "the app session above the windows: active, locked or signed out (amounts hidden unless active)",
+      "state": "the feed's state machine: idle, loading, loaded, empty or failed",
+      "isLoading": "whether a load is running",
+      "query": "the search the feed shows (\"\" for every transaction)",
+      "rows": "the newest 50 transactions the load found: {id, counterparty, amount, memo} (ids in expectations)",
+      "count": "how many transactions the last load found",
+      "message": "why the load failed, or null",
+      "canRetry": "whether `retry` would load again (after a failure)",
+      "fetchesStarted": "fetches this window started since it opened, superseded ones included",
+      "serverRequests": "requests the server answered in this session, from every window",
+      "balance": "the account's balance, as text with two decimals",
+      "path": "the navigation path: routes such as detail(47) and dispute(47)",
+      "link": "the path as a deep link (ledger://transaction/47)",
+      "detail": "the transaction the path shows: {id, counterparty, amount, memo}, or null",
+      "dispute": "the dispute being drafted: {transaction, step, reason}, or null",
+    ]
+  }
   /// Loads started since the window opened: a replay opens it fresh, so a recording does not
   /// expect the count it had.
   public static var lifetimeFields: [String] { ["fetchesStarted"] }

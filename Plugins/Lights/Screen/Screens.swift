@@ -56,6 +56,14 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
   public static var frameFields: [String]? {
     ["container", "bridge", "rooms"]
   }
+  /// What each field means (an editor shows it over an expectation's field).
+  public static var frameFieldSummaries: [String: String] {
+    [
+      "container": "live or preview: which container's dependencies the window reads",
+      "bridge": "reachable, unreachable or preview",
+      "rooms": "every room: {id, name, lights (how many)}",
+    ]
+  }
 
   public private(set) var document: HomeDocument
   public private(set) var viewState: HomeViewState
@@ -135,6 +143,20 @@ public final class RoomScreen<Mode: ContainerMode>: ActionHandling, LightsWindow
   /// The fields of every frame (checked against the frames by FrameSchemaTests).
   public static var frameFields: [String]? {
     ["container", "bridge", "room", "name", "exists", "detecting", "count", "firstRow", "lights"]
+  }
+  /// What each field means (an editor shows it over an expectation's field).
+  public static var frameFieldSummaries: [String: String] {
+    [
+      "container": "live or preview: which container's dependencies the window reads",
+      "bridge": "reachable, unreachable or preview",
+      "room": "the room the window shows, or null",
+      "name": "the room's name (null without a room)",
+      "exists": "whether the room is in the home (null without a room)",
+      "detecting": "whether the bridge is detecting new lights in the room",
+      "count": "how many lights the room has",
+      "firstRow": "the 1-based number of the first light shown, null when the room has none",
+      "lights": "one page of the room's lights: {id, name, on, brightness}",
+    ]
   }
 
   public private(set) var document: HomeDocument

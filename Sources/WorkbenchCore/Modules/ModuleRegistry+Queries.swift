@@ -6,6 +6,16 @@ extension ModuleRegistry {
     screenKinds[screen]?.frameFields
   }
 
+  /// What a field of a screen's frames means, when the screen says.
+  public func summary(ofField field: String, ofScreen screen: String) -> String? {
+    screenKinds[screen]?.fieldSummaries()[field]
+  }
+
+  /// What every field of a screen's frames means, by name (empty when the screen does not say).
+  public func fieldSummaries(ofScreen screen: String) -> [String: String] {
+    screenKinds[screen]?.fieldSummaries() ?? [:]
+  }
+
   /// The fields of `screen`'s frames that count what happened in a window's life (loads since
   /// it opened), which a recording leaves out of its expectations.
   public func lifetimeFields(ofScreen screen: String) -> [String] {

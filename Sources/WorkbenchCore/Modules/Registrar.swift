@@ -67,6 +67,7 @@ public final class Registrar {
   ///   - frameFields: the fields its frames have, when `Model.frameFields` cannot say (one
   ///     proxy type standing for the screens of a module process).
   ///   - lifetimeFields: likewise for `Model.lifetimeFields`.
+  ///   - fieldSummaries: likewise for `Model.frameFieldSummaries`.
   public func screen<Model: ScreenModel>(
     name: String,
     documentKind: String,
@@ -74,6 +75,7 @@ public final class Registrar {
     render: @escaping @Sendable (FrameValue) -> String,
     frameFields: [String]? = nil,
     lifetimeFields: [String]? = nil,
+    fieldSummaries: [String: String]? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
     screenKinds.append(
@@ -81,6 +83,7 @@ public final class Registrar {
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
         render: render, frameFields: frameFields ?? Model.frameFields,
         lifetimeFields: lifetimeFields ?? Model.lifetimeFields,
+        fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }
           return ScreenBox<Model>(model: make(document, Model.State(), environment))

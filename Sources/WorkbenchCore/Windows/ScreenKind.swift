@@ -15,5 +15,8 @@ public struct ScreenKind: Sendable {
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).
   public var lifetimeFields: [String] = []
+  /// What each frame field means, by name (see `ScreenModel.frameFieldSummaries`): asked for
+  /// when wanted (an editor's hover), never at start.
+  public var fieldSummaries: @MainActor @Sendable () -> [String: String] = { [:] }
   let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
 }

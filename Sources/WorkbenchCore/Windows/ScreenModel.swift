@@ -87,6 +87,10 @@ public protocol ScreenModel: AnyObject {
   /// screen does not say. Scenarios are checked against it before they run: an expectation
   /// naming a field the screen does not declare is refused with a did-you-mean.
   static var frameFields: [String]? { get }
+  /// What each frame field means, in a few words, by name (`"matches": "how many books the
+  /// query leaves"`): what an editor shows over a field of an expectation. Empty when the screen
+  /// does not say.
+  static var frameFieldSummaries: [String: String] { get }
   /// Fields that count what happened in the window's life (loads started since it opened): a
   /// replay opens the window fresh and does not live that life again, so a recording leaves
   /// them out of the expectation it writes.
@@ -118,6 +122,8 @@ extension ScreenModel {
   public func windowClosed() {}
   /// Undeclared: expectations on this screen are checked when they run, not before.
   public static var frameFields: [String]? { nil }
+  /// Unsaid.
+  public static var frameFieldSummaries: [String: String] { [:] }
   /// None: every field of the frame is restored as it was.
   public static var lifetimeFields: [String] { [] }
   /// Most screens keep no drafts.

@@ -865,7 +865,8 @@ public final class LanguageServer {
     if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
       let screen = windows[String(match.1)], registry.frameFields(ofScreen: screen)?.contains(word.text) == true
     {
-      return "\(word.text): a field of \(screen) frames"
+      let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""
+      return "\(word.text)\(meaning) (a field of \(screen) frames)"
     }
     return nil
   }

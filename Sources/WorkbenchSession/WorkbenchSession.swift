@@ -88,8 +88,10 @@ public final class WorkbenchSession {
   ) throws(CommandError) {
     journal?.lineStarts(line, host: host)
     defer {
-      recorder?.lineFinished()
+      // The journal keeps the frames first: the time that takes is the line's, not time a
+      // recording must replay as passing between lines.
       journal?.lineFinished(host: host)
+      recorder?.lineFinished()
     }
     func handle(_ result: CommandResult) throws(CommandError) {
       switch result.request {

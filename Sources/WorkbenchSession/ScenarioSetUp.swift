@@ -7,9 +7,13 @@ extension WorkbenchSession {
   /// with their numbers and view state, and a recording's facts to serve. The runner starts every
   /// scenario this way, and time travel starts every replay this way, so both begin alike.
   ///
+  /// `stored` are documents as a workspace held them, taken in before the scenario's own.
+  ///
   /// - Throws: `CommandError` saying what in the set-up failed (a document, a window, a view
   ///   state whose fallback was or was not expected).
-  public static func starting(_ scenario: Scenario, registry: ModuleRegistry) throws(CommandError) -> WorkbenchSession {
+  public static func starting(
+    _ scenario: Scenario, registry: ModuleRegistry, stored: [SessionRecord.Document] = []
+  ) throws(CommandError) -> WorkbenchSession {
     let environment =
       scenario.facts.map { ScreenEnvironment(viewportRows: scenario.viewportRows, facts: SessionFacts(replaying: $0)) }
       ?? ScreenEnvironment(viewportRows: scenario.viewportRows)
@@ -20,6 +24,9 @@ extension WorkbenchSession {
     // recording started from a settled session.
     session.facts.isSettingUp = true
     defer { session.facts.isSettingUp = false }
+    // Documents as a workspace held them (a time-travel replay of a shell session), each decoded
+    // when first needed, then the scenario's own.
+    for record in stored { host.adoptStoredDocument(record) }
     for document in scenario.documents {
       try host.seedDocument(named: document.name, kind: document.kind, json: document.json, revision: document.revision)
     }

@@ -63,6 +63,7 @@ public final class WorkbenchSession {
   /// Has `host` tell the recording about each command it runs, while one runs (a session that
   /// does not record pays nothing for it).
   private func follow(_ host: Host) {
+    journal?.follow(host)
     host.commandObserver =
       recorder == nil && journal == nil
       ? nil

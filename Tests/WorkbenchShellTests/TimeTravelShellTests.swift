@@ -158,6 +158,37 @@ import WorkbenchTestSupport
     #expect(!after.stdout.contains("After The Move"), "\(after.stdout)")
   }
 
+  /// The start of a session on a workspace reads no document for time travel: a document
+  /// another program broke in the workspace file does not stop it, and a document the session
+  /// changed is replayed from the body it had before its first change.
+  @Test func theStartReadsOnlyWhatTheSessionChanges() throws {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/workspace.db"
+    writeTextFile(
+      #"{"name": "shelf", "kind": "catalog", "revision": 1, "body": {"books": [{"id": 1, "title": "Only"}]}}"#,
+      to: folder + "/shelf.json")
+    writeTextFile(
+      #"{"name": "broken", "kind": "catalog", "revision": 1, "body": {"books": [{"id": 1, "title": "Lost"}]}}"#,
+      to: folder + "/broken.json")
+    #expect(ChildProcess.runWorkbench(["-w", workspace, "import", folder + "/shelf.json"]).status == 0)
+    #expect(ChildProcess.runWorkbench(["-w", workspace, "import", folder + "/broken.json"]).status == 0)
+    let broken = ChildProcess.run(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+          + "c.execute(\"UPDATE document_bodies SET body='{not json' WHERE name='broken'\"); c.commit()",
+        workspace,
+      ], input: [], environment: ChildProcess.environment([:]))
+    #expect(broken.status == 0, "\(broken.stderr)")
+    let session = ChildProcess.runWorkbench(
+      ["-w", workspace], input: Array("open catalog shelf s\nrename 1 Changed\ntravel to 1\nframe\n".utf8))
+    #expect(session.stderr.isEmpty, "\(session.stderr)")
+    #expect(session.stdout.contains("at step 1 of 2: open catalog shelf s"), "\(session.stdout)\(session.stderr)")
+    let frames = session.stdout.split(separator: "\n").filter { $0.contains("title: ") }
+    #expect(frames.last?.contains("title: Only") == true, "\(session.stdout)")
+  }
+
   /// A command typed after `travel back` starts a new branch: the steps ahead are dropped.
   @Test func aCommandAfterGoingBackStartsANewBranch() {
     let result = ChildProcess.runWorkbench(

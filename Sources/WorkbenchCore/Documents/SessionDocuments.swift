@@ -16,6 +16,9 @@ final class SessionDocuments {
   var removed: (String) -> Void = { _ in }
   /// Called when a change from elsewhere could not be taken in.
   var warned: (RestorationWarning) -> Void = { _ in }
+  /// Called with a document's entry just before its body changes or it goes (a time-travel
+  /// journal keeps the body the session started with); `nil` costs nothing.
+  var willChange: ((DocumentEntry) -> Void)?
 
   /// How many edits a document's log holds before the next save stores it whole again.
   static let maximumEditsSinceSnapshot = 256
@@ -160,6 +163,7 @@ final class SessionDocuments {
 
   /// Makes `body` the document's current facts at `revision` and reports the change.
   func apply(_ body: any DocumentBody, to entry: DocumentEntry, revision: Int) {
+    willChange?(entry)
     entry.body = body
     entry.revision = revision
     changed(entry)
@@ -197,6 +201,7 @@ final class SessionDocuments {
             + "not removed: look at it again, and remove it again if you still want it gone")
       }
     }
+    willChange?(entry)
     entries[entry.name] = nil
     removedNames.insert(entry.name)
     removed(entry.name)
@@ -209,6 +214,7 @@ final class SessionDocuments {
   /// Takes in a version of a document stored by someone else. Its undo history ends here:
   /// undoing past another process's change would silently revert it. An empty body is a removal.
   func adoptExternalChange(_ stored: SessionRecord.Document) {
+    if let entry = entries[stored.name] { willChange?(entry) }
     if stored.kind.isEmpty {
       guard entries[stored.name] != nil else { return }
       entries[stored.name] = nil

@@ -30,6 +30,11 @@ public final class Host {
   /// Told about each command that ran, as it finishes (see `RanCommand`): the session's
   /// recorder listens here.
   public var commandObserver: ((RanCommand) -> Void)?
+  /// Called with a document as it was, just before its body changes or it is removed (see
+  /// `DocumentAsItWas`); `nil` costs nothing.
+  public var documentWillChange: ((DocumentAsItWas) -> Void)? {
+    didSet { documents.willChange = documentWillChange.map { listener in { listener(DocumentAsItWas($0)) } } }
+  }
   /// Windows of the restored session whose screen no loaded module has (an external module
   /// not loaded this time): saved with the session as they were, shown again once it is.
   public internal(set) var dormantWindows: [SessionRecord.Window] = []

@@ -51,6 +51,10 @@ public final class ReplayTimeline {
   public func advance(afterRealTime real: Duration) -> Duration {
     defer { firedSinceMark = [] }
     guard hasWork else { return .zero }
+    // A gap in which no timer fired, shorter than anyone types, is the machine's noise (a
+    // script's next line read a few milliseconds late on a busy machine): it moves nothing, so
+    // one session recorded twice is the same file.
+    if firedSinceMark.isEmpty, real < Self.noise { return .zero }
     let needed = max(.zero, (firedSinceMark.max() ?? now) - now)
     var advance = max(Self.wholeMilliseconds(real), Self.roundedUp(needed))
     if let first = pending.values.min(), now + advance >= first {
@@ -76,6 +80,9 @@ public final class ReplayTimeline {
     firedSinceMark = []
     accountedUntil = ContinuousClock.now
   }
+
+  /// The longest gap between lines that is taken as noise when no timer fired in it.
+  static let noise = Duration.milliseconds(20)
 
   private static func wholeMilliseconds(_ duration: Duration) -> Duration {
     .milliseconds(duration.wholeMilliseconds)

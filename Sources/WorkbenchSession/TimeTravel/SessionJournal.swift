@@ -32,8 +32,15 @@ public final class SessionJournal {
 
   /// Where every replay starts: a scenario's set-up (its steps are run before the entries, not
   /// counted as steps of their own).
-  let origin: Scenario
+  private(set) var origin: Scenario
   let registry: ModuleRegistry
+  /// For a session on a workspace: the documents it started with, by name (kind and revision),
+  /// and the bodies of those that changed since, as they were before their first change. The
+  /// others are read when the session first moves (`settleOrigin`), not at the start.
+  private var startingDocuments: (names: [String: (kind: String, revision: Int)], before: [String: DocumentAsItWas])?
+  /// Those documents, settled (`settleOrigin`): as the workspace stored them, decoded by a
+  /// replay only when it needs them.
+  private var originStored: [SessionRecord.Document] = []
   /// What the session started from, for the listing (`the scenario "…"`, `the workspace`).
   let originLabel: String
   /// Whether the session was opened at a scenario's step: a recording made in it begins with
@@ -71,14 +78,60 @@ public final class SessionJournal {
   /// - Throws: `StoreError` or `CommandError` when the session's documents cannot be read.
   public convenience init(startingAt session: WorkbenchSession) throws {
     let host = session.host
-    let record = try host.sessionRecord()
+    // Windows now; documents by name only: a body is kept when it first changes, so a start on
+    // a big workspace reads nothing more than the shell would.
+    let record = try host.sessionRecord(includingDocuments: false)
     var origin = SessionRecorder.scenario(
-      startingAt: record, samples: host.registry.sampleRecords, name: "the session as it started",
+      startingAt: record, samples: [], name: "the session as it started",
       at: SourceLocation(file: "<session>", line: 1, column: 1))
     origin.viewportRows = session.environment.viewportRows
     self.init(
       origin: origin, label: "the session as the shell started it", registry: host.registry,
       frames: Self.frames(of: host))
+    startingDocuments = (host.documentRevisions, [:])
+  }
+
+  /// Listens to `host`'s documents while the starting ones are not all kept (the session's
+  /// host, and the one each relaunch makes).
+  func follow(_ host: Host) {
+    guard startingDocuments != nil else {
+      host.documentWillChange = nil
+      return
+    }
+    host.documentWillChange = { [weak self] document in self?.keep(document) }
+  }
+
+  /// A document is about to change: the body it started with is kept, the first time.
+  private func keep(_ document: DocumentAsItWas) {
+    guard let start = startingDocuments?.names[document.name], start.revision == document.revision,
+      startingDocuments?.before[document.name] == nil
+    else { return }
+    startingDocuments?.before[document.name] = document
+  }
+
+  /// Makes the start whole before the first move: every starting document's body, as kept
+  /// before it changed or, unchanged, as `host` has it now (as stored when it was never
+  /// decoded: a document another program broke stays broken, and only where it is read).
+  func settleOrigin(from host: Host) {
+    guard let starting = startingDocuments else { return }
+    startingDocuments = nil
+    host.documentWillChange = nil
+    let now = host.documentRevisions
+    var stored: [SessionRecord.Document] = []
+    for name in starting.names.keys.sorted() {
+      guard let start = starting.names[name] else { continue }
+      let json: String?
+      if let before = starting.before[name] {
+        json = before.json()
+      } else if now[name]?.revision == start.revision {
+        json = host.documentJSON(named: name)
+      } else {
+        json = nil  // changed by a way that says nothing: it cannot be replayed from its start
+      }
+      guard let json else { continue }
+      stored.append(SessionRecord.Document(name: name, kind: start.kind, revision: start.revision, body: json))
+    }
+    originStored = stored
   }
 
   static func frames(of host: Host) -> [String: FrameValue] {
@@ -220,7 +273,7 @@ public final class SessionJournal {
       session = current
       first = position
     } else {
-      session = try WorkbenchSession.starting(origin, registry: registry)
+      session = try WorkbenchSession.starting(origin, registry: registry, stored: originStored)
       replay(origin.steps, on: session)
       first = 0
     }
@@ -244,6 +297,7 @@ public final class SessionJournal {
   /// The session is about to move from `host`: from its last step, the time it left it at.
   func leaving(_ host: Host) {
     if position == entries.count { leftAt = host.clock.now }
+    settleOrigin(from: host)
   }
 
   /// Runs steps as a scenario would, showing nothing: commands (whose failures were kept as

@@ -42,7 +42,7 @@ enum TimeTravelBenchmark {
     }
     var openTimes: [Double] = []
     var backTimes: [Double] = []
-    let quiet = Quiet()
+    let quiet = QuietFrontEnd()
     for _ in 0..<iterations {
       openTimes.append(measure { _ = try? runner.open(scenario, steps: 45) })
       guard let later = try? runner.open(scenario, steps: 46) else { return ["travel: could not open at 46"] }
@@ -71,15 +71,4 @@ enum TimeTravelBenchmark {
         + (arrived ? "" : "  [did not arrive at the last step]"),
     ]
   }
-}
-
-/// A front end that shows nothing.
-@MainActor
-private final class Quiet: SessionFrontEnd {
-  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
-  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
-  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  func carryOut(_ request: ShellRequest) throws(CommandError) {}
-  func quit() throws(CommandError) {}
-  func problem(_ message: String) {}
 }

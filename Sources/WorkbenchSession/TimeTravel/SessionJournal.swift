@@ -1,17 +1,17 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
 
-/// The steps of a shell session, kept so the session can be moved to any of them (`travel
-/// back`, `travel forward`, `travel to`): where the session started (a scenario's set-up, or the workspace's
-/// documents and windows as the shell found them) and, for each line typed since (or each
-/// scenario step the session was opened after), the commands it ran, the session's time before
-/// it and every window's frame after it.
+/// The steps of a shell session, kept so the session can be moved to any of them
+/// (`travel back`, `travel forward`, `travel to`): where the session started (a scenario's
+/// set-up, or the workspace's documents and windows as the shell found them) and, for each
+/// line typed since (or each scenario step the session was opened after), the commands it ran,
+/// the session's time before it and every window's frame after it.
 ///
 /// Moving is a deterministic replay: a new session is set up from the start as a scenario is,
 /// and the commands of the steps before the target run again on a virtual clock moved to the
 /// time each step began. Forward from where the session is, only the steps in between run.
-/// Typing a command after `travel back` starts a new branch: the steps after it are dropped, as an
-/// editor's undo drops what was undone.
+/// Typing a command after `travel back` starts a new branch: the steps after it are dropped,
+/// as an editor's undo drops what was undone.
 @MainActor
 public final class SessionJournal {
   /// One step of the session: a line typed, or a scenario's step.
@@ -416,13 +416,15 @@ public final class SessionJournal {
   }
 }
 
-/// A front end that shows nothing and asks nothing: a replay's commands carry their answers.
+/// A front end that shows nothing and asks nothing (a question is refused with its message):
+/// a replay's commands carry their answers.
 @MainActor
-private final class QuietFrontEnd: SessionFrontEnd {
-  func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
-  func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
-  func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  func carryOut(_ request: ShellRequest) throws(CommandError) {}
-  func quit() throws(CommandError) {}
-  func problem(_ message: String) {}
+public final class QuietFrontEnd: SessionFrontEnd {
+  public init() {}
+  public func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
+  public func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
+  public func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
+  public func carryOut(_ request: ShellRequest) throws(CommandError) {}
+  public func quit() throws(CommandError) {}
+  public func problem(_ message: String) {}
 }

@@ -83,6 +83,21 @@ struct LanguageServerTests {
     for _, d in ipairs(vim.diagnostic.get(buffer)) do
       log(string.format("failure %d:%d %s", d.lnum, d.col, (d.message:gsub("\\n", " | "))))
     end
+    -- "Run to this step" on the first step: the windows as it left them, on that step.
+    local range = { start = { line = 4, character = 4 }, ["end"] = { line = 4, character = 4 } }
+    local actions = {}
+    for _, reply in pairs(vim.lsp.buf_request_sync(buffer, "textDocument/codeAction",
+      { textDocument = { uri = vim.uri_from_bufnr(buffer) }, range = range, context = { diagnostics = {} } },
+      10000) or {}) do actions = reply.result or actions end
+    log("action " .. ((actions[1] or {}).title or "none"))
+    if actions[1] then
+      vim.lsp.buf_request_sync(buffer, "workspace/executeCommand", actions[1].command, 10000)
+      vim.wait(10000, function()
+        return #vim.diagnostic.get(buffer, { severity = vim.diagnostic.severity.INFO }) == 1 end, 20)
+      for _, d in ipairs(vim.diagnostic.get(buffer, { severity = vim.diagnostic.severity.INFO })) do
+        log(string.format("ran to %d:%d %s", d.lnum, d.col, (d.message:gsub("\\n", " | "))))
+      end
+    end
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -140,6 +155,14 @@ struct LanguageServerTests {
       lines.contains {
         $0.hasPrefix("failure 5:4 the frames do not match") && $0.contains("left.selected")
           && $0.contains("expected: 5")
+      },
+      "\(seen)")
+    // "Run to this step" on the first step: the catalog as `select 4` left it, on that step.
+    #expect(lines.contains("action Run to this step (1 of 2: left: select 4)"), "\(seen)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("ran to 4:0 after step 1 of 2, the windows show: | [1 left] catalog library")
+          && $0.contains("▸  4  Introduction to Algorithms") && $0.contains(":5 --shell")
       },
       "\(seen)")
   }

@@ -12,7 +12,7 @@ extension WorkbenchSession {
   /// - Throws: `CommandError` saying what in the set-up failed (a document, a window, a view
   ///   state whose fallback was or was not expected).
   public static func starting(
-    _ scenario: Scenario, registry: ModuleRegistry, stored: [SessionRecord.Document] = []
+    _ scenario: Scenario, registry: ModuleRegistry, stored: [DocumentAsItWas] = []
   ) throws(CommandError) -> WorkbenchSession {
     let environment =
       scenario.facts.map { ScreenEnvironment(viewportRows: scenario.viewportRows, facts: SessionFacts(replaying: $0)) }
@@ -26,7 +26,7 @@ extension WorkbenchSession {
     defer { session.facts.isSettingUp = false }
     // Documents as a workspace held them (a time-travel replay of a shell session), each decoded
     // when first needed, then the scenario's own.
-    for record in stored { host.adoptStoredDocument(record) }
+    for document in stored { host.adopt(document) }
     for document in scenario.documents {
       try host.seedDocument(named: document.name, kind: document.kind, json: document.json, revision: document.revision)
     }

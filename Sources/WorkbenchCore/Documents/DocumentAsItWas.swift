@@ -10,38 +10,56 @@ extension Host {
     return result
   }
 
-  /// Takes in a document as a workspace stores it, decoded when first needed (a broken one
-  /// says so then, as it would in the workspace): how a replay starts from a workspace session.
-  public func adoptStoredDocument(_ record: SessionRecord.Document) {
-    documents.adoptExternalChange(record)
+  /// A document as it is now (its body, or where it is read from while not decoded), or `nil`
+  /// when there is no such document.
+  public func documentAsItIs(named name: String) -> DocumentAsItWas? {
+    documents[name].map(DocumentAsItWas.init)
+  }
+
+  /// Takes in a document as another host had it, decoded only when first needed if it was
+  /// not decoded there (a broken one says so then): how a replay starts from a workspace
+  /// session.
+  public func adopt(_ document: DocumentAsItWas) {
+    documents.adopt(document)
   }
 }
 
-/// A document as it was before a change: its kind, revision and body (decoded, or the JSON it
-/// was stored as), encoded when asked.
-public struct DocumentAsItWas: Sendable {
+/// A document as it was before a change: its kind, revision and body, or, when it had not been
+/// decoded, where it is read from (the workspace it was stored in).
+public struct DocumentAsItWas {
   public let name: String
   public let kind: String
   public let revision: Int
-  private let body: (any DocumentBody)?
-  private let stored: String?
+  let content: Content
+
+  enum Content {
+    case body(any DocumentBody)
+    case stored(read: @MainActor () throws(CommandError) -> StoredDocument, reader: DocumentKind)
+  }
 
   @MainActor init(_ entry: DocumentEntry) {
     name = entry.name
     kind = entry.kind
     revision = entry.revision
-    if entry.isLoaded {
-      body = entry.body
-      stored = nil
+    if let stored = entry.storedSource {
+      content = .stored(read: stored.read, reader: stored.reader)
     } else {
-      body = nil
-      stored = try? entry.json()
+      content = .body(entry.body)
     }
   }
+}
 
-  /// The body as JSON, or `nil` when it could not be read.
-  public func json() -> String? {
-    if let stored { return stored }
-    return body.flatMap { try? DocumentEntry.encode($0) }
+extension SessionDocuments {
+  /// Takes in a document as another host had it (see `Host.adopt(_:)`).
+  func adopt(_ document: DocumentAsItWas) {
+    switch document.content {
+    case .body(let body):
+      self[document.name] = DocumentEntry(
+        name: document.name, kind: document.kind, revision: document.revision, body: body)
+    case .stored(let read, let reader):
+      self[document.name] = DocumentEntry(
+        name: document.name, kind: document.kind, revision: document.revision, source: read, reader: reader)
+    }
+    forgetRemoval(of: document.name)
   }
 }

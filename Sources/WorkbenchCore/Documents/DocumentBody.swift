@@ -205,6 +205,13 @@ final class DocumentEntry {
   /// Whether the body has been decoded.
   var isLoaded: Bool { loaded != nil }
 
+  /// Where the body is read from while it is not decoded (`nil` once it is, or for a body
+  /// made rather than stored).
+  var storedSource: (read: @MainActor () throws(CommandError) -> StoredDocument, reader: DocumentKind)? {
+    guard loaded == nil, let source, let reader else { return nil }
+    return (source, reader)
+  }
+
   /// The body, decoded now if it was not yet.
   ///
   /// - Throws: `CommandError` naming the document and what is wrong with it; the stored

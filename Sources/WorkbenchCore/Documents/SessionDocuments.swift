@@ -211,6 +211,9 @@ final class SessionDocuments {
   /// memory) marks them removed and does not add their samples back.
   private(set) var removedNames: Set<String> = []
 
+  /// A document is there again (taken in from elsewhere).
+  func forgetRemoval(of name: String) { removedNames.remove(name) }
+
   /// Takes in a version of a document stored by someone else. Its undo history ends here:
   /// undoing past another process's change would silently revert it. An empty body is a removal.
   func adoptExternalChange(_ stored: SessionRecord.Document) {

@@ -40,7 +40,7 @@ public final class SessionJournal {
   private var startingDocuments: (names: [String: (kind: String, revision: Int)], before: [String: DocumentAsItWas])?
   /// Those documents, settled (`settleOrigin`): as the workspace stored them, decoded by a
   /// replay only when it needs them.
-  private var originStored: [SessionRecord.Document] = []
+  private var originStored: [DocumentAsItWas] = []
   /// What the session started from, for the listing (`the scenario "…"`, `the workspace`).
   let originLabel: String
   /// Whether the session was opened at a scenario's step: a recording made in it begins with
@@ -109,29 +109,27 @@ public final class SessionJournal {
     startingDocuments?.before[document.name] = document
   }
 
-  /// Makes the start whole before the first move: every starting document's body, as kept
-  /// before it changed or, unchanged, as `host` has it now (as stored when it was never
-  /// decoded: a document another program broke stays broken, and only where it is read).
+  /// Makes the start whole before the first move: every starting document, as kept before it
+  /// changed or, unchanged, as `host` has it now. Nothing is read or encoded here: a body
+  /// decoded is kept as the value it is, one never decoded as where the workspace stores it,
+  /// read by a replay only where it needs it (a document another program broke stays broken,
+  /// and only where it is read).
   func settleOrigin(from host: Host) {
     guard let starting = startingDocuments else { return }
     startingDocuments = nil
     host.documentWillChange = nil
     let now = host.documentRevisions
-    var stored: [SessionRecord.Document] = []
+    var kept: [DocumentAsItWas] = []
     for name in starting.names.keys.sorted() {
       guard let start = starting.names[name] else { continue }
-      let json: String?
       if let before = starting.before[name] {
-        json = before.json()
-      } else if now[name]?.revision == start.revision {
-        json = host.documentJSON(named: name)
-      } else {
-        json = nil  // changed by a way that says nothing: it cannot be replayed from its start
+        kept.append(before)
+      } else if now[name]?.revision == start.revision, let unchanged = host.documentAsItIs(named: name) {
+        kept.append(unchanged)
       }
-      guard let json else { continue }
-      stored.append(SessionRecord.Document(name: name, kind: start.kind, revision: start.revision, body: json))
+      // Otherwise it changed in a way that said nothing: it cannot be replayed from its start.
     }
-    originStored = stored
+    originStored = kept
   }
 
   static func frames(of host: Host) -> [String: FrameValue] {

@@ -422,7 +422,8 @@ enum HostCommands {
   static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
     .optional
   static let history = CommandSpec(
-    "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)"
+    "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)",
+    details: "The session's steps, with the windows each changed, are `travel steps`."
   ) { context in context.request(.shell(.history(count: context.arguments[historyCount]))) }
 
   // MARK: Time travel

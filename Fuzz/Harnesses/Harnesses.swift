@@ -68,6 +68,29 @@ enum Harness: String, CaseIterable {
           "params": ["textDocument": ["uri": uri], "position": ["line": line, "character": character]],
         ],
         [
+          "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+          "params": ["textDocument": ["uri": uri], "position": ["line": line, "character": character]],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 3, "method": "textDocument/definition",
+          "params": ["textDocument": ["uri": uri], "position": ["line": line, "character": character]],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 4, "method": "textDocument/references",
+          "params": ["textDocument": ["uri": uri], "position": ["line": line, "character": character]],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 5, "method": "textDocument/codeAction",
+          "params": [
+            "textDocument": ["uri": uri],
+            "range": ["start": ["line": line, "character": 0], "end": ["line": line, "character": 0]],
+          ],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 6, "method": "workspace/executeCommand",
+          "params": ["command": "workbench.runTo", "arguments": [uri, line]],
+        ],
+        [
           "jsonrpc": "2.0", "method": "textDocument/didChange",
           "params": [
             "textDocument": ["uri": uri, "version": 2],

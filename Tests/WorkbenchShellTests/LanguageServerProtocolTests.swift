@@ -103,6 +103,17 @@ struct LanguageServerProtocolTests {
     #expect(complete(typing, typed, line: 5, character: 18) == ["3", "30", "31"])
   }
 
+  /// The keys of the scenario format at the start of a line (the loader's own list), and at
+  /// the start of a step the kinds of step and the file's windows.
+  @Test func keysOfTheFormatAreCompleted() throws {
+    let (server, sent) = try server(
+      opening: "scenario: Keys\nwindows:\n  left: catalog library\nste\n  - ex\n  - \nexa\n")
+    #expect(complete(server, sent, line: 3, character: 3) == ["steps"])
+    #expect(complete(server, sent, line: 4, character: 6) == ["expect"])
+    #expect(complete(server, sent, line: 5, character: 4) == ["do", "expect", "snapshot", "include", "repeat", "left"])
+    #expect(complete(server, sent, line: 6, character: 3) == ["examples"])
+  }
+
   /// `${` offers the parameters the text can use there, and each goes to where it is defined:
   /// an example row's keys, `iteration` inside a repeat.
   @Test func parametersAreCompletedAndLeadToTheirDefinition() throws {

@@ -12,7 +12,7 @@ struct StepContext {
 }
 
 extension ScenarioLoader {
-  static let stepKinds = ["do", "expect", "snapshot", "include", "repeat"]
+  public static let stepKinds = ["do", "expect", "snapshot", "include", "repeat"]
   static let maximumIncludeDepth = 16
   static let maximumRepeat = 1000
 

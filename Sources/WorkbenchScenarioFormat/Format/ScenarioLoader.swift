@@ -40,11 +40,11 @@ public final class ScenarioLoader {
   static let maximumSteps = 100_000
   let parser = YAMLParser()
 
-  static let scenarioKeys = [
+  public static let scenarioKeys = [
     "scenario", "description", "tags", "exhaustive", "rows", "documents", "windows", "steps", "examples",
     "nextWindow", "facts",
   ]
-  static let flowKeys = ["flow", "description", "params", "steps"]
+  public static let flowKeys = ["flow", "description", "params", "steps"]
 
   /// A loader that checks commands, screens and documents against these modules.
   public convenience init(modules: [any FeatureModule]) throws(RegistrationError) {

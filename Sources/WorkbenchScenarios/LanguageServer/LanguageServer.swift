@@ -427,6 +427,24 @@ public final class LanguageServer {
   ) -> [FrameValue] {
     guard position.line < lines.count else { return [] }
     let prefix = Self.prefix(of: lines[position.line], utf16: position.character)
+    // `ste` at the start of a line: a key of the scenario format (a flow's in a flow file);
+    // `  - ex` at the start of a step: a kind of step, or a window of the file.
+    if let typed = Self.keyPrefix(prefix) {
+      let isFlow = lines.contains { $0.hasPrefix("flow:") }
+      let keys = isFlow ? ScenarioLoader.flowKeys : ScenarioLoader.scenarioKeys
+      return keys.filter { $0.hasPrefix(typed) }.map { key in
+        ["label": .string(key), "kind": 14, "insertText": .string(key + ": "), "detail": "a key of the file"]
+      }
+    }
+    if let typed = Self.stepKeyPrefix(prefix) {
+      let windows = Self.windowScreens(in: lines).keys.sorted()
+      return (ScenarioLoader.stepKinds + windows).filter { $0.hasPrefix(typed) }.map { key in
+        [
+          "label": .string(key), "kind": 14, "insertText": .string(key + ": "),
+          "detail": .string(ScenarioLoader.stepKinds.contains(key) ? "a kind of step" : "a command in this window"),
+        ]
+      }
+    }
     // `${que`: a parameter the text can use here (a flow's, an example row's, `iteration`).
     if let typed = Self.parameterPrefix(prefix) {
       return Self.parameters(in: lines, line: position.line).map(\.name).filter { $0.hasPrefix(typed) }.map { name in
@@ -562,6 +580,21 @@ public final class LanguageServer {
   }
 
   // MARK: Parameters and includes
+
+  /// A partial key at the very start of a line (`ste`): what is typed.
+  static func keyPrefix(_ prefix: Substring) -> String? {
+    guard let first = prefix.first, first.isLetter, isName(prefix) else { return nil }
+    return String(prefix)
+  }
+
+  /// `  - part` (the cursor in a step's first key, before its colon): what is typed.
+  static func stepKeyPrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
+    let typed = rest.dropFirst().drop { $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
 
   /// `...${part` at the cursor: what is typed of a parameter's name.
   static func parameterPrefix(_ prefix: Substring) -> String? {

@@ -76,8 +76,11 @@ public enum Shell {
     if options.commands == nil {
       do {
         session.journal = try SessionJournal(startingAt: session)
+      } catch let error as CommandError {
+        output.writeError(
+          "time travel is off in this session: its start could not be kept (\(error.message))", place: nil)
       } catch {
-        output.writeError("time travel is off in this session: its documents could not be read (\(error))", place: nil)
+        output.writeError("time travel is off in this session: its start could not be kept (\(error))", place: nil)
       }
     }
     defer { ExternalModules.shutdown(modules) }

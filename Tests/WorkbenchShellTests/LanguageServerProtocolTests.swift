@@ -114,6 +114,37 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 6, character: 3) == ["examples"])
   }
 
+  /// Inside a field's own `{...}` in an expectation, the fields of that value in the window's
+  /// frame as the steps before leave it (`viewport`, a selected book's `detail`).
+  @Test func nestedFieldsAreCompletedFromTheFrame() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Nested
+        windows:
+          left: catalog library
+        steps:
+          - left: select 4
+          - expect:
+              left: {query: "", viewport: {anchor: null, offset: 0}}
+          - expect:
+              left: {detail: {fil
+        """)
+    #expect(complete(server, sent, line: 6, character: 52) == ["offset"])
+    #expect(complete(server, sent, line: 6, character: 49) == ["anchor", "offset", "firstRow"])
+    #expect(complete(server, sent, line: 8, character: 25) == ["filteredOut"])
+    // A data file of a document leads to the file.
+    let (files, seen) = try self.server(
+      opening:
+        "scenario: Data\ndocuments:\n  big:\n    kind: catalog\n    file: data/big.json\nsteps:\n  - do: documents\n")
+    send(
+      files,
+      [
+        "jsonrpc": "2.0", "id": 13, "method": "textDocument/definition",
+        "params": ["textDocument": ["uri": "file:///shelf.yaml"], "position": ["line": 4, "character": 12]],
+      ])
+    #expect(seen.messages.last?["result"]?["uri"]?.stringValue == "file:///data/big.json", "\(seen.messages.last!)")
+  }
+
   /// `${` offers the parameters the text can use there, and each goes to where it is defined:
   /// an example row's keys, `iteration` inside a repeat.
   @Test func parametersAreCompletedAndLeadToTheirDefinition() throws {

@@ -525,6 +525,19 @@ public final class LanguageServer {
       }
     }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
+    // `      left: {viewport: {anc`: a field inside a field, from the window's frame as the steps
+    // before leave it (frames declare only their top-level fields).
+    if let nested = Self.nestedFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line),
+      windows[nested.window] != nil
+    {
+      var value = liveSession(in: lines, line: position.line, uri: uri)?.host.window(named: nested.window)?.frame
+      for key in nested.path { value = value?[key] }
+      if case .list(let items)? = value { value = items.first }
+      guard case .object(let object)? = value else { return [] }
+      return object.members.map(\.key).filter { $0.hasPrefix(nested.typed) }.map { name in
+        ["label": .string(name), "kind": 5, "detail": .string("a field of \(nested.path.joined(separator: "."))")]
+      }
+    }
     if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
       guard let screen = windows[field.window], let fields = registry.frameFields(ofScreen: screen) else {
         return []
@@ -543,24 +556,7 @@ public final class LanguageServer {
   private func identifiers(
     in lines: [String], line: Int, uri: String, step: (window: String, command: String, words: [String], typed: String)
   ) -> [FrameValue] {
-    let path = Self.path(of: uri)
-    let key = path + "\u{0}" + lines.prefix(line).joined(separator: "\n")
-    let session: WorkbenchSession
-    if let kept = completionSession, kept.key == key {
-      session = kept.session
-    } else {
-      // The line being typed is left out: it is not a whole step yet (`select` needs its id).
-      var text = lines
-      if line < text.count { text[line] = "" }
-      guard let file = try? loader.load(bytes: Array(text.joined(separator: "\n").utf8), path: path),
-        let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }),
-        let opened = try? ScenarioRunner(registry: registry).open(
-          scenario, steps: ScenarioRunner.stepCount(reaching: line, of: path, in: scenario))
-      else { return [] }
-      completionSession?.session.end()
-      completionSession = (key, opened.session)
-      session = opened.session
-    }
+    guard let session = liveSession(in: lines, line: line, uri: uri) else { return [] }
     let typed =
       (step.window == "do" ? "" : "@\(step.window) ")
       + ([step.command] + step.words + [step.typed]).joined(separator: " ")
@@ -663,7 +659,14 @@ public final class LanguageServer {
     guard rest.hasPrefix("include:") else { return nil }
     let named = String(rest.dropFirst("include:".count).drop { $0 == " " }.prefix { $0 != " " && $0 != "#" })
     guard !named.isEmpty else { return nil }
-    return named.hasPrefix("/") ? named : FileSystem.folder(of: path(of: uri)) + "/" + named
+    return resolve(named, from: uri)
+  }
+
+  /// A path a file names (`include:`, `file:`), relative to the file at `uri`, made whole.
+  static func resolve(_ named: String, from uri: String) -> String {
+    if named.hasPrefix("/") { return named }
+    let folder = FileSystem.folder(of: path(of: uri))
+    return (folder.hasSuffix("/") ? folder : folder + "/") + named
   }
 
   /// The scenario files under the folder of `path` (four levels deep, snapshot and data folders
@@ -724,6 +727,80 @@ public final class LanguageServer {
       }
     }
     return found
+  }
+
+  /// The session as the steps before `line` leave it, run as `run FILE:LINE --shell` runs them
+  /// (kept while the lines before it stay the same, as they do while a word is typed).
+  private func liveSession(in lines: [String], line: Int, uri: String) -> WorkbenchSession? {
+    let path = Self.path(of: uri)
+    let key = path + "\u{0}" + lines.prefix(line).joined(separator: "\n")
+    if let kept = completionSession, kept.key == key { return kept.session }
+    // The step being typed is not a whole step yet (`select` needs its id, an expectation its
+    // braces): it stands as a step that changes nothing, so the steps before it run as written.
+    var text = lines
+    if line < text.count {
+      let indent = { (text: String) in text.prefix { $0 == " " }.count }
+      let isItem = { (text: String) in text.drop { $0 == " " }.hasPrefix("- ") }
+      var start = line
+      if !isItem(text[line]) {
+        while start > 0, !(isItem(text[start]) && indent(text[start]) < indent(text[line])) { start -= 1 }
+      }
+      if isItem(text[start]) {
+        for index in start...line { text[index] = "" }
+        text[start] = String(repeating: " ", count: indent(lines[start])) + "- do: windows"
+      } else {
+        text[line] = ""
+      }
+    }
+    // Steps after it may be mid-edit too: without them, if the file does not load with them
+    // (the next top-level key, `examples:` say, is kept).
+    var loaded = try? loader.load(bytes: Array(text.joined(separator: "\n").utf8), path: path)
+    if loaded == nil, line + 1 < text.count {
+      let next = text[(line + 1)...].firstIndex { $0.first.map { $0 != " " && $0 != "#" } ?? false } ?? text.count
+      let shortened = Array(text[...line]) + Array(repeating: "", count: next - line - 1) + Array(text[next...])
+      loaded = try? loader.load(bytes: Array(shortened.joined(separator: "\n").utf8), path: path)
+    }
+    guard let file = loaded, let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }),
+      let opened = try? ScenarioRunner(registry: registry).open(
+        scenario, steps: ScenarioRunner.stepCount(reaching: line, of: path, in: scenario))
+    else { return nil }
+    completionSession?.session.end()
+    completionSession = (key, opened.session)
+    return opened.session
+  }
+
+  /// `      NAME: {key: {part` (the cursor inside a field's own `{...}`): the window, the path
+  /// of fields down to where the cursor is, and what is typed.
+  static func nestedFieldPrefix(_ prefix: Substring) -> (window: String, path: [String], typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard let colon = rest.firstIndex(of: ":"), isName(rest[..<colon]) else { return nil }
+    var path: [String] = []
+    var key = ""
+    var lastKey = ""
+    var depth = 0
+    for character in rest[rest.index(after: colon)...] {
+      switch character {
+      case "{":
+        if depth > 0 { path.append(lastKey) }
+        depth += 1
+        key = ""
+      case "}":
+        depth -= 1
+        if depth > 0, !path.isEmpty { path.removeLast() }
+        key = ""
+      case ",":
+        key = ""
+        lastKey = ""
+      case ":":
+        lastKey = String(key.filter { $0 != " " })
+        key = ""
+      default: key.append(character)
+      }
+      if depth < 0 { return nil }
+    }
+    let typed = key.drop { $0 == " " }
+    guard depth >= 2, !path.isEmpty, typed.isEmpty || isName(typed) else { return nil }
+    return (String(rest[..<colon]), path, String(typed))
   }
 
   /// Whether `open ` is in the line, looked for byte by byte.
@@ -928,6 +1005,13 @@ public final class LanguageServer {
   func definition(in lines: [String], at position: (line: Int, character: Int), uri: String) -> FrameValue? {
     guard position.line < lines.count else { return nil }
     let line = lines[position.line]
+    // `file: data/x.json` under a document: the data file.
+    if let data = line.firstMatch(of: /\bfile:\s*([^\s#]+)/) {
+      return [
+        "uri": .string("file://" + Self.resolve(String(data.1), from: uri)),
+        "range": Self.range(in: [], line: 0, column: 1),
+      ]
+    }
     if let include = line.wholeMatch(of: /\s*-?\s*include:\s+(\S+)\s*/) {
       let path = Self.path(of: uri)
       let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")

@@ -75,7 +75,7 @@ public final class SessionJournal {
   /// A journal for a shell session on a workspace: it starts from the session as it is now
   /// (its documents, windows with their view state, and focus).
   ///
-  /// - Throws: `StoreError` or `CommandError` when the session's documents cannot be read.
+  /// - Throws: `CommandError` when a window's view state cannot be recorded.
   public convenience init(startingAt session: WorkbenchSession) throws {
     let host = session.host
     // Windows now; documents by name only: a body is kept when it first changes, so a start on

@@ -21,11 +21,7 @@ public enum WorkbenchVersion {
 public enum Shell {
   /// Runs the shell with the given options on a host with `modules`; returns the exit code.
   public static func run(options: ShellOptions, modules: [any FeatureModule]) -> Int32 {
-    let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    let output = OutputWriter(
-      json: options.json,
-      color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json),
-      mode: options.output.flatMap(OutputWriter.Mode.init(rawValue:)))
+    let (interactive, output) = frontEnd(options)
     let session: WorkbenchSession
     var modules = modules
     do {
@@ -90,13 +86,19 @@ public enum Shell {
   /// Runs the shell on a session opened elsewhere (`workbench run FILE:LINE --shell`), after
   /// printing `introduction`; returns the exit code. The caller ends the module processes.
   public static func run(session: WorkbenchSession, introduction: String, options: ShellOptions) -> Int32 {
+    let (interactive, output) = frontEnd(options)
+    output.write(.text(introduction), host: session.host)
+    return drive(session, options: options, output: output, interactive: interactive, modules: [])
+  }
+
+  /// Whether the shell is at a terminal (no `-c`, both ends a terminal), and its output.
+  private static func frontEnd(_ options: ShellOptions) -> (interactive: Bool, output: OutputWriter) {
     let interactive = options.commands == nil && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let output = OutputWriter(
       json: options.json,
       color: OutputWriter.colorWanted(on: STDOUT_FILENO, allowed: options.colorAllowed && !options.json),
       mode: options.output.flatMap(OutputWriter.Mode.init(rawValue:)))
-    output.write(.text(introduction), host: session.host)
-    return drive(session, options: options, output: output, interactive: interactive, modules: [])
+    return (interactive, output)
   }
 
   /// The shell on `session`: a line, a script or the prompt, until the end.

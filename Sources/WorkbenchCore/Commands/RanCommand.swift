@@ -16,4 +16,6 @@ public struct RanCommand: Sendable {
 
   /// Whether the command is the host's (`open`, `relaunch`) rather than a module's.
   public var isHostCommand: Bool { module == nil }
+  /// Whether it is a host command that only shows something (`frame`, `windows`, `clock`).
+  public var onlyLooks: Bool { isHostCommand && HostCommands.onlyLooks(words.map(\.text)) }
 }

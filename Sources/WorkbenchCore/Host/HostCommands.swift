@@ -16,6 +16,18 @@ enum HostCommands {
   /// The host's command names, known without building any command.
   static let names: Set<String> = Set(table.map(\.name))
 
+  /// The host's commands that only show something (`clock` without `advance` too): a
+  /// time-travel journal does not count them as steps.
+  static let lookingNames: Set<String> = [
+    "help", "modules", "documents", "windows", "show", "frame", "state", "history", "set", "watch", "travel",
+  ]
+
+  /// Whether a host command's words only look at the session.
+  static func onlyLooks(_ words: [String]) -> Bool {
+    guard let name = words.first else { return true }
+    return lookingNames.contains(name) || (name == "clock" && words.count == 1)
+  }
+
   /// Where each name is in `table`.
   private static let positions: [String: Int] = Dictionary(
     table.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })

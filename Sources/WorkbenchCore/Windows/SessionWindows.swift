@@ -96,3 +96,12 @@ final class SessionWindows {
     if window(id) != nil { focusedID = id }
   }
 }
+
+extension Host {
+  /// Every open window's frame, by label: what a step left (traces, recordings, time travel).
+  public var framesByLabel: [String: FrameValue] {
+    var result: [String: FrameValue] = [:]
+    for window in windows { result[window.label] = window.frame }
+    return result
+  }
+}

@@ -114,7 +114,7 @@ public struct ScenarioRunner {
       kind: "set-up", text: "set-up: \(scenario.documents.count) documents, \(scenario.windows.count) windows",
       location: scenario.location.description, origin: [], host: state.session.host, outcome: "passed",
       facts: state.session.facts.takeServedFacts())
-    state.frames = frames(of: state.session.host)
+    state.frames = state.session.host.framesByLabel
     for step in scenario.steps {
       recorder?.begin()
       state.output = []
@@ -151,7 +151,7 @@ public struct ScenarioRunner {
       if case .expect(let expectations) = step.action {
         state.cover(expectations)
       } else if step.isAction {
-        state.recordChanges(now: frames(of: state.session.host), after: step)
+        state.recordChanges(now: state.session.host.framesByLabel, after: step)
       }
     }
     if state.exhaustive, let uncovered = state.uncoveredReport() {
@@ -202,7 +202,7 @@ public struct ScenarioRunner {
     origin.steps = []
     let journal = SessionJournal(
       origin: origin, label: "the set-up of \"\(scenario.name)\" (\(scenario.location))", registry: registry,
-      frames: frames(of: state.session.host))
+      frames: state.session.host.framesByLabel)
     var result = ScenarioResult(
       file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
       failure: nil, snapshotsWritten: [], snapshotsUsed: [])
@@ -394,12 +394,6 @@ public struct ScenarioRunner {
     throw StepFailure(
       message: "the text differs from the snapshot \(path) (run with --update-snapshots if the change is right)",
       details: LineDiff.lines(expected: String(decoding: existing, as: UTF8.self), actual: text))
-  }
-
-  private func frames(of host: Host) -> [String: FrameValue] {
-    var result: [String: FrameValue] = [:]
-    for window in host.windows { result[window.label] = window.frame }
-    return result
   }
 }
 

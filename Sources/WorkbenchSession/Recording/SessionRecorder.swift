@@ -84,9 +84,7 @@ final class SessionRecorder {
     beginning = Self.scenario(
       startingAt: try host.sessionRecord(), samples: samples, name: DataFolder.title(for: path),
       at: SourceLocation(file: path, line: 1, column: 1))
-    var frames: [String: FrameValue] = [:]
-    for window in host.windows { frames[window.label] = window.frame }
-    startFrames = frames
+    startFrames = host.framesByLabel
     session.facts.startRecording()
     // Real time that passes between lines moves a replay's clock; a virtual clock moves only
     // by the `clock advance` steps recorded.

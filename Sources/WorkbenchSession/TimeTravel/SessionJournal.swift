@@ -87,7 +87,7 @@ public final class SessionJournal {
     origin.viewportRows = session.environment.viewportRows
     self.init(
       origin: origin, label: "the session as the shell started it", registry: host.registry,
-      frames: Self.frames(of: host))
+      frames: host.framesByLabel)
     startingDocuments = (host.documentRevisions, [:])
   }
 
@@ -132,12 +132,6 @@ public final class SessionJournal {
     originStored = kept
   }
 
-  static func frames(of host: Host) -> [String: FrameValue] {
-    var result: [String: FrameValue] = [:]
-    for window in host.windows { result[window.label] = window.frame }
-    return result
-  }
-
   // MARK: Following the session
 
   /// A scenario step ran (a session opened at a step keeps the steps that led there).
@@ -145,7 +139,7 @@ public final class SessionJournal {
     entries.append(
       Entry(
         label: label, location: step.location.description, steps: [step], clockAtStart: clockAtStart,
-        frames: Self.frames(of: host), failure: failure))
+        frames: host.framesByLabel, failure: failure))
     position = entries.count
   }
 
@@ -168,7 +162,7 @@ public final class SessionJournal {
     }
     if ["record", "quit", "exit"].contains(name) { return }
     // Looking is not a step: `frame` after `travel back` must not drop the steps ahead.
-    if command.isHostCommand, Self.looksOnly(command.words.map(\.text)) { return }
+    if command.onlyLooks { return }
     if name == "clock", command.failure != nil { return }
     let line = command.words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
     let here = SourceLocation(file: "<session>", line: 1, column: 1)
@@ -180,17 +174,6 @@ public final class SessionJournal {
     if command.failure != nil, pending?.failure == nil { pending?.failure = command.failure?.message }
   }
 
-  /// The host commands that only show something (and `clock` without `advance`).
-  static let lookingCommands: Set<String> = [
-    "help", "modules", "documents", "windows", "show", "frame", "state", "history", "set", "watch", "travel",
-  ]
-
-  /// Whether a host command's words only look at the session.
-  static func looksOnly(_ words: [String]) -> Bool {
-    guard let name = words.first else { return true }
-    return lookingCommands.contains(name) || (name == "clock" && words.count == 1)
-  }
-
   /// The line finished on `host`: a line that ran commands becomes a step after the current one,
   /// and a branch when the session had gone back.
   func lineFinished(host: Host) {
@@ -199,7 +182,7 @@ public final class SessionJournal {
     guard depth == 0, var entry = pending else { return }
     pending = nil
     guard !entry.steps.isEmpty else { return }
-    entry.frames = Self.frames(of: host)
+    entry.frames = host.framesByLabel
     entries.removeSubrange(position...)
     entries.append(entry)
     leftAt = nil
@@ -225,7 +208,7 @@ public final class SessionJournal {
       }
       last.steps.append(step)
     }
-    last.frames = Self.frames(of: host)
+    last.frames = host.framesByLabel
     if last.steps.isEmpty {
       position = entries.count
       return
@@ -367,7 +350,7 @@ public final class SessionJournal {
     ]
     if position < entries.count {
       let next = entries[position]
-      let changes = Self.changes(from: Self.frames(of: host), to: next.frames)
+      let changes = Self.changes(from: host.framesByLabel, to: next.frames)
       lines.append("the next step, \(position + 1): \(next.label), changes:")
       lines += changes.isEmpty ? ["  no frame"] : changes.map { "  ~ " + $0 }
     }

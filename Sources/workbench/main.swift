@@ -172,7 +172,7 @@ case (let name, var rest)? where name == "run":
   exitRunning(withModules: paths) { modules in
     if let parsed, parsed.opensShell {
       // `run FILE:LINE --shell`: the scenario's session up to that line, in the shell.
-      switch OpenAtStep.start(rest, modules: modules) {
+      switch OpenAtStep.start(parsed, modules: modules) {
       case .success(let start):
         return Shell.run(session: start.session, introduction: start.introduction, options: ShellOptions())
       case .failure(let status):

@@ -17,18 +17,12 @@ public enum OpenAtStep {
     public var introduction: String
   }
 
-  /// The session `run ARGUMENTS` (with `--shell`) opens the shell on, or the exit code after
+  /// The session `run` with `options` (`--shell`) opens the shell on, or the exit code after
   /// the problem was written to standard error.
-  public static func start(_ arguments: [String], modules: [any FeatureModule]) -> Result<Start, ExitStatus> {
+  public static func start(_ options: RunOptions, modules: [any FeatureModule]) -> Result<Start, ExitStatus> {
     func fail(_ message: String, status: Int32 = 2) -> Result<Start, ExitStatus> {
       StandardStreams.write("workbench run --shell: \(message)\n", to: STDERR_FILENO)
       return .failure(ExitStatus(code: status))
-    }
-    let options: RunOptions
-    do {
-      options = try RunOptions.parse(arguments, cores: 1)
-    } catch {
-      return fail(error.message)
     }
     guard options.paths.count == 1, let file = options.paths.first, !FileSystem.isDirectory(file) else {
       return fail("name one scenario file, with the line to stop at: `workbench run FILE:LINE --shell`")

@@ -92,9 +92,16 @@ import WorkbenchTestSupport
     #expect(session.waitFor("workbench> "))
     session.type("open feed account f\r")
     #expect(session.waitFor("feed · loaded"), "\(session.screen().debugDescription)")
+    // The loaded feed lists #47 too: wait for the prompt drawn after it, so that the search's
+    // own answer is what the next wait sees (the rows can arrive in a later read than the header).
+    let loaded = session.offset(after: "feed · loaded", from: 0) ?? 0
+    #expect(session.waitFor("f feed:account> ", after: loaded))
     var mark = session.transcript.count
     session.type("search rent\r")
-    #expect(session.waitFor("47  Oak Street Rentals", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("search: rent", after: mark), "\(session.screen(from: mark).debugDescription)")
+    let searched = session.offset(after: "search: rent", from: mark) ?? mark
+    #expect(
+      session.waitFor("47  Oak Street Rentals", after: searched), "\(session.screen(from: mark).debugDescription)")
     mark = session.transcript.count
     session.type("detail 47\r")
     #expect(session.waitFor("detail: #47 Oak Street Rentals", after: mark))

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Synchronization
 import WorkbenchCore
 import WorkbenchModuleProtocol

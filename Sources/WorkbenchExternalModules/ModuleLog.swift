@@ -66,8 +66,6 @@ final class ModuleLog: Sendable {
     drained.signal()
   }
 
-  /// Waits (at most `milliseconds`) until what the module printed before it ended is in the
-  /// log, so a message naming the log, or a host about to exit, does not run ahead of it.
   /// The last `count` lines the module printed since `banner` (its latest start), each shown
   /// visibly and cut to 200 characters: what a module that died at start said (a Python
   /// traceback, a missing library). Waits briefly for the module's last words to reach the file.
@@ -82,6 +80,8 @@ final class ModuleLog: Sendable {
     }
   }
 
+  /// Waits (at most `milliseconds`) until what the module printed before it ended is in the
+  /// log, so a message naming the log, or a host about to exit, does not run ahead of it.
   func finish(within milliseconds: Int) {
     if drained.wait(timeout: .now() + .milliseconds(milliseconds)) == .success { drained.signal() }
   }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import WorkbenchCore
 
 #if canImport(Glibc)

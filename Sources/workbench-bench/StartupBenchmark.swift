@@ -27,21 +27,22 @@ enum StartupBenchmark {
     _ = timeProcess(workbench, oneShot)
     _ = timeProcess(workbench, onWorkspace)
     _ = timeProcess(hello, [])
-    var versionTimes: [Double] = []
-    var oneShotTimes: [Double] = []
-    var workspaceTimes: [Double] = []
-    var helloTimes: [Double] = []
-    for _ in 0..<iterations {
-      guard let a = timeProcess(workbench, ["--version"]), let b = timeProcess(hello, []),
-        let c = timeProcess(workbench, oneShot), let d = timeProcess(workbench, onWorkspace)
-      else {
-        return ["startup: could not run \(workbench) or \(hello); build both with -c release first"]
+    // The order turns every iteration, so each command follows each of the others as often (in
+    // a fixed order `--version` always came right after the run that writes a workspace file).
+    let commands: [(binary: String, arguments: [String])] = [
+      (workbench, ["--version"]), (hello, []), (workbench, oneShot), (workbench, onWorkspace),
+    ]
+    var times = [[Double]](repeating: [], count: commands.count)
+    for iteration in 0..<iterations {
+      for step in 0..<commands.count {
+        let which = (iteration + step) % commands.count
+        guard let time = timeProcess(commands[which].binary, commands[which].arguments) else {
+          return ["startup: could not run \(workbench) or \(hello); build both with -c release first"]
+        }
+        times[which].append(time)
       }
-      versionTimes.append(a)
-      helloTimes.append(b)
-      oneShotTimes.append(c)
-      workspaceTimes.append(d)
     }
+    let (versionTimes, helloTimes, oneShotTimes, workspaceTimes) = (times[0], times[1], times[2], times[3])
     let helloMedian = percentile(helloTimes, 50) * 1000
     let versionMedian = percentile(versionTimes, 50) * 1000
     let oneShotMedian = percentile(oneShotTimes, 50) * 1000

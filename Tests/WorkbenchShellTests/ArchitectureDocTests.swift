@@ -209,4 +209,35 @@ import WorkbenchTestSupport
     scan(root + "/Sources")
     #expect(readers == ["Sources/WorkbenchCore/Commands/CommandToken.swift"], "\(readers)")
   }
+
+  /// Nothing the binary is built from imports Foundation, not even `FoundationEssentials`:
+  /// linked in, its metadata cost every start of `workbench` some 33 page faults and 0.1 M
+  /// instructions in the loader, before `main`, whether or not it was used
+  /// (docs/performance.md). JSON goes through `FrameValueEncoder`/`FrameValueDecoder`.
+  @Test func theBinaryDoesNotImportFoundation() throws {
+    let root = repositoryRoot()
+    let banned: Set<String> = ["Foundation", "FoundationEssentials", "FoundationInternationalization"]
+    var found: [String] = []
+    var scanned = 0
+    func scan(_ folder: String) {
+      for name in folderEntries(folder) {
+        let path = folder + "/" + name
+        if name.hasSuffix(".swift") {
+          scanned += 1
+          for line in (readTextFile(path) ?? "").split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init).filter { !$0.hasPrefix("@") }
+            if words.count >= 2, words[0] == "import", banned.contains(words[1]) {
+              found.append("\(path.dropFirst(root.count + 1)): \(line)")
+            }
+          }
+        } else if !name.contains(".") {
+          scan(path)
+        }
+      }
+    }
+    scan(root + "/Sources")
+    scan(root + "/Plugins")
+    #expect(scanned > 100, "scanned only \(scanned) files")
+    #expect(found.isEmpty, "\(found)")
+  }
 }

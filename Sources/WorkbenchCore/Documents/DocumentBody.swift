@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Synchronization
 
 /// The facts a document holds. A module's document type conforms; decoding from untrusted
@@ -281,9 +280,7 @@ final class DocumentEntry {
 
   nonisolated static func encode(_ body: any DocumentBody) throws -> String {
     if let quick = body.encodeQuickly() { return String(decoding: quick, as: UTF8.self) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(body), as: UTF8.self)
+    return try FrameValueEncoder(sortsKeys: true).json(body)
   }
 }
 

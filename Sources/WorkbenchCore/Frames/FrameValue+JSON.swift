@@ -73,3 +73,44 @@ extension FrameValue {
     output.append(UInt8(ascii: "\""))
   }
 }
+
+extension FrameValue {
+  /// The frame as indented JSON for people to read (two spaces a level, a member or an element a
+  /// line, `"key" : value` as Foundation's pretty printer wrote the runner's JSON report before,
+  /// empty lists and objects as `[]` and `{}`), ending without a newline.
+  public var prettyJSONText: String {
+    var output: [UInt8] = []
+    appendPrettyJSON(to: &output, indent: 0)
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  private func appendPrettyJSON(to output: inout [UInt8], indent: Int) {
+    func newline(_ level: Int) {
+      output.append(UInt8(ascii: "\n"))
+      output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+    switch self {
+    case .list(let elements) where !elements.isEmpty:
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1)
+        element.appendPrettyJSON(to: &output, indent: indent + 1)
+      }
+      newline(indent)
+      output.append(UInt8(ascii: "]"))
+    case .object(let object) where !object.members.isEmpty:
+      output.append(UInt8(ascii: "{"))
+      for (index, member) in object.members.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1)
+        FrameValue.appendJSONString(member.key, to: &output)
+        output += " : ".utf8
+        member.value.appendPrettyJSON(to: &output, indent: indent + 1)
+      }
+      newline(indent)
+      output.append(UInt8(ascii: "}"))
+    default: appendJSON(to: &output)
+    }
+  }
+}

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension Host {
   /// What a session of a workspace that holds documents or windows of modules not loaded says
   /// about them, once: which they are, whose they are (when the workspace saw the module) and

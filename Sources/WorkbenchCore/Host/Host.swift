@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The workbench host: the modules it loaded, the documents it holds and the windows open on
 /// them. Front ends (the shell, the scenario runner) send it command lines and show what it
 /// returns. It does no I/O of its own.

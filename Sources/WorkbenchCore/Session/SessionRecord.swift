@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Everything needed to rebuild a session: its documents, its windows in order with their view
 /// state, and which window has focus. Undo histories, frames and live work are not part of it:
 /// only the intent needed to reconstruct each window.

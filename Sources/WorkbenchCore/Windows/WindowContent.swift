@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A window's screen model behind a non-generic face, with the window's view-state history.
 @MainActor
 protocol WindowContent: AnyObject {
@@ -60,9 +58,7 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   var frameStamp: Int? { typedModel.frameStamp }
   var projectedFrame: FrameValue { typedModel.frame }
   func viewStateJSON() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(typedModel.viewState), as: UTF8.self)
+    try FrameValueEncoder(sortsKeys: true).json(typedModel.viewState)
   }
 
   func viewStateRecord() throws -> ViewStateRecord {
@@ -74,9 +70,8 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
       return "its view state was written by a newer version (\(record.version) > \(Model.State.version))"
     }
     do {
-      var json = Data(record.state.utf8)
+      var value = try FrameValueDecoder().decode(FrameValue.self, fromJSON: Array(record.state.utf8))
       if record.version < Model.State.version {
-        var value = try JSONDecoder().decode(FrameValue.self, from: json)
         for version in record.version..<Model.State.version {
           guard let migrated = Model.State.migrate(value, from: version) else {
             return "its view state is version \(record.version), and there is no way from version \(version) "
@@ -84,9 +79,8 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
           }
           value = migrated
         }
-        json = Data(value.jsonText.utf8)
       }
-      let state = try JSONDecoder().decode(Model.State.self, from: json)
+      let state = try FrameValueDecoder().decode(Model.State.self, from: value)
       typedModel.restore(state)
       return nil
     } catch let error as DecodingError {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import WorkbenchCore
 import WorkbenchScenarioFormat
 
 /// JUnit XML and JSON reports of a run, for CI systems.
@@ -62,8 +62,6 @@ public enum ReportWriters {
 
   /// The run as JSON: totals, every scenario with its failure, and file errors.
   public static func json(_ report: SuiteReport) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     struct Document: Encodable {
       var passed: Int
       var failed: Int
@@ -77,8 +75,8 @@ public enum ReportWriters {
       passed: report.passed, failed: report.failed, errors: report.fileErrors.flatMap(\.all).count,
       duration: report.duration, scenarios: report.results, fileErrors: report.fileErrors.flatMap(\.all),
       orphanedSnapshots: report.orphanedSnapshots)
-    guard let data = try? encoder.encode(document) else { return "{}\n" }
-    return String(decoding: data, as: UTF8.self) + "\n"
+    guard let value = try? FrameValueEncoder(sortsKeys: true).encode(document) else { return "{}\n" }
+    return value.prettyJSONText + "\n"
   }
 
   static func escape(_ text: String) -> String {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import WorkbenchCore
 import WorkbenchScenarioFormat
 
 /// Everything a run produced: each scenario's result, the files that could not be loaded, and
@@ -58,8 +58,7 @@ enum WorkerLine {
         return (["P"] + numbers + fields).joined(separator: "\t")
       }
     }
-    guard let data = try? JSONEncoder().encode(message) else { return nil }
-    return String(decoding: data, as: UTF8.self)
+    return try? FrameValueEncoder().json(message)
   }
 
   static func decode(_ line: String) -> WorkerMessage? {
@@ -80,6 +79,6 @@ enum WorkerLine {
         duration: duration, stepsRun: steps, failure: nil, snapshotsWritten: [], snapshotsUsed: Array(fields[7...]))
       return WorkerMessage(result: result, fileError: nil)
     }
-    return try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8))
+    return try? FrameValueDecoder().decode(WorkerMessage.self, fromJSON: Array(line.utf8))
   }
 }

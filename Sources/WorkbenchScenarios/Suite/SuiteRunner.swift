@@ -1,4 +1,3 @@
-import FoundationEssentials
 import WorkbenchCore
 import WorkbenchScenarioFormat
 import WorkbenchStore

@@ -11,6 +11,13 @@ public enum ModuleSettings {
   /// `workbench lsp` loads too, so their commands and fields are known in the editor.
   public static func pathsOfDefaultWorkspace() -> [String] { WorkspaceStore.modulePathsOfDefaultWorkspace() }
 
+  /// The modules the workspace at `path` loads at every start (`workbench lsp -w FILE`).
+  ///
+  /// - Throws: `StoreError` when there is no workspace there, or the file is not one.
+  public static func paths(ofWorkspaceAt path: String) throws(StoreError) -> [String] {
+    try WorkspaceStore.modulePaths(ofWorkspaceAt: path)
+  }
+
   /// `-w FILE`, the only option.
   static let options: [ProgramOption<String?>] = [
     .value(["-w", "--workspace"], "FILE", help: "the workspace whose list to change") { $0 = $1 }

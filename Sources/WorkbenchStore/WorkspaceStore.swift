@@ -607,6 +607,15 @@ public final class WorkspaceStore {
     return (try? store.modulePaths()) ?? []
   }
 
+  /// The modules the workspace at `path` loads at every start. Nothing is created: a path with
+  /// no file, or a file that is not a workspace, is an error that says so.
+  ///
+  /// - Throws: `StoreError` naming the path and what is wrong.
+  public static func modulePaths(ofWorkspaceAt path: String) throws(StoreError) -> [String] {
+    guard FileSystem.exists(path) else { throw StoreError(.other, "there is no workspace at \(path)") }
+    return try WorkspaceStore(path: path).modulePaths()
+  }
+
   /// The modules the default workspace has seen, when there is one (nothing is created): for
   /// a runner's message about a screen no loaded module has.
   public static func knownModulesOfDefaultWorkspace() -> [KnownModule] {

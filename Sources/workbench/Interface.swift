@@ -80,9 +80,9 @@ enum Interface {
         name: "check", synopsis: "check PATH...", summary: "load and check scenario files without running them",
         options: [moduleOption], takesScenarioFiles: true),
       Subcommand(
-        name: "lsp", synopsis: "lsp",
+        name: "lsp", synopsis: "lsp [-w FILE]",
         summary: "serve the Language Server Protocol on standard input and output, for editors (docs/editors.md)",
-        options: [moduleOption], takesScenarioFiles: false),
+        options: options(LanguageServerOptions.options), takesScenarioFiles: false),
       Subcommand(
         name: "reference", synopsis: "reference", summary: "print the command reference in Markdown",
         options: [moduleOption], takesScenarioFiles: false),

@@ -103,6 +103,34 @@ struct ModulePaths {
   }
 }
 
+/// `workbench lsp`'s options: the modules to load besides the workspace's (`-m PATH`), and the
+/// workspace whose modules to load (`-w FILE`; the default workspace without it).
+struct LanguageServerOptions {
+  var paths: [String] = []
+  var workspace: String?
+  static let options: [ProgramOption<LanguageServerOptions>] = [
+    .modules(\.paths),
+    .value(
+      ["-w", "--workspace"], "FILE", help: "load the modules this workspace loads (default: the default workspace's)"
+    ) {
+      $0.workspace = $1
+    },
+  ]
+
+  /// The options in `arguments`; a usage error (an unknown option, an operand) ends the program.
+  static func parse(_ arguments: [String]) -> LanguageServerOptions {
+    var parsed = LanguageServerOptions()
+    do throws(ProgramUsageError) {
+      let operands = try ProgramOptionParser.parse(arguments, options: options, into: &parsed)
+      if let operand = operands.first { throw ProgramUsageError("lsp takes no operands ('\(operand)')") }
+      return parsed
+    } catch {
+      StandardStreams.error("workbench lsp: \(error.message)\n")
+      exit(ExitCode.usage)
+    }
+  }
+}
+
 /// Runs `body` with the built-in modules and the external ones at `paths`, ends the external
 /// modules' processes, and exits with what `body` returned. A module that does not start ends
 /// the program with a usage error.
@@ -190,10 +218,21 @@ case (let name, let rest)? where name == "report":
   exitRunning(withModules: paths) { ScenarioCommand.report(operands, modules: $0) }
 case (let name, let rest)? where name == "lsp":
   // A language server for scenario files on standard input and output (docs/editors.md). The
-  // modules the default workspace loads (`workbench modules add`) are loaded too; one that does
-  // not start is said on standard error (the editor's log) and left out.
-  let (paths, _) = ModulePaths.parse(rest, command: "lsp")
-  let settled = ExternalModules.load(ModuleSettings.pathsOfDefaultWorkspace().filter { !paths.contains($0) })
+  // modules the workspace loads (`workbench modules add`; the default workspace, or `-w FILE`)
+  // are loaded too; one that does not start, or a workspace that cannot be read, is said on
+  // standard error (the editor's log) and left out.
+  let options = LanguageServerOptions.parse(rest)
+  let paths = options.paths
+  var remembered = ModuleSettings.pathsOfDefaultWorkspace()
+  if let workspace = options.workspace {
+    do {
+      remembered = try ModuleSettings.paths(ofWorkspaceAt: workspace)
+    } catch {
+      StandardStreams.error("workbench lsp: \(error.message): its modules are not loaded\n")
+      remembered = []
+    }
+  }
+  let settled = ExternalModules.load(remembered.filter { !paths.contains($0) })
   for problem in settled.errors { StandardStreams.error("workbench lsp: \(problem) (left out)\n") }
   exitRunning(withModules: paths) { modules in
     defer { ExternalModules.shutdown(settled.modules) }

@@ -244,18 +244,19 @@ struct LanguageServerProtocolTests {
     #expect(complete(3, 28) == ["window", "book"])
   }
 
-  /// The modules the default workspace loads (`workbench modules add`) are loaded by
-  /// `workbench lsp` too: a scenario on their screens checks clean, where without them the
-  /// screen is unknown.
-  @Test func theDefaultWorkspacesModulesAreKnownToTheServer() {
-    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  /// The fixture module's executable, built beside the workbench.
+  static var fixtureModule: String {
+    String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  }
+
+  /// A whole editor session, framed: it opens a scenario on the fixture module's `tally` screen,
+  /// which checks clean only when that module is loaded, and shuts the server down.
+  static var pokesSession: String {
     let scenario = "scenario: Pokes\nwindows:\n  t: tally pokes\nsteps:\n  - t: poke\n"
     func framed(_ message: FrameValue) -> String {
-      let body = message.jsonText
-      return "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+      "Content-Length: \(message.jsonText.utf8.count)\r\n\r\n" + message.jsonText
     }
-    let input =
-      framed(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+    return framed(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
       + framed([
         "jsonrpc": "2.0", "method": "textDocument/didOpen",
         "params": [
@@ -264,6 +265,14 @@ struct LanguageServerProtocolTests {
           ]
         ],
       ]) + framed(["jsonrpc": "2.0", "id": 2, "method": "shutdown"]) + framed(["jsonrpc": "2.0", "method": "exit"])
+  }
+
+  /// The modules the default workspace loads (`workbench modules add`) are loaded by
+  /// `workbench lsp` too: a scenario on their screens checks clean, where without them the
+  /// screen is unknown.
+  @Test func theDefaultWorkspacesModulesAreKnownToTheServer() {
+    let fixture = Self.fixtureModule
+    let input = Self.pokesSession
     let home = makeTemporaryFolder()
     let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state"]
     let without = ChildProcess.runWorkbench(["lsp"], input: Array(input.utf8), environment: environment)
@@ -273,6 +282,34 @@ struct LanguageServerProtocolTests {
     let with = ChildProcess.runWorkbench(["lsp"], input: Array(input.utf8), environment: environment)
     #expect(with.status == 0, "\(with.stderr)")
     #expect(with.stdout.contains(#""diagnostics":[]"#), "\(with.stdout)")
+  }
+
+  /// `workbench lsp -w FILE` loads the modules of that workspace rather than the default one's:
+  /// the editor of a project with a workspace of its own knows that project's modules. A
+  /// workspace that is not there is said on standard error, and the server still serves.
+  @Test func aWorkspaceNamedWithDashWLendsTheServerItsModules() {
+    let fixture = Self.fixtureModule
+    let input = Self.pokesSession
+    let home = makeTemporaryFolder()
+    let environment: [String: String?] = ["XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state"]
+    let project = home + "/project.db"
+    let added = ChildProcess.runWorkbench(["modules", "add", fixture, "-w", project], environment: environment)
+    #expect(added.status == 0, "\(added.stderr)")
+    let byDefault = ChildProcess.runWorkbench(["lsp"], input: Array(input.utf8), environment: environment)
+    #expect(byDefault.stdout.contains("unknown screen 'tally'"), "\(byDefault.stdout)\(byDefault.stderr)")
+    for arguments in [["lsp", "-w", project], ["-w", project, "lsp"]] {
+      let named = ChildProcess.runWorkbench(arguments, input: Array(input.utf8), environment: environment)
+      #expect(named.status == 0, "\(arguments): \(named.stderr)")
+      #expect(named.stdout.contains(#""diagnostics":[]"#), "\(arguments): \(named.stdout)")
+    }
+    let missing = ChildProcess.runWorkbench(
+      ["lsp", "-w", home + "/nowhere.db"], input: Array(input.utf8), environment: environment)
+    #expect(missing.status == 0, "\(missing.stderr)")
+    #expect(
+      missing.stderr.contains("workbench lsp: there is no workspace at \(home)/nowhere.db: its modules are not loaded"),
+      "\(missing.stderr)")
+    #expect(missing.stdout.contains("unknown screen 'tally'"), "\(missing.stdout)")
+    #expect(readTextFile(home + "/nowhere.db") == nil, "the server made a workspace")
   }
 
   /// Over a field of an expectation, what the field means: a built-in screen's, a Swift module

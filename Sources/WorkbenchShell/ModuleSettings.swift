@@ -7,14 +7,12 @@ import WorkbenchSystem
 /// kept in the workspace.
 @MainActor
 public enum ModuleSettings {
-  /// The modules the default workspace loads at every start (`workbench modules add`): what
-  /// `workbench lsp` loads too, so their commands and fields are known in the editor.
-  public static func pathsOfDefaultWorkspace() -> [String] { WorkspaceStore.modulePathsOfDefaultWorkspace() }
-
-  /// The modules the workspace at `path` loads at every start (`workbench lsp -w FILE`).
+  /// The modules the workspace at `path` (the default one when `nil`) loads at every start
+  /// (`workbench modules add`): what `workbench lsp` loads too, so their commands and fields
+  /// are known in the editor.
   ///
-  /// - Throws: `StoreError` when there is no workspace there, or the file is not one.
-  public static func paths(ofWorkspaceAt path: String) throws(StoreError) -> [String] {
+  /// - Throws: `StoreError` when a named workspace is not there, or the file is not one.
+  public static func paths(ofWorkspaceAt path: String?) throws(StoreError) -> [String] {
     try WorkspaceStore.modulePaths(ofWorkspaceAt: path)
   }
 

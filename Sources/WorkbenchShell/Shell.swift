@@ -72,9 +72,6 @@ public enum Shell {
     if options.commands == nil {
       do {
         session.journal = try SessionJournal(startingAt: session)
-      } catch let error as CommandError {
-        output.writeError(
-          "time travel is off in this session: its start could not be kept (\(error.message))", place: nil)
       } catch {
         output.writeError("time travel is off in this session: its start could not be kept (\(error))", place: nil)
       }

@@ -598,21 +598,17 @@ public final class WorkspaceStore {
     }
   }
 
-  /// The modules the default workspace loads at every start (`workbench modules add`), when
-  /// there is one (nothing is created).
-  public static func modulePathsOfDefaultWorkspace() -> [String] {
-    guard let path = defaultPath(), FileSystem.exists(path), let store = try? WorkspaceStore(path: path) else {
-      return []
-    }
-    return (try? store.modulePaths()) ?? []
-  }
-
-  /// The modules the workspace at `path` loads at every start. Nothing is created: a path with
-  /// no file, or a file that is not a workspace, is an error that says so.
+  /// The modules the workspace at `path` (the default workspace when `nil`) loads at every
+  /// start (`workbench modules add`). Nothing is created: no default workspace yet loads
+  /// nothing; a named path with no file there is an error, as is a file that is not a workspace.
   ///
   /// - Throws: `StoreError` naming the path and what is wrong.
-  public static func modulePaths(ofWorkspaceAt path: String) throws(StoreError) -> [String] {
-    guard FileSystem.exists(path) else { throw StoreError(.other, "there is no workspace at \(path)") }
+  public static func modulePaths(ofWorkspaceAt path: String?) throws(StoreError) -> [String] {
+    guard let path = path ?? defaultPath() else { return [] }
+    guard FileSystem.exists(path) else {
+      if path == defaultPath() { return [] }
+      throw StoreError(.other, "there is no workspace at \(path)")
+    }
     return try WorkspaceStore(path: path).modulePaths()
   }
 

@@ -176,10 +176,12 @@ public enum FileSystem {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
-  /// `relative` resolved against `folder`, unless it is absolute.
+  /// `relative` resolved against `folder`, unless it is absolute (`/` as the folder gives
+  /// `/relative`, not `//relative`).
   public static func resolve(_ relative: String, from folder: String) -> String {
     if relative.hasPrefix("/") { return relative }
-    return folder == "." ? relative : folder + "/" + relative
+    if folder == "." { return relative }
+    return folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
   }
 }
 

@@ -93,13 +93,26 @@ struct ModulePaths {
   /// The paths and the other words of `arguments`; a usage error ends the program.
   static func parse(_ arguments: [String], command: String) -> (paths: [String], operands: [String]) {
     var parsed = ModulePaths()
-    do {
-      let operands = try ProgramOptionParser.parse(arguments, options: options, into: &parsed)
-      return (parsed.paths, operands)
-    } catch {
-      StandardStreams.error("workbench \(command): \(error.message)\n")
-      exit(ExitCode.usage)
+    let operands = parseOptions(arguments, options, into: &parsed, command: command)
+    return (parsed.paths, operands)
+  }
+}
+
+/// The operands of a subcommand's `arguments`, its options applied to `target`. A usage error
+/// (an unknown option, a missing value, an operand where it takes none) ends the program.
+func parseOptions<Target>(
+  _ arguments: [String], _ options: [ProgramOption<Target>], into target: inout Target, command: String,
+  operands allowed: Bool = true
+) -> [String] {
+  do throws(ProgramUsageError) {
+    let operands = try ProgramOptionParser.parse(arguments, options: options, into: &target)
+    if !allowed, let operand = operands.first {
+      throw ProgramUsageError("\(command) takes no operands ('\(operand)')")
     }
+    return operands
+  } catch {
+    StandardStreams.error("workbench \(command): \(error.message)\n")
+    exit(ExitCode.usage)
   }
 }
 
@@ -117,18 +130,6 @@ struct LanguageServerOptions {
     },
   ]
 
-  /// The options in `arguments`; a usage error (an unknown option, an operand) ends the program.
-  static func parse(_ arguments: [String]) -> LanguageServerOptions {
-    var parsed = LanguageServerOptions()
-    do throws(ProgramUsageError) {
-      let operands = try ProgramOptionParser.parse(arguments, options: options, into: &parsed)
-      if let operand = operands.first { throw ProgramUsageError("lsp takes no operands ('\(operand)')") }
-      return parsed
-    } catch {
-      StandardStreams.error("workbench lsp: \(error.message)\n")
-      exit(ExitCode.usage)
-    }
-  }
 }
 
 /// Runs `body` with the built-in modules and the external ones at `paths`, ends the external
@@ -221,16 +222,15 @@ case (let name, let rest)? where name == "lsp":
   // modules the workspace loads (`workbench modules add`; the default workspace, or `-w FILE`)
   // are loaded too; one that does not start, or a workspace that cannot be read, is said on
   // standard error (the editor's log) and left out.
-  let options = LanguageServerOptions.parse(rest)
+  var options = LanguageServerOptions()
+  _ = parseOptions(rest, LanguageServerOptions.options, into: &options, command: "lsp", operands: false)
   let paths = options.paths
-  var remembered = ModuleSettings.pathsOfDefaultWorkspace()
-  if let workspace = options.workspace {
-    do {
-      remembered = try ModuleSettings.paths(ofWorkspaceAt: workspace)
-    } catch {
-      StandardStreams.error("workbench lsp: \(error.message): its modules are not loaded\n")
-      remembered = []
-    }
+  let remembered: [String]
+  do {
+    remembered = try ModuleSettings.paths(ofWorkspaceAt: options.workspace)
+  } catch {
+    StandardStreams.error("workbench lsp: \(error.message): its modules are not loaded\n")
+    remembered = []
   }
   let settled = ExternalModules.load(remembered.filter { !paths.contains($0) })
   for problem in settled.errors { StandardStreams.error("workbench lsp: \(problem) (left out)\n") }

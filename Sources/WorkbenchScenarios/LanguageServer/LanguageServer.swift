@@ -664,9 +664,7 @@ public final class LanguageServer {
 
   /// A path a file names (`include:`, `file:`), relative to the file at `uri`, made whole.
   static func resolve(_ named: String, from uri: String) -> String {
-    if named.hasPrefix("/") { return named }
-    let folder = FileSystem.folder(of: path(of: uri))
-    return (folder.hasSuffix("/") ? folder : folder + "/") + named
+    FileSystem.resolve(named, from: FileSystem.folder(of: path(of: uri)))
   }
 
   /// The scenario files under the folder of `path` (four levels deep, snapshot and data folders
@@ -1013,10 +1011,10 @@ public final class LanguageServer {
       ]
     }
     if let include = line.wholeMatch(of: /\s*-?\s*include:\s+(\S+)\s*/) {
-      let path = Self.path(of: uri)
-      let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-      let target = include.1.hasPrefix("/") ? String(include.1) : folder + "/" + include.1
-      return ["uri": .string("file://" + target), "range": Self.range(in: [], line: 0, column: 1)]
+      return [
+        "uri": .string("file://" + Self.resolve(String(include.1), from: uri)),
+        "range": Self.range(in: [], line: 0, column: 1),
+      ]
     }
     // `${name}`: where the parameter is defined (the flow's `params:`, the first example row that
     // gives it, the `repeat:` for `iteration`).

@@ -30,8 +30,10 @@ let package = Package(
     // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
     .target(name: "WorkbenchCore"),
 
-    // Files and standard streams on POSIX calls, for the front ends and the store.
-    .target(name: "WorkbenchSystem"),
+    // Files, standard streams and child processes on POSIX calls, for the front ends and the store.
+    .target(name: "WorkbenchSystem", dependencies: ["CSystemCalls"]),
+    // The two GNU calls Swift's Glibc module leaves out (pipe2, closefrom for posix_spawn).
+    .target(name: "CSystemCalls"),
 
     // A session both front ends are thin clients of: the host on its workspace, line
     // execution, relaunch, unsaved work, saving and the end of the session.

@@ -21,7 +21,7 @@ status=0
 for target in "${targets[@]}"; do
   case "$target" in
     scenario-loader) seeds=(Scenarios Tests/WorkbenchScenariosTests/Broken); dict=Fuzz/yaml.dict ;;
-    language-server) seeds=(Fuzz/corpus/language-server Scenarios); dict=Fuzz/json.dict ;;
+    language-server) seeds=(Fuzz/corpus/language-server Scenarios); dict=Fuzz/lsp.dict ;;
     command-line) seeds=(Fuzz/corpus/command-line); dict=Fuzz/commands.dict ;;
     *) seeds=("Fuzz/corpus/$target"); dict=Fuzz/json.dict ;;
   esac

@@ -51,13 +51,23 @@ enum Harness: String, CaseIterable {
         _ = try? host.run(line: String(part))
       }
     case .languageServer:
-      var framed = bytes
-      while let body = LanguageServerTransport.message(in: &framed) { _ = Self.server.receive(body) }
+      // The bytes as a stream (headers, lengths, garbage between) in two reads split where the
+      // second byte says, then as one message's body.
+      var transport = LanguageServerTransport()
+      let split = min(bytes.count, Int(bytes.dropFirst().first ?? 0) * 4)
+      for part in [bytes[..<split], bytes[split...]] {
+        transport.append(part)
+        while let event = transport.next() {
+          if case .message(let body) = event { _ = Self.server.receive(body) }
+        }
+      }
       _ = Self.server.receive(bytes)
       guard let text = String(validating: bytes, as: UTF8.self) else { return }
       let uri: FrameValue = "file:///nonexistent/fuzz/input.yaml"
-      let line = FrameValue.integer(Int(bytes.first ?? 0) % 8)
-      let character = FrameValue.integer(Int(bytes.last ?? 0) % 40)
+      // Small lines mostly; now and then one at the ends of what LSP and Int allow.
+      let lines = [0, 1, 2, 3, 4, 5, Int(Int32.max), Int.max, Int.min, -1, Int(Int32.max) + 1]
+      let line = FrameValue.integer(lines[Int(bytes.first ?? 0) % lines.count])
+      let character = FrameValue.integer((bytes.last ?? 0) == 255 ? Int.max : Int(bytes.last ?? 0) % 40)
       let messages: [FrameValue] = [
         [
           "jsonrpc": "2.0", "method": "textDocument/didOpen",
@@ -89,6 +99,10 @@ enum Harness: String, CaseIterable {
         [
           "jsonrpc": "2.0", "id": 6, "method": "workspace/executeCommand",
           "params": ["command": "workbench.runTo", "arguments": [uri, line]],
+        ],
+        [
+          "jsonrpc": "2.0", "id": 7, "method": "workspace/executeCommand",
+          "params": ["command": "workbench.run", "arguments": [uri, line]],
         ],
         [
           "jsonrpc": "2.0", "method": "textDocument/didChange",

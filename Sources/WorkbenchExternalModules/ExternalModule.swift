@@ -288,9 +288,16 @@ public final class ProxyScreen: ScreenModel {
       currentFrame = ["error": "no module process for this screen"]
       return
     }
-    // Opening a window on a module that stopped starts it again, a limited number of times.
-    if !process.isRunning, process.restarts < ModuleProcess.automaticRestartLimit {
-      try? process.restart()
+    // Opening a window on a module that stopped (or ended since its last request) starts it
+    // again, a limited number of times in each session; the restart opens every window on it,
+    // this one too.
+    if !process.noticeEnd(), process.mayRestart(in: session) {
+      do {
+        try process.restart(in: session)
+      } catch {
+        currentFrame = ["error": .string(error.message)]
+      }
+      return
     }
     do {
       take(try process.call(request("open")))
@@ -328,6 +335,9 @@ public final class ProxyScreen: ScreenModel {
   }
 
   public var frame: FrameValue {
+    // A module gone since its last request shows so at once: no expectation passes on the
+    // last frame it sent.
+    process?.noticeEnd()
     if let reason = process?.stopReason { return ["error": .string("the module stopped: \(reason)")] }
     return currentFrame
   }
@@ -357,6 +367,23 @@ public final class ProxyScreen: ScreenModel {
     guard let process = screen.process else {
       throw CommandError("window \(window.label) does not show a \(module) screen")
     }
+    // A stop anywhere in the command (its reply, the commit in it, the updates) is the command's
+    // error, and its windows close.
+    do {
+      return try process.duringCommand { () throws(CommandError) -> CommandOutput in
+        try forward(line, to: screen, in: window, process: process, module: module, name: name, context: context)
+      }
+    } catch {
+      if !process.isRunning { closeWindows(of: process, in: context) }
+      throw error
+    }
+  }
+
+  /// Sends a command line to the module for `screen`'s window and takes what the reply says.
+  private static func forward(
+    _ line: String, to screen: ProxyScreen, in window: Window, process: ModuleProcess, module: String, name: String,
+    context: CommandContext
+  ) throws(CommandError) -> CommandOutput {
     let reply: FrameValue
     _ = process.takeRefusal()
     do {
@@ -364,7 +391,6 @@ public final class ProxyScreen: ScreenModel {
     } catch {
       // What the refused work learnt from outside is kept (an answer that made it fail).
       if let refusal = process.takeRefusal() { screen.takeFacts(refusal) }
-      if !process.isRunning { closeWindows(of: process, in: context) }
       throw error
     }
     // A document that comes back malformed is a protocol violation, not "nothing to save":
@@ -445,9 +471,12 @@ extension ProxyScreen {
     -> CommandOutput
   {
     let session = process.session(of: context.host.services)
-    let reply = try process.call(["type": "command", "line": .string(line), "session": .integer(session)])
-    process.takeTimers(reply, in: session)
-    process.takeUpdates(reply, in: session)
+    let reply = try process.duringCommand { () throws(CommandError) -> FrameValue in
+      let reply = try process.call(["type": "command", "line": .string(line), "session": .integer(session)])
+      process.takeTimers(reply, in: session)
+      process.takeUpdates(reply, in: session)
+      return reply
+    }
     // Nothing to say is nothing shown, as for a built-in command run with no window.
     if let output = reply["output"]?.stringValue { return .text(output) }
     return .nothing

@@ -147,7 +147,8 @@ public final class ModuleProcess {
     guard let protocolLog else { return }
     let line = Array(
       (FrameValue.object(FrameObject(members: [("from", .string(side)), ("message", message)])).jsonText + "\n").utf8)
-    let descriptor = open(protocolLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    // It holds document bodies: readable by the user only, as the workspace is.
+    let descriptor = open(protocolLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return }
     _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
@@ -163,7 +164,18 @@ public final class ModuleProcess {
     if version >= 2, requestType != "end" { try endSessions() }
     let reply: FrameValue
     runningLine = request["line"]?.stringValue
-    defer { runningLine = nil }
+    let outer = requestInFlight
+    requestInFlight = requestType
+    defer {
+      runningLine = nil
+      requestInFlight = outer
+    }
+    // A process that exited since the last request (or whose child kept its pipes after it
+    // exited, §9) is stopped now, not served through whatever holds its pipes.
+    if let ended = reapIfEnded() {
+      stop("it ended between requests", status: ended)
+      throw stoppedError(stopReason ?? "it ended")
+    }
     // Every request is numbered; a reply that carries an id must carry this one (§7): a late
     // second reply to an earlier request can then never be taken for this one's.
     requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
@@ -323,6 +335,44 @@ public final class ModuleProcess {
     return refusal
   }
 
+  /// The type of the request on its way (`command`, `timer`, `end`...), while one is, to say
+  /// what the module was doing when it stopped.
+  private var requestInFlight: String?
+  /// Whether a command's work with the module is going on (`duringCommand`): a stop then is that
+  /// command's error; any other stop is an incident of the sessions.
+  private var inCommand = false
+
+  /// Runs a command's work with the module (its request, and what its reply asks): a stop
+  /// anywhere in it is the command's error, said once, by the command.
+  func duringCommand<Result>(_ body: () throws(CommandError) -> Result) throws(CommandError) -> Result {
+    let outer = inCommand
+    inCommand = true
+    defer { inCommand = outer }
+    let wasRunning = isRunning
+    let result = try body()
+    if wasRunning, let stopReason { throw stoppedError(stopReason) }
+    return result
+  }
+
+  /// The process's wait status when it has ended (reaped now); `nil` while it runs.
+  private func reapIfEnded() -> Int32? {
+    guard pid > 0 else { return nil }
+    var status: Int32 = 0
+    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    pid = 0
+    return status
+  }
+
+  /// Notices a process that ended on its own since the last request (a window's frame is read,
+  /// a session looks for changes): it is stopped, and the sessions are told where it is seen.
+  /// - Returns: whether the module is running.
+  @discardableResult
+  public func noticeEnd() -> Bool {
+    guard stopReason == nil else { return false }
+    if let status = reapIfEnded() { stop("it ended between requests", status: status) }
+    return isRunning
+  }
+
   /// What a module that did not start printed last, for its error: a Python traceback, a
   /// missing library (empty when it printed nothing, or has no log).
   private func lastWords() -> String {
@@ -366,6 +416,10 @@ public final class ModuleProcess {
   /// A timer the module set is due: it is told, and the windows it changed take their frames.
   private func timerDue(_ id: String, in session: Int) {
     guard isRunning, let entry = entry(of: session) else { return }
+    // What the reply asks for is the timer's too: a stop there is said as the timer's.
+    let outer = requestInFlight
+    requestInFlight = "timer"
+    defer { requestInFlight = outer }
     // Timers that keep setting one another at once are a loop: on real time nothing else stops
     // them (the virtual clock refuses first), so past 1,000 in a second of the session's time
     // the module is stopped (§11).
@@ -430,6 +484,8 @@ public final class ModuleProcess {
     var changeTimes: [Duration] = []
     /// When its last timers came due (§11 limits them to 1,000 a second).
     var timerTimes: [Duration] = []
+    /// How many times a window opening in the session started the module again.
+    var restarts = 0
     init(services: SessionServices, number: Int) {
       self.services = services
       self.number = number
@@ -452,7 +508,24 @@ public final class ModuleProcess {
       descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil })
     // A recording that starts now keeps the states of the module's services in this session.
     services.facts.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
+    // The module hears of the session's end when it ends, so a module that dies of it dies in
+    // that session (which is told), not in the next one's first request.
+    services.onEnd { [weak self] in self?.endSession(number) }
     return number
+  }
+
+  /// Tells the module a session ended (§16) and lets go of what the host kept for it.
+  private func endSession(_ number: Int) {
+    guard let index = sessions.firstIndex(where: { $0.number == number }) else { return }
+    let entry = sessions[index]
+    for timer in entry.timers.values { timer.cancel() }
+    changes.removeAll { $0["session"]?.integerValue == number }
+    guard version >= 2, noticeEnd() else {
+      sessions.remove(at: index)
+      return
+    }
+    _ = try? call(["type": "end", "session": .integer(number)])
+    sessions.removeAll { $0.number == number }
   }
 
   /// The states of the services the module holds for a session (a network's, a bridge's), as a
@@ -475,7 +548,7 @@ public final class ModuleProcess {
   /// Whether the module said, unasked, that windows of a session changed (§19); reads what it
   /// sent. A replay uses the recording's changes, so the module's never wait.
   func changesWait(in session: Int) -> Bool {
-    guard version >= 2, isRunning, let channel, let descriptor = readDescriptor else { return false }
+    guard noticeEnd(), version >= 2, let channel, let descriptor = readDescriptor else { return false }
     // A module that closed its end is gone: stopped now, so the shell stops waiting on it.
     var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     if !channel.hasBufferedInput, poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) == 0,
@@ -581,9 +654,16 @@ public final class ModuleProcess {
 
   /// Kills the process, and every process it started, and records why (with the signal, when
   /// it died of one on its own).
-  func stop(_ reason: String) {
+  func stop(_ reason: String, status collected: Int32? = nil) {
     guard stopReason == nil else { return }
     var reason = reason
+    if let collected {
+      let signal = collected & 0x7f
+      reason +=
+        signal != 0
+        ? " (it crashed: signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
+        : " (it exited with status \((collected >> 8) & 0xff))"
+    }
     if pid > 0 {
       var status: Int32 = 0
       var ended = waitpid(pid, &status, WNOHANG) == pid
@@ -620,6 +700,37 @@ public final class ModuleProcess {
     channel = nil
     // Everything it printed up to its end is in the log before anyone is pointed to it.
     moduleLog?.finish(within: 500)
+    // Its timers die with it: a session waiting for them (`settle`) does not wait on a module
+    // that cannot answer them.
+    for entry in sessions {
+      for timer in entry.timers.values { timer.cancel() }
+      entry.timers = [:]
+    }
+    // A stop outside a command (its timer, a refresh, the end of a session, or noticed between
+    // requests) is said in each session where it is noticed; a command's stop is its error.
+    if !inCommand, requestInFlight != "command", requestInFlight != ReplyRules.commandInNoWindow,
+      reason != "the host ended", !reason.hasPrefix("restarted")
+    {
+      let incident = stoppedIncident(reason)
+      for entry in sessions { entry.services?.report(incident: incident) }
+    }
+  }
+
+  /// A stop outside a command, as the session is told it.
+  private func stoppedIncident(_ reason: String) -> String {
+    let during: String
+    switch requestInFlight {
+    case "timer"?: during = " while its timer ran"
+    case "end"?: during = " as a session ended"
+    case "refresh"?: during = " as a window on it was refreshed"
+    case "close"?: during = " as a window on it closed"
+    case "open"?, "restore"?: during = " as a window on it opened"
+    case "capture"?: during = " as a recording started"
+    default: during = ""
+    }
+    let log = logPath.map { "; what it printed is in \($0)" } ?? ""
+    return "the module \(name) stopped\(during): \(reason). Its windows show the error until it starts again "
+      + "(when a window opens on it, or `restart-module \(name)`), and open again then with their view state\(log)"
   }
 
   /// Ends the module and everything it started, as the host does when it exits: its input is
@@ -728,16 +839,34 @@ public final class ModuleProcess {
   }
   var screens: [ScreenBox] = []
 
-  /// Starts a stopped module again.
+  /// Starts a stopped module again; every window still open on it opens again on the new
+  /// process (it is sent `open` with its view state), as after a reload.
   public func restart() throws(CommandError) {
     if stopReason == nil { stop("restarted") }
-    restarts += 1
+    restarts = OutsideNumbers.saturatingSuccessor(of: restarts)
     try start()
+    screens.removeAll { $0.screen == nil }
+    for box in screens { box.screen?.reopen() }
   }
 
-  /// A key for a new window on this module, unique for the process's life.
+  /// Whether a window opening in `session` may start the stopped module again: each session has
+  /// `automaticRestartLimit` starts of its own (a scenario's do not spend the next one's, a
+  /// replay's do not spend the live session's).
+  func mayRestart(in session: Int) -> Bool {
+    (entry(of: session)?.restarts ?? 0) < Self.automaticRestartLimit
+  }
+
+  /// Starts the stopped module again for a window opening in `session`, counting it there.
+  func restart(in session: Int) throws(CommandError) {
+    if let entry = entry(of: session) { entry.restarts = OutsideNumbers.saturatingSuccessor(of: entry.restarts) }
+    try restart()
+  }
+
+  /// A key for a new window on this module: never one a window on it has now (a module may have
+  /// chosen it for a window it opened, §17), never one given out before.
   func nextWindowKey() -> String {
-    windowKeys += 1
+    let used = Set(screens.compactMap { $0.screen?.key })
+    repeat { windowKeys = OutsideNumbers.saturatingSuccessor(of: windowKeys) } while used.contains("w\(windowKeys)")
     return "w\(windowKeys)"
   }
   private var windowKeys = 0

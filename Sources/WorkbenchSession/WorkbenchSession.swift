@@ -211,7 +211,9 @@ public final class WorkbenchSession {
   /// windows end properly first.
   private func adopt(_ other: WorkbenchSession) {
     end()
+    let carried = endServices(of: host)
     host = other.host
+    for incident in carried { host.services.report(incident: incident) }
     store = other.store
     environment = other.environment
     clockMode = other.clockMode
@@ -259,8 +261,10 @@ public final class WorkbenchSession {
       try store.saveSession(record)
       savedSession = record
       end()
+      let carried = endServices(of: host)
       host = try Self.restore(
         from: store, registry: registry, environment: environment, clock: clockMode, includingWindows: true)
+      for incident in carried { host.services.report(incident: incident) }
       follow(host)
     } catch let error as StoreError {
       throw CommandError(error.message)
@@ -293,6 +297,27 @@ public final class WorkbenchSession {
   /// last saved.
   public func end() {
     for window in host.windows { host.closeWindow(window.id) }
+  }
+
+  /// The session is over (a scenario ran, the shell quits): what kept state for it is told
+  /// now (a module process gets `end`), so what goes wrong then is this session's.
+  ///
+  /// - Returns: what went wrong meanwhile (a module that stopped as it was told).
+  @discardableResult
+  public func finish() -> [String] {
+    host.services.end()
+    return host.services.takeIncidents()
+  }
+
+  /// What went wrong outside a command since the last time (a module process that stopped
+  /// while the prompt waited), once.
+  public func takeIncidents() -> [String] { host.services.takeIncidents() }
+
+  /// Ends the services of a host being replaced (a relaunch, a move in time): what kept state
+  /// for them is told now, and what went wrong then is said on the host that replaces it.
+  private func endServices(of old: Host) -> [String] {
+    old.services.end()
+    return old.services.takeIncidents()
   }
 
   // MARK: Building hosts

@@ -77,9 +77,11 @@ public enum ModuleCheck {
     var session: Int?
     /// The windows open in the module (their keys), for checking its updates (§15).
     var openKeys: Set<String> = []
-    /// The timers the module asked for and has not had fired or cancelled, in the order set,
-    /// with their delays (§14); how many it set and cancelled; updates naming no open window.
-    private(set) var pendingTimers: [(id: String, after: Int)] = []
+    /// The timers the module asked for and has not had fired or cancelled, by id, with their
+    /// delays and the order they were set in (§14); how many it set and cancelled; updates
+    /// naming no open window. (By id, so a reply setting 100,000 costs 100,000 steps, not their
+    /// square.)
+    private(set) var pendingTimers: [String: (after: Int, order: Int)] = [:]
     private(set) var timersSet = 0
     private(set) var timersCancelled = 0
     /// The most timers pending at once (§11 limits them).
@@ -111,15 +113,12 @@ public enum ModuleCheck {
     /// Takes what a reply asks of the host's clock and windows (protocol 2).
     private func follow(_ reply: FrameValue) {
       for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
-        let before = pendingTimers.count
-        pendingTimers.removeAll { $0.id == id }
-        timersCancelled += before - pendingTimers.count
+        if pendingTimers.removeValue(forKey: id) != nil { timersCancelled += 1 }
       }
       for timer in reply["timers"]?.elements ?? [] {
         guard let id = timer["id"]?.stringValue, let after = timer["after"]?.integerValue else { continue }
-        pendingTimers.removeAll { $0.id == id }
-        pendingTimers.append((id, after))
         timersSet += 1
+        pendingTimers[id] = (after, timersSet)
       }
       mostPending = max(mostPending, pendingTimers.count)
       for opened in reply["opened"]?.elements ?? [] {
@@ -135,12 +134,18 @@ public enum ModuleCheck {
       }
     }
 
-    /// The next timer due (the shortest delay), taken off the list.
+    /// The next timer due (the shortest delay, the earliest set among equals), taken off the list.
     func takeNextTimer() -> String? {
-      guard let next = pendingTimers.enumerated().min(by: { $0.element.after < $1.element.after }) else { return nil }
-      pendingTimers.remove(at: next.offset)
-      return next.element.id
+      guard
+        let next = pendingTimers.min(by: { ($0.value.after, $0.value.order) < ($1.value.after, $1.value.order) })
+      else { return nil }
+      pendingTimers[next.key] = nil
+      return next.key
     }
+
+    /// The request the process the host started had ended by, when it ended while something it
+    /// left behind (a child holding its pipes) went on answering (§9).
+    private(set) var endedWhileServing: (request: String, status: Int32)?
 
     func ask(_ message: FrameValue) throws(ChannelError) -> FrameValue {
       // Numbered as the host numbers them (§7); a reply that names an id must name this one.
@@ -161,6 +166,11 @@ public enum ModuleCheck {
         reply = try channel.receive(timeout: 5000)
       }
       lastReply = reply
+      // The process the host started must be the one answering: one that forked and exited
+      // leaves a child the host never started on its pipes.
+      if endedWhileServing == nil, let ended = exitStatus(within: 0) {
+        endedWhileServing = (message["type"]?.stringValue ?? "?", ended)
+      }
       if let echoed = reply["id"], echoed != .integer(requestCount) {
         wrongIDs.append("\(message["type"]?.stringValue ?? "?") \(requestCount) answered as \(echoed.jsonText)")
       }
@@ -199,13 +209,13 @@ public enum ModuleCheck {
 
     func exitStatus(within milliseconds: Int) -> Int32? {
       if let status { return status }
-      for _ in 0..<max(1, milliseconds / 10) {
+      for attempt in 0..<max(1, milliseconds / 10) {
         var result: Int32 = 0
         if waitpid(pid, &result, WNOHANG) == pid {
           status = result
           return result
         }
-        usleep(10_000)
+        if milliseconds > 0, attempt + 1 < max(1, milliseconds / 10) { usleep(10_000) }
       }
       return nil
     }
@@ -300,7 +310,9 @@ public enum ModuleCheck {
     lines.append(
       "\(checks.count - checks.filter { !$0.passed }.count) passed, \(checks.filter { !$0.passed }.count) failed"
         + (baseline.isEmpty ? "" : " (\(baseline.count) in the baseline)"))
-    StandardStreams.write(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+    // What the module said (a refusal, its version, a screen's kind) is shown, never obeyed: its
+    // escape sequences and bells are written visibly.
+    StandardStreams.write(TerminalText.visible(lines.joined(separator: "\n")) + "\n", to: STDOUT_FILENO)
     return failed == 0 ? 0 : 1
   }
 
@@ -379,14 +391,17 @@ public enum ModuleCheck {
     var fired = 0
     var timerProblems: [String] = []
     func fireTimers() {
-      while fired < 100, let id = peer.takeNextTimer() {
+      // Past the §11 limit the host stops the module rather than fire its timers.
+      while fired < 100, peer.mostPending <= ModuleProtocol.maximumPendingTimers, let id = peer.takeNextTimer() {
         fired += 1
         let problems = Self.problems(peer.reply(to: ["type": "timer", "timer": .string(id)])) {
           ReplyRules.problems(with: $0, toRequest: "timer")
         }
         if !problems.isEmpty { timerProblems.append("timer \(id): " + problems.joined(separator: "; ")) }
       }
-      if fired >= 100, !peer.pendingTimers.isEmpty, !timerProblems.contains(where: { $0.hasPrefix("timers that") }) {
+      if fired >= 100, !peer.pendingTimers.isEmpty, peer.mostPending <= ModuleProtocol.maximumPendingTimers,
+        !timerProblems.contains(where: { $0.hasPrefix("timers that") })
+      {
         timerProblems.append("timers that do not set one another again without end (100 fired, more still due)")
       }
     }
@@ -541,6 +556,15 @@ public enum ModuleCheck {
           + (peer.extraReplies.isEmpty ? "" : "; more came after: " + peer.extraReplies.joined(separator: ", "))
           + (peer.wrongIDs.isEmpty ? "" : "; replies named other requests: " + peer.wrongIDs.joined(separator: ", ")))
 
+    // §9 The process the host started answered every request itself.
+    let ownProcess = peer.endedWhileServing
+    record(
+      "its own process", "§9", ownProcess == nil,
+      ownProcess.map { ended in
+        "expected the process the host started to answer; it ended (\(Self.describe(status: ended.status))) by the "
+          + "`\(ended.request)` request, and something it left behind answered for it (a child holding its pipes)"
+      } ?? "the process the host started answered every request")
+
     // §10 Shutdown: the host closes the module's input; the module ends, with status 0.
     peer.closeInput()
     let status = peer.exitStatus(within: 2000)
@@ -570,6 +594,11 @@ public enum ModuleCheck {
             + (status.map { "it ended by signal \($0 & 0x7f)" } ?? "it did neither within 2 s"))
     }
     return checks
+  }
+
+  /// A wait status in words.
+  static func describe(status: Int32) -> String {
+    status & 0x7f == 0 ? "status \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
   }
 
   /// What is missing or wrong in a handshake.

@@ -28,9 +28,11 @@ public enum Shell {
       // An in-memory workspace is nobody else's and ends with the process: the session starts
       // without one and makes it only if something needs it (a relaunch), as a scenario's does.
       let store = options.workspace == ":memory:" ? nil : try Workspace.openStore(path: options.workspace)
-      if let store, store.tightenedPermissions {
+      if let store, let mode = store.tightenedMode {
+        // The mode said is the one set: a file its owner made read-only stays so (0400).
         StandardStreams.error(
-          "note: the workspace \(store.path) could be read by other users; it is now readable by you only (0600)\n")
+          "note: the workspace \(store.path) could be read by other users; it is now readable by you only "
+            + "(\(String(mode, radix: 8).leftPadded(to: 4, with: "0")))\n")
       }
       // A module the workspace remembers may have gone away: say so and carry on. One named on
       // this command line is what the user asked for: if it cannot start, nothing runs.
@@ -108,6 +110,8 @@ public enum Shell {
     defer {
       controller.finishRecording(because: "the session ends")
       session.end()
+      // Module processes are told the session ended; one that stops as it is told says so.
+      for incident in session.finish() { output.writeError(incident, place: nil) }
     }
     if options.watch, !interactive {
       output.writeError("--watch works in the interactive shell (`workbench run --watch` for scenarios)", place: nil)
@@ -137,5 +141,12 @@ public enum Shell {
       StandardStreams.error("error: \(error.message)\n")
       return ExitCode.failure
     }
+  }
+}
+
+extension String {
+  /// The string with `pad` in front until it is `width` characters long.
+  fileprivate func leftPadded(to width: Int, with pad: Character) -> String {
+    String(repeating: String(pad), count: max(0, width - count)) + self
   }
 }

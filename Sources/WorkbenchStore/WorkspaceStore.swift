@@ -34,7 +34,7 @@ public final class WorkspaceStore {
   /// Nothing is written before the file is recognised: an empty or new file becomes a
   /// workspace; a workspace (by its `PRAGMA application_id`, or the schema of the first
   /// versions) is opened; any other SQLite database is refused untouched. A workspace file
-  /// that others could read is made owner-only (`tightenedPermissions` says so). When opening
+  /// that others could read is made owner-only (`tightenedMode` says to what). When opening
   /// a file this call created fails (a full disk, say), the file and its companions are removed.
   ///
   /// - Throws: `StoreError` when the file is not a workspace, cannot be created, or is locked.
@@ -48,7 +48,7 @@ public final class WorkspaceStore {
       try opened.execute("PRAGMA busy_timeout = 3000")
       try Self.identify(opened, path: path)
       // Only a file recognised as a workspace (or made one now) has its permissions touched.
-      if let file, !created, !path.hasPrefix("file:") { tightenedPermissions = Self.tighten(file) }
+      if let file, !created, !path.hasPrefix("file:") { tightenedMode = Self.tighten(file) }
       if path != ":memory:" {
         let mode = try opened.query("PRAGMA journal_mode = WAL")
         if case .text(let name)? = mode.first?.first, name != "wal" {
@@ -73,8 +73,9 @@ public final class WorkspaceStore {
   /// `PRAGMA application_id` of a workspace: "WKBN" in ASCII.
   static let applicationID = 0x574B_424E
 
-  /// Whether opening made the file owner-only because others could read it.
-  public private(set) var tightenedPermissions = false
+  /// The permissions opening set on the file, when it made it owner-only because others could
+  /// read it (0600, or 0400 for a file its owner made read-only); `nil` when it changed nothing.
+  public private(set) var tightenedMode: mode_t?
 
   /// The file behind a path or `file:` URI, or `nil` for an in-memory database.
   static func filePath(of path: String) -> String? {
@@ -132,13 +133,15 @@ public final class WorkspaceStore {
   /// Makes a workspace file and its companions unreadable to group and others, removing only
   /// those bits: a file its owner made read-only stays read-only (a write bit is never added).
   ///
-  /// - Returns: whether any file's permissions changed.
-  static func tighten(_ path: String) -> Bool {
-    var tightened = false
+  /// - Returns: the permissions set on the first file changed (the workspace's own before its
+  ///   companions'), or `nil` when none changed.
+  static func tighten(_ path: String) -> mode_t? {
+    var tightened: mode_t?
     for file in [path, path + "-wal", path + "-shm"] {
       var info = stat()
       guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { continue }
-      if chmod(file, info.st_mode & 0o700) == 0 { tightened = true }
+      let mode = info.st_mode & 0o700
+      if chmod(file, mode) == 0, tightened == nil { tightened = mode }
     }
     return tightened
   }

@@ -121,6 +121,8 @@ func parseOptions<Target>(
 struct LanguageServerOptions {
   var paths: [String] = []
   var workspace: String?
+  /// A worker of the server's: one run, its request on standard input (the server starts it).
+  var runWorker = false
   static let options: [ProgramOption<LanguageServerOptions>] = [
     .modules(\.paths),
     .value(
@@ -128,8 +130,8 @@ struct LanguageServerOptions {
     ) {
       $0.workspace = $1
     },
+    .flag(["--run-worker"], help: nil) { $0.runWorker = true },
   ]
-
 }
 
 /// Runs `body` with the built-in modules and the external ones at `paths`, ends the external
@@ -234,9 +236,15 @@ case (let name, let rest)? where name == "lsp":
   }
   let settled = ExternalModules.load(remembered.filter { !paths.contains($0) })
   for problem in settled.errors { StandardStreams.error("workbench lsp: \(problem) (left out)\n") }
+  // Runs go to workers: this program again, with the same options (so the same modules), one
+  // run each; the server answers the editor meanwhile and ends a worker to cancel its run.
+  let worker =
+    [SpawnedProcess.ownExecutable(), "lsp", "--run-worker"] + rest.filter { $0 != "--run-worker" }
+    + builtInsLeftOut.flatMap { ["--without-builtin", $0] }
   exitRunning(withModules: paths) { modules in
     defer { ExternalModules.shutdown(settled.modules) }
-    return LanguageServer.run(modules: modules + settled.modules)
+    if options.runWorker { return LanguageServer.serveRun(modules: modules + settled.modules) }
+    return LanguageServer.run(modules: modules + settled.modules, runs: .workers(worker))
   }
 case (let name, let rest)? where name == "diff":
   // Two runs compared: traces, or scenario files run here first.
@@ -262,18 +270,23 @@ case (let name, let rest)? where name == "diagram":
     guard let name = operands.first, operands.count == 1 else {
       let width = (available.map(\.name.count).max() ?? 0) + 2
       print("usage: workbench diagram NAME [--dot]   (Mermaid, or Graphviz DOT with --dot)\n\ndiagrams:")
+      // A module's names and labels are shown, never obeyed (escape sequences written visibly).
       for entry in available {
-        print("  " + entry.name + String(repeating: " ", count: width - entry.name.count) + entry.summary)
+        print(
+          TerminalText.visible(
+            "  " + entry.name + String(repeating: " ", count: max(0, width - entry.name.count)) + entry.summary))
       }
       return operands.isEmpty ? ExitCode.success : ExitCode.usage
     }
     guard let diagram = registry.diagram(named: name) else {
       let hint = Suggestions.didYouMean(name, in: available.map(\.name))
       StandardStreams.error(
-        "workbench diagram: no diagram '\(name)'\(hint) (diagrams: \(available.map(\.name).joined(separator: ", ")))\n")
+        TerminalText.visible(
+          "workbench diagram: no diagram '\(name)'\(hint) (diagrams: \(available.map(\.name).joined(separator: ", ")))")
+          + "\n")
       return ExitCode.usage
     }
-    print(dot ? diagram.dot : diagram.mermaid, terminator: "")
+    print(TerminalText.visible(dot ? diagram.dot : diagram.mermaid), terminator: "")
     return ExitCode.success
   }
 case (let name, _)? where name == "man":

@@ -6,7 +6,8 @@
 // answer with the wrong kind of message, `loud` prints 3 MB to stderr). With `silent` the
 // module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
 // `wall-later` plays a switch at the wall a moment later, seen by a live source on a pipe: the
-// kit sends the change unasked (protocol 2, §19).
+// kit sends the change unasked (protocol 2, §19). `slow` takes WORKBENCH_FIXTURE_SLOW_MS (500 by
+// default) of real time before it pokes.
 import WorkbenchModuleKit
 
 #if canImport(Glibc)
@@ -115,6 +116,9 @@ struct FixtureModule: FeatureModule {
         switch mode {
         case "trap": fatalError("the fixture traps on purpose")
         case "hang": while true { sleep(60) }
+        case "slow":
+          let milliseconds = getenv("WORKBENCH_FIXTURE_SLOW_MS").flatMap { UInt32(String(cString: $0)) } ?? 500
+          usleep(milliseconds * 1000)
         case "garbage":
           let junk = Array("this is not a length-prefixed message".utf8)
           _ = junk.withUnsafeBytes { write(ModuleMain.protocolDescriptor, $0.baseAddress, $0.count) }

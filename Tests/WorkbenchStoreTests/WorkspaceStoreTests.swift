@@ -137,11 +137,22 @@ import WorkbenchTestSupport
     do { _ = try WorkspaceStore(path: path) }
     #expect(chmod(path, 0o644) == 0)
     let store = try WorkspaceStore(path: path)
-    #expect(store.tightenedPermissions)
+    #expect(store.tightenedMode == 0o600)
     var info = stat()
     #expect(stat(path, &info) == 0)
     #expect(info.st_mode & 0o777 == 0o600)
-    #expect(try !WorkspaceStore(path: path).tightenedPermissions)  // said once
+    #expect(try WorkspaceStore(path: path).tightenedMode == nil)  // said once
+  }
+
+  /// A workspace its owner made read-only (0444) becomes 0400, and that is the mode said: the note
+  /// said "(0600)" whatever it set.
+  @Test func aReadOnlyWorkspaceOthersCanReadIsSaidAsTheModeSet() throws {
+    do { _ = try WorkspaceStore(path: path) }
+    #expect(chmod(path, 0o444) == 0)
+    defer { chmod(path, 0o600) }
+    let store = try? WorkspaceStore(path: path)
+    #expect(mode(of: path) == 0o400)
+    if let store { #expect(store.tightenedMode == 0o400) }
   }
 
   private func mode(of file: String) -> mode_t? {

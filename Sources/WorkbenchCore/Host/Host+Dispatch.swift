@@ -125,18 +125,24 @@ extension Host {
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
     defer { services.scheduler.flush() }
+    let output: CommandOutput
     do {
-      let output = try resolved.spec.handler(context)
+      output = try resolved.spec.handler(context)
       services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
       request = context.effects.request
-      return CommandResult(output: output, reports: resolved.spec.reports, request: request)
     } catch {
       content?.abandonCommand()
       let refusal = Self.commandError(error, column: resolved.nameToken.column)
       failure = refusal
       throw refusal
     }
+    // What went wrong outside the command meanwhile (a module stopped as its timer ran) fails it.
+    if let incident = services.takeIncidentMessage() {
+      failure = CommandError(incident, column: resolved.nameToken.column)
+      throw failure!
+    }
+    return CommandResult(output: output, reports: resolved.spec.reports, request: request)
   }
 
   /// Any error a handler throws as the command's error: a run-time refusal points at its

@@ -292,7 +292,7 @@ enum HostCommands {
     } catch {
       throw CommandError(String(describing: error))
     }
-    return .text("\(name) is running again; open its windows with `open`")
+    return .text("\(name) is running again, with its windows open on it again")
   }
 
   static let quitUnsaved = Argument<String>.choice(

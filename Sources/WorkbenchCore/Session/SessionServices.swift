@@ -69,6 +69,50 @@ public final class SessionServices {
   /// The descriptors the shell waits on besides the terminal, for live sources.
   public var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
 
+  /// What went wrong outside a command, waiting to be said where it happened: a module process
+  /// that stopped while its timer ran, as a window on it was refreshed, or between requests.
+  /// The host fails the command it was noticed in; the scenario runner, the step; the shell says
+  /// it at the prompt.
+  public private(set) var incidents: [String] = []
+
+  /// Notes something that went wrong outside a command, to be said where it is noticed.
+  public func report(incident: String) {
+    if !incidents.contains(incident) { incidents.append(incident) }
+  }
+
+  /// What went wrong since the last time, once.
+  public func takeIncidents() -> [String] {
+    defer { incidents = [] }
+    return incidents
+  }
+
+  /// What went wrong since the last time, as one message (a line each), once; `nil` when nothing.
+  public func takeIncidentMessage() -> String? {
+    let taken = takeIncidents()
+    return taken.isEmpty ? nil : taken.joined(separator: "\n")
+  }
+
+  /// What the session's end must tell (a module process keeping state for the session).
+  private var endHandlers: [() -> Void] = []
+  /// Whether the session has ended.
+  public private(set) var hasEnded = false
+
+  /// Adds what to do when the session ends (`end`); once it has, `handler` runs at once.
+  public func onEnd(_ handler: @escaping () -> Void) {
+    guard !hasEnded else { return handler() }
+    endHandlers.append(handler)
+  }
+
+  /// Ends the session: each end handler runs once (a module process is told, and lets go of
+  /// what it kept for the session). What goes wrong meanwhile is in `incidents`.
+  public func end() {
+    guard !hasEnded else { return }
+    hasEnded = true
+    let handlers = endHandlers
+    endHandlers = []
+    for handler in handlers { handler() }
+  }
+
   /// The `Service` stored under `name`, made by `make` the first time: for a service of which a
   /// session holds one per name (a bridge per home document), made from what that name needs.
   public func shared<Service: AnyObject>(_ type: Service.Type, named name: String = "", make: () -> Service)

@@ -17,35 +17,72 @@ public final class LanguageServer {
   let loader: ScenarioLoader
   /// The open documents' text, by URI, as lines.
   var documents: [String: [String]] = [:]
+  /// How many times each open document changed (a run's diagnostics are shown only on the text
+  /// it ran).
+  var versions: [String: Int] = [:]
   /// The last run's failures, by URI, shown with the file's problems until it changes.
   var runFailures: [String: [FrameValue]] = [:]
   /// The session the last id completion set up: the steps before a line, run (kept while the
   /// lines before it stay the same, as they do while an id is typed).
   private var completionSession: (key: String, session: WorkbenchSession)?
-  /// Whether `shutdown` came (then `exit` ends with status 0).
+  /// Whether `shutdown` came (then `exit` ends with status 0, and other requests are refused).
   var shutDown = false
+  /// Where runs are carried out, and the runs going on in workers.
+  let runs: LanguageServerRuns
+  var active: [ActiveRun] = []
+  var runsStarted = 0
+  /// Whether the client said it creates progress tokens when asked (`window.workDoneProgress`).
+  var clientCreatesProgress = false
   /// Writes a message to the client.
   let send: (FrameValue) -> Void
 
-  /// A server over `modules`, writing its messages with `send`.
-  public init(modules: [any FeatureModule], send: @escaping (FrameValue) -> Void) throws(RegistrationError) {
+  /// The largest line or character number LSP has (a `uinteger`); a request with more is refused.
+  nonisolated static let largestNumber = Int(Int32.max)
+
+  /// A server over `modules`, writing its messages with `send`, carrying out runs as `runs` says.
+  public init(
+    modules: [any FeatureModule], runs: LanguageServerRuns = .inProcess, send: @escaping (FrameValue) -> Void
+  ) throws(RegistrationError) {
     registry = try ModuleRegistry(modules: modules)
     loader = ScenarioLoader(registry: registry)
+    self.runs = runs
     self.send = send
   }
 
-  /// Serves standard input until `exit` or the end of input; returns the exit status.
-  public static func run(modules: [any FeatureModule]) -> Int32 {
+  /// Serves standard input until `exit` or the end of input; returns the exit status. Runs go on
+  /// in workers meanwhile (`runs`), and the editor's other requests are answered while they do.
+  public static func run(modules: [any FeatureModule], runs: LanguageServerRuns) -> Int32 {
     let server: LanguageServer
-    do {
-      server = try LanguageServer(modules: modules) { message in LanguageServerTransport.write(message) }
+    do throws(RegistrationError) {
+      server = try LanguageServer(modules: modules, runs: runs) { message in
+        _ = FileSystem.writeAll(LanguageServerTransport.framed(message), to: STDOUT_FILENO)
+      }
     } catch {
       StandardStreams.error("workbench lsp: the modules failed to register: \(error.message)\n")
       return 1
     }
+    defer { server.cancelAllRuns() }
     var transport = LanguageServerTransport()
-    while let body = transport.next() {
-      if let status = server.receive(body) { return status }
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let outputs = server.runOutputs
+      var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+      descriptors += outputs.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
+      for entry in descriptors.dropFirst() where entry.revents != 0 { server.serviceRun(readable: entry.fd) }
+      guard descriptors[0].revents != 0 else { continue }
+      let count = read(STDIN_FILENO, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      transport.append(chunk[..<count])
+      while let event = transport.next() {
+        switch event {
+        case .message(let body):
+          if let status = server.receive(body) { return status }
+        case .malformed(let problem):
+          server.send(Self.errorResponse(id: .null, code: -32700, message: "not a message: \(problem)"))
+        }
+      }
     }
     return server.shutDown ? 0 : 1
   }
@@ -61,43 +98,74 @@ public final class LanguageServer {
     }
     let id = message["id"]
     guard let method = message["method"]?.stringValue else {
-      if let id { send(Self.errorResponse(id: id, code: -32600, message: "a request needs a method")) }
+      if message["result"] != nil || message["error"] != nil {
+        clientAnswered(message)
+      } else if let id {
+        send(Self.errorResponse(id: id, code: -32600, message: "a request needs a method"))
+      }
       return nil
     }
     let params = message["params"] ?? .null
+    if method == "exit" {
+      cancelAllRuns()
+      return shutDown ? 0 : 1
+    }
+    if shutDown {
+      // After `shutdown` only `exit` is answered (LSP: InvalidRequest); notifications are dropped.
+      if let id {
+        send(
+          Self.errorResponse(id: id, code: -32600, message: "the server is shutting down: only `exit` is taken now"))
+      }
+      return nil
+    }
+    if let id, let problem = Self.numberOutOfRange(in: params) {
+      send(Self.errorResponse(id: id, code: -32602, message: problem))
+      return nil
+    }
     switch method {
     case "initialize":
+      clientCreatesProgress = params["capabilities"]?["window"]?["workDoneProgress"] == .bool(true)
       respond(id, ["capabilities": Self.capabilities, "serverInfo": ["name": "workbench", "version": "1"]])
-    case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+    case "initialized", "$/setTrace", "workspace/didChangeConfiguration":
       break
+    case "$/cancelRequest":
+      if let request = params["id"] { cancelRun(requestID: request, token: nil) }
+    case "window/workDoneProgress/cancel":
+      if let token = params["token"] { cancelRun(requestID: nil, token: token) }
     case "shutdown":
+      cancelAllRuns()
       shutDown = true
       respond(id, .null)
-    case "exit":
-      return shutDown ? 0 : 1
     case "textDocument/didOpen":
       guard let uri = params["textDocument"]?["uri"]?.stringValue,
         let text = params["textDocument"]?["text"]?.stringValue
       else { break }
       documents[uri] = Self.lines(text)
+      versions[uri] = OutsideNumbers.saturatingSuccessor(of: versions[uri, default: 0])
       publishDiagnostics(uri)
     case "textDocument/didChange":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, var lines = documents[uri] else { break }
       for change in params["contentChanges"]?.elements ?? [] {
         guard let text = change["text"]?.stringValue else { continue }
-        if let range = change["range"], let start = Self.position(range["start"]), let end = Self.position(range["end"])
-        {
+        if let range = change["range"] {
+          // Out of range is clamped: a client that is off loses nothing but its own edit.
+          guard let start = Self.position(range["start"], clamping: true),
+            let end = Self.position(range["end"], clamping: true)
+          else { continue }
           lines = Self.replacing(lines, from: start, to: end, with: text)
         } else {
           lines = Self.lines(text)
         }
       }
       documents[uri] = lines
+      versions[uri] = OutsideNumbers.saturatingSuccessor(of: versions[uri, default: 0])
       runFailures[uri] = nil
       publishDiagnostics(uri)
     case "textDocument/didClose":
       guard let uri = params["textDocument"]?["uri"]?.stringValue else { break }
       documents[uri] = nil
+      versions[uri] = nil
+      runFailures[uri] = nil
       send([
         "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
         "params": ["uri": .string(uri), "diagnostics": []],
@@ -144,26 +212,14 @@ public final class LanguageServer {
       respond(id, .list(Self.lenses(in: lines, uri: uri)))
     case "textDocument/codeAction":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, documents[uri] != nil,
-        let line = params["range"]?["start"]?["line"]?.integerValue
+        let line = Self.position(params["range"]?["start"])?.line
       else {
         respond(id, .list([]))
         break
       }
       respond(id, .list(codeActions(uri: uri, line: line)))
     case "workspace/executeCommand":
-      let command = params["command"]?.stringValue
-      guard command == Self.runCommand || command == Self.runToCommand,
-        let uri = params["arguments"]?.elements?.first?.stringValue,
-        let line = params["arguments"]?.elements?.dropFirst().first?.integerValue
-      else {
-        if let id {
-          send(
-            Self.errorResponse(
-              id: id, code: -32602, message: "\(command ?? "the command") takes a file's URI and a line"))
-        }
-        break
-      }
-      respond(id, .string(command == Self.runCommand ? run(uri: uri, line: line) : runTo(uri: uri, line: line)))
+      executeCommand(id: id, params: params)
     case "textDocument/documentSymbol":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri] else {
         respond(id, .list([]))
@@ -177,20 +233,71 @@ public final class LanguageServer {
     return nil
   }
 
+  /// `workspace/executeCommand`: a run of the scenario at a line (`workbench.run`), or up to the
+  /// step there (`workbench.runTo`), each taking the file's URI and a 0-based line.
+  private func executeCommand(id: FrameValue?, params: FrameValue) {
+    let name = params["command"]?.stringValue
+    guard let name, let kind = ScenarioRunRequest.Kind(rawValue: name) else {
+      let known = ScenarioRunRequest.Kind.allCases.map(\.rawValue)
+      let named =
+        name.map { "no command '\($0)'\(Suggestions.didYouMean($0, in: known))" } ?? "a command's name is missing"
+      if let id {
+        send(
+          Self.errorResponse(
+            id: id, code: -32602, message: "\(named): workbench lsp has \(known.joined(separator: " and "))"))
+      }
+      return
+    }
+    let arguments = params["arguments"]?.elements ?? []
+    guard arguments.count == 2, let uri = arguments[0].stringValue, let line = arguments[1].integerValue,
+      (0...Self.largestNumber).contains(line)
+    else {
+      if let id {
+        send(
+          Self.errorResponse(
+            id: id, code: -32602,
+            message: "\(name) takes a file's URI and a line (a number from 0 to \(Self.largestNumber))"))
+      }
+      return
+    }
+    guard let lines = documents[uri] else {
+      respond(id, .string("the file is not open"))
+      return
+    }
+    startRun(
+      ScenarioRunRequest(kind: kind, path: Self.path(of: uri), lines: lines, line: line), id: id, uri: uri,
+      params: params)
+  }
+
+  /// Why a request's positions cannot be taken: a line or character outside LSP's `uinteger`.
+  static func numberOutOfRange(in params: FrameValue) -> String? {
+    var places: [FrameValue?] = [params["position"], params["range"]?["start"], params["range"]?["end"]]
+    if let arguments = params["arguments"]?.elements { places += arguments.map { ["line": $0] } }
+    for place in places.compactMap({ $0 }) {
+      for key in ["line", "character"] {
+        guard let number = place[key]?.integerValue else { continue }
+        if !(0...largestNumber).contains(number) {
+          return "\(key) \(number) is out of range: positions are numbers from 0 to \(largestNumber)"
+        }
+      }
+    }
+    return nil
+  }
+
   static let capabilities: FrameValue = [
     "textDocumentSync": ["openClose": true, "change": 2, "save": true],
     "completionProvider": ["triggerCharacters": [" ", "{", ",", "/"]],
     "hoverProvider": true, "definitionProvider": true, "documentSymbolProvider": true, "referencesProvider": true,
     "codeLensProvider": ["resolveProvider": false], "codeActionProvider": true,
-    "executeCommandProvider": ["commands": [.string(runCommand), .string(runToCommand)]],
+    "executeCommandProvider": ["commands": .list(ScenarioRunRequest.Kind.allCases.map { .string($0.rawValue) })],
   ]
 
   /// The command a lens runs: `workbench.run URI LINE` runs the scenario at that line (0-based).
-  static let runCommand = "workbench.run"
+  static let runCommand = ScenarioRunRequest.Kind.run.rawValue
   /// The command "Run to this step" runs: `workbench.runTo URI LINE` (0-based).
-  static let runToCommand = "workbench.runTo"
+  static let runToCommand = ScenarioRunRequest.Kind.runTo.rawValue
 
-  private func respond(_ id: FrameValue?, _ result: FrameValue) {
+  func respond(_ id: FrameValue?, _ result: FrameValue) {
     guard let id else { return }
     send(["jsonrpc": "2.0", "id": id, "result": result])
   }
@@ -242,40 +349,6 @@ public final class LanguageServer {
     }
   }
 
-  /// Runs the scenario of the open document that starts at `line` (0-based; a line inside a
-  /// scenario runs that scenario), as `workbench run FILE:LINE` would, on the document as it is
-  /// in the editor. A failure comes back as a diagnostic on the failing step, with the diff.
-  func run(uri: String, line: Int) -> String {
-    guard let lines = documents[uri] else { return "the file is not open" }
-    let path = Self.path(of: uri)
-    let file: ScenarioFile
-    do {
-      file = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
-    } catch {
-      return "the file has problems to fix first: \(error.message)"
-    }
-    guard let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first else {
-      return "no scenario in the file"
-    }
-    let result = ScenarioRunner(registry: registry).run(scenario)
-    guard let failure = result.failure else {
-      runFailures[uri] = nil
-      publishDiagnostics(uri)
-      return "✔ \(scenario.name)"
-    }
-    let here = failure.location.file == path
-    let at = here ? max(0, failure.location.line - 1) : scenario.location.line - 1
-    runFailures[uri] = [
-      [
-        "range": Self.range(in: lines, line: at, column: here ? failure.location.column : 1),
-        "severity": 1, "source": "workbench run",
-        "message": .string(([failure.message] + failure.details).joined(separator: "\n")),
-      ]
-    ]
-    publishDiagnostics(uri)
-    return "✘ \(scenario.name): \(failure.message)"
-  }
-
   /// The actions on a line: on a scenario's step, "Run to this step".
   func codeActions(uri: String, line: Int) -> [FrameValue] {
     guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line), count > 0 else { return [] }
@@ -300,53 +373,6 @@ public final class LanguageServer {
       let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first
     else { return nil }
     return (scenario, ScenarioRunner.stepCount(reaching: line + 1, of: path, in: scenario))
-  }
-
-  /// Runs the scenario holding `line` up to the step there, as `workbench run FILE:LINE --shell`
-  /// opens it: each step that failed on the way comes back as an error on it, with the diff, and
-  /// the step at the line gets every window's frame as it left them (information), with the
-  /// command that opens the session there in the shell.
-  func runTo(uri: String, line: Int) -> String {
-    guard let lines = documents[uri] else { return "the file is not open" }
-    guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line) else {
-      return "the file has problems to fix first, or holds no scenario"
-    }
-    let path = Self.path(of: uri)
-    let opened: ScenarioRunner.Opened
-    do {
-      opened = try ScenarioRunner(registry: registry).open(scenario, steps: count)
-    } catch {
-      return "✘ \(scenario.name): the set-up failed: \(error.message)"
-    }
-    defer { opened.session.end() }
-    var diagnostics: [FrameValue] = []
-    for failure in opened.failures {
-      let at = ScenarioRunner.position(of: failure.location, origin: failure.origin, in: path) ?? scenario.location.line
-      diagnostics.append([
-        "range": Self.range(
-          in: lines, line: max(0, at - 1), column: failure.location.file == path ? failure.location.column : 1),
-        "severity": 1, "source": "workbench run",
-        "message": .string(([failure.message] + failure.details).joined(separator: "\n")),
-      ])
-    }
-    let host = opened.session.host
-    let shown = host.windows.map { host.renderText(of: $0) }
-    let reached =
-      count == 0 ? scenario.location.line : ScenarioRunner.position(of: scenario.steps[count - 1], in: path) ?? line + 1
-    let command = ScenarioRunner.shellCommand(file: path, line: reached)
-    diagnostics.append([
-      "range": Self.range(in: lines, line: max(0, reached - 1), column: 1), "severity": 3, "source": "workbench run",
-      "message": .string(
-        (["after step \(count) of \(scenario.steps.count), the windows show:"] + shown + [
-          "open it in the shell: \(command)"
-        ])
-        .joined(separator: "\n")),
-    ])
-    runFailures[uri] = diagnostics
-    publishDiagnostics(uri)
-    let outcome = opened.failures.isEmpty ? "✔" : "✘"
-    return "\(outcome) \(scenario.name): ran \(count) of \(scenario.steps.count) steps"
-      + (opened.failures.isEmpty ? "" : ", \(opened.failures.count) failed on the way")
   }
 
   /// What runs but is suspicious, as warnings: a window the file declares that no step or
@@ -1137,10 +1163,17 @@ public final class LanguageServer {
     text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
-  static func position(_ value: FrameValue?) -> (line: Int, character: Int)? {
-    guard let line = value?["line"]?.integerValue, let character = value?["character"]?.integerValue,
-      line >= 0, character >= 0
-    else { return nil }
+  /// A position from the client: `nil` when it is not there or out of LSP's range (the
+  /// request was refused already), or, `clamping`, with each number brought into that range.
+  static func position(_ value: FrameValue?, clamping: Bool = false) -> (line: Int, character: Int)? {
+    guard var line = value?["line"]?.integerValue, var character = value?["character"]?.integerValue else {
+      return nil
+    }
+    if clamping {
+      line = min(max(0, line), largestNumber)
+      character = min(max(0, character), largestNumber)
+    }
+    guard (0...largestNumber).contains(line), (0...largestNumber).contains(character) else { return nil }
     return (line, character)
   }
 
@@ -1186,68 +1219,5 @@ public final class LanguageServer {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-}
-
-/// LSP's framing on standard input and output: `Content-Length: N` headers, a blank line, N
-/// bytes of JSON.
-public struct LanguageServerTransport {
-  private var buffer: [UInt8] = []
-  /// The most a message may announce; more is refused as garbage (64 MB).
-  static let largestMessage = 64 << 20
-
-  /// The next message's body, or `nil` at the end of input.
-  mutating func next() -> [UInt8]? {
-    while true {
-      if let body = Self.message(in: &buffer) { return body }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = read(STDIN_FILENO, &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      buffer += chunk[..<count]
-    }
-  }
-
-  /// Takes the first whole message's body off the front of `buffer` (a header without a usable
-  /// length is dropped); `nil` while none is whole.
-  public static func message(in buffer: inout [UInt8]) -> [UInt8]? {
-    while let separator = headerEnd(in: buffer) {
-      let header = String(decoding: buffer[..<separator], as: UTF8.self)
-      var length: Int?
-      for line in header.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-        length = Int(line.dropFirst("content-length:".count).trimmingPrefix(while: { $0 == " " }))
-      }
-      guard let length, length >= 0, length <= largestMessage else {
-        buffer.removeFirst(separator + 4)
-        continue
-      }
-      guard buffer.count >= separator + 4 + length else { return nil }
-      let body = Array(buffer[(separator + 4)..<(separator + 4 + length)])
-      buffer.removeFirst(separator + 4 + length)
-      return body
-    }
-    return nil
-  }
-
-  static func headerEnd(in bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 4 else { return nil }
-    for index in 0...(bytes.count - 4)
-    where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-      return index
-    }
-    return nil
-  }
-
-  /// Writes one message with its header.
-  static func write(_ message: FrameValue) {
-    let body = Array(message.jsonText.utf8)
-    let bytes = Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return }
-      written += count
-    }
   }
 }

@@ -40,6 +40,9 @@ public struct ScenarioRunner {
   let registry: Result<ModuleRegistry, RegistrationError>
   /// The frames this runner's traces have rendered, shared across its scenarios.
   let traceFrames = TraceFrameCache()
+  /// Told after each step of a scenario that ran (how many ran, out of how many, and the step),
+  /// for progress: the language server's runs report through it.
+  public var stepFinished: (@MainActor (_ count: Int, _ total: Int, _ step: Step) -> Void)?
 
   /// A runner for scenarios on these modules.
   public init(modules: [any FeatureModule], options: Options = Options()) {
@@ -100,6 +103,22 @@ public struct ScenarioRunner {
     throws(FailedStep)
   {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
+    do {
+      try runSteps(of: scenario, state: &state, result: &result, recorder: &recorder)
+    } catch {
+      // The session ends whatever happened: a module hears of it now, in this scenario.
+      state.session?.finish()
+      throw error
+    }
+    // A module that stops as the session ends (told `end`) fails this scenario, not the next.
+    if let incident = state.session?.finish().first {
+      throw FailedStep(failure: StepFailure(message: incident), step: scenario.steps.last)
+    }
+  }
+
+  private func runSteps(
+    of scenario: Scenario, state: inout RunState, result: inout ScenarioResult, recorder: inout TraceRecorder?
+  ) throws(FailedStep) {
     recorder?.begin()
     do {
       state.session = try setUp(scenario)
@@ -142,11 +161,13 @@ public struct ScenarioRunner {
       do {
         try perform(step, state: &state, result: &result)
         try checkReplay(state.session)
+        try checkIncidents(state.session)
       } catch {
         state.stepFailure = (error.message, error.details)
         throw FailedStep(failure: error, step: step)
       }
       result.stepsRun += 1
+      stepFinished?(result.stepsRun, scenario.steps.count, step)
       guard state.exhaustive else { continue }
       if case .expect(let expectations) = step.action {
         state.cover(expectations)
@@ -213,6 +234,7 @@ public struct ScenarioRunner {
       do {
         try perform(step, state: &state, result: &result)
         try checkReplay(state.session)
+        try checkIncidents(state.session)
       } catch {
         failure = error
       }
@@ -227,6 +249,7 @@ public struct ScenarioRunner {
       journal.stepRan(
         step, label: step.summary, clockAtStart: clock, host: state.session.host, failure: failure?.message)
       result.stepsRun += 1
+      stepFinished?(result.stepsRun, min(count, scenario.steps.count), step)
     }
     journal.isScenario = true
     state.session.journal = journal
@@ -279,6 +302,14 @@ public struct ScenarioRunner {
     return "workbench run \(path):\(line) --shell"
   }
 
+  /// Fails the step in which something went wrong outside its commands (a module that stopped
+  /// while an expectation looked at its windows, or between steps).
+  private func checkIncidents(_ session: WorkbenchSession) throws(StepFailure) {
+    let incidents = session.takeIncidents()
+    guard !incidents.isEmpty else { return }
+    throw StepFailure(message: incidents.joined(separator: "\n"))
+  }
+
   /// Fails the step at which a replay asked for a fact its recording does not have.
   private func checkReplay(_ session: WorkbenchSession) throws(StepFailure) {
     if let divergence = session.facts.divergence {
@@ -315,6 +346,9 @@ public struct ScenarioRunner {
       // replay has none: its recorded changes come in at its `live` steps).
       let services = state.session.host.services
       if services.liveChangesWait { services.takeLiveChanges() }
+      // A module gone since the last step is said as such, before its windows' frames are.
+      for window in expectations.map(\.window) { _ = state.session.host.window(named: window)?.frame }
+      try checkIncidents(state.session)
       var details: [String] = []
       for (window, expected) in expectations {
         guard let actual = state.session.host.window(named: window)?.frame else {

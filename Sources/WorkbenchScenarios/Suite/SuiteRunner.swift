@@ -453,7 +453,7 @@ public final class SuiteRunner {
     workerOptions.skippedFiles = skippingFiles
     guard
       let worker = WorkerProcess(
-        executable: Self.executablePath(),
+        executable: SpawnedProcess.ownExecutable(),
         arguments: ["run"] + workerOptions.workerArguments + ["--file-queue"] + files, queue: queue)
     else {
       report.fileErrors.append(
@@ -537,13 +537,6 @@ public final class SuiteRunner {
       return nil
     }
     return file.scenarios.first { $0.location.line == location.line }?.name
-  }
-
-  static func executablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   // MARK: Snapshots

@@ -26,34 +26,19 @@ final class WorkerProcess {
   var done: Set<String> = []
   var doneFiles: Set<String> = []
 
+  /// The process, whose standard output is the pipe its results come on.
+  private let process: SpawnedProcess
+
   init?(executable: String, arguments: [String], queue: FileQueue? = nil) {
-    var pipeDescriptors: [Int32] = [0, 0]
-    guard pipe(&pipeDescriptors) == 0 else { return nil }
-    _ = fcntl(pipeDescriptors[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(pipeDescriptors[1], F_SETFD, FD_CLOEXEC)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if let queue {
-      posix_spawn_file_actions_adddup2(&actions, queue.listDescriptor, FileQueue.workerList)
-      posix_spawn_file_actions_adddup2(&actions, queue.readEnd, FileQueue.workerQueue)
-    }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    // Signals the parent ignores (SIGPIPE) start at their defaults, as from a login shell.
-    var pid: pid_t = 0
-    let result = Spawning.withDefaultSignals { attributes in
-      posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-    }
-    argv.forEach { free($0) }
-    posix_spawn_file_actions_destroy(&actions)
-    close(pipeDescriptors[1])
-    guard result == 0 else {
-      close(pipeDescriptors[0])
-      return nil
-    }
-    self.pid = pid
-    self.output = pipeDescriptors[0]
+    let handed = queue.map { [($0.listDescriptor, FileQueue.workerList), ($0.readEnd, FileQueue.workerQueue)] } ?? []
+    guard
+      let process = try? SpawnedProcess(
+        executable, arguments: arguments, input: .null, output: .pipe, error: .inherited, descriptors: handed),
+      let output = process.output
+    else { return nil }
+    self.process = process
+    self.pid = process.pid
+    self.output = output
   }
 
   /// Waits until some worker has output, and returns the complete lines read, each with the
@@ -69,7 +54,7 @@ final class WorkerProcess {
       if count <= 0 {
         if count < 0 && errno == EINTR { continue }
         worker.finished = true
-        close(worker.output)
+        worker.process.closeOutput()
         continue
       }
       worker.buffer += chunk[..<count]
@@ -86,18 +71,16 @@ final class WorkerProcess {
   }
 
   func terminate() {
-    kill(pid, SIGTERM)
+    process.signal(SIGTERM)
   }
 
   /// Waits for the worker to end; returns its exit status (128 + signal when killed).
   func wait() -> Int32 {
     if !finished {
       finished = true
-      close(output)
+      process.closeOutput()
     }
     reaped = true
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return process.wait().status
   }
 }

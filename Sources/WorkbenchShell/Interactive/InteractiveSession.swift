@@ -66,9 +66,11 @@ final class InteractiveSession {
       if ready == 0 {
         runDueTimers()
         checkWatchedModules()
+        sayIncidents()
         continue
       }
       if descriptors[keys...].contains(where: { $0.revents != 0 }) { showLiveChanges() }
+      sayIncidents()
       if descriptors[..<keys].contains(where: { $0.revents != 0 }) { rl_callback_read_char() }
     }
     rl_callback_handler_remove()
@@ -156,6 +158,20 @@ final class InteractiveSession {
     rl_clear_visible_line()
     wb_rl_flush()
     _ = controller.execute("live", place: nil)
+    rl_on_new_line()
+    rl_forced_update_display()
+    wb_rl_flush()
+  }
+
+  /// Says above the prompt what went wrong while it waited (a module process that stopped as
+  /// its timer ran or on its own), with the focused window as it is now, then redraws the line.
+  private func sayIncidents() {
+    let incidents = controller.session.takeIncidents()
+    guard !incidents.isEmpty else { return }
+    rl_clear_visible_line()
+    wb_rl_flush()
+    for incident in incidents { output.writeError(incident, place: nil) }
+    if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
     rl_on_new_line()
     rl_forced_update_display()
     wb_rl_flush()

@@ -5,8 +5,11 @@
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
 # (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty,
-# bad-capture), or keep
-# quiet at the wall (quiet-wall).
+# bad-capture), keep quiet at the wall (quiet-wall), or end badly: crash-in-timer exits when a
+# timer is due without answering, exit-after-timer answers it and exits, crash-on-end exits when
+# told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
+# handshake and leaves its child to answer. opens-w2 opens a window of its own under the key w2
+# from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
 use strict;
 use warnings;
 use JSON::PP;
@@ -67,9 +70,15 @@ sub updates {
 
 my $version = 1;
 for my $offered (split /,/, $ENV{WORKBENCH_HOST_PROTOCOLS} // '') { $version = 2 if $offered eq '2' }
+my $escape = "\e]52;c;c2VjcmV0\a\e[2J";
 send_message({
   type => 'hello', protocol => $version,
-  manifest => {name => 'kettle', version => '1.0', summary => 'a kettle that boils on the session clock'},
+  manifest => {name => 'kettle', version => ($mode eq 'escapes' ? "1.0$escape" : '1.0'),
+    summary => 'a kettle that boils on the session clock'},
+  diagrams => ($mode eq 'escapes'
+    ? [{name => 'boiling', title => "boiling$escape", stateMachine => JSON::PP::true, start => 'cold',
+        nodes => ['cold', "hot$escape"], edges => [{from => 'cold', to => "hot$escape", label => "boil$escape"}]}]
+    : []),
   documentKinds => ['kettle'],
   samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'}],
   screens => [{name => 'kettle', documentKind => 'kettle', fields => ['state', 'boils']}],
@@ -81,6 +90,12 @@ send_message({
       screens => ['kettle'], arguments => []},
   ],
 });
+
+if ($mode eq 'fork-exit') {
+  # The process the host started goes; a child it forked answers on its pipes.
+  my $child = fork();
+  exit 0 if $child;
+}
 
 while (defined(my $request = read_message())) {
   my $type = $request->{type} // '';
@@ -105,11 +120,17 @@ while (defined(my $request = read_message())) {
       # A window "opened" under the key of one that is open already.
       $extra{opened} = [{key => $key, screen => 'kettle', document => $document, name => undef,
         %{window_result($session, $key)}}] if $mode eq 'reused-key';
+      if ($mode eq 'opens-w2' && !exists $sessions{$session}{windows}{w2}) {
+        # A window of its own, under a key of its choosing that looks like the host's.
+        $sessions{$session}{windows}{w2} = $document;
+        $extra{opened} = [{key => 'w2', screen => 'kettle', document => $document, name => 'mine',
+          %{window_result($session, 'w2')}}];
+      }
     } elsif ($name eq 'stop') {
       $kettle->{state} = 'cold';
       $extra{cancel} = ["boil $document"];
     }
-    my @updates = updates($session, $document, $key);
+    my @updates = grep { !($extra{opened} && $_->{key} eq 'w2' && $mode eq 'opens-w2') } updates($session, $document, $key);
     $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}, %extra};
     $reply->{updates} = \@updates if @updates;
     if ($name eq 'boil' && $mode eq 'chatty') {
@@ -129,6 +150,7 @@ while (defined(my $request = read_message())) {
     }
   } elsif ($type eq 'timer' && ($request->{timer} // '') =~ /^boil (.+)$/) {
     my $document = $1;
+    exit 3 if $mode eq 'crash-in-timer';
     my $kettle = kettle($session, $document);
     $kettle->{state} = 'boiled';
     $kettle->{boils} += 1;
@@ -141,12 +163,19 @@ while (defined(my $request = read_message())) {
     delete $sessions{$session}{windows}{$key} if defined $key;
     $reply = {type => 'ok'};
   } elsif ($type eq 'end') {
+    exit 3 if $mode eq 'crash-on-end';
     delete $sessions{$session};
     $reply = {type => 'ok'};
   } elsif ($type eq 'capture' && $mode eq 'bad-capture') {
     # A state that is a window's and whose source does not say it is one (§12).
     $reply = {type => 'ok', facts => [{source => 'kettle', scope => 'window 1', value => 1}]};
   }
+  $reply = {type => 'error', message => "no such request$escape"} if $mode eq 'escapes' && $type eq 'no-such-request';
   $reply->{id} = $request->{id} if exists $request->{id};
   send_message($reply);
+  exit 0 if $mode eq 'exit-after-timer' && $type eq 'timer';
+  if ($mode eq 'die-later' && $type eq 'command' && ($request->{line} // '') =~ /^boil/) {
+    select(undef, undef, undef, 0.2);
+    exit 0;
+  }
 }

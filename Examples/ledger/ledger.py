@@ -517,7 +517,7 @@ class Feed(wb.Screen):
             "state": self.feed[0],
             "isLoading": self.feed[0] == "loading",
             "query": self.window.state["query"],
-            "rows": [row(t) for t in loaded[:PAGE_SIZE]],
+            "rows": [row(t) for t in loaded[:min(PAGE_SIZE, max(1, self.window.session.rows))]],
             "count": len(loaded),
             "message": self.message if self.feed[0] == "failed" else None,
             "canRetry": self.feed[0] == "failed",
@@ -537,6 +537,8 @@ class Feed(wb.Screen):
         lines += {"loading": ["  loading..."], "empty": ["  no transactions"],
                   "failed": [f"  could not load: {frame['message']} · `retry`"]}.get(frame["state"], [])
         lines += [f"  {r['id']}  {r['counterparty']}  {r['amount']}  {r['memo']}" for r in frame["rows"]]
+        if frame["count"] > len(frame["rows"]):
+            lines.append(f"  ↓ {frame['count'] - len(frame['rows'])} more")
         if frame["detail"]:
             d = frame["detail"]
             lines.append(f"detail: #{d['id']} {d['counterparty']} {d['amount']} ({frame['link']})")

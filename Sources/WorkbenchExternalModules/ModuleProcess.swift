@@ -562,7 +562,11 @@ public final class ModuleProcess {
     } catch {
       return false  // stopped: its windows say why
     }
-    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isRelivingRecordedStart) else {
+    // A replay brings in recorded changes at its `live` steps, a move in time the changes the
+    // session took: the module's own are not taken then.
+    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isRelivingRecordedStart),
+      !facts.servesLiveChanges(in: "\(name) live")
+    else {
       changes.removeAll { $0["session"]?.integerValue == session }
       return false
     }
@@ -584,10 +588,14 @@ public final class ModuleProcess {
     }
     let mine = changes.filter { $0["session"]?.integerValue == session }
     changes.removeAll { $0["session"]?.integerValue == session }
-    let group = FrameValue.list(mine.map { ["updates": numbered($0["updates"] ?? .list([]), in: session)] })
+    // What a live step takes in, kept in order for a move in time, which brings the same group
+    // in again at this step (a device changes once; the replay's module never sees it).
+    let group = facts.liveChange(in: scope) {
+      .list(mine.map { ["updates": numbered($0["updates"] ?? .list([]), in: session)] })
+    }
     // Kept while recording, one group a `live` step (empty when this module had nothing).
     _ = facts.value(of: "changed", in: scope) { group }
-    for change in mine { takeUpdates(change, in: session) }
+    for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
   }
 
   /// A change's updates with each window named by its number in the session (`window: 2`), as

@@ -288,7 +288,14 @@ public final class WorkbenchSession {
     guard let store else { return }
     let record = try host.sessionRecord(includingDocuments: false)
     if onlyIfChanged, record == savedSession { return }
-    try store.saveSession(record)
+    do throws(StoreError) {
+      try store.saveSession(record)
+    } catch {
+      // With a secret in one window the other windows were saved: said once for this state of
+      // the session, not at every line.
+      if error.kind == .secret { savedSession = record }
+      throw error
+    }
     savedSession = record
   }
 

@@ -111,20 +111,14 @@ public enum ModuleScaffold {
 
   /// `workbench` when the first `workbench` on PATH is this program, else this program's path.
   static func invocation() -> String {
-    let own = realPath("/proc/self/exe")
+    let own = FileSystem.realPath("/proc/self/exe")
     let path = getenv("PATH").map { String(cString: $0) } ?? ""
     for folder in path.split(separator: ":") where !folder.isEmpty {
       let candidate = String(folder) + "/workbench"
       guard access(candidate, X_OK) == 0 else { continue }
-      return own != nil && realPath(candidate) == own ? "workbench" : (own ?? "workbench")
+      return own != nil && FileSystem.realPath(candidate) == own ? "workbench" : (own ?? "workbench")
     }
     return own ?? "workbench"
-  }
-
-  private static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 }
 

@@ -173,7 +173,8 @@ final class ShellController {
     } catch {
       switch error {
       case .missing: throw CommandError("no file \(path) to source")
-      case .tooLarge(let limit): throw CommandError("\(path) is larger than \(limit / 1_000_000) MB")
+      case .tooLarge:
+        throw CommandError("cannot source \(path): \(error) of \(FileSystem.maximumFileSize / 1_048_576) MB")
       case .unreadable(let reason): throw CommandError("cannot read \(path): \(reason)")
       }
     }
@@ -244,6 +245,8 @@ final class ShellController {
   private func saveSessionIfChanged() {
     do {
       try session.saveSessionIfChanged()
+    } catch let error as StoreError where error.kind == .secret {
+      output.writeError(error.message, place: nil)
     } catch let error as StoreError {
       output.writeError("the session was not saved: \(error.message)", place: nil)
     } catch {
@@ -255,6 +258,10 @@ final class ShellController {
   func saveSession() -> Bool {
     do {
       try session.saveSession()
+      return true
+    } catch let error as StoreError where error.kind == .secret {
+      // The other windows were saved; the one with a secret says so.
+      output.writeError(error.message, place: nil)
       return true
     } catch let error as StoreError {
       output.writeError("the session was not saved: \(error.message)", place: nil)

@@ -535,14 +535,28 @@ public final class WorkspaceStore {
 
   /// Saves the session's windows, their order, names, view states and focus, replacing the
   /// stored ones in one transaction. Documents are saved as they change, not here.
+  ///
+  /// A window whose view state holds a secret keeps the state it was last saved with (or is left
+  /// out, when it has none), and the others are saved as they are: one window's state cannot
+  /// cost the rest theirs, nor its own earlier one.
+  ///
+  /// - Throws: `StoreError` (`.secret`) after saving the others, naming the windows whose state
+  ///   was not written; another `StoreError` when nothing could be saved.
   public func saveSession(_ record: SessionRecord) throws(StoreError) {
-    for window in record.windows {
-      try Self.refuseSecrets(
-        window.viewState.state, what: "the view state of window \(window.name ?? String(window.number))")
+    let refused = record.windows.filter { Secrets.containsSecret($0.viewState.state) }
+    var windows = record.windows
+    if !refused.isEmpty {
+      let stored = try loadSession(includingWindows: true, includingBodies: false).windows
+      windows = record.windows.compactMap { window in
+        guard Secrets.containsSecret(window.viewState.state) else { return window }
+        return stored.first {
+          $0.number == window.number && $0.screen == window.screen && $0.document == window.document
+        }
+      }
     }
     try connection.transaction { () throws(StoreError) in
       try connection.execute("DELETE FROM windows")
-      for (position, window) in record.windows.enumerated() {
+      for (position, window) in windows.enumerated() {
         try connection.query(
           "INSERT INTO windows (number, position, name, screen, document, state_version, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
           [
@@ -557,6 +571,12 @@ public final class WorkspaceStore {
         "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)",
         [.integer(record.nextWindowNumber)])
     }
+    guard !refused.isEmpty else { return }
+    let names = refused.map { "window \($0.name ?? String($0.number))" }.joined(separator: ", ")
+    throw StoreError(
+      .secret,
+      "\(names) holds a secret in its view state, and secrets are never stored: its state as last saved was "
+        + "kept (the other windows were saved as they are); keep credentials and tokens out of view state")
   }
 
   /// The stored session: every document, and the windows (none when `includingWindows` is

@@ -11,10 +11,22 @@ public enum FileSystem {
   public static let maximumFileSize = 8 * 1024 * 1024
 
   /// Why a file could not be read.
-  public enum ReadError: Error {
+  public enum ReadError: Error, Equatable, CustomStringConvertible {
     case missing
     case tooLarge(Int)
     case unreadable(String)
+
+    /// Why, in words: `no such file`, `it is 14 MB, over the limit`.
+    public var description: String {
+      switch self {
+      case .missing: return "no such file"
+      case .tooLarge(let size):
+        let megabytes = Double(size) / 1_048_576
+        let shown = megabytes < 10 ? String(Double(Int(megabytes * 10)) / 10) : String(Int(megabytes))
+        return "it is \(shown) MB, over the limit"
+      case .unreadable(let reason): return reason
+      }
+    }
   }
 
   /// The bytes of a regular file.
@@ -25,7 +37,14 @@ public enum FileSystem {
   public static func read(_ path: String, limit: Int = maximumFileSize) throws(ReadError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
+      let failure = errno
+      switch failure {
+      case ELOOP: throw .unreadable("its symbolic links lead round in a loop")
+      case ENOENT where isSymbolicLink(path):
+        throw .unreadable("it is a link to \(linkTarget(path) ?? "?"), which is not there")
+      case ENOENT: throw .missing
+      default: throw .unreadable(String(cString: strerror(failure)))
+      }
     }
     defer { close(descriptor) }
     var info = stat()
@@ -149,25 +168,115 @@ public enum FileSystem {
     return (String(cString: name), type)
   }
 
-  /// The files under a folder, recursively, sorted; hidden entries are skipped.
-  public static func files(under folder: String) -> [String] {
-    var result: [String] = []
-    var pending = [folder]
-    while let current = pending.popLast() {
+  /// What a walk of a folder found.
+  public struct FolderWalk: Equatable, Sendable {
+    /// The files, sorted.
+    public var files: [String] = []
+    /// Links to folders outside the folder walked, which were not followed (sorted).
+    public var linksLeavingFolder: [String] = []
+    /// Whether the walk stopped at its limit of files.
+    public var stoppedAtLimit = false
+  }
+
+  /// The files under a folder, recursively, sorted; hidden entries are skipped. Each real folder
+  /// is visited once (a link back up the tree, `loop -> .`, is not a way down forever), and links
+  /// to folders outside the folder named are not followed (a link to `/` would walk the whole
+  /// file system): `linksLeavingFolder` lists them. The folder named is walked wherever it is, a
+  /// link itself included.
+  ///
+  /// - Parameters:
+  ///   - maximumDepth: how many folders down to go (1: the folder's own files only).
+  ///   - limit: the most files to find.
+  /// - Complexity: O(entries under the folder), each folder read once.
+  public static func walk(_ folder: String, maximumDepth: Int = Int.max, limit: Int = Int.max) -> FolderWalk {
+    var walk = FolderWalk()
+    guard let root = realPath(folder) else { return walk }
+    var visited: Set<FolderIdentity> = []
+    if let identity = FolderIdentity(path: folder) { visited.insert(identity) }
+    // Real folders first, links to folders after them, so a folder reached both ways is found
+    // under its real path and which way is taken does not depend on the order entries come in.
+    var pending: [(path: String, depth: Int)] = [(folder, 1)]
+    var links: [(path: String, depth: Int)] = []
+    while walk.files.count < limit {
+      let current: String
+      let depth: Int
+      if let real = pending.popLast() {
+        (current, depth) = real
+      } else if let link = links.popLast() {
+        // A link is followed only when its folder was not reached another way.
+        guard let identity = FolderIdentity(path: link.path), visited.insert(identity).inserted else { continue }
+        (current, depth) = link
+      } else {
+        break
+      }
       guard let directory = opendir(current) else { continue }
-      defer { closedir(directory) }
-      while let entry = readdir(directory) {
-        let (name, type) = Self.entry(entry)
-        if name.hasPrefix(".") { continue }
+      var entries: [(name: String, type: UInt8)] = []
+      while let entry = readdir(directory) { entries.append(Self.entry(entry)) }
+      closedir(directory)
+      for (name, type) in entries.sorted(by: { $0.name > $1.name }) where !name.hasPrefix(".") {
         let path = current.hasSuffix("/") ? current + name : current + "/" + name
-        // The entry's type comes with it on most file systems; others say DT_UNKNOWN, and a
-        // link is followed as before: both are looked up.
-        let isFolder =
-          type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && isDirectory(path))
-        if isFolder { pending.append(path) } else { result.append(path) }
+        // The entry's type comes with it on most file systems; others say DT_UNKNOWN: looked up.
+        let isLink = type == UInt8(DT_LNK) || (type == UInt8(DT_UNKNOWN) && isSymbolicLink(path))
+        let isFolder = type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || isLink) && isDirectory(path))
+        guard isFolder else {
+          if walk.files.count < limit { walk.files.append(path) } else { walk.stoppedAtLimit = true }
+          continue
+        }
+        guard depth < maximumDepth else { continue }
+        if isLink {
+          guard let target = realPath(path), target == root || target.hasPrefix(root == "/" ? "/" : root + "/")
+          else {
+            walk.linksLeavingFolder.append(path)
+            continue
+          }
+          links.insert((path, depth + 1), at: 0)
+        } else if let identity = FolderIdentity(path: path), visited.insert(identity).inserted {
+          pending.append((path, depth + 1))
+        }
       }
     }
-    return result.sorted()
+    if walk.files.count >= limit, !pending.isEmpty || !links.isEmpty { walk.stoppedAtLimit = true }
+    walk.files.sort()
+    walk.linksLeavingFolder.sort()
+    return walk
+  }
+
+  /// The files under a folder, as `walk` finds them (each real folder once, links out of the
+  /// folder not followed), sorted.
+  public static func files(under folder: String) -> [String] { walk(folder).files }
+
+  /// A folder's device and inode: the same folder, whichever path leads to it.
+  struct FolderIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return nil }
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+
+  /// Where a symbolic link points, as it is written.
+  public static func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink(path, &buffer, buffer.count - 1)
+    guard length >= 0 else { return nil }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Whether `path` is a symbolic link (not followed).
+  public static func isSymbolicLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+  }
+
+  /// The path with every link resolved, `.` and `..` taken away; `nil` when it does not exist.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 
   /// The folder part of a path (`.` when there is none).

@@ -197,15 +197,32 @@ case (let name, let rest)? where name == "reference":
 case (let name, var rest)? where name == "run":
   // The workers `run` starts leave out the same built-in modules.
   for left in builtInsLeftOut { rest += ["--without-builtin", left] }
+  // `run FILE:LINE --shell` takes the shell's options too (`--rows 5`, `--json`, `-c`).
+  var shellOptions = ShellOptions()
+  var shellRows: Int?
+  if rest.contains("--shell") {
+    let (shellWords, runWords) = ShellOptions.separating(rest)
+    do throws(ShellUsageError) {
+      if shellWords.contains("-w") || shellWords.contains("--workspace") {
+        throw ShellUsageError("run --shell opens the scenario's own session, in memory: it takes no -w")
+      }
+      shellOptions = try ShellOptions.parse(shellWords)
+      if shellWords.contains("--rows") { shellRows = shellOptions.viewportRows }
+    } catch {
+      StandardStreams.error("workbench run --shell: \(error.message)\n")
+      exit(ExitCode.usage)
+    }
+    rest = runWords
+  }
   // A line `run` cannot parse is reported by `run` itself, with its help.
   let parsed = try? RunOptions.parse(rest, cores: 1)
   let paths = parsed?.modulePaths ?? []
   exitRunning(withModules: paths) { modules in
     if let parsed, parsed.opensShell {
       // `run FILE:LINE --shell`: the scenario's session up to that line, in the shell.
-      switch OpenAtStep.start(parsed, modules: modules) {
+      switch OpenAtStep.start(parsed, modules: modules, rows: shellRows) {
       case .success(let start):
-        return Shell.run(session: start.session, introduction: start.introduction, options: ShellOptions())
+        return Shell.run(session: start.session, introduction: start.introduction, options: shellOptions)
       case .failure(let status):
         return status.code
       }

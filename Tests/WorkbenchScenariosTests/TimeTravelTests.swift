@@ -8,7 +8,8 @@ import WorkbenchTestSupport
 
 /// A scenario opened at any step (`workbench run FILE:LINE --shell`) is where its run was: for
 /// every scenario in Scenarios/ and every step N, the session opened after N shows exactly the
-/// frames its trace recorded after N, and one opened after N+1 and moved back a step does too.
+/// frames its trace recorded after N, one opened after N+1 and moved back a step does too, and
+/// one opened after N and moved forward a step (a step that had not run) shows N+1's.
 @MainActor
 @Suite struct TimeTravelTests {
   @Test(arguments: ScenarioFilesTests.files)
@@ -28,7 +29,13 @@ import WorkbenchTestSupport
         let shown = Shown()
         try later.session.run("travel back 1", frontEnd: shown)
         expectFrames(of: later.session.host, equal: trace, at: count, "\(scenario.name), back 1 from \(count + 1)")
-        #expect(shown.texts.last?.hasPrefix("at step \(count) of \(count + 1)") == true, "\(shown.texts)")
+        let total = scenario.steps.count
+        #expect(shown.texts.last?.hasPrefix("at step \(count) of \(total)") == true, "\(shown.texts)")
+        // The step ahead runs when the session moves to it, as the run ran it.
+        let forward = Shown()
+        try opened.session.run("travel forward", frontEnd: forward)
+        expectFrames(of: opened.session.host, equal: trace, at: count + 1, "\(scenario.name), forward from \(count)")
+        #expect(forward.texts.last?.hasPrefix("at step \(count + 1) of \(total)") == true, "\(forward.texts)")
       }
     }
   }

@@ -117,7 +117,7 @@ import WorkbenchTestSupport
     writeTextFile("scenario: x\nsteps:\n\t- do: help\n", to: folder + "/tab.yaml")
     let bad = ChildProcess.runWorkbench(["check", folder])
     #expect(bad.status == 2)
-    #expect(bad.stderr == "error: \(folder)/tab.yaml:3:1: a tab here: YAML indents with spaces only\n")
+    #expect(bad.stderr == "error: \(folder)/tab.yaml:3:1: tabs cannot indent YAML: use spaces\n")
   }
 
   @Test func filtersSelectByNameAndTag() {

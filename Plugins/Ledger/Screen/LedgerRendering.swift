@@ -14,11 +14,14 @@ enum LedgerRendering {
     case "failed": lines.append("  could not load: \(frame["message"]?.stringValue ?? "") · `retry`")
     default: break
     }
-    for row in frame["rows"]?.elements ?? [] {
+    let rows = frame["rows"]?.elements ?? []
+    for row in rows {
       lines.append(
         "  \(row["id"]?.integerValue ?? 0)  \(row["counterparty"]?.stringValue ?? "")  \(row["amount"]?.stringValue ?? "")"
           + "  \(row["memo"]?.stringValue ?? "")")
     }
+    // More matched than the window shows: said, as the catalog says it.
+    if let count = frame["count"]?.integerValue, count > rows.count { lines.append("  ↓ \(count - rows.count) more") }
     if let detail = frame["detail"], case .object = detail {
       lines.append(
         "detail: #\(detail["id"]?.integerValue ?? 0) \(detail["counterparty"]?.stringValue ?? "") "

@@ -29,7 +29,8 @@ public final class LedgerScreen: ActionHandling {
       "state": "the feed's state machine: idle, loading, loaded, empty or failed",
       "isLoading": "whether a load is running",
       "query": "the search the feed shows (\"\" for every transaction)",
-      "rows": "the newest 50 transactions the load found: {id, counterparty, amount, memo} (ids in expectations)",
+      "rows":
+        "the newest transactions found, as many as the window shows (at most 50): {id, counterparty, amount, memo}",
       "count": "how many transactions the last load found",
       "message": "why the load failed, or null",
       "canRetry": "whether `retry` would load again (after a failure)",
@@ -52,6 +53,9 @@ public final class LedgerScreen: ActionHandling {
   public private(set) var feed: FeedState = .idle
   /// How many rows a frame shows.
   static let pageSize = 50
+  /// How many rows the window shows (`--rows`, a scenario's `rows:`): the feed's page is at most
+  /// that long.
+  let viewportRows: Int
   let network: LedgerNetwork
   let session: LedgerSession
   let repository: TransactionRepository
@@ -70,6 +74,7 @@ public final class LedgerScreen: ActionHandling {
     self.document = document
     self.viewState = viewState
     let services = environment.services
+    viewportRows = max(1, environment.viewportRows)
     clock = services.clock
     network = services[LedgerNetworkKey.self]
     session = services[LedgerSessionKey.self]
@@ -284,7 +289,7 @@ public final class LedgerScreen: ActionHandling {
     if case .loaded(let transactions) = feed, session.state != .signedOut {
       count = transactions.count
       // A feed shows its newest page; `count` says how many matched.
-      rows = transactions.prefix(Self.pageSize).map { transaction in
+      rows = transactions.prefix(min(Self.pageSize, viewportRows)).map { transaction in
         [
           "id": .integer(transaction.id), "counterparty": .string(transaction.counterparty),
           "amount": .string(hidden ? "•••" : transaction.amount.description), "memo": .string(transaction.memo),

@@ -19,6 +19,8 @@ public enum ArgumentKind: Sendable {
   case screen
   /// An identifier that exists in the document bound to the target window.
   case reference(ReferenceSource)
+  /// A length of time with its unit: `300ms`, `2s`, `1.5s`, `1m` (`SessionClock.parseDuration`).
+  case duration
 }
 
 /// Where the valid identifiers for a `.reference` argument come from: the screen model of the

@@ -63,6 +63,12 @@ extension CommandResolver {
       return .integer(number)
     case .word, .rest:
       return .text(text)
+    case .duration:
+      guard SessionClock.parseDuration(text) != nil else {
+        throw CommandError(
+          "\(name) must be a length of time with its unit (300ms, 2s, 1.5s, 1m), not '\(text)'", column: token.column)
+      }
+      return .text(text)
     case .choice(let words):
       guard words.contains(text) else {
         let hint = Suggestions.didYouMean(text, in: words)

@@ -89,6 +89,7 @@ extension CommandResolver {
       // Whole-number identifiers in numeric order (2 before 10).
       guard source.isInteger else { return identifiers }
       return identifiers.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+    case .duration: return ["100ms", "300ms", "1s", "2s", "10s", "1m"]
     case .integer, .word, .rest: return []
     }
   }

@@ -115,6 +115,10 @@ public struct CommandSpec: Sendable {
   /// screen an argument names or the one that follows from the screen it runs in, or closing one.
   /// The one declaration of window effects.
   public var windowEffect: WindowEffect?
+  /// Why the command works in the shell only (`record`, `source`, `quit`, `travel`, `set`...):
+  /// a scenario that uses it is refused when it is checked, with this reason. `nil` for a
+  /// command every session runs.
+  public var shellOnly: String?
 
   /// A command.
   public init(
@@ -164,6 +168,14 @@ public struct CommandSpec: Sendable {
     return spec
   }
 
+  /// The same command, working in the shell only, for this reason (its subcommands too).
+  public func shellOnly(_ reason: String) -> CommandSpec {
+    var spec = self
+    spec.shellOnly = reason
+    spec.subcommands = subcommands.map { $0.shellOnly(reason) }
+    return spec
+  }
+
   /// The subcommand a word names.
   public func subcommand(named word: String) -> CommandSpec? {
     subcommands.first { $0.name == word }
@@ -180,6 +192,7 @@ public struct CommandSpec: Sendable {
       scope: sub.scope, handler: sub.handler)
     named.windowEffect = sub.windowEffect
     named.reports = sub.reports
+    named.shellOnly = sub.shellOnly ?? shellOnly
     return named
   }
 

@@ -58,6 +58,7 @@ public enum CommandReference {
     case .document: return "a document"
     case .screen: return "a screen"
     case .reference(let source): return "the id of a \(source.noun)"
+    case .duration: return "a length of time with its unit: 300ms, 2s, 1.5s, 1m"
     }
   }
 }

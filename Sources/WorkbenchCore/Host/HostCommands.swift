@@ -8,9 +8,22 @@ enum HostCommands {
     ("open", { open }), ("windows", { windows.reporting() }), ("focus", { focus }), ("close", { close }),
     ("show", { show.reporting() }), ("frame", { frame.reporting() }), ("state", { state.reporting() }),
     ("undo", { undo }), ("redo", { redo }), ("clock", { clock.reporting() }), ("settle", { settle }),
-    ("live", { live }), ("relaunch", { relaunch }), ("record", { record }), ("restart-module", { restartModule }),
-    ("source", { source }), ("history", { history.reporting() }), ("set", { set.reporting() }), ("watch", { watch }),
-    ("travel", { travel.reporting() }), ("quit", { quit }), ("exit", { exit }),
+    ("live", { live }), ("relaunch", { relaunch }),
+    ("record", { record.shellOnly("`record` works in the shell; a scenario is a recording already") }),
+    ("restart-module", { restartModule }),
+    ("source", { source.shellOnly("`source` works in the shell; a scenario lists its steps, or includes a flow") }),
+    ("history", { history.reporting().shellOnly("`history` works in the shell, which keeps the lines typed") }),
+    ("set", { set.reporting().shellOnly("`set` changes how the shell prints; a scenario asserts on frames") }),
+    ("watch", { watch.shellOnly("`watch` works at the shell's prompt, where a key stops it") }),
+    (
+      "travel",
+      {
+        travel.reporting().shellOnly(
+          "time travel works in the shell: `workbench run FILE:LINE --shell` opens a scenario at a step")
+      }
+    ),
+    ("quit", { quit.shellOnly("`quit` ends a shell session; a scenario ends after its last step") }),
+    ("exit", { exit.shellOnly("`exit` ends a shell session; a scenario ends after its last step") }),
   ]
 
   /// The host's command names, known without building any command.
@@ -323,7 +336,7 @@ enum HostCommands {
     "exit", arguments: [quitUnsaved], summary: "End the session, as `quit` does", details: quit.details,
     handler: quit.handler)
 
-  static let clockDuration = Argument<String>.word("duration", help: "how far: 300ms, 2s, 1.5s, 1m")
+  static let clockDuration = Argument<String>.duration("duration", help: "how far: 300ms, 2s, 1.5s, 1m")
 
   static let clock = CommandSpec(
     "clock", subcommands: [clockAdvance],
@@ -343,7 +356,7 @@ enum HostCommands {
     return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time)")
   }
 
-  static let settleLimit = Argument<String>.word(
+  static let settleLimit = Argument<String>.duration(
     "timeout", help: "the longest to wait (default 10s; in a scenario, the furthest to move the clock, default 60s)"
   ).optional
 
@@ -450,8 +463,9 @@ enum HostCommands {
     "travel", subcommands: [travelSteps, travelBack, travelForward, travelTo],
     summary: "Move the whole session to another of its steps, or list them (shell only)",
     details: "Each line typed (or scenario step a session was opened after) is a step; a move replays the session "
-      + "from its start on a virtual clock. A command typed after `travel back` starts a new branch and the later "
-      + "steps are dropped. The workspace on disk is never written after a move.")
+      + "from its start on a virtual clock. A command typed after `travel back` that changes something starts a new "
+      + "branch and the later steps are dropped (one that failed, or only looks, keeps them). The workspace on disk "
+      + "is never written after a move.")
 
   static let travelSteps = CommandSpec(
     "steps", arguments: [stepShown], summary: "List the steps, the current one marked, or what step N changed"

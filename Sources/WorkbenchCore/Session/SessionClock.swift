@@ -113,9 +113,12 @@ public final class SessionClock {
     while let next = untilNextTimer {
       let passed = now - start
       guard passed + next <= limit else {
+        // The advice is more than was waited, and enough for the next timer at least.
+        let seconds = max(limit * 2, passed + next).components.seconds
+        let advice = SessionClock.describe(.seconds(seconds + 1))
         throw CommandError(
           "still pending after \(SessionClock.describe(limit)): \(timers.count) timer\(timers.count == 1 ? "" : "s"), "
-            + "the next in \(SessionClock.describe(next)) (give a longer time: `settle 30s`)")
+            + "the next in \(SessionClock.describe(next)) (give a longer time: `settle \(advice)`)")
       }
       if mode == .virtual {
         try advance(by: next)

@@ -356,6 +356,42 @@ public final class SessionFacts {
     return (relayUsed ?? [], divergence)
   }
 
+  // MARK: Live changes, again in a move in time
+
+  /// The groups of live changes the session took, in order, each with its scope (a module's
+  /// `NAME live`): what a move in time brings in again at the same steps.
+  public private(set) var liveChangesTaken: [(scope: String, group: FrameValue)] = []
+  /// The groups a move in time brings in again, by scope, in order.
+  private var liveChangesToServe: [String: [FrameValue]] = [:]
+
+  /// A replay of the session brings in these groups at its `live` steps, in order, rather than
+  /// what the live sources say now (a device's change happens once).
+  public func serveLiveChanges(_ groups: [(scope: String, group: FrameValue)]) {
+    liveChangesToServe = [:]
+    for (scope, group) in groups { liveChangesToServe[scope, default: []].append(group) }
+  }
+
+  /// The session took another way than the steps it was replaying (a new command after a move
+  /// back): live changes are its own from here.
+  public func forgetLiveChangesToServe() { liveChangesToServe = [:] }
+
+  /// The live changes of `scope` to take in now: the next group a move in time brings in again,
+  /// or `live()`; kept either way, in order.
+  public func liveChange(in scope: String, live: () -> FrameValue) -> FrameValue {
+    let group: FrameValue
+    if var waiting = liveChangesToServe[scope], !waiting.isEmpty {
+      group = waiting.removeFirst()
+      liveChangesToServe[scope] = waiting
+    } else {
+      group = live()
+    }
+    liveChangesTaken.append((scope, group))
+    return group
+  }
+
+  /// Whether a move in time has changes of `scope` to bring in again.
+  public func servesLiveChanges(in scope: String) -> Bool { liveChangesToServe[scope]?.isEmpty == false }
+
   /// The first recorded fact a replay has not used, if any: a replay that ends with facts left
   /// over took another path than the recording.
   public func firstUnused() -> String? {

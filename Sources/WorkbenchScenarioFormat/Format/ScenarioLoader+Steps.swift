@@ -215,6 +215,10 @@ extension ScenarioLoader {
         throw ScenarioFileError(error.message, at: shifted(location, by: error.column ?? 1))
       }
       guard !expectsFailure else { continue }
+      // What only a shell does can only fail in a scenario: said now, not when it runs.
+      if let reason = resolved.spec.shellOnly {
+        throw ScenarioFileError(reason, at: shifted(location, by: resolved.nameToken.column))
+      }
       if let change = resolver.windowChange(of: resolved, arguments: arguments) { context.windows.apply(change) }
     }
   }
@@ -252,7 +256,8 @@ extension ScenarioLoader {
     if let cached = flowCache[path] {
       flow = cached
     } else {
-      guard FileSystem.exists(path) else {
+      // A link that leads nowhere, or round in a loop, is said as such by the read below.
+      guard FileSystem.exists(path) || FileSystem.isSymbolicLink(path) else {
         throw ScenarioFileError(
           "no such file: \(relative) (paths are relative to the including file)", at: node.location)
       }

@@ -211,8 +211,17 @@ public struct YAMLParser {
     if let context = parser.context.map({ String(cString: $0) }) {
       message = "\(problem) \(context) (line \(parser.context_mark.line + 1))"
     }
-    if problem.contains("cannot start any token"), mark.index < bytes.count, bytes[Int(mark.index)] == 0x09 {
-      message = "a tab here: YAML indents with spaces only"
+    // A tab where indentation goes: said in those words, at the tab (libyaml's own text names
+    // two lines, or a token that cannot start).
+    let atTab = problem.contains("cannot start any token") && mark.index < bytes.count && bytes[Int(mark.index)] == 0x09
+    if atTab || problem.contains("tab character") {
+      var index = min(Int(mark.index), bytes.count)
+      while index > 0, bytes[index - 1] != 0x0A { index -= 1 }
+      var tab = index
+      while tab < bytes.count, bytes[tab] != 0x0A, bytes[tab] != 0x09 { tab += 1 }
+      let at = tab < bytes.count && bytes[tab] == 0x09 ? tab : Int(mark.index)
+      return ScenarioFileError(
+        "tabs cannot indent YAML: use spaces", at: Self.location(ofByte: at, in: bytes, file: file))
     }
     if let context = parser.context.map({ String(cString: $0) }), context.contains("quoted scalar") {
       let start = parser.context_mark

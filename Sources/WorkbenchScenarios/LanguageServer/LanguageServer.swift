@@ -698,9 +698,10 @@ public final class LanguageServer {
   static func includableFiles(from path: String) -> [String] {
     let folder = FileSystem.folder(of: path)
     guard FileSystem.isDirectory(folder) else { return [] }
-    let files = FileSystem.files(under: folder).prefix(2_000).filter { file in
+    // Four levels down at most, 2,000 files at most: a scenario in a home folder does not walk it.
+    let files = FileSystem.walk(folder, maximumDepth: 4, limit: 2_000).files.filter { file in
       (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && file != path && !file.contains("/__snapshots__/")
-        && !file.contains("/data/") && file.dropFirst(folder.count).split(separator: "/").count <= 4
+        && !file.contains("/data/")
     }
     return files.map { String($0.dropFirst(folder.count + 1)) }.sorted()
   }

@@ -251,6 +251,15 @@ public struct ScenarioRunner {
       result.stepsRun += 1
       stepFinished?(result.stepsRun, min(count, scenario.steps.count), step)
     }
+    // The steps after the line are there to go forward to; each runs when the session first
+    // moves to it, its expectation checked as a run checks it.
+    for step in scenario.steps.dropFirst(max(0, count)) { journal.stepAhead(step, label: step.summary) }
+    journal.expectationCheck = { step, session in
+      guard case .expect(let expectations) = step.action else { return nil }
+      let details = Self.mismatches(of: expectations, in: session.host)
+      return details.isEmpty
+        ? nil : "the frames do not match the expectation: " + details.prefix(3).joined(separator: " ")
+    }
     journal.isScenario = true
     state.session.journal = journal
     state.session.canRecord = true
@@ -349,26 +358,34 @@ public struct ScenarioRunner {
       // A module gone since the last step is said as such, before its windows' frames are.
       for window in expectations.map(\.window) { _ = state.session.host.window(named: window)?.frame }
       try checkIncidents(state.session)
-      var details: [String] = []
-      for (window, expected) in expectations {
-        guard let actual = state.session.host.window(named: window)?.frame else {
-          details.append("\(window): the window is not open")
-          continue
-        }
-        var mismatches: [FrameMatcher.Mismatch] = []
-        FrameMatcher.compare(expected: expected.frameValue, actual: actual, path: window, into: &mismatches)
-        for mismatch in mismatches {
-          details.append("\(mismatch.path)")
-          details.append("    expected: \(mismatch.expected)")
-          details.append("    actual:   \(mismatch.actual)")
-        }
-      }
+      let details = Self.mismatches(of: expectations, in: state.session.host)
       if !details.isEmpty {
         throw StepFailure(message: "the frames do not match the expectation", details: details)
       }
     case .snapshot(let windows):
       try snapshot(windows, step: step, state: &state, result: &result)
     }
+  }
+
+  /// How the windows of `host` differ from an expectation: each field's path, then what was
+  /// expected and what is there (empty when they match).
+  static func mismatches(of expectations: [(window: String, expected: YAMLNode)], in host: Host) -> [String] {
+    var details: [String] = []
+    for (window, expected) in expectations {
+      guard let actual = host.window(named: window)?.frame else {
+        details.append(
+          "\(window): the window is not open" + Suggestions.didYouMean(window, in: host.windows.map(\.label)))
+        continue
+      }
+      var mismatches: [FrameMatcher.Mismatch] = []
+      FrameMatcher.compare(expected: expected.frameValue, actual: actual, path: window, into: &mismatches)
+      for mismatch in mismatches {
+        details.append("\(mismatch.path)")
+        details.append("    expected: \(mismatch.expected)")
+        details.append("    actual:   \(mismatch.actual)")
+      }
+    }
+    return details
   }
 
   private func runCommands(_ line: String, in window: String?, step: Step, state: inout RunState) throws(StepFailure) {
@@ -405,7 +422,8 @@ public struct ScenarioRunner {
     var texts: [String] = []
     for name in windows {
       guard let window = state.session.host.window(named: name) else {
-        throw StepFailure(message: "no window '\(name)' is open")
+        let labels = state.session.host.windows.map(\.label)
+        throw StepFailure(message: "no window '\(name)' is open" + Suggestions.didYouMean(name, in: labels))
       }
       texts.append(state.session.host.renderText(of: window))
     }

@@ -19,7 +19,11 @@ public enum OpenAtStep {
 
   /// The session `run` with `options` (`--shell`) opens the shell on, or the exit code after
   /// the problem was written to standard error.
-  public static func start(_ options: RunOptions, modules: [any FeatureModule]) -> Result<Start, ExitStatus> {
+  ///
+  /// - Parameter rows: how many rows a list shows (`--rows`), in place of the scenario's own.
+  public static func start(_ options: RunOptions, modules: [any FeatureModule], rows: Int? = nil)
+    -> Result<Start, ExitStatus>
+  {
     func fail(_ message: String, status: Int32 = 2) -> Result<Start, ExitStatus> {
       StandardStreams.write("workbench run --shell: \(message)\n", to: STDERR_FILENO)
       return .failure(ExitStatus(code: status))
@@ -47,10 +51,11 @@ public enum OpenAtStep {
     if let pattern = options.filter, case .success(let regex) = RegexLimits.compile(pattern) {
       candidates = candidates.filter { regex.matches(in: $0.name) }
     }
-    guard let scenario = candidates.first else {
+    guard var scenario = candidates.first else {
       return fail(
         line.map { "\(file):\($0) is before the file's first scenario" } ?? "\(file) holds no scenario to open")
     }
+    if let rows { scenario.viewportRows = rows }
     let count = line.map { ScenarioRunner.stepCount(reaching: $0, of: file, in: scenario) } ?? scenario.steps.count
     let opened: ScenarioRunner.Opened
     do {

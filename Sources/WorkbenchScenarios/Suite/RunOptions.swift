@@ -210,14 +210,21 @@ public struct RunOptions: Sendable {
   /// A path with a line (`FILE:LINE`, as an editor or a failure message gives it): the file,
   /// with the scenario that holds that line selected. A path that exists as written is a path.
   mutating func takeLine(of path: String) throws(UsageError) -> String {
-    guard !FileSystem.exists(path), let colon = path.lastIndex(of: ":"),
-      let line = Int(path[path.index(after: colon)...])
-    else { return path }
+    guard !FileSystem.exists(path), let colon = path.lastIndex(of: ":") else { return path }
+    let digits = path[path.index(after: colon)...]
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return path }
     let file = String(path[..<colon])
     guard FileSystem.exists(file), !FileSystem.isDirectory(file) else {
       throw UsageError(message: "\(path): there is no file \(file)")
     }
-    guard line >= 1 else { throw UsageError(message: "\(path): lines are numbered from 1") }
+    // A line past the file's end (Int.max among them) is refused as line 0 is: it would run
+    // the last scenario, which the line does not name.
+    let count = (try? FileSystem.read(file)).map { bytes in
+      bytes.reduce(into: 1) { count, byte in if byte == 0x0A { count += 1 } } - (bytes.last == 0x0A ? 1 : 0)
+    }
+    guard let line = Int(digits), line >= 1, line <= (count ?? Int.max) else {
+      throw UsageError(message: "\(path): lines are numbered from 1" + (count.map { " to \($0) in \(file)" } ?? ""))
+    }
     lines[file, default: []].insert(line)
     return file
   }

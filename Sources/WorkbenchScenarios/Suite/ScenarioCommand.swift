@@ -187,7 +187,7 @@ public enum ScenarioCommand {
     let files: [String]
     let loader: ScenarioLoader
     do {
-      files = try SuiteRunner.discover(arguments)
+      files = try SuiteRunner.discover(arguments) { StandardStreams.error("note: \($0)\n") }
       loader = try ScenarioLoader(modules: modules)
       loader.knownModulesSource = WorkspaceStore.knownModulesOfDefaultWorkspace
     } catch let error as RunOptions.UsageError {

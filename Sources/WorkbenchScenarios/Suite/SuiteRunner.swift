@@ -42,12 +42,21 @@ public final class SuiteRunner {
   /// The scenario files under the given paths: files as named, folders searched for
   /// `.yaml` and `.yml` files, sorted. Snapshot folders (`__snapshots__`) and data folders
   /// (`data/`, and a recording's `NAME.data/`) are skipped: documents loaded with `file:` live
-  /// there.
-  public nonisolated static func discover(_ paths: [String]) throws(RunOptions.UsageError) -> [String] {
+  /// there. Each real folder is searched once; a link to a folder outside the one named is not
+  /// followed, and `note` is told once for each (a path named is searched wherever it leads).
+  public nonisolated static func discover(_ paths: [String], note: ((String) -> Void)? = nil)
+    throws(RunOptions.UsageError) -> [String]
+  {
     var files: [String] = []
     for path in paths {
       if FileSystem.isDirectory(path) {
-        files += FileSystem.files(under: path).filter { file in
+        let walk = FileSystem.walk(path)
+        for link in walk.linksLeavingFolder {
+          note?(
+            "\(link) leads out of \(path) (to \(FileSystem.realPath(link) ?? "?")) and is not followed: "
+              + "name it to include what it leads to")
+        }
+        files += walk.files.filter { file in
           (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && !Self.isInDataFolder(file)
         }
       } else if FileSystem.exists(path) {
@@ -72,7 +81,9 @@ public final class SuiteRunner {
   /// files, so one big file still splits; its scenarios become `onlyScenarios`.
   func selectedFiles() throws(RunOptions.UsageError) -> [String] {
     // A worker's files were found by its parent; one that vanished since fails to load.
-    let files = options.worker ? options.paths : try Self.discover(options.paths)
+    let files =
+      options.worker
+      ? options.paths : try Self.discover(options.paths) { StandardStreams.error("note: \($0)\n") }
     guard let shard = options.shard else { return files }
     let mine = try Sharding.scenarios(
       of: shard, in: files, modules: modules, durationsPath: options.durationsPath, selected: selected)

@@ -11,11 +11,14 @@ import WorkbenchSystem
 @MainActor
 public enum TraceDiff {
   static let usage = """
-    usage: workbench diff A B
+    usage: workbench diff A B [-m PATH]...
       A and B are trace folders or files (`workbench run --trace DIR`), or scenario files and folders
       (recordings too), which are run first, with traces. Scenarios are paired by file and name;
       for each pair the first step after which a frame, a fact served, the output or the step itself
       differs is named, field by field.
+
+    options:
+    \(ProgramOptionParser.help([ProgramOption<[String]>.modules(\.self)]))
     exit codes: 0 the runs agree, 1 they differ, 2 usage or file errors
 
     """
@@ -55,7 +58,7 @@ public enum TraceDiff {
     let files: [String]
     let registry: ModuleRegistry
     do {
-      files = try SuiteRunner.discover([path])
+      files = try SuiteRunner.discover([path]) { StandardStreams.error("note: \($0)\n") }
       registry = try ModuleRegistry(modules: modules)
     } catch let error as RunOptions.UsageError {
       throw TraceReadError(error.message)

@@ -22,12 +22,15 @@ public final class SessionJournal {
     public var location: String?
     /// The commands it ran, as scenario steps (a question's answer is in the words).
     var steps: [Step]
-    /// The session's time before it began.
-    var clockAtStart: Duration
+    /// The session's time before it began (`nil` for a scenario's step not run yet).
+    var clockAtStart: Duration?
     /// Every open window's frame after it, by window label.
     public internal(set) var frames: [String: FrameValue]
     /// What the step failed with, when it failed (a scenario's expectation, a command's error).
     public var failure: String?
+    /// Whether it ran: a scenario opened at a step has the steps after it too, which run when
+    /// the session is moved forward to them.
+    public internal(set) var ran = true
   }
 
   /// Where every replay starts: a scenario's set-up (its steps are run before the entries, not
@@ -63,6 +66,14 @@ public final class SessionJournal {
   private var depth = 0
   /// While a replay runs, nothing it does is kept.
   private var replaying = false
+  /// The live changes the session took, in order: a move in time brings each in again at its
+  /// step (the session's when it was at its last step; kept while it is behind).
+  private var liveChanges: [(scope: String, group: FrameValue)] = []
+  /// Checks a scenario's expectation on a session as the runner does (set by the runner for a
+  /// session opened at a step): a step ahead that runs later fails as it would have.
+  public var expectationCheck: ((Step, WorkbenchSession) -> String?)?
+  /// What went wrong in the replay of the last move, to say after it.
+  private var replayProblems: [String] = []
 
   /// A journal that starts where `origin`'s set-up (and steps, not counted) leave a session.
   public init(origin: Scenario, label: String, registry: ModuleRegistry, frames: [String: FrameValue]) {
@@ -143,6 +154,15 @@ public final class SessionJournal {
     position = entries.count
   }
 
+  /// A scenario's step after where the session was opened: listed, and run when the session is
+  /// moved forward to it.
+  public func stepAhead(_ step: Step, label: String) {
+    entries.append(
+      Entry(
+        label: label, location: step.location.description, steps: [step], clockAtStart: nil, frames: [:],
+        failure: nil, ran: false))
+  }
+
   /// A line starts running on `host`.
   func lineStarts(_ line: String, host: Host) {
     guard !replaying else { return }
@@ -182,6 +202,13 @@ public final class SessionJournal {
     guard depth == 0, var entry = pending else { return }
     pending = nil
     guard !entry.steps.isEmpty else { return }
+    // Behind the last step, a line whose commands all failed changed nothing: the steps ahead
+    // stay (only a line that changes something starts a branch).
+    if position < entries.count, entry.steps.allSatisfy({ $0.failure != nil }) { return }
+    if position < entries.count {
+      // A branch: what the steps dropped took in from live sources is not brought in again.
+      host.services.facts.forgetLiveChangesToServe()
+    }
     entry.frames = host.framesByLabel
     entries.removeSubrange(position...)
     entries.append(entry)
@@ -248,6 +275,7 @@ public final class SessionJournal {
   func session(at target: Int, current: WorkbenchSession) throws(CommandError) -> WorkbenchSession {
     replaying = true
     defer { replaying = false }
+    replayProblems = []
     let session: WorkbenchSession
     let first: Int
     if target >= position {
@@ -255,12 +283,26 @@ public final class SessionJournal {
       first = position
     } else {
       session = try WorkbenchSession.starting(origin, registry: registry, stored: originStored)
-      replay(origin.steps, on: session)
+      // The live changes the session took come in again at their steps.
+      session.facts.serveLiveChanges(liveChanges)
+      _ = replay(origin.steps, on: session)
       first = 0
     }
-    for entry in entries[first..<target] {
-      Self.advance(session, to: entry.clockAtStart)
-      replay(entry.steps, on: session)
+    for index in first..<target {
+      let entry = entries[index]
+      if let start = entry.clockAtStart { Self.advance(session, to: start) }
+      let clock = session.host.clock.now
+      let failure = replay(entry.steps, on: session)
+      if !entry.ran {
+        // A scenario's step ahead runs now for the first time: what it did is kept.
+        entries[index].ran = true
+        entries[index].clockAtStart = clock
+        entries[index].frames = session.host.framesByLabel
+        entries[index].failure = failure
+      } else if let failure, entry.failure == nil {
+        replayProblems.append("step \(index + 1) (\(entry.label)) failed in the replay, not live: \(failure)")
+      }
+      for incident in session.takeIncidents() { replayProblems.append("step \(index + 1): \(incident)") }
     }
     // A step is shown as the session was when the next one began: what the timers did while
     // the prompt waited (a load, a debounce) is part of it.
@@ -275,26 +317,43 @@ public final class SessionJournal {
     if clock.mode == .virtual, clock.now < time { try? clock.advance(by: time - clock.now) }
   }
 
-  /// The session is about to move from `host`: from its last step, the time it left it at.
+  /// The session is about to move from `host`: from its last step, the time it left it at, and
+  /// the live changes it took (the whole timeline's, from its last step).
   func leaving(_ host: Host) {
-    if position == entries.count { leftAt = host.clock.now }
+    if position == entries.count {
+      leftAt = host.clock.now
+      liveChanges = host.services.facts.liveChangesTaken
+    }
     settleOrigin(from: host)
   }
 
-  /// Runs steps as a scenario would, showing nothing: commands (whose failures were kept as
-  /// they happened), and what live sources said before an expectation.
-  private func replay(_ steps: [Step], on session: WorkbenchSession) {
+  /// Runs steps as a scenario would, showing nothing: commands, and what live sources said
+  /// before an expectation (checked, for a scenario's step). Returns the first failure that was
+  /// not expected (a step written to fail that fails is no failure).
+  private func replay(_ steps: [Step], on session: WorkbenchSession) -> String? {
     let quiet = QuietFrontEnd()
+    var first: String?
+    func run(_ line: String, in window: String?, step: Step) {
+      do throws(CommandError) {
+        try session.run(line, in: window, frontEnd: quiet)
+        if step.failure != nil, first == nil { first = "expected it to fail, and it succeeded" }
+      } catch {
+        if let expected = step.failure, expected.matches(error.message) { return }
+        if first == nil { first = error.message }
+      }
+    }
     for step in steps {
       switch step.action {
-      case .command(let window, let line): try? session.run(line, in: window, frontEnd: quiet)
-      case .host(let line): try? session.run(line, frontEnd: quiet)
+      case .command(let window, let line): run(line, in: window, step: step)
+      case .host(let line): run(line, in: nil, step: step)
       case .expect:
         let services = session.host.services
         if services.liveChangesWait { services.takeLiveChanges() }
+        if let problem = expectationCheck?(step, session), first == nil { first = problem }
       case .snapshot: break
       }
     }
+    return first
   }
 
   // MARK: Showing
@@ -309,9 +368,13 @@ public final class SessionJournal {
     var lines = ["\(position == 0 ? "→" : " ") \(number(0))  (start) \(originLabel)"]
     var before = originFrames
     for (index, entry) in entries.enumerated() {
+      let place = entry.location.map { "  (\($0))" } ?? ""
+      guard entry.ran else {
+        lines.append("  \(number(index + 1))  \(entry.label)\(place)  · not run yet")
+        continue
+      }
       let changed = Self.changedWindows(from: before, to: entry.frames)
       let marks = (entry.failure != nil ? "  ✗ " + entry.failure! : "")
-      let place = entry.location.map { "  (\($0))" } ?? ""
       lines.append(
         "\(index + 1 == position ? "→" : " ") \(number(index + 1))  \(entry.label)\(place)"
           + (changed.isEmpty ? "" : "  · changed " + changed.joined(separator: ", ")) + marks)
@@ -319,7 +382,8 @@ public final class SessionJournal {
     }
     if position < entries.count {
       lines.append(
-        "(at step \(position) of \(entries.count): `travel forward` replays the next one; a new command drops them)")
+        "(at step \(position) of \(entries.count): `travel forward` goes to the next one; a command that changes "
+          + "something drops them)")
     }
     return lines.joined(separator: "\n")
   }
@@ -335,8 +399,12 @@ public final class SessionJournal {
           : "no step \(number): the steps are 1 to \(entries.count) (`travel steps` lists them)")
     }
     let entry = entries[number - 1]
-    let before = number == 1 ? originFrames : entries[number - 2].frames
     var lines = ["step \(number): \(entry.label)" + (entry.location.map { "  (\($0))" } ?? "")]
+    guard entry.ran else {
+      lines.append("  not run yet: `travel to \(number)` runs the steps up to it")
+      return lines.joined(separator: "\n")
+    }
+    let before = number == 1 ? originFrames : entries[number - 2].frames
     if let failure = entry.failure { lines.append("  failed: \(failure)") }
     let changes = Self.changes(from: before, to: entry.frames)
     lines += changes.isEmpty ? ["  no frame changed"] : changes.map { "  " + $0 }
@@ -350,10 +418,15 @@ public final class SessionJournal {
     ]
     if position < entries.count {
       let next = entries[position]
-      let changes = Self.changes(from: host.framesByLabel, to: next.frames)
-      lines.append("the next step, \(position + 1): \(next.label), changes:")
-      lines += changes.isEmpty ? ["  no frame"] : changes.map { "  ~ " + $0 }
+      if next.ran {
+        let changes = Self.changes(from: host.framesByLabel, to: next.frames)
+        lines.append("the next step, \(position + 1): \(next.label), changes:")
+        lines += changes.isEmpty ? ["  no frame"] : changes.map { "  ~ " + $0 }
+      } else {
+        lines.append("the next step, \(position + 1): \(next.label), has not run yet (`travel forward` runs it)")
+      }
     }
+    lines += replayProblems
     return lines.joined(separator: "\n")
   }
 
@@ -387,13 +460,29 @@ public final class SessionJournal {
       }
       return
     }
-    result.append("\(path): \(Self.short(old)) → \(Self.short(new))")
+    let (before, after) = Self.shortened(old.jsonText, new.jsonText)
+    result.append("\(path): \(before) → \(after)")
   }
 
-  /// A value on one line, cut at 60 characters.
-  private static func short(_ value: FrameValue) -> String {
-    let text = value.jsonText
-    return text.count <= 60 ? text : String(text.prefix(57)) + "..."
+  /// Two values on one line each, at most 60 characters: a long one is cut around where the two
+  /// first differ, so the part shown is the part that changed (`...,"on":false}]` → `...,"on":true}]`).
+  static func shortened(_ old: String, _ new: String, width: Int = 60) -> (String, String) {
+    guard old.count > width || new.count > width else { return (old, new) }
+    let before = Array(old)
+    let after = Array(new)
+    var common = 0
+    while common < before.count, common < after.count, before[common] == after[common] { common += 1 }
+    // Some context before the difference, then as much as fits.
+    let start = max(0, common - 12)
+    func cut(_ text: [Character]) -> String {
+      guard text.count > width else { return String(text) }
+      let from = min(start, max(0, text.count - (width - 3)))
+      let leading = from > 0 ? 3 : 0
+      var end = min(text.count, from + width - leading)
+      if end < text.count { end = from + width - leading - 3 }
+      return (from > 0 ? "..." : "") + String(text[from..<end]) + (end < text.count ? "..." : "")
+    }
+    return (cut(before), cut(after))
   }
 }
 

@@ -70,6 +70,29 @@ public struct ShellOptions: Equatable, Sendable {
     ) { $0.workspace = $1 },
   ]
 
+  /// The options of `workbench run FILE:LINE --shell` that are the shell's (how it prints and
+  /// reads: `--rows`, `--json`, `-q`, `-c`, `--keep-going`...), taken out of `words` with their
+  /// values; the rest stays for `run` (the file, `-m`, `--without-builtin`). `-w` is refused
+  /// there: the session is the scenario's, in memory.
+  public static func separating(_ words: [String]) -> (shell: [String], rest: [String]) {
+    let moved = all.filter { !Set(ProgramOption<ShellOptions>.moduleNames).isSuperset(of: $0.names) }
+    var shell: [String] = []
+    var rest: [String] = []
+    var index = 0
+    while index < words.count {
+      let word = words[index]
+      if let option = moved.first(where: { $0.names.contains(word) }) {
+        let taken = option.value == nil ? 1 : 2
+        shell += words[index..<min(words.count, index + taken)]
+        index += taken
+      } else {
+        rest.append(word)
+        index += 1
+      }
+    }
+    return (shell, rest)
+  }
+
   /// Parses the shell's options (everything after the program name).
   ///
   /// - Throws: `ShellUsageError` for an unknown option, a missing value or a stray word.
@@ -92,7 +115,7 @@ public struct ShellOptions: Equatable, Sendable {
 public struct ShellUsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What is wrong.
   public let message: String
-  init(_ message: String) { self.message = message }
+  public init(_ message: String) { self.message = message }
   public var description: String { message }
 }
 

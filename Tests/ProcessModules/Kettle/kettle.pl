@@ -5,10 +5,10 @@
 # wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
 # and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
 # (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty,
-# bad-capture), keep quiet at the wall (quiet-wall), or end badly: crash-in-timer exits when a
+# bad-capture), keep quiet at the wall (quiet-wall) or speak there only the first time (wall-once), or end badly: crash-in-timer exits when a
 # timer is due without answering, exit-after-timer answers it and exits, crash-on-end exits when
 # told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
-# handshake and leaves its child to answer. opens-w2 opens a window of its own under the key w2
+# handshake and leaves its child to answer; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
 # from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
 use strict;
 use warnings;
@@ -17,6 +17,8 @@ use JSON::PP;
 my $json = JSON::PP->new->canonical;
 my $mode = $ENV{KETTLE_MODE} // '';
 my %sessions;    # session => {windows => {key => document}, kettles => {document => {...}}}
+my $walled = 0;
+my $boiled = 0;
 
 binmode STDIN;
 binmode STDOUT;
@@ -113,6 +115,7 @@ while (defined(my $request = read_message())) {
     my ($name, $argument) = split ' ', $request->{line};
     my %extra;
     if ($name eq 'boil') {
+      exit 3 if $mode eq 'boil-once' && $boiled++;  # the second boil of the process's life crashes it
       $kettle->{state} = 'heating';
       $extra{timers} = [{id => "boil $document", after => $argument + 0}];
       $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';
@@ -140,7 +143,8 @@ while (defined(my $request = read_message())) {
         sleep 1;
       }
     }
-    if ($name eq 'wall' && $mode ne 'quiet-wall') {
+    # wall-once: a device that changes once in the process's life (a replay of the session sees none).
+    if ($name eq 'wall' && $mode ne 'quiet-wall' && !($mode eq 'wall-once' && $walled++)) {
       # The switch at the wall is seen while the command is on its way: the module says so
       # unasked (the host keeps it for the next time between commands), then answers.
       $kettle->{state} = 'on at the wall';

@@ -85,7 +85,7 @@ let package = Package(
       name: "workbench",
       dependencies: [
         "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchExternalModules", "WorkbenchSystem",
-        "BuiltInModules",
+        "WorkbenchModuleProtocol", "BuiltInModules",
       ]
     ),
 
@@ -149,7 +149,7 @@ let package = Package(
       name: "WorkbenchShellTests",
       dependencies: [
         "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
-        "WorkbenchTestSupport", "workbench",
+        "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module", "ledger-module-process", "lights-module-process",
       ]
     ),

@@ -123,11 +123,16 @@ enum Harness: String, CaseIterable {
     case .protocolHost:
       var buffer = bytes
       while let message = try? MessageChannel.nextMessage(in: &buffer) {
-        for command in message["commands"]?.elements ?? [] {
+        // A handshake as the host reads it, and each command in it alone (one bad command must
+        // not hide what the others would do).
+        _ = try? WireHello(wire: message)
+        for element in message["commands"]?.elements ?? [] {
+          guard let command = try? WireCommandSpec(wire: element) else { continue }
           _ = SpecCoding.arguments(command)
           _ = SpecCoding.windowEffect(command)
-          for subcommand in command["subcommands"]?.elements ?? [] { _ = SpecCoding.arguments(subcommand) }
+          for subcommand in command.subcommands ?? [] { _ = SpecCoding.arguments(subcommand) }
         }
+        _ = ReplyRules.changeProblems(message)
         // Every kind of reply the host checks, protocol 2's included (timers, updates, changes).
         for request in [
           "open", "command", "refresh", "restore", "timer", "close", "capture", ReplyRules.commandInNoWindow,

@@ -152,62 +152,87 @@ public final class ModuleSession {
   }
 
   /// The handshake the module sends first.
-  public func hello() -> FrameValue {
-    let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }.map { SpecCoding.encode($0.spec) }
-    let screens = host.screens.map { screen -> FrameValue in
-      var members: [(key: String, value: FrameValue)] = [
-        ("name", .string(screen.name)), ("documentKind", .string(screen.documentKind)),
-      ]
-      if let fields = host.frameFields(ofScreen: screen.name) {
-        members.append(("fields", .list(fields.map { .string($0) })))
-      }
+  public func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
+
+  /// The handshake, as a value.
+  public func helloMessage() -> WireHello {
+    var hello = WireHello()
+    hello.protocol = version
+    hello.manifest = WireManifest(name: manifest.name, version: manifest.version, summary: manifest.summary)
+    hello.commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }.map {
+      SpecCoding.encode($0.spec)
+    }
+    hello.screens = host.screens.map { screen in
+      var wire = WireScreen()
+      wire.name = screen.name
+      wire.documentKind = screen.documentKind
+      wire.fields = host.frameFields(ofScreen: screen.name)
       let lifetime = host.registry.lifetimeFields(ofScreen: screen.name)
-      if !lifetime.isEmpty { members.append(("lifetimeFields", .list(lifetime.map { .string($0) }))) }
+      if !lifetime.isEmpty { wire.lifetimeFields = lifetime }
       let summaries = host.registry.fieldSummaries(ofScreen: screen.name)
       if !summaries.isEmpty {
-        members.append(
-          (
-            "fieldSummaries",
-            .object(FrameObject(members: summaries.keys.sorted().map { ($0, .string(summaries[$0]!)) }))
-          ))
+        wire.fieldSummaries = .object(
+          FrameObject(members: summaries.keys.sorted().map { ($0, .string(summaries[$0] ?? "")) }))
       }
-      return .object(FrameObject(members: members))
+      return wire
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.
-    let diagrams = host.registry.drawModuleDiagrams().map { name, diagram -> FrameValue in
-      [
-        "name": .string(name), "title": .string(diagram.title), "stateMachine": .bool(diagram.isStateMachine),
-        "start": FrameValue(diagram.start), "nodes": .list(diagram.nodes.map { .string($0) }),
-        "edges": .list(
-          diagram.edges.map { ["from": .string($0.from), "to": .string($0.to), "label": .string($0.label)] }),
-      ]
+    hello.diagrams = host.registry.drawModuleDiagrams().map { name, diagram in
+      var wire = WireDiagram()
+      wire.name = name
+      wire.title = diagram.title
+      wire.stateMachine = diagram.isStateMachine
+      wire.start = diagram.start
+      wire.nodes = diagram.nodes
+      wire.edges = diagram.edges.map { edge in
+        var wire = WireDiagramEdge()
+        wire.from = edge.from
+        wire.to = edge.to
+        wire.label = edge.label
+        return wire
+      }
+      return wire
     }
-    let samples = host.documentNames.compactMap { name -> FrameValue? in
+    hello.samples = host.documentNames.compactMap { name in
       guard let kind = host.documentKind(of: name), let json = host.documentJSON(named: name) else { return nil }
-      return ["name": .string(name), "kind": .string(kind), "body": .string(json)]
+      var sample = WireSample()
+      sample.name = name
+      sample.kind = kind
+      sample.body = json
+      return sample
     }
-    return [
-      "type": "hello", "protocol": .integer(version),
-      "manifest": [
-        "name": .string(manifest.name), "version": .string(manifest.version), "summary": .string(manifest.summary),
-      ],
-      "commands": .list(commands), "screens": .list(screens),
-      "documentKinds": .list(host.documentKindNames.map(FrameValue.string)), "samples": .list(samples),
-      "diagrams": .list(diagrams),
-    ]
+    hello.documentKinds = host.documentKindNames
+    return hello
   }
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
-  public func handle(_ request: FrameValue) -> FrameValue {
+  public func handle(_ wire: FrameValue) -> FrameValue {
+    let request: HostMessage
+    do throws(WireProblems) {
+      request = try HostMessage(wire: wire)
+    } catch {
+      var refusal = WireError(message: "the request was not what the protocol says: expected \(error.description)")
+      refusal.id = wire["id"]?.integerValue
+      return ModuleMessage.error(refusal).wire
+    }
+    return handle(request).wire
+  }
+
+  /// The reply to one request from the host, as a value.
+  public func handle(_ request: HostMessage) -> ModuleMessage {
+    let header = request.header
     // Protocol 2: the request's session, made when first named; `end` drops it.
-    if version >= 2, let number = request["session"]?.integerValue {
-      if request["type"]?.stringValue == "end" {
+    if version >= 2, let number = header.session {
+      if case .end = request {
         sides[number] = nil
-        return ["type": "ok", "id": request["id"] ?? .null]
+        var ok = WireOk()
+        ok.id = header.id
+        return .ok(ok)
       }
       // A window shows as many rows as the host's (`rows`, sent with `open`), within reason: a
       // screen adds it to an index.
-      let rows = request["rows"]?.integerValue ?? ScreenEnvironment.defaultViewportRows
+      var rows = ScreenEnvironment.defaultViewportRows
+      if case .open(let window) = request, let given = window.rows { rows = given }
       let environment = ScreenEnvironment(viewportRows: min(max(1, rows), 10_000))
       current =
         sides[number] ?? Side(host: Host(registry: main.host.registry, environment: environment, clock: .virtual))
@@ -217,22 +242,50 @@ public final class ModuleSession {
     // The reply carries the request's id (§7), so the host can tell it from any other message.
     var answered = answerWithFacts(request)
     if version >= 2 { answered = addingTimersAndUpdates(to: answered, for: request) }
-    if let id = request["id"], case .object(var object) = answered {
-      object["id"] = id
-      answered = .object(object)
+    switch answered {
+    case .result(var result):
+      result.id = header.id
+      return .result(result)
+    case .ok(var ok):
+      ok.id = header.id
+      return .ok(ok)
+    case .error(var error):
+      error.id = header.id
+      return .error(error)
+    case .hello, .changed:
+      return answered
     }
-    return answered
   }
 
-  private func answerWithFacts(_ request: FrameValue) -> FrameValue {
+  /// The facts a request carries, if any (§12).
+  private static func facts(of request: HostMessage) -> WireFactsRequest? {
+    switch request {
+    case .open(let window), .refresh(let window), .restore(let window): return window.facts
+    case .command(let command): return command.facts
+    case .timer(let timer): return timer.facts
+    default: return nil
+    }
+  }
+
+  /// The window a request is about, by the host's key.
+  private static func key(of request: HostMessage) -> String? {
+    switch request {
+    case .open(let window), .refresh(let window), .restore(let window): return window.key
+    case .command(let command): return command.key
+    case .close(let close): return close.key
+    default: return nil
+    }
+  }
+
+  private func answerWithFacts(_ request: HostMessage) -> ModuleMessage {
     // A request that carries `facts` is being recorded or replayed: the facts the module's
     // effects use are served from it (on replay) and reported back in the reply.
-    guard let facts = request["facts"] else { return reply(to: request) }
+    guard let facts = Self.facts(of: request) else { return reply(to: request) }
     var replay: [String: [FrameValue]]? = nil
-    if case .object(let sources)? = facts["replay"] {
+    if case .object(let sources)? = facts.replay {
       replay = [:]
       for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
-    } else if facts["shared"] != nil || facts["windows"] != nil {
+    } else if facts.shared != nil || facts.windows != nil {
       // A replay's request with no facts of its own window (a timer, a replay setting up):
       // still a replay, served from the scopes it names.
       replay = [:]
@@ -249,144 +302,173 @@ public final class ModuleSession {
     }
     if version >= 2 {
       // The window an `open` is about gets the next number here.
-      let opening = request["type"]?.stringValue == "open" ? request["key"]?.stringValue : nil
+      var opening: String?
+      if case .open(let window) = request { opening = window.key }
       func scope(of key: String) -> String? {
         key == opening ? "window \(host.nextWindowNumber)" : current.window(key).map { "window \($0.id.number)" }
       }
       // `replay` is the request's own window's (as in protocol 1); `windows` names each.
-      if let key = request["key"]?.stringValue, let own = scope(of: key), let replay {
+      if let key = Self.key(of: request), let own = scope(of: key), let replay {
         scoped[own] = replay
       }
-      take(facts["shared"]) { $0 }
-      take(facts["windows"], scope: scope)
+      take(facts.shared) { $0 }
+      take(facts.windows, scope: scope)
     }
     host.services.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
     // A replay setting up its recording's windows (`start`): they load live, and what the
     // module counts of that work is in the recorded states already, as in the host.
-    host.services.facts.isSettingUp = facts["start"] == .bool(true)
-    var result = reply(to: request)
+    host.services.facts.isSettingUp = facts.start == true
+    let result = reply(to: request)
     host.services.facts.isSettingUp = false
     let relayed = host.services.facts.endRelay()
-    if case .object(var object) = result {
+    let reported = relayed.used.map { used -> WireFact in
+      var fact = WireFact()
+      fact.source = used.source
+      fact.value = used.value
       // A fact that answers a question is reported with it (`asked`), and its answer as the value.
-      object["facts"] = .list(
-        relayed.used.map { fact in
-          var reported = FrameObject(["source": .string(fact.source), "value": fact.value])
-          if let asked = SessionFacts.question(of: fact.value) {
-            reported["asked"] = asked
-            reported["value"] = SessionFacts.answer(of: fact.value)
-          }
-          // Protocol 2: a fact says whose it is: a window's, by its key, or a shared scope's.
-          if version >= 2, let scope = fact.scope {
-            if SessionFacts.isWindowScope(scope) {
-              let number = Int(scope.dropFirst("window ".count))
-              let window = host.windows.first { $0.id.number == number }
-              if let key = window.flatMap({ current.key(of: $0) }) { reported["window"] = .string(key) }
-            } else {
-              reported["scope"] = .string(scope)
-            }
-          }
-          return .object(reported)
-        })
-      if let divergence = relayed.divergence { object["divergence"] = .string(divergence) }
-      result = .object(object)
+      if let asked = SessionFacts.question(of: used.value) {
+        fact.asked = asked
+        fact.value = SessionFacts.answer(of: used.value)
+      }
+      // Protocol 2: a fact says whose it is: a window's, by its key, or a shared scope's.
+      if version >= 2, let scope = used.scope {
+        if SessionFacts.isWindowScope(scope) {
+          let number = Int(scope.dropFirst("window ".count))
+          fact.window = host.windows.first { $0.id.number == number }.flatMap { current.key(of: $0) }
+        } else {
+          fact.scope = scope
+        }
+      }
+      return fact
     }
-    return result
+    switch result {
+    case .result(var value):
+      value.facts = reported
+      value.divergence = relayed.divergence
+      return .result(value)
+    case .ok(var value):
+      value.facts = reported
+      value.divergence = relayed.divergence
+      return .ok(value)
+    case .error(var value):
+      value.facts = reported
+      value.divergence = relayed.divergence
+      return .error(value)
+    case .hello, .changed:
+      return result
+    }
   }
 
-  private func reply(to request: FrameValue) -> FrameValue {
+  private func reply(to request: HostMessage) -> ModuleMessage {
     do {
+      // The session's time is the host's: the module's clock moves to the time the request
+      // carries, and keeps none of its own. The host fired every timer due by then, so this
+      // runs none but one it was not told of yet, and that one with the request's facts.
+      if version >= 2, let now = request.header.now {
+        let target = Duration.milliseconds(now)
+        if host.clock.now < target { try host.clock.advance(by: target - host.clock.now) }
+      }
       return try answer(request)
     } catch {
-      return ["type": "error", "message": .string(error.message)]
+      return .error(WireError(message: error.message))
     }
   }
 
-  private func answer(_ request: FrameValue) throws(CommandError) -> FrameValue {
-    let key = request["key"]?.stringValue ?? ""
-    switch request["type"]?.stringValue {
-    case "capture":
+  private func answer(_ request: HostMessage) throws(CommandError) -> ModuleMessage {
+    switch request {
+    case .capture:
       // A recording starts: the states the session's services are in (§12).
-      let states = host.services.facts.capturedStates().map { state -> FrameValue in
-        ["source": .string(state.source), "scope": .string(state.scope), "value": state.value]
+      var ok = WireOk()
+      ok.facts = host.services.facts.capturedStates().map { state in
+        var fact = WireFact()
+        fact.source = state.source
+        fact.scope = state.scope
+        fact.value = state.value
+        return fact
       }
-      return ["type": "ok", "facts": .list(states)]
-    case "validate":
-      try host.replaceDocument(
-        named: "validation", kind: request["kind"]?.stringValue ?? "", json: request["body"]?.stringValue ?? "",
-        revision: 1)
-      return ["type": "ok"]
-    case "open":
-      try sync(request)
-      if let existing = current.window(key) { host.closeWindow(existing.id) }
-      let window = try host.openWindow(
-        screen: request["screen"]?.stringValue ?? "", document: request["document"]?.stringValue ?? "")
-      current.keys[key] = window.id
-      if let state = request["state"]?.stringValue, let version = host.viewStateVersion(of: window.id) {
+      return .ok(ok)
+    case .validate(let validate):
+      try host.replaceDocument(named: "validation", kind: validate.kind, json: validate.body, revision: 1)
+      return .ok(WireOk())
+    case .open(let request):
+      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
+      if let existing = current.window(request.key) { host.closeWindow(existing.id) }
+      let window = try host.openWindow(screen: request.screen, document: request.document)
+      current.keys[request.key] = window.id
+      if let state = request.state, let version = host.viewStateVersion(of: window.id) {
         _ = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       }
-      return try reply(for: window, text: nil, commit: nil)
-    case "restore":
+      return .result(try reply(for: window, text: nil, commit: nil))
+    case .restore(let request):
       // The window's view state, restored in place (§18): the screen decides what follows.
-      try sync(request)
-      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
-      if let state = request["state"]?.stringValue, let version = host.viewStateVersion(of: window.id),
+      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
+      guard let window = current.window(request.key) else {
+        throw CommandError("no window \(request.key) in the module")
+      }
+      if let state = request.state, let version = host.viewStateVersion(of: window.id),
         let problem = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       {
         throw CommandError("the view state was not restored: \(problem)")
       }
-      return try reply(for: window, text: nil, commit: nil)
-    case "refresh":
-      try sync(request)
-      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
-      return try reply(for: window, text: nil, commit: nil)
-    case "command" where request["key"] == nil:
-      // A command run in no window (§16): in the session, as typed.
-      var text: String? = nil
-      for output in try host.run(line: request["line"]?.stringValue ?? "") {
-        if case .text(let value) = output { text = value }
+      return .result(try reply(for: window, text: nil, commit: nil))
+    case .refresh(let request):
+      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
+      guard let window = current.window(request.key) else {
+        throw CommandError("no window \(request.key) in the module")
       }
-      return ["type": "ok", "output": FrameValue(text)]
-    case "command":
-      try sync(request)
+      return .result(try reply(for: window, text: nil, commit: nil))
+    case .command(let request):
+      guard let key = request.key else {
+        // A command run in no window (§16): in the session, as typed.
+        var text: String? = nil
+        for output in try host.run(line: request.line) {
+          if case .text(let value) = output { text = value }
+        }
+        var ok = WireOk()
+        ok.output = text
+        return .ok(ok)
+      }
+      if let document = request.document, let kind = request.kind {
+        try sync(document, kind: kind, body: request.body, revision: request.revision ?? 1)
+      }
       guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
       let document = window.documentName
       let before = host.document(named: document)?.revision
       var text: String? = nil
-      for output in try host.run(line: "@\(window.id.number) " + (request["line"]?.stringValue ?? "")) {
+      for output in try host.run(line: "@\(window.id.number) " + request.line) {
         if case .text(let value) = output { text = value }
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
       var result = try reply(for: window, text: text, commit: committed)
-      if version >= 2 { result = try addingWindowsOpenedAndClosed(to: result) }
-      return result
-    case "timer":
+      if version >= 2 { try addWindowsOpenedAndClosed(to: &result) }
+      return .result(result)
+    case .timer(let request):
       // The host's clock reached one of the module's timers: the module's clock moves to it,
-      // which runs it (and any due before it).
-      let id = request["timer"]?.stringValue ?? ""
-      if id.hasPrefix("t"), let number = Int(id.dropFirst()),
+      // which runs it (and any due before it). The request's `now` did that already.
+      if request.timer.hasPrefix("t"), let number = Int(request.timer.dropFirst()),
         let due = host.clock.waitingTimers.first(where: { $0.number == number })?.due
       {
         try host.clock.advance(by: max(.zero, due - host.clock.now))
       }
-      return ["type": "ok"]
-    case "close":
-      if let window = current.window(key) { host.closeWindow(window.id) }
-      current.lastSent[key] = nil
-      current.keys[key] = nil
-      return ["type": "ok"]
-    default:
-      throw CommandError("unknown request '\(request["type"]?.stringValue ?? "")'")
+      return .ok(WireOk())
+    case .close(let request):
+      if let window = current.window(request.key) { host.closeWindow(window.id) }
+      current.lastSent[request.key] = nil
+      current.keys[request.key] = nil
+      return .ok(WireOk())
+    case .sync, .end:
+      // Changes the live sources saw are sent before this reply (`liveChanges`).
+      return .ok(WireOk())
+    case .live:
+      return .ok(WireOk())
     }
   }
 
   /// Takes in the host's copy of the document before acting on it.
-  private func sync(_ request: FrameValue) throws(CommandError) {
-    guard let name = request["document"]?.stringValue, let body = request["body"]?.stringValue,
-      let kind = request["kind"]?.stringValue
-    else { return }
+  private func sync(_ name: String, kind: String, body: String?, revision: Int) throws(CommandError) {
+    guard let body else { return }
     if host.documentJSON(named: name) != body {
-      try host.replaceDocument(named: name, kind: kind, json: body, revision: request["revision"]?.integerValue ?? 1)
+      try host.replaceDocument(named: name, kind: kind, json: body, revision: revision)
     }
   }
 
@@ -400,7 +482,10 @@ public final class ModuleSession {
       side.host.services.takeLiveChanges()
       let updates = changedWindows(in: side, besides: nil)
       if !updates.isEmpty {
-        changes.append(["type": "changed", "session": .integer(number), "updates": .list(updates)])
+        var change = WireChanged()
+        change.session = number
+        change.updates = updates
+        changes.append(ModuleMessage.changed(change).wire)
       }
     }
     return changes
@@ -413,70 +498,78 @@ public final class ModuleSession {
 
   /// The windows of `side` but `key` whose frames changed since the host last got them, as
   /// updates (§15), now noted as sent.
-  private func changedWindows(in side: Side, besides key: String?) -> [FrameValue] {
+  private func changedWindows(in side: Side, besides key: String?) -> [WireUpdate] {
     // Another window changes with what it shows (a window's view state changes by its own
     // commands), so its frame is compared and its view state encoded only when that changed.
-    var updates: [FrameValue] = []
+    var updates: [WireUpdate] = []
     for window in side.host.windows {
       guard let name = side.key(of: window), name != key else { continue }
       let frame = window.frame
       guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
       side.lastSent[name] = frame
-      updates.append([
-        "key": .string(name), "frame": frame, "text": .string(window.screen.render(frame)), "state": .string(state),
-      ])
+      updates.append(WireUpdate(key: name, frame: frame, text: window.screen.render(frame), state: state))
     }
     return updates
   }
 
   /// A reply with the timers the module's clock holds that the host has not been told of
-  /// (`timers`), the ones it no longer holds (`cancel`: fired or cancelled), and the windows
-  /// besides the one asked about whose frames changed (`updates`).
-  private func addingTimersAndUpdates(to reply: FrameValue, for request: FrameValue) -> FrameValue {
-    guard case .object(var object) = reply, ["result", "ok"].contains(reply["type"]?.stringValue) else { return reply }
+  /// (`timers`, each `at` its time on the session's clock, which is the host's), the ones it no
+  /// longer holds (`cancel`: fired or cancelled), and the windows besides the one asked about
+  /// whose frames changed (`updates`).
+  private func addingTimersAndUpdates(to reply: ModuleMessage, for request: HostMessage) -> ModuleMessage {
     let side = current
-    let key = request["key"]?.stringValue
-    let now = host.clock.now
+    let key = Self.key(of: request)
     let waiting = host.clock.waitingTimers
-    var timers: [FrameValue] = []
+    var timers: [WireTimer] = []
     for timer in waiting where !side.reportedTimers.contains(timer.number) {
       side.reportedTimers.insert(timer.number)
       // Whole milliseconds, rounded up: the host's timer is never due before the module's.
-      let left = max(.zero, timer.due - now)
-      let milliseconds = left.wholeMilliseconds + (left > .milliseconds(left.wholeMilliseconds) ? 1 : 0)
-      timers.append(["id": .string("t\(timer.number)"), "after": .integer(Int(milliseconds))])
+      let whole = timer.due.wholeMilliseconds
+      let at = whole + (timer.due > .milliseconds(whole) ? 1 : 0)
+      timers.append(WireTimer(id: "t\(timer.number)", at: Int(clamping: at)))
     }
     let held = Set(waiting.map(\.number))
     let gone = side.reportedTimers.filter { !held.contains($0) }.sorted()
     side.reportedTimers.subtract(gone)
-    if !timers.isEmpty { object["timers"] = .list(timers) }
-    if !gone.isEmpty { object["cancel"] = .list(gone.map { .string("t\($0)") }) }
-    if let key, reply["type"]?.stringValue == "result" { side.lastSent[key] = reply["frame"] ?? .null }
-    let updates = changedWindows(in: side, besides: key)
-    if !updates.isEmpty { object["updates"] = .list(updates) }
-    return .object(object)
+    switch reply {
+    case .result(var result):
+      if !timers.isEmpty { result.timers = timers }
+      if !gone.isEmpty { result.cancel = gone.map { "t\($0)" } }
+      if let key { side.lastSent[key] = result.frame }
+      let updates = changedWindows(in: side, besides: key)
+      if !updates.isEmpty { result.updates = updates }
+      return .result(result)
+    case .ok(var ok):
+      if !timers.isEmpty { ok.timers = timers }
+      if !gone.isEmpty { ok.cancel = gone.map { "t\($0)" } }
+      let updates = changedWindows(in: side, besides: key)
+      if !updates.isEmpty { ok.updates = updates }
+      return .ok(ok)
+    default:
+      return reply
+    }
   }
 
-  /// A command's result with the windows it opened (`opened`: a room window from a home
+  /// Adds to a command's result the windows it opened (`opened`: a room window from a home
   /// window, each under a new key with its screen, document, name and first frame) and the
   /// windows of the host's it closed (`closed`), §17.
-  private func addingWindowsOpenedAndClosed(to result: FrameValue) throws(CommandError) -> FrameValue {
-    guard case .object(var object) = result else { return result }
+  private func addWindowsOpenedAndClosed(to result: inout WireResult) throws(CommandError) {
     let side = current
-    var opened: [FrameValue] = []
+    var opened: [WireOpenedWindow] = []
     for window in host.windows where side.key(of: window) == nil {
       let key = "k\(window.id.number)"
       side.keys[key] = window.id
-      guard case .object(var entry) = try reply(for: window, text: nil, commit: nil) else { continue }
-      entry["type"] = nil
-      entry["output"] = nil
-      entry["commit"] = nil
-      entry["key"] = .string(key)
-      entry["screen"] = .string(window.screen.name)
-      entry["document"] = .string(window.documentName)
-      entry["name"] = FrameValue(window.name)
+      let first = try reply(for: window, text: nil, commit: nil)
+      var entry = WireOpenedWindow()
+      entry.key = key
+      entry.screen = window.screen.name
+      entry.document = window.documentName
+      entry.name = window.name
+      entry.frame = first.frame
+      entry.text = first.text
+      entry.state = first.state
       side.lastSent[key] = window.frame
-      opened.append(.object(entry))
+      opened.append(entry)
     }
     let open = Set(host.windows.map(\.id))
     let closed = side.keys.filter { !open.contains($0.value) }.map(\.key).sorted()
@@ -484,21 +577,23 @@ public final class ModuleSession {
       side.keys[key] = nil
       side.lastSent[key] = nil
     }
-    if !opened.isEmpty { object["opened"] = .list(opened) }
-    if !closed.isEmpty { object["closed"] = .list(closed.map(FrameValue.string)) }
-    return .object(object)
+    if !opened.isEmpty { result.opened = opened }
+    if !closed.isEmpty { result.closed = closed }
   }
 
-  private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> FrameValue {
+  private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> WireResult {
     let state: String
     do {
       state = try window.viewStateJSON()
     } catch {
       throw CommandError("the view state cannot be encoded: \(error)")
     }
-    return [
-      "type": "result", "frame": window.frame, "text": .string(window.screen.render(window.frame)),
-      "state": .string(state), "output": FrameValue(text), "commit": FrameValue(commit),
-    ]
+    var result = WireResult()
+    result.frame = window.frame
+    result.text = window.screen.render(window.frame)
+    result.state = state
+    result.output = text
+    result.commit = commit
+    return result
   }
 }

@@ -28,17 +28,17 @@ public enum ModuleProtocol {
   public static let maximumMessage = 16 * 1024 * 1024
 
   /// The environment a module starts with: the user's, and the versions this host speaks in
-  /// `WORKBENCH_HOST_PROTOCOLS` (§3). For `posix_spawn`; free each string after.
-  public static func moduleEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+  /// `WORKBENCH_HOST_PROTOCOLS` (§3), as `NAME=value` entries.
+  public static func moduleEnvironment() -> [String] {
     let variable = hostVersionsVariable + "="
-    var environment: [UnsafeMutablePointer<CChar>?] = []
+    var environment: [String] = []
     var entry = environ
     while let pointer = entry.pointee {
-      if !String(cString: pointer).hasPrefix(variable) { environment.append(strdup(pointer)) }
+      let text = String(cString: pointer)
+      if !text.hasPrefix(variable) { environment.append(text) }
       entry += 1
     }
-    environment.append(strdup(variable + versions.map(String.init).joined(separator: ",")))
-    environment.append(nil)
+    environment.append(variable + versions.map(String.init).joined(separator: ","))
     return environment
   }
 }
@@ -191,60 +191,55 @@ public final class MessageChannel {
 /// Command specs in the handshake.
 public enum SpecCoding {
   /// A spec as the handshake sends it.
-  @MainActor public static func encode(_ spec: CommandSpec) -> FrameValue {
-    let arguments = spec.arguments.map { argument -> FrameValue in
-      var kind = "word"
-      var extra: FrameValue = .null
+  @MainActor public static func encode(_ spec: CommandSpec) -> WireCommandSpec {
+    var encoded = WireCommandSpec()
+    encoded.name = spec.name
+    encoded.summary = spec.summary
+    encoded.details = spec.details
+    if case .window(let names) = spec.scope { encoded.screens = names }
+    encoded.arguments = spec.arguments.map { argument in
+      var wire = WireArgument()
+      wire.name = argument.name
+      wire.optional = argument.isOptional
+      wire.help = argument.help
+      wire.extra = .null
       switch argument.kind {
       case .integer(let range):
-        kind = "integer"
-        if let range { extra = [.integer(range.lowerBound), .integer(range.upperBound)] }
-      case .rest: kind = "rest"
+        wire.kind = "integer"
+        if let range { wire.extra = [.integer(range.lowerBound), .integer(range.upperBound)] }
+      case .rest: wire.kind = "rest"
       case .choice(let words):
-        kind = "choice"
-        extra = .list(words.map(FrameValue.string))
-      default: kind = "word"
+        wire.kind = "choice"
+        wire.extra = .list(words.map(FrameValue.string))
+      default: wire.kind = "word"
       }
-      return [
-        "name": .string(argument.name), "kind": .string(kind), "extra": extra, "optional": .bool(argument.isOptional),
-        "help": .string(argument.help),
-      ]
+      return wire
     }
-    var screens: FrameValue = .null
-    if case .window(let names) = spec.scope { screens = .list(names.map(FrameValue.string)) }
-    var encoded: FrameValue = [
-      "name": .string(spec.name), "summary": .string(spec.summary), "details": .string(spec.details),
-      "screens": screens, "arguments": .list(arguments),
-    ]
     // The windows it opens or closes, for the scenario check (§17).
-    if let effect = spec.windowEffect, case .object(var object) = encoded {
-      switch effect {
-      case .opens(let screenArgument, let nameArgument):
-        object["windowEffect"] = [
-          "opens": ["screenArgument": .string(screenArgument), "nameArgument": .string(nameArgument)]
-        ]
-      case .opensFrom(let screens, let nameArgument):
-        let pairs = screens.sorted { $0.key < $1.key }.map { (key: $0.key, value: FrameValue.string($0.value)) }
-        object["windowEffect"] = [
-          "opensFrom": ["screens": .object(FrameObject(members: pairs)), "nameArgument": .string(nameArgument)]
-        ]
-      case .closes(let argument):
-        object["windowEffect"] = ["closes": ["argument": .string(argument)]]
-      }
-      encoded = .object(object)
+    switch spec.windowEffect {
+    case .opens(let screenArgument, let nameArgument)?:
+      encoded.windowEffect = [
+        "opens": ["screenArgument": .string(screenArgument), "nameArgument": .string(nameArgument)]
+      ]
+    case .opensFrom(let screens, let nameArgument)?:
+      let pairs = screens.sorted { $0.key < $1.key }.map { (key: $0.key, value: FrameValue.string($0.value)) }
+      encoded.windowEffect = [
+        "opensFrom": ["screens": .object(FrameObject(members: pairs)), "nameArgument": .string(nameArgument)]
+      ]
+    case .closes(let argument)?: encoded.windowEffect = ["closes": ["argument": .string(argument)]]
+    case nil: break
     }
     // Subcommands (`network fail`, `network latency 300ms`), each a spec of its own (§3).
-    if !spec.subcommands.isEmpty, case .object(var object) = encoded {
-      object["subcommands"] = .list(spec.subcommands.map { encode($0) })
-      object["requiresSubcommand"] = .bool(spec.requiresSubcommand)
-      encoded = .object(object)
+    if !spec.subcommands.isEmpty {
+      encoded.subcommands = spec.subcommands.map { encode($0) }
+      encoded.requiresSubcommand = spec.requiresSubcommand
     }
     return encoded
   }
 
   /// The window effect a spec the handshake sent declares (§17), if any.
-  public static func windowEffect(_ value: FrameValue) -> WindowEffect? {
-    guard let effect = value["windowEffect"] else { return nil }
+  public static func windowEffect(_ spec: WireCommandSpec) -> WindowEffect? {
+    guard let effect = spec.windowEffect else { return nil }
     if let opens = effect["opens"], let screen = opens["screenArgument"]?.stringValue,
       let name = opens["nameArgument"]?.stringValue
     {
@@ -262,15 +257,12 @@ public enum SpecCoding {
   }
 
   /// The argument specs of a spec the handshake sent.
-  public static func arguments(_ value: FrameValue) -> [ArgumentSpec] {
-    (value["arguments"]?.elements ?? []).map { argument in
-      let name = argument["name"]?.stringValue ?? "argument"
-      let optional = argument["optional"]?.boolValue ?? false
-      let help = argument["help"]?.stringValue ?? ""
+  public static func arguments(_ spec: WireCommandSpec) -> [ArgumentSpec] {
+    (spec.arguments ?? []).map { argument in
       let kind: ArgumentKind
-      switch argument["kind"]?.stringValue {
+      switch argument.kind {
       case "integer":
-        if let bounds = argument["extra"]?.elements, bounds.count == 2, let low = bounds[0].integerValue,
+        if let bounds = argument.extra?.elements, bounds.count == 2, let low = bounds[0].integerValue,
           let high = bounds[1].integerValue, low <= high
         {
           kind = .integer(low...high)
@@ -278,128 +270,65 @@ public enum SpecCoding {
           kind = .integer()
         }
       case "rest": kind = .rest
-      case "choice": kind = .choice(argument["extra"]?.elements?.compactMap(\.stringValue) ?? [])
+      case "choice": kind = .choice(argument.extra?.elements?.compactMap(\.stringValue) ?? [])
       default: kind = .word
       }
-      return ArgumentSpec(name, kind, optional: optional, help: help)
+      return ArgumentSpec(argument.name, kind, optional: argument.optional ?? false, help: argument.help ?? "")
     }
   }
 }
 
 /// What a reply must be for the request it answers (docs/protocol.md §4-§8, §12): the host and
 /// `workbench module-check` hold every reply to these rules, so a module that answers with the
-/// wrong kind of message is stopped rather than read as something it is not.
+/// wrong kind of message is stopped rather than read as something it is not. The fields come
+/// from the message declarations (`ModuleMessage`); the rules say which message answers what.
 public enum ReplyRules {
   /// The requests answered with a result (or an error).
   public static let resultRequests: Set<String> = ["open", "command", "refresh", "restore"]
-
-  /// What is wrong with `reply` as the answer to a request of type `request`; empty when it is
-  /// a well-formed answer.
-  public static func problems(with reply: FrameValue, toRequest request: String) -> [String] {
-    guard case .object = reply, let type = reply["type"]?.stringValue else {
-      return ["a message with a `type`, got \(excerpt(reply))"]
-    }
-    if type == "error" {
-      // A refusal may carry the facts the work used before it was refused (§12): an outside
-      // answer that made it fail is kept like any other.
-      return (reply["message"]?.stringValue == nil ? ["an error with a `message` as text"] : []) + factProblems(reply)
-    }
-    if resultRequests.contains(request) {
-      guard type == "result" else { return ["a `result` or an `error` for `\(request)`, got `\(type)`"] }
-      return resultProblems(reply)
-    }
-    guard type == "ok" else { return ["`ok` or an `error` for `\(request)`, got `\(type)`"] }
-    // A due timer and a command run in no window (protocol 2) answer `ok`, and may update
-    // windows and set timers.
-    if request == "capture" { return factProblems(reply) }
-    return request == commandInNoWindow || request == "timer" ? timerProblems(reply) + updateProblems(reply) : []
-  }
 
   /// The name the rules know a `command` without a `key` by: a command run in no window
   /// (protocol 2, §16), answered with `ok`.
   public static let commandInNoWindow = "command in no window"
 
-  /// What is missing or wrong in a `result`.
-  public static func resultProblems(_ reply: FrameValue) -> [String] {
-    var problems: [String] = []
-    if case .object? = reply["frame"] {} else { problems.append("`frame` as an object") }
-    if reply["text"]?.stringValue == nil { problems.append("`text` as text") }
-    if reply["state"]?.stringValue == nil { problems.append("`state` as JSON text") }
-    // The commit's JSON is checked where it is parsed (it can be a whole big document):
-    // here only that it is text.
-    if let commit = reply["commit"], commit != .null, commit.stringValue == nil {
-      problems.append("`commit` as JSON text or null")
+  /// The reply read, or what is wrong with it as the answer to a request of type `request`.
+  public static func reply(_ reply: FrameValue, toRequest request: String) -> Result<ModuleMessage, WireProblems> {
+    let message: ModuleMessage
+    do throws(WireProblems) {
+      message = try ModuleMessage(wire: reply)
+    } catch {
+      return .failure(error)
     }
-    return problems + factProblems(reply) + timerProblems(reply) + updateProblems(reply)
+    switch message {
+    case .error: return .success(message)
+    case .result where resultRequests.contains(request): return .success(message)
+    case .ok where !resultRequests.contains(request): return .success(message)
+    case .hello, .changed, .result, .ok:
+      return .failure(
+        WireProblems(problems: [
+          resultRequests.contains(request)
+            ? "a `result` or an `error` for `\(request)`, got `\(message.type)`"
+            : "`ok` or an `error` for `\(request)`, got `\(message.type)`"
+        ]))
+    }
   }
 
-  /// What is wrong with a reply's `facts` and `divergence` (§12).
-  public static func factProblems(_ reply: FrameValue) -> [String] {
-    var problems: [String] = []
-    if let facts = reply["facts"], facts != .null {
-      let wellFormed =
-        facts.elements?.allSatisfy { fact in
-          if case .object = fact, fact["source"]?.stringValue != nil, fact["value"] != nil { return true }
-          return false
-        } ?? false
-      if !wellFormed {
-        problems.append("`facts` as a list of {source, value} objects, with `asked` when one answers a question (§12)")
-      }
+  /// What is wrong with `reply` as the answer to a request of type `request`; empty when it is
+  /// a well-formed answer.
+  public static func problems(with reply: FrameValue, toRequest request: String) -> [String] {
+    switch Self.reply(reply, toRequest: request) {
+    case .success: return []
+    case .failure(let problems): return problems.problems
     }
-    if let divergence = reply["divergence"], divergence != .null, divergence.stringValue == nil {
-      problems.append("`divergence` as text")
-    }
-    return problems
   }
 
-  /// What is wrong with a reply's `timers` and `cancel` (protocol 2, §14).
-  public static func timerProblems(_ reply: FrameValue) -> [String] {
-    var problems: [String] = []
-    if let timers = reply["timers"], timers != .null {
-      let wellFormed =
-        timers.elements?.allSatisfy { timer in
-          guard timer["id"]?.stringValue?.isEmpty == false, let after = timer["after"]?.integerValue else {
-            return false
-          }
-          return (0...ModuleProtocol.maximumTimerDelay).contains(after)
-        } ?? false
-      if !wellFormed {
-        problems.append(
-          "`timers` as a list of {id, after} objects: an id (text) and a delay in milliseconds from 0 to "
-            + "\(ModuleProtocol.maximumTimerDelay) (§14)")
-      }
+  /// What is wrong with a `changed` (§19), or with the updates of anything that has them.
+  public static func changeProblems(_ change: FrameValue) -> [String] {
+    do throws(WireProblems) {
+      _ = try WireChanged(wire: change)
+      return []
+    } catch {
+      return error.problems
     }
-    if let cancel = reply["cancel"], cancel != .null,
-      !(cancel.elements?.allSatisfy { $0.stringValue != nil } ?? false)
-    {
-      problems.append("`cancel` as a list of timer ids (§14)")
-    }
-    return problems
-  }
-
-  /// What is wrong with a reply's `updates`: other windows' new frames (protocol 2, §15).
-  public static func updateProblems(_ reply: FrameValue) -> [String] {
-    guard let updates = reply["updates"], updates != .null else { return [] }
-    guard let list = updates.elements, list.count <= ModuleProtocol.maximumUpdatesPerReply else {
-      return ["`updates` as a list of at most \(ModuleProtocol.maximumUpdatesPerReply) windows (§15)"]
-    }
-    for update in list {
-      guard update["key"]?.stringValue != nil else { return ["each of `updates` with the window's `key` (§15)"] }
-      let problems = resultProblems(setting(update, "type", "result"))
-      if !problems.isEmpty { return problems.map { "in `updates`: " + $0 } }
-    }
-    return []
-  }
-
-  private static func setting(_ value: FrameValue, _ key: String, _ new: FrameValue) -> FrameValue {
-    guard case .object(var object) = value else { return value }
-    object[key] = new
-    return .object(object)
-  }
-
-  static func excerpt(_ value: FrameValue) -> String {
-    let text = value.jsonText
-    return text.count > 120 ? String(text.prefix(120)) + "…" : text
   }
 }
 

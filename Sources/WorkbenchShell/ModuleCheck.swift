@@ -26,39 +26,19 @@ public enum ModuleCheck {
     let fromModule: Int32
 
     init?(executable: String) {
-      var input: [Int32] = [0, 0]
-      var output: [Int32] = [0, 0]
-      guard pipe(&input) == 0, pipe(&output) == 0 else { return nil }
-      for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-      // The protocol: the module's stdin and stdout. What it prints on stderr is not checked.
-      posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-      let argv = [strdup(executable), nil]
-      let environment = ModuleProtocol.moduleEnvironment()
-      defer {
-        argv.forEach { free($0) }
-        environment.forEach { free($0) }
-      }
-      var pid: pid_t = 0
+      // The protocol is the module's stdin and stdout; what it prints on stderr is not checked.
       // Its own process group, so what it starts ends with it (`stop`); told the versions the
       // host speaks, as the host tells it.
-      let spawned = Spawning.withDefaultSignals(newProcessGroup: true) { attributes in
-        posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
-      }
-      close(input[0])
-      close(output[1])
-      guard spawned == 0 else {
-        close(input[1])
-        close(output[0])
-        return nil
-      }
-      self.pid = pid
-      toModule = input[1]
-      fromModule = output[0]
+      guard
+        let process = try? SpawnedProcess(
+          executable, environment: ModuleProtocol.moduleEnvironment(), input: .pipe, output: .pipe, error: .null,
+          newProcessGroup: true)
+      else { return nil }
+      let ends = process.releaseDescriptors()
+      guard let input = ends.input, let output = ends.output else { return nil }
+      pid = process.pid
+      toModule = input
+      fromModule = output
       MessageChannel.makeNonBlocking(toModule)
       MessageChannel.makeNonBlocking(fromModule)
       channel = MessageChannel(input: fromModule, output: toModule)
@@ -77,11 +57,11 @@ public enum ModuleCheck {
     var session: Int?
     /// The windows open in the module (their keys), for checking its updates (§15).
     var openKeys: Set<String> = []
-    /// The timers the module asked for and has not had fired or cancelled, by id, with their
-    /// delays and the order they were set in (§14); how many it set and cancelled; updates
+    /// The timers the module asked for and has not had fired or cancelled, by id, with when they
+    /// are due and the order they were set in (§14); how many it set and cancelled; updates
     /// naming no open window. (By id, so a reply setting 100,000 costs 100,000 steps, not their
     /// square.)
-    private(set) var pendingTimers: [String: (after: Int, order: Int)] = [:]
+    private(set) var pendingTimers: [String: (due: Int, order: Int)] = [:]
     private(set) var timersSet = 0
     private(set) var timersCancelled = 0
     /// The most timers pending at once (§11 limits them).
@@ -98,48 +78,62 @@ public enum ModuleCheck {
     private(set) var changeProblems: [String] = []
     private var changesSinceRequest = 0
 
-    private func see(change: FrameValue) {
+    private func see(change message: FrameValue) {
       changesSeen += 1
       changesSinceRequest += 1
       mostChanges = max(mostChanges, changesSinceRequest)
-      if change["session"]?.integerValue != session { changeProblems.append("a change without this session") }
-      changeProblems += ReplyRules.updateProblems(change)
-      for update in change["updates"]?.elements ?? [] {
-        let key = update["key"]?.stringValue ?? "?"
-        if !openKeys.contains(key) { strayUpdates.append(key) }
+      let change: WireChanged
+      do throws(WireProblems) {
+        change = try WireChanged(wire: message)
+      } catch {
+        changeProblems += error.problems
+        return
       }
+      if change.session != session { changeProblems.append("a change without this session") }
+      for update in change.updates where !openKeys.contains(update.key) { strayUpdates.append(update.key) }
     }
 
-    /// Takes what a reply asks of the host's clock and windows (protocol 2).
-    private func follow(_ reply: FrameValue) {
-      for id in reply["cancel"]?.elements?.compactMap(\.stringValue) ?? [] {
-        if pendingTimers.removeValue(forKey: id) != nil { timersCancelled += 1 }
+    /// Takes what a reply asks of the host's clock and windows (protocol 2): a timer is due `at`
+    /// its time, or `after` its delay from the `now` the request carried.
+    private func follow(_ wire: FrameValue) {
+      let timers: [WireTimer]?
+      let cancel: [String]?
+      let opened: [WireOpenedWindow]?
+      let updates: [WireUpdate]?
+      switch try? ModuleMessage(wire: wire) {
+      case .result(let result)?:
+        (timers, cancel, opened, updates) = (result.timers, result.cancel, result.opened, result.updates)
+      case .ok(let ok)?: (timers, cancel, opened, updates) = (ok.timers, ok.cancel, ok.opened, ok.updates)
+      default: return
       }
-      for timer in reply["timers"]?.elements ?? [] {
-        guard let id = timer["id"]?.stringValue, let after = timer["after"]?.integerValue else { continue }
+      for id in cancel ?? [] where pendingTimers.removeValue(forKey: id) != nil { timersCancelled += 1 }
+      for timer in timers ?? [] {
         timersSet += 1
-        pendingTimers[id] = (after, timersSet)
+        pendingTimers[timer.id] = (timer.at ?? (now + (timer.after ?? 0)), timersSet)
       }
       mostPending = max(mostPending, pendingTimers.count)
-      for opened in reply["opened"]?.elements ?? [] {
-        let key = opened["key"]?.stringValue ?? "?"
-        if openKeys.contains(key) { reusedKeys.append(key) }
-        openKeys.insert(key)
+      for entry in opened ?? [] {
+        if openKeys.contains(entry.key) { reusedKeys.append(entry.key) }
+        openKeys.insert(entry.key)
         windowsOpened += 1
       }
-      for update in reply["updates"]?.elements ?? [] {
+      for update in updates ?? [] {
         updatesSeen += 1
-        let key = update["key"]?.stringValue ?? "?"
-        if !openKeys.contains(key) { strayUpdates.append(key) }
+        if !openKeys.contains(update.key) { strayUpdates.append(update.key) }
       }
     }
 
-    /// The next timer due (the shortest delay, the earliest set among equals), taken off the list.
+    /// The session's time as module-check keeps it: milliseconds, moved to each timer it fires
+    /// (every protocol 2 request carries it as `now`).
+    private(set) var now = 0
+
+    /// The next timer due (the earliest, the earliest set among equals), taken off the list; the
+    /// session's time moves to it.
     func takeNextTimer() -> String? {
-      guard
-        let next = pendingTimers.min(by: { ($0.value.after, $0.value.order) < ($1.value.after, $1.value.order) })
+      guard let next = pendingTimers.min(by: { ($0.value.due, $0.value.order) < ($1.value.due, $1.value.order) })
       else { return nil }
       pendingTimers[next.key] = nil
+      now = max(now, next.value.due)
       return next.key
     }
 
@@ -153,7 +147,10 @@ public enum ModuleCheck {
       var message = message
       if case .object(var object) = message {
         object["id"] = .integer(requestCount)
-        if let session { object["session"] = .integer(session) }
+        if let session {
+          object["session"] = .integer(session)
+          object["now"] = .integer(now)
+        }
         message = .object(object)
       }
       defer { if session != nil, let reply = lastReply { follow(reply) } }
@@ -327,63 +324,60 @@ public enum ModuleCheck {
     }
     defer { peer.stop() }
     // §3 The handshake.
-    let hello: FrameValue
+    let greeting: FrameValue
     do {
-      hello = try peer.channel.receive(timeout: 10_000)
+      greeting = try peer.channel.receive(timeout: 10_000)
     } catch {
       record("handshake", "§3", false, "expected a hello within 10 s; \(error)")
       return checks
     }
-    let problems = helloProblems(hello)
+    let problems = helloProblems(greeting)
+    let hello = (try? WireHello(wire: greeting)) ?? WireHello()
     record(
       "handshake", "§3", problems.isEmpty,
       problems.isEmpty
-        ? "protocol \(hello["protocol"]?.integerValue ?? 0), module \(hello["manifest"]?["name"]?.stringValue ?? "")"
-          + " \(hello["manifest"]?["version"]?.stringValue ?? "")"
+        ? "protocol \(hello.protocol), module \(hello.manifest.name) \(hello.manifest.version)"
         : "expected " + problems.joined(separator: "; "))
     guard problems.isEmpty else { return checks }
-    let speaksTwo = (hello["protocol"]?.integerValue ?? 1) >= 2
+    let speaksTwo = hello.protocol >= 2
     if speaksTwo { peer.session = 1 }
-    let kinds = Set(hello["documentKinds"]?.elements?.compactMap(\.stringValue) ?? [])
-    let screens = hello["screens"]?.elements ?? []
-    let undeclared = screens.filter { !kinds.contains($0["documentKind"]?.stringValue ?? "") }
+    let kinds = Set(hello.documentKinds)
+    let undeclared = hello.screens.filter { !kinds.contains($0.documentKind) }
     record(
       "screens-declare-kinds", "§3", undeclared.isEmpty,
       undeclared.isEmpty
-        ? "\(screens.count) screen(s) on the \(kinds.count) document kind(s) it declares"
+        ? "\(hello.screens.count) screen(s) on the \(kinds.count) document kind(s) it declares"
         : "expected every screen's documentKind among documentKinds; not: "
-          + undeclared.compactMap { $0["name"]?.stringValue }.joined(separator: ", "))
+          + undeclared.map { $0.name }.joined(separator: ", "))
 
     // §4 Opening a window on each screen, on a sample of its kind.
-    let samples = hello["samples"]?.elements ?? []
-    var opened: [(key: String, screen: String, document: FrameValue)] = []
-    for (number, screen) in screens.enumerated() {
-      guard let name = screen["name"]?.stringValue, let kind = screen["documentKind"]?.stringValue else { continue }
-      guard let sample = samples.first(where: { $0["kind"]?.stringValue == kind }) else {
-        record("open \(name)", "§4", true, "skipped: no sample document of kind \(kind) to open")
+    var opened: [(key: String, screen: String, request: WindowRequest)] = []
+    for (number, screen) in hello.screens.enumerated() {
+      guard let sample = hello.samples.first(where: { $0.kind == screen.documentKind }) else {
+        record("open \(screen.name)", "§4", true, "skipped: no sample document of kind \(screen.documentKind) to open")
         continue
       }
       let key = "check-\(number + 1)"
       peer.openKeys.insert(key)
-      let request: FrameValue = [
-        "type": "open", "key": .string(key), "screen": .string(name), "document": sample["name"] ?? .null,
-        "kind": .string(kind), "body": sample["body"] ?? .null, "revision": .integer(1), "state": .null,
-      ]
-      let answer = peer.reply(to: request)
-      let reply = (try? answer.get()) ?? .null
+      var request = WindowRequest()
+      request.key = key
+      request.screen = screen.name
+      request.document = sample.name
+      request.kind = screen.documentKind
+      request.body = sample.body
+      let answer = peer.reply(to: HostMessage.open(request).wire)
       var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "open") }
-      if problems.isEmpty, let fields = screen["fields"]?.elements?.compactMap(\.stringValue),
-        case .object(let frame)? = reply["frame"], Set(frame.keys) != Set(fields)
+      let frame = (try? answer.get()).flatMap { try? WireResult(wire: $0) }?.frame
+      if problems.isEmpty, let fields = screen.fields, case .object(let object)? = frame,
+        Set(object.keys) != Set(fields)
       {
-        problems.append("the frame's fields \(fields) as declared, got \(frame.keys)")
+        problems.append("the frame's fields \(fields) as declared, got \(object.keys)")
       }
       record(
-        "open \(name)", "§4", problems.isEmpty,
+        "open \(screen.name)", "§4", problems.isEmpty,
         problems.isEmpty
-          ? "a result with a frame of \(reply["frame"].map(Self.keysText) ?? "")" : problems.joined(separator: "; "))
-      if problems.isEmpty {
-        opened.append((key, name, Self.setting(request, "type", "refresh")))
-      }
+          ? "a result with a frame of \(frame.map(Self.keysText) ?? "")" : problems.joined(separator: "; "))
+      if problems.isEmpty { opened.append((key, screen.name, request)) }
     }
 
     // §14 Protocol 2: the timers a request set are fired after it, shortest delay first (one
@@ -394,7 +388,9 @@ public enum ModuleCheck {
       // Past the §11 limit the host stops the module rather than fire its timers.
       while fired < 100, peer.mostPending <= ModuleProtocol.maximumPendingTimers, let id = peer.takeNextTimer() {
         fired += 1
-        let problems = Self.problems(peer.reply(to: ["type": "timer", "timer": .string(id)])) {
+        var timer = TimerRequest()
+        timer.timer = id
+        let problems = Self.problems(peer.reply(to: HostMessage.timer(timer).wire)) {
           ReplyRules.problems(with: $0, toRequest: "timer")
         }
         if !problems.isEmpty { timerProblems.append("timer \(id): " + problems.joined(separator: "; ")) }
@@ -406,50 +402,48 @@ public enum ModuleCheck {
       }
     }
 
-    // §5 Each command with arguments of each kind, in a window on one of its screens.
+    // §5 Each command with arguments of each kind, in a window on one of its screens, with its
+    // arguments bound as the host binds them.
     var committed: (key: String, body: String)?
-    for command in hello["commands"]?.elements ?? [] {
-      guard let fullName = command["name"]?.stringValue else { continue }
-      let name = fullName.split(separator: ".").last.map(String.init) ?? fullName
-      let commandScreens = command["screens"]?.elements?.compactMap(\.stringValue) ?? []
+    for command in hello.commands {
+      let name = command.name.split(separator: ".").last.map(String.init) ?? command.name
+      let commandScreens = command.screens ?? []
       guard let window = opened.first(where: { commandScreens.isEmpty || commandScreens.contains($0.screen) }) else {
         record("command \(name)", "§5", true, "skipped: no window open on a screen it runs in")
         continue
       }
-      let line = ([name] + (command["arguments"]?.elements ?? []).compactMap { Self.sampleArgument($0) }).joined(
-        separator: " ")
-      let request = Self.setting(Self.setting(window.document, "type", "command"), "line", .string(line))
-      let answer = peer.reply(to: request)
-      let reply = (try? answer.get()) ?? .null
-      let isError = reply["type"]?.stringValue == "error" && reply["message"]?.stringValue != nil
+      let request = Self.command(name, command.arguments ?? [], in: window.request, always: false)
+      let answer = peer.reply(to: HostMessage.command(request).wire)
+      let reply: ModuleMessage? = (try? answer.get()).flatMap { wire in try? ModuleMessage(wire: wire) }
       var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "command") }
-      if problems.isEmpty, let commit = reply["commit"]?.stringValue {
+      if problems.isEmpty, case .result(let result)? = reply, let commit = result.commit {
         if (try? FrameValue.parse(json: Array(commit.utf8))) == nil { problems.append("`commit` as valid JSON text") }
         committed = (window.key, commit)
       }
+      var refusal: String?
+      if case .error(let error)? = reply { refusal = error.message }
       record(
         "command \(name)", "§5", problems.isEmpty,
         problems.isEmpty
-          ? (isError
-            ? "`\(line)` refused with a message: \(reply["message"]?.stringValue ?? "")" : "`\(line)`: a result")
-          : "`\(line)`: " + problems.joined(separator: "; "))
+          ? (refusal.map { "`\(request.line)` refused with a message: \($0)" } ?? "`\(request.line)`: a result")
+          : "`\(request.line)`: " + problems.joined(separator: "; "))
       // §12 The facts its effects use, with every argument given (an optional one may be the
       // question an effect asks).
-      let everyArgument =
-        ([name] + (command["arguments"]?.elements ?? []).compactMap { Self.sampleArgument($0, always: true) })
-        .joined(separator: " ")
-      checks += factChecks(
-        peer, Self.setting(request, "line", .string(everyArgument)), command: name, line: everyArgument)
+      let everyArgument = Self.command(name, command.arguments ?? [], in: window.request, always: true)
+      checks += factChecks(peer, everyArgument, command: name)
       if speaksTwo { fireTimers() }
     }
 
     // §6 A refresh after the document changed elsewhere.
     if let window = opened.first {
-      var request = window.document
+      var request = window.request
       if let committed, committed.key == window.key {
-        request = Self.setting(Self.setting(request, "body", .string(committed.body)), "revision", .integer(2))
+        request.body = committed.body
+        request.revision = 2
       }
-      let problems = Self.problems(peer.reply(to: request)) { ReplyRules.problems(with: $0, toRequest: "refresh") }
+      let problems = Self.problems(peer.reply(to: HostMessage.refresh(request).wire)) {
+        ReplyRules.problems(with: $0, toRequest: "refresh")
+      }
       record("refresh", "§6", problems.isEmpty, problems.isEmpty ? "a result" : problems.joined(separator: "; "))
     }
 
@@ -496,42 +490,48 @@ public enum ModuleCheck {
     ]
     for (id, request) in refusals {
       let reply = try? peer.ask(request)
-      let passed = reply?["type"]?.stringValue == "error" && reply?["message"]?.stringValue != nil
+      var refusal: String?
+      if case .error(let error)? = reply.flatMap({ try? ModuleMessage(wire: $0) }) { refusal = error.message }
       record(
-        id, "§7", passed,
-        passed
-          ? "error: \(reply?["message"]?.stringValue ?? "")"
-          : "expected an error with a message, got \(reply?.jsonText.prefix(80) ?? "nothing")")
+        id, "§7", refusal != nil,
+        refusal.map { "error: \($0)" }
+          ?? "expected an error with a message, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
 
     // §12 The states a recording starts from: `ok` with `.state` facts of shared scopes (a
     // module with no such services may answer with none, or refuse the request).
     if speaksTwo {
-      let reply = try? peer.ask(["type": "capture"])
-      let facts = reply?["facts"]?.elements ?? []
-      let wellFormed = facts.allSatisfy { fact in
-        guard let source = fact["source"]?.stringValue, let scope = fact["scope"]?.stringValue else { return false }
-        return source.hasSuffix(".state") && !SessionFacts.isWindowScope(scope) && fact["value"] != nil
+      let raw = try? peer.ask(HostMessage.capture(SessionRequest()).wire)
+      let reply = raw.flatMap { try? ModuleMessage(wire: $0) }
+      var passed = false
+      var said =
+        "expected ok with facts {source ending .state, scope of the session, value}, got "
+        + (raw?.jsonText.prefix(120).description ?? "nothing")
+      switch reply {
+      case .error?:
+        passed = true
+        said = "refused (`capture` unknown): no states to record"
+      case .ok(let ok)?:
+        let facts = ok.facts ?? []
+        let wellFormed = facts.allSatisfy { fact in
+          fact.source.hasSuffix(".state") && fact.scope.map { !SessionFacts.isWindowScope($0) } == true
+        }
+        if wellFormed {
+          passed = true
+          let names = facts.map { "\($0.source) of \($0.scope ?? "?")" }
+          said = names.isEmpty ? "none" : names.joined(separator: ", ")
+        }
+      default: break
       }
-      let kind = reply?["type"]?.stringValue
-      let passed = (kind == "ok" && wellFormed) || kind == "error"
-      let names = facts.compactMap { fact in
-        fact["source"]?.stringValue.map { "\($0) of \(fact["scope"]?.stringValue ?? "?")" }
-      }
-      record(
-        "states to record", "§12", passed,
-        kind == "error"
-          ? "refused (`capture` unknown): no states to record"
-          : passed
-            ? (names.isEmpty ? "none" : names.joined(separator: ", "))
-            : "expected ok with facts {source ending .state, scope of the session, value}, got "
-              + (reply?.jsonText.prefix(120).description ?? "nothing"))
+      record("states to record", "§12", passed, said)
     }
 
     // §8 Closing every window.
     for window in opened {
-      let reply = try? peer.ask(["type": "close", "key": .string(window.key)])
-      let passed = reply?["type"]?.stringValue == "ok"
+      var close = CloseRequest()
+      close.key = window.key
+      let reply = try? peer.ask(HostMessage.close(close).wire)
+      let passed = reply.flatMap { try? ModuleMessage(wire: $0) }.map { $0.type == "ok" } ?? false
       record(
         "close \(window.screen)", "§8", passed,
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
@@ -539,8 +539,8 @@ public enum ModuleCheck {
 
     // §16 The end of a session: the module lets it go and answers `ok`.
     if speaksTwo {
-      let reply = try? peer.ask(["type": "end"])
-      let passed = reply?["type"]?.stringValue == "ok"
+      let reply = try? peer.ask(HostMessage.end(SessionRequest()).wire)
+      let passed = reply.flatMap { try? ModuleMessage(wire: $0) }.map { $0.type == "ok" } ?? false
       record(
         "end of a session", "§16", passed,
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
@@ -602,21 +602,20 @@ public enum ModuleCheck {
   }
 
   /// What is missing or wrong in a handshake.
-  static func helloProblems(_ hello: FrameValue) -> [String] {
-    var problems: [String] = []
-    if hello["type"]?.stringValue != "hello" { problems.append("type \"hello\"") }
-    if !ModuleProtocol.versions.contains(hello["protocol"]?.integerValue ?? 0) {
-      problems.append(
-        "protocol \(ModuleProtocol.versions.map(String.init).joined(separator: " or ")), got "
-          + (hello["protocol"]?.jsonText ?? "none"))
+  static func helloProblems(_ greeting: FrameValue) -> [String] {
+    let hello: WireHello
+    do throws(WireProblems) {
+      guard greeting["type"]?.stringValue == "hello" else { return ["type \"hello\""] }
+      hello = try WireHello(wire: greeting)
+    } catch {
+      return error.problems
     }
-    for field in ["name", "version", "summary"] where hello["manifest"]?[field]?.stringValue == nil {
-      problems.append("manifest.\(field) as text")
+    guard ModuleProtocol.versions.contains(hello.protocol) else {
+      return [
+        "protocol \(ModuleProtocol.versions.map(String.init).joined(separator: " or ")), got \(hello.protocol)"
+      ]
     }
-    for field in ["commands", "screens", "documentKinds", "samples"] where hello[field]?.elements == nil {
-      problems.append("\(field) as a list")
-    }
-    return problems
+    return []
   }
 
   /// What is wrong with a reply, or that there was none.
@@ -643,9 +642,12 @@ public enum ModuleCheck {
   /// with them, does it take them without a divergence; and replayed with an answer recorded
   /// for another question, does it say so (a `divergence`) rather than use it? Nothing for a
   /// command that uses no facts.
-  static func factChecks(_ peer: Peer, _ request: FrameValue, command: String, line: String) -> [Check] {
-    guard case .success(let reply) = peer.reply(to: setting(request, "facts", .object(FrameObject()))),
-      reply["type"]?.stringValue == "result", let facts = reply["facts"]?.elements, !facts.isEmpty
+  static func factChecks(_ peer: Peer, _ command: CommandRequest, command name: String) -> [Check] {
+    let line = command.line
+    var asking = command
+    asking.facts = WireFactsRequest()
+    guard case .success(let raw) = peer.reply(to: HostMessage.command(asking).wire), raw["type"] == "result",
+      let facts = raw["facts"]?.elements, !facts.isEmpty
     else { return [] }
     var problems: [String] = []
     var replay: [(key: String, value: FrameValue)] = []
@@ -658,62 +660,81 @@ public enum ModuleCheck {
         list.append((source, [value]))
       }
     }
-    for (index, fact) in facts.enumerated() {
-      guard let source = fact["source"]?.stringValue, let value = fact["value"] else {
+    for (index, entry) in facts.enumerated() {
+      guard let fact = try? WireFact(wire: entry) else {
         problems.append("facts[\(index)] with a source (text) and a value")
         continue
       }
-      if let asked = fact["asked"] {
+      if let asked = fact.asked {
         questions += 1
-        append(["asked": asked, "answer": value], for: source, to: &replay)
-        append(["asked": ["module-check asks instead": asked], "answer": value], for: source, to: &otherQuestions)
+        append(["asked": asked, "answer": fact.value], for: fact.source, to: &replay)
+        append(
+          ["asked": ["module-check asks instead": asked], "answer": fact.value], for: fact.source, to: &otherQuestions)
       } else {
-        append(value, for: source, to: &replay)
-        append(value, for: source, to: &otherQuestions)
+        append(fact.value, for: fact.source, to: &replay)
+        append(fact.value, for: fact.source, to: &otherQuestions)
       }
     }
     var checks = [
       Check(
-        id: "facts \(command)", section: "§12", passed: problems.isEmpty,
+        id: "facts \(name)", section: "§12", passed: problems.isEmpty,
         detail: problems.isEmpty
           ? "`\(line)` reported \(facts.count) fact(s), \(questions) with the question it answers"
           : "`\(line)`: expected " + problems.joined(separator: "; "))
     ]
     guard problems.isEmpty else { return checks }
-    func replaying(_ values: [(key: String, value: FrameValue)]) -> FrameValue {
-      peer.reply(to: setting(request, "facts", ["replay": .object(FrameObject(members: values))]))
-        .get(or: .null)
+    func replaying(_ values: [(key: String, value: FrameValue)]) -> WireResult? {
+      var request = command
+      var facts = WireFactsRequest()
+      facts.replay = .object(FrameObject(members: values))
+      request.facts = facts
+      return (try? peer.reply(to: HostMessage.command(request).wire).get()).flatMap { try? WireResult(wire: $0) }
     }
     let same = replaying(replay)
-    let replayed = same["type"]?.stringValue == "result" && same["divergence"] == nil
+    let replayed = same != nil && same?.divergence == nil
     checks.append(
       Check(
-        id: "replay \(command)", section: "§12", passed: replayed,
+        id: "replay \(name)", section: "§12", passed: replayed,
         detail: replayed
           ? "`\(line)` took the facts it reported, with no divergence"
           : "`\(line)` replayed with the facts it reported: expected a result with no divergence, got "
-            + String(same.jsonText.prefix(120))))
+            + String((same?.wire.jsonText ?? "no result").prefix(120))))
     if questions > 0 {
-      let other = replaying(otherQuestions)
-      let noticed = other["divergence"]?.stringValue.map { !$0.isEmpty } ?? false
+      let divergence = replaying(otherQuestions)?.divergence ?? ""
+      let noticed = !divergence.isEmpty
       checks.append(
         Check(
-          id: "replay \(command) to another question", section: "§12", passed: noticed,
+          id: "replay \(name) to another question", section: "§12", passed: noticed,
           detail: noticed
-            ? "a divergence: \(other["divergence"]?.stringValue ?? "")"
+            ? "a divergence: \(divergence)"
             : "`\(line)` given answers recorded for other questions: expected a `divergence` naming both, "
               + "but it used them (a replay must serve an answer only to the question it answered)"))
     }
     return checks
   }
 
+  /// A command request in a window, with a value for each argument as a user would type one
+  /// (in its line, and bound in `arguments`); an optional one only when `always`.
+  static func command(_ name: String, _ arguments: [WireArgument], in window: WindowRequest, always: Bool)
+    -> CommandRequest
+  {
+    var words = [name]
+    var bound: [(key: String, value: FrameValue)] = []
+    for argument in arguments {
+      guard let value = sampleArgument(argument, always: always) else { continue }
+      words.append(value)
+      bound.append((argument.name, argument.kind == "integer" ? .integer(Int(value) ?? 1) : .string(value)))
+    }
+    return CommandRequest(words.joined(separator: " "), arguments: .object(FrameObject(members: bound)), in: window)
+  }
+
   /// A value for an argument of each kind, as a user would type one; nothing for an optional
   /// unless `always`.
-  static func sampleArgument(_ argument: FrameValue, always: Bool = false) -> String? {
-    if argument["optional"] == .bool(true), !always { return nil }
-    switch argument["kind"]?.stringValue {
+  static func sampleArgument(_ argument: WireArgument, always: Bool = false) -> String? {
+    if argument.optional == true, !always { return nil }
+    switch argument.kind {
     case "integer": return "1"
-    case "choice": return argument["extra"]?.elements?.first?.stringValue ?? "x"
+    case "choice": return argument.extra?.elements?.first?.stringValue ?? "x"
     case "rest": return "checked by module-check"
     default: return "1"
     }

@@ -165,6 +165,16 @@ public final class SpawnedProcess {
     for descriptor in [input, output, errorOutput].compactMap({ $0 }) { close(descriptor) }
   }
 
+  /// Hands this side's ends of the pipes to the caller, who closes them from now on.
+  public func releaseDescriptors() -> (input: Int32?, output: Int32?, error: Int32?) {
+    defer {
+      input = nil
+      output = nil
+      errorOutput = nil
+    }
+    return (input, output, errorOutput)
+  }
+
   /// Closes the child's standard input (it reads end of input).
   public func closeInput() {
     if let input { close(input) }

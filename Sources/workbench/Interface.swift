@@ -84,8 +84,9 @@ enum Interface {
         summary: "serve the Language Server Protocol on standard input and output, for editors (docs/editors.md)",
         options: options(LanguageServerOptions.options), takesScenarioFiles: false),
       Subcommand(
-        name: "reference", synopsis: "reference", summary: "print the command reference in Markdown",
-        options: [moduleOption], takesScenarioFiles: false),
+        name: "reference", synopsis: "reference [--protocol-schema]",
+        summary: "print the command reference in Markdown",
+        options: options(ReferenceOptions.options), takesScenarioFiles: false),
       Subcommand(
         name: "modules", synopsis: "modules list | add PATH | remove PATH",
         summary: "list, add or remove the external modules the workspace loads", options: [workspaceOption],

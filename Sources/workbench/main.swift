@@ -3,6 +3,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleProtocol
 import WorkbenchScenarios
 import WorkbenchShell
 import WorkbenchSystem
@@ -116,6 +117,20 @@ func parseOptions<Target>(
   }
 }
 
+/// `workbench reference`'s options: the modules whose commands to list (`-m PATH`), or the
+/// protocol's JSON Schema instead (`--protocol-schema`, what docs/protocol.schema.json holds).
+struct ReferenceOptions {
+  var paths: [String] = []
+  var protocolSchema = false
+  static let options: [ProgramOption<ReferenceOptions>] = [
+    .modules(\.paths),
+    .flag(
+      ["--protocol-schema"],
+      help: "print the JSON Schema of the module protocol's messages instead (docs/protocol.schema.json)"
+    ) { $0.protocolSchema = true },
+  ]
+}
+
 /// `workbench lsp`'s options: the modules to load besides the workspace's (`-m PATH`), and the
 /// workspace whose modules to load (`-w FILE`; the default workspace without it).
 struct LanguageServerOptions {
@@ -192,8 +207,13 @@ if let (name, rest) = named, wantsHelp(rest), !["run", "report", "module-check",
 
 switch named {
 case (let name, let rest)? where name == "reference":
-  let (paths, _) = ModulePaths.parse(rest, command: "reference")
-  exitRunning(withModules: paths) { Shell.printReference(modules: $0) }
+  var options = ReferenceOptions()
+  _ = parseOptions(rest, ReferenceOptions.options, into: &options, command: "reference", operands: false)
+  if options.protocolSchema {
+    StandardStreams.write(ProtocolSchema.text, to: STDOUT_FILENO)
+    exit(ExitCode.success)
+  }
+  exitRunning(withModules: options.paths) { Shell.printReference(modules: $0) }
 case (let name, var rest)? where name == "run":
   // The workers `run` starts leave out the same built-in modules.
   for left in builtInsLeftOut { rest += ["--without-builtin", left] }

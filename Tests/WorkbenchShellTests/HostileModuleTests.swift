@@ -64,7 +64,9 @@ import WorkbenchTestSupport
         || result.stderr.contains("it sent a message nobody asked for")
         || result.stderr.contains("with the reply to request 2"), "\(result.stderr)")
     // The early reply's frame was never shown as a poke's, and no poke was committed twice.
-    #expect(result.stdout.contains("pokes  tally  revision 1") || result.stdout.contains("pokes  tally  revision 2"))
+    #expect(
+      result.stdout.contains("pokes  tally  revision 1") || result.stdout.contains("pokes  tally  revision 2"),
+      "\(result.stdout)\n\(result.stderr)")
     #expect(!result.stdout.contains("pokes  tally  revision 3"), "\(result.stdout)")
   }
 

@@ -1,9 +1,33 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleProtocol
 import WorkbenchTestSupport
 
 /// What the host and a module built with the kit really send keeps to docs/protocol.schema.json.
 struct ProtocolSchemaTests {
+  /// The file is what the message declarations make: a field added in code and not in the
+  /// schema (or the other way round) fails here, with the command that brings the file up to date.
+  @Test func theFileIsWhatTheDeclarationsMake() throws {
+    let file = try #require(readTextFile(repositoryRoot() + "/docs/protocol.schema.json"))
+    #expect(
+      file == ProtocolSchema.text,
+      "docs/protocol.schema.json is out of date: swift run workbench reference --protocol-schema > docs/protocol.schema.json"
+    )
+    let printed = ChildProcess.runWorkbench(["reference", "--protocol-schema"])
+    #expect(printed.status == 0)
+    #expect(printed.stdout == ProtocolSchema.text)
+  }
+
+  /// Every message and every structure has a definition of its own: two under one name would
+  /// leave one of them undescribed.
+  @Test func everyDefinitionHasItsOwnName() throws {
+    guard case .object(let definitions)? = ProtocolSchema.document["definitions"] else {
+      Issue.record("the schema has no definitions")
+      return
+    }
+    #expect(definitions.keys.count == 2 + ProtocolSchema.definitionCount, "\(definitions.keys)")
+  }
+
   @Test func everyMessageOfASessionKeepsToTheSchema() throws {
     let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/protocol.schema.json"))
     let schema = try FrameValue.parse(json: Array(schemaText.utf8))

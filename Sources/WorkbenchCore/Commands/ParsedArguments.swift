@@ -31,4 +31,7 @@ public struct ParsedArguments: Sendable {
 
   /// The text of an argument, by name: for commands declared at run time (external modules).
   public func text(named name: String) -> String? { values[name]?.textValue }
+
+  /// The value of an argument, by name, as bound (a number as a number); `nil` when left out.
+  public func value(named name: String) -> ArgumentValue? { values[name] }
 }

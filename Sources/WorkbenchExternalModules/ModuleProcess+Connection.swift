@@ -1,0 +1,199 @@
+import WorkbenchCore
+import WorkbenchModuleProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The connection: each request numbered, sent with its session's time, and answered by exactly
+/// one reply of the kind the request gets (§7); changes a live source sent meanwhile are kept.
+extension ModuleProcess {
+  /// Sends a request and waits for the answer, held to the protocol. Any failure stops the
+  /// module; a refusal (`error`) is thrown as the module's message.
+  func call(_ request: HostMessage) throws(CommandError) -> ModuleMessage {
+    if let stopReason { throw stoppedError(stopReason) }
+    guard let channel else { throw stoppedError("it is not running") }
+    let rule = request.replyRule
+    // Sessions that ended are told first (their own requests, before this one's line is noted).
+    if version >= 2, rule != "end" { try endSessions() }
+    if case .command(let command) = request { runningLine = command.line }
+    let outer = requestInFlight
+    requestInFlight = rule
+    defer {
+      runningLine = nil
+      requestInFlight = outer
+    }
+    // A process that exited since the last request (or whose child kept its pipes after it
+    // exited, §9) is stopped now, not served through whatever holds its pipes.
+    if let ended = reapIfEnded() {
+      stop("it ended between requests", status: ended)
+      throw stoppedError(stopReason ?? "it ended")
+    }
+    // Every request is numbered; a reply that carries an id must carry this one (§7): a late
+    // second reply to an earlier request can then never be taken for this one's. A protocol 2
+    // request about a session carries the session's time (§14).
+    requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
+    let id = requestCount
+    var now: Int?
+    if version >= 2, let number = request.header.session, let entry = entry(of: number),
+      let clock = entry.services?.clock
+    {
+      let milliseconds = clock.now.wholeMilliseconds
+      now = Int(clamping: milliseconds)
+      entry.requestTime = .milliseconds(milliseconds)
+    }
+    let wire = request.with(id: id, now: now).wire
+    // Every request gets exactly one reply (§7). Something waiting before a request is sent was
+    // not asked for (a second reply, or a message of the module's own): read as the answer to
+    // this request, it would put every later reply one command late.
+    // Protocol 2: what came unasked must be a change a live source saw (§19), kept for the
+    // next time between commands.
+    if channel.hasUnaskedInput() {
+      guard version >= 2 else {
+        throw violation("it sent a message nobody asked for (a second reply to an earlier request?)")
+      }
+      try readChanges(from: channel)
+    }
+    let sent = Self.milliseconds()
+    let reply: FrameValue
+    do {
+      logMessage(wire, from: "host")
+      try channel.send(wire, timeout: timeoutMilliseconds)
+      reply = try channel.receive(timeout: timeoutMilliseconds)
+      logMessage(reply, from: "module")
+    } catch {
+      stop(error.description)
+      throw stoppedError(stopReason ?? error.description)
+    }
+    if version >= 2, reply["type"]?.stringValue == "changed" {
+      // A change sent while the request was on its way: kept, and the reply is the next one,
+      // within the same time a reply has (changes do not buy a module more).
+      try keep(change: reply)
+      return try awaitReply(to: rule, id: id, on: channel, deadline: sent + Int64(timeoutMilliseconds))
+    }
+    if channel.hasBufferedInput {
+      guard version >= 2 else { throw violation("it answered `\(rule)` with more than one message") }
+      try readChanges(from: channel, after: rule)
+    }
+    return try checked(reply, to: rule, id: id)
+  }
+
+  /// A request answered by a `result` (open, command in a window, refresh, restore).
+  func result(of request: HostMessage) throws(CommandError) -> WireResult {
+    guard case .result(let result) = try call(request) else { throw stoppedError("it did not answer") }
+    return result
+  }
+
+  /// A request answered by `ok` (timer, close, end, capture, sync, live, a command in no window).
+  func ok(of request: HostMessage) throws(CommandError) -> WireOk {
+    guard case .ok(let ok) = try call(request) else { throw stoppedError("it did not answer") }
+    return ok
+  }
+
+  /// The reply that follows changes a module sent while a request was on its way (§19).
+  private func awaitReply(to rule: String, id: Int, on channel: MessageChannel, deadline: Int64)
+    throws(CommandError) -> ModuleMessage
+  {
+    while true {
+      let reply: FrameValue
+      do {
+        let left = Int32(clamping: max(1, deadline - Self.milliseconds()))
+        reply = try channel.receive(timeout: left)
+        logMessage(reply, from: "module")
+      } catch {
+        // The time the request had, not what was left of it.
+        var what = error.description
+        if case .timedOut = error { what = ChannelError.timedOut(Int(timeoutMilliseconds)).description }
+        stop(what)
+        throw stoppedError(stopReason ?? what)
+      }
+      guard reply["type"]?.stringValue == "changed" else {
+        if channel.hasBufferedInput { try readChanges(from: channel, after: rule) }
+        return try checked(reply, to: rule, id: id)
+      }
+      try keep(change: reply)
+    }
+  }
+
+  /// The monotonic clock in milliseconds, for a request's deadline.
+  static func milliseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+  }
+
+  /// Reads what a module sent unasked, without waiting: each must be a `changed` (§19).
+  func readChanges(from channel: MessageChannel, after rule: String? = nil) throws(CommandError) {
+    while channel.hasUnaskedInput() {
+      let message: FrameValue
+      do {
+        message = try channel.receive(timeout: timeoutMilliseconds)
+        logMessage(message, from: "module")
+      } catch {
+        stop(error.description)
+        throw stoppedError(stopReason ?? error.description)
+      }
+      guard message["type"]?.stringValue == "changed" else {
+        throw violation(
+          rule.map { "it answered `\($0)` with more than one message" }
+            ?? "it sent a message nobody asked for (a second reply to an earlier request?)")
+      }
+      try keep(change: message)
+    }
+  }
+
+  /// Keeps a change a live source saw until its session takes it between commands.
+  private func keep(change message: FrameValue) throws(CommandError) {
+    let change: WireChanged
+    do throws(WireProblems) {
+      change = try WireChanged(wire: message)
+    } catch {
+      throw violation("its `changed` was not what the protocol says: expected \(error.description) (§19)")
+    }
+    // A change for a session that ended (or never was) has no windows to go to.
+    guard let entry = entry(of: change.session), let clock = entry.services?.clock else { return }
+    changes.append(change)
+    guard changes.count <= ModuleProtocol.maximumWaitingChanges else {
+      throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes between two commands (§11)")
+    }
+    // Nor more than that in a second of the session's time, taken or not: a flood at an idle
+    // prompt is stopped too.
+    if Self.passes(ModuleProtocol.maximumWaitingChanges, aSecond: &entry.changeTimes, now: clock.now) {
+      throw violation("it sent more than \(ModuleProtocol.maximumWaitingChanges) changes in a second (§11)")
+    }
+  }
+
+  /// Notes an event at `now` in `times` (the last `limit + 1` kept) and says whether more than
+  /// `limit` came within a second of the session's time.
+  static func passes(_ limit: Int, aSecond times: inout [Duration], now: Duration) -> Bool {
+    times.append(now)
+    if times.count > limit + 1 { times.removeFirst(times.count - limit - 1) }
+    guard times.count > limit, let first = times.first else { return false }
+    return now - first < .seconds(1)
+  }
+
+  /// A reply held to the request it answers (§7).
+  private func checked(_ reply: FrameValue, to rule: String, id: Int) throws(CommandError) -> ModuleMessage {
+    if let echoed = reply["id"], echoed != .integer(id) {
+      throw violation(
+        "it answered request \(id) (`\(rule)`) with the reply to request \(echoed.jsonText): one came late or twice")
+    }
+    let message: ModuleMessage
+    switch ReplyRules.reply(reply, toRequest: rule) {
+    case .success(let read): message = read
+    case .failure(let problems):
+      throw violation("its reply to `\(rule)` was not what the protocol says: expected \(problems.description)")
+    }
+    if case .error(let refused) = message {
+      refusal = refused
+      throw CommandError(refused.message)
+    }
+    return message
+  }
+
+  /// The refusal of the last request, once.
+  func takeRefusal() -> WireError? {
+    defer { refusal = nil }
+    return refusal
+  }
+}

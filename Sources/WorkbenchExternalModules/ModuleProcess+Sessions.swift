@@ -1,0 +1,278 @@
+import WorkbenchCore
+import WorkbenchModuleProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A host session this process serves (protocol 2, §16): the module keeps what it holds for
+/// one (its clock, its network, its windows) apart from every other's.
+@MainActor
+final class SessionEntry {
+  weak var services: SessionServices?
+  let number: Int
+  /// The module's pending timers in the session, by the id it gave them.
+  var timers: [String: Cancellation] = [:]
+  /// When the module's last changes for the session came (§11 limits them to 100 a second).
+  var changeTimes: [Duration] = []
+  /// When its last timers came due (§11 limits them to 1,000 a second).
+  var timerTimes: [Duration] = []
+  /// How many times a window opening in the session started the module again.
+  var restarts = 0
+  /// The session's time sent with the last request about it (`now`): a timer's `after` counts
+  /// from it (§14).
+  var requestTime: Duration?
+  init(services: SessionServices, number: Int) {
+    self.services = services
+    self.number = number
+  }
+}
+
+/// The sessions: timers on each session's clock, updates of its windows, the changes live
+/// sources saw, and its end.
+extension ModuleProcess {
+  /// The number requests about `services`' session carry.
+  func session(of services: SessionServices) -> Int {
+    if let entry = sessions.first(where: { $0.services === services }) { return entry.number }
+    sessionCount = OutsideNumbers.saturatingSuccessor(of: sessionCount)
+    let number = sessionCount
+    sessions.append(SessionEntry(services: services, number: number))
+    // What the module says changed, unasked, comes into the session between its commands; the
+    // shell wakes when the module has written something.
+    services.addLiveSource(
+      waiting: { [weak self] in self?.changesWait(in: number) ?? false },
+      take: { [weak self] in self?.takeChanges(in: number) },
+      descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil })
+    // A recording that starts now keeps the states of the module's services in this session.
+    services.facts.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
+    // The module hears of the session's end when it ends, so a module that dies of it dies in
+    // that session (which is told), not in the next one's first request.
+    services.onEnd { [weak self] in self?.endSession(number) }
+    return number
+  }
+
+  /// What the process keeps for a session it serves.
+  func entry(of session: Int) -> SessionEntry? { sessions.first { $0.number == session } }
+
+  func facts(of session: Int) -> SessionFacts? { entry(of: session)?.services?.facts }
+
+  /// Tells the module a session ended (§16) and lets go of what the host kept for it.
+  private func endSession(_ number: Int) {
+    guard let index = sessions.firstIndex(where: { $0.number == number }) else { return }
+    let entry = sessions[index]
+    for timer in entry.timers.values { timer.cancel() }
+    changes.removeAll { $0.session == number }
+    guard version >= 2, noticeEnd() else {
+      sessions.remove(at: index)
+      return
+    }
+    var end = SessionRequest()
+    end.session = number
+    _ = try? call(.end(end))
+    sessions.removeAll { $0.number == number }
+  }
+
+  /// Tells the module about the sessions that ended since the last request (their host is
+  /// gone: a scenario finished, a relaunch replaced it), so it can drop what it kept for them.
+  func endSessions() throws(CommandError) {
+    let ended = sessions.filter { $0.services == nil }
+    guard !ended.isEmpty else { return }
+    sessions.removeAll { $0.services == nil }
+    let numbers = Set(ended.map(\.number))
+    changes.removeAll { numbers.contains($0.session) }
+    for entry in ended {
+      var end = SessionRequest()
+      end.session = entry.number
+      _ = try call(.end(end))
+    }
+  }
+
+  /// The states of the services the module holds for a session (a network's, a bridge's), as a
+  /// recording starts (§12, `capture`). A module that does not answer `capture` has none.
+  func captureStates(in session: Int) -> [(scope: String, source: String, value: FrameValue)] {
+    var capture = SessionRequest()
+    capture.session = session
+    guard version >= 2, isRunning, entry(of: session) != nil, let reply = try? ok(of: .capture(capture)) else {
+      return []
+    }
+    return (reply.facts ?? []).compactMap { fact in fact.scope.map { ($0, fact.source, fact.value) } }
+  }
+
+  // MARK: Timers
+
+  /// Sets and cancels the timers a reply asks for (§14), in the session it was about: each runs
+  /// on that session's clock, so `clock advance` and `settle` drive it in a scenario and real
+  /// time does in the shell; when it is due the module is sent `timer` with its id.
+  func takeTimers(_ timers: [WireTimer]?, cancelling cancelled: [String]?, in session: Int) {
+    guard let entry = entry(of: session), let clock = entry.services?.clock else { return }
+    for id in cancelled ?? [] {
+      entry.timers.removeValue(forKey: id)?.cancel()
+    }
+    for timer in timers ?? [] {
+      entry.timers.removeValue(forKey: timer.id)?.cancel()
+      guard entry.timers.count < ModuleProtocol.maximumPendingTimers else {
+        stopForViolation("it asked for more than \(ModuleProtocol.maximumPendingTimers) timers at once (§11)")
+        return
+      }
+      let id = timer.id
+      // `at` a time on the session's clock, or `after` milliseconds from the `now` the request
+      // carried (the module may have taken a moment of real time to answer).
+      let due: Duration =
+        timer.at.map { .milliseconds($0) } ?? (entry.requestTime ?? clock.now) + .milliseconds(timer.after ?? 0)
+      entry.timers[id] = clock.schedule(after: max(.zero, due - clock.now)) { [weak self, weak entry] in
+        guard let self, let entry else { return }
+        entry.timers[id] = nil
+        self.timerDue(id, in: entry.number)
+      }
+    }
+  }
+
+  /// A timer the module set is due: it is told, and the windows it changed take their frames.
+  private func timerDue(_ id: String, in session: Int) {
+    guard isRunning, let entry = entry(of: session) else { return }
+    // What the reply asks for is the timer's too: a stop there is said as the timer's.
+    let outer = requestInFlight
+    requestInFlight = "timer"
+    defer { requestInFlight = outer }
+    // Timers that keep setting one another at once are a loop: on real time nothing else stops
+    // them (the virtual clock refuses first), so past 1,000 in a second of the session's time
+    // the module is stopped (§11).
+    if let clock = entry.services?.clock,
+      Self.passes(SessionClock.mostTimersAtOnce, aSecond: &entry.timerTimes, now: clock.now)
+    {
+      stopForViolation("its timers came due more than \(SessionClock.mostTimersAtOnce) times in a second (§11)")
+      return
+    }
+    var request = TimerRequest()
+    request.timer = id
+    request.session = session
+    // Recording or replaying: the facts the timer's work used come back with it, kept under
+    // the module's timers in the session.
+    let facts = entry.services?.facts
+    let scope = "\(name) timers"
+    let windows = windowScopes(in: session)
+    if let facts { request.facts = RelayedFacts.request(facts, scope: scope, version: version, windows: windows) }
+    // A module that refuses its own timer leaves the windows as they were; one that stops shows so.
+    guard let reply = try? ok(of: .timer(request)) else { return }
+    if let facts {
+      let byKey = Dictionary(windows.map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
+      RelayedFacts.take(reply.facts, divergence: reply.divergence, into: facts, scope: scope, windows: byKey)
+    }
+    takeTimers(reply.timers, cancelling: reply.cancel, in: session)
+    takeUpdates(reply.updates, in: session)
+  }
+
+  /// The module's windows in a session: each one's key and the scope of its facts.
+  func windowScopes(in session: Int) -> [(key: String, scope: String)] {
+    screens.compactMap(\.screen).filter { $0.session == session }.map { ($0.key, $0.factScope) }
+  }
+
+  /// How many timers the module has pending in a session.
+  func pendingTimers(in session: Int) -> Int {
+    entry(of: session)?.timers.count ?? 0
+  }
+
+  // MARK: Updates
+
+  /// Gives other windows of the session the frames a reply carries for them (`updates`, §15).
+  /// An update for a window the module does not have open there breaks the protocol.
+  func takeUpdates(_ updates: [WireUpdate]?, in session: Int) {
+    for update in updates ?? [] {
+      guard let screen = screen(key: update.key, in: session) else {
+        stopForViolation("it sent an update for window \(update.key), which is not open on it (§15)")
+        return
+      }
+      screen.takeFrame(update.frame, text: update.text, state: update.state)
+    }
+  }
+
+  /// The window on this process with `key` in a session.
+  func screen(key: String, in session: Int) -> ProxyScreen? {
+    screens.lazy.compactMap(\.screen).first { $0.key == key && $0.session == session }
+  }
+
+  // MARK: Live changes
+
+  /// Whether the module said, unasked, that windows of a session changed (§19); reads what it
+  /// sent. A replay uses the recording's changes, so the module's never wait.
+  func changesWait(in session: Int) -> Bool {
+    guard noticeEnd(), version >= 2, let channel, let descriptor = readDescriptor else { return false }
+    // A module that closed its end is gone: stopped now, so the shell stops waiting on it.
+    var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    if !channel.hasBufferedInput, poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) == 0,
+      polled.revents & Int16(POLLHUP | POLLERR) != 0
+    {
+      stop("it closed the connection (it exited or crashed)")
+      return false
+    }
+    do {
+      try readChanges(from: channel)
+    } catch {
+      return false  // stopped: its windows say why
+    }
+    // A replay brings in recorded changes at its `live` steps, a move in time the changes the
+    // session took: the module's own are not taken then.
+    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isRelivingRecordedStart),
+      !facts.servesLiveChanges(in: "\(name) live")
+    else {
+      changes.removeAll { $0.session == session }
+      return false
+    }
+    return changes.contains { $0.session == session }
+  }
+
+  /// Takes the changes the module's live sources saw into a session's windows (§19): the
+  /// `live` command, which the host runs between commands when changes wait. A recording keeps
+  /// them, one group a `live` step; its replay brings in the next recorded group instead.
+  func takeChanges(in session: Int) {
+    guard version >= 2, let facts = facts(of: session) else { return }
+    _ = changesWait(in: session)
+    let scope = "\(name) live"
+    if facts.isReplaying, !facts.isRelivingRecordedStart {
+      guard facts.remaining(in: scope)["changed"]?.isEmpty == false else { return }
+      let group = facts.value(of: "changed", in: scope) { .null }
+      for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
+      return
+    }
+    let mine = changes.filter { $0.session == session }
+    changes.removeAll { $0.session == session }
+    // What a live step takes in, kept in order for a move in time, which brings the same group
+    // in again at this step (a device changes once; the replay's module never sees it).
+    let group = facts.liveChange(in: scope) {
+      .list(mine.map { ["updates": numbered($0.updates, in: session)] })
+    }
+    // Kept while recording, one group a `live` step (empty when this module had nothing).
+    _ = facts.value(of: "changed", in: scope) { group }
+    for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
+  }
+
+  /// A change's updates with each window named by its number in the session (`window: 2`), as
+  /// a recording keeps them: the keys are this process's, the numbers the session's.
+  private func numbered(_ updates: [WireUpdate], in session: Int) -> FrameValue {
+    .list(
+      updates.map { update in
+        guard case .object(var object) = update.wire, let screen = screen(key: update.key, in: session),
+          let number = Int(screen.factScope.dropFirst("window ".count))
+        else { return update.wire }
+        object["key"] = nil
+        object["window"] = .integer(number)
+        return .object(object)
+      })
+  }
+
+  /// A recorded change's updates with each window named by its key in this process again.
+  private func keyed(_ change: FrameValue, in session: Int) -> [WireUpdate] {
+    (change["updates"]?.elements ?? []).compactMap { recorded in
+      guard case .object(var object) = recorded else { return nil }
+      if let number = recorded["window"]?.integerValue,
+        let screen = screens.lazy.compactMap(\.screen).first(where: {
+          $0.session == session && $0.factScope == "window \(number)"
+        })
+      {
+        object["window"] = nil
+        object["key"] = .string(screen.key)
+      }
+      return try? WireUpdate(wire: .object(object))
+    }
+  }
+}

@@ -1,0 +1,354 @@
+import WorkbenchCore
+import WorkbenchModuleProtocol
+
+/// A window on an external screen: the module renders and keeps the real state; this screen
+/// forwards and remembers the last frame and view state it was sent.
+@MainActor
+public final class ProxyScreen: ScreenModel {
+  public private(set) var document: ExternalDocument {
+    didSet { documentJSON = document.value.jsonText }
+  }
+  public private(set) var viewState: ExternalViewState
+  /// The document as sent with every request, encoded once per change.
+  private var documentJSON: String
+  let process: ModuleProcess?
+  let rendered: RenderedTexts
+  let screenName: String
+  let documentName: String
+  let key: String
+  /// The session's facts, and this window's scope among them.
+  let facts: SessionFacts
+  let factScope: String
+  /// The number of the window's session among the module's (protocol 2, §16).
+  let session: Int
+  /// How many rows a window shows (`--rows`, a scenario's `rows:`), sent with `open` and
+  /// `restore` in protocol 2 so a module pages as a built-in screen does.
+  let viewportRows: Int
+  private(set) var currentFrame: FrameValue = .null
+  private var revision = 1
+
+  /// A screen with no module behind it: it shows an error (the registration builds proxies
+  /// with their process).
+  public convenience init(document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment) {
+    self.init(
+      document: document, viewState: viewState, environment: environment, process: nil, rendered: RenderedTexts())
+  }
+
+  init(
+    document: ExternalDocument, viewState: ExternalViewState, environment: ScreenEnvironment, process: ModuleProcess?,
+    rendered: RenderedTexts, adopting opened: WireOpenedWindow? = nil
+  ) {
+    self.document = document
+    self.documentJSON = document.value.jsonText
+    self.viewState = viewState
+    self.process = process
+    self.rendered = rendered
+    screenName = opened?.screen ?? environment.screenName ?? ""
+    documentName = environment.documentName ?? ""
+    facts = environment.services.facts
+    factScope = environment.factScope
+    session = process?.session(of: environment.services) ?? 0
+    viewportRows = environment.viewportRows
+    key = opened?.key ?? process?.nextWindowKey() ?? "w0"
+    process?.screens.append(ModuleProcess.ScreenBox(self))
+    // A window the module opened from a command (§17) is already open there, with a frame.
+    if let opened {
+      process?.documentsSent[documentName] = documentJSON
+      takeFrame(opened.frame, text: opened.text, state: opened.state)
+    } else {
+      open()
+    }
+  }
+
+  /// Opens the window again on a process that just replaced the one it was on (a reload or a
+  /// restart), with its document and its view state as they are.
+  func reopen() {
+    open()
+  }
+
+  private var kind: String {
+    process?.hello.screens.first { $0.name == screenName }?.documentKind ?? ""
+  }
+
+  /// The request about this window: its document (the body when the module does not hold it as
+  /// it is now: a command on a big document costs what the command costs, not a copy of the
+  /// document each time), its view state, its session and the facts of a recording or replay.
+  private func windowRequest(rows: Bool = false) -> WindowRequest {
+    var request = WindowRequest()
+    request.key = key
+    request.screen = screenName
+    request.document = documentName
+    request.kind = kind
+    request.revision = revision
+    request.state = viewState.json
+    if process?.documentsSent[documentName] != documentJSON { request.body = documentJSON }
+    if let process, process.version >= 2 {
+      request.session = session
+      if rows { request.rows = viewportRows }
+    }
+    request.facts = RelayedFacts.request(
+      facts, scope: factScope, version: process?.version ?? 1, windows: process?.windowScopes(in: session) ?? [])
+    return request
+  }
+
+  /// A command line for this window, with its arguments as bound.
+  func commandRequest(_ line: String, arguments: FrameValue?) -> CommandRequest {
+    CommandRequest(line, arguments: arguments, in: windowRequest())
+  }
+
+  func takeFacts(_ facts: [WireFact]?, divergence: String?) {
+    guard facts != nil || divergence != nil else { return }
+    let windows = Dictionary(
+      (process?.windowScopes(in: session) ?? []).map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
+    RelayedFacts.take(facts, divergence: divergence, into: self.facts, scope: factScope, windows: windows)
+  }
+
+  /// Takes a result: the module holds the document as it was sent; its frame, text and view
+  /// state; the facts it used; and (protocol 2) its timers and the other windows it changed.
+  func take(_ result: WireResult) {
+    process?.documentsSent[documentName] = documentJSON
+    takeFacts(result.facts, divergence: result.divergence)
+    takeFrame(result.frame, text: result.text, state: result.state)
+    guard let process, process.version >= 2 else { return }
+    process.takeTimers(result.timers, cancelling: result.cancel, in: session)
+    process.takeUpdates(result.updates, in: session)
+  }
+
+  /// The frame, its text and the view state a reply (or one of its `updates`) carries.
+  func takeFrame(_ frame: FrameValue, text: String, state: String) {
+    currentFrame = frame
+    rendered.remember(text, for: frame)
+    viewState.json = state
+  }
+
+  private func open() {
+    guard let process else {
+      currentFrame = ["error": "no module process for this screen"]
+      return
+    }
+    // Opening a window on a module that stopped (or ended since its last request) starts it
+    // again, a limited number of times in each session; the restart opens every window on it,
+    // this one too.
+    if !process.noticeEnd(), process.mayRestart(in: session) {
+      do {
+        try process.restart(in: session)
+      } catch {
+        currentFrame = ["error": .string(error.message)]
+      }
+      return
+    }
+    do {
+      take(try process.result(of: .open(windowRequest(rows: true))))
+    } catch {
+      currentFrame = ["error": .string(error.message)]
+    }
+  }
+
+  public func documentReplaced(_ document: ExternalDocument) {
+    self.document = document
+    guard let process, process.isRunning else { return }
+    if let reply = try? process.result(of: .refresh(windowRequest())) { take(reply) }
+  }
+
+  public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
+
+  public func restore(_ viewState: ExternalViewState) {
+    self.viewState = viewState
+    // Protocol 2 gives the open window its view state (§18), as a built-in screen is restored
+    // in place; protocol 1 opens the window again with it.
+    guard let process, process.version >= 2, process.isRunning else { return open() }
+    do {
+      take(try process.result(of: .restore(windowRequest(rows: true))))
+    } catch {
+      currentFrame = ["error": .string(error.message)]
+    }
+  }
+
+  public func windowClosed() {
+    guard let process, process.isRunning else { return }
+    // Closing may cancel what the window started (a load's timer) or change other windows.
+    var request = CloseRequest()
+    request.key = key
+    if process.version >= 2 { request.session = session }
+    guard let reply = try? process.ok(of: .close(request)), process.version >= 2 else { return }
+    process.takeTimers(reply.timers, cancelling: reply.cancel, in: session)
+    process.takeUpdates(reply.updates, in: session)
+  }
+
+  public var frame: FrameValue {
+    // A module gone since its last request shows so at once: no expectation passes on the
+    // last frame it sent.
+    process?.noticeEnd()
+    if let reason = process?.stopReason { return ["error": .string("the module stopped: \(reason)")] }
+    return currentFrame
+  }
+
+  /// The arguments as bound, by name: what a module gets beside the line (`arguments`), so no
+  /// kit tokenizes again. A left-out optional argument is absent.
+  static func boundArguments(_ specs: [ArgumentSpec], in context: CommandContext) -> FrameValue {
+    var members: [(key: String, value: FrameValue)] = []
+    for argument in specs {
+      switch context.arguments.value(named: argument.name) {
+      case .integer(let number)?: members.append((argument.name, .integer(number)))
+      case .text(let text)?: members.append((argument.name, .string(text)))
+      case .window(let id)?: members.append((argument.name, .integer(id.number)))
+      case nil: continue
+      }
+    }
+    return .object(FrameObject(members: members))
+  }
+
+  /// Runs a module command: the line goes to the process with its arguments as bound; a
+  /// document the module changed comes back and is committed here, through the workspace,
+  /// like any edit.
+  static func run(
+    _ name: String, arguments: [ArgumentSpec], module: String, process: ModuleProcess? = nil, anywhere: Bool = false,
+    context: CommandContext
+  ) throws(CommandError) -> CommandOutput {
+    let words = arguments.compactMap { argument -> String? in
+      guard let text = context.arguments.text(named: argument.name) else { return nil }
+      if case .rest = argument.kind { return text }
+      return CommandTokenizer.quoted(text)
+    }
+    let line = ([name] + words).joined(separator: " ")
+    let bound = boundArguments(arguments, in: context)
+    let shown = context.window.flatMap { $0.model(as: ProxyScreen.self) }
+    guard let window = context.window, let screen = shown, screen.process === process ?? screen.process else {
+      // A command of the module's that runs anywhere, with none of its windows in front: it
+      // runs in the module's session without one (protocol 2, §16).
+      if let process, process.version >= 2, anywhere {
+        return try runInNoWindow(line, arguments: bound, process: process, context: context)
+      }
+      let window = try context.requireWindow()
+      throw CommandError("window \(window.label) does not show a \(module) screen")
+    }
+    guard let process = screen.process else {
+      throw CommandError("window \(window.label) does not show a \(module) screen")
+    }
+    // A stop anywhere in the command (its reply, the commit in it, the updates) is the command's
+    // error, and its windows close.
+    do {
+      return try process.duringCommand { () throws(CommandError) -> CommandOutput in
+        try forward(
+          line, arguments: bound, to: screen, in: window, process: process, command: "\(module).\(name)",
+          context: context)
+      }
+    } catch {
+      if !process.isRunning { closeWindows(of: process, in: context) }
+      throw error
+    }
+  }
+
+  /// Sends a command line to the module for `screen`'s window and takes what the reply says.
+  private static func forward(
+    _ line: String, arguments: FrameValue, to screen: ProxyScreen, in window: Window, process: ModuleProcess,
+    command: String, context: CommandContext
+  ) throws(CommandError) -> CommandOutput {
+    let reply: WireResult
+    _ = process.takeRefusal()
+    do {
+      reply = try process.result(of: .command(screen.commandRequest(line, arguments: arguments)))
+    } catch {
+      // What the refused work learnt from outside is kept (an answer that made it fail).
+      if let refusal = process.takeRefusal() { screen.takeFacts(refusal.facts, divergence: refusal.divergence) }
+      throw error
+    }
+    // A document that comes back malformed is a protocol violation, not "nothing to save":
+    // the command fails and the module is stopped, as for any other garbage it sends.
+    var committedDocument: FrameValue?
+    if let commit = reply.commit {
+      do {
+        committedDocument = try FrameValue.parse(json: Array(commit.utf8))
+      } catch {
+        throw protocolViolation("its `commit` was not valid JSON (\(error))", process: process, context: context)
+      }
+    }
+    screen.take(reply)
+    let opened = try adoptWindows(
+      opened: reply.opened, closed: reply.closed, from: screen, process: process, context: context)
+    // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
+    // as a conflict), the next request sends the host's copy.
+    if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
+    if let committedDocument {
+      try context.commit(ExternalDocument(value: committedDocument), summary: command)
+    }
+    if let output = reply.output { return .text(output) }
+    // A command that opened a window shows it, as the built-in `enter` does.
+    return .frame(opened ?? window.id)
+  }
+
+  /// Opens here the windows the module opened from a command (`opened`, §17: a room window
+  /// from a home window, on the same document), and closes the ones it closed (`closed`).
+  ///
+  /// - Returns: the last window opened.
+  static func adoptWindows(
+    opened: [WireOpenedWindow]?, closed: [String]?, from screen: ProxyScreen, process: ModuleProcess,
+    context: CommandContext
+  ) throws(CommandError) -> WindowID? {
+    guard process.version >= 2 else { return nil }
+    var last: WindowID?
+    for entry in opened ?? [] {
+      guard entry.document == screen.documentName else {
+        throw protocolViolation(
+          "a window it opened was not {key, screen, document} on the document of the window it opened from (§17)",
+          process: process, context: context)
+      }
+      guard !process.windowScopes(in: screen.session).contains(where: { $0.key == entry.key }) else {
+        throw protocolViolation(
+          "it opened a window under the key \(entry.key), which another window of the session has (§17)",
+          process: process, context: context)
+      }
+      let environment = context.host.screenEnvironment(for: screen.documentName)
+      let model = ProxyScreen(
+        document: screen.document, viewState: ExternalViewState(json: entry.state), environment: environment,
+        process: process, rendered: screen.rendered, adopting: entry)
+      let window = try context.host.openWindow(
+        model, screen: entry.screen, document: screen.documentName, name: entry.name)
+      last = window.id
+    }
+    for key in closed ?? [] {
+      for window in context.host.windows {
+        guard let model = window.anyModel as? ProxyScreen, model.process === process, model.key == key,
+          model.session == screen.session
+        else { continue }
+        context.host.closeWindow(window.id)
+      }
+    }
+    return last
+  }
+
+  /// Runs a command line in the module's side of the session with no window (§16): the module
+  /// answers `ok`, with text to show and the windows it changed.
+  static func runInNoWindow(_ line: String, arguments: FrameValue, process: ModuleProcess, context: CommandContext)
+    throws(CommandError) -> CommandOutput
+  {
+    let session = process.session(of: context.host.services)
+    var request = CommandRequest()
+    request.line = line
+    request.arguments = arguments
+    request.session = session
+    let reply = try process.duringCommand { () throws(CommandError) -> WireOk in
+      let reply = try process.ok(of: .command(request))
+      process.takeTimers(reply.timers, cancelling: reply.cancel, in: session)
+      process.takeUpdates(reply.updates, in: session)
+      return reply
+    }
+    // Nothing to say is nothing shown, as for a built-in command run with no window.
+    if let output = reply.output { return .text(output) }
+    return .nothing
+  }
+
+  /// Closes every window on a module that stopped.
+  static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
+    for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
+      context.host.closeWindow(other.id)
+    }
+  }
+
+  /// Stops a module that broke the protocol, closes its windows, and says what it did.
+  static func protocolViolation(_ what: String, process: ModuleProcess, context: CommandContext) -> CommandError {
+    process.stop("it sent a malformed reply: \(what)")
+    closeWindows(of: process, in: context)
+    return process.stoppedError(process.stopReason ?? what)
+  }
+}

@@ -1,0 +1,387 @@
+import WorkbenchCore
+
+/// How a field's value looks on the wire, for reading it, saying what was expected when it is
+/// not that, and describing it in the JSON Schema (docs/protocol.schema.json).
+public indirect enum WireType: Sendable, Equatable {
+  case string
+  case integer(minimum: Int? = nil, maximum: Int? = nil)
+  case boolean
+  /// Any JSON value.
+  case anyValue
+  /// Any JSON object (a frame).
+  case anyObject
+  /// An object whose values are all of one type, by any keys (facts by source).
+  case map(WireType)
+  case list(WireType, maximumCount: Int? = nil)
+  /// A structure declared elsewhere (a definition of the schema).
+  case structure(String)
+  /// The type, or null.
+  case nullable(WireType)
+  /// One of these words.
+  case choice([String])
+
+  /// What a value of the type is, for a problem (`... as text`).
+  var phrase: String {
+    switch self {
+    case .string: return "text"
+    case .integer(let minimum, let maximum):
+      switch (minimum, maximum) {
+      case (let low?, let high?): return "a whole number from \(low) to \(high)"
+      case (let low?, nil): return "a whole number of at least \(low)"
+      default: return "a whole number"
+      }
+    case .boolean: return "true or false"
+    case .anyValue: return "a value"
+    case .anyObject, .map: return "an object"
+    case .list(_, let maximum?): return "a list of at most \(maximum)"
+    case .list: return "a list"
+    case .structure: return "an object"
+    case .nullable(let type): return type.phrase + " or null"
+    case .choice(let words): return "one of " + words.joined(separator: ", ")
+    }
+  }
+
+  /// Whether `value` is of the type (a structure is checked by its own fields).
+  func admits(_ value: FrameValue) -> Bool {
+    switch (self, value) {
+    case (.string, .string), (.boolean, .bool), (.anyValue, _), (.anyObject, .object), (.structure, .object):
+      return true
+    case (.integer(let minimum, let maximum), .integer(let number)):
+      return number >= (minimum ?? Int.min) && number <= (maximum ?? Int.max)
+    case (.map(let type), .object(let object)): return object.members.allSatisfy { type.admits($0.value) }
+    case (.list(let type, let maximum), .list(let items)):
+      return items.count <= (maximum ?? Int.max) && items.allSatisfy { type.admits($0) }
+    case (.nullable, .null): return true
+    case (.nullable(let type), _): return type.admits(value)
+    case (.choice(let words), .string(let word)): return words.contains(word)
+    default: return false
+    }
+  }
+}
+
+/// One field of a protocol message or structure, declared once: its name on the wire, its type,
+/// whether it must be there, what it means, and how it reads from and writes to the Swift value.
+/// Decoding, encoding, the checks of a reply and the JSON Schema all come from these.
+public struct MessageField<Message>: Sendable {
+  /// The key on the wire.
+  public let name: String
+  public let type: WireType
+  /// Whether a message without it is malformed.
+  public let required: Bool
+  /// What the field means (the schema's description).
+  public let description: String
+  /// What a problem says was expected, when it says more than the type (`a list of {id, after}
+  /// objects`); `nil` to use the type's phrase.
+  public let expected: String?
+  let read: @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void
+  let write: @Sendable (Message) -> FrameValue?
+
+  init(
+    _ name: String, _ type: WireType, required: Bool, _ description: String, expected: String? = nil,
+    read: @escaping @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void,
+    write: @escaping @Sendable (Message) -> FrameValue?
+  ) {
+    self.name = name
+    self.type = type
+    self.required = required
+    self.description = description
+    self.expected = expected
+    self.read = read
+    self.write = write
+  }
+
+  /// What a problem with this field says: "`timers` as a list of {id, after} objects".
+  var problem: String { "`\(name)` as \(expected ?? type.phrase)" }
+}
+
+/// Why a field could not be read: said by the field's own problem text, or more precisely.
+struct FieldProblem: Error {
+  var detail: String?
+}
+
+/// A structure of the protocol: its fields, declared once. A message is one with a `type`.
+public protocol WireStructure: Sendable, Equatable {
+  /// A value with every field at its default, which reading fills in.
+  init()
+  /// The fields, in the order they are written.
+  static var fields: [MessageField<Self>] { get }
+  /// Its name among the schema's definitions.
+  static var definitionName: String { get }
+  /// What it is, for the schema.
+  static var summary: String { get }
+  /// What is wrong with it beyond its fields' types (a timer with both `after` and `at`).
+  func problems() -> [String]
+}
+
+extension WireStructure {
+  public func problems() -> [String] { [] }
+}
+
+/// What is wrong with a message: every problem, each as "`name` as what it must be".
+public struct WireProblems: Error, Equatable, Sendable, CustomStringConvertible {
+  public var problems: [String]
+  public var description: String { problems.joined(separator: "; ") }
+}
+
+extension WireStructure {
+  /// Reads a structure from its wire form.
+  ///
+  /// - Throws: `WireProblems` listing every field missing or of the wrong type.
+  public init(wire value: FrameValue) throws(WireProblems) {
+    guard case .object(let object) = value else {
+      throw WireProblems(problems: ["an object, got \(WireProblems.excerpt(value))"])
+    }
+    self.init()
+    var problems: [String] = []
+    for field in Self.fields {
+      guard let member = object[field.name] else {
+        if field.required { problems.append(field.problem) }
+        continue
+      }
+      do throws(FieldProblem) {
+        try field.read(&self, member)
+      } catch {
+        problems.append(error.detail.map { "`\(field.name)`: \($0)" } ?? field.problem)
+      }
+    }
+    if problems.isEmpty { problems = self.problems() }
+    if !problems.isEmpty { throw WireProblems(problems: problems) }
+  }
+
+  /// The structure's wire form: its fields in order, those without a value left out.
+  public var wire: FrameValue {
+    var members: [(key: String, value: FrameValue)] = []
+    members.reserveCapacity(Self.fields.count)
+    for field in Self.fields {
+      if let value = field.write(self) { members.append((field.name, value)) }
+    }
+    return .object(FrameObject(members: members))
+  }
+}
+
+extension WireProblems {
+  static func excerpt(_ value: FrameValue) -> String {
+    let text = value.jsonText
+    return text.count > 120 ? String(text.prefix(120)) + "…" : text
+  }
+}
+
+// MARK: Declaring fields
+
+extension MessageField {
+  /// Text that must be there.
+  public static func text(
+    _ name: String, _ path: WritableKeyPath<Message, String> & Sendable, _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .string, required: true, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .string(let text) = value else { throw FieldProblem() }
+        message[keyPath: path] = text
+      }, write: { .string($0[keyPath: path]) })
+  }
+
+  /// Text that may be left out.
+  public static func text(
+    _ name: String, _ path: WritableKeyPath<Message, String?> & Sendable, _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .string, required: false, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .string(let text) = value else { throw FieldProblem() }
+        message[keyPath: path] = text
+      }, write: { $0[keyPath: path].map(FrameValue.string) })
+  }
+
+  /// Text or null, always written (`null` for `nil`); `required` says whether it may be left out.
+  public static func textOrNull(
+    _ name: String, _ path: WritableKeyPath<Message, String?> & Sendable, required: Bool = true,
+    _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .nullable(.string), required: required, description,
+      read: { message, value throws(FieldProblem) in
+        switch value {
+        case .string(let text): message[keyPath: path] = text
+        case .null: message[keyPath: path] = nil
+        default: throw FieldProblem()
+        }
+      }, write: { FrameValue($0[keyPath: path]) })
+  }
+
+  /// A whole number that must be there.
+  public static func integer(
+    _ name: String, _ path: WritableKeyPath<Message, Int> & Sendable, minimum: Int? = nil, maximum: Int? = nil,
+    _ description: String = ""
+  ) -> Self {
+    let type = WireType.integer(minimum: minimum, maximum: maximum)
+    return Self(
+      name, type, required: true, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
+        message[keyPath: path] = number
+      }, write: { .integer($0[keyPath: path]) })
+  }
+
+  /// A whole number that may be left out.
+  public static func integer(
+    _ name: String, _ path: WritableKeyPath<Message, Int?> & Sendable, minimum: Int? = nil, maximum: Int? = nil,
+    _ description: String = ""
+  ) -> Self {
+    let type = WireType.integer(minimum: minimum, maximum: maximum)
+    return Self(
+      name, type, required: false, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
+        message[keyPath: path] = number
+      }, write: { $0[keyPath: path].map(FrameValue.integer) })
+  }
+
+  /// True or false, left out when `nil`.
+  public static func boolean(
+    _ name: String, _ path: WritableKeyPath<Message, Bool?> & Sendable, _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .boolean, required: false, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .bool(let flag) = value else { throw FieldProblem() }
+        message[keyPath: path] = flag
+      }, write: { $0[keyPath: path].map(FrameValue.bool) })
+  }
+
+  /// Any JSON value (or an object, with `type: .anyObject`), that must be there.
+  public static func value(
+    _ name: String, _ path: WritableKeyPath<Message, FrameValue> & Sendable, type: WireType = .anyValue,
+    _ description: String = ""
+  ) -> Self {
+    Self(
+      name, type, required: true, description,
+      read: { message, value throws(FieldProblem) in
+        guard type.admits(value) else { throw FieldProblem() }
+        message[keyPath: path] = value
+      }, write: { $0[keyPath: path] })
+  }
+
+  /// Any JSON value (or one of `type`), that may be left out.
+  public static func value(
+    _ name: String, _ path: WritableKeyPath<Message, FrameValue?> & Sendable, type: WireType = .anyValue,
+    _ description: String = ""
+  ) -> Self {
+    Self(
+      name, type, required: false, description,
+      read: { message, value throws(FieldProblem) in
+        guard type.admits(value) else { throw FieldProblem() }
+        message[keyPath: path] = value
+      }, write: { $0[keyPath: path] })
+  }
+
+  /// A list of texts.
+  public static func texts(
+    _ name: String, _ path: WritableKeyPath<Message, [String]?> & Sendable, _ description: String = "",
+    expected: String? = nil
+  ) -> Self {
+    Self(
+      name, .list(.string), required: false, description, expected: expected,
+      read: { message, value throws(FieldProblem) in
+        guard case .list(let items) = value else { throw FieldProblem() }
+        var texts: [String] = []
+        texts.reserveCapacity(items.count)
+        for item in items {
+          guard case .string(let text) = item else { throw FieldProblem() }
+          texts.append(text)
+        }
+        message[keyPath: path] = texts
+      }, write: { $0[keyPath: path].map { .list($0.map(FrameValue.string)) } })
+  }
+
+  /// A list of texts that must be there.
+  public static func texts(
+    _ name: String, _ path: WritableKeyPath<Message, [String]> & Sendable, _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .list(.string), required: true, description,
+      read: { message, value throws(FieldProblem) in
+        guard case .list(let items) = value else { throw FieldProblem() }
+        var texts: [String] = []
+        for item in items {
+          guard case .string(let text) = item else { throw FieldProblem() }
+          texts.append(text)
+        }
+        message[keyPath: path] = texts
+      }, write: { .list($0[keyPath: path].map(FrameValue.string)) })
+  }
+
+  /// A structure that may be left out.
+  public static func structure<Structure: WireStructure>(
+    _ name: String, _ path: WritableKeyPath<Message, Structure?> & Sendable, _ description: String = "",
+    expected: String? = nil
+  ) -> Self {
+    Self(
+      name, .structure(Structure.definitionName), required: false, description, expected: expected,
+      read: { message, value throws(FieldProblem) in
+        do throws(WireProblems) {
+          message[keyPath: path] = try Structure(wire: value)
+        } catch {
+          throw FieldProblem(detail: expected == nil ? error.description : nil)
+        }
+      }, write: { $0[keyPath: path]?.wire })
+  }
+
+  /// A structure that must be there.
+  public static func structure<Structure: WireStructure>(
+    _ name: String, _ path: WritableKeyPath<Message, Structure> & Sendable, _ description: String = ""
+  ) -> Self {
+    Self(
+      name, .structure(Structure.definitionName), required: true, description,
+      read: { message, value throws(FieldProblem) in
+        do throws(WireProblems) {
+          message[keyPath: path] = try Structure(wire: value)
+        } catch {
+          throw FieldProblem(detail: error.description)
+        }
+      }, write: { $0[keyPath: path].wire })
+  }
+
+  /// A list of structures, that may be left out (at most `maximum`).
+  public static func structures<Structure: WireStructure>(
+    _ name: String, _ path: WritableKeyPath<Message, [Structure]?> & Sendable, maximum: Int? = nil,
+    _ description: String = "", expected: String? = nil
+  ) -> Self {
+    Self(
+      name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: false, description,
+      expected: expected,
+      read: { message, value throws(FieldProblem) in
+        message[keyPath: path] = try readStructures(value, maximum: maximum, expected: expected)
+      }, write: { $0[keyPath: path].map { .list($0.map(\.wire)) } })
+  }
+
+  /// A list of structures that must be there (at most `maximum`).
+  public static func structures<Structure: WireStructure>(
+    _ name: String, _ path: WritableKeyPath<Message, [Structure]> & Sendable, maximum: Int? = nil,
+    _ description: String = "", expected: String? = nil
+  ) -> Self {
+    Self(
+      name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: true, description,
+      expected: expected,
+      read: { message, value throws(FieldProblem) in
+        message[keyPath: path] = try readStructures(value, maximum: maximum, expected: expected)
+      }, write: { .list($0[keyPath: path].map(\.wire)) })
+  }
+
+  /// Each item of a list read as a structure; the first that is not one says where.
+  private static func readStructures<Structure: WireStructure>(
+    _ value: FrameValue, maximum: Int?, expected: String?
+  ) throws(FieldProblem) -> [Structure] {
+    guard case .list(let items) = value, items.count <= (maximum ?? Int.max) else { throw FieldProblem() }
+    var structures: [Structure] = []
+    structures.reserveCapacity(items.count)
+    for (index, item) in items.enumerated() {
+      do throws(WireProblems) {
+        structures.append(try Structure(wire: item))
+      } catch {
+        throw FieldProblem(detail: expected == nil ? "[\(index)]: \(error.description)" : nil)
+      }
+    }
+    return structures
+  }
+}

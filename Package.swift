@@ -46,8 +46,20 @@ let package = Package(
       name: "WorkbenchShell",
       dependencies: [
         "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "WorkbenchModuleProtocol",
-        "WorkbenchSystem", "CReadline",
+        "WorkbenchSystem", "CReadline", "EmbeddedKits",
       ]),
+
+    // The kits of other languages, as `new-module` writes them beside a module: the packages'
+    // own files (Kits/python, Kits/javascript), compiled into the binary as they are, never
+    // copied by hand.
+    .target(
+      name: "EmbeddedKits", path: "Kits",
+      exclude: [
+        "python/pyproject.toml", "python/README.md", "python/tests", "javascript/package.json", "javascript/README.md",
+        "javascript/test",
+      ],
+      sources: ["Embedded"],
+      resources: [.embedInCode("python/workbench_module.py"), .embedInCode("javascript/workbench-module.js")]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),

@@ -51,7 +51,7 @@ final class RenderedTexts: Sendable {
 /// document kinds, screens and commands from its handshake, and forwards to the process.
 public struct ExternalModule: FeatureModule {
   let process: ModuleProcess
-  let rendered = RenderedTexts()
+  var rendered: RenderedTexts { process.rendered }
 
   /// Starts the module at `path` and reads its handshake.
   @MainActor public init(path: String) throws(CommandError) {

@@ -144,6 +144,12 @@ extension ModuleProcess {
 
   /// Keeps a change a live source saw until its session takes it between commands.
   private func keep(change message: FrameValue) throws(CommandError) {
+    // Changes come in at points the host chooses only from a module it can ask (`sync`).
+    guard hello.liveSources == true else {
+      throw violation(
+        "it sent a change unasked (`changed`), and its hello does not declare `liveSources: true`: a module with "
+          + "live sources says so, and answers `sync` (§19)")
+    }
     let change: WireChanged
     do throws(WireProblems) {
       change = try WireChanged(wire: message)

@@ -42,7 +42,8 @@ extension ModuleProcess {
     services.addLiveSource(
       waiting: { [weak self] in self?.changesWait(in: number) ?? false },
       take: { [weak self] in self?.takeChanges(in: number) },
-      descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil })
+      descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil },
+      synchronize: { [weak self] in self?.synchronize(number) })
     // A recording that starts now keeps the states of the module's services in this session.
     services.facts.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
     // The module hears of the session's end when it ends, so a module that dies of it dies in
@@ -158,8 +159,40 @@ extension ModuleProcess {
       let byKey = Dictionary(windows.map { ($0.key, $0.scope) }, uniquingKeysWith: { first, _ in first })
       RelayedFacts.take(reply.facts, divergence: reply.divergence, into: facts, scope: scope, windows: byKey)
     }
+    try? takeWork(reply, in: session, summary: "\(name) timer \(id)")
+  }
+
+  /// Takes what work outside a window's command asked of the session (a timer's, a live
+  /// event's, a `sync`'s, a command's in no window, a close's): its timers, the frames of the
+  /// windows it changed, the documents it changed (each saved only if it is still at the
+  /// revision the module changed, as a command's commit), and the windows it opened or closed.
+  ///
+  /// - Throws: `CommandError` when the module broke the protocol doing it (it is stopped).
+  func takeWork(_ reply: WireOk, in session: Int, summary: String) throws(CommandError) {
     takeTimers(reply.timers, cancelling: reply.cancel, in: session)
     takeUpdates(reply.updates, in: session)
+    guard isRunning, let services = entry(of: session)?.services, let work = services.work else { return }
+    for commit in reply.commits ?? [] {
+      let value: FrameValue
+      do {
+        value = try FrameValue.parse(json: Array(commit.body.utf8))
+      } catch {
+        throw ProxyScreen.protocolViolation(
+          "its commit of \(commit.document) was not valid JSON (\(error))", process: self, work: work)
+      }
+      let document = ExternalDocument(value: value)
+      // The module holds what it committed; a commit the host refuses leaves it holding what
+      // the host does not, so the host's copy goes with the next request about the document.
+      documentsSent[commit.document] = value.jsonText
+      do {
+        try work.commit(document, toDocument: commit.document, ifAt: commit.revision, summary: summary)
+      } catch {
+        documentsSent[commit.document] = nil
+        services.report(incident: "\(summary) changed \(commit.document), which was not saved: \(error.message)")
+      }
+    }
+    _ = try ProxyScreen.adoptWindows(
+      opened: reply.opened, closed: reply.closed, on: nil, session: session, process: self, work: work)
   }
 
   /// The module's windows in a session: each one's key and the scope of its facts.
@@ -221,29 +254,73 @@ extension ModuleProcess {
     return changes.contains { $0.session == session }
   }
 
+  /// Asks a module whose hello declares live sources for every change they saw so far
+  /// (`sync`, §19): it sends them before its `ok`, so the point where a scenario takes changes
+  /// decides what it takes, not how fast the module was. A replay takes the recording's.
+  func synchronize(_ session: Int) {
+    guard version >= 2, hello.liveSources == true, noticeEnd(), let entry = entry(of: session),
+      let services = entry.services, !(services.facts.isReplaying && !services.facts.isRelivingRecordedStart)
+    else { return }
+    var request = SessionRequest()
+    request.session = session
+    guard let reply = try? ok(of: .sync(request)) else { return }
+    try? takeWork(reply, in: session, summary: "\(name) sync")
+  }
+
   /// Takes the changes the module's live sources saw into a session's windows (§19): the
-  /// `live` command, which the host runs between commands when changes wait. A recording keeps
-  /// them, one group a `live` step; its replay brings in the next recorded group instead.
+  /// `live` command, which the host runs between commands when changes wait. A change that
+  /// carries its source's event is handed back to the module to apply (`live`, at this step's
+  /// time), here and on a replay alike, so its state is the same on both; one without an event
+  /// brings in the frames it carried. A recording keeps them, one group a `live` step; its
+  /// replay (and a move in time) takes the recorded group instead of the module's own.
   func takeChanges(in session: Int) {
     guard version >= 2, let facts = facts(of: session) else { return }
     _ = changesWait(in: session)
     let scope = "\(name) live"
+    let group: FrameValue
     if facts.isReplaying, !facts.isRelivingRecordedStart {
       guard facts.remaining(in: scope)["changed"]?.isEmpty == false else { return }
-      let group = facts.value(of: "changed", in: scope) { .null }
-      for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
-      return
+      group = facts.value(of: "changed", in: scope) { .null }
+    } else {
+      let mine = changes.filter { $0.session == session }
+      changes.removeAll { $0.session == session }
+      // What a live step takes in, kept in order for a move in time, which brings the same
+      // group in again at this step (a device changes once).
+      group = facts.liveChange(in: scope) {
+        .list(
+          mine.map { change in
+            var kept: FrameValue = ["updates": numbered(change.updates, in: session)]
+            if let event = change.event, case .object(var object) = kept {
+              object["event"] = event
+              kept = .object(object)
+            }
+            return kept
+          })
+      }
+      // Kept while recording, one group a `live` step (empty when this module had nothing).
+      _ = facts.value(of: "changed", in: scope) { group }
     }
-    let mine = changes.filter { $0.session == session }
-    changes.removeAll { $0.session == session }
-    // What a live step takes in, kept in order for a move in time, which brings the same group
-    // in again at this step (a device changes once; the replay's module never sees it).
-    let group = facts.liveChange(in: scope) {
-      .list(mine.map { ["updates": numbered($0.updates, in: session)] })
+    // In order: the frames of a change without an event; the events of those with one, handed
+    // back together.
+    var events: [FrameValue] = []
+    func handBack() {
+      guard !events.isEmpty, isRunning else { return }
+      var request = LiveRequest()
+      request.session = session
+      request.events = .list(events)
+      events = []
+      guard let reply = try? ok(of: .live(request)) else { return }
+      try? takeWork(reply, in: session, summary: "\(name) live")
     }
-    // Kept while recording, one group a `live` step (empty when this module had nothing).
-    _ = facts.value(of: "changed", in: scope) { group }
-    for change in group.elements ?? [] { takeUpdates(keyed(change, in: session), in: session) }
+    for change in group.elements ?? [] {
+      if let event = change["event"] {
+        events.append(event)
+      } else {
+        handBack()
+        takeUpdates(keyed(change, in: session), in: session)
+      }
+    }
+    handBack()
   }
 
   /// A change's updates with each window named by its number in the session (`window: 2`), as

@@ -57,6 +57,8 @@ public final class ModuleProcess {
   /// The last `error` the module answered with, kept for the facts it may carry (§12): the
   /// window whose request it was takes them. Taking it empties it.
   var refusal: WireError?
+  /// The terminal text the module rendered for each frame it sent.
+  let rendered = RenderedTexts()
   /// Changes live sources saw, waiting for their sessions to take them (§19).
   var changes: [WireChanged] = []
   /// The host sessions this process serves (protocol 2, §16).

@@ -171,8 +171,7 @@ public final class ProxyScreen: ScreenModel {
     request.key = key
     if process.version >= 2 { request.session = session }
     guard let reply = try? process.ok(of: .close(request)), process.version >= 2 else { return }
-    process.takeTimers(reply.timers, cancelling: reply.cancel, in: session)
-    process.takeUpdates(reply.updates, in: session)
+    try? process.takeWork(reply, in: session, summary: "\(process.name) close")
   }
 
   public var frame: FrameValue {
@@ -265,7 +264,8 @@ public final class ProxyScreen: ScreenModel {
     }
     screen.take(reply)
     let opened = try adoptWindows(
-      opened: reply.opened, closed: reply.closed, from: screen, process: process, context: context)
+      opened: reply.opened, closed: reply.closed, on: screen.documentName, session: screen.session, process: process,
+      work: context.host)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
@@ -277,41 +277,44 @@ public final class ProxyScreen: ScreenModel {
     return .frame(opened ?? window.id)
   }
 
-  /// Opens here the windows the module opened from a command (`opened`, §17: a room window
-  /// from a home window, on the same document), and closes the ones it closed (`closed`).
+  /// Opens here the windows the module opened (`opened`, §17: a room window from a home window,
+  /// on the same document), and closes the ones it closed (`closed`). A command's windows open
+  /// on the document of the window it ran in (`document`); a timer's, on any of the session's.
   ///
   /// - Returns: the last window opened.
   static func adoptWindows(
-    opened: [WireOpenedWindow]?, closed: [String]?, from screen: ProxyScreen, process: ModuleProcess,
-    context: CommandContext
+    opened: [WireOpenedWindow]?, closed: [String]?, on document: String?, session: Int, process: ModuleProcess,
+    work: any SessionWork
   ) throws(CommandError) -> WindowID? {
     guard process.version >= 2 else { return nil }
     var last: WindowID?
     for entry in opened ?? [] {
-      guard entry.document == screen.documentName else {
+      guard document == nil || entry.document == document, let shown = work.document(named: entry.document),
+        let body = shown.body as? ExternalDocument
+      else {
         throw protocolViolation(
-          "a window it opened was not {key, screen, document} on the document of the window it opened from (§17)",
-          process: process, context: context)
+          "a window it opened was not {key, screen, document} on "
+            + (document == nil ? "a document of the session" : "the document of the window it opened from") + " (§17)",
+          process: process, work: work)
       }
-      guard !process.windowScopes(in: screen.session).contains(where: { $0.key == entry.key }) else {
+      guard !process.windowScopes(in: session).contains(where: { $0.key == entry.key }) else {
         throw protocolViolation(
           "it opened a window under the key \(entry.key), which another window of the session has (§17)",
-          process: process, context: context)
+          process: process, work: work)
       }
-      let environment = context.host.screenEnvironment(for: screen.documentName)
+      let environment = work.screenEnvironment(for: entry.document)
       let model = ProxyScreen(
-        document: screen.document, viewState: ExternalViewState(json: entry.state), environment: environment,
-        process: process, rendered: screen.rendered, adopting: entry)
-      let window = try context.host.openWindow(
-        model, screen: entry.screen, document: screen.documentName, name: entry.name)
+        document: body, viewState: ExternalViewState(json: entry.state),
+        environment: environment, process: process, rendered: process.rendered, adopting: entry)
+      let window = try work.openWindow(model, screen: entry.screen, document: entry.document, name: entry.name)
       last = window.id
     }
     for key in closed ?? [] {
-      for window in context.host.windows {
+      for window in work.windows {
         guard let model = window.anyModel as? ProxyScreen, model.process === process, model.key == key,
-          model.session == screen.session
+          model.session == session
         else { continue }
-        context.host.closeWindow(window.id)
+        work.closeWindow(window.id)
       }
     }
     return last
@@ -329,8 +332,7 @@ public final class ProxyScreen: ScreenModel {
     request.session = session
     let reply = try process.duringCommand { () throws(CommandError) -> WireOk in
       let reply = try process.ok(of: .command(request))
-      process.takeTimers(reply.timers, cancelling: reply.cancel, in: session)
-      process.takeUpdates(reply.updates, in: session)
+      try process.takeWork(reply, in: session, summary: "\(process.name) \(line)")
       return reply
     }
     // Nothing to say is nothing shown, as for a built-in command run with no window.
@@ -340,15 +342,23 @@ public final class ProxyScreen: ScreenModel {
 
   /// Closes every window on a module that stopped.
   static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
-    for other in context.host.windows where (other.anyModel as? ProxyScreen)?.process === process {
-      context.host.closeWindow(other.id)
+    closeWindows(of: process, in: context.host)
+  }
+
+  static func closeWindows(of process: ModuleProcess, in work: any SessionWork) {
+    for other in work.windows where (other.anyModel as? ProxyScreen)?.process === process {
+      work.closeWindow(other.id)
     }
   }
 
   /// Stops a module that broke the protocol, closes its windows, and says what it did.
   static func protocolViolation(_ what: String, process: ModuleProcess, context: CommandContext) -> CommandError {
+    protocolViolation(what, process: process, work: context.host)
+  }
+
+  static func protocolViolation(_ what: String, process: ModuleProcess, work: any SessionWork) -> CommandError {
     process.stop("it sent a malformed reply: \(what)")
-    closeWindows(of: process, in: context)
+    closeWindows(of: process, in: work)
     return process.stoppedError(process.stopReason ?? what)
   }
 }

@@ -100,6 +100,9 @@ public final class ModuleSession {
     var lastSent: [String: FrameValue] = [:]
     /// The host's key for each window here.
     var keys: [String: WindowID] = [:]
+    /// Whether the host replays this session: its live sources' events are then the
+    /// recording's (`live`), and what the module's own sources see is dropped.
+    var replaying = false
     init(host: Host) { self.host = host }
 
     /// The window the host calls `key`.
@@ -202,6 +205,9 @@ public final class ModuleSession {
       return sample
     }
     hello.documentKinds = host.documentKindNames
+    // The live sources the module declared (`registrar.liveSource`): the host then asks for
+    // what they saw (`sync`) where a scenario takes changes.
+    if version >= 2, !host.registry.liveSourceNames.isEmpty { hello.liveSources = true }
     return hello
   }
 
@@ -239,9 +245,23 @@ public final class ModuleSession {
       sides[number] = current
     }
     defer { current = main }
+    // Work outside a window's command (a timer's, a live event's) may change documents: each is
+    // committed through the host, from the revision the host last gave (§14).
+    let before = version >= 2 ? documentRevisions() : [:]
     // The reply carries the request's id (§7), so the host can tell it from any other message.
     var answered = answerWithFacts(request)
-    if version >= 2 { answered = addingTimersAndUpdates(to: answered, for: request) }
+    if version >= 2 {
+      answered = addingTimersAndUpdates(to: answered, for: request)
+      if case .ok(var ok) = answered {
+        let commits = self.commits(since: before)
+        if !commits.isEmpty { ok.commits = commits }
+        if let (opened, closed) = try? windowsOpenedAndClosed() {
+          if !opened.isEmpty { ok.opened = opened }
+          if !closed.isEmpty { ok.closed = closed }
+        }
+        answered = .ok(ok)
+      }
+    }
     switch answered {
     case .result(var result):
       result.id = header.id
@@ -254,6 +274,25 @@ public final class ModuleSession {
       return .error(error)
     case .hello, .changed:
       return answered
+    }
+  }
+
+  /// The revision of each document a window of the session shows.
+  private func documentRevisions() -> [String: Int] {
+    var revisions: [String: Int] = [:]
+    for window in host.windows {
+      revisions[window.documentName] = host.document(named: window.documentName)?.revision
+    }
+    return revisions
+  }
+
+  /// The documents whose revision moved since `before`, as commits from the revision they had.
+  private func commits(since before: [String: Int]) -> [WireCommit] {
+    before.keys.sorted().compactMap { name in
+      guard let was = before[name], let now = host.document(named: name)?.revision, now != was,
+        let body = host.documentJSON(named: name)
+      else { return nil }
+      return WireCommit(document: name, revision: was, body: body)
     }
   }
 
@@ -282,6 +321,7 @@ public final class ModuleSession {
     // effects use are served from it (on replay) and reported back in the reply.
     guard let facts = Self.facts(of: request) else { return reply(to: request) }
     var replay: [String: [FrameValue]]? = nil
+    if facts.replay != nil || facts.shared != nil || facts.windows != nil { current.replaying = true }
     if case .object(let sources)? = facts.replay {
       replay = [:]
       for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
@@ -440,12 +480,16 @@ public final class ModuleSession {
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
       var result = try reply(for: window, text: text, commit: committed)
-      if version >= 2 { try addWindowsOpenedAndClosed(to: &result) }
+      if version >= 2 {
+        let (opened, closed) = try windowsOpenedAndClosed()
+        if !opened.isEmpty { result.opened = opened }
+        if !closed.isEmpty { result.closed = closed }
+      }
       return .result(result)
     case .timer(let request):
       // The host's clock reached one of the module's timers: the module's clock moves to it,
       // which runs it (and any due before it). The request's `now` did that already.
-      if request.timer.hasPrefix("t"), let number = Int(request.timer.dropFirst()),
+      if request.now == nil, request.timer.hasPrefix("t"), let number = Int(request.timer.dropFirst()),
         let due = host.clock.waitingTimers.first(where: { $0.number == number })?.due
       {
         try host.clock.advance(by: max(.zero, due - host.clock.now))
@@ -459,7 +503,16 @@ public final class ModuleSession {
     case .sync, .end:
       // Changes the live sources saw are sent before this reply (`liveChanges`).
       return .ok(WireOk())
-    case .live:
+    case .live(let request):
+      // The events of changes the host takes in now (the module's own, or a replay's recorded
+      // ones), applied at the time the request carries.
+      for event in request.events.elements ?? [] {
+        guard let source = event["source"]?.stringValue,
+          host.services.applyLiveEvent(source: source, value: event["value"] ?? .null)
+        else {
+          throw CommandError("no live source in the session for the recorded event \(event.jsonText)")
+        }
+      }
       return .ok(WireOk())
     }
   }
@@ -478,8 +531,19 @@ public final class ModuleSession {
   public func liveChanges() -> [FrameValue] {
     guard version >= 2 else { return [] }
     var changes: [FrameValue] = []
-    for (number, side) in sides.sorted(by: { $0.key < $1.key }) where side.host.services.liveChangesWait {
-      side.host.services.takeLiveChanges()
+    for (number, side) in sides.sorted(by: { $0.key < $1.key }) {
+      let services = side.host.services
+      // Each event a source saw goes to the host, which hands it back to apply (`live`) when it
+      // takes the change in, at that moment, live and on a replay alike; a replay's session
+      // gets the recording's events instead, and drops its own.
+      for event in services.takeLiveEvents() where !side.replaying {
+        var change = WireChanged()
+        change.session = number
+        change.event = ["source": .string(event.source), "value": event.value]
+        changes.append(ModuleMessage.changed(change).wire)
+      }
+      guard services.liveChangesWait else { continue }
+      services.takeLiveChanges()
       let updates = changedWindows(in: side, besides: nil)
       if !updates.isEmpty {
         var change = WireChanged()
@@ -550,10 +614,10 @@ public final class ModuleSession {
     }
   }
 
-  /// Adds to a command's result the windows it opened (`opened`: a room window from a home
-  /// window, each under a new key with its screen, document, name and first frame) and the
-  /// windows of the host's it closed (`closed`), §17.
-  private func addWindowsOpenedAndClosed(to result: inout WireResult) throws(CommandError) {
+  /// The windows the work opened (`opened`: a room window from a home window, each under a new
+  /// key with its screen, document, name and first frame) and the windows of the host's it
+  /// closed (`closed`), §17.
+  private func windowsOpenedAndClosed() throws(CommandError) -> (opened: [WireOpenedWindow], closed: [String]) {
     let side = current
     var opened: [WireOpenedWindow] = []
     for window in host.windows where side.key(of: window) == nil {
@@ -577,8 +641,7 @@ public final class ModuleSession {
       side.keys[key] = nil
       side.lastSent[key] = nil
     }
-    if !opened.isEmpty { result.opened = opened }
-    if !closed.isEmpty { result.closed = closed }
+    return (opened, closed)
   }
 
   private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> WireResult {

@@ -55,6 +55,8 @@ public enum ModuleCheck {
 
     /// The session requests name, for a module that speaks protocol 2 (§16).
     var session: Int?
+    /// Whether its hello declares live sources (§19): only then may it send changes unasked.
+    var declaresLiveSources = false
     /// The windows open in the module (their keys), for checking its updates (§15).
     var openKeys: Set<String> = []
     /// The timers the module asked for and has not had fired or cancelled, by id, with when they
@@ -76,6 +78,8 @@ public enum ModuleCheck {
     private(set) var changesSeen = 0
     private(set) var mostChanges = 0
     private(set) var changeProblems: [String] = []
+    /// The events changes carried, to hand back (`live`, §19).
+    private(set) var eventsSeen: [FrameValue] = []
     private var changesSinceRequest = 0
 
     private func see(change message: FrameValue) {
@@ -90,7 +94,11 @@ public enum ModuleCheck {
         return
       }
       if change.session != session { changeProblems.append("a change without this session") }
+      if !declaresLiveSources {
+        changeProblems.append("a change sent unasked, and the hello does not declare `liveSources: true`")
+      }
       for update in change.updates where !openKeys.contains(update.key) { strayUpdates.append(update.key) }
+      if let event = change.event { eventsSeen.append(event) }
     }
 
     /// Takes what a reply asks of the host's clock and windows (protocol 2): a timer is due `at`
@@ -341,6 +349,7 @@ public enum ModuleCheck {
     guard problems.isEmpty else { return checks }
     let speaksTwo = hello.protocol >= 2
     if speaksTwo { peer.session = 1 }
+    peer.declaresLiveSources = hello.liveSources == true
     let kinds = Set(hello.documentKinds)
     let undeclared = hello.screens.filter { !kinds.contains($0.documentKind) }
     record(
@@ -535,6 +544,32 @@ public enum ModuleCheck {
       record(
         "close \(window.screen)", "§8", passed,
         passed ? "ok" : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
+    }
+
+    // §19 The events its changes carried, handed back as the host does when it takes them in.
+    if speaksTwo, !peer.eventsSeen.isEmpty {
+      var live = LiveRequest()
+      live.events = .list(peer.eventsSeen)
+      let reply = try? peer.ask(HostMessage.live(live).wire)
+      let problems = reply.map { ReplyRules.problems(with: $0, toRequest: "live") } ?? ["no answer"]
+      record(
+        "live events", "§19", problems.isEmpty,
+        problems.isEmpty
+          ? "\(peer.eventsSeen.count) event(s) handed back, answered `ok`"
+          : "expected ok to the events its changes carried; " + problems.joined(separator: "; "))
+    }
+
+    // §19 A module with live sources answers `sync`, after the changes they saw.
+    if speaksTwo, hello.liveSources == true {
+      let before = peer.changesSeen
+      let reply = try? peer.ask(HostMessage.sync(SessionRequest()).wire)
+      let passed = reply.flatMap { try? ModuleMessage(wire: $0) }.map { $0.type == "ok" } ?? false
+      let changes = peer.changesSeen - before
+      record(
+        "sync", "§19", passed,
+        passed
+          ? "ok, after \(changes) change\(changes == 1 ? "" : "s") its live sources saw"
+          : "expected ok, got \(reply?.jsonText.prefix(80) ?? "nothing")")
     }
 
     // §16 The end of a session: the module lets it go and answers `ok`.

@@ -35,6 +35,12 @@ final class ShellController {
   /// Whether `watch` may run (the interactive shell, where a key stops it).
   var canWatch = false
 
+  /// How the session's real clock waits for a timer (`settle`), so Ctrl-C stops the wait: the
+  /// interactive shell's; given to every host the session has (a relaunch makes a new one).
+  var interruptibleWait: ((Duration) -> Bool)? {
+    didSet { host.clock.interruptibleWait = interruptibleWait }
+  }
+
   /// A command `watch` runs again and again: the interactive session takes it from here.
   struct Watch {
     var interval: Duration
@@ -84,6 +90,7 @@ final class ShellController {
           self.writeFailure(error, place: place)
           failedCommand = error
         } : nil
+      host.clock.interruptibleWait = interruptibleWait
       try session.run(line, continuingAfter: keepGoing, frontEnd: self)
       if let failedCommand, lineOutcome == .ran { return .failed(usage: failedCommand.isUsageError) }
       return lineOutcome
@@ -281,6 +288,7 @@ extension ShellController: SessionFrontEnd {
   }
 
   func relaunched(warnings: [RestorationWarning]) throws(CommandError) {
+    host.clock.interruptibleWait = interruptibleWait
     for warning in warnings { output.writeError(warning.message, place: nil) }
     if !options.quiet {
       output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)

@@ -25,7 +25,9 @@ struct TallyViewState: ViewStateValue {
 }
 
 /// A switch at the wall, as a device the module watches: events come down a pipe, from another
-/// thread, and the session's live source takes them in (`services.addLiveSource`).
+/// thread, and the session's live source reads each as an event and applies it
+/// (`services.addLiveSource(named:)`): the kit sends the event with the change, and a replay
+/// hands the recorded one back.
 @MainActor
 final class WallSwitch {
   private var ends: [Int32] = [-1, -1]
@@ -37,11 +39,16 @@ final class WallSwitch {
     }
     let readEnd = ends[0]
     services.addLiveSource(
-      waiting: {
-        var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        return poll(&ready, 1, 0) > 0
+      named: "wall", descriptor: { readEnd },
+      read: {
+        var events: [FrameValue] = []
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while case let count = read(readEnd, &bytes, bytes.count), count > 0 {
+          events += bytes[..<count].map { .integer(Int($0)) }
+        }
+        return events
       },
-      take: { [weak self] in self?.take() }, descriptor: { readEnd })
+      apply: { [weak self] _ in self?.switches += 1 })
   }
 
   /// The device's side: a switch a moment from now, on a thread of its own.
@@ -52,11 +59,6 @@ final class WallSwitch {
       var byte: UInt8 = 1
       _ = write(writeEnd, &byte, 1)
     }
-  }
-
-  private func take() {
-    var bytes = [UInt8](repeating: 0, count: 64)
-    while read(ends[0], &bytes, bytes.count) > 0 { switches += 1 }
   }
 
   static func of(_ services: SessionServices) -> WallSwitch {
@@ -97,6 +99,11 @@ struct FixtureModule: FeatureModule {
   var manifest: ModuleManifest { ModuleManifest(name: "fixture", version: "1.0", summary: "a module for tests") }
 
   @MainActor func register(into registrar: Registrar) {
+    // The switch at the wall is a live source (the host then asks for what it saw, `sync`),
+    // declared unless a mode makes the fixture misbehave (whose tests count its requests).
+    if [nil, "wall-later"].contains(getenv("WORKBENCH_FIXTURE").map({ String(cString: $0) })) {
+      registrar.liveSource("wall")
+    }
     registrar.diagram("pokes") {
       Diagram(
         title: "how a tally counts", isStateMachine: true, start: "idle", nodes: ["idle", "poked"],

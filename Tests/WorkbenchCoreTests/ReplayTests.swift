@@ -2,6 +2,10 @@ import Testing
 
 @testable import WorkbenchCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The pieces a recording's replay rests on: facts served in order per window and source, and
 /// the timeline that turns real time into `clock advance` steps.
 @MainActor struct ReplayTests {
@@ -45,32 +49,69 @@ import Testing
     #expect(replay.firstUnused() == nil)
   }
 
-  @Test func theTimelineMovesTheReplayPastFiredTimersAndShortOfPendingOnes() {
-    let clock = SessionClock(mode: .virtual)
+  /// The replay's clock is moved, before each line, by the session time that passed since the
+  /// last one, whatever the timers did meanwhile: a countdown whose timer set the next one,
+  /// paused 2.5 s in, is 2.5 s later in the replay too, and a pause of 3.2 s with no timer is
+  /// 3.2 s (not the time to the last timer that fired, nor nothing).
+  @Test func theTimelineWritesTheTimeThatPassedBetweenLines() {
     let timeline = ReplayTimeline()
-    // The session's facts own the timeline; the clock reports to it.
-    let facts = SessionFacts()
-    facts.timeline = timeline
-    clock.facts = facts
-    var fired: [String] = []
-    clock.schedule(after: .milliseconds(300)) { fired.append("load") }
-    clock.schedule(after: .milliseconds(2000)) { fired.append("detect") }
-    #expect(timeline.hasWork)
-    try? clock.advance(by: .milliseconds(305))  // the load fired in "real" time
-    // Only 250 ms of real time were measured (the command came late): the replay still moves
-    // past the load...
-    #expect(timeline.advance(afterRealTime: .milliseconds(250)) == .milliseconds(300))
-    // A few milliseconds between two lines with no timer firing is noise, not time to replay;
-    // a wait anyone could make is time.
-    #expect(timeline.advance(afterRealTime: .milliseconds(5)) == .zero)
-    #expect(timeline.advance(afterRealTime: .milliseconds(40)) == .milliseconds(40))
-    // ...and never as far as a timer that had not fired, however long the wait looked.
-    #expect(timeline.advance(afterRealTime: .milliseconds(5000)) == .milliseconds(1659))
-    #expect(fired == ["load"])
+    timeline.begin(at: .milliseconds(10_000))  // recording starts 10 s into the session
+    timeline.fired(due: .milliseconds(11_000))
+    timeline.fired(due: .milliseconds(12_000))  // set by the one before
+    #expect(timeline.lineStarts(at: .milliseconds(12_500)) == .zero)
+    #expect(timeline.takeAdvance() == .milliseconds(2_500))
+    #expect(timeline.takeAdvance() == .zero)  // taken once
+    timeline.lineFinished()
+    #expect(timeline.lineStarts(at: .milliseconds(15_700)) == .zero)
+    #expect(timeline.takeAdvance() == .milliseconds(3_200))
+    timeline.lineFinished()
+    // A few milliseconds with no timer firing is noise: not written, and the live clock is told
+    // to drop it (so it reads what the replay's will).
+    #expect(timeline.lineStarts(at: .milliseconds(15_705)) == .milliseconds(5))
+    #expect(timeline.takeAdvance() == .zero)
+    timeline.lineFinished()
+    // The live clock, 5 ms behind since, reads 16_700 a second later.
+    #expect(timeline.lineStarts(at: .milliseconds(16_700)) == .zero)
+    #expect(timeline.takeAdvance() == .milliseconds(1_000))
+    // A line that waits for timers (`settle`) ends at the last one's time, as the replay's does;
+    // the next line counts from there.
+    timeline.fired(due: .milliseconds(16_900))
+    timeline.fired(due: .milliseconds(17_200))
+    timeline.lineFinished()
+    #expect(timeline.now == .milliseconds(7_200))
+    // The pause after it has no timer firing in it: noise again.
+    #expect(timeline.lineStarts(at: .milliseconds(17_204)) == .milliseconds(4))
+    #expect(timeline.takeAdvance() == .zero)
+    // A timer that fired between lines makes the pause time, however short.
+    timeline.fired(due: .milliseconds(17_206))
+    #expect(timeline.lineStarts(at: .milliseconds(17_208)) == .zero)
+    #expect(timeline.takeAdvance() == .milliseconds(8))
     timeline.restart()
     #expect(timeline.now == .zero)
-    #expect(!timeline.hasWork)
-    // Nothing pending: no time is recorded at all.
-    #expect(timeline.advance(afterRealTime: .seconds(3)) == .zero)
+    #expect(timeline.lineStarts(at: .milliseconds(2_000)) == .zero)
+    #expect(timeline.takeAdvance() == .milliseconds(2_000))
+  }
+
+  /// On real time a line has one time (every command of it, every request it sends), and a
+  /// timer runs at the time it was due, so what it sets counts from there, as on the virtual
+  /// clock of a replay.
+  @Test func aRealClockHoldsTheLinesTimeAndATimersDueTime() {
+    let clock = SessionClock(mode: .real)
+    clock.beginLine()
+    let start = clock.now
+    #expect(start == .milliseconds(start.wholeMilliseconds))  // whole milliseconds
+    var seen: [Duration] = []
+    clock.schedule(after: .milliseconds(1)) {
+      seen.append(clock.now)
+      clock.schedule(after: .milliseconds(1)) { seen.append(clock.now) }
+    }
+    usleep(3_000)
+    #expect(clock.now == start)  // held while the line runs
+    clock.endLine()
+    #expect(clock.now >= start + .milliseconds(3))
+    usleep(3_000)
+    clock.beginLine()  // both are due by now: each runs at its own due time
+    #expect(seen == [start + .milliseconds(1), start + .milliseconds(2)])
+    clock.endLine()
   }
 }

@@ -441,6 +441,33 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// Ctrl-C stops `settle` at once, saying what is still pending; the prompt comes back and the
+  /// load goes on.
+  @Test func ctrlCStopsSettleAndSaysWhatIsPending() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open feed account f\r")
+    #expect(session.waitFor("f feed:account> "))
+    let mark = session.transcript.count
+    session.type("network latency 60000\r")
+    #expect(session.waitFor("f feed:account> ", after: mark))
+    session.type("search rent\r")
+    session.type("settle 120s\r")
+    #expect(session.waitFor("settle 120s", after: mark))
+    usleep(300_000)
+    let started = monotonicMilliseconds()
+    session.type("\u{03}")
+    #expect(
+      session.waitFor("interrupted after", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("1 timer, the next in", after: mark))
+    #expect(monotonicMilliseconds() - started < 10_000)
+    #expect(session.waitFor("f feed:account> ", after: session.offset(after: "interrupted", from: mark) ?? mark))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
   /// `run --watch` runs the scenarios again when a file changes, until Ctrl-C.
   @Test func runWatchRunsAgainWhenAScenarioChanges() throws {
     let folder = makeTemporaryFolder()

@@ -182,6 +182,10 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("settled after"))
     #expect(result.stdout.contains("state: loaded"))
     #expect(result.stdout.contains("memo: rent"))
+    // What settling changed is shown: the window its timers changed, after the line that says so.
+    let settled = run("", ["-c", "open feed account f; search rent; settle"])
+    let after = settled.stdout.split(separator: "settled after", maxSplits: 1).last ?? ""
+    #expect(after.contains("[1 f] feed account") && after.contains("feed · loaded"), "\(settled.stdout)")
     let tooShort = run("", ["-c", "open feed account f; network latency 5000; search rent; settle 100ms"])
     #expect(tooShort.status == 1)
     #expect(tooShort.stderr.contains("still pending after 100ms: 1 timer"), "\(tooShort.stderr)")

@@ -23,9 +23,21 @@ struct PythonKitTests {
   /// The kettle of Examples/kettle, on the kit.
   let kettle = repositoryRoot() + "/Examples/kettle"
 
-  /// Examples/kettle carries the kit as `new-module` writes it, so it runs as it is.
-  @Test func theExampleCarriesTheKitAsNewModuleWritesIt() {
-    #expect(readTextFile(kettle + "/" + PythonKit.fileName) == PythonKit.source)
+  /// One Python kit: the package in Kits/python, which the binary carries as it is for
+  /// `new-module` and the examples import installed (no copy of it anywhere else).
+  @Test func theKitIsThePackagesOwnFileAndHasNoCopies() {
+    let root = repositoryRoot()
+    #expect(readTextFile(root + "/Kits/python/" + PythonKit.fileName) == PythonKit.source)
+    var copies: [String] = []
+    func scan(_ folder: String) {
+      for name in folderEntries(folder) where !name.hasPrefix(".") {
+        let path = folder + "/" + name
+        if name == PythonKit.fileName, path != root + "/Kits/python/" + PythonKit.fileName { copies.append(path) }
+        if !name.contains(".") { scan(path) }
+      }
+    }
+    for folder in ["Examples", "Sources", "Tests", "Kits", "Scenarios", "docs"] { scan(root + "/" + folder) }
+    #expect(copies == [])
   }
 
   @Test func aTimerOfAModuleOnTheKitRunsOnTheSessionsClock() {

@@ -17,13 +17,6 @@ struct PythonPortsTests {
   }
   var folders: [String] { [repositoryRoot() + "/Scenarios/ledger", repositoryRoot() + "/Scenarios/lights"] }
 
-  /// Every example carries the kit as `new-module` writes it, so each runs as it is.
-  @Test func everyExampleCarriesTheKitAsNewModuleWritesIt() {
-    for example in ["kettle", "ledger", "lights"] {
-      #expect(readTextFile(examples + "/\(example)/" + PythonKit.fileName) == PythonKit.source, "\(example)")
-    }
-  }
-
   /// The built-ins' own folders, and every scenario of `Scenarios/` with them (the recorded
   /// ones too, whose facts the built-ins made).
   @Test func thePortsPassTheBuiltInsScenarioFolders() {

@@ -46,8 +46,26 @@ public enum ChildProcess {
       }
       pointer += 1
     }
+    // The kits, from the repository's packages themselves (a user installs them: pip install
+    // Kits/python, npm install Kits/javascript), for the example modules the tests start.
+    variables["PYTHONPATH"] = [Kits.python, variables["PYTHONPATH"]].compactMap { $0 }.joined(separator: ":")
+    variables["NODE_PATH"] = [Kits.nodeModules, variables["NODE_PATH"]].compactMap { $0 }.joined(separator: ":")
     for (key, value) in overrides { variables[key] = value }
     return variables.map { "\($0.key)=\($0.value)" }
+  }
+
+  /// Where the tests find each language's kit.
+  public enum Kits {
+    /// The Python kit's folder (its `workbench_module.py`), for PYTHONPATH.
+    public static let python = repositoryRoot() + "/Kits/python"
+    /// A `node_modules` folder that holds the JavaScript kit under its package name, for
+    /// NODE_PATH: a link to Kits/javascript, made once per test process.
+    public static let nodeModules: String = {
+      let folder = makeTemporaryFolder() + "/node_modules"
+      mkdir(folder, 0o755)
+      symlink(repositoryRoot() + "/Kits/javascript", folder + "/workbench-module")
+      return folder
+    }()
   }
 
   /// Whether the tests run under a sanitizer (CI's ASan and TSan runs set these), which turns

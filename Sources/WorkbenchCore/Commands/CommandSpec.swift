@@ -6,6 +6,9 @@ public enum CommandOutput: Equatable, Sendable {
   case frames([WindowID])
   /// Print text.
   case text(String)
+  /// Print text, then the windows it is about side by side (none: the text alone): `settle`
+  /// and the windows its timers changed.
+  case textWithFrames(String, [WindowID])
   /// Print a structured value (as JSON in JSON mode, as an outline otherwise).
   case value(FrameValue)
   /// A list or a record (`windows`, `documents`, `modules`, `state`): text for the terminal,

@@ -30,9 +30,9 @@ extension Host {
     line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) -> [[CommandToken]] {
-    clock.fireDue()
-    // While recording, the time that passed up to here is what a replay's clock must move.
-    clock.timeline?.lineStarts()
+    // Due timers fire; the clock holds the line's time (and a recording notes the time passed).
+    clock.beginLine()
+    defer { clock.endLine() }
     try synchronize()
     // Changes the timers and other processes' saves caused reach every window before the
     // first command reads a frame.
@@ -45,7 +45,7 @@ extension Host {
     }
     // What live sources said changed comes in between commands, never during one, as a `live`
     // step of its own (shown, and written where a recording is made).
-    if commands.first?.first?.text != "live", services.liveChangesWait {
+    if commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
       commands.insert([CommandToken(text: "live", column: 1)], at: 0)
     }
     return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)

@@ -87,7 +87,6 @@ public final class Host {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
     self.services = SessionServices(clock: self.clock, facts: environment.services.facts)
-    self.clock.facts = services.facts
     // A host made while recording (a relaunch): the replay's clock starts again here too.
     services.facts.timeline?.restart()
     self.registry = registry
@@ -97,6 +96,7 @@ public final class Host {
     documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
     documents.removed = { [weak self] name in self?.documentRemoved(name) }
     if loadSamples { documents.loadSamples() }
+    services.work = self
   }
 
   // MARK: Documents

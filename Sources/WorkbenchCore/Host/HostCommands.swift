@@ -367,10 +367,15 @@ enum HostCommands {
       + "land, or fails when TIMEOUT passes first, saying what is still pending. On a scenario's virtual clock it "
       + "moves the clock to the moment nothing is pending, at most TIMEOUT."
   ) { context in
-    let clock = context.host.clock
+    let host = context.host
+    let clock = host.clock
     let limit = try SessionClock.duration(context.arguments[settleLimit] ?? (clock.mode == .virtual ? "60s" : "10s"))
-    let waited = try clock.settle(within: limit, flush: context.host.services.scheduler)
-    return .text("settled after \(SessionClock.describe(waited)) (\(clock.mode == .virtual ? "virtual" : "real") time)")
+    let before = host.windows.map { ($0.id, $0.frame) }
+    let waited = try clock.settle(within: limit, flush: host.services.scheduler)
+    // The windows the timers changed, as they are now.
+    let changed = before.compactMap { id, frame in host.window(id).flatMap { $0.frame == frame ? nil : id } }
+    return .textWithFrames(
+      "settled after \(SessionClock.describe(waited)) (\(clock.mode == .virtual ? "virtual" : "real") time)", changed)
   }
 
   static let live = CommandSpec(
@@ -379,6 +384,9 @@ enum HostCommands {
       + "them as they arrive; a recording writes this step where they came in, and its replay brings in the "
       + "recorded changes here instead of the module's."
   ) { context in
+    // Asked first, then taken whether or not they said anything: a replay's `live` step brings
+    // in the recording's changes, whatever the module's sources are doing.
+    context.host.services.synchronizeLiveSources()
     context.host.services.takeLiveChanges()
     guard let window = context.host.focusedWindow else { return .text("no window is open") }
     return .frame(window.id)

@@ -15,6 +15,7 @@ public struct ModuleRegistry {
     var restarts: [String: @MainActor () throws -> Void] = [:]
     var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
     var factTypes: [String: FactType] = [:]
+    var liveSources: [String] = []
     /// The modules not registered yet, with their indexes, in load order.
     var waiting: [(module: any FeatureModule, index: ModuleIndex)] = []
     /// Why a module's registration failed when it was registered late, by module, with the
@@ -149,6 +150,7 @@ public struct ModuleRegistry {
     registered.restarts[manifest.name] = registrar.restartAction
     for diagram in registrar.diagrams { registered.diagrams.append((manifest.name, diagram.name, diagram.draw)) }
     registered.factTypes.merge(facts) { first, _ in first }
+    registered.liveSources += registrar.liveSources
   }
 
   private static func describe(_ index: ModuleIndex) -> String {
@@ -206,6 +208,11 @@ public struct ModuleRegistry {
   var moduleDiagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] {
     registerAll()
     return registrations.diagrams
+  }
+  /// The live sources the modules declared (`Registrar.liveSource`).
+  public var liveSourceNames: [String] {
+    registerAll()
+    return registrations.liveSources
   }
   var factTypes: [String: FactType] {
     registerAll()

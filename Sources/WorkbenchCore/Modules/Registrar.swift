@@ -15,6 +15,7 @@ public final class Registrar {
   var commands: [CommandSpec] = []
   var diagrams: [(name: String, draw: @MainActor () -> Diagram)] = []
   var facts: [(source: String, type: FactType, summary: String)] = []
+  var liveSources: [String] = []
 
   init(manifest: ModuleManifest) {
     self.manifest = manifest
@@ -99,8 +100,6 @@ public final class Registrar {
     commands.append(spec)
   }
 
-  /// Registers how to start the module again after it stopped (a module that runs in its own
-  /// process); the host's `restart-module NAME` runs it.
   /// Offers a diagram drawn from the module's own code (`workbench diagram NAME`), such as a
   /// state machine generated from its transition table.
   public func diagram(_ name: String, draw: @escaping @MainActor () -> Diagram) {
@@ -114,6 +113,15 @@ public final class Registrar {
     facts.append((source, type, summary))
   }
 
+  /// Declares a live source the module's sessions may have (`services.addLiveSource(named:)`:
+  /// a device that reports events on its own). A module process says so in its handshake, and
+  /// the host then asks it for what its sources saw at the points a scenario takes changes.
+  public func liveSource(_ name: String) {
+    if !liveSources.contains(name) { liveSources.append(name) }
+  }
+
+  /// Registers how to start the module again after it stopped (a module that runs in its own
+  /// process); the host's `restart-module NAME` runs it.
   public func restart(_ action: @escaping @MainActor () throws -> Void) {
     restartAction = action
   }

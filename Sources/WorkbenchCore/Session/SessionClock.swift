@@ -21,7 +21,17 @@ public final class SessionClock {
   private var virtualNow: Duration = .zero
   private var timers: [(due: Duration, order: Int, action: @MainActor () -> Void)] = []
   private var timerCount = 0
-  private let realStart: Duration
+  /// When a real clock read zero; moved later by the pauses a recording does not count.
+  private var realStart: Duration
+  /// The time a real clock reads while a line or a timer runs (the line's start, the timer's
+  /// due time), so every command of a line and every request it sends has one time, the one a
+  /// replay's virtual clock has there.
+  private var heldAt: Duration?
+
+  /// How a real clock waits for its next timer (`settle`): `true` once the time passed, `false`
+  /// when the wait was interrupted (Ctrl-C in the shell). Without one, the wait is not
+  /// interrupted. The front end that owns the session's terminal sets it.
+  public var interruptibleWait: ((Duration) -> Bool)?
 
   /// The session's scheduler: changes that timers cause are delivered after each timer.
   public let scheduler: ConnectionScheduler
@@ -39,9 +49,39 @@ public final class SessionClock {
     self.realStart = SessionClock.monotonic()
   }
 
-  /// The time since the session started.
+  /// The time since the session started: on a real clock in whole milliseconds, and the
+  /// line's (or the timer's) while one runs.
   public var now: Duration {
-    mode == .virtual ? virtualNow : SessionClock.monotonic() - realStart
+    switch mode {
+    case .virtual: return virtualNow
+    case .real: return heldAt ?? runningNow
+    }
+  }
+
+  /// A real clock's time as it runs, in whole milliseconds.
+  private var runningNow: Duration {
+    .milliseconds((SessionClock.monotonic() - realStart).wholeMilliseconds)
+  }
+
+  /// A line starts. On a real clock the timers due by now fire first, each at its own time;
+  /// then the clock holds the line's time until `endLine` (a recording may not count the pause
+  /// before it, as noise). A virtual clock moves only when told.
+  public func beginLine() {
+    guard mode == .real else { return }
+    heldAt = nil
+    var start = runningNow
+    fireDue(upTo: start)
+    if let timeline {
+      let dropped = timeline.lineStarts(at: start)
+      realStart += dropped
+      start -= dropped
+    }
+    heldAt = start
+  }
+
+  /// The line finished: a real clock runs again.
+  public func endLine() {
+    if mode == .real { heldAt = nil }
   }
 
   /// Moves a virtual clock forward.
@@ -69,7 +109,6 @@ public final class SessionClock {
       }
       virtualNow = max(virtualNow, next.due)
       timers.removeAll { $0.order == next.order }
-      timeline?.fired(next.order)
       next.action()
       scheduler.flush()
     }
@@ -89,11 +128,7 @@ public final class SessionClock {
     timerCount += 1
     let order = timerCount
     timers.append((now + delay, order, action))
-    timeline?.scheduled(order, after: delay)
-    return Cancellation { [weak self] in
-      self?.timers.removeAll { $0.order == order }
-      self?.timeline?.cancelled(order)
-    }
+    return Cancellation { [weak self] in self?.timers.removeAll { $0.order == order } }
   }
 
   /// How long until the next timer is due, if any waits.
@@ -108,6 +143,14 @@ public final class SessionClock {
   /// - Throws: `CommandError` saying what is still pending when `limit` would be passed first.
   @discardableResult
   public func settle(within limit: Duration, flush scheduler: ConnectionScheduler) throws(CommandError) -> Duration {
+    // A real clock runs while it waits; the line then has the time of the last timer that
+    // fired (as a replay's virtual clock has), or its own if none did.
+    let held = heldAt
+    heldAt = nil
+    var lastFired: Duration?
+    defer {
+      if let held { heldAt = max(held, lastFired ?? held) }
+    }
     let start = now
     scheduler.flush()
     while let next = untilNextTimer {
@@ -117,19 +160,27 @@ public final class SessionClock {
         let seconds = max(limit * 2, passed + next).components.seconds
         let advice = SessionClock.describe(.seconds(seconds + 1))
         throw CommandError(
-          "still pending after \(SessionClock.describe(limit)): \(timers.count) timer\(timers.count == 1 ? "" : "s"), "
-            + "the next in \(SessionClock.describe(next)) (give a longer time: `settle \(advice)`)")
+          "still pending after \(SessionClock.describe(limit)): \(pendingSummary) "
+            + "(give a longer time: `settle \(advice)`)")
       }
       if mode == .virtual {
         try advance(by: next)
       } else {
         if next > .zero {
-          let (seconds, attoseconds) = next.components
-          var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-          var left = timespec()
-          while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+          if let wait = interruptibleWait {
+            guard wait(next) else {
+              throw CommandError(
+                "interrupted after \(SessionClock.describe(now - start)): \(pendingSummary) still pending, "
+                  + "nothing was undone (`settle` again to go on waiting)")
+            }
+          } else {
+            let (seconds, attoseconds) = next.components
+            var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+          }
         }
-        fireDue()
+        if let fired = fireDue(upTo: runningNow) { lastFired = max(lastFired ?? fired, fired) }
       }
       scheduler.flush()
     }
@@ -140,19 +191,36 @@ public final class SessionClock {
   @discardableResult
   public func fireDue() -> Bool {
     guard mode == .real else { return false }
-    let current = now
-    let due = timers.filter { $0.due <= current }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
-    timers.removeAll { $0.due <= current }
-    for timer in due {
-      timeline?.fired(timer.order)
-      timer.action()
+    return fireDue(upTo: now) != nil
+  }
+
+  /// Runs the timers due by `current`, each with the clock at its due time (so what it sets
+  /// counts from there, as on a virtual clock); the due time of the last, or `nil` if none was.
+  @discardableResult
+  private func fireDue(upTo current: Duration) -> Duration? {
+    var last: Duration?
+    // One at a time: a timer's work may set another that is due by then too.
+    while let next = timers.filter({ $0.due <= current }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+      timers.removeAll { $0.order == next.order }
+      timeline?.fired(due: next.due)
+      let held = heldAt
+      heldAt = next.due
+      next.action()
+      heldAt = held
+      last = next.due
     }
-    if !due.isEmpty { scheduler.flush() }
-    return !due.isEmpty
+    if last != nil { scheduler.flush() }
+    return last
   }
 
   /// How many timers wait.
   public var pendingTimers: Int { timers.count }
+
+  /// What waits, in words: `2 timers, the next in 300ms`; `no timer` when none does.
+  public var pendingSummary: String {
+    guard let next = untilNextTimer else { return "no timer" }
+    return "\(timers.count) timer\(timers.count == 1 ? "" : "s"), the next in \(SessionClock.describe(next))"
+  }
 
   /// The timers that wait, each with its number (in the order they were set) and when it is
   /// due: what a module process reports to the host as its own timers (protocol 2).

@@ -28,7 +28,13 @@ public final class SessionServices {
   public init(clock: SessionClock, facts: SessionFacts = SessionFacts()) {
     self.clock = clock
     self.facts = facts
+    // The clock reports to the facts' timeline while the session records.
+    clock.facts = facts
   }
+
+  /// What work outside a command (a module's timer, a live source's event) may do to the
+  /// session: its host, which sets itself here.
+  public weak var work: (any SessionWork)?
 
   /// The session's value of a dependency: the one given with `override`, else the key's live
   /// (or test) value, made on first use and kept for the session.
@@ -48,18 +54,89 @@ public final class SessionServices {
   /// Live sources: what can change a window without a command (a module process that says,
   /// unasked, that its bridge saw a switch at the wall). Each is taken between commands, before
   /// a line runs, and in the shell whenever its descriptor has something to read.
-  private var liveSources: [(waiting: () -> Bool, take: () -> Void, descriptor: () -> Int32?)] = []
+  private var liveSources:
+    [(waiting: () -> Bool, take: () -> Void, descriptor: () -> Int32?, synchronize: (() -> Void)?)] = []
 
   /// Adds a live source: `waiting` says whether it has changes to bring in, `take` brings them
-  /// in; `descriptor`, when it has one, is read to wake the shell.
+  /// in; `descriptor`, when it has one, is read to wake the shell; `synchronize`, when given,
+  /// asks the source for what it saw so far (a module process's `sync`), at the points a
+  /// scenario takes changes, so what it takes does not depend on how fast the source was.
   public func addLiveSource(
-    waiting: @escaping () -> Bool, take: @escaping () -> Void, descriptor: @escaping () -> Int32?
+    waiting: @escaping () -> Bool, take: @escaping () -> Void, descriptor: @escaping () -> Int32?,
+    synchronize: (() -> Void)? = nil
   ) {
-    liveSources.append((waiting, take, descriptor))
+    liveSources.append((waiting, take, descriptor, synchronize))
+  }
+
+  /// Sources of events, by name: what each read and how each applies one.
+  private var eventSources: [(name: String, read: () -> [FrameValue], apply: (FrameValue) -> Void)] = []
+  /// Events the sources reported and nobody applied yet, in order.
+  private var eventsSeen: [(source: String, value: FrameValue)] = []
+
+  /// Adds a live source of events (a device's: a switch at the wall). `read` gives the events
+  /// it saw since it was last read (from `descriptor`, which wakes the shell when it has some);
+  /// `apply` changes the session by one event, and must take nothing else from outside. Kept
+  /// apart so that, in a module process, the kit sends each event with the change it made, a
+  /// recording keeps it, and a replay hands it to `apply` again: the module's state is then
+  /// what it was live. In a host, events are applied as they are taken in.
+  public func addLiveSource(
+    named name: String, descriptor: @escaping () -> Int32?, read: @escaping () -> [FrameValue],
+    apply: @escaping (FrameValue) -> Void
+  ) {
+    eventSources.append((name, read, apply))
+    addLiveSource(
+      waiting: { [weak self] in
+        self?.readLiveEvents()
+        return self?.eventsSeen.isEmpty == false
+      },
+      take: { [weak self] in
+        for event in self?.takeLiveEvents() ?? [] { self?.applyLiveEvent(source: event.source, value: event.value) }
+      }, descriptor: descriptor)
+  }
+
+  private func readLiveEvents() {
+    for source in eventSources {
+      eventsSeen += source.read().map { (source.name, $0) }
+    }
+  }
+
+  /// The events the sources saw and nobody applied yet, in order, now the caller's to apply.
+  public func takeLiveEvents() -> [(source: String, value: FrameValue)] {
+    readLiveEvents()
+    defer { eventsSeen = [] }
+    return eventsSeen
+  }
+
+  /// Applies an event to the source it names (a replay's recorded one); `false` when the
+  /// session has no source of that name (yet).
+  @discardableResult
+  public func applyLiveEvent(source: String, value: FrameValue) -> Bool {
+    guard let found = eventSources.first(where: { $0.name == source }) else { return false }
+    found.apply(value)
+    return true
+  }
+
+  /// Asks every live source for what it saw so far (before a line runs and before a scenario's
+  /// expectation is checked): then `liveChangesWait` says whether any has changes.
+  public func synchronizeLiveSources() {
+    for source in liveSources { source.synchronize?() }
   }
 
   /// Whether a live source has changes waiting (the host then runs `live` before a line).
   public var liveChangesWait: Bool { liveSources.contains { $0.waiting() } }
+
+  /// Asks the live sources for what they saw (`synchronizeLiveSources`), then says whether any
+  /// has changes: what the host does before a line runs.
+  public func liveChangesWaitWhenAsked() -> Bool {
+    synchronizeLiveSources()
+    return liveChangesWait
+  }
+
+  /// Asks the live sources for what they saw and brings it in, if anything: what a scenario
+  /// does before it checks an expectation.
+  public func takeWaitingLiveChanges() {
+    if liveChangesWaitWhenAsked() { takeLiveChanges() }
+  }
 
   /// Brings in what every live source has (the `live` command).
   public func takeLiveChanges() {

@@ -222,8 +222,9 @@ public struct WireResult: WireStructure {
 /// no window.
 public struct WireOk: WireStructure {
   public var output: String?
-  /// A document a timer's work changed (protocol 2, §14).
-  public var commit: WireCommit?
+  /// The documents the work changed (protocol 2, §14): a timer's, a live event's, a command's
+  /// in no window.
+  public var commits: [WireCommit]?
   public var facts: [WireFact]?
   public var divergence: String?
   public var id: Int?
@@ -237,13 +238,14 @@ public struct WireOk: WireStructure {
 
   public static let definitionName = "ok"
   public static let summary =
-    "Done. A timer's work (and a command run in no window) may carry what it changed: a document, other windows, windows opened or closed, timers."
+    "Done. A timer's work, a live event's and a command run in no window may carry what they changed: documents, other windows, windows opened or closed, timers."
   public static let fields: [MessageField<Self>] =
     [
       .textOrNull("output", \.output, required: false, "protocol 2: text a command run in no window shows"),
-      .structure(
-        "commit", \.commit,
-        "protocol 2: a document a timer's work changed, saved if it is still at the revision given (§14)"),
+      .structures(
+        "commits", \.commits,
+        "protocol 2: the documents the work changed (a timer's, a live event's, a command's in no window), each saved if it is still at the revision given (§14)"
+      ),
     ] + replyFields()
 }
 

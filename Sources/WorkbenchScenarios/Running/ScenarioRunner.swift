@@ -353,8 +353,7 @@ public struct ScenarioRunner {
     case .expect(let expectations):
       // What live sources said changed since the last command is in the windows first (a
       // replay has none: its recorded changes come in at its `live` steps).
-      let services = state.session.host.services
-      if services.liveChangesWait { services.takeLiveChanges() }
+      state.session.host.services.takeWaitingLiveChanges()
       // A module gone since the last step is said as such, before its windows' frames are.
       for window in expectations.map(\.window) { _ = state.session.host.window(named: window)?.frame }
       try checkIncidents(state.session)
@@ -530,7 +529,7 @@ final class ScenarioFrontEnd: SessionFrontEnd {
 
   func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
     switch output {
-    case .text(let text): self.output.append(text)
+    case .text(let text), .textWithFrames(let text, _): self.output.append(text)
     case .listing(let text, _): self.output.append(text)
     default: break
     }

@@ -88,7 +88,10 @@ final class SessionRecorder {
     session.facts.startRecording()
     // Real time that passes between lines moves a replay's clock; a virtual clock moves only
     // by the `clock advance` steps recorded.
-    if host.clock.mode == .real { session.facts.timeline = timeline }
+    if host.clock.mode == .real {
+      timeline.begin(at: host.clock.now)
+      session.facts.timeline = timeline
+    }
   }
 
   // MARK: Following the session
@@ -163,8 +166,9 @@ final class SessionRecorder {
       // has none: its steps run live, and again alike).
       scenario.facts = beginning.facts == nil ? nil : session.facts.used()
     } else {
-      host.clock.fireDue()
-      timeline.lineStarts()
+      // The time up to the end is the last step's.
+      host.clock.beginLine()
+      host.clock.endLine()
       writeTimePassed()
       session.facts.timeline = nil
       scenario = self.scenario(facts: session.facts.stopRecording(), host: host)

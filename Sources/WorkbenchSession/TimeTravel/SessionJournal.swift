@@ -347,8 +347,7 @@ public final class SessionJournal {
       case .command(let window, let line): run(line, in: window, step: step)
       case .host(let line): run(line, in: nil, step: step)
       case .expect:
-        let services = session.host.services
-        if services.liveChangesWait { services.takeLiveChanges() }
+        session.host.services.takeWaitingLiveChanges()
         if let problem = expectationCheck?(step, session), first == nil { first = problem }
       case .snapshot: break
       }

@@ -46,6 +46,9 @@ final class InteractiveSession {
     output.emit("workbench \(WorkbenchVersion.current): type `help` for commands, Ctrl-D to leave.")
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
     let interrupts = wb_install_sigint_handler()
+    // `settle` waits for its timers until they are due or Ctrl-C comes.
+    controller.interruptibleWait = { time in InteractiveSession.wait(time, unless: interrupts) }
+    defer { controller.interruptibleWait = nil }
     rl_callback_handler_install(prompt(), handleLine)
     while !finished {
       // Changes a module sent while a command ran (kept, not on its pipe any more) show now.
@@ -123,10 +126,25 @@ final class InteractiveSession {
       }
     }
     controller.watching = nil
-    output.emit("stopped watching \(watch.line)")
+    let pending = host.clock.pendingTimers > 0 ? " (\(host.clock.pendingSummary) still pending)" : ""
+    output.emit("stopped watching \(watch.line)\(pending)")
     rl_on_new_line()
     rl_forced_update_display()
     wb_rl_flush()
+  }
+
+  /// Waits `time`, or until Ctrl-C (a byte on `interrupts`, the signal handler's pipe): whether
+  /// the whole time passed.
+  static func wait(_ time: Duration, unless interrupts: Int32) -> Bool {
+    let deadline = ContinuousClock.now + time
+    while ContinuousClock.now < deadline {
+      let left = deadline - ContinuousClock.now
+      var descriptor = pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, interrupts >= 0 ? 1 : 0, Int32(min(60_000, left.wholeMilliseconds + 1)))
+      if wb_take_interrupt() != 0 { return false }
+      if ready < 0, errno != EINTR { return true }
+    }
+    return true
   }
 
   /// Milliseconds until the next timer, or -1 to wait for a key only; with `--watch`, at most

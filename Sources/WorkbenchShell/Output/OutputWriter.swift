@@ -64,6 +64,9 @@ final class OutputWriter {
       }
     case .text(let text):
       emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : TerminalText.visible(text))
+    case .textWithFrames(let text, let ids):
+      write(.text(text), host: host)
+      if !ids.isEmpty { write(.frames(ids), host: host) }
     case .value(let value):
       emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : TerminalText.visible(value.outlineText))
     case .listing(let text, let value):

@@ -1,9 +1,12 @@
 #!/usr/bin/perl
 # A kettle as a workbench module, written in Perl from docs/protocol.md alone (protocol 2):
 # `boil MS` asks the host for a timer, and when it is due the water has boiled in every window
-# on the kettle; `stop` cancels the timer. `wall` plays someone switching the kettle on at the
-# wall: the module says, unasked, that every window on the kettle changed (a live source, §19),
-# and then answers the command as it was before the switch. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
+# on the kettle; `stop` cancels the timer; `look` shows the kettle as the module has it. `wall` plays someone switching the kettle on at the
+# wall: the module says, unasked, that its switch at the wall saw an event (a live source, §19),
+# which the host hands back with `live` to apply, live and on a replay alike; it answers first;
+# change-after-reply says it right after the answer instead, undeclared-live sends changes
+# without declaring live sources. commit-on-boil saves the boil count into the document when
+# the water boils (the timer's `ok` commits it), stale-commit does so from a revision gone by. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
 # (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty,
 # bad-capture), keep quiet at the wall (quiet-wall) or speak there only the first time (wall-once), or end badly: crash-in-timer exits when a
 # timer is due without answering, exit-after-timer answers it and exits, crash-on-end exits when
@@ -17,6 +20,7 @@ use JSON::PP;
 my $json = JSON::PP->new->canonical;
 my $mode = $ENV{KETTLE_MODE} // '';
 my %sessions;    # session => {windows => {key => document}, kettles => {document => {...}}}
+my %revisions;   # document => the revision the host last gave
 my $walled = 0;
 my $boiled = 0;
 
@@ -81,6 +85,7 @@ send_message({
     ? [{name => 'boiling', title => "boiling$escape", stateMachine => JSON::PP::true, start => 'cold',
         nodes => ['cold', "hot$escape"], edges => [{from => 'cold', to => "hot$escape", label => "boil$escape"}]}]
     : []),
+  ($mode eq 'undeclared-live' ? () : (liveSources => JSON::PP::true)),
   documentKinds => ['kettle'],
   samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'}],
   screens => [{name => 'kettle', documentKind => 'kettle', fields => ['state', 'boils']}],
@@ -90,6 +95,8 @@ send_message({
     {name => 'stop', summary => 'stop boiling', details => '', screens => ['kettle'], arguments => []},
     {name => 'wall', summary => 'someone switches it on at the wall (the change comes unasked)', details => '',
       screens => ['kettle'], arguments => []},
+    {name => 'look', summary => 'show the kettle as the module has it', details => '', screens => ['kettle'],
+      arguments => []},
   ],
 });
 
@@ -103,7 +110,9 @@ while (defined(my $request = read_message())) {
   my $type = $request->{type} // '';
   my $session = $request->{session} // 0;
   my $key = $request->{key};
+  $revisions{$request->{document}} = $request->{revision} if defined $request->{document} && defined $request->{revision};
   my $reply = {type => 'error', message => "unknown request '$type'"};
+  my @after;  # messages that go right after the reply
   if ($type eq 'open') {
     $sessions{$session}{windows}{$key} = $request->{document};
     $reply = {type => 'result', output => undef, commit => undef, %{window_result($session, $key)}};
@@ -147,10 +156,14 @@ while (defined(my $request = read_message())) {
     if ($name eq 'wall' && $mode ne 'quiet-wall' && !($mode eq 'wall-once' && $walled++)) {
       # The switch at the wall is seen while the command is on its way: the module says so
       # unasked (the host keeps it for the next time between commands), then answers.
-      $kettle->{state} = 'on at the wall';
-      my $count = $mode eq 'flood-changes' ? 150 : 1;
-      send_message({type => 'changed', session => $session, updates => [updates($session, $document, undef)]})
-        for 1 .. $count;
+      # The event goes to the host, which hands it back (`live`) when it takes it in: the kettle
+      # is switched then, live and on a replay alike.
+      my $change = {type => 'changed', session => $session, updates => [], event => {document => $document}};
+      if ($mode eq 'change-after-reply') {
+        push @after, $change;  # the answer goes first; the change right behind it
+      } else {
+        send_message($change) for 1 .. ($mode eq 'flood-changes' ? 150 : 1);
+      }
     }
   } elsif ($type eq 'timer' && ($request->{timer} // '') =~ /^boil (.+)$/) {
     my $document = $1;
@@ -161,8 +174,27 @@ while (defined(my $request = read_message())) {
     my @updates = updates($session, $document, undef);
     push @updates, {key => 'nope', frame => {}, text => '', state => '{}'} if $mode eq 'stray-update';
     $reply = {type => 'ok', updates => \@updates};
+    if ($mode eq 'commit-on-boil' || $mode eq 'stale-commit') {
+      # The boil count is saved in the document, from the revision the host last gave (or,
+      # stale, the one before it, which the host refuses).
+      my $revision = ($revisions{$document} // 1) - ($mode eq 'stale-commit' ? 1 : 0);
+      $reply->{commits} = [{document => $document, revision => $revision,
+        body => $json->encode({litres => 1, boiled => $kettle->{boils}})}];
+      $revisions{$document} = $revision + 1;
+    }
     # A timer that sets itself again at once, without end (a hostile module's loop).
     $reply->{timers} = [{id => "boil $document", after => 0}] if $mode eq 'timer-loop';
+  } elsif ($type eq 'sync') {
+    # Every change seen went out as it came: all of them are before this answer.
+    $reply = {type => 'ok'};
+  } elsif ($type eq 'live') {
+    # A replay hands back the events of the recording's changes: the switch happens again.
+    my @updates;
+    for my $event (@{$request->{events} // []}) {
+      kettle($session, $event->{document})->{state} = 'on at the wall';
+      push @updates, updates($session, $event->{document}, undef);
+    }
+    $reply = {type => 'ok', updates => \@updates};
   } elsif ($type eq 'close') {
     delete $sessions{$session}{windows}{$key} if defined $key;
     $reply = {type => 'ok'};
@@ -177,6 +209,9 @@ while (defined(my $request = read_message())) {
   $reply = {type => 'error', message => "no such request$escape"} if $mode eq 'escapes' && $type eq 'no-such-request';
   $reply->{id} = $request->{id} if exists $request->{id};
   send_message($reply);
+  # A moment later, as a device on its own would: after the host has the answer.
+  select(undef, undef, undef, 0.003) if @after;
+  send_message($_) for @after;
   exit 0 if $mode eq 'exit-after-timer' && $type eq 'timer';
   if ($mode eq 'die-later' && $type eq 'command' && ($request->{line} // '') =~ /^boil/) {
     select(undef, undef, undef, 0.2);

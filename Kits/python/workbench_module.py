@@ -1,9 +1,10 @@
 """The workbench module kit for Python: the standard library only, one file.
 
-A module declares its document kinds, screens and commands; the kit speaks the protocol
-(docs/protocol.md): the framing, the handshake and its version, windows, documents and
-commits, the host's clock (timers, protocol 2), updates of other windows, sessions, and the
-facts a recording keeps and a replay gives back. A module never writes any of that by hand.
+A module declares its document kinds, screens, commands and live sources; the kit speaks the
+protocol (docs/protocol.md): the framing, the handshake and its version, windows, documents and
+commits, the session's clock (the host's time in every request, timers), updates of other
+windows, sessions, live changes, and the facts a recording keeps and a replay gives back. A
+module never writes any of that by hand.
 
     import workbench_module as wb
 
@@ -29,6 +30,8 @@ import struct
 import sys
 import threading
 import traceback
+
+__version__ = "2.1.0"
 
 __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 
@@ -89,27 +92,6 @@ def _edit_distance(a, b):
     return previous[len(b)]
 
 
-def _words(line):
-    """Splits a line as the host quotes it: words, and "quoted text" with \\" inside."""
-    words, current, quoted, escaped, started = [], "", False, False, False
-    for character in line:
-        if escaped:
-            current, escaped = current + character, False
-        elif character == "\\" and quoted:
-            escaped = True
-        elif character == '"':
-            quoted, started = not quoted, True
-        elif character == " " and not quoted:
-            if started or current:
-                words.append(current)
-            current, started = "", False
-        else:
-            current += character
-    if started or current:
-        words.append(current)
-    return words
-
-
 class Screen:
     """A kind of window. Subclass it: `frame()` is what scenarios assert on (a dict), `text(frame)`
     what the shell shows. `self.window` is the window, with its document, view state and session."""
@@ -161,12 +143,15 @@ class Window:
 
 
 class Clock:
-    """A session's clock: it moves only when the host says a timer is due (protocol 2, §14), so
-    a scenario's `clock advance` and `settle` drive it exactly as they drive a built-in module."""
+    """A session's clock, which is the host's: `now` is the session's time the request being
+    answered carries (milliseconds since the session started: a scenario's virtual clock, real
+    time in the shell), and a timer runs when the host says it is due (protocol 2, §14). So a
+    scenario's `clock advance` and `settle` drive it exactly as they drive a built-in module, and
+    a replay gives it the times the recording had."""
 
     def __init__(self, session):
         self._session = session
-        self.now = 0  # milliseconds since the session started, as far as the module knows
+        self.now = 0  # the session's time, in milliseconds, as of the request being answered
         self._timers = {}  # id -> (due, order, callback, window key)
         self._order = 0
 
@@ -177,6 +162,11 @@ class Clock:
         timer_id = id if id is not None else f"t{self._order}"
         self._timers[timer_id] = (self.now + max(0, int(after)), self._order, callback, self._session._current_key)
         return timer_id
+
+    def due(self, timer_id):
+        """When a pending timer is due on the session's clock, or None."""
+        timer = self._timers.get(timer_id)
+        return None if timer is None else timer[0]
 
     def cancel(self, timer_id):
         self._timers.pop(timer_id, None)
@@ -222,6 +212,8 @@ class Session:
         self._closed = []
         self._next_key = 0
         self._captures = {}  # (scope, source) -> a function giving the state now
+        self._revisions = {}  # document name -> the revision the host last gave
+        self.replaying = False  # a replay's session: its live sources' events come from the recording
         self.replaying_start = False
         self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
 
@@ -299,11 +291,14 @@ class Session:
             window.screen.closed()
         self._closed.append(window.key)
 
-    def changed(self):
-        """Says, unasked, that this session's windows changed (a live source: a device's own
-        event, §19). Call it from any thread; the host takes the change in between commands and
-        a recording keeps it. A module that only reacts to commands and timers never needs it."""
-        self.module._notify(self)
+    def live(self, source, event):
+        """A live source of the module's (`@module.live_source(source)`) saw `event` (a device's
+        own event: a switch at the wall), from any thread. The host is told, unasked (§19), and
+        hands the event back when it takes the change in, at that moment of the session's time:
+        the source's handler applies it then, live and on a replay alike (a recording keeps the
+        event; a replay's session ignores its own sources), so the module's state is what it
+        was live."""
+        self.module._live(self, source, event)
 
 
 class Module:
@@ -317,8 +312,11 @@ class Module:
         self._diagrams = []
         self._documents = {}
         self._sessions = {}
+        self._live_sources = {}
+        self._live_events = []  # (session, source, event) seen and not yet applied
         self._protocol = 1
         self._sink = None
+        self._answering = None  # the request being answered
         self._lock = threading.RLock()
 
     def document_kind(self, name, samples=None, validate=None):
@@ -352,6 +350,17 @@ class Module:
             return handler
         return register
 
+    def live_source(self, name):
+        """A function decorator: `handler(session, event)` applies an event the source named
+        `name` saw (`session.live(name, event)`) to the session's state, when the host takes the
+        change in (`session.clock.now` is then that moment), live and on a replay alike. Keep it
+        to the event, the session and its clock: what it reads from elsewhere a replay cannot
+        give back."""
+        def register(handler):
+            self._live_sources[name] = handler
+            return handler
+        return register
+
     def group(self, name, summary, screens=None):
         """Says what a command with subcommands (`network`, whose `network fail` and the like
         are `command("network fail", ...)`) is for, and where it runs."""
@@ -382,19 +391,42 @@ class Module:
                 return 0  # malformed: leave, do not crash (§9)
             with self._lock:  # a live source's change never goes out in the middle of a reply
                 self._send(self._sink, self.handle(request))
+                self._send_live_events()
 
-    def _notify(self, session):
-        if self._protocol < 2 or self._sink is None:
+    def _live(self, session, source, event):
+        if source not in self._live_sources:
+            raise ValueError(f"no live source '{source}': declare it with @module.live_source('{source}')")
+        if self._protocol < 2:
             return
         with self._lock:
-            updates = []
-            for key, window in sorted(session.windows.items()):
-                result = window.result()
-                if session._last_sent.get(key) != (result["frame"], result["state"]):
-                    session._last_sent[key] = (result["frame"], result["state"])
-                    updates.append(dict(result, key=key))
-            if updates:
-                self._send(self._sink, {"type": "changed", "session": session.number, "updates": updates})
+            self._live_events.append((session, source, event))
+            if self._answering is None:
+                self._send_live_events()
+
+    def _send_live_events(self):
+        """Tells the host of the events live sources saw, each a change sent unasked with its
+        event (§19), applied when the host hands it back (`live`). One seen while a request was
+        answered (a command that plays a device) goes after the reply, never inside it."""
+        while self._live_events:
+            session, source, event = self._live_events.pop(0)
+            if session.replaying or self._sessions.get(session.number) is not session:
+                continue  # a replay's events are the recording's; a session that ended has none
+            if self._sink is not None:
+                self._send(self._sink, {"type": "changed", "session": session.number, "updates": [],
+                                        "event": {"source": source, "value": event}})
+
+    def _changed_windows(self, session, besides):
+        """The windows of `session` but `besides` whose frames changed since the host last got
+        them, as updates (§15), now noted as sent."""
+        updates = []
+        for key, window in sorted(session.windows.items()):
+            if key == besides:
+                continue
+            result = window.result()
+            if session._last_sent.get(key) != (result["frame"], result["state"]):
+                session._last_sent[key] = (result["frame"], result["state"])
+                updates.append(dict(result, key=key))
+        return updates
 
     def _send(self, sink, message):
         body = json.dumps(message, separators=(",", ":")).encode("utf-8")
@@ -419,7 +451,7 @@ class Module:
                 groups[parent]["subcommands"].append(spec)
             else:
                 specs.append(spec)
-        return {
+        hello = {
             "type": "hello", "protocol": self._protocol,
             "manifest": {"name": self.name, "version": self.version, "summary": self.summary},
             "documentKinds": list(self._kinds),
@@ -433,12 +465,26 @@ class Module:
             "commands": specs,
             "diagrams": self._diagrams,
         }
+        if self._protocol >= 2 and self._live_sources:
+            hello["liveSources"] = True  # the host asks for their changes with `sync` (§19)
+        return hello
 
     def handle(self, request):
         """The reply to one request (tests can call it directly)."""
+        with self._lock:
+            self._answering = request
+            try:
+                return self._handle(request)
+            finally:
+                self._answering = None
+
+    def _handle(self, request):
         session = self._session(request.get("session", 0))
         if request.get("type") == "end":
             self._sessions.pop(request.get("session", 0), None)
+            reply = {"type": "ok"}
+        elif request.get("type") == "sync":
+            # Every change the live sources saw went out as it came, before this reply (§19).
             reply = {"type": "ok"}
         elif request.get("type") == "capture":
             states = []
@@ -452,10 +498,18 @@ class Module:
             session._current_key = key
             facts = request.get("facts")
             session._relay = None if facts is None else self._relay(facts, key)
+            if session._relay is not None and session._relay["replaying"]:
+                session.replaying = True
             # A replay setting up the windows its recording started with: they load live, and
             # a module does not count that work again (the recorded states count it).
             session.replaying_start = bool(facts and facts.get("start"))
+            before = self._documents_of(session)
             try:
+                # The session's time is the host's: the clock moves to the time the request
+                # carries (a timer due by then that the host has not fired yet runs now, with
+                # the request's facts).
+                if self._protocol >= 2 and isinstance(request.get("now"), int):
+                    session.clock._advance_to(request["now"])
                 reply = self._answer(request, session)
             except Refused as refusal:
                 reply = {"type": "error", "message": str(refusal)}
@@ -467,11 +521,47 @@ class Module:
                     reply["divergence"] = session._relay["divergence"]
             session._relay = None
             session._current_key = None
+            if self._protocol >= 2 and reply.get("type") == "ok":
+                self._add_work(reply, session, before)
             if self._protocol >= 2 and reply.get("type") in ("result", "ok"):
                 self._add_timers_and_updates(reply, session, key)
         if "id" in request:
             reply["id"] = request["id"]  # the reply names the request it answers (§7)
         return reply
+
+    def _documents_of(self, session):
+        """The documents the session's windows show, as JSON text: what work outside a command
+        (a timer's, a live event's) may change and commit."""
+        names = {window.document_name for window in session.windows.values()}
+        return {name: json.dumps(self._documents[name], sort_keys=True) for name in names if name in self._documents}
+
+    def _add_work(self, reply, session, before):
+        """Adds to an `ok` what its work did besides the windows: the documents it changed
+        (`commits`, each from the revision the host last gave, §14) and the windows it opened
+        or closed (§17)."""
+        commits = []
+        for name, text in sorted(before.items()):
+            after = json.dumps(self._documents.get(name), sort_keys=True)
+            if after != text:
+                revision = session._revisions.get(name, 1)
+                commits.append({"document": name, "revision": revision, "body": after})
+                session._revisions[name] = revision + 1
+        if commits:
+            reply["commits"] = commits
+        self._add_windows_opened_and_closed(reply, session)
+
+    def _add_windows_opened_and_closed(self, reply, session):
+        if session._opened:
+            reply["opened"] = []
+            for opened, name in session._opened:
+                entry = dict(opened.result(), key=opened.key, screen=opened.screen_name,
+                             document=opened.document_name, name=name)
+                session._last_sent[opened.key] = (entry["frame"], entry["state"])
+                reply["opened"].append(entry)
+            session._opened = []
+        if session._closed:
+            reply["closed"] = session._closed
+            session._closed = []
 
     def _session(self, number):
         if number not in self._sessions:
@@ -502,6 +592,8 @@ class Module:
         kind, key = request.get("type"), request.get("key")
         if isinstance(request.get("rows"), int):
             session.rows = min(max(1, request["rows"]), 10000)
+        if isinstance(request.get("revision"), int) and "document" in request:
+            session._revisions[request["document"]] = request["revision"]
         if "body" in request and "document" in request:
             name, body = request["document"], json.loads(request["body"])
             replaced = name in self._documents and self._documents[name] != body
@@ -526,12 +618,22 @@ class Module:
                 window.screen.closed()
             return {"type": "ok"}
         if kind == "timer":
-            timer = session.clock.pending().get(request.get("timer"))
-            if timer is not None:
-                session.clock._advance_to(timer[0])
+            # The request's `now` ran it already; a host that sends no `now` gets it run here.
+            due = session.clock.due(request.get("timer"))
+            if due is not None and not isinstance(request.get("now"), int):
+                session.clock._advance_to(due)
+            return {"type": "ok"}
+        if kind == "live":
+            # The events of changes the host takes in now (the module's own, or a replay's
+            # recorded ones), applied at the time this request carries.
+            for event in request.get("events", []):
+                handler = self._live_sources.get(event.get("source")) if isinstance(event, dict) else None
+                if handler is None:
+                    raise Refused(f"no live source for the recorded event {json.dumps(event)}")
+                handler(session, event.get("value"))
             return {"type": "ok"}
         if kind == "command" and key is None:
-            output = self._run(None, session, request["line"])
+            output = self._run(None, session, request)
             return {"type": "ok", "output": output}
         if kind not in ("refresh", "restore", "command"):
             raise Refused(f"unknown request '{kind}'")
@@ -546,44 +648,26 @@ class Module:
         if kind == "refresh":
             return self._result(window)
         before = json.dumps(window.document, sort_keys=True)
-        output = self._run(window, session, request["line"])
+        output = self._run(window, session, request)
         after = json.dumps(window.document, sort_keys=True)
         reply = self._result(window, output=output, commit=after if after != before else None)
-        if session._opened:
-            reply["opened"] = []
-            for opened, name in session._opened:
-                entry = dict(opened.result(), key=opened.key, screen=opened.screen_name,
-                             document=opened.document_name, name=name)
-                session._last_sent[opened.key] = (entry["frame"], entry["state"])
-                reply["opened"].append(entry)
-            session._opened = []
-        if session._closed:
-            reply["closed"] = session._closed
-            session._closed = []
+        self._add_windows_opened_and_closed(reply, session)
         return reply
 
-    def _run(self, window, session, line):
-        words = _words(line)
-        for command in self._commands:
+    def _run(self, window, session, request):
+        # The command is named by the line's first words (`network fail`); its arguments come
+        # bound by the host, by name (a left-out optional one is absent, so None).
+        line = request.get("line", "")
+        words = line.split(" ")
+        bound = request.get("arguments") or {}
+        for command in sorted(self._commands, key=lambda command: -len(command["name"].split(" "))):
             names = command["name"].split(" ")
             if words[:len(names)] == names:
-                values = self._arguments(command, words[len(names):])
+                values = [bound.get(argument["name"]) for argument in command["arguments"]]
                 extra = {"session": session} if command["wantsSession"] else {}
                 output = command["handler"](window, *values, **extra)
                 return None if output is None else str(output)
         raise Refused(f"unknown command '{line}'")
-
-    def _arguments(self, command, words):
-        values = []
-        for index, argument in enumerate(command["arguments"]):
-            if argument["kind"] == "rest":
-                values.append(" ".join(words[index:]) if index < len(words) else None)
-                break
-            if index >= len(words):
-                values.append(None)
-                continue
-            values.append(int(words[index]) if argument["kind"] == "integer" else words[index])
-        return values
 
     def _result(self, window, output=None, commit=None):
         reply = dict({"type": "result", "output": output, "commit": commit}, **window.result())
@@ -595,7 +679,7 @@ class Module:
         for timer_id, (due, _, _, _) in sorted(pending.items(), key=lambda item: item[1][1]):
             if session._reported.get(timer_id) != due:  # new, or set again for another time
                 session._reported[timer_id] = due
-                timers.append({"id": timer_id, "after": max(0, due - session.clock.now)})
+                timers.append({"id": timer_id, "at": due})
         gone = sorted(timer_id for timer_id in session._reported if timer_id not in pending)
         for timer_id in gone:
             del session._reported[timer_id]
@@ -605,13 +689,6 @@ class Module:
             reply["cancel"] = gone
         if key is not None and reply.get("type") == "result":
             session._last_sent[key] = (reply["frame"], reply["state"])
-        updates = []
-        for other, window in sorted(session.windows.items()):
-            if other == key:
-                continue
-            result = window.result()
-            if session._last_sent.get(other) != (result["frame"], result["state"]):
-                session._last_sent[other] = (result["frame"], result["state"])
-                updates.append(dict(result, key=other))
+        updates = self._changed_windows(session, key)
         if updates:
             reply["updates"] = updates

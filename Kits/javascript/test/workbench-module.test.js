@@ -1,0 +1,123 @@
+'use strict';
+// The kit's own tests: requests as the host sends them (docs/protocol.md), answered through
+// `Module.handle`, and what the module sends unasked read from what it wrote.
+//
+//     node --test Kits/javascript/test/
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const wb = require('..');
+
+function makeModule() {
+  const tally = new wb.Module('tally', '1.0', "a tally for the kit's tests");
+  tally._protocol = 2;
+  const sent = [];
+  tally._send = (message) => sent.push(message);
+  tally.sent = sent;
+  tally.documentKind('tally', { samples: { tally: { count: 0 } } });
+  tally.screen('tally', { kind: 'tally', fields: ['count', 'searched', 'wall'] }, class extends wb.Screen {
+    frame() {
+      const wall = this.window.session.service('wall', () => ({ on: 0 }));
+      return { count: this.window.document.count, searched: this.window.state.searched ?? null, wall: wall.on };
+    }
+  });
+  tally.command('search', { screens: ['tally'], arguments: [wb.rest('text')] }, (window, text) => {
+    // Debounced: the search runs 100 ms after the last keystroke.
+    window.session.clock.schedule(100, () => { window.state.searched = text; }, 'debounce');
+  });
+  tally.command('add', {
+    screens: ['tally'], arguments: [wb.integer('n', 1, 10, { optional: true }), wb.word('note', { optional: true })],
+  }, (window, n, note) => `n=${n} note=${note}`);
+  tally.command('save later', { screens: ['tally'] }, (window) => {
+    window.session.clock.schedule(500, () => { window.document = { count: window.document.count + 1 }; });
+  });
+  tally.liveSource('wall', (session, event) => { session.service('wall', () => ({ on: 0 })).on += event.switches; });
+  return tally;
+}
+
+const OPEN = {
+  type: 'open', key: 'w1', screen: 'tally', document: 'tally', kind: 'tally', revision: 1, state: null,
+  body: '{"count": 0}', session: 1, now: 0,
+};
+
+function command(line, now, args = {}) {
+  return {
+    type: 'command', key: 'w1', screen: 'tally', document: 'tally', kind: 'tally', revision: 1, state: '{}',
+    line, arguments: args, session: 1, now,
+  };
+}
+
+test('a timer counts from the time the request carries', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.deepEqual(tally.handle(command('search r', 2500, { text: 'r' })).timers, [{ id: 'debounce', at: 2600 }]);
+});
+
+test('a timer set again later is reported again for its new time', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('search r', 1000, { text: 'r' }));
+  const reply = tally.handle(command('search re', 1099, { text: 're' }));
+  assert.deepEqual(reply.timers, [{ id: 'debounce', at: 1199 }]);
+  const done = tally.handle({ type: 'timer', timer: 'debounce', session: 1, now: 1199 });
+  assert.equal(done.type, 'ok');
+  assert.deepEqual(done.updates.map((update) => [update.key, update.frame.searched]), [['w1', 're']]);
+});
+
+test('arguments come bound by name and a left-out one is null', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally.handle(command('add 3', 0, { n: 3 })).output, 'n=3 note=null');
+  assert.equal(tally.handle(command('add 2 "a b"', 0, { n: 2, note: 'a b' })).output, 'n=2 note=a b');
+  assert.equal(tally.handle(command('save later', 0)).type, 'result');
+  assert.equal(tally.handle(command('nope', 0)).type, 'error');
+});
+
+test("a timer's change to the document is committed from the revision it had", () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('save later', 0));
+  const reply = tally.handle({ type: 'timer', timer: 't1', session: 1, now: 500 });
+  assert.deepEqual(reply.commits, [{ document: 'tally', revision: 1, body: '{"count": 1}' }]);
+});
+
+test('an event is sent after any reply, and applied when the host hands it back', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally._hello().liveSources, true);
+  const session = tally._sessions.get(1);
+  tally._answering = true;
+  session.live('wall', { switches: 2 });
+  assert.deepEqual(tally.sent, []); // not inside a reply
+  tally._answering = false;
+  tally._sendLiveEvents();
+  const [change] = tally.sent;
+  assert.deepEqual(change.event, { source: 'wall', value: { switches: 2 } });
+  assert.deepEqual(change.updates, []); // not applied yet: the host says when
+  const reply = tally.handle({ type: 'live', session: 1, now: 40, events: [change.event] });
+  assert.equal(reply.updates[0].frame.wall, 2);
+  assert.equal(session.clock.now, 40); // applied at the time the host took it in
+});
+
+test("a replay hands the recorded events back and ignores the sources' own", () => {
+  const tally = makeModule();
+  tally.handle({ ...OPEN, facts: { replay: {} } });
+  tally._sessions.get(1).live('wall', { switches: 5 }); // the device, during the replay: ignored
+  assert.deepEqual(tally.sent, []);
+  const reply = tally.handle({
+    type: 'live', session: 1, now: 10, events: [{ source: 'wall', value: { switches: 1 } }],
+  });
+  assert.equal(reply.type, 'ok');
+  assert.equal(tally._sessions.get(1).windows.get('w1').screen.frame().wall, 1);
+});
+
+test('sync is answered with ok', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.deepEqual(tally.handle({ type: 'sync', session: 1, now: 0, id: 7 }), { type: 'ok', id: 7 });
+});
+
+test('stable JSON sorts keys as the Python kit writes them', () => {
+  assert.equal(wb.stableJSON({ b: [1, { d: null, c: 'x' }], a: true }), '{"a": true, "b": [1, {"c": "x", "d": null}]}');
+  assert.equal(wb.didYouMean('strat', ['start', 'stop']), ". Did you mean 'start'?");
+});

@@ -1,0 +1,164 @@
+"""The kit's own tests: requests as the host sends them (docs/protocol.md), answered through
+`Module.handle`, and what the module sends unasked read from its sink.
+
+    python3 -B -m unittest discover -s Kits/python/tests
+"""
+
+import io
+import json
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import workbench_module as wb  # noqa: E402
+
+
+def make_module():
+    module = wb.Module("tally", "1.0", "a tally for the kit's tests")
+    module._protocol = 2
+    module._sink = io.BytesIO()
+    module.document_kind("tally", samples={"tally": {"count": 0}})
+
+    @module.screen("tally", kind="tally", fields=["count", "searched", "wall"])
+    class Tally(wb.Screen):
+        def frame(self):
+            wall = self.window.session.service("wall", lambda: {"on": 0})
+            return {"count": self.window.document["count"], "searched": self.window.state.get("searched"),
+                    "wall": wall["on"]}
+
+    @module.command("search", screens=["tally"], arguments=[wb.rest("text")])
+    def search(window, text):
+        # Debounced: the search runs 100 ms after the last keystroke.
+        def run():
+            window.state["searched"] = text
+        window.session.clock.schedule(100, run, id="debounce")
+
+    @module.command("add", screens=["tally"], arguments=[wb.integer("n", 1, 10, optional=True), wb.word("note", optional=True)])
+    def add(window, n, note):
+        return f"n={n!r} note={note!r}"
+
+    @module.command("save later", screens=["tally"])
+    def save_later(window):
+        def save():
+            window.document = {"count": window.document["count"] + 1}
+        window.session.clock.schedule(500, save)
+
+    @module.live_source("wall")
+    def wall(session, event):
+        session.service("wall", lambda: {"on": 0})["on"] += event["switches"]
+
+    return module
+
+
+def unasked(module):
+    """The messages the module sent unasked, in order."""
+    data, messages = module._sink.getvalue(), []
+    while data:
+        length = struct.unpack(">I", data[:4])[0]
+        messages.append(json.loads(data[4:4 + length]))
+        data = data[4 + length:]
+    module._sink.seek(0)
+    module._sink.truncate()
+    return messages
+
+
+OPEN = {"type": "open", "key": "w1", "screen": "tally", "document": "tally", "kind": "tally", "revision": 1,
+        "state": None, "body": '{"count": 0}', "session": 1, "now": 0}
+
+
+def command(line, now, **arguments):
+    return {"type": "command", "key": "w1", "screen": "tally", "document": "tally", "kind": "tally",
+            "revision": 1, "state": "{}", "line": line, "arguments": arguments, "session": 1, "now": now}
+
+
+class TimeIsTheHosts(unittest.TestCase):
+    def test_a_timer_counts_from_the_time_the_request_carries(self):
+        module = make_module()
+        module.handle(OPEN)
+        reply = module.handle(command("search r", 2500, text="r"))
+        self.assertEqual(reply["timers"], [{"id": "debounce", "at": 2600}])
+
+    def test_a_timer_set_again_later_is_reported_again_for_its_new_time(self):
+        # Typed 100 ms after the previous keystroke, with no timer due between: the debounce
+        # moves to 100 ms after the second one, and the host is told so.
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("search r", 1000, text="r"))
+        reply = module.handle(command("search re", 1099, text="re"))
+        self.assertEqual(reply["timers"], [{"id": "debounce", "at": 1199}])
+        done = module.handle({"type": "timer", "timer": "debounce", "session": 1, "now": 1199})
+        self.assertEqual(done["type"], "ok")
+        [update] = done["updates"]  # the window the timer's work changed
+        self.assertEqual((update["key"], update["frame"]["searched"]), ("w1", "re"))
+
+
+class Commands(unittest.TestCase):
+    def test_arguments_come_bound_by_name_and_a_left_out_one_is_none(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module.handle(command("add 3", 0, n=3))["output"], "n=3 note=None")
+        self.assertEqual(module.handle(command('add 2 "a b"', 0, n=2, note="a b"))["output"], "n=2 note='a b'")
+
+    def test_a_subcommand_is_chosen_by_its_words(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module.handle(command("save later", 0))["type"], "result")
+        self.assertEqual(module.handle(command("nope", 0))["type"], "error")
+
+
+class TimersWork(unittest.TestCase):
+    def test_a_timers_change_to_the_document_is_committed_from_the_revision_it_had(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("save later", 0))
+        reply = module.handle({"type": "timer", "timer": "t1", "session": 1, "now": 500})
+        self.assertEqual(reply["commits"], [{"document": "tally", "revision": 1, "body": '{"count": 1}'}])
+
+
+class LiveSources(unittest.TestCase):
+    def test_an_event_is_sent_and_applied_when_the_host_hands_it_back(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertTrue(module._hello()["liveSources"])
+        session = module._sessions[1]
+        session.live("wall", {"switches": 2})
+        [change] = unasked(module)
+        self.assertEqual(change["event"], {"source": "wall", "value": {"switches": 2}})
+        self.assertEqual(change["updates"], [])  # not applied yet: the host says when
+        self.assertEqual(session.windows["w1"].screen.frame()["wall"], 0)
+        reply = module.handle({"type": "live", "session": 1, "now": 40, "events": [change["event"]]})
+        self.assertEqual(reply["updates"][0]["frame"]["wall"], 2)
+        self.assertEqual(session.clock.now, 40)  # applied at the time the host took it in
+
+    def test_an_event_seen_during_a_request_goes_out_after_its_reply(self):
+        module = make_module()
+        module.handle(OPEN)
+        module._answering = {"type": "command"}
+        module._sessions[1].live("wall", {"switches": 1})
+        self.assertEqual(unasked(module), [])  # not inside the reply
+        module._answering = None
+        module._send_live_events()
+        self.assertEqual(len(unasked(module)), 1)
+
+    def test_a_replay_hands_the_recorded_events_back_and_ignores_the_sources_own(self):
+        module = make_module()
+        replay_open = dict(OPEN, facts={"replay": {}})
+        module.handle(replay_open)
+        module._sessions[1].live("wall", {"switches": 5})  # the device, during the replay: ignored
+        self.assertEqual(unasked(module), [])
+        reply = module.handle({"type": "live", "session": 1, "now": 10,
+                               "events": [{"source": "wall", "value": {"switches": 1}}]})
+        self.assertEqual(reply["type"], "ok")
+        self.assertEqual(module._sessions[1].windows["w1"].screen.frame()["wall"], 1)
+
+    def test_sync_is_answered_after_every_change_went_out(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module.handle({"type": "sync", "session": 1, "now": 0, "id": 7}),
+                         {"type": "ok", "id": 7})
+
+
+if __name__ == "__main__":
+    unittest.main()

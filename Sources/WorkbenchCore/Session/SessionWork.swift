@@ -1,0 +1,39 @@
+/// What work that runs outside a command (a module's timer, a live source's event) may do to
+/// its session: commit a document and open and close windows, as a command may. The host of the
+/// session is the one (`SessionServices.work`); nothing else reaches the host from there.
+@MainActor
+public protocol SessionWork: AnyObject {
+  /// The session's open windows, in the order they were opened.
+  var windows: [Window] { get }
+  /// A document as it is now, or `nil` when there is none of that name.
+  func document(named name: String) -> DocumentSnapshot?
+  /// Commits `body` to the document `name` if it is still at `revision` (compare-and-swap, as
+  /// a command's commit is against other processes): a new revision, undoable, in every window.
+  ///
+  /// - Throws: `CommandError` saying why it was not saved (the document moved on, or is gone).
+  func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
+    throws(CommandError)
+  /// The environment a screen on the document is made in.
+  func screenEnvironment(for documentName: String) -> ScreenEnvironment
+  /// Opens a window on a screen of the module's, named `name` (numbered when `nil`).
+  func openWindow(screen: String, document: String, name: String?) throws(CommandError) -> Window
+  /// Opens a window on `model`, named `name` (numbered when `nil`).
+  func openWindow<Model: ScreenModel>(_ model: Model, screen: String, document: String, name: String?)
+    throws(CommandError) -> Window
+  /// Closes a window.
+  func closeWindow(_ id: WindowID)
+}
+
+extension Host: SessionWork {
+  public func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
+    throws(CommandError)
+  {
+    guard let entry = documents[name] else { throw CommandError("document '\(name)' no longer exists") }
+    guard entry.revision == revision else {
+      throw CommandError(
+        "document '\(name)' is at revision \(entry.revision), and the change was made to revision \(revision): "
+          + "it was not saved (the windows show the document as it is)")
+    }
+    try documents.commit(body, to: entry, summary: summary)
+  }
+}

@@ -55,11 +55,13 @@ let package = Package(
     .target(
       name: "EmbeddedKits", path: "Kits",
       exclude: [
-        "python/pyproject.toml", "python/README.md", "python/tests", "javascript/package.json", "javascript/README.md",
-        "javascript/test",
+        "python/pyproject.toml", "python/README.md", "python/tests", "javascript/README.md", "javascript/test",
       ],
       sources: ["Embedded"],
-      resources: [.embedInCode("python/workbench_module.py"), .embedInCode("javascript/workbench-module.js")]),
+      resources: [
+        .embedInCode("python/workbench_module.py"), .embedInCode("javascript/workbench-module.js"),
+        .embedInCode("javascript/package.json"),
+      ]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
@@ -131,6 +133,10 @@ let package = Package(
     .executableTarget(
       name: "ledger-module-process", dependencies: ["WorkbenchModuleKit", "Ledger"], path: "Tests/ProcessModules/Ledger"
     ),
+    // The countdown of Examples/countdown on the Swift kit: the kits' property test runs the
+    // same random sessions against it, the Python one and the JavaScript one.
+    .executableTarget(
+      name: "countdown-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Countdown"),
     .executableTarget(
       name: "lights-module-process", dependencies: ["WorkbenchModuleKit", "Lights"], path: "Tests/ProcessModules/Lights"
     ),
@@ -162,7 +168,7 @@ let package = Package(
       dependencies: [
         "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
         "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
-        "workbench-fixture-module", "ledger-module-process", "lights-module-process",
+        "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
       ]
     ),
   ],

@@ -7,4 +7,6 @@ public enum EmbeddedKits {
   public static var javascript: String {
     String(decoding: PackageResources.workbench_module_js, as: UTF8.self)
   }
+  /// The JavaScript kit's `package.json`.
+  public static var javascriptPackage: String { String(decoding: PackageResources.package_json, as: UTF8.self) }
 }

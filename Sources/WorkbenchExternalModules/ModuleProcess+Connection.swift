@@ -11,7 +11,14 @@ extension ModuleProcess {
   /// Sends a request and waits for the answer, held to the protocol. Any failure stops the
   /// module; a refusal (`error`) is thrown as the module's message.
   func call(_ request: HostMessage) throws(CommandError) -> ModuleMessage {
-    if let stopReason { throw stoppedError(stopReason) }
+    if let stopReason {
+      // A stop noticed just before (between lines, as the module's changes were looked for) is
+      // this request's error: said once, here, not again at the next line.
+      if let incident = reportedIncident, let session = request.header.session {
+        entry(of: session)?.services?.withdraw(incident: incident)
+      }
+      throw stoppedError(stopReason)
+    }
     guard let channel else { throw stoppedError("it is not running") }
     let rule = request.replyRule
     // Sessions that ended are told first (their own requests, before this one's line is noted).

@@ -49,6 +49,8 @@ public final class ModuleProcess {
   /// The type of the request on its way (`command`, `timer`, `end`...), while one is, to say
   /// what the module was doing when it stopped.
   var requestInFlight: String?
+  /// What the sessions were told when the module stopped outside a command, until it starts again.
+  var reportedIncident: String?
   /// Whether a command's work with the module is going on (`duringCommand`): a stop then is that
   /// command's error; any other stop is an incident of the sessions.
   var inCommand = false
@@ -115,6 +117,7 @@ public final class ModuleProcess {
     let channel = MessageChannel(input: fromModule, output: toModule)
     self.channel = channel
     stopReason = nil
+    reportedIncident = nil
     let greeting: FrameValue
     do {
       greeting = try channel.receive(timeout: 10_000)
@@ -288,6 +291,7 @@ public final class ModuleProcess {
       reason != "the host ended", !reason.hasPrefix("restarted")
     {
       let incident = stoppedIncident(reason)
+      reportedIncident = incident
       for entry in sessions { entry.services?.report(incident: incident) }
     }
   }
@@ -359,6 +363,7 @@ public final class ModuleProcess {
     logPath = candidate.logPath
     moduleLog = candidate.moduleLog
     stopReason = nil
+    reportedIncident = nil
     documentsSent = [:]
     candidate.pid = 0
     candidate.processGroup = nil

@@ -122,6 +122,9 @@ public final class ModuleSession {
   private let main: Side
   /// The host's sessions, by number (protocol 2).
   private var sides: [Int: Side] = [:]
+  /// The last body the host gave of each document, and the revision it last named it at.
+  private var given: [String: (kind: String, body: String)] = [:]
+  private var givenRevisions: [String: Int] = [:]
   /// The session the request being answered is about.
   private var current: Side
   var host: Host { current.host }
@@ -292,7 +295,12 @@ public final class ModuleSession {
       guard let was = before[name], let now = host.document(named: name)?.revision, now != was,
         let body = host.documentJSON(named: name)
       else { return nil }
-      return WireCommit(document: name, revision: was, body: body)
+      // From the revision the host last named (it is the host's compare-and-swap), which the
+      // commit moves on by one.
+      let base = givenRevisions[name] ?? was
+      givenRevisions[name] = OutsideNumbers.saturatingSuccessor(of: base)
+      if let kind = host.documentKind(of: name) { given[name] = (kind, body) }
+      return WireCommit(document: name, revision: base, body: body)
     }
   }
 
@@ -479,6 +487,7 @@ public final class ModuleSession {
         if case .text(let value) = output { text = value }
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
+      if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
       var result = try reply(for: window, text: text, commit: committed)
       if version >= 2 {
         let (opened, closed) = try windowsOpenedAndClosed()
@@ -517,11 +526,15 @@ public final class ModuleSession {
     }
   }
 
-  /// Takes in the host's copy of the document before acting on it.
+  /// Takes in the host's copy of the document before acting on it. The host leaves the body
+  /// out when the module holds the document as it is (§5): the last one it gave under that name,
+  /// whichever session it came with, so a new session's host here takes that one in too.
   private func sync(_ name: String, kind: String, body: String?, revision: Int) throws(CommandError) {
-    guard let body else { return }
-    if host.documentJSON(named: name) != body {
-      try host.replaceDocument(named: name, kind: kind, json: body, revision: revision)
+    if let body { given[name] = (kind, body) }
+    givenRevisions[name] = revision
+    guard let held = given[name] else { return }
+    if host.documentJSON(named: name) != held.body {
+      try host.replaceDocument(named: name, kind: held.kind, json: held.body, revision: revision)
     }
   }
 

@@ -63,6 +63,8 @@ public final class MessageChannel {
   let input: Int32
   let output: Int32
   private var buffer: [UInt8] = []
+  /// Where each read lands, made once (a fresh 64 KB a read cost more than the round trip).
+  private var chunk = [UInt8](repeating: 0, count: 65536)
 
   private func take(_ bytes: ArraySlice<UInt8>) { buffer += bytes }
 
@@ -109,6 +111,11 @@ public final class MessageChannel {
     }
   }
 
+  /// Reads what is waiting into `chunk`: the count, or -1 with `errno` set.
+  fileprivate func readChunk() -> Int {
+    chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+  }
+
   /// Makes a descriptor non-blocking, so no single read or write can wait past a deadline.
   public static func makeNonBlocking(_ descriptor: Int32) {
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -120,8 +127,7 @@ public final class MessageChannel {
     while true {
       if let message = try Self.nextMessage(in: &buffer) { return message }
       guard try deadline.wait(for: input, events: POLLIN) != nil else { continue }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = read(input, &chunk, chunk.count)
+      let count = readChunk()
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       guard count > 0 else { throw .closed }
       buffer += chunk[..<count]
@@ -340,8 +346,7 @@ extension MessageChannel {
     if hasBufferedInput { return true }
     var polled = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
     guard poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) != 0 else { return false }
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    let count = read(input, &chunk, chunk.count)
+    let count = readChunk()
     guard count > 0 else { return false }
     take(chunk[..<count])
     return true

@@ -1,3 +1,4 @@
+import EmbeddedKits
 import WorkbenchCore
 import WorkbenchSystem
 
@@ -22,10 +23,10 @@ public enum ModuleScaffold {
     .value(["--path"], "DIR", help: "the folder to create the package in (default: the current one)") {
       $0.folder = $1
     },
-    .value(["--language"], "swift|python", help: "the module's language (default: swift)") {
+    .value(["--language"], "swift|python|javascript", help: "the module's language (default: swift)") {
       options, language throws(ProgramUsageError) in
-      guard ["swift", "python"].contains(language) else {
-        throw ProgramUsageError("--language is swift or python, not '\(language)'")
+      guard ["swift", "python", "javascript"].contains(language) else {
+        throw ProgramUsageError("--language is swift, python or javascript, not '\(language)'")
       }
       options.language = language
     },
@@ -59,6 +60,7 @@ public enum ModuleScaffold {
     }
     let type = name.prefix(1).uppercased() + name.dropFirst()
     if places.language == "python" { return writePython(name: name, target: target) }
+    if places.language == "javascript" { return writeJavaScript(name: name, target: target) }
     let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: FileSystem.absolute(root))
     for (path, text) in files where !FileSystem.write(text, to: target + "/" + path) {
       StandardStreams.error("error: cannot write \(target)/\(path)\n")
@@ -85,11 +87,39 @@ public enum ModuleScaffold {
 
   /// A module in Python (standard library only) on the kit, the kit, and a scenario.
   static func writePython(name: String, target: String) -> Int32 {
-    let files: [(path: String, text: String, mode: mode_t)] = [
-      ("\(name).py", PythonScaffold.module(name: name), 0o755),
-      (PythonKit.fileName, PythonKit.source, 0o644),
-      ("Scenarios/\(name).yaml", PythonScaffold.scenario(name: name), 0o644),
-    ]
+    writeInterpreted(
+      [
+        ("\(name).py", PythonScaffold.module(name: name), 0o755),
+        (PythonKit.fileName, PythonKit.source, 0o644),
+        ("Scenarios/\(name).yaml", PythonScaffold.scenario(name: name), 0o644),
+      ], module: "./\(name).py", to: target,
+      what: """
+        a module in Python (standard library only) with one screen and one command, the kit it
+        uses (\(PythonKit.fileName): the protocol, timers and recorded facts), and a scenario.
+        """)
+  }
+
+  /// A module in JavaScript (Node, no dependencies) on the kit, the kit as the package it is
+  /// (in node_modules, so `require('workbench-module')` finds it), and a scenario.
+  static func writeJavaScript(name: String, target: String) -> Int32 {
+    writeInterpreted(
+      [
+        ("\(name).js", JavaScriptScaffold.module(name: name), 0o755),
+        ("package.json", JavaScriptScaffold.package(name: name), 0o644),
+        ("node_modules/workbench-module/workbench-module.js", EmbeddedKits.javascript, 0o644),
+        ("node_modules/workbench-module/package.json", EmbeddedKits.javascriptPackage, 0o644),
+        ("Scenarios/\(name).yaml", PythonScaffold.scenario(name: name), 0o644),
+      ], module: "./\(name).js", to: target,
+      what: """
+        a module in JavaScript (Node 18 or later, no dependencies) with one screen and one command,
+        the kit it uses (node_modules/workbench-module: the protocol, timers and recorded facts), and a scenario.
+        """)
+  }
+
+  /// Writes a module run by its interpreter (no build step), and says how to run it.
+  private static func writeInterpreted(
+    _ files: [(path: String, text: String, mode: mode_t)], module: String, to target: String, what: String
+  ) -> Int32 {
     for file in files where !FileSystem.write(file.text, to: target + "/" + file.path, mode: file.mode) {
       StandardStreams.error("error: cannot write \(target)/\(file.path)\n")
       return ExitCode.failure
@@ -97,12 +127,11 @@ public enum ModuleScaffold {
     let program = Self.invocation()
     StandardStreams.out(
       """
-      created \(target): a module in Python (standard library only) with one screen and one command, the kit it
-      uses (\(PythonKit.fileName): the protocol, timers and recorded facts), and a scenario.
+      created \(target): \(what)
         cd \(target)
-        \(program) run --module ./\(name).py Scenarios/
-        \(program) module-check ./\(name).py
-        \(program) --module ./\(name).py
+        \(program) run --module \(module) Scenarios/
+        \(program) module-check \(module)
+        \(program) --module \(module)
       The protocol it speaks is docs/protocol.md in the workbench repository.
 
       """)
@@ -338,6 +367,62 @@ enum PythonScaffold {
       - right: add
       - expect:
           left: {count: 3, step: 1}
+
+    """
+  }
+}
+
+/// The files of a new module in JavaScript: the same counter as the Python one.
+enum JavaScriptScaffold {
+  static func module(name: String) -> String {
+    #"""
+    #!/usr/bin/env node
+    'use strict';
+    // The NAME module: a shared number and a command that adds to it. node_modules/workbench-module
+    // is the kit: it speaks the workbench module protocol (docs/protocol.md) for the module, timers
+    // and recorded facts included.
+    const wb = require('workbench-module');
+
+    const counter = new wb.Module('NAME', '0.1.0', 'A counter, as a starting point');
+    counter.documentKind('NAME', {
+      samples: { NAME: { count: 0 } },
+      validate(document) {
+        if (!Number.isInteger(document.count)) throw new wb.Refused('count should be a whole number');
+      },
+    });
+
+    counter.screen('NAME', { kind: 'NAME', fields: ['count', 'step'] }, class extends wb.Screen {
+      frame() {
+        return { count: this.window.document.count, step: this.window.state.step ?? 1 };
+      }
+
+      text(frame) {
+        return `count: ${frame.count} (step ${frame.step})`;
+      }
+    });
+
+    counter.command('add', {
+      summary: 'Add to the shared number', screens: ['NAME'],
+      arguments: [wb.integer('amount', 1, 1000, { optional: true, help: "left out: the window's step" })],
+    }, (window, amount) => {
+      const step = amount ?? window.state.step ?? 1;
+      window.document = { ...window.document, count: window.document.count + step };
+    });
+
+    if (require.main === module) counter.run();
+
+    """#.replacing("NAME", with: name)
+  }
+
+  static func package(name: String) -> String {
+    """
+    {
+      "name": "\(name)",
+      "version": "0.1.0",
+      "private": true,
+      "description": "A workbench module",
+      "main": "\(name).js"
+    }
 
     """
   }

@@ -157,6 +157,11 @@ struct FixtureModule: FeatureModule {
         case "twice":
           // A reply of its own before the real one: two messages for one request.
           sendRawReply(#"{"type":"result","frame":{"pokes":99,"label":"early"},"text":"early","state":"{}"}"#)
+        case "twice-late":
+          // The same, with the second message a moment after the first: it comes in between
+          // the host's lines, not behind the reply it read.
+          sendRawReply(#"{"type":"result","frame":{"pokes":99,"label":"early"},"text":"early","state":"{}"}"#)
+          usleep(50_000)
         case "wrong-id":
           // A well-formed result that names another request.
           sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"x"},"text":"x","state":"{}","id":999}"#)

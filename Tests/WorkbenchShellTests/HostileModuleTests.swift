@@ -54,15 +54,23 @@ import WorkbenchTestSupport
 
   /// One reply per request: a second message (or one nobody asked for) stops the module before
   /// it can be read as the next command's reply, which would put every later frame and commit
-  /// one command late.
-  @Test func aModuleThatAnswersTwiceIsStoppedBeforeTheStreamSlips() {
-    let result = run("open tally pokes t\n@t poke\n@t poke\ndocuments", mode: "twice")
+  /// one command late. The second message comes right behind the first (`twice`), or between the
+  /// host's lines (`twice-late`, with the input paused there): either way the stop is said once,
+  /// at the command it failed, and the next line (`documents`) runs.
+  @Test(arguments: ["twice", "twice-late"])
+  func aModuleThatAnswersTwiceIsStoppedBeforeTheStreamSlips(mode: String) {
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture, "--keep-going"],
+      pieces: ["open tally pokes t\n@t poke\n", "@t poke\n", "documents\n"], pause: 300,
+      environment: ["WORKBENCH_FIXTURE": mode])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(result.stderr.contains("the module fixture stopped"), "\(result.stderr)")
     #expect(
       result.stderr.contains("it answered `command` with more than one message")
         || result.stderr.contains("it sent a message nobody asked for")
         || result.stderr.contains("with the reply to request 2"), "\(result.stderr)")
+    #expect(result.stderr.ranges(of: "the module fixture stopped").count == 1, "said once: \(result.stderr)")
+    #expect(!result.stderr.contains("<stdin>:4:"), "`documents` is not blamed: \(result.stderr)")
     // The early reply's frame was never shown as a poke's, and no poke was committed twice.
     #expect(
       result.stdout.contains("pokes  tally  revision 1") || result.stdout.contains("pokes  tally  revision 2"),

@@ -48,6 +48,6 @@ struct PythonModuleTests {
     #expect(check.status == 0, "\(check.stdout)")
     let refused = ChildProcess.runWorkbench(["new-module", "tally2", "--language", "cobol", "--path", folder])
     #expect(refused.status == 2)
-    #expect(refused.stderr.contains("--language is swift or python, not 'cobol'"))
+    #expect(refused.stderr.contains("--language is swift, python or javascript, not 'cobol'"))
   }
 }

@@ -81,6 +81,17 @@ public enum ChildProcess {
     run(workbenchPath, arguments, input: input, environment: environment(isolated(overrides)))
   }
 
+  /// Runs `workbench` as `runWorkbench` does, feeding it `pieces` of input with a pause of
+  /// `pause` milliseconds after each: what a module does between one line and the next then
+  /// happens before the next is read, every time.
+  public static func runWorkbench(
+    _ arguments: [String], pieces: [String], pause: Int, environment overrides: [String: String?] = [:]
+  ) -> ProcessResult {
+    run(
+      workbenchPath, arguments, input: [], pieces: pieces.map { Array($0.utf8) }, pause: pause,
+      environment: environment(isolated(overrides)))
+  }
+
   /// The overrides, plus XDG folders in a fresh temporary folder where not given.
   public static func isolated(_ overrides: [String: String?]) -> [String: String?] {
     var result = overrides
@@ -90,8 +101,10 @@ public enum ChildProcess {
     return result
   }
 
-  public static func run(_ path: String, _ arguments: [String], input: [UInt8], environment: [String]) -> ProcessResult
-  {
+  public static func run(
+    _ path: String, _ arguments: [String], input: [UInt8], pieces: [[UInt8]] = [], pause: Int = 0,
+    environment: [String]
+  ) -> ProcessResult {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
@@ -117,13 +130,16 @@ public enum ChildProcess {
       return ProcessResult(status: -1, stdout: "", stderr: "could not start \(path)")
     }
     signal(SIGPIPE, SIG_IGN)
-    input.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(inPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { break }
-        offset += written
+    for (index, piece) in ([input] + pieces).enumerated() {
+      piece.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let written = write(inPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
+          if written <= 0 { break }
+          offset += written
+        }
       }
+      if index > 0 { usleep(useconds_t(pause) * 1000) }
     }
     close(inPipe[1])
     let (stdout, stderr) = drain(outPipe[0], errPipe[0])

@@ -125,6 +125,18 @@ public final class PseudoTerminalSession {
     return "wchan=\(wchan) \(status.joined(separator: " "))"
   }
 
+  /// Lets `milliseconds` of real time pass, reading whatever the terminal receives meanwhile.
+  public func pass(milliseconds: Int) {
+    let deadline = monotonicNow() + milliseconds
+    while case let left = deadline - monotonicNow(), left > 0 { drain(milliseconds: Int32(min(left, 50))) }
+  }
+
+  private func monotonicNow() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+  }
+
   /// Reads whatever arrives within `milliseconds`.
   private func drain(milliseconds: Int32) {
     var buffer = [UInt8](repeating: 0, count: 4096)

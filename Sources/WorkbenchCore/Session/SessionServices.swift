@@ -157,6 +157,11 @@ public final class SessionServices {
     if !incidents.contains(incident) { incidents.append(incident) }
   }
 
+  /// Takes back an incident not yet said, because a command's error says it instead.
+  public func withdraw(incident: String) {
+    incidents.removeAll { $0 == incident }
+  }
+
   /// What went wrong since the last time, once.
   public func takeIncidents() -> [String] {
     defer { incidents = [] }

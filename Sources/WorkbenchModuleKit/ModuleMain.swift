@@ -41,9 +41,12 @@ public enum ModuleMain {
     do {
       try channel.send(session.hello())
       while true {
-        // What the module's own live sources saw (§19) goes out as it comes, between replies.
-        for change in session.liveChanges() { try channel.send(change) }
-        if !channel.holdsAMessage, !waitForRequest(on: channel, or: session.liveSourceDescriptors) { continue }
+        // What the module's own live sources saw (§19) goes out as it comes, between replies
+        // (and with each reply, below: nothing else happens between a reply and the next wait).
+        if !channel.holdsAMessage, !waitForRequest(on: channel, or: session.liveSourceDescriptors) {
+          for change in session.liveChanges() { try channel.send(change) }
+          continue
+        }
         let reply = session.handle(try channel.receive(timeout: -1))
         // Changes seen while the request was answered go first: the host keeps them and reads
         // the reply after them (§19).

@@ -79,9 +79,15 @@ public final class SessionClock {
     heldAt = start
   }
 
-  /// The line finished: a real clock runs again.
+  /// The line finished: a real clock runs again, from the time it held. The time the line
+  /// took to run is not the session's (a replay's virtual clock does not move while a line
+  /// runs either), so what a recording writes between two lines is the pause between them,
+  /// however fast the machine ran the lines: the same file on a loaded machine, under a
+  /// sanitizer, or on a slower module.
   public func endLine() {
-    if mode == .real { heldAt = nil }
+    guard mode == .real, let held = heldAt else { return }
+    realStart = SessionClock.monotonic() - held
+    heldAt = nil
   }
 
   /// Moves a virtual clock forward.

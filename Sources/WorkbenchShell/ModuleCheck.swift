@@ -246,46 +246,49 @@ public enum ModuleCheck {
     }
   }
 
-  /// Runs `module-check EXE [--baseline FILE]`; returns the exit code.
-  public static func run(_ arguments: [String]) -> Int32 {
+  /// `module-check`'s options, declared once (the parser, `--help`, the man page and the
+  /// completion scripts are made from them).
+  public static let options: [ProgramOption<String?>] = [
+    .value(["--baseline"], "FILE", help: "check ids known to fail, one a line") { $0 = $1 }
+  ]
+
+  /// What `module-check` does, for its `--help`.
+  public static let details = """
+    Starts the module and drives it through the protocol (docs/protocol.md): handshake, open, each
+    command, refresh, errors, close, a malformed message and shutdown. Exit 0 when every check passes.
+    A baseline file lists the ids of checks known to fail, one a line; the run fails when one of them
+    passes (remove it) or another fails.
+    """
+
+  /// Runs `module-check EXE [--baseline FILE]`; returns the exit status.
+  public static func run(_ arguments: [String]) -> ExitCode {
     let usage = "usage: workbench module-check EXECUTABLE [--baseline FILE]\n"
-    if arguments.contains("--help") || arguments.contains("-h") {
-      StandardStreams.write(
-        usage + "\nStarts the module and drives it through the protocol (docs/protocol.md): handshake, open, each\n"
-          + "command, refresh, errors, close, a malformed message and shutdown. Exit 0 when every check passes.\n"
-          + "A baseline file lists the ids of checks known to fail, one a line; the run fails when one of them\n"
-          + "passes (remove it) or another fails.\n", to: STDOUT_FILENO)
-      return 0
-    }
-    var executable: String?
     var baselinePath: String?
-    var index = 0
-    while index < arguments.count {
-      if arguments[index] == "--baseline", index + 1 < arguments.count {
-        baselinePath = arguments[index + 1]
-        index += 2
-        continue
-      }
-      guard executable == nil, !arguments[index].hasPrefix("-") else {
-        StandardStreams.write("workbench module-check: unexpected '\(arguments[index])'\n" + usage, to: STDERR_FILENO)
-        return 2
-      }
-      executable = arguments[index]
-      index += 1
+    let operands: [String]
+    do {
+      operands = try ProgramOptionParser.parse(arguments, options: options, into: &baselinePath)
+    } catch {
+      StandardStreams.write("workbench module-check: \(error.message)\n" + usage, to: STDERR_FILENO)
+      return .usage
     }
+    if operands.count > 1 {
+      StandardStreams.write("workbench module-check: unexpected '\(operands[1])'\n" + usage, to: STDERR_FILENO)
+      return .usage
+    }
+    let executable = operands.first
     guard let executable else {
       StandardStreams.write("workbench module-check: name the module's executable\n" + usage, to: STDERR_FILENO)
-      return 2
+      return .usage
     }
     guard access(executable, X_OK) == 0 else {
       StandardStreams.write("workbench module-check: \(executable) is not an executable file\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
     var baseline: Set<String> = []
     if let baselinePath {
       guard let bytes = try? FileSystem.read(baselinePath) else {
         StandardStreams.write("workbench module-check: cannot read the baseline \(baselinePath)\n", to: STDERR_FILENO)
-        return 2
+        return .usage
       }
       baseline = Set(
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { String($0).trimmingSpaces }
@@ -318,7 +321,7 @@ public enum ModuleCheck {
     // What the module said (a refusal, its version, a screen's kind) is shown, never obeyed: its
     // escape sequences and bells are written visibly.
     StandardStreams.write(TerminalText.visible(lines.joined(separator: "\n")) + "\n", to: STDOUT_FILENO)
-    return failed == 0 ? 0 : 1
+    return failed == 0 ? .success : .failure
   }
 
   static func runChecks(_ executable: String) -> [Check] {

@@ -13,13 +13,15 @@ import WorkbenchSystem
 @MainActor
 public enum ModuleScaffold {
   /// Where the package goes, and the workbench package it depends on.
-  struct Places {
+  public struct Places: Sendable {
     var folder: String?
     var root: String
     var language = "swift"
   }
 
-  static let options: [ProgramOption<Places>] = [
+  /// `new-module`'s options, declared once (the parser, `--help`, the man page and the completion
+  /// scripts are made from them).
+  public static let options: [ProgramOption<Places>] = [
     .value(["--path"], "DIR", help: "the folder to create the package in (default: the current one)") {
       $0.folder = $1
     },
@@ -35,14 +37,14 @@ public enum ModuleScaffold {
     },
   ]
 
-  public static func run(_ arguments: [String], workbenchRoot: String) -> Int32 {
+  public static func run(_ arguments: [String], workbenchRoot: String) -> ExitCode {
     var places = Places(folder: nil, root: workbenchRoot)
     let words: [String]
     do {
       words = try ProgramOptionParser.parse(arguments, options: options, into: &places)
     } catch {
       StandardStreams.error("workbench new-module: \(error.message)\n")
-      return ExitCode.usage
+      return .usage
     }
     let folder = places.folder
     let root = places.root
@@ -51,12 +53,12 @@ public enum ModuleScaffold {
     else {
       StandardStreams.error(
         "usage: workbench new-module NAME [--path DIR]\nNAME is lowercase letters and digits, such as `greeting`\n")
-      return ExitCode.usage
+      return .usage
     }
     let target = (folder ?? ".") + "/" + name
     if FileSystem.exists(target) {
       StandardStreams.error("error: \(target) already exists: pick another name or --path\n")
-      return ExitCode.failure
+      return .failure
     }
     let type = name.prefix(1).uppercased() + name.dropFirst()
     if places.language == "python" { return writePython(name: name, target: target) }
@@ -64,7 +66,7 @@ public enum ModuleScaffold {
     let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: FileSystem.absolute(root))
     for (path, text) in files where !FileSystem.write(text, to: target + "/" + path) {
       StandardStreams.error("error: cannot write \(target)/\(path)\n")
-      return ExitCode.failure
+      return .failure
     }
     // The next steps name the program as the user can type it: `workbench` when that is this
     // program on PATH, else this program's own path (run from a checkout, not installed).
@@ -82,11 +84,11 @@ public enum ModuleScaffold {
     if program != "workbench" {
       StandardStreams.out("(`workbench` is not on PATH: scripts/install.sh in the workbench checkout installs it)\n")
     }
-    return ExitCode.success
+    return .success
   }
 
   /// A module in Python (standard library only) on the kit, the kit, and a scenario.
-  static func writePython(name: String, target: String) -> Int32 {
+  static func writePython(name: String, target: String) -> ExitCode {
     writeInterpreted(
       [
         ("\(name).py", PythonScaffold.module(name: name), 0o755),
@@ -101,7 +103,7 @@ public enum ModuleScaffold {
 
   /// A module in JavaScript (Node, no dependencies) on the kit, the kit as the package it is
   /// (in node_modules, so `require('workbench-module')` finds it), and a scenario.
-  static func writeJavaScript(name: String, target: String) -> Int32 {
+  static func writeJavaScript(name: String, target: String) -> ExitCode {
     writeInterpreted(
       [
         ("\(name).js", JavaScriptScaffold.module(name: name), 0o755),
@@ -119,10 +121,10 @@ public enum ModuleScaffold {
   /// Writes a module run by its interpreter (no build step), and says how to run it.
   private static func writeInterpreted(
     _ files: [(path: String, text: String, mode: mode_t)], module: String, to target: String, what: String
-  ) -> Int32 {
+  ) -> ExitCode {
     for file in files where !FileSystem.write(file.text, to: target + "/" + file.path, mode: file.mode) {
       StandardStreams.error("error: cannot write \(target)/\(file.path)\n")
-      return ExitCode.failure
+      return .failure
     }
     let program = Self.invocation()
     StandardStreams.out(
@@ -135,7 +137,7 @@ public enum ModuleScaffold {
       The protocol it speaks is docs/protocol.md in the workbench repository.
 
       """)
-    return ExitCode.success
+    return .success
   }
 
   /// `workbench` when the first `workbench` on PATH is this program, else this program's path.

@@ -17,25 +17,23 @@ public enum ModuleSettings {
   }
 
   /// `-w FILE`, the only option.
-  static let options: [ProgramOption<String?>] = [
-    .value(["-w", "--workspace"], "FILE", help: "the workspace whose list to change") { $0 = $1 }
-  ]
+  public static let options: [ProgramOption<String?>] = [.workspace(\.self, help: "the workspace whose list to change")]
 
-  public static func run(_ arguments: [String]) -> Int32 {
+  public static func run(_ arguments: [String]) -> ExitCode {
     var workspace: String?
     let words: [String]
     do {
       words = try ProgramOptionParser.parse(arguments, options: options, into: &workspace)
     } catch {
       StandardStreams.error("workbench modules: \(error.message)\n")
-      return ExitCode.usage
+      return .usage
     }
     guard let action = words.first, ["add", "remove", "list"].contains(action),
       (action == "list") == (words.count == 1),
       words.count <= 2
     else {
       StandardStreams.error("usage: workbench modules add PATH | remove PATH | list [--workspace FILE]\n")
-      return ExitCode.usage
+      return .usage
     }
     do {
       let store = try Workspace.openStore(path: workspace)
@@ -49,7 +47,7 @@ public enum ModuleSettings {
         let loaded = ExternalModules.load([path])
         if let problem = loaded.errors.first {
           StandardStreams.error("error: \(problem)\n")
-          return ExitCode.failure
+          return .failure
         }
         try store.setModule(path, loaded: true)
         StandardStreams.out("\(loaded.modules.first?.manifest.name ?? path) will load at every start (\(path))\n")
@@ -57,10 +55,10 @@ public enum ModuleSettings {
         try store.setModule(FileSystem.absolute(words[1]), loaded: false)
         StandardStreams.out("removed \(words[1])\n")
       }
-      return ExitCode.success
+      return .success
     } catch {
       StandardStreams.error("error: \(error.message)\n")
-      return ExitCode.failure
+      return .failure
     }
   }
 }

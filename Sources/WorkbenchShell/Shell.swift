@@ -20,7 +20,7 @@ public enum WorkbenchVersion {
 @MainActor
 public enum Shell {
   /// Runs the shell with the given options on a host with `modules`; returns the exit code.
-  public static func run(options: ShellOptions, modules: [any FeatureModule]) -> Int32 {
+  public static func run(options: ShellOptions, modules: [any FeatureModule]) -> ExitCode {
     let (interactive, output) = frontEnd(options)
     let session: WorkbenchSession
     var modules = modules
@@ -43,7 +43,7 @@ public enum Shell {
       if !named.errors.isEmpty {
         for problem in named.errors { output.writeError(problem, place: nil) }
         ExternalModules.shutdown(modules)
-        return ExitCode.usage
+        return .usage
       }
       // The workspace remembers the modules it has seen, so their documents and windows can
       // say whose they are when the module is not loaded.
@@ -58,15 +58,15 @@ public enum Shell {
     } catch let error as StoreError {
       output.writeError(error.message, place: nil)
       ExternalModules.shutdown(modules)
-      return ExitCode.failure
+      return .failure
     } catch let error as CommandError {
       output.writeError(error.message, place: nil)
       ExternalModules.shutdown(modules)
-      return ExitCode.failure
+      return .failure
     } catch {
       output.writeError(String(describing: error), place: nil)
       ExternalModules.shutdown(modules)
-      return ExitCode.failure
+      return .failure
     }
     for warning in session.host.restorationWarnings { output.writeError(warning.message, place: nil) }
     // A session of lines typed or piped keeps its steps, for `back` and `forward`; a one-shot
@@ -84,7 +84,7 @@ public enum Shell {
 
   /// Runs the shell on a session opened elsewhere (`workbench run FILE:LINE --shell`), after
   /// printing `introduction`; returns the exit code. The caller ends the module processes.
-  public static func run(session: WorkbenchSession, introduction: String, options: ShellOptions) -> Int32 {
+  public static func run(session: WorkbenchSession, introduction: String, options: ShellOptions) -> ExitCode {
     let (interactive, output) = frontEnd(options)
     output.write(.text(introduction), host: session.host)
     return drive(session, options: options, output: output, interactive: interactive, modules: [])
@@ -104,7 +104,7 @@ public enum Shell {
   private static func drive(
     _ session: WorkbenchSession, options: ShellOptions, output: OutputWriter, interactive: Bool,
     modules: [any FeatureModule]
-  ) -> Int32 {
+  ) -> ExitCode {
     let controller = ShellController(session: session, options: options, output: output)
     // The session's windows end properly (module processes are ended after).
     defer {
@@ -115,7 +115,7 @@ public enum Shell {
     }
     if options.watch, !interactive {
       output.writeError("--watch works in the interactive shell (`workbench run --watch` for scenarios)", place: nil)
-      return ExitCode.usage
+      return .usage
     }
     if let commands = options.commands {
       return BatchSession(controller: controller).run(commands: commands)
@@ -126,20 +126,20 @@ public enum Shell {
       controller.savesSessionAfterEachLine = true
       let watcher = options.watch ? ModuleWatcher(modules: modules.compactMap { $0 as? ExternalModule }) : nil
       let status = InteractiveSession(controller: controller, watcher: watcher).run()
-      return controller.saveSession() ? status : ExitCode.failure
+      return controller.saveSession() ? status : .failure
     }
     return BatchSession(controller: controller).runStandardInput()
   }
 
   /// Prints the command reference in Markdown.
-  public static func printReference(modules: [any FeatureModule]) -> Int32 {
+  public static func printReference(modules: [any FeatureModule]) -> ExitCode {
     do {
       let host = try Host(modules: modules)
       StandardStreams.out(CommandReference.markdown(for: host))
-      return ExitCode.success
+      return .success
     } catch {
       StandardStreams.error("error: \(error.message)\n")
-      return ExitCode.failure
+      return .failure
     }
   }
 }

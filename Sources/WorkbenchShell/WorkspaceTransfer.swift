@@ -11,12 +11,15 @@ import WorkbenchSystem
 /// as a JSON file, `{"name": ..., "kind": ..., "revision": ..., "body": {...}}`.
 @MainActor
 public enum WorkspaceTransfer {
-  /// Runs `export` or `import` with the arguments after it; returns the exit code.
-  public static func run(_ command: String, _ arguments: [String], modules: [any FeatureModule]) -> Int32 {
+  /// `-w FILE`, the only option of `export` and `import`.
+  public static let options: [ProgramOption<String?>] = [.workspace(\.self)]
+
+  /// Runs `export` or `import` with the arguments after it; returns the exit status.
+  public static func run(_ command: String, _ arguments: [String], modules: [any FeatureModule]) -> ExitCode {
     var workspacePath: String?
     let words: [String]
     do {
-      words = try ProgramOptionParser.parse(arguments, options: ModuleSettings.options, into: &workspacePath)
+      words = try ProgramOptionParser.parse(arguments, options: options, into: &workspacePath)
     } catch {
       return usage(command, error.message)
     }
@@ -32,17 +35,17 @@ public enum WorkspaceTransfer {
         ? try export(words[0], to: words[1], from: workspace)
         : try importDocument(from: words[0], into: workspace)
       StandardStreams.out(message + "\n")
-      return ExitCode.success
+      return .success
     } catch {
       StandardStreams.error("error: \(error.message)\n")
-      return ExitCode.failure
+      return .failure
     }
   }
 
-  private static func usage(_ command: String, _ problem: String) -> Int32 {
+  private static func usage(_ command: String, _ problem: String) -> ExitCode {
     let line = command == "export" ? "workbench export DOCUMENT FILE" : "workbench import FILE"
     StandardStreams.error("workbench \(command): \(problem)\nusage: \(line) [--workspace PATH]\n")
-    return ExitCode.usage
+    return .usage
   }
 
   static func export(_ name: String, to path: String, from workspace: WorkbenchSession) throws(CommandError) -> String {

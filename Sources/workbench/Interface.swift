@@ -14,37 +14,11 @@ enum Interface {
     var help: String
   }
 
-  @MainActor struct Subcommand {
-    var name: String
-    var synopsis: String
-    var summary: String
-    /// Its options, made when asked for: dispatch reads only the names, and a start should not
-    /// pay for every subcommand's option table.
-    private var makeOptions: @MainActor () -> [Option]
-    var options: [Option] { makeOptions() }
-    /// What its operands are: scenario files, or any files.
-    var takesScenarioFiles: Bool
-
-    init(
-      name: String, synopsis: String, summary: String, options: @autoclosure @escaping @MainActor () -> [Option],
-      takesScenarioFiles: Bool
-    ) {
-      self.name = name
-      self.synopsis = synopsis
-      self.summary = summary
-      self.makeOptions = options
-      self.takesScenarioFiles = takesScenarioFiles
-    }
-  }
-
   /// The options of a parser's table that a user is meant to type: those without help are the
   /// program's own (a worker's `--file-queue`), never offered or listed.
   static func options<Target>(_ table: [ProgramOption<Target>]) -> [Option] {
     table.compactMap { option in option.help.map { Option(names: option.names, value: option.value, help: $0) } }
   }
-
-  static let workspaceOption = Option(
-    names: ["-w", "--workspace"], value: "FILE", help: "the workspace file (default: under $XDG_DATA_HOME/workbench)")
 
   static var shellOptions: [Option] {
     options(ShellOptions.all) + [
@@ -56,72 +30,7 @@ enum Interface {
     ]
   }
 
-  static let moduleOption = options(ModulePaths.options)[0]
-
-  static var subcommands: [Subcommand] {
-    [
-      Subcommand(
-        name: "run", synopsis: "run [PATH...] [OPTIONS]",
-        summary: "run scenario files like a test suite (Scenarios/ when no path is given)",
-        options: options(RunOptions.all), takesScenarioFiles: true),
-      Subcommand(
-        name: "report", synopsis: "report TRACEDIR... --html FILE [--baseline DIR]",
-        summary: "merge the traces of one or more runs into one self-contained HTML report",
-        options: [
-          Option(names: ["--html"], value: "FILE", help: "where to write the report"),
-          Option(names: ["--baseline"], value: "DIR", help: "traces of a green run to compare failures with"),
-          moduleOption,
-        ], takesScenarioFiles: false),
-      Subcommand(
-        name: "diff", synopsis: "diff A B",
-        summary: "compare two runs (trace folders, or scenario files run first) and name the first step that differs",
-        options: [moduleOption], takesScenarioFiles: true),
-      Subcommand(
-        name: "check", synopsis: "check PATH...", summary: "load and check scenario files without running them",
-        options: [moduleOption], takesScenarioFiles: true),
-      Subcommand(
-        name: "lsp", synopsis: "lsp [-w FILE]",
-        summary: "serve the Language Server Protocol on standard input and output, for editors (docs/editors.md)",
-        options: options(LanguageServerOptions.options), takesScenarioFiles: false),
-      Subcommand(
-        name: "reference", synopsis: "reference [--protocol-schema]",
-        summary: "print the command reference in Markdown",
-        options: options(ReferenceOptions.options), takesScenarioFiles: false),
-      Subcommand(
-        name: "modules", synopsis: "modules list | add PATH | remove PATH",
-        summary: "list, add or remove the external modules the workspace loads", options: [workspaceOption],
-        takesScenarioFiles: false),
-      Subcommand(
-        name: "module-check", synopsis: "module-check EXECUTABLE [--baseline FILE]",
-        summary: "drive a module executable through the protocol and report each check (docs/protocol.md)",
-        options: [Option(names: ["--baseline"], value: "FILE", help: "check ids known to fail, one a line")],
-        takesScenarioFiles: false),
-      Subcommand(
-        name: "new-module", synopsis: "new-module NAME [--path DIR] [--language swift|python]",
-        summary: "write a package with a new module, a test and a scenario",
-        options: [
-          Option(names: ["--path"], value: "DIR", help: "the folder to write it in (default: the current one)"),
-          Option(names: ["--language"], value: "LANGUAGE", help: "swift (the default) or python"),
-        ],
-        takesScenarioFiles: false),
-      Subcommand(
-        name: "export", synopsis: "export DOCUMENT FILE", summary: "write a document of the workspace to a file",
-        options: [workspaceOption], takesScenarioFiles: false),
-      Subcommand(
-        name: "import", synopsis: "import FILE", summary: "read documents from a file into the workspace",
-        options: [workspaceOption], takesScenarioFiles: false),
-      Subcommand(
-        name: "diagram", synopsis: "diagram [NAME] [--dot]",
-        summary: "print a diagram drawn from the code (the feed's state machine, the modules) as Mermaid or DOT",
-        options: [Option(names: ["--dot"], value: nil, help: "Graphviz DOT instead of Mermaid"), moduleOption],
-        takesScenarioFiles: false),
-      Subcommand(
-        name: "completions", synopsis: "completions bash|zsh|fish",
-        summary: "print a completion script for the shell named", options: [], takesScenarioFiles: false),
-      Subcommand(
-        name: "man", synopsis: "man", summary: "print this manual page (roff)", options: [], takesScenarioFiles: false),
-    ]
-  }
+  static var subcommands: [Subcommand] { Subcommands.all }
 
   static let helpOptions = [Option(names: ["-h", "--help"], value: nil, help: "print this subcommand's help")]
 
@@ -134,9 +43,6 @@ enum Interface {
     }
     return words
   }
-
-  /// The subcommand named `name`.
-  static func subcommand(named name: String) -> Subcommand? { subcommands.first { $0.name == name } }
 
   /// `workbench --help`: the shell's usage and options, and every subcommand from the table.
   static var helpText: String {
@@ -165,15 +71,6 @@ enum Interface {
       or with -c it starts without windows and saves only document edits. In the shell, type
       `help` for the commands. Exit codes: 0 success, 1 a command failed, 2 wrong usage.
       """
-  }
-
-  /// `workbench SUBCOMMAND --help`, for the subcommands without a help of their own.
-  static func help(for subcommand: Subcommand) -> String {
-    let options = subcommand.options + helpOptions
-    let width = (options.map { synopsis(of: $0).count }.max() ?? 0) + 3
-    let lines = options.map { "  " + synopsis(of: $0).padded(to: width) + $0.help }
-    return "usage: workbench \(subcommand.synopsis)\n\n\(subcommand.summary)\n\noptions:\n"
-      + lines.joined(separator: "\n") + "\n"
   }
 
   static func synopsis(of option: Option) -> String {
@@ -397,11 +294,5 @@ enum Interface {
       "The documentation in the source tree: docs/shell.md, docs/scenarios.md, docs/writing\\-a\\-module.md.",
     ]
     return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-extension String {
-  fileprivate func padded(to width: Int) -> String {
-    count >= width ? self + " " : self + String(repeating: " ", count: width - count)
   }
 }

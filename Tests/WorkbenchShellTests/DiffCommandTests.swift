@@ -81,6 +81,7 @@ import WorkbenchTestSupport
     #expect(missing.stderr.contains("nowhere: no such file or folder"), "\(missing.stderr)")
     let one = ChildProcess.runWorkbench(["diff", folder + "/a"])
     #expect(one.status == 2)
-    #expect(one.stderr.hasPrefix("usage: workbench diff A B"), "\(one.stderr)")
+    #expect(one.stderr.hasPrefix("workbench diff: name two runs to compare, A and B\n"), "\(one.stderr)")
+    #expect(one.stderr.contains("\nusage: workbench diff A B"), "\(one.stderr)")
   }
 }

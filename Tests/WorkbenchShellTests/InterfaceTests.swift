@@ -96,6 +96,18 @@ import WorkbenchTestSupport
       #expect(own.stdout.hasPrefix("usage: workbench \(name)"), "\(name) --help printed: \(own.stdout.prefix(120))")
       #expect(!own.stdout.contains("subcommands ("), "\(name) --help printed the program's help")
     }
+    // Each subcommand's options are the table its parser reads: an option the parser takes is in
+    // its help, the man page and the completions (`new-module --workbench` was in none).
+    let newModule = ChildProcess.runWorkbench(["new-module", "--help"]).stdout
+    #expect(newModule.contains("--workbench DIR"), "\(newModule)")
+    #expect(ChildProcess.runWorkbench(["man"]).stdout.contains("\\-\\-workbench"))
+    #expect(ChildProcess.runWorkbench(["completions", "bash"]).stdout.contains("--workbench"))
+    // And an option in no table is refused by the parser, as every subcommand refuses one.
+    for name in ["report", "diff", "check", "module-check", "diagram", "reference", "new-module", "export"] {
+      let refused = ChildProcess.runWorkbench([name, "--no-such-option"])
+      #expect(refused.status == 2, "\(name): \(refused.stdout)")
+      #expect(refused.stderr.contains("unknown option '--no-such-option'"), "\(name): \(refused.stderr)")
+    }
     // A word that is no subcommand is refused, with the program's help named.
     let unknown = ChildProcess.runWorkbench(["frobnicate"])
     #expect(unknown.status == 2)

@@ -32,7 +32,7 @@ struct LanguageServerProtocolTests {
   }
 
   @discardableResult
-  private func send(_ server: LanguageServer, _ message: FrameValue) -> Int32? {
+  private func send(_ server: LanguageServer, _ message: FrameValue) -> ExitCode? {
     server.receive(Array(message.jsonText.utf8))
   }
 
@@ -467,6 +467,6 @@ struct LanguageServerProtocolTests {
       ])
     #expect(sent.messages.last?["method"]?.stringValue == "textDocument/publishDiagnostics")
     send(server, ["jsonrpc": "2.0", "id": 4, "method": "shutdown"])
-    #expect(send(server, ["jsonrpc": "2.0", "method": "exit"]) == 0)
+    #expect(send(server, ["jsonrpc": "2.0", "method": "exit"]) == .success)
   }
 }

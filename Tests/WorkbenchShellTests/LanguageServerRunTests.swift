@@ -41,7 +41,7 @@ struct LanguageServerRunTests {
   }
 
   @discardableResult
-  private func send(_ server: LanguageServer, _ message: FrameValue) -> Int32? {
+  private func send(_ server: LanguageServer, _ message: FrameValue) -> ExitCode? {
     server.receive(Array(message.jsonText.utf8))
   }
 
@@ -125,7 +125,7 @@ struct LanguageServerRunTests {
     #expect(sent.reply(to: 3)?["error"]?["code"] == .integer(-32600), "\(sent.messages.last!)")
     execute(server, id: 4, "workbench.run", line: 0)
     #expect(sent.reply(to: 4)?["error"]?["code"] == .integer(-32600))
-    #expect(send(server, ["jsonrpc": "2.0", "method": "exit"]) == 0)
+    #expect(send(server, ["jsonrpc": "2.0", "method": "exit"]) == .success)
   }
 
   /// A command the server does not have is named, with the ones it has (it got the run

@@ -26,6 +26,18 @@ public struct ProgramOption<Target>: Sendable {
     }
   }
 
+  /// `-w, --workspace FILE`, declared once for the shell and every subcommand that opens a
+  /// workspace; `help` says what it is to that subcommand.
+  public static func workspace(
+    _ path: WritableKeyPath<Target, String?> & Sendable,
+    help: String = "the workspace file (default: under $XDG_DATA_HOME/workbench)"
+  ) -> Self {
+    value(workspaceNames, "FILE", help: help) { $0[keyPath: path] = $1 }
+  }
+
+  /// The spellings of the workspace option.
+  public static var workspaceNames: [String] { ["-w", "--workspace"] }
+
   /// The spellings of the module option.
   public static var moduleNames: [String] { ["-m", "--module"] }
 

@@ -229,7 +229,7 @@ extension LanguageServer {
 
   /// `workbench lsp --run-worker`: reads one run's request on standard input, carries it out,
   /// and writes its progress and outcome as JSON lines on standard output.
-  public static func serveRun(modules: [any FeatureModule]) -> Int32 {
+  public static func serveRun(modules: [any FeatureModule]) -> ExitCode {
     var input: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -241,19 +241,19 @@ extension LanguageServer {
     func say(_ value: FrameValue) { _ = FileSystem.writeAll(Array((value.jsonText + "\n").utf8), to: STDOUT_FILENO) }
     guard let frame = try? FrameValue.parse(json: input), let request = ScenarioRunRequest(frame: frame) else {
       say(["outcome": ScenarioRunOutcome(message: "the run's request was not understood").frame])
-      return 1
+      return .failure
     }
     let registry: ModuleRegistry
     do {
       registry = try ModuleRegistry(modules: modules)
     } catch {
       say(["outcome": ScenarioRunOutcome(message: "the modules failed to register: \(error.message)").frame])
-      return 1
+      return .failure
     }
     let outcome = request.perform(registry: registry, loader: ScenarioLoader(registry: registry)) { progress in
       say(["progress": progress.frame])
     }
     say(["outcome": outcome.frame])
-    return 0
+    return .success
   }
 }

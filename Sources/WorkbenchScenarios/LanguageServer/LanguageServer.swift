@@ -51,7 +51,7 @@ public final class LanguageServer {
 
   /// Serves standard input until `exit` or the end of input; returns the exit status. Runs go on
   /// in workers meanwhile (`runs`), and the editor's other requests are answered while they do.
-  public static func run(modules: [any FeatureModule], runs: LanguageServerRuns) -> Int32 {
+  public static func run(modules: [any FeatureModule], runs: LanguageServerRuns) -> ExitCode {
     let server: LanguageServer
     do throws(RegistrationError) {
       server = try LanguageServer(modules: modules, runs: runs) { message in
@@ -59,7 +59,7 @@ public final class LanguageServer {
       }
     } catch {
       StandardStreams.error("workbench lsp: the modules failed to register: \(error.message)\n")
-      return 1
+      return .failure
     }
     defer { server.cancelAllRuns() }
     var transport = LanguageServerTransport()
@@ -84,11 +84,11 @@ public final class LanguageServer {
         }
       }
     }
-    return server.shutDown ? 0 : 1
+    return server.shutDown ? .success : .failure
   }
 
   /// Handles one message's body; returns an exit status when the client said `exit`.
-  public func receive(_ body: [UInt8]) -> Int32? {
+  public func receive(_ body: [UInt8]) -> ExitCode? {
     let message: FrameValue
     do {
       message = try FrameValue.parse(json: body)
@@ -108,7 +108,7 @@ public final class LanguageServer {
     let params = message["params"] ?? .null
     if method == "exit" {
       cancelAllRuns()
-      return shutDown ? 0 : 1
+      return shutDown ? .success : .failure
     }
     if shutDown {
       // After `shutdown` only `exit` is answered (LSP: InvalidRequest); notifications are dropped.

@@ -22,11 +22,11 @@ public enum OpenAtStep {
   ///
   /// - Parameter rows: how many rows a list shows (`--rows`), in place of the scenario's own.
   public static func start(_ options: RunOptions, modules: [any FeatureModule], rows: Int? = nil)
-    -> Result<Start, ExitStatus>
+    -> Result<Start, ExitCode>
   {
-    func fail(_ message: String, status: Int32 = 2) -> Result<Start, ExitStatus> {
+    func fail(_ message: String, status: ExitCode = .usage) -> Result<Start, ExitCode> {
       StandardStreams.write("workbench run --shell: \(message)\n", to: STDERR_FILENO)
-      return .failure(ExitStatus(code: status))
+      return .failure(status)
     }
     guard options.paths.count == 1, let file = options.paths.first, !FileSystem.isDirectory(file) else {
       return fail("name one scenario file, with the line to stop at: `workbench run FILE:LINE --shell`")
@@ -39,11 +39,11 @@ public enum OpenAtStep {
       loaded = try ScenarioLoader(registry: registry).load(file)
     } catch let error as ScenarioFileError {
       for problem in error.all { StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO) }
-      return .failure(ExitStatus(code: 2))
+      return .failure(.usage)
     } catch let error as RegistrationError {
-      return fail("the modules failed to register: \(error.message)", status: 1)
+      return fail("the modules failed to register: \(error.message)", status: .failure)
     } catch {
-      return fail("\(error)", status: 1)
+      return fail("\(error)", status: .failure)
     }
     let line = options.lines[file]?.max()
     var candidates = loaded.scenarios
@@ -61,7 +61,7 @@ public enum OpenAtStep {
     do {
       opened = try runner.open(scenario, steps: count)
     } catch {
-      return fail("\"\(scenario.name)\" could not be set up: \(error.message)", status: 1)
+      return fail("\"\(scenario.name)\" could not be set up: \(error.message)", status: .failure)
     }
     return .success(Start(session: opened.session, introduction: introduction(scenario, opened)))
   }
@@ -86,9 +86,4 @@ public enum OpenAtStep {
         + "`record start FILE` records a scenario from its start to wherever you take it")
     return lines.joined(separator: "\n")
   }
-}
-
-/// A process exit status, as an error a `Result` can carry.
-public struct ExitStatus: Error, Sendable {
-  public var code: Int32
 }

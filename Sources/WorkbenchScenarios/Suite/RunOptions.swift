@@ -76,12 +76,6 @@ public struct RunOptions: Sendable {
   /// Defaults: as many jobs as cores.
   public init(jobs: Int) { self.jobs = jobs }
 
-  /// A mistake in the command line; exits with code 2.
-  public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-  }
-
   /// The options of `run` and `check`, declared once: the parser and `--help` are made from
   /// these. The last four are the runner's own, for its worker processes.
   public static let all: [ProgramOption<RunOptions>] = [
@@ -163,22 +157,18 @@ public struct RunOptions: Sendable {
   ]
 
   /// Parses the arguments after `run` or `check`.
-  public static func parse(_ arguments: [String], cores: Int) throws(UsageError) -> RunOptions {
+  public static func parse(_ arguments: [String], cores: Int) throws(ProgramUsageError) -> RunOptions {
     var options = RunOptions(jobs: max(1, cores))
-    do {
-      options.paths = try ProgramOptionParser.parse(arguments, options: all, into: &options)
-    } catch {
-      throw UsageError(message: error.message)
-    }
+    options.paths = try ProgramOptionParser.parse(arguments, options: all, into: &options)
     if options.paths.isEmpty, options.lastFailed, !options.fileQueue {
       // `--last-failed` alone looks where the last run looked.
       options.paths = LastFailed.paths()
     }
-    options.paths = try options.paths.map { path throws(UsageError) in try options.takeLine(of: path) }
+    options.paths = try options.paths.map { path throws(ProgramUsageError) in try options.takeLine(of: path) }
     if options.paths.isEmpty && !options.fileQueue {
       // With no path, the project's `Scenarios/` folder, when there is one.
       guard FileSystem.isDirectory("Scenarios") else {
-        throw UsageError(message: "name the scenario files or folders to run (there is no Scenarios/ folder here)")
+        throw ProgramUsageError("name the scenario files or folders to run (there is no Scenarios/ folder here)")
       }
       options.paths = ["Scenarios"]
     }
@@ -209,13 +199,13 @@ public struct RunOptions: Sendable {
 
   /// A path with a line (`FILE:LINE`, as an editor or a failure message gives it): the file,
   /// with the scenario that holds that line selected. A path that exists as written is a path.
-  mutating func takeLine(of path: String) throws(UsageError) -> String {
+  mutating func takeLine(of path: String) throws(ProgramUsageError) -> String {
     guard !FileSystem.exists(path), let colon = path.lastIndex(of: ":") else { return path }
     let digits = path[path.index(after: colon)...]
     guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return path }
     let file = String(path[..<colon])
     guard FileSystem.exists(file), !FileSystem.isDirectory(file) else {
-      throw UsageError(message: "\(path): there is no file \(file)")
+      throw ProgramUsageError("\(path): there is no file \(file)")
     }
     // A line past the file's end (Int.max among them) is refused as line 0 is: it would run
     // the last scenario, which the line does not name.
@@ -223,7 +213,7 @@ public struct RunOptions: Sendable {
       bytes.reduce(into: 1) { count, byte in if byte == 0x0A { count += 1 } } - (bytes.last == 0x0A ? 1 : 0)
     }
     guard let line = Int(digits), line >= 1, line <= (count ?? Int.max) else {
-      throw UsageError(message: "\(path): lines are numbered from 1" + (count.map { " to \($0) in \(file)" } ?? ""))
+      throw ProgramUsageError("\(path): lines are numbered from 1" + (count.map { " to \($0) in \(file)" } ?? ""))
     }
     lines[file, default: []].insert(line)
     return file
@@ -234,16 +224,27 @@ public struct RunOptions: Sendable {
   public static let lastFailedPath = ".workbench/last-failed"
   /// The paths the last run here was given, for a `--last-failed` that names none.
   public static let lastPathsPath = ".workbench/last-paths"
+}
 
-  static var helpText: String {
-    """
-    usage: workbench run [PATH...] [options]    run scenario files (Scenarios/ when no path is given)
-           workbench check PATH...              check files without running them
+/// `workbench report`'s options, declared once: the parser, `--help`, the man page and the
+/// completion scripts are made from `all`.
+public struct ReportOptions: Sendable {
+  /// The trace folders to merge (the operands).
+  public var folders: [String] = []
+  /// Where to write the report.
+  public var html: String?
+  /// Traces of a green run to compare failures with.
+  public var baseline: String?
+  /// Modules to load, for the diagrams the report draws.
+  public var modulePaths: [String] = []
 
-    options:
-    \(ProgramOptionParser.help(all))
+  public init() {}
 
-    exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors, 5 no scenario ran
-    """
-  }
+  public static let usage = "usage: workbench report TRACEDIR... --html FILE [--baseline DIR]"
+
+  public static let all: [ProgramOption<ReportOptions>] = [
+    .value(["--html"], "FILE", help: "where to write the report") { $0.html = $1 },
+    .value(["--baseline"], "DIR", help: "traces of a green run to compare failures with") { $0.baseline = $1 },
+    .modules(\.modulePaths),
+  ]
 }

@@ -10,19 +10,9 @@ import WorkbenchSystem
 /// `workbench run` and `workbench check`.
 @MainActor
 public enum ScenarioCommand {
-  /// Runs `run ARGS...`; returns the exit code.
-  public static func run(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      StandardStreams.write(RunOptions.helpText + "\n", to: STDOUT_FILENO)
-      return 0
-    }
-    var options: RunOptions
-    do {
-      options = try RunOptions.parse(arguments, cores: cores())
-    } catch {
-      StandardStreams.write("workbench run: \(error.message)\nTry `workbench run --help`.\n", to: STDERR_FILENO)
-      return 2
-    }
+  /// Runs `run` with its options, parsed once (`RunOptions.parse`); returns the exit status.
+  public static func run(_ options: RunOptions, modules: [any FeatureModule]) -> ExitCode {
+    var options = options
     let console = ConsoleReporter(color: colorWanted(), quiet: options.quiet)
     if options.lastFailed, !options.worker {
       let failed = LastFailed.read()
@@ -45,14 +35,14 @@ public enum ScenarioCommand {
             baseline: baseline, diagrams: (try? runner.registry()).map(ReportDiagrams.make) ?? [])
         } catch {
           StandardStreams.write("workbench run: --baseline \(error.message)\n", to: STDERR_FILENO)
-          return 2
+          return .usage
         }
       }
       do {
         runner.traceOutput = try TraceOutput(folder: options.tracePath, report: page)
       } catch {
         StandardStreams.write("error: \(error.message)\n", to: STDERR_FILENO)
-        return 2
+        return .usage
       }
     }
     do {
@@ -60,7 +50,7 @@ public enum ScenarioCommand {
         let (lines, errors) = try runner.list()
         StandardStreams.write(lines.map { $0 + "\n" }.joined(), to: STDOUT_FILENO)
         for error in errors { console.fileFailed(error) }
-        return errors.isEmpty ? 0 : 2
+        return errors.isEmpty ? .success : .usage
       }
       let report = try runner.run()
       if options.worker { return report.exitCode }
@@ -78,29 +68,29 @@ public enum ScenarioCommand {
       console.summary(report)
       if let path = options.junitPath, !FileSystem.write(ReportWriters.junit(report), to: path) {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
-        return 2
+        return .usage
       }
       if let path = options.jsonPath, !FileSystem.write(ReportWriters.json(report), to: path) {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
-        return 2
+        return .usage
       }
       if let output = runner.traceOutput {
         let (page, problem) = output.finish()
         if let problem {
           StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
-          return 2
+          return .usage
         }
         if let page, let path = options.htmlPath,
           !FileSystem.write(bytes: HTMLReport.page(page), to: path, makingFolders: true)
         {
           StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
-          return 2
+          return .usage
         }
       }
       return report.exitCode
     } catch {
       StandardStreams.write("workbench run: \(error.message)\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
   }
 
@@ -119,42 +109,14 @@ public enum ScenarioCommand {
 
   /// Runs `report TRACEDIR... --html FILE [--baseline DIR]`: one report from the traces of one
   /// or more runs (the shards of a CI matrix).
-  public static func report(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
-    let usage = "usage: workbench report TRACEDIR... --html FILE [--baseline DIR]\n"
-    if arguments.contains("--help") || arguments.contains("-h") {
+  public static func report(_ options: ReportOptions, modules: [any FeatureModule]) -> ExitCode {
+    guard let html = options.html, !options.folders.isEmpty else {
       StandardStreams.write(
-        usage + "\nMerges the traces `workbench run --trace DIR` wrote (several folders: the shards of a CI matrix)\n"
-          + "into one self-contained HTML report. With --baseline, the traces of a green run, a failed scenario\n"
-          + "shows the first step where a frame left the green run's.\n", to: STDOUT_FILENO)
-      return 0
+        "workbench report: name the trace folders and --html FILE\n\(ReportOptions.usage)\n", to: STDERR_FILENO)
+      return .usage
     }
-    var folders: [String] = []
-    var html: String?
-    var baselinePath: String?
-    var index = 0
-    while index < arguments.count {
-      let word = arguments[index]
-      switch word {
-      case "--html", "--baseline":
-        guard index + 1 < arguments.count else {
-          StandardStreams.write("workbench report: \(word) needs a value\n" + usage, to: STDERR_FILENO)
-          return 2
-        }
-        if word == "--html" { html = arguments[index + 1] } else { baselinePath = arguments[index + 1] }
-        index += 2
-      default:
-        if word.hasPrefix("-") {
-          StandardStreams.write("workbench report: unknown option '\(word)'\n" + usage, to: STDERR_FILENO)
-          return 2
-        }
-        folders.append(word)
-        index += 1
-      }
-    }
-    guard let html, !folders.isEmpty else {
-      StandardStreams.write("workbench report: name the trace folders and --html FILE\n" + usage, to: STDERR_FILENO)
-      return 2
-    }
+    let folders = options.folders
+    let baselinePath = options.baseline
     do throws(TraceReadError) {
       let traces = try TraceStore.read(folders)
       let baseline = try baselinePath.map { path throws(TraceReadError) in try TraceStore.read([path]) } ?? []
@@ -162,27 +124,28 @@ public enum ScenarioCommand {
         StandardStreams.write(
           "workbench report: no traces in \(folders.joined(separator: " ")) (write them with `workbench run --trace DIR`)\n",
           to: STDERR_FILENO)
-        return 5
+        return .nothingRan
       }
       if let problem = writeHTML(traces, baseline: baseline, modules: modules, to: html) {
         StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
-        return 2
+        return .usage
       }
       let failed = traces.filter { $0.status != "passed" }.count
       StandardStreams.write(
         "wrote \(html): \(traces.count) scenarios, \(failed) failed\n", to: STDOUT_FILENO)
-      return failed > 0 ? 1 : 0
+      return failed > 0 ? .failure : .success
     } catch {
       StandardStreams.write("workbench report: \(error.message)\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
   }
 
-  /// Runs `check PATH...`: loads and checks every file without running a step.
-  public static func check(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
+  /// Runs `check PATH...`: loads and checks every file without running a step (its options,
+  /// the modules, were taken before).
+  public static func check(_ arguments: [String], modules: [any FeatureModule]) -> ExitCode {
     guard !arguments.isEmpty, !arguments.contains(where: { $0.hasPrefix("-") }) else {
       StandardStreams.write("usage: workbench check PATH...\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
     let files: [String]
     let loader: ScenarioLoader
@@ -190,12 +153,12 @@ public enum ScenarioCommand {
       files = try SuiteRunner.discover(arguments) { StandardStreams.error("note: \($0)\n") }
       loader = try ScenarioLoader(modules: modules)
       loader.knownModulesSource = WorkspaceStore.knownModulesOfDefaultWorkspace
-    } catch let error as RunOptions.UsageError {
+    } catch let error as ProgramUsageError {
       StandardStreams.write("workbench check: \(error.message)\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     } catch {
       StandardStreams.write("workbench check: \(error)\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
     var failures = 0
     var scenarios = 0
@@ -209,10 +172,11 @@ public enum ScenarioCommand {
     }
     StandardStreams.write(
       "\(files.count - failures) files ok (\(scenarios) scenarios), \(failures) with errors\n", to: STDOUT_FILENO)
-    return failures == 0 ? 0 : 2
+    return failures == 0 ? .success : .usage
   }
 
-  static func cores() -> Int {
+  /// How many cores the machine has: `run`'s jobs when `--jobs` is not given.
+  public static func cores() -> Int {
     Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
   }
 

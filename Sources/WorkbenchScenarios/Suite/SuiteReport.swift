@@ -16,10 +16,10 @@ public struct SuiteReport: Codable, Sendable {
 
   /// 0 when everything passed, 1 when a scenario failed, 2 when a file could not be loaded,
   /// 5 when no scenario was run at all (a filter or tag that matched nothing, as pytest does).
-  public var exitCode: Int32 {
-    if !fileErrors.isEmpty { return 2 }
-    if failed > 0 { return 1 }
-    return results.isEmpty ? 5 : 0
+  public var exitCode: ExitCode {
+    if !fileErrors.isEmpty { return .usage }
+    if failed > 0 { return .failure }
+    return results.isEmpty ? .nothingRan : .success
   }
 }
 

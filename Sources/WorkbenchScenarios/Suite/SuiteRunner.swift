@@ -45,7 +45,7 @@ public final class SuiteRunner {
   /// there. Each real folder is searched once; a link to a folder outside the one named is not
   /// followed, and `note` is told once for each (a path named is searched wherever it leads).
   public nonisolated static func discover(_ paths: [String], note: ((String) -> Void)? = nil)
-    throws(RunOptions.UsageError) -> [String]
+    throws(ProgramUsageError) -> [String]
   {
     var files: [String] = []
     for path in paths {
@@ -62,7 +62,7 @@ public final class SuiteRunner {
       } else if FileSystem.exists(path) {
         files.append(path)
       } else {
-        throw RunOptions.UsageError(message: "no such file or folder: \(path)")
+        throw ProgramUsageError("no such file or folder: \(path)")
       }
     }
     var seen = Set<String>()
@@ -79,7 +79,7 @@ public final class SuiteRunner {
 
   /// The files this run (or shard) covers. A shard is a share of the scenarios, not of the
   /// files, so one big file still splits; its scenarios become `onlyScenarios`.
-  func selectedFiles() throws(RunOptions.UsageError) -> [String] {
+  func selectedFiles() throws(ProgramUsageError) -> [String] {
     // A worker's files were found by its parent; one that vanished since fails to load.
     let files =
       options.worker
@@ -123,7 +123,7 @@ public final class SuiteRunner {
   }
 
   /// Runs everything and returns the report.
-  public func run() throws(RunOptions.UsageError) -> SuiteReport {
+  public func run() throws(ProgramUsageError) -> SuiteReport {
     let sharded = options.shard != nil
     let start = monotonicSeconds()
     let files = try selectedFiles()
@@ -145,7 +145,7 @@ public final class SuiteRunner {
   }
 
   /// Lists the selected scenarios without running them.
-  public func list() throws(RunOptions.UsageError) -> (lines: [String], errors: [ScenarioFileError]) {
+  public func list() throws(ProgramUsageError) -> (lines: [String], errors: [ScenarioFileError]) {
     var lines: [String] = []
     var errors: [ScenarioFileError] = []
     guard let loader = try? ScenarioLoader(modules: modules) else { return ([], []) }
@@ -633,7 +633,7 @@ enum Sharding {
   static func scenarios(
     of shard: (index: Int, count: Int), in files: [String], modules: [any FeatureModule], durationsPath: String?,
     selected: (ScenarioFile) -> [Scenario]
-  ) throws(RunOptions.UsageError) -> Set<String> {
+  ) throws(ProgramUsageError) -> Set<String> {
     guard let loader = try? ScenarioLoader(modules: modules) else { return [] }
     var keys: [String] = []
     for file in files {
@@ -666,11 +666,11 @@ enum Sharding {
   }
 
   /// Each scenario's duration (`FILE:LINE` to seconds) in a JSON report written by `--json`.
-  static func read(_ path: String) throws(RunOptions.UsageError) -> [String: Double] {
+  static func read(_ path: String) throws(ProgramUsageError) -> [String: Double] {
     guard let bytes = try? FileSystem.read(path), let report = try? FrameValue.parse(json: bytes),
       let scenarios = report["scenarios"]?.elements
     else {
-      throw RunOptions.UsageError(message: "--durations \(path) is not a JSON report written by `workbench run --json`")
+      throw ProgramUsageError("--durations \(path) is not a JSON report written by `workbench run --json`")
     }
     var durations: [String: Double] = [:]
     for scenario in scenarios {

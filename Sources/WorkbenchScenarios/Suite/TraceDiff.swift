@@ -10,28 +10,23 @@ import WorkbenchSystem
 /// they part and what differs there.
 @MainActor
 public enum TraceDiff {
-  static let usage = """
-    usage: workbench diff A B [-m PATH]...
-      A and B are trace folders or files (`workbench run --trace DIR`), or scenario files and folders
-      (recordings too), which are run first, with traces. Scenarios are paired by file and name;
-      for each pair the first step after which a frame, a fact served, the output or the step itself
-      differs is named, field by field.
+  /// What `diff` does, for its `--help`.
+  public static let details = """
+    A and B are trace folders or files (`workbench run --trace DIR`), or scenario files and folders
+    (recordings too), which are run first, with traces. Scenarios are paired by file and name; for
+    each pair the first step after which a frame, a fact served, the output or the step itself
+    differs is named, field by field.
 
-    options:
-    \(ProgramOptionParser.help([ProgramOption<[String]>.modules(\.self)]))
     exit codes: 0 the runs agree, 1 they differ, 2 usage or file errors
-
     """
 
-  /// Runs `diff ARGUMENTS`; returns the exit code.
-  public static func run(_ arguments: [String], modules: [any FeatureModule]) -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      StandardStreams.write(usage, to: STDOUT_FILENO)
-      return 0
-    }
-    guard arguments.count == 2, !arguments.contains(where: { $0.hasPrefix("-") }) else {
-      StandardStreams.write(usage, to: STDERR_FILENO)
-      return 2
+  /// Runs `diff A B` (its options, the modules, were taken before); returns the exit status.
+  public static func run(_ arguments: [String], modules: [any FeatureModule]) -> ExitCode {
+    guard arguments.count == 2 else {
+      StandardStreams.write(
+        "workbench diff: name two runs to compare, A and B\nusage: workbench diff A B [-m PATH]...\n",
+        to: STDERR_FILENO)
+      return .usage
     }
     let first: [ScenarioTrace]
     let second: [ScenarioTrace]
@@ -40,11 +35,11 @@ public enum TraceDiff {
       second = try traces(of: arguments[1], modules: modules)
     } catch {
       StandardStreams.write("workbench diff: \(error.message)\n", to: STDERR_FILENO)
-      return 2
+      return .usage
     }
     let report = compare(first, second)
     StandardStreams.write(report.text, to: STDOUT_FILENO)
-    return report.agree ? 0 : 1
+    return report.agree ? .success : .failure
   }
 
   /// The traces at `path`: read from a trace folder or file, or made by running the scenario
@@ -60,7 +55,7 @@ public enum TraceDiff {
     do {
       files = try SuiteRunner.discover([path]) { StandardStreams.error("note: \($0)\n") }
       registry = try ModuleRegistry(modules: modules)
-    } catch let error as RunOptions.UsageError {
+    } catch let error as ProgramUsageError {
       throw TraceReadError(error.message)
     } catch {
       throw TraceReadError("\(error)")

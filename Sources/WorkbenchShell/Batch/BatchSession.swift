@@ -9,19 +9,19 @@ struct BatchSession {
   var output: OutputWriter { controller.output }
 
   /// Runs the `-c` commands, then returns the exit code.
-  func run(commands: String) -> Int32 {
+  func run(commands: String) -> ExitCode {
     var lines = commands.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
     return runLines(place: "-c") { lines.next().map { .text(String($0)) } }
   }
 
   /// Reads standard input to its end, then returns the exit code.
-  func runStandardInput() -> Int32 {
+  func runStandardInput() -> ExitCode {
     var input = StandardInputLines()
     return runLines(place: "<stdin>") { input.next() }
   }
 
   /// Runs lines until they end, `quit`, or the first error (unless `--keep-going`).
-  private func runLines(place: String, next: () -> StandardInputLines.Line?) -> Int32 {
+  private func runLines(place: String, next: () -> StandardInputLines.Line?) -> ExitCode {
     var lineNumber = 0
     var failed = false
     while let line = next() {
@@ -40,16 +40,16 @@ struct BatchSession {
         switch controller.execute(text, place: "\(place):\(lineNumber)") {
         case .ran, .ask: succeeded = true
         case .failed: succeeded = false
-        case .quit: return failed ? ExitCode.failure : ExitCode.success
+        case .quit: return failed ? .failure : .success
         }
       }
       if !succeeded {
         failed = true
-        if !options.keepGoing { return ExitCode.failure }
+        if !options.keepGoing { return .failure }
       }
     }
     let lost = reportLostWork()
-    return failed || lost ? ExitCode.failure : ExitCode.success
+    return failed || lost ? .failure : .success
   }
 
   /// Scripts do not keep their session: unsaved work left at the end is lost. That is a

@@ -39,7 +39,7 @@ final class InteractiveSession {
     self.historyPath = HistoryFile.path()
   }
 
-  func run() -> Int32 {
+  func run() -> ExitCode {
     InteractiveSession.current = self
     defer { InteractiveSession.current = nil }
     configureReadline()
@@ -77,7 +77,7 @@ final class InteractiveSession {
       if descriptors[..<keys].contains(where: { $0.revents != 0 }) { rl_callback_read_char() }
     }
     rl_callback_handler_remove()
-    return ExitCode.success
+    return .success
   }
 
   /// `watch`: runs the command now and after every interval, showing its output with the lines

@@ -82,7 +82,7 @@ final class ModuleWatcher {
 /// first. Ctrl-C ends it.
 @MainActor
 public enum WatchLoop {
-  public static func run(paths: [String], modules: [any FeatureModule], body: () -> Int32) -> Never {
+  public static func run(paths: [String], modules: [any FeatureModule], body: () -> ExitCode) -> Never {
     let external = modules.compactMap { $0 as? ExternalModule }
     let watcher = ModuleWatcher(modules: external)
     _ = body()

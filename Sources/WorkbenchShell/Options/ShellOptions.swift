@@ -64,10 +64,7 @@ public struct ShellOptions: Equatable, Sendable {
     ) {
       $0.watch = true
     },
-    .value(
-      ["-w", "--workspace"], "FILE",
-      help: "the workspace file (default: under $XDG_DATA_HOME/workbench; :memory: keeps none)"
-    ) { $0.workspace = $1 },
+    .workspace(\.workspace, help: "the workspace file (default: under $XDG_DATA_HOME/workbench; :memory: keeps none)"),
   ]
 
   /// The options of `workbench run FILE:LINE --shell` that are the shell's (how it prints and
@@ -95,36 +92,13 @@ public struct ShellOptions: Equatable, Sendable {
 
   /// Parses the shell's options (everything after the program name).
   ///
-  /// - Throws: `ShellUsageError` for an unknown option, a missing value or a stray word.
-  public static func parse(_ arguments: [String]) throws(ShellUsageError) -> ShellOptions {
+  /// - Throws: `ProgramUsageError` for an unknown option, a missing value or a stray word.
+  public static func parse(_ arguments: [String]) throws(ProgramUsageError) -> ShellOptions {
     var options = ShellOptions()
-    let operands: [String]
-    do {
-      operands = try ProgramOptionParser.parse(arguments, options: all, into: &options)
-    } catch {
-      throw ShellUsageError(error.message)
-    }
+    let operands = try ProgramOptionParser.parse(arguments, options: all, into: &options)
     if let word = operands.first {
-      throw ShellUsageError("'\(word)' is neither a subcommand of workbench nor an option")
+      throw ProgramUsageError("'\(word)' is neither a subcommand of workbench nor an option")
     }
     return options
   }
-}
-
-/// A mistake in how the program was invoked; exits with code 2.
-public struct ShellUsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What is wrong.
-  public let message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
-}
-
-/// The exit codes the program uses.
-public enum ExitCode {
-  /// Everything worked.
-  public static let success: Int32 = 0
-  /// A command failed.
-  public static let failure: Int32 = 1
-  /// The program was invoked wrongly.
-  public static let usage: Int32 = 2
 }

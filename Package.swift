@@ -77,6 +77,14 @@ let package = Package(
         "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchSession", "WorkbenchStore", "WorkbenchSystem",
       ]),
 
+    // The language server for scenario files (`workbench lsp`), split by concern: transport,
+    // dispatch, diagnostics, completion, navigation, runs.
+    .target(
+      name: "WorkbenchLanguageServer",
+      dependencies: [
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchSession", "WorkbenchSystem",
+      ]),
+
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.
     .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore"]),
@@ -98,8 +106,8 @@ let package = Package(
     .executableTarget(
       name: "workbench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchExternalModules", "WorkbenchSystem",
-        "WorkbenchModuleProtocol", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchLanguageServer", "WorkbenchExternalModules",
+        "WorkbenchSystem", "WorkbenchModuleProtocol", "BuiltInModules",
       ]
     ),
 
@@ -107,8 +115,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-bench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchExternalModules",
-        "Catalog", "Lights",
+        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchExternalModules", "Catalog", "Lights",
         "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession", "WorkbenchSystem",
       ]),
     // Fuzzing harnesses: a corpus replayer when built plainly, libFuzzer targets when built
@@ -116,10 +124,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-fuzz",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchModuleProtocol",
-        "WorkbenchModuleKit",
-        "WorkbenchSystem",
-        "BuiltInModules",
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchModuleProtocol", "WorkbenchModuleKit", "WorkbenchSystem", "BuiltInModules",
       ],
       path: "Fuzz/Harnesses"),
     // The hello-world baseline the startup benchmark compares against.
@@ -169,6 +175,14 @@ let package = Package(
         "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
         "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
+        "WorkbenchLanguageServer",
+      ]
+    ),
+    .testTarget(
+      name: "WorkbenchLanguageServerTests",
+      dependencies: [
+        "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport",
+        "workbench", "workbench-fixture-module",
       ]
     ),
   ],

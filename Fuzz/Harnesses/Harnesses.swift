@@ -1,5 +1,6 @@
 import BuiltInModules
 import WorkbenchCore
+import WorkbenchLanguageServer
 import WorkbenchModuleKit
 import WorkbenchModuleProtocol
 import WorkbenchScenarioFormat

@@ -122,14 +122,14 @@ public final class ModuleSession {
   /// The protocol version spoken (§3).
   public let version: Int
   /// The session of protocol 1 requests, and the one the handshake describes.
-  private let main: Side
+  let main: Side
   /// The host's sessions, by number (protocol 2).
-  private var sides: [Int: Side] = [:]
+  var sides: [Int: Side] = [:]
   /// The last body the host gave of each document, and the revision it last named it at.
-  private var given: [String: (kind: String, body: String)] = [:]
-  private var givenRevisions: [String: Int] = [:]
+  var given: [String: (kind: String, body: String)] = [:]
+  var givenRevisions: [String: Int] = [:]
   /// The session the request being answered is about.
-  private var current: Side
+  var current: Side
   var host: Host { current.host }
 
   init(host: Host, module: ModuleManifest, version: Int) {
@@ -284,7 +284,7 @@ public final class ModuleSession {
   }
 
   /// The revision of each document a window of the session shows.
-  private func documentRevisions() -> [String: Int] {
+  func documentRevisions() -> [String: Int] {
     var revisions: [String: Int] = [:]
     for window in host.windows {
       revisions[window.documentName] = host.document(named: window.documentName)?.revision
@@ -293,7 +293,7 @@ public final class ModuleSession {
   }
 
   /// The documents whose revision moved since `before`, as commits from the revision they had.
-  private func commits(since before: [String: Int]) -> [WireCommit] {
+  func commits(since before: [String: Int]) -> [WireCommit] {
     before.keys.sorted().compactMap { name in
       guard let was = before[name], let now = host.document(named: name)?.revision, now != was,
         let body = host.documentJSON(named: name)
@@ -308,7 +308,7 @@ public final class ModuleSession {
   }
 
   /// The facts a request carries, if any (§12).
-  private static func facts(of request: HostMessage) -> WireFactsRequest? {
+  static func facts(of request: HostMessage) -> WireFactsRequest? {
     switch request {
     case .open(let window), .refresh(let window), .restore(let window): return window.facts
     case .command(let command): return command.facts
@@ -318,7 +318,7 @@ public final class ModuleSession {
   }
 
   /// The window a request is about, by the host's key.
-  private static func key(of request: HostMessage) -> String? {
+  static func key(of request: HostMessage) -> String? {
     switch request {
     case .open(let window), .refresh(let window), .restore(let window): return window.key
     case .command(let command): return command.key
@@ -327,352 +327,4 @@ public final class ModuleSession {
     }
   }
 
-  private func answerWithFacts(_ request: HostMessage) -> ModuleMessage {
-    // A request that carries `facts` is being recorded or replayed: the facts the module's
-    // effects use are served from it (on replay) and reported back in the reply.
-    guard let facts = Self.facts(of: request) else { return reply(to: request) }
-    var replay: [String: [FrameValue]]? = nil
-    if facts.replay != nil || facts.shared != nil || facts.windows != nil { current.replaying = true }
-    if case .object(let sources)? = facts.replay {
-      replay = [:]
-      for member in sources.members { replay?[member.key] = member.value.elements ?? [] }
-    } else if facts.shared != nil || facts.windows != nil {
-      // A replay's request with no facts of its own window (a timer, a replay setting up):
-      // still a replay, served from the scopes it names.
-      replay = [:]
-    }
-    // Protocol 2: every fact keeps its scope: a window's (the host names the window by its
-    // key; here it is that window's scope) or one the session shares (`network`).
-    var scoped: [String: [String: [FrameValue]]] = [:]
-    func take(_ value: FrameValue?, scope: (String) -> String?) {
-      guard case .object(let scopes)? = value else { return }
-      for entry in scopes.members {
-        guard let name = scope(entry.key), case .object(let sources) = entry.value else { continue }
-        for member in sources.members { scoped[name, default: [:]][member.key] = member.value.elements ?? [] }
-      }
-    }
-    if version >= 2 {
-      // The window an `open` is about gets the next number here.
-      var opening: String?
-      if case .open(let window) = request { opening = window.key }
-      func scope(of key: String) -> String? {
-        key == opening ? "window \(host.nextWindowNumber)" : current.window(key).map { "window \($0.id.number)" }
-      }
-      // `replay` is the request's own window's (as in protocol 1); `windows` names each.
-      if let key = Self.key(of: request), let own = scope(of: key), let replay {
-        scoped[own] = replay
-      }
-      take(facts.shared) { $0 }
-      take(facts.windows, scope: scope)
-    }
-    host.services.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
-    // A replay setting up its recording's windows (`start`): they load live, and what the
-    // module counts of that work is in the recorded states already, as in the host.
-    host.services.facts.isSettingUp = facts.start == true
-    let result = reply(to: request)
-    host.services.facts.isSettingUp = false
-    let relayed = host.services.facts.endRelay()
-    let reported = relayed.used.map { used -> WireFact in
-      var fact = WireFact()
-      fact.source = used.source
-      fact.value = used.value
-      // A fact that answers a question is reported with it (`asked`), and its answer as the value.
-      if let asked = SessionFacts.question(of: used.value) {
-        fact.asked = asked
-        fact.value = SessionFacts.answer(of: used.value)
-      }
-      // Protocol 2: a fact says whose it is: a window's, by its key, or a shared scope's.
-      if version >= 2, let scope = used.scope {
-        if SessionFacts.isWindowScope(scope) {
-          let number = Int(scope.dropFirst("window ".count))
-          fact.window = host.windows.first { $0.id.number == number }.flatMap { current.key(of: $0) }
-        } else {
-          fact.scope = scope
-        }
-      }
-      return fact
-    }
-    switch result {
-    case .result(var value):
-      value.facts = reported
-      value.divergence = relayed.divergence
-      return .result(value)
-    case .ok(var value):
-      value.facts = reported
-      value.divergence = relayed.divergence
-      return .ok(value)
-    case .error(var value):
-      value.facts = reported
-      value.divergence = relayed.divergence
-      return .error(value)
-    case .hello, .changed:
-      return result
-    }
-  }
-
-  private func reply(to request: HostMessage) -> ModuleMessage {
-    do {
-      // The session's time is the host's: the module's clock moves to the time the request
-      // carries, and keeps none of its own. The host fired every timer due by then, so this
-      // runs none but one it was not told of yet, and that one with the request's facts.
-      if version >= 2, let now = request.header.now {
-        let target = Duration.milliseconds(now)
-        if host.clock.now < target { try host.clock.advance(by: target - host.clock.now) }
-      }
-      return try answer(request)
-    } catch {
-      return .error(WireError(message: error.message))
-    }
-  }
-
-  private func answer(_ request: HostMessage) throws(CommandError) -> ModuleMessage {
-    switch request {
-    case .capture:
-      // A recording starts: the states the session's services are in (§12).
-      var ok = WireOk()
-      ok.facts = host.services.facts.capturedStates().map { state in
-        var fact = WireFact()
-        fact.source = state.source
-        fact.scope = state.scope
-        fact.value = state.value
-        return fact
-      }
-      return .ok(ok)
-    case .validate(let validate):
-      try host.replaceDocument(named: "validation", kind: validate.kind, json: validate.body, revision: 1)
-      return .ok(WireOk())
-    case .open(let request):
-      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
-      if let existing = current.window(request.key) { host.closeWindow(existing.id) }
-      let window = try host.openWindow(screen: request.screen, document: request.document)
-      current.keys[request.key] = window.id
-      if let state = request.state, let version = host.viewStateVersion(of: window.id) {
-        _ = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
-      }
-      return .result(try reply(for: window, text: nil, commit: nil))
-    case .restore(let request):
-      // The window's view state, restored in place (§18): the screen decides what follows.
-      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
-      guard let window = current.window(request.key) else {
-        throw CommandError("no window \(request.key) in the module")
-      }
-      if let state = request.state, let version = host.viewStateVersion(of: window.id),
-        let problem = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
-      {
-        throw CommandError("the view state was not restored: \(problem)")
-      }
-      return .result(try reply(for: window, text: nil, commit: nil))
-    case .refresh(let request):
-      try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
-      guard let window = current.window(request.key) else {
-        throw CommandError("no window \(request.key) in the module")
-      }
-      return .result(try reply(for: window, text: nil, commit: nil))
-    case .command(let request):
-      guard let key = request.key else {
-        // A command run in no window (§16): in the session, as typed.
-        var text: String? = nil
-        for output in try host.run(line: request.line) {
-          if case .text(let value) = output { text = value }
-        }
-        var ok = WireOk()
-        ok.output = text
-        return .ok(ok)
-      }
-      if let document = request.document, let kind = request.kind {
-        try sync(document, kind: kind, body: request.body, revision: request.revision ?? 1)
-      }
-      guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
-      let document = window.documentName
-      let before = host.document(named: document)?.revision
-      var text: String? = nil
-      for output in try host.run(line: "@\(window.id.number) " + request.line) {
-        if case .text(let value) = output { text = value }
-      }
-      let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
-      if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
-      var result = try reply(for: window, text: text, commit: committed)
-      if version >= 2 {
-        let (opened, closed) = try windowsOpenedAndClosed()
-        if !opened.isEmpty { result.opened = opened }
-        if !closed.isEmpty { result.closed = closed }
-      }
-      return .result(result)
-    case .timer(let request):
-      // The host's clock reached one of the module's timers: the module's clock moves to it,
-      // which runs it (and any due before it). The request's `now` did that already.
-      if request.now == nil, request.timer.hasPrefix("t"), let number = Int(request.timer.dropFirst()),
-        let due = host.clock.waitingTimers.first(where: { $0.number == number })?.due
-      {
-        try host.clock.advance(by: max(.zero, due - host.clock.now))
-      }
-      return .ok(WireOk())
-    case .close(let request):
-      if let window = current.window(request.key) { host.closeWindow(window.id) }
-      current.lastSent[request.key] = nil
-      current.keys[request.key] = nil
-      return .ok(WireOk())
-    case .sync, .end:
-      // Changes the live sources saw are sent before this reply (`liveChanges`).
-      return .ok(WireOk())
-    case .live(let request):
-      // The events of changes the host takes in now (the module's own, or a replay's recorded
-      // ones), applied at the time the request carries.
-      for event in request.events.elements ?? [] {
-        guard let source = event["source"]?.stringValue,
-          host.services.applyLiveEvent(source: source, value: event["value"] ?? .null)
-        else {
-          throw CommandError("no live source in the session for the recorded event \(event.jsonText)")
-        }
-      }
-      return .ok(WireOk())
-    }
-  }
-
-  /// Takes in the host's copy of the document before acting on it. The host leaves the body
-  /// out when the module holds the document as it is (§5): the last one it gave under that name,
-  /// whichever session it came with, so a new session's host here takes that one in too.
-  private func sync(_ name: String, kind: String, body: String?, revision: Int) throws(CommandError) {
-    if let body { given[name] = (kind, body) }
-    givenRevisions[name] = revision
-    guard let held = given[name] else { return }
-    if host.documentJSON(named: name) != held.body {
-      try host.replaceDocument(named: name, kind: held.kind, json: held.body, revision: revision)
-    }
-  }
-
-  /// The changes the module's own live sources have waiting (`services.addLiveSource`, as a
-  /// built-in module registers one), taken in and sent as `changed` messages (§19): one per
-  /// session with windows whose frames changed. Empty with protocol 1, which has no changes.
-  public func liveChanges() -> [FrameValue] {
-    guard version >= 2 else { return [] }
-    var changes: [FrameValue] = []
-    for (number, side) in sides.sorted(by: { $0.key < $1.key }) {
-      let services = side.host.services
-      // Each event a source saw goes to the host, which hands it back to apply (`live`) when it
-      // takes the change in, at that moment, live and on a replay alike; a replay's session
-      // gets the recording's events instead, and drops its own.
-      for event in services.takeLiveEvents() where !side.replaying {
-        var change = WireChanged()
-        change.session = number
-        change.event = ["source": .string(event.source), "value": event.value]
-        changes.append(ModuleMessage.changed(change).wire)
-      }
-      guard services.liveChangesWait else { continue }
-      services.takeLiveChanges()
-      let updates = changedWindows(in: side, besides: nil)
-      if !updates.isEmpty {
-        var change = WireChanged()
-        change.session = number
-        change.updates = updates
-        changes.append(ModuleMessage.changed(change).wire)
-      }
-    }
-    return changes
-  }
-
-  /// The descriptors the module's live sources wait on, in every session.
-  public var liveSourceDescriptors: [Int32] {
-    version >= 2 ? sides.values.flatMap { $0.host.services.liveSourceDescriptors } : []
-  }
-
-  /// The windows of `side` but `key` whose frames changed since the host last got them, as
-  /// updates (§15), now noted as sent.
-  private func changedWindows(in side: Side, besides key: String?) -> [WireUpdate] {
-    // Another window changes with what it shows (a window's view state changes by its own
-    // commands), so its frame is compared and its view state encoded only when that changed.
-    var updates: [WireUpdate] = []
-    for window in side.host.windows {
-      guard let name = side.key(of: window), name != key else { continue }
-      let frame = window.frame
-      guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
-      side.lastSent[name] = frame
-      updates.append(WireUpdate(key: name, frame: frame, text: window.screen.render(frame), state: state))
-    }
-    return updates
-  }
-
-  /// A reply with the timers the module's clock holds that the host has not been told of
-  /// (`timers`, each `at` its time on the session's clock, which is the host's), the ones it no
-  /// longer holds (`cancel`: fired or cancelled), and the windows besides the one asked about
-  /// whose frames changed (`updates`).
-  private func addingTimersAndUpdates(to reply: ModuleMessage, for request: HostMessage) -> ModuleMessage {
-    let side = current
-    let key = Self.key(of: request)
-    let waiting = host.clock.waitingTimers
-    var timers: [WireTimer] = []
-    for timer in waiting where !side.reportedTimers.contains(timer.number) {
-      side.reportedTimers.insert(timer.number)
-      // Whole milliseconds, rounded up: the host's timer is never due before the module's.
-      let whole = timer.due.wholeMilliseconds
-      let at = whole + (timer.due > .milliseconds(whole) ? 1 : 0)
-      timers.append(WireTimer(id: "t\(timer.number)", at: Int(clamping: at)))
-    }
-    let held = Set(waiting.map(\.number))
-    let gone = side.reportedTimers.filter { !held.contains($0) }.sorted()
-    side.reportedTimers.subtract(gone)
-    switch reply {
-    case .result(var result):
-      if !timers.isEmpty { result.timers = timers }
-      if !gone.isEmpty { result.cancel = gone.map { "t\($0)" } }
-      if let key { side.lastSent[key] = result.frame }
-      let updates = changedWindows(in: side, besides: key)
-      if !updates.isEmpty { result.updates = updates }
-      return .result(result)
-    case .ok(var ok):
-      if !timers.isEmpty { ok.timers = timers }
-      if !gone.isEmpty { ok.cancel = gone.map { "t\($0)" } }
-      let updates = changedWindows(in: side, besides: key)
-      if !updates.isEmpty { ok.updates = updates }
-      return .ok(ok)
-    default:
-      return reply
-    }
-  }
-
-  /// The windows the work opened (`opened`: a room window from a home window, each under a new
-  /// key with its screen, document, name and first frame) and the windows of the host's it
-  /// closed (`closed`), §17.
-  private func windowsOpenedAndClosed() throws(CommandError) -> (opened: [WireOpenedWindow], closed: [String]) {
-    let side = current
-    var opened: [WireOpenedWindow] = []
-    for window in host.windows where side.key(of: window) == nil {
-      let key = "k\(window.id.number)"
-      side.keys[key] = window.id
-      let first = try reply(for: window, text: nil, commit: nil)
-      var entry = WireOpenedWindow()
-      entry.key = key
-      entry.screen = window.screen.name
-      entry.document = window.documentName
-      entry.name = window.name
-      entry.frame = first.frame
-      entry.text = first.text
-      entry.state = first.state
-      side.lastSent[key] = window.frame
-      opened.append(entry)
-    }
-    let open = Set(host.windows.map(\.id))
-    let closed = side.keys.filter { !open.contains($0.value) }.map(\.key).sorted()
-    for key in closed {
-      side.keys[key] = nil
-      side.lastSent[key] = nil
-    }
-    return (opened, closed)
-  }
-
-  private func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> WireResult {
-    let state: String
-    do {
-      state = try window.viewStateJSON()
-    } catch {
-      throw CommandError("the view state cannot be encoded: \(error)")
-    }
-    var result = WireResult()
-    result.frame = window.frame
-    result.text = window.screen.render(window.frame)
-    result.state = state
-    result.output = text
-    result.commit = commit
-    return result
-  }
 }

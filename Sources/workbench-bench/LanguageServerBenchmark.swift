@@ -1,5 +1,6 @@
 import BuiltInModules
 import WorkbenchCore
+import WorkbenchLanguageServer
 import WorkbenchScenarios
 
 /// `workbench lsp` as an editor meets it, in process: a scenario of `steps` steps checked again

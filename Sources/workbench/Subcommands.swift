@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchLanguageServer
 import WorkbenchModuleProtocol
 import WorkbenchScenarios
 import WorkbenchShell

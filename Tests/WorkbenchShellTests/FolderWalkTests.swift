@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchLanguageServer
 import WorkbenchScenarios
 import WorkbenchSystem
 import WorkbenchTestSupport

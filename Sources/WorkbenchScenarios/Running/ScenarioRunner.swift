@@ -277,13 +277,13 @@ public struct ScenarioRunner {
   }
 
   /// The line of `file` a step is at: its own, or that of the include or repeat it came from.
-  nonisolated static func position(of step: Step, in file: String) -> Int? {
+  package nonisolated static func position(of step: Step, in file: String) -> Int? {
     position(of: step.location, origin: step.origin, in: file)
   }
 
   /// The line of `file` a step written at `location` is at, through the includes and repeats of
   /// `origin` when it was written in another file.
-  nonisolated static func position(of location: SourceLocation, origin: [String], in file: String) -> Int? {
+  package nonisolated static func position(of location: SourceLocation, origin: [String], in file: String) -> Int? {
     if location.file == file { return location.line }
     for origin in origin {
       guard let place = origin.split(separator: " ").last else { continue }
@@ -478,7 +478,7 @@ public enum SnapshotPaths {
   }
 }
 
-func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
   var time = timespec()
   clock_gettime(CLOCK_MONOTONIC, &time)
   return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
@@ -510,7 +510,7 @@ extension Step {
   }
 
   /// The step on one line, for reports.
-  var summary: String {
+  package var summary: String {
     switch action {
     case .command(let window, let line): return "\(window): \(line)"
     case .host(let line): return "do: \(line)"

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchLanguageServer
 import WorkbenchTestSupport
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarios
 
 /// A run the editor asked for: `workbench.run` (the scenario at a line, to its end) or
 /// `workbench.runTo` (the scenario up to the step at a line), on the file's text as the editor

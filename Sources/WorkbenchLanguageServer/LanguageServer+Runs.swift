@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarios
 import WorkbenchSystem
 
 #if canImport(Glibc)

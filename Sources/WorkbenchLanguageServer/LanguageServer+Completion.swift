@@ -1,0 +1,528 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+import WorkbenchSession
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Completion: step keys, commands, arguments, parameters, includes and frame fields.
+extension LanguageServer {
+  // MARK: Completion
+
+  /// What fits where the cursor is: a window's commands after `NAME: ` in a step, a screen's
+  /// frame fields inside an expectation of that window.
+  func completions(
+    in lines: [String], at position: (line: Int, character: Int), uri: String = "file:///untitled.yaml"
+  ) -> [FrameValue] {
+    guard position.line < lines.count else { return [] }
+    let prefix = Self.prefix(of: lines[position.line], utf16: position.character)
+    // `ste` at the start of a line: a key of the scenario format (a flow's in a flow file);
+    // `  - ex` at the start of a step: a kind of step, or a window of the file.
+    if let typed = Self.keyPrefix(prefix) {
+      let isFlow = lines.contains { $0.hasPrefix("flow:") }
+      let keys = isFlow ? ScenarioLoader.flowKeys : ScenarioLoader.scenarioKeys
+      return keys.filter { $0.hasPrefix(typed) }.map { key in
+        ["label": .string(key), "kind": 14, "insertText": .string(key + ": "), "detail": "a key of the file"]
+      }
+    }
+    if let typed = Self.stepKeyPrefix(prefix) {
+      let windows = Self.windowScreens(in: lines).keys.sorted()
+      return (ScenarioLoader.stepKinds + windows).filter { $0.hasPrefix(typed) }.map { key in
+        [
+          "label": .string(key), "kind": 14, "insertText": .string(key + ": "),
+          "detail": .string(ScenarioLoader.stepKinds.contains(key) ? "a kind of step" : "a command in this window"),
+        ]
+      }
+    }
+    // `${que`: a parameter the text can use here (a flow's, an example row's, `iteration`).
+    if let typed = Self.parameterPrefix(prefix) {
+      return Self.parameters(in: lines, line: position.line).map(\.name).filter { $0.hasPrefix(typed) }.map { name in
+        ["label": .string(name), "kind": 6, "detail": "a parameter"]
+      }
+    }
+    // `- include: flo`: the scenario files beside this one.
+    if let typed = Self.includePrefix(prefix) {
+      return Self.includableFiles(from: Self.path(of: uri)).filter { $0.hasPrefix(typed) }.map { file in
+        ["label": .string(file), "kind": 17, "detail": "a file to include"]
+      }
+    }
+    // `  with: {bo`: a parameter of the flow the step above includes, not given yet.
+    if let typed = Self.withPrefix(prefix), let flow = Self.includedFile(above: position.line, in: lines, uri: uri),
+      let bytes = try? FileSystem.read(flow)
+    {
+      let given = Set(
+        prefix.split(whereSeparator: { "{, ".contains($0) }).compactMap { part in
+          part.firstIndex(of: ":").map { String(part[..<$0]) }
+        })
+      let flowLines = Self.lines(String(decoding: bytes, as: UTF8.self))
+      return Self.parameters(in: flowLines, line: 0).map(\.name).filter { $0.hasPrefix(typed) && !given.contains($0) }
+        .map { name in ["label": .string(name), "kind": 6, "detail": .string("a parameter of \(flow)")] }
+    }
+    let windows = Self.windowScreens(in: lines)
+    // `  - left: que` or `  - do: cl`: the first word of a step's command. (Read by hand, not
+    // with regular expressions: completion runs at every keystroke.)
+    if let step = Self.stepPrefix(prefix) {
+      let screen = step.window == "do" ? nil : windows[step.window]
+      guard step.window == "do" || screen != nil else { return [] }
+      return registry.router.names(forScreen: screen).filter { $0.hasPrefix(step.typed) }.map { name in
+        [
+          "label": .string(name), "kind": 2,
+          "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
+        ]
+      }
+    }
+    // `  - left: sort ti`: an argument of the command, where its values are known (choices,
+    // subcommands, windows, screens, documents).
+    if let step = Self.stepArguments(prefix) {
+      let screen = step.window == "do" ? nil : windows[step.window]
+      guard case .success(let route) = registry.router.route(step.command, screen: screen) else { return [] }
+      var spec = route.spec
+      var words = step.words
+      if !spec.subcommands.isEmpty {
+        guard let first = words.first else {
+          return spec.subcommands.filter { $0.name.hasPrefix(step.typed) }.map {
+            ["label": .string($0.name), "kind": 2, "detail": .string($0.summary)]
+          }
+        }
+        guard let sub = spec.subcommand(named: first) else { return [] }
+        spec = sub
+        words.removeFirst()
+      }
+      guard words.count < spec.arguments.count else { return [] }
+      let argument = spec.arguments[words.count]
+      if case .reference = argument.kind {
+        return identifiers(in: lines, line: position.line, uri: uri, step: step)
+      }
+      let values: [String]
+      switch argument.kind {
+      case .choice(let choices): values = choices
+      case .windowOr(let choices): values = windows.keys.sorted() + choices
+      case .window: values = windows.keys.sorted()
+      case .screen: values = registry.screens.map(\.name)
+      case .document:
+        // After a screen, only the samples of the kind it shows (and the file's own documents).
+        let shown = zip(spec.arguments, words).first { pair in
+          if case .screen = pair.0.kind { return true } else { return false }
+        }.flatMap { registry.screen(named: $0.1)?.documentKind }
+        values =
+          Self.documentNames(in: lines)
+          + registry.sampleDocuments.filter { shown == nil || $0.kind == shown }.map(\.name)
+      default: values = []
+      }
+      return values.filter { $0.hasPrefix(step.typed) }.map { value in
+        ["label": .string(value), "kind": 12, "detail": .string(argument.name)]
+      }
+    }
+    // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
+    // `      left: {viewport: {anc`: a field inside a field, from the window's frame as the steps
+    // before leave it (frames declare only their top-level fields).
+    if let nested = Self.nestedFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line),
+      windows[nested.window] != nil
+    {
+      var value = liveSession(in: lines, line: position.line, uri: uri)?.host.window(named: nested.window)?.frame
+      for key in nested.path { value = value?[key] }
+      if case .list(let items)? = value { value = items.first }
+      guard case .object(let object)? = value else { return [] }
+      return object.members.map(\.key).filter { $0.hasPrefix(nested.typed) }.map { name in
+        ["label": .string(name), "kind": 5, "detail": .string("a field of \(nested.path.joined(separator: "."))")]
+      }
+    }
+    if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
+      guard let screen = windows[field.window], let fields = registry.frameFields(ofScreen: screen) else {
+        return []
+      }
+      return fields.filter { $0.hasPrefix(field.typed) }.map { name in
+        ["label": .string(name), "kind": 5, "detail": .string("a field of \(screen) frames")]
+      }
+    }
+    return []
+  }
+
+  /// The identifiers an argument takes (a book's id), with what each names (its title): read
+  /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
+  /// them, so the documents the scenario declares or loads, and what its steps did to them,
+  /// are what is offered.
+  func identifiers(
+    in lines: [String], line: Int, uri: String, step: (window: String, command: String, words: [String], typed: String)
+  ) -> [FrameValue] {
+    guard let session = liveSession(in: lines, line: line, uri: uri) else { return [] }
+    let typed =
+      (step.window == "do" ? "" : "@\(step.window) ")
+      + ([step.command] + step.words + [step.typed]).joined(separator: " ")
+    let host = session.host
+    let candidates = host.completions(for: typed)
+    let labels = host.completionLabels(for: typed, candidates: candidates)
+    let width = String(candidates.count).count
+    return candidates.enumerated().map { index, candidate in
+      let order = String(index)
+      var members: [(key: String, value: FrameValue)] = [
+        ("label", .string(candidate)), ("kind", 12),
+        ("sortText", .string(String(repeating: "0", count: width - order.count) + order)),
+      ]
+      if let label = labels[candidate] { members.append(("detail", .string(label))) }
+      return .object(FrameObject(members: members))
+    }
+  }
+
+  // MARK: Parameters and includes
+
+  /// A partial key at the very start of a line (`ste`): what is typed.
+  static func keyPrefix(_ prefix: Substring) -> String? {
+    guard let first = prefix.first, first.isLetter, isName(prefix) else { return nil }
+    return String(prefix)
+  }
+
+  /// `  - part` (the cursor in a step's first key, before its colon): what is typed.
+  static func stepKeyPrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
+    let typed = rest.dropFirst().drop { $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
+
+  /// `...${part` at the cursor: what is typed of a parameter's name.
+  static func parameterPrefix(_ prefix: Substring) -> String? {
+    guard let dollar = prefix.lastIndex(of: "$"), prefix[dollar...].hasPrefix("${") else { return nil }
+    let typed = prefix[prefix.index(dollar, offsetBy: 2)...]
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
+
+  /// `  - include: part` at the cursor: what is typed of the path.
+  static func includePrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " || $0 == "-" }
+    guard rest.hasPrefix("include:") else { return nil }
+    let path = rest.dropFirst("include:".count).drop { $0 == " " }
+    guard !path.contains(" ") else { return nil }
+    return String(path)
+  }
+
+  /// `  with: {name: x, part` at the cursor: what is typed of the next key.
+  static func withPrefix(_ prefix: Substring) -> String? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.hasPrefix("with:"), let brace = rest.firstIndex(of: "{") else { return nil }
+    let last = rest[rest.index(after: brace)...].split(separator: ",", omittingEmptySubsequences: false).last ?? ""
+    let typed = last.drop { $0 == " " }
+    guard !typed.contains(":"), typed.isEmpty || isName(typed) else { return nil }
+    return String(typed)
+  }
+
+  /// Every `include:` of `target` in the scenario files beside the open file (the open file as
+  /// the editor has it): the references of an included file.
+  func includes(of target: String, from uri: String, lines: [String]) -> [FrameValue] {
+    let path = Self.path(of: uri)
+    let folder = FileSystem.folder(of: path)
+    var places: [FrameValue] = []
+    let files = [path] + Self.includableFiles(from: path).map { folder + "/" + $0 }
+    for file in files {
+      let text: [String]
+      if file == path {
+        text = lines
+      } else {
+        guard let bytes = try? FileSystem.read(file) else { continue }
+        text = Self.lines(String(decoding: bytes, as: UTF8.self))
+      }
+      for index in text.indices {
+        guard Self.includePath(in: text[index], uri: "file://" + file) == target else { continue }
+        let column = text[index].prefix { $0 == " " || $0 == "-" }.count
+        places.append([
+          "uri": .string("file://" + file), "range": Self.range(in: text, line: index, column: column + 1),
+        ])
+      }
+    }
+    return places
+  }
+
+  /// The file the `include:` on this line or the two above it names, as a path.
+  static func includedFile(above line: Int, in lines: [String], uri: String) -> String? {
+    for index in stride(from: line, through: max(0, line - 2), by: -1) where index < lines.count {
+      if let path = includePath(in: lines[index], uri: uri) { return path }
+    }
+    return nil
+  }
+
+  /// The file an `include:` line names, as a path (relative to the file at `uri`).
+  static func includePath(in line: String, uri: String) -> String? {
+    let rest = line.drop { $0 == " " || $0 == "-" }
+    guard rest.hasPrefix("include:") else { return nil }
+    let named = String(rest.dropFirst("include:".count).drop { $0 == " " }.prefix { $0 != " " && $0 != "#" })
+    guard !named.isEmpty else { return nil }
+    return resolve(named, from: uri)
+  }
+
+  /// A path a file names (`include:`, `file:`), relative to the file at `uri`, made whole.
+  static func resolve(_ named: String, from uri: String) -> String {
+    FileSystem.resolve(named, from: FileSystem.folder(of: path(of: uri)))
+  }
+
+  /// The scenario files under the folder of `path` (four levels deep, snapshot and data folders
+  /// left out), relative to it, the file itself excepted: what an `include:` can name.
+  static func includableFiles(from path: String) -> [String] {
+    let folder = FileSystem.folder(of: path)
+    guard FileSystem.isDirectory(folder) else { return [] }
+    // Four levels down at most, 2,000 files at most: a scenario in a home folder does not walk it.
+    let files = FileSystem.walk(folder, maximumDepth: 4, limit: 2_000).files.filter { file in
+      (file.hasSuffix(".yaml") || file.hasSuffix(".yml")) && file != path && !file.contains("/__snapshots__/")
+        && !file.contains("/data/")
+    }
+    return files.map { String($0.dropFirst(folder.count + 1)) }.sorted()
+  }
+
+  /// The parameters the text at `line` can use, each where it is defined: a flow's `params:`,
+  /// the keys of the scenario's `examples:` rows, and `iteration` inside a `repeat:` (only the
+  /// YAML document `line` is in counts, between `---` lines).
+  static func parameters(in lines: [String], line: Int) -> [(name: String, line: Int, column: Int)] {
+    guard !lines.isEmpty else { return [] }
+    let at = min(max(0, line), lines.count - 1)
+    var start = at
+    while start > 0, !lines[start - 1].hasPrefix("---") { start -= 1 }
+    var end = at
+    while end + 1 < lines.count, !lines[end + 1].hasPrefix("---") { end += 1 }
+    var found: [(name: String, line: Int, column: Int)] = []
+    func add(_ name: Substring, _ index: Int, in text: String) {
+      let trimmed = name.trimmingPrefix(" ")
+      let clean = String(trimmed.prefix { $0 != " " && $0 != "]" && $0 != "}" })
+      guard isName(clean), !found.contains(where: { $0.name == clean }) else { return }
+      let column = text.firstRange(of: clean).map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0
+      found.append((clean, index, column))
+    }
+    var section = ""
+    for index in start...end {
+      let text = lines[index]
+      if let first = text.first, first != " ", first != "#", first != "-" {
+        section = String(text.prefix { $0 != ":" })
+        if section == "params", let open = text.firstIndex(of: "["), let close = text.lastIndex(of: "]"), open < close {
+          for name in text[text.index(after: open)..<close].split(separator: ",") { add(name, index, in: text) }
+        }
+        continue
+      }
+      if section == "params", text.drop(while: { $0 == " " }).hasPrefix("- ") {
+        add(text.drop(while: { $0 == " " }).dropFirst(2), index, in: text)
+      }
+      if section == "examples" {
+        // `- {query: x, count: 1}` rows, or block rows `- query: x` / `  count: 1`.
+        let body = text.drop { $0 == " " || $0 == "-" }
+        let parts = body.hasPrefix("{") ? body.dropFirst().split(separator: ",") : [body]
+        for part in parts {
+          guard let colon = part.firstIndex(of: ":") else { continue }
+          let key = part[..<colon].drop { $0 == " " }
+          if isName(key) { add(key, index, in: text) }
+        }
+      }
+      if index <= at, text.drop(while: { $0 == " " || $0 == "-" }).hasPrefix("repeat:") {
+        add("iteration", index, in: text.replacing("repeat", with: "iteration"))
+      }
+    }
+    return found
+  }
+
+  /// The session as the steps before `line` leave it, run as `run FILE:LINE --shell` runs them
+  /// (kept while the lines before it stay the same, as they do while a word is typed).
+  func liveSession(in lines: [String], line: Int, uri: String) -> WorkbenchSession? {
+    let path = Self.path(of: uri)
+    let key = path + "\u{0}" + lines.prefix(line).joined(separator: "\n")
+    if let kept = completionSession, kept.key == key { return kept.session }
+    // The step being typed is not a whole step yet (`select` needs its id, an expectation its
+    // braces): it stands as a step that changes nothing, so the steps before it run as written.
+    var text = lines
+    if line < text.count {
+      let indent = { (text: String) in text.prefix { $0 == " " }.count }
+      let isItem = { (text: String) in text.drop { $0 == " " }.hasPrefix("- ") }
+      var start = line
+      if !isItem(text[line]) {
+        while start > 0, !(isItem(text[start]) && indent(text[start]) < indent(text[line])) { start -= 1 }
+      }
+      if isItem(text[start]) {
+        for index in start...line { text[index] = "" }
+        text[start] = String(repeating: " ", count: indent(lines[start])) + "- do: windows"
+      } else {
+        text[line] = ""
+      }
+    }
+    // Steps after it may be mid-edit too: without them, if the file does not load with them
+    // (the next top-level key, `examples:` say, is kept).
+    var loaded = try? loader.load(bytes: Array(text.joined(separator: "\n").utf8), path: path)
+    if loaded == nil, line + 1 < text.count {
+      let next = text[(line + 1)...].firstIndex { $0.first.map { $0 != " " && $0 != "#" } ?? false } ?? text.count
+      let shortened = Array(text[...line]) + Array(repeating: "", count: next - line - 1) + Array(text[next...])
+      loaded = try? loader.load(bytes: Array(shortened.joined(separator: "\n").utf8), path: path)
+    }
+    guard let file = loaded, let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }),
+      let opened = try? ScenarioRunner(registry: registry).open(
+        scenario, steps: ScenarioRunner.stepCount(reaching: line, of: path, in: scenario))
+    else { return nil }
+    completionSession?.session.end()
+    completionSession = (key, opened.session)
+    return opened.session
+  }
+
+  /// `      NAME: {key: {part` (the cursor inside a field's own `{...}`): the window, the path
+  /// of fields down to where the cursor is, and what is typed.
+  static func nestedFieldPrefix(_ prefix: Substring) -> (window: String, path: [String], typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard let colon = rest.firstIndex(of: ":"), isName(rest[..<colon]) else { return nil }
+    var path: [String] = []
+    var key = ""
+    var lastKey = ""
+    var depth = 0
+    for character in rest[rest.index(after: colon)...] {
+      switch character {
+      case "{":
+        if depth > 0 { path.append(lastKey) }
+        depth += 1
+        key = ""
+      case "}":
+        depth -= 1
+        if depth > 0, !path.isEmpty { path.removeLast() }
+        key = ""
+      case ",":
+        key = ""
+        lastKey = ""
+      case ":":
+        lastKey = String(key.filter { $0 != " " })
+        key = ""
+      default: key.append(character)
+      }
+      if depth < 0 { return nil }
+    }
+    let typed = key.drop { $0 == " " }
+    guard depth >= 2, !path.isEmpty, typed.isEmpty || isName(typed) else { return nil }
+    return (String(rest[..<colon]), path, String(typed))
+  }
+
+  /// Whether `open ` is in the line, looked for byte by byte.
+  static func containsOpen(_ line: String) -> Bool {
+    let found = line.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard bytes.count >= 5 else { return false }
+      for index in 0...(bytes.count - 5)
+      where bytes[index] == 0x6F && bytes[index + 1] == 0x70 && bytes[index + 2] == 0x65 && bytes[index + 3] == 0x6E
+        && bytes[index + 4] == 0x20
+      {
+        return true
+      }
+      return false
+    }
+    return found ?? line.contains("open ")
+  }
+
+  /// A word of names: letters, digits and `_.-`.
+  static func isName<S: StringProtocol>(_ text: S) -> Bool {
+    !text.isEmpty
+      && text.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)
+      }
+  }
+
+  /// `  - NAME: partial` (the cursor in a step's first word): the window and what is typed.
+  static func stepPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-" else { return nil }
+    let afterDash = rest.dropFirst()
+    guard afterDash.first == " " else { return nil }
+    let item = afterDash.drop { $0 == " " }
+    guard let colon = item.firstIndex(of: ":") else { return nil }
+    let window = item[..<colon]
+    let after = item[item.index(after: colon)...]
+    guard isName(window), after.first == " " else { return nil }
+    let typed = after.drop { $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return (String(window), String(typed))
+  }
+
+  /// `  - NAME: COMMAND WORD... part` (the cursor after a step's command): the window, the
+  /// command, the words typed after it and what is typed of the next.
+  static func stepArguments(_ prefix: Substring) -> (window: String, command: String, words: [String], typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
+    let item = rest.dropFirst().drop { $0 == " " }
+    guard let colon = item.firstIndex(of: ":"), isName(item[..<colon]) else { return nil }
+    let line = item[item.index(after: colon)...]
+    guard line.first == " " else { return nil }
+    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    guard let command = words.first, isName(command), words.count >= 2 || line.last == " " else { return nil }
+    let typed = line.last == " " ? "" : words.last ?? ""
+    let between = Array(words.dropFirst().dropLast(line.last == " " ? 0 : 1))
+    return (String(item[..<colon]), command, between, typed)
+  }
+
+  /// The documents the file declares (`documents:` keys).
+  static func documentNames(in lines: [String]) -> [String] {
+    var names: [String] = []
+    var inDocuments = false
+    for line in lines {
+      let first = line.utf8.first
+      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
+        inDocuments = line.hasPrefix("documents:")
+        continue
+      }
+      guard inDocuments, line.hasPrefix("  "), !line.hasPrefix("   ") else { continue }
+      let key = line.drop { $0 == " " }.prefix { $0 != ":" }
+      if isName(key) { names.append(String(key)) }
+    }
+    return names
+  }
+
+  /// `      NAME: {field: x, part` (the cursor on a key of a flow mapping): the window and what
+  /// is typed of the key.
+  static func flowFieldPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
+    let rest = prefix.drop { $0 == " " }
+    guard let colon = rest.firstIndex(of: ":"), isName(rest[..<colon]) else { return nil }
+    let value = rest[rest.index(after: colon)...].drop { $0 == " " }
+    guard value.first == "{", !value.contains("}") else { return nil }
+    let lastItem = value.split(separator: ",", omittingEmptySubsequences: false).last ?? value
+    let typed = lastItem.drop { $0 == "{" || $0 == " " }
+    guard typed.isEmpty || isName(typed) else { return nil }
+    return (String(rest[..<colon]), String(typed))
+  }
+
+  /// Whether the line is inside an `expect:` block (an `expect:` above it, indented less).
+  static func isInExpectation(_ lines: [String], line: Int) -> Bool {
+    let indent = lines[line].prefix { $0 == " " }.count
+    for index in stride(from: line - 1, through: 0, by: -1) {
+      let text = lines[index]
+      let own = text.prefix { $0 == " " }.count
+      guard own < indent, !text.trimmingPrefix(while: { $0 == " " }).isEmpty else { continue }
+      return text.contains("expect:")
+    }
+    return false
+  }
+
+  /// Each window's screen, as the file names them: under `windows:` (`main: feed account`, or
+  /// `screen: feed` under the name) and in `open SCREEN DOCUMENT NAME` steps. (Read word by
+  /// word, without regular expressions: it runs on every completion of a long file.)
+  static func windowScreens(in lines: [String]) -> [String: String] {
+    var screens: [String: String] = [:]
+    var inWindows = false
+    var pending: String?
+    for line in lines {
+      let first = line.utf8.first
+      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
+        inWindows = line.hasPrefix("windows:")
+        continue
+      }
+      // Most lines are steps that open nothing: only the windows' lines and those with `open`
+      // are split into words.
+      guard inWindows || Self.containsOpen(line) else { continue }
+      let words = line.split(separator: " ", omittingEmptySubsequences: true)
+      if inWindows, let key = words.first, key.hasSuffix(":") {
+        let name = String(key.dropLast())
+        if name == "screen", words.count >= 2, let window = pending {
+          screens[window] = String(words[1])
+        } else if words.count >= 3 {
+          screens[name] = String(words[1])
+        } else if words.count == 1 {
+          pending = name
+        }
+      }
+      // `open SCREEN DOCUMENT NAME` anywhere in a step.
+      if let open = words.firstIndex(of: "open"), open + 3 < words.count {
+        screens[String(words[open + 3])] = String(words[open + 1])
+      }
+    }
+    return screens
+  }
+}

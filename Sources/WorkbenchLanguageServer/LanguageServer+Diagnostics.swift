@@ -1,0 +1,150 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+import WorkbenchSession
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Diagnostics, code lenses and code actions: what `check` says, where the editor shows it.
+extension LanguageServer {
+  // MARK: Diagnostics
+
+  /// Checks the document as `check` would and sends every problem, each at its range.
+  func publishDiagnostics(_ uri: String) {
+    guard let lines = documents[uri] else { return }
+    let path = Self.path(of: uri)
+    var diagnostics: [FrameValue] = []
+    do {
+      let file = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
+      diagnostics = Self.warnings(in: file, lines: lines, path: path)
+    } catch {
+      for problem in error.all {
+        let here = problem.location.file == path
+        let line = here ? max(0, problem.location.line - 1) : 0
+        let range = Self.range(in: lines, line: line, column: here ? problem.location.column : 1)
+        diagnostics.append([
+          "range": range, "severity": 1, "source": "workbench",
+          "message": .string(here ? problem.message : "\(problem.location): \(problem.message)"),
+        ])
+      }
+    }
+    send([
+      "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+      "params": ["uri": .string(uri), "diagnostics": .list(diagnostics + (runFailures[uri] ?? []))],
+    ])
+  }
+
+  // MARK: Running
+
+  /// A lens over each scenario: run it.
+  static func lenses(in lines: [String], uri: String) -> [FrameValue] {
+    lines.enumerated().compactMap { index, line in
+      guard line.hasPrefix("scenario:") else { return nil }
+      let range = Self.range(in: lines, line: index, column: 1)
+      return [
+        "range": range,
+        "command": [
+          "title": "▶ run", "command": .string(runCommand), "arguments": [.string(uri), .integer(index)],
+        ],
+      ]
+    }
+  }
+
+  /// The actions on a line: on a scenario's step, "Run to this step".
+  func codeActions(uri: String, line: Int) -> [FrameValue] {
+    guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line), count > 0 else { return [] }
+    let step = scenario.steps[count - 1]
+    return [
+      [
+        "title": .string("Run to this step (\(count) of \(scenario.steps.count): \(step.summary))"),
+        "command": [
+          "title": "Run to this step", "command": .string(Self.runToCommand),
+          "arguments": [.string(uri), .integer(line)],
+        ],
+      ]
+    ]
+  }
+
+  /// The scenario of the open document holding `line` (0-based), and how many of its steps run
+  /// to reach that line, as `workbench run FILE:LINE --shell` counts them.
+  func scenarioAndSteps(uri: String, line: Int) -> (Scenario, Int)? {
+    guard let lines = documents[uri] else { return nil }
+    let path = Self.path(of: uri)
+    guard let file = try? loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path),
+      let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first
+    else { return nil }
+    return (scenario, ScenarioRunner.stepCount(reaching: line + 1, of: path, in: scenario))
+  }
+
+  /// What runs but is suspicious, as warnings: a window the file declares that no step or
+  /// expectation of its scenario names, and a snapshot step whose golden file is not there yet
+  /// (the step fails until `--update-snapshots` writes it).
+  static func warnings(in file: ScenarioFile, lines: [String], path: String) -> [FrameValue] {
+    var warnings: [FrameValue] = []
+    func warn(_ location: SourceLocation, _ message: String) {
+      guard location.file == path else { return }
+      warnings.append([
+        "range": range(in: lines, line: max(0, location.line - 1), column: location.column), "severity": 2,
+        "source": "workbench", "message": .string(message),
+      ])
+    }
+    var warned: Set<String> = []
+    for scenario in file.scenarios {
+      var named: Set<String> = []
+      var snapshots = 0
+      for step in scenario.steps {
+        switch step.action {
+        case .command(let window, let line):
+          named.insert(window)
+          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
+        case .host(let line):
+          // Any word may name a window here (`open ... NAME`, `focus NAME`, `@NAME ...`).
+          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
+        case .expect(let expectations):
+          for expectation in expectations { named.insert(expectation.window) }
+        case .snapshot(let windows):
+          named.formUnion(windows)
+          snapshots += 1
+          let golden = SnapshotPaths.path(for: scenario, number: snapshots)
+          if !FileSystem.exists(golden) {
+            warn(
+              step.location,
+              "no golden file yet (\(golden)): the step fails until `workbench run --update-snapshots` writes it")
+          }
+        }
+      }
+      for window in scenario.windows where !named.contains(window.name) {
+        // Example rows repeat a scenario: each window is said once.
+        let key = "\(scenario.location.line) \(window.name)"
+        guard warned.insert(key).inserted,
+          let line = lines[min(lines.count, max(0, scenario.location.line - 1))...].firstIndex(where: {
+            $0.hasPrefix("  \(window.name):")
+          })
+        else { continue }
+        warn(
+          SourceLocation(file: path, line: line + 1, column: 3),
+          "window \(window.name) is declared but no step or expectation of this scenario uses it")
+      }
+    }
+    return warnings
+  }
+
+  /// The range of the word a problem's 1-based column points at (in Unicode scalars), in
+  /// UTF-16 code units as LSP counts them.
+  static func range(in lines: [String], line: Int, column: Int) -> FrameValue {
+    let text = line < lines.count ? lines[line] : ""
+    let scalars = Array(text.unicodeScalars)
+    let start = min(max(0, column - 1), scalars.count)
+    var end = start
+    while end < scalars.count, !" \t:,{}[]#".unicodeScalars.contains(scalars[end]) { end += 1 }
+    if end == start { end = scalars.count }
+    func utf16(_ count: Int) -> Int { scalars.prefix(count).reduce(0) { $0 + $1.utf16.count } }
+    return [
+      "start": ["line": .integer(line), "character": .integer(utf16(start))],
+      "end": ["line": .integer(line), "character": .integer(utf16(end))],
+    ]
+  }
+}

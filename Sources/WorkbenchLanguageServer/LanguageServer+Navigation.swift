@@ -1,0 +1,210 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+import WorkbenchSession
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Hover, go to definition, references and document symbols.
+extension LanguageServer {
+  // MARK: Hover, definition, symbols
+
+  /// The word under the cursor, with where it starts and ends (in UTF-16 units).
+  static func word(in line: String, at character: Int) -> (text: String, start: Int, end: Int)? {
+    let units = Array(line.utf16)
+    func isWord(_ unit: UInt16) -> Bool {
+      guard let scalar = Unicode.Scalar(unit) else { return false }
+      return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar)
+    }
+    var start = min(character, units.count)
+    var end = start
+    while start > 0, isWord(units[start - 1]) { start -= 1 }
+    while end < units.count, isWord(units[end]) { end += 1 }
+    guard start < end else { return nil }
+    return (String(decoding: units[start..<end], as: UTF16.self), start, end)
+  }
+
+  /// What the word under the cursor is: a command (its help, as `help COMMAND` gives it in a
+  /// window of that screen), a window (its screen and document), a field of a window's frames.
+  func hover(in lines: [String], at position: (line: Int, character: Int)) -> String? {
+    guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character) else {
+      return nil
+    }
+    let line = lines[position.line]
+    let windows = Self.windowScreens(in: lines)
+    if let step = line.wholeMatch(of: /(\s*-\s+)([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]+).*/) {
+      let commandStart = line.utf16.distance(from: line.startIndex, to: step.3.startIndex)
+      if word.start == commandStart {
+        let window = String(step.2)
+        return help(for: word.text, screen: window == "do" ? nil : windows[window])
+      }
+    }
+    if let screen = windows[word.text] {
+      return "window \(word.text): a \(screen) window"
+        + (registry.screen(named: screen).map { " on a \($0.documentKind) document" } ?? "")
+    }
+    // A field inside a window's expectation: `left: {query: ...}`.
+    if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
+      let screen = windows[String(match.1)], registry.frameFields(ofScreen: screen)?.contains(word.text) == true
+    {
+      let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""
+      return "\(word.text)\(meaning) (a field of \(screen) frames)"
+    }
+    return nil
+  }
+
+  /// `help NAME` as the shell gives it, in a host on this registry with a window of `screen`
+  /// open (so a module's command reads as it does there).
+  func help(for name: String, screen: String?) -> String? {
+    let host = Host(registry: registry, clock: .virtual)
+    if let screen, let shown = registry.screen(named: screen) {
+      _ = try? host.openWindow(
+        screen: shown.name,
+        document: host.documentNames.first { name in
+          host.documentKind(of: name) == shown.documentKind
+        } ?? "")
+    }
+    guard let outputs = try? host.run(line: "help " + name) else { return nil }
+    let text = outputs.compactMap { output -> String? in
+      if case .text(let text) = output { return text }
+      return nil
+    }.joined(separator: "\n")
+    return text.isEmpty ? nil : text
+  }
+
+  /// Where the window under the cursor is declared (under `windows:`, or the step that opens
+  /// it), or the file an `include:` names.
+  func definition(in lines: [String], at position: (line: Int, character: Int), uri: String) -> FrameValue? {
+    guard position.line < lines.count else { return nil }
+    let line = lines[position.line]
+    // `file: data/x.json` under a document: the data file.
+    if let data = line.firstMatch(of: /\bfile:\s*([^\s#]+)/) {
+      return [
+        "uri": .string("file://" + Self.resolve(String(data.1), from: uri)),
+        "range": Self.range(in: [], line: 0, column: 1),
+      ]
+    }
+    if let include = line.wholeMatch(of: /\s*-?\s*include:\s+(\S+)\s*/) {
+      return [
+        "uri": .string("file://" + Self.resolve(String(include.1), from: uri)),
+        "range": Self.range(in: [], line: 0, column: 1),
+      ]
+    }
+    // `${name}`: where the parameter is defined (the flow's `params:`, the first example row that
+    // gives it, the `repeat:` for `iteration`).
+    if let word = Self.word(in: line, at: position.character), word.start >= 2,
+      Array(line.utf16).dropFirst(word.start - 2).prefix(2).elementsEqual("${".utf16),
+      let defined = Self.parameters(in: lines, line: position.line).first(where: { $0.name == word.text })
+    {
+      return ["uri": .string(uri), "range": Self.range(in: lines, line: defined.line, column: defined.column + 1)]
+    }
+    guard let word = Self.word(in: line, at: position.character), Self.windowScreens(in: lines)[word.text] != nil
+    else { return nil }
+    for (index, text) in lines.enumerated() {
+      let declared = text.wholeMatch(of: /\s+([A-Za-z0-9_.-]+):.*/).map { String($0.1) == word.text } ?? false
+      let opened =
+        text.firstMatch(of: /open\s+[A-Za-z0-9_.-]+\s+[A-Za-z0-9_.-]+\s+([A-Za-z0-9_.-]+)/)
+        .map { String($0.1) == word.text } ?? false
+      guard (declared && Self.isUnderWindows(lines, line: index)) || opened else { continue }
+      // The name's column: the last place it stands in an `open` step, else after the indent.
+      let column =
+        opened
+        ? (text.ranges(of: word.text).last.map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0)
+        : text.prefix { $0 == " " }.count
+      return ["uri": .string(uri), "range": Self.range(in: lines, line: index, column: column + 1)]
+    }
+    return nil
+  }
+
+  /// Every place the window under the cursor is named: where it is declared or opened, the
+  /// steps run in it (`- left: ...`), the expectations on it (`left: {...}`) and `@left`.
+  func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
+    if position.line < lines.count, let included = Self.includePath(in: lines[position.line], uri: uri) {
+      return includes(of: included, from: uri, lines: lines)
+    }
+    guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),
+      Self.windowScreens(in: lines)[word.text] != nil
+    else { return [] }
+    var places: [FrameValue] = []
+    for (index, line) in lines.enumerated() {
+      let units = Array(line.utf16)
+      let name = Array(word.text.utf16)
+      var start = 0
+      while start + name.count <= units.count {
+        defer { start += 1 }
+        guard Array(units[start..<(start + name.count)]) == name else { continue }
+        // A whole word: not part of a longer name.
+        let before = start == 0 ? nil : Unicode.Scalar(units[start - 1])
+        let after = start + name.count < units.count ? Unicode.Scalar(units[start + name.count]) : nil
+        let boundary = { (scalar: Unicode.Scalar?) in
+          scalar.map { !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) }
+            ?? true
+        }
+        guard boundary(before), boundary(after) else { continue }
+        places.append([
+          "uri": .string(uri),
+          "range": [
+            "start": ["line": .integer(index), "character": .integer(start)],
+            "end": ["line": .integer(index), "character": .integer(start + name.count)],
+          ],
+        ])
+      }
+    }
+    return places
+  }
+
+  /// Whether the line is a key of the `windows:` section.
+  static func isUnderWindows(_ lines: [String], line: Int) -> Bool {
+    for index in stride(from: line - 1, through: 0, by: -1) where !lines[index].hasPrefix(" ") && !lines[index].isEmpty
+    {
+      return lines[index].hasPrefix("windows:")
+    }
+    return false
+  }
+
+  /// Each scenario of the file (its `scenario:` line) with its steps (the items of `steps:`).
+  static func symbols(in lines: [String]) -> [FrameValue] {
+    var symbols: [FrameValue] = []
+    var current: (name: String, line: Int, steps: [FrameValue])?
+    var stepIndent: Int?
+    func close(until end: Int) {
+      guard let scenario = current else { return }
+      let range: FrameValue = [
+        "start": ["line": .integer(scenario.line), "character": 0],
+        "end": ["line": .integer(max(scenario.line, end)), "character": 0],
+      ]
+      symbols.append([
+        "name": .string(scenario.name), "kind": 5, "range": range, "selectionRange": range,
+        "children": .list(scenario.steps),
+      ])
+      current = nil
+    }
+    for (index, line) in lines.enumerated() {
+      if let match = line.wholeMatch(of: /(?:scenario|flow):\s*(.*)/) {
+        close(until: index - 1)
+        let name = match.1.trimmingPrefix(while: { $0 == "'" || $0 == "\"" })
+        current = (String(name.reversed().drop { $0 == "'" || $0 == "\"" || $0 == " " }.reversed()), index, [])
+        stepIndent = nil
+      } else if line.hasPrefix("steps:") {
+        stepIndent = -1
+      } else if line.hasPrefix("---") {
+        stepIndent = nil
+      } else if let indent = stepIndent, let step = line.wholeMatch(of: /(\s*)-\s+(.+)/) {
+        let own = step.1.count
+        if indent == -1 { stepIndent = own }
+        guard own == stepIndent else { continue }
+        let range = Self.range(in: lines, line: index, column: own + 3)
+        current?.steps.append([
+          "name": .string(String(step.2)), "kind": 6, "range": range, "selectionRange": range,
+        ])
+      } else if !line.hasPrefix(" "), !line.isEmpty, !line.hasPrefix("#") {
+        stepIndent = nil
+      }
+    }
+    close(until: lines.count - 1)
+    return symbols
+  }
+}

@@ -1,0 +1,76 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+import WorkbenchSession
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Text: lines, LSP positions in UTF-16, edits and file URIs.
+extension LanguageServer {
+  // MARK: Text
+
+  static func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// A position from the client: `nil` when it is not there or out of LSP's range (the
+  /// request was refused already), or, `clamping`, with each number brought into that range.
+  static func position(_ value: FrameValue?, clamping: Bool = false) -> (line: Int, character: Int)? {
+    guard var line = value?["line"]?.integerValue, var character = value?["character"]?.integerValue else {
+      return nil
+    }
+    if clamping {
+      line = min(max(0, line), largestNumber)
+      character = min(max(0, character), largestNumber)
+    }
+    guard (0...largestNumber).contains(line), (0...largestNumber).contains(character) else { return nil }
+    return (line, character)
+  }
+
+  /// The part of `line` before `utf16` code units (clamped to the line).
+  static func prefix(of line: String, utf16 count: Int) -> Substring {
+    let units = line.utf16
+    let end = units.index(units.startIndex, offsetBy: min(count, units.count))
+    return line[..<(String.Index(end, within: line) ?? line.endIndex)]
+  }
+
+  /// The lines with the text between two positions replaced (an incremental change). Positions
+  /// past the end are clamped, so a client that is off by one loses nothing but its own edit.
+  static func replacing(
+    _ lines: [String], from start: (line: Int, character: Int), to end: (line: Int, character: Int), with text: String
+  ) -> [String] {
+    var lines = lines.isEmpty ? [""] : lines
+    let first = min(start.line, lines.count - 1)
+    let last = min(max(end.line, first), lines.count - 1)
+    let before = prefix(of: lines[first], utf16: first == start.line ? start.character : lines[first].utf16.count)
+    let endLine = lines[last]
+    let cut = prefix(of: endLine, utf16: last == end.line ? end.character : endLine.utf16.count)
+    let after = endLine[cut.endIndex...]
+    let replaced = Self.lines(String(before) + text + String(after))
+    lines.replaceSubrange(first...last, with: replaced)
+    return lines
+  }
+
+  /// A `file://` URI's path (percent escapes decoded); anything else as it is.
+  static func path(of uri: String) -> String {
+    guard uri.hasPrefix("file://") else { return uri }
+    var bytes: [UInt8] = []
+    let raw = Array(uri.utf8.dropFirst("file://".count))
+    var index = 0
+    while index < raw.count {
+      if raw[index] == UInt8(ascii: "%"), index + 2 < raw.count,
+        let value = UInt8(String(decoding: raw[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        index += 3
+      } else {
+        bytes.append(raw[index])
+        index += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

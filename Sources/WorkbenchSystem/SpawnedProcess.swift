@@ -21,6 +21,8 @@ public final class SpawnedProcess {
     case null
     /// This process's own.
     case inherited
+    /// A file: read from for the input; for an output, created or emptied and written to.
+    case file(String)
   }
 
   /// How the child ended.
@@ -117,6 +119,9 @@ public final class SpawnedProcess {
       case .inherited: break
       case .null:
         posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+      case .file(let path):
+        posix_spawn_file_actions_addopen(
+          &actions, target, path, target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o644)
       case .pipe:
         let ends = try makePipe()
         let (mine, theirs) = target == 0 ? (ends.write, ends.read) : (ends.read, ends.write)
@@ -233,6 +238,19 @@ public final class SpawnedProcess {
     let ended = Termination(waitStatus: status)
     termination = ended
     return ended
+  }
+
+  /// Waits for the child to end, and says the most memory it held (its peak resident size, in
+  /// KB, as the kernel counted it): for measuring a program as a user meets it.
+  public func waitMeasuringMemory() -> (termination: Termination, peakKilobytes: Int) {
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+      guard errno == EINTR else { return (wait(), 0) }
+    }
+    let ended = Termination(waitStatus: status)
+    termination = ended
+    return (ended, Int(usage.ru_maxrss))
   }
 
   /// How the child ended, when it has; `nil` while it runs (does not wait).

@@ -1,3 +1,5 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -68,23 +70,15 @@ func timeProcess(
 func measureProcess(
   _ path: String, _ arguments: [String], output: String = "/dev/null", input: String = "/dev/null", strict: Bool = false
 ) -> (seconds: Double, peakMB: Double)? {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  let argv = ([path] + arguments).map { strdup($0) } + [nil]
-  defer { argv.forEach { free($0) } }
-  var pid: pid_t = 0
   let start = now()
-  guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
-  var status: Int32 = 0
-  var usage = rusage()
-  wait4(pid, &status, 0, &usage)
+  guard
+    let process = try? SpawnedProcess(
+      path, arguments: arguments, input: .file(input), output: .file(output), error: .null)
+  else { return nil }
+  let (termination, peak) = process.waitMeasuringMemory()
   let elapsed = now() - start
-  guard status == 0 || (!strict && (status >> 8) & 0xff == 1) else { return nil }
-  return (elapsed, Double(usage.ru_maxrss) / 1024)
+  guard termination == .exited(0) || (!strict && termination == .exited(1)) else { return nil }
+  return (elapsed, Double(peak) / 1024)
 }
 
 /// The smallest of `count` measurements.

@@ -3,37 +3,54 @@ enum HostCommands {
   /// The host's commands, in the order `help` lists them, each by its name and how to build it:
   /// a command is built the first time it is needed, so a start that runs `open` does not
   /// build the other twenty-three (a test holds each name to its command's).
-  static let table: [(name: String, make: @MainActor @Sendable () -> CommandSpec)] = [
-    ("help", { help.reporting() }), ("modules", { modules.reporting() }), ("documents", { documents.reporting() }),
-    ("open", { open }), ("windows", { windows.reporting() }), ("focus", { focus }), ("close", { close }),
-    ("show", { show.reporting() }), ("frame", { frame.reporting() }), ("state", { state.reporting() }),
-    ("undo", { undo }), ("redo", { redo }), ("clock", { clock.reporting() }), ("settle", { settle }),
-    ("live", { live }), ("relaunch", { relaunch }),
-    ("record", { record.shellOnly("`record` works in the shell; a scenario is a recording already") }),
-    ("restart-module", { restartModule }),
-    ("source", { source.shellOnly("`source` works in the shell; a scenario lists its steps, or includes a flow") }),
-    ("history", { history.reporting().shellOnly("`history` works in the shell, which keeps the lines typed") }),
-    ("set", { set.reporting().shellOnly("`set` changes how the shell prints; a scenario asserts on frames") }),
-    ("watch", { watch.shellOnly("`watch` works at the shell's prompt, where a key stops it") }),
-    (
-      "travel",
-      {
-        travel.reporting().shellOnly(
-          "time travel works in the shell: `workbench run FILE:LINE --shell` opens a scenario at a step")
-      }
-    ),
-    ("quit", { quit.shellOnly("`quit` ends a shell session; a scenario ends after its last step") }),
-    ("exit", { exit.shellOnly("`exit` ends a shell session; a scenario ends after its last step") }),
+  static let table: [Entry] = [
+    .looking("help") { help.reporting() }, .looking("modules") { modules.reporting() },
+    .looking("documents") { documents.reporting() }, .acting("open") { open },
+    .looking("windows") { windows.reporting() }, .acting("focus") { focus }, .acting("close") { close },
+    .looking("show") { show.reporting() }, .looking("frame") { frame.reporting() },
+    .looking("state") { state.reporting() }, .acting("undo") { undo }, .acting("redo") { redo },
+    .acting("clock") { clock.reporting() }, .acting("settle") { settle }, .acting("live") { live },
+    .acting("relaunch") { relaunch },
+    .acting("record") { record.shellOnly("`record` works in the shell; a scenario is a recording already") },
+    .acting("restart-module") { restartModule },
+    .acting("source") {
+      source.shellOnly("`source` works in the shell; a scenario lists its steps, or includes a flow")
+    },
+    .looking("history") {
+      history.reporting().shellOnly("`history` works in the shell, which keeps the lines typed")
+    },
+    .looking("set") { set.reporting().shellOnly("`set` changes how the shell prints; a scenario asserts on frames") },
+    .looking("watch") { watch.shellOnly("`watch` works at the shell's prompt, where a key stops it") },
+    .looking("travel") {
+      travel.reporting().shellOnly(
+        "time travel works in the shell: `workbench run FILE:LINE --shell` opens a scenario at a step")
+    },
+    .acting("quit") { quit.shellOnly("`quit` ends a shell session; a scenario ends after its last step") },
+    .acting("exit") { exit.shellOnly("`exit` ends a shell session; a scenario ends after its last step") },
   ]
+
+  /// One host command: its name, whether it only shows something (a time-travel journal does
+  /// not count such a command as a step), and how to build it.
+  struct Entry: Sendable {
+    let name: String
+    let onlyLooks: Bool
+    let make: @MainActor @Sendable () -> CommandSpec
+
+    static func looking(_ name: String, _ make: @escaping @MainActor @Sendable () -> CommandSpec) -> Entry {
+      Entry(name: name, onlyLooks: true, make: make)
+    }
+
+    static func acting(_ name: String, _ make: @escaping @MainActor @Sendable () -> CommandSpec) -> Entry {
+      Entry(name: name, onlyLooks: false, make: make)
+    }
+  }
 
   /// The host's command names, known without building any command.
   static let names: Set<String> = Set(table.map(\.name))
 
   /// The host's commands that only show something (`clock` without `advance` too): a
-  /// time-travel journal does not count them as steps.
-  static let lookingNames: Set<String> = [
-    "help", "modules", "documents", "windows", "show", "frame", "state", "history", "set", "watch", "travel",
-  ]
+  /// time-travel journal does not count them as steps. Read from the table.
+  static let lookingNames: Set<String> = Set(table.filter(\.onlyLooks).map(\.name))
 
   /// Whether a host command's words only look at the session.
   static func onlyLooks(_ words: [String]) -> Bool {

@@ -104,11 +104,9 @@ struct LanguageServerTests {
     vim.cmd("qa!")
     """
 
-  @Test func diagnosticsAndCompletionReachNeovim() throws {
-    guard let neovim = Self.neovim else {
-      if Self.required { Issue.record("WORKBENCH_REQUIRE_NEOVIM is set, and no Neovim was found") }
-      return
-    }
+  @Test(.enabled(if: neovim != nil || required, "no Neovim is installed (CI sets WORKBENCH_REQUIRE_NEOVIM)"))
+  func diagnosticsAndCompletionReachNeovim() throws {
+    let neovim = try #require(Self.neovim, "WORKBENCH_REQUIRE_NEOVIM is set, and no Neovim was found")
     let folder = makeTemporaryFolder()
     let file = folder + "/shelf.yaml"
     writeTextFile(

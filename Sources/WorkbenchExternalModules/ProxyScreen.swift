@@ -265,7 +265,7 @@ public final class ProxyScreen: ScreenModel {
     screen.take(reply)
     let opened = try adoptWindows(
       opened: reply.opened, closed: reply.closed, on: screen.documentName, session: screen.session, process: process,
-      work: context.host)
+      work: context.session)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
@@ -325,7 +325,7 @@ public final class ProxyScreen: ScreenModel {
   static func runInNoWindow(_ line: String, arguments: FrameValue, process: ModuleProcess, context: CommandContext)
     throws(CommandError) -> CommandOutput
   {
-    let session = process.session(of: context.host.services)
+    let session = process.session(of: context.services)
     var request = CommandRequest()
     request.line = line
     request.arguments = arguments
@@ -342,7 +342,7 @@ public final class ProxyScreen: ScreenModel {
 
   /// Closes every window on a module that stopped.
   static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
-    closeWindows(of: process, in: context.host)
+    closeWindows(of: process, in: context.session)
   }
 
   static func closeWindows(of process: ModuleProcess, in work: any SessionWork) {
@@ -353,7 +353,7 @@ public final class ProxyScreen: ScreenModel {
 
   /// Stops a module that broke the protocol, closes its windows, and says what it did.
   static func protocolViolation(_ what: String, process: ModuleProcess, context: CommandContext) -> CommandError {
-    protocolViolation(what, process: process, work: context.host)
+    protocolViolation(what, process: process, work: context.session)
   }
 
   static func protocolViolation(_ what: String, process: ModuleProcess, work: any SessionWork) -> CommandError {

@@ -94,7 +94,7 @@ enum LedgerCommands {
     _ change: @escaping @MainActor @Sendable (LedgerNetwork, ParsedArguments) -> Void
   ) -> CommandSpec {
     CommandSpec(name, arguments: arguments, summary: summary) { context in
-      change(context.host.services[LedgerNetworkKey.self], context.arguments)
+      change(context.services[LedgerNetworkKey.self], context.arguments)
       return context.window.map { .frame($0.id) } ?? .nothing
     }
   }
@@ -105,7 +105,7 @@ enum LedgerCommands {
     "session", arguments: [sessionChange],
     summary: "Change the app session: signing out collapses navigation in every ledger window; locked hides amounts"
   ) { context in
-    let session = context.host.services[LedgerSessionKey.self]
+    let session = context.services[LedgerSessionKey.self]
     switch context.arguments[sessionChange] {
     case "sign-out": session.change(to: .signedOut)
     case "lock":

@@ -45,7 +45,7 @@ enum LightsCommands {
     let lights = try lightsWindow(context)
     let window = try context.requireWindow()
     let room = context.arguments[roomID]
-    let environment = context.host.screenEnvironment(for: window.documentName)
+    let environment = context.environment(forDocument: window.documentName)
     let document =
       try (window.anyModel as? HomeScreen<LiveMode>)?.document
       ?? (window.anyModel as? HomeScreen<PreviewMode>)?.document
@@ -54,12 +54,12 @@ enum LightsCommands {
     if lights.isPreview {
       let screen = RoomScreen<PreviewMode>(document: document, viewState: RoomViewState(), environment: environment)
       try screen.send(.roomChosen(room))
-      opened = try context.host.openWindow(
+      opened = try context.openWindow(
         screen, screen: "preview-room", document: window.documentName, name: context.arguments[windowName])
     } else {
       let screen = RoomScreen<LiveMode>(document: document, viewState: RoomViewState(), environment: environment)
       try screen.send(.roomChosen(room))
-      opened = try context.host.openWindow(
+      opened = try context.openWindow(
         screen, screen: "room", document: window.documentName, name: context.arguments[windowName])
     }
     return .frame(opened.id)

@@ -5,8 +5,10 @@ public struct CommandContext {
   public let arguments: ParsedArguments
   /// The window the command runs in (`@WINDOW` or the focused one); `nil` when none is open.
   public let window: Window?
-  /// The host, for host-level operations.
-  public let host: Host
+  /// The host, for the host's own commands. A module's command gets what it needs through the
+  /// members below (its window, arguments, the session's services and work, opening a window),
+  /// never the whole host.
+  let host: Host
   /// What the command did that the host needs to know once it returns.
   let effects: CommandEffects
 
@@ -15,6 +17,26 @@ public struct CommandContext {
     self.window = window
     self.host = host
     self.effects = effects
+  }
+
+  /// The session's services (a network, a bridge, the app session), shared by its windows.
+  public var services: SessionServices { host.services }
+
+  /// The session's work outside this window: its documents, a compare-and-swap commit, opening
+  /// and closing windows (what a module process's windows need).
+  public var session: any SessionWork { host }
+
+  /// What a screen on `document` is made with: the session's clock, scheduler and services.
+  public func environment(forDocument document: String) -> ScreenEnvironment {
+    host.screenEnvironment(for: document)
+  }
+
+  /// Opens a window on a screen the command made (a room from a home window), as the command's
+  /// effect: the window is the session's, focused, with its frame shown.
+  public func openWindow<Model: ScreenModel>(
+    _ model: Model, screen: String, document: String, name: String? = nil
+  ) throws(CommandError) -> Window {
+    try host.openWindow(model, screen: screen, document: document, name: name)
   }
 
   /// Asks the session to do something once the command returns (quit, relaunch, record, ask

@@ -181,7 +181,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchLanguageServerTests",
       dependencies: [
-        "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport",
+        "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules",
+        "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module",
       ]
     ),

@@ -67,7 +67,20 @@ extension LanguageServer {
     if let step = Self.stepPrefix(prefix) {
       let screen = step.window == "do" ? nil : windows[step.window]
       guard step.window == "do" || screen != nil else { return [] }
-      return registry.router.names(forScreen: screen).filter { $0.hasPrefix(step.typed) }.map { name in
+      // The resolver's completion, on the windows as the steps before the cursor leave them:
+      // what the shell offers there, and nothing `check` would refuse.
+      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, [step.typed]) {
+        return names.map { name in
+          [
+            "label": .string(name), "kind": 2,
+            "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
+          ]
+        }
+      }
+      let names = registry.router.names(forScreen: screen).filter { name in
+        name.hasPrefix(step.typed) && (!name.contains(".") || step.typed.contains("."))
+      }
+      return names.map { name in
         [
           "label": .string(name), "kind": 2,
           "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
@@ -95,6 +108,11 @@ extension LanguageServer {
       let argument = spec.arguments[words.count]
       if case .reference = argument.kind {
         return identifiers(in: lines, line: position.line, uri: uri, step: step)
+      }
+      if let names = resolverCompletions(
+        in: lines, line: position.line, uri: uri, window: step.window, [step.command] + step.words + [step.typed])
+      {
+        return names.map { ["label": .string($0), "kind": 12, "detail": .string(argument.name)] }
       }
       let values: [String]
       switch argument.kind {
@@ -145,6 +163,18 @@ extension LanguageServer {
   /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
   /// them, so the documents the scenario declares or loads, and what its steps did to them,
   /// are what is offered.
+  /// What the resolver completes for `words` (the last one being typed) in `window` (`do`: a
+  /// step in no window), on the session the steps before `line` leave; `nil` when the file
+  /// cannot be run that far (it is mid-edit), where the spec-only completion stands in.
+  func resolverCompletions(in lines: [String], line: Int, uri: String, window: String, _ words: [String])
+    -> [String]?
+  {
+    guard let session = liveSession(in: lines, line: line, uri: uri) else { return nil }
+    if window != "do", session.host.window(named: window) == nil { return nil }
+    let typed = (window == "do" ? "" : "@\(window) ") + words.joined(separator: " ")
+    return session.host.completions(for: typed)
+  }
+
   func identifiers(
     in lines: [String], line: Int, uri: String, step: (window: String, command: String, words: [String], typed: String)
   ) -> [FrameValue] {

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchScenarioFormat
 import WorkbenchScenarios
 import WorkbenchTestSupport
 
@@ -70,6 +71,45 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 6, character: 19) == ["reading"])
     #expect(complete(server, sent, line: 7, character: 19) == ["latency"])
     #expect(complete(server, sent, line: 8, character: 15) == ["left"])
+  }
+
+  /// A step's command is completed by the resolver, on the windows as the steps before leave
+  /// them: in a catalog window, the host's commands and the catalog's, and no other module's
+  /// (they offered 81 names there, 32 of them commands `check` refuses in that window). A
+  /// qualified name is offered once a dot is typed, and only where it would run.
+  @Test func aWindowsCommandsAreTheOnesThatRunThere() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Commands
+        windows:
+          left: catalog library
+          feed: feed account
+        steps:
+          - left: 
+          - left: ledger.
+          - do: 
+        """)
+    let offered = complete(server, sent, line: 5, character: 12)
+    #expect(offered.contains("select") && offered.contains("open") && offered.contains("sort"), "\(offered)")
+    #expect(!offered.contains { $0.contains(".") }, "\(offered)")
+    #expect(!offered.contains("search") && !offered.contains("append"), "\(offered)")
+    // Each one offered is one `check` takes in that window.
+    let loader = try ScenarioLoader(modules: builtInModules)
+    for name in offered where !["quit", "exit", "record", "source", "history", "set", "watch", "travel"].contains(name)
+    {
+      let text = "scenario: One\nwindows:\n  left: catalog library\nsteps:\n  - left: \(name)\n"
+      do {
+        _ = try loader.load(bytes: Array(text.utf8), path: "one.yaml")
+      } catch {
+        // A command that needs arguments is refused for those, never for its name.
+        #expect(!"\(error.all)".contains("is a command of"), "\(name): \(error.all)")
+        #expect(!"\(error.all)".contains("no command"), "\(name): \(error.all)")
+      }
+    }
+    // `ledger.` in the catalog window: the ledger's commands that would run (in the one feed window).
+    let qualified = complete(server, sent, line: 6, character: 19)
+    #expect(qualified.contains("ledger.search"), "\(qualified)")
+    #expect(!qualified.contains { $0.hasPrefix("editor.") }, "\(qualified)")
   }
 
   /// An id argument offers the ids of the window's document as the steps before the line left

@@ -41,8 +41,17 @@ extension CommandResolver {
       return (directory.windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }, nil, nil)
     }
     guard let nameToken = tokens.first else {
+      // A qualified name is offered once a dot is typed (or with no window), and only where it
+      // would run: its module's window is this one, or the only one of its kind that is open.
       let names = registry.router.names(forScreen: window?.screen).filter { name in
-        name.hasPrefix(partial) && (!name.contains(".") || partial.contains(".") || window == nil)
+        guard name.hasPrefix(partial) else { return false }
+        guard name.contains(".") else { return true }
+        guard partial.contains(".") || window == nil else { return false }
+        let named =
+          (window.map { [CommandToken(text: "@" + $0.label, column: 1)] } ?? []) + [
+            CommandToken(text: name, column: 1)
+          ]
+        return (try? resolve(named, in: directory)) != nil
       }
       return (names, nil, nil)
     }

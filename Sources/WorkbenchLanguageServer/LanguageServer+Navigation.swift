@@ -39,7 +39,7 @@ extension LanguageServer {
       let commandStart = line.utf16.distance(from: line.startIndex, to: step.3.startIndex)
       if word.start == commandStart {
         let window = String(step.2)
-        return help(for: word.text, screen: window == "do" ? nil : windows[window])
+        return help(for: word.text, window: window, screen: window == "do" ? nil : windows[window])
       }
     }
     if let screen = windows[word.text] {
@@ -58,21 +58,8 @@ extension LanguageServer {
 
   /// `help NAME` as the shell gives it, in a host on this registry with a window of `screen`
   /// open (so a module's command reads as it does there).
-  func help(for name: String, screen: String?) -> String? {
-    let host = Host(registry: registry, clock: .virtual)
-    if let screen, let shown = registry.screen(named: screen) {
-      _ = try? host.openWindow(
-        screen: shown.name,
-        document: host.documentNames.first { name in
-          host.documentKind(of: name) == shown.documentKind
-        } ?? "")
-    }
-    guard let outputs = try? host.run(line: "help " + name) else { return nil }
-    let text = outputs.compactMap { output -> String? in
-      if case .text(let text) = output { return text }
-      return nil
-    }.joined(separator: "\n")
-    return text.isEmpty ? nil : text
+  func help(for name: String, window: String, screen: String?) -> String? {
+    try? CommandHelp(registry: registry).text(for: name, in: screen.map { (window, $0) })
   }
 
   /// Where the window under the cursor is declared (under `windows:`, or the step that opens

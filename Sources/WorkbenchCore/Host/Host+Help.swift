@@ -11,35 +11,59 @@ extension Host {
   }
 
   func helpOverview(for window: Window?) -> String {
+    CommandHelp(registry: registry).overview(screen: window?.screen)
+  }
+
+  func helpText(for name: String, in window: Window?) throws(CommandError) -> String {
+    try CommandHelp(registry: registry).text(for: name, in: window.map { ($0.label, $0.screen.name) })
+  }
+}
+
+/// Help for commands, as a value made from the modules' registration: what `help` prints in a
+/// window, and what an editor shows when the cursor is on a command, with no session needed.
+@MainActor
+public struct CommandHelp {
+  let registry: ModuleRegistry
+
+  /// Help from the commands `registry` holds.
+  public init(registry: ModuleRegistry) { self.registry = registry }
+
+  /// Every command, the host's first, then each module's (`help` with no name), for a window
+  /// showing `screen` (`nil`: none is open).
+  public func overview(screen: ScreenKind?) -> String {
     var lines = ["Host commands:"]
-    lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }
-    for manifest in manifests {
-      let commands = (moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
+    lines += HostCommands.all.flatMap { Host.helpRow($0.usage, $0.summary) }
+    for manifest in registry.manifests {
+      let commands = (registry.moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
       guard !commands.isEmpty else { continue }
-      let here = window?.screen.module == manifest.name ? " (in this window)" : ""
+      let here = screen?.module == manifest.name ? " (in this window)" : ""
       lines.append("")
       lines.append("\(manifest.name) commands\(here), also typed as \(manifest.name).NAME:")
-      lines += commands.flatMap { Self.helpRow($0.usage, $0.summary) }
+      lines += commands.flatMap { Host.helpRow($0.usage, $0.summary) }
     }
     lines.append("")
     lines.append("Put @WINDOW in front of a command to run it in another window. `help COMMAND` for more.")
     return lines.joined(separator: "\n")
   }
 
-  func helpText(for name: String, in window: Window?) throws(CommandError) -> String {
+  /// `help NAME` in `window` (its label and the screen it shows; `nil`: no window is open): the
+  /// usage, summary, details, arguments and subcommands, and where it runs when not here.
+  public func text(for name: String, in window: (label: String, screen: String)?) throws(CommandError) -> String {
     let spec: CommandSpec
     let typed: String
     var note: String?
-    switch router.route(name, screen: window?.screen.name) {
+    switch registry.router.route(name, screen: window?.screen) {
     case .success(let route):
       spec = route.spec
       typed = route.module.map { "\($0).\(route.spec.name)" } ?? name
     case .failure(.otherModules(let name, let owners)):
       // Help explains a command wherever it is asked for, and says where it runs.
-      guard let found = moduleCommands[owners[0]]?[name] else { throw CommandError("no command '\(name)'") }
+      guard let found = registry.moduleCommands[owners[0]]?[name] else {
+        throw CommandError("no command '\(name)'")
+      }
       spec = found
       typed = "\(owners[0]).\(name)"
-      let here = window.map { "window \($0.label) shows \($0.screen.name)" } ?? "no window is open"
+      let here = window.map { "window \($0.label) shows \($0.screen)" } ?? "no window is open"
       note =
         "(a command of \(owners.joined(separator: ", ")), and \(here): run it in such a window, or as "
         + owners.map { "\($0).\(name)" }.joined(separator: " or ") + ")"
@@ -62,7 +86,7 @@ extension Host {
     if !spec.subcommands.isEmpty {
       lines += ["", "subcommands:"]
       for sub in spec.subcommands {
-        lines += Self.helpRow("\(spec.name) \(sub.usage)", sub.summary)
+        lines += Host.helpRow("\(spec.name) \(sub.usage)", sub.summary)
         lines += sub.arguments.filter { !$0.help.isEmpty }.map { "      " + $0.usage.padded(to: 16) + $0.help }
       }
     }

@@ -33,7 +33,7 @@ for target in "${targets[@]}"; do
     ! -name '*-bomb.yaml' -exec cp {} "$corpus/" \; 2>/dev/null || true
   log=.build/fuzz/$target.log
   printf '%-20s ' "$target"
-  if WORKBENCH_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$binary" -max_total_time="$seconds" \
+  if WORKBENCH_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=Fuzz/lsan.supp "$binary" -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=2048 -dict="$dict" -print_final_stats=1 \
     -artifact_prefix=.build/fuzz/artifacts/"$target"- "$corpus" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -58,24 +58,6 @@ enum EditorCommands {
     return .text(text.isEmpty ? "(no lines)" : text.joined(separator: "\n"))
   }
 
-  /// The save use case: saved, rejected by validation, or conflicted.
-  @MainActor static func save(_ screen: EditorScreen, context: CommandContext, overriding: Bool) throws(CommandError) {
-    let (document, result) = screen.prepareSave(overriding: overriding)
-    switch result {
-    case .saved:
-      guard let document else { return }
-      try context.commit(document, summary: "save '\(document.title)'")
-      screen.sessionEnded()
-    case .rejected(let reason):
-      throw CommandError("not saved: \(reason)")
-    case .conflicted(let base, let current):
-      throw CommandError(
-        "not saved: the document moved to revision \(current) since this draft started from revision \(base); "
-          + "your draft is kept: `resolve diff` to compare, `resolve keep` to save yours over it, "
-          + "`resolve take` to drop yours")
-    }
-  }
-
   static let save = DraftCommands.save(
     screens: screens, summary: "Save the draft: saved, rejected (with the reason) or conflicted (draft kept)")
 
@@ -97,7 +79,7 @@ enum EditorCommands {
       let lines = ["--- revision \(screen.revision) (theirs)", "+++ your draft"] + screen.conflictDiff()
       return .text(lines.joined(separator: "\n"))
     case "keep":
-      try save(screen, context: context, overriding: true)
+      try screen.save(context, overriding: true)
     default:
       screen.sessionEnded()
     }

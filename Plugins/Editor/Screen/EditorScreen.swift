@@ -170,7 +170,27 @@ public final class EditorScreen: ActionHandling, UnsavedWork {
   }
 
   public func saveUnsavedWork(_ context: CommandContext) throws(CommandError) {
-    try EditorCommands.save(self, context: context, overriding: false)
+    try save(context, overriding: false)
+  }
+
+  /// The save use case: saved (committed, and the draft ends), rejected by validation, or
+  /// conflicted (the draft is kept, and the error says how to resolve it). `overriding` saves
+  /// over a newer revision (`resolve keep`).
+  public func save(_ context: CommandContext, overriding: Bool) throws(CommandError) {
+    let (document, result) = prepareSave(overriding: overriding)
+    switch result {
+    case .saved:
+      guard let document else { return }
+      try context.commit(document, summary: "save '\(document.title)'")
+      sessionEnded()
+    case .rejected(let reason):
+      throw CommandError("not saved: \(reason)")
+    case .conflicted(let base, let current):
+      throw CommandError(
+        "not saved: the document moved to revision \(current) since this draft started from revision \(base); "
+          + "your draft is kept: `resolve diff` to compare, `resolve keep` to save yours over it, "
+          + "`resolve take` to drop yours")
+    }
   }
 
   public func discardUnsavedWork() { sessionEnded() }

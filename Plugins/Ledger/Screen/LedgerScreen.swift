@@ -132,9 +132,9 @@ public final class LedgerScreen: ActionHandling {
     case .detailOpened(let id): try push(.detail(id))
     case .linkFollowed(let link): try follow(link)
     case .backTapped: try back()
-    case .disputeStarted: try dispute("start", reason: nil)
-    case .disputeReasonGiven(let reason): try dispute("reason", reason: reason)
-    case .disputeSubmitted: try dispute("submit", reason: nil)
+    case .disputeStarted: try dispute(.start)
+    case .disputeReasonGiven(let reason): try dispute(.reason(reason))
+    case .disputeSubmitted: try dispute(.submit)
     case .moneySent(let amount, let request, let recipient):
       let sent = try prepareSend(amount: amount, request: request, recipient: recipient)
       return DocumentChange(sent, summary: "send money")
@@ -256,19 +256,35 @@ public final class LedgerScreen: ActionHandling {
     if case .dispute? = viewState.path.popLast() { viewState.dispute = nil }
   }
 
-  private func dispute(_ step: String, reason: String?) throws(CommandError) {
+  /// A step of the dispute flow, as the commands ask for it.
+  private enum DisputeStep {
+    case start
+    case reason(String)
+    case submit
+
+    /// The subcommand that asks for it, for messages.
+    var name: String {
+      switch self {
+      case .start: "start"
+      case .reason: "reason"
+      case .submit: "submit"
+      }
+    }
+  }
+
+  private func dispute(_ step: DisputeStep) throws(CommandError) {
     guard case .detail(let id)? = viewState.path.first else {
       throw CommandError("open a transaction first (`detail ID`)")
     }
     switch (step, viewState.dispute?.step) {
-    case ("start", nil):
+    case (.start, nil):
       viewState.path = [.detail(id), .dispute(id)]
       viewState.dispute = DisputeFlow(transactionID: id, step: .choosingReason, reason: nil)
-    case ("reason", .choosingReason?), ("reason", .reviewing?):
-      guard let reason, !reason.allSatisfy(\.isWhitespace) else { throw CommandError("say why: dispute reason TEXT") }
+    case (.reason(let reason), .choosingReason?), (.reason(let reason), .reviewing?):
+      guard !reason.allSatisfy(\.isWhitespace) else { throw CommandError("say why: dispute reason TEXT") }
       viewState.dispute?.reason = reason
       viewState.dispute?.step = .reviewing
-    case ("submit", .reviewing?):
+    case (.submit, .reviewing?):
       let asked: FrameValue = ["transaction": .integer(id), "reason": FrameValue(viewState.dispute?.reason)]
       if let problem = network.admit("network.dispute", in: factScope, asked: asked, facts: facts) {
         throw CommandError("the dispute was not submitted: \(problem); submit again")
@@ -276,7 +292,7 @@ public final class LedgerScreen: ActionHandling {
       viewState.dispute?.step = .submitted
     default:
       let now = viewState.dispute?.step.rawValue ?? "not started"
-      throw CommandError("the dispute is \(now): `dispute \(step)` does not apply")
+      throw CommandError("the dispute is \(now): `dispute \(step.name)` does not apply")
     }
   }
 

@@ -47,16 +47,11 @@ extension CommandResolver {
         guard name.hasPrefix(partial) else { return false }
         guard name.contains(".") else { return true }
         guard partial.contains(".") || window == nil else { return false }
-        let named =
-          (window.map { [CommandToken(text: "@" + $0.label, column: 1)] } ?? []) + [
-            CommandToken(text: name, column: 1)
-          ]
-        return (try? resolve(named, in: directory)) != nil
+        return (try? resolve([CommandToken(text: name, column: 1)], in: directory, window: window?.label)) != nil
       }
       return (names, nil, nil)
     }
-    let named = window.map { [CommandToken(text: "@" + $0.label, column: 1), nameToken] } ?? [nameToken]
-    guard var resolved = try? resolve(named, in: directory) else { return nil }
+    guard var resolved = try? resolve([nameToken], in: directory, window: window?.label) else { return nil }
     var position = tokens.count - 1
     if !resolved.spec.subcommands.isEmpty {
       // The first word picks a subcommand; the words after it are that subcommand's.

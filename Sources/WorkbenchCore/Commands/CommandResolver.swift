@@ -38,8 +38,11 @@ public struct CommandResolver {
   /// window it runs in and the subcommand its first word picks.
   ///
   /// - Throws: `CommandError` saying why, at the column of the word it is about.
-  public func resolve(_ tokens: [CommandToken], in directory: some WindowDirectory) throws(CommandError)
-    -> ResolvedCommand
+  ///
+  /// - Parameter named: the window to run in when the words do not name one (`@NAME`): a
+  ///   scenario step's window, given as a value rather than written into the command.
+  public func resolve(_ tokens: [CommandToken], in directory: some WindowDirectory, window named: String? = nil)
+    throws(CommandError) -> ResolvedCommand
   {
     var rest = tokens[...]
     let window: DirectoryWindow?
@@ -49,6 +52,11 @@ public struct CommandResolver {
       }
       window = target
       rest = rest.dropFirst()
+    } else if let named {
+      guard let target = directory.findWindow(named: named) else {
+        throw CommandError(directory.missingWindowMessage(named), column: 1)
+      }
+      window = target
     } else {
       window = directory.focusedWindow
     }

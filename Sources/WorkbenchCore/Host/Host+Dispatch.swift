@@ -60,13 +60,12 @@ extension Host {
     commands: [[CommandToken]], in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) -> [[CommandToken]] {
-    for (index, var tokens) in commands.enumerated() {
-      if let window, tokens.windowPrefix.window == nil {
-        tokens.insert(CommandToken(text: "@" + window, column: 1), at: 0)
-      }
+    for (index, tokens) in commands.enumerated() {
       let request: SessionRequest?
       do {
-        let result = try runReporting(tokens)
+        // In `window` unless the command names one itself: the window is given to the
+        // resolver as a value, not written into the command as a word.
+        let result = try runReporting(tokens, in: tokens.windowPrefix.window == nil ? window : nil)
         request = result.request
         try handle(result)
       } catch {
@@ -89,12 +88,12 @@ extension Host {
   }
 
   /// Runs one tokenized command, and says whether it reports.
-  func runReporting(_ tokens: [CommandToken]) throws(CommandError) -> CommandResult {
+  func runReporting(_ tokens: [CommandToken], in window: String? = nil) throws(CommandError) -> CommandResult {
     let resolved: ResolvedCommand
     let arguments: ParsedArguments
     let directory = self.directory
     do {
-      resolved = try resolver.resolve(tokens, in: directory)
+      resolved = try resolver.resolve(tokens, in: directory, window: window)
     } catch {
       var usage = error
       usage.isUsageError = true

@@ -167,7 +167,7 @@ extension ModuleSession {
       let document = window.documentName
       let before = host.document(named: document)?.revision
       var text: String? = nil
-      for output in try host.run(line: "@\(window.id.number) " + request.line) {
+      for output in try host.run(line: request.line, in: String(window.id.number)) {
         if case .text(let value) = output { text = value }
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil

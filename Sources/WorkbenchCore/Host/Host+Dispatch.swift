@@ -4,15 +4,18 @@ extension Host {
   /// - Returns: what each command produced.
   /// - Throws: `CommandError` (with the column it is about) for the first command that fails;
   ///   commands before it have run.
-  public func run(line: String) throws(CommandError) -> [CommandOutput] {
-    try results(line: line).map(\.output)
+  ///
+  /// - Parameter window: the window the commands run in unless one names another (`@NAME`);
+  ///   the focused one when `nil`.
+  public func run(line: String, in window: String? = nil) throws(CommandError) -> [CommandOutput] {
+    try results(line: line, in: window).map(\.output)
   }
 
-  /// Runs every command on a line as `run(line:)` does; each command's result, with what it
+  /// Runs every command on a line as `run(line:in:)` does; each command's result, with what it
   /// asked of the session.
-  public func results(line: String) throws(CommandError) -> [CommandResult] {
+  public func results(line: String, in window: String? = nil) throws(CommandError) -> [CommandResult] {
     var results: [CommandResult] = []
-    try run(line: line, in: nil, continuingAfter: nil) { result throws(CommandError) in results.append(result) }
+    try run(line: line, in: window, continuingAfter: nil) { result throws(CommandError) in results.append(result) }
     return results
   }
 

@@ -179,6 +179,13 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "WorkbenchExternalModulesTests",
+      dependencies: [
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
+        "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
+      ]
+    ),
+    .testTarget(
       name: "WorkbenchLanguageServerTests",
       dependencies: [
         "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules",

@@ -196,7 +196,7 @@ struct FixtureModule: FeatureModule {
         let window = try context.requireWindow()
         // `weigh UNIT` asks the scale a question (the unit): the reading answers it.
         let unit = context.arguments[FixtureArguments.unit]
-        let reading = context.host.services.facts.value(
+        let reading = context.services.facts.value(
           of: "scale.reading", in: "window \(window.id.number)", asked: unit.map { ["unit": .string($0)] }
         ) {
           .integer(getenv("WORKBENCH_FIXTURE_SCALE").flatMap { Int(String(cString: $0)) } ?? Int(getpid()))
@@ -209,7 +209,7 @@ struct FixtureModule: FeatureModule {
         "wall-later", summary: "a switch at the wall, a moment from now (seen by a live source)",
         scope: .window(screens: ["tally"])
       ) { context in
-        WallSwitch.of(context.host.services).switchLater()
+        WallSwitch.of(context.services).switchLater()
         return .frame(try context.requireWindow().id)
       })
     registrar.command(

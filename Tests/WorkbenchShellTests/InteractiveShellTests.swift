@@ -9,10 +9,7 @@ import WorkbenchTestSupport
 @Suite(.serialized) struct InteractiveShellTests {
   /// A terminal of this test's own: workspace and history in `folder`, no colour, no inputrc.
   static func environment(_ folder: String, inputrc: String = "/dev/null") -> [String: String?] {
-    [
-      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-      "INPUTRC": inputrc,
-    ]
+    PseudoTerminalSession.environment(folder, inputrc: inputrc)
   }
 
   @Test func promptCompletionInterruptAndEndOfInput() throws {

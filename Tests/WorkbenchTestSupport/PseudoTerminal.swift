@@ -147,3 +147,21 @@ public final class PseudoTerminalSession {
     }
   }
 }
+
+/// The monotonic clock in milliseconds, for tests that bound how long something took.
+public func monotonicMilliseconds() -> Int {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+}
+
+extension PseudoTerminalSession {
+  /// The environment of a shell started on a pseudo-terminal in a test: its state and data
+  /// under `folder`, a plain xterm, no colour, and readline's settings from `inputrc`.
+  public static func environment(_ folder: String, inputrc: String = "/dev/null") -> [String: String?] {
+    [
+      "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
+      "INPUTRC": inputrc,
+    ]
+  }
+}

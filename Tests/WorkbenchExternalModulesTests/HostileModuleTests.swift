@@ -149,9 +149,3 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("\n    loading the phrase module\n    Traceback: SyntaxError: invalid syntax"))
   }
 }
-
-func monotonicMilliseconds() -> Int {
-  var time = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &time)
-  return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
-}

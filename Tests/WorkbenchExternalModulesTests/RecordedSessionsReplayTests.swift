@@ -20,7 +20,7 @@ struct RecordedSessionsReplayTests {
     var random = SplitMix64(seed: seed)
     let folder = makeTemporaryFolder()
     let recording = folder + "/session.yaml"
-    let environment = InteractiveShellTests.environment(folder)
+    let environment = PseudoTerminalSession.environment(folder)
     let session = try #require(
       PseudoTerminalSession(arguments: ["-w", ":memory:", "-m", module], environment: environment))
     let prompt = "c countdown:egg> "

@@ -14,15 +14,17 @@ import WorkbenchSystem
 /// What a subcommand is run with: the words after its name, and the built-in modules the
 /// program keeps (`--without-builtin` left the others out; their names go to workers).
 @MainActor struct Invocation {
+  /// The subcommand's name, for its messages.
+  var command: String
   var words: [String]
   var builtIns: [any FeatureModule]
   var builtInsLeftOut: [String]
 
   /// The words as options of `table`, applied to `target`, and the operands; `nil` after a
   /// usage error, said on standard error.
-  func parse<Target>(
-    _ table: [ProgramOption<Target>], into target: inout Target, command: String, operands allowed: Bool = true
-  ) -> [String]? {
+  func parse<Target>(_ table: [ProgramOption<Target>], into target: inout Target, operands allowed: Bool = true)
+    -> [String]?
+  {
     do throws(ProgramUsageError) {
       let operands = try ProgramOptionParser.parse(words, options: table, into: &target)
       if !allowed, let operand = operands.first {
@@ -33,6 +35,13 @@ import WorkbenchSystem
       StandardStreams.error("workbench \(command): \(error.message)\nTry `workbench \(command) --help`.\n")
       return nil
     }
+  }
+
+  /// For a subcommand whose only option is `-m PATH`: `body` gets its operands and the modules.
+  func withModuleOption(_ body: ([String], [any FeatureModule]) -> ExitCode) -> ExitCode {
+    var options = ModulePaths()
+    guard let operands = parse(ModulePaths.options, into: &options) else { return .usage }
+    return withModules(options.paths) { body(operands, $0) }
   }
 
   /// Runs `body` with the built-in modules and the external ones at `paths`, and ends the
@@ -117,7 +126,7 @@ enum Subcommands {
         options: Interface.options(ReportOptions.all)
       ) { invocation in
         var options = ReportOptions()
-        guard let folders = invocation.parse(ReportOptions.all, into: &options, command: "report") else {
+        guard let folders = invocation.parse(ReportOptions.all, into: &options) else {
           return .usage
         }
         options.folders = folders
@@ -127,25 +136,13 @@ enum Subcommands {
         "diff", synopsis: "diff A B [-m PATH]...",
         summary: "compare two runs (trace folders, or scenario files run first) and name the first step that differs",
         details: TraceDiff.details, options: Interface.options(ModulePaths.options), takesScenarioFiles: true
-      ) { invocation in
-        var options = ModulePaths()
-        guard let operands = invocation.parse(ModulePaths.options, into: &options, command: "diff") else {
-          return .usage
-        }
-        return invocation.withModules(options.paths) { TraceDiff.run(operands, modules: $0) }
-      },
+      ) { $0.withModuleOption(TraceDiff.run) },
       Subcommand(
         "check", synopsis: "check PATH... [-m PATH]...",
         summary: "load and check scenario files without running them",
         details: "exit codes: 0 every file loaded, 2 a file has errors (each said at its file:line:column)",
         options: Interface.options(ModulePaths.options), takesScenarioFiles: true
-      ) { invocation in
-        var options = ModulePaths()
-        guard let files = invocation.parse(ModulePaths.options, into: &options, command: "check") else {
-          return .usage
-        }
-        return invocation.withModules(options.paths) { ScenarioCommand.check(files, modules: $0) }
-      },
+      ) { $0.withModuleOption(ScenarioCommand.check) },
       Subcommand(
         "lsp", synopsis: "lsp [-w FILE] [-m PATH]...",
         summary: "serve the Language Server Protocol on standard input and output, for editors (docs/editors.md)",
@@ -156,7 +153,7 @@ enum Subcommands {
         options: Interface.options(ReferenceOptions.options)
       ) { invocation in
         var options = ReferenceOptions()
-        guard invocation.parse(ReferenceOptions.options, into: &options, command: "reference", operands: false) != nil
+        guard invocation.parse(ReferenceOptions.options, into: &options, operands: false) != nil
         else { return .usage }
         if options.protocolSchema {
           StandardStreams.write(ProtocolSchema.text, to: STDOUT_FILENO)
@@ -261,7 +258,7 @@ enum Subcommands {
   /// said on standard error (the editor's log) and left out.
   static func languageServer(_ invocation: Invocation) -> ExitCode {
     var options = LanguageServerOptions()
-    guard invocation.parse(LanguageServerOptions.options, into: &options, command: "lsp", operands: false) != nil else {
+    guard invocation.parse(LanguageServerOptions.options, into: &options, operands: false) != nil else {
       return .usage
     }
     let paths = options.paths
@@ -290,7 +287,7 @@ enum Subcommands {
   /// the list of them.
   static func diagram(_ invocation: Invocation) -> ExitCode {
     var options = DiagramOptions()
-    guard let operands = invocation.parse(DiagramOptions.options, into: &options, command: "diagram") else {
+    guard let operands = invocation.parse(DiagramOptions.options, into: &options) else {
       return .usage
     }
     return invocation.withModules(options.paths) { modules in

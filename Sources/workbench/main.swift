@@ -85,7 +85,8 @@ if let (subcommand, rest) = subcommand(of: arguments) {
     print(subcommand.help, terminator: "")
     exit(ExitCode.success.code)
   }
-  let invocation = Invocation(words: rest, builtIns: chosenBuiltIns, builtInsLeftOut: builtInsLeftOut)
+  let invocation = Invocation(
+    command: subcommand.name, words: rest, builtIns: chosenBuiltIns, builtInsLeftOut: builtInsLeftOut)
   exit(subcommand.run(invocation).code)
 }
 if wantsHelp(arguments) {

@@ -161,6 +161,12 @@ let package = Package(
       ],
       exclude: ["Broken"]
     ),
+    .testTarget(
+      name: "WorkbenchScenarioFormatTests",
+      dependencies: ["WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport"]),
+    .testTarget(
+      name: "WorkbenchSessionTests",
+      dependencies: ["WorkbenchSession", "WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules"]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore", "WorkbenchTestSupport"]),

@@ -29,7 +29,7 @@ extension LanguageServer {
       }
     }
     if let typed = Self.stepKeyPrefix(prefix) {
-      let windows = Self.windowScreens(in: lines).keys.sorted()
+      let windows = self.windows(in: lines, uri: uri, line: position.line).keys.sorted()
       return (ScenarioLoader.stepKinds + windows).filter { $0.hasPrefix(typed) }.map { key in
         [
           "label": .string(key), "kind": 14, "insertText": .string(key + ": "),
@@ -61,7 +61,7 @@ extension LanguageServer {
       return Self.parameters(in: flowLines, line: 0).map(\.name).filter { $0.hasPrefix(typed) && !given.contains($0) }
         .map { name in ["label": .string(name), "kind": 6, "detail": .string("a parameter of \(flow)")] }
     }
-    let windows = Self.windowScreens(in: lines)
+    let windows = self.windows(in: lines, uri: uri, line: position.line).mapValues(\.screen)
     // `  - left: que` or `  - do: cl`: the first word of a step's command. (Read by hand, not
     // with regular expressions: completion runs at every keystroke.)
     if let step = Self.stepPrefix(prefix) {
@@ -424,21 +424,6 @@ extension LanguageServer {
     return (String(rest[..<colon]), path, String(typed))
   }
 
-  /// Whether `open ` is in the line, looked for byte by byte.
-  static func containsOpen(_ line: String) -> Bool {
-    let found = line.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      guard bytes.count >= 5 else { return false }
-      for index in 0...(bytes.count - 5)
-      where bytes[index] == 0x6F && bytes[index + 1] == 0x70 && bytes[index + 2] == 0x65 && bytes[index + 3] == 0x6E
-        && bytes[index + 4] == 0x20
-      {
-        return true
-      }
-      return false
-    }
-    return found ?? line.contains("open ")
-  }
-
   /// A word of names: letters, digits and `_.-`.
   static func isName<S: StringProtocol>(_ text: S) -> Bool {
     !text.isEmpty
@@ -519,40 +504,5 @@ extension LanguageServer {
       return text.contains("expect:")
     }
     return false
-  }
-
-  /// Each window's screen, as the file names them: under `windows:` (`main: feed account`, or
-  /// `screen: feed` under the name) and in `open SCREEN DOCUMENT NAME` steps. (Read word by
-  /// word, without regular expressions: it runs on every completion of a long file.)
-  static func windowScreens(in lines: [String]) -> [String: String] {
-    var screens: [String: String] = [:]
-    var inWindows = false
-    var pending: String?
-    for line in lines {
-      let first = line.utf8.first
-      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
-        inWindows = line.hasPrefix("windows:")
-        continue
-      }
-      // Most lines are steps that open nothing: only the windows' lines and those with `open`
-      // are split into words.
-      guard inWindows || Self.containsOpen(line) else { continue }
-      let words = line.split(separator: " ", omittingEmptySubsequences: true)
-      if inWindows, let key = words.first, key.hasSuffix(":") {
-        let name = String(key.dropLast())
-        if name == "screen", words.count >= 2, let window = pending {
-          screens[window] = String(words[1])
-        } else if words.count >= 3 {
-          screens[name] = String(words[1])
-        } else if words.count == 1 {
-          pending = name
-        }
-      }
-      // `open SCREEN DOCUMENT NAME` anywhere in a step.
-      if let open = words.firstIndex(of: "open"), open + 3 < words.count {
-        screens[String(words[open + 3])] = String(words[open + 1])
-      }
-    }
-    return screens
   }
 }

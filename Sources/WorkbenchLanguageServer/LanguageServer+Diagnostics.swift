@@ -17,10 +17,8 @@ extension LanguageServer {
     guard let lines = documents[uri] else { return }
     let path = Self.path(of: uri)
     var diagnostics: [FrameValue] = []
-    do {
-      let file = try loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path)
-      diagnostics = Self.warnings(in: file, lines: lines, path: path)
-    } catch {
+    let loaded = loaded(lines, uri: uri)
+    if let error = loaded.problem {
       for problem in error.all {
         let here = problem.location.file == path
         let line = here ? max(0, problem.location.line - 1) : 0
@@ -30,6 +28,8 @@ extension LanguageServer {
           "message": .string(here ? problem.message : "\(problem.location): \(problem.message)"),
         ])
       }
+    } else if let file = loaded.file {
+      diagnostics = Self.warnings(in: file, lines: lines, path: path)
     }
     send([
       "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
@@ -73,7 +73,8 @@ extension LanguageServer {
   func scenarioAndSteps(uri: String, line: Int) -> (Scenario, Int)? {
     guard let lines = documents[uri] else { return nil }
     let path = Self.path(of: uri)
-    guard let file = try? loader.load(bytes: Array(lines.joined(separator: "\n").utf8), path: path),
+    let loaded = loaded(lines, uri: uri)
+    guard loaded.problem == nil, let file = loaded.file,
       let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }) ?? file.scenarios.first
     else { return nil }
     return (scenario, ScenarioRunner.stepCount(reaching: line + 1, of: path, in: scenario))
@@ -97,12 +98,11 @@ extension LanguageServer {
       var snapshots = 0
       for step in scenario.steps {
         switch step.action {
-        case .command(let window, let line):
+        case .command(let window, _):
           named.insert(window)
-          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
-        case .host(let line):
-          // Any word may name a window here (`open ... NAME`, `focus NAME`, `@NAME ...`).
-          for word in line.split(separator: " ") { named.insert(CommandToken.bareWindowReference(String(word))) }
+          named.formUnion(Self.wordsNamingWindows(step))
+        case .host:
+          named.formUnion(Self.wordsNamingWindows(step))
         case .expect(let expectations):
           for expectation in expectations { named.insert(expectation.window) }
         case .snapshot(let windows):
@@ -130,6 +130,17 @@ extension LanguageServer {
       }
     }
     return warnings
+  }
+
+  /// The windows a step's commands may name: where each runs, and any word that can be a window
+  /// (`open ... NAME`, `focus NAME`, `@NAME ...`), as the loader read the words.
+  static func wordsNamingWindows(_ step: Step) -> Set<String> {
+    var named: Set<String> = []
+    for command in step.commands {
+      if let window = command.resolution?.window { named.insert(window) }
+      for token in command.tokens { named.insert(CommandToken.bareWindowReference(token.text)) }
+    }
+    return named
   }
 
   /// The range of the word a problem's 1-based column points at (in Unicode scalars), in

@@ -27,39 +27,38 @@ extension LanguageServer {
     return (String(decoding: units[start..<end], as: UTF16.self), start, end)
   }
 
-  /// What the word under the cursor is: a command (its help, as `help COMMAND` gives it in a
-  /// window of that screen), a window (its screen and document), a field of a window's frames.
-  func hover(in lines: [String], at position: (line: Int, character: Int)) -> String? {
+  /// What the word under the cursor is: a command (its help, as `help COMMAND` gives it in the
+  /// window it runs in), a window (its screen and document), a field of a window's frames.
+  func hover(in lines: [String], at position: (line: Int, character: Int), uri: String = "file:///untitled.yaml")
+    -> String?
+  {
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character) else {
       return nil
     }
-    let line = lines[position.line]
-    let windows = Self.windowScreens(in: lines)
-    if let step = line.wholeMatch(of: /(\s*-\s+)([A-Za-z0-9_.-]+):\s+([A-Za-z0-9_.-]+).*/) {
-      let commandStart = line.utf16.distance(from: line.startIndex, to: step.3.startIndex)
-      if word.start == commandStart {
-        let window = String(step.2)
-        return help(for: word.text, window: window, screen: window == "do" ? nil : windows[window])
-      }
+    // A command's name, as the loader resolved it where its step runs (after `@NAME` too).
+    if let (_, command) = self.command(in: lines, uri: uri, at: position), let resolution = command.resolution,
+      let name = command.tokens.windowPrefix.rest.first,
+      command.location(of: name).column
+        == Self.prefix(of: lines[position.line], utf16: word.start).unicodeScalars.count + 1
+    {
+      let window = resolution.window.flatMap { label in resolution.screen.map { (label, $0) } }
+      return try? CommandHelp(registry: registry).text(for: name.text, in: window)
     }
-    if let screen = windows[word.text] {
-      return "window \(word.text): a \(screen) window"
-        + (registry.screen(named: screen).map { " on a \($0.documentKind) document" } ?? "")
+    let line = lines[position.line]
+    let windows = self.windows(in: lines, uri: uri, line: position.line)
+    if let window = windows[word.text] {
+      return "window \(word.text): a \(window.screen) window"
+        + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
     // A field inside a window's expectation: `left: {query: ...}`.
     if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
-      let screen = windows[String(match.1)], registry.frameFields(ofScreen: screen)?.contains(word.text) == true
+      let screen = windows[String(match.1)]?.screen,
+      registry.frameFields(ofScreen: screen)?.contains(word.text) == true
     {
       let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""
       return "\(word.text)\(meaning) (a field of \(screen) frames)"
     }
     return nil
-  }
-
-  /// `help NAME` as the shell gives it, in a host on this registry with a window of `screen`
-  /// open (so a module's command reads as it does there).
-  func help(for name: String, window: String, screen: String?) -> String? {
-    try? CommandHelp(registry: registry).text(for: name, in: screen.map { (window, $0) })
   }
 
   /// Where the window under the cursor is declared (under `windows:`, or the step that opens
@@ -88,22 +87,15 @@ extension LanguageServer {
     {
       return ["uri": .string(uri), "range": Self.range(in: lines, line: defined.line, column: defined.column + 1)]
     }
-    guard let word = Self.word(in: line, at: position.character), Self.windowScreens(in: lines)[word.text] != nil
+    // A window: where the scenario declares it, or the step that first opens it.
+    guard let word = Self.word(in: line, at: position.character),
+      let window = windows(in: lines, uri: uri, line: position.line)[word.text],
+      window.location.file == Self.path(of: uri)
     else { return nil }
-    for (index, text) in lines.enumerated() {
-      let declared = text.wholeMatch(of: /\s+([A-Za-z0-9_.-]+):.*/).map { String($0.1) == word.text } ?? false
-      let opened =
-        text.firstMatch(of: /open\s+[A-Za-z0-9_.-]+\s+[A-Za-z0-9_.-]+\s+([A-Za-z0-9_.-]+)/)
-        .map { String($0.1) == word.text } ?? false
-      guard (declared && Self.isUnderWindows(lines, line: index)) || opened else { continue }
-      // The name's column: the last place it stands in an `open` step, else after the indent.
-      let column =
-        opened
-        ? (text.ranges(of: word.text).last.map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0)
-        : text.prefix { $0 == " " }.count
-      return ["uri": .string(uri), "range": Self.range(in: lines, line: index, column: column + 1)]
-    }
-    return nil
+    return [
+      "uri": .string(uri),
+      "range": Self.range(in: lines, line: window.location.line - 1, column: window.location.column),
+    ]
   }
 
   /// Every place the window under the cursor is named: where it is declared or opened, the
@@ -113,7 +105,7 @@ extension LanguageServer {
       return includes(of: included, from: uri, lines: lines)
     }
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),
-      Self.windowScreens(in: lines)[word.text] != nil
+      windows(in: lines, uri: uri, line: position.line)[word.text] != nil
     else { return [] }
     var places: [FrameValue] = []
     for (index, line) in lines.enumerated() {
@@ -141,15 +133,6 @@ extension LanguageServer {
       }
     }
     return places
-  }
-
-  /// Whether the line is a key of the `windows:` section.
-  static func isUnderWindows(_ lines: [String], line: Int) -> Bool {
-    for index in stride(from: line - 1, through: 0, by: -1) where !lines[index].hasPrefix(" ") && !lines[index].isEmpty
-    {
-      return lines[index].hasPrefix("windows:")
-    }
-    return false
   }
 
   /// Each scenario of the file (its `scenario:` line) with its steps (the items of `steps:`).

@@ -26,6 +26,10 @@ public final class LanguageServer {
   /// The session the last id completion set up: the steps before a line, run (kept while the
   /// lines before it stay the same, as they do while an id is typed).
   var completionSession: (key: String, session: WorkbenchSession)?
+  /// The last text loaded, and what the loader made of it (see `loaded(_:uri:)`).
+  var loadedText: LoadedText?
+  /// The last file each URI's text loaded to, for when its text is mid-edit and not YAML.
+  var lastFiles: [String: ScenarioFile] = [:]
   /// Whether `shutdown` came (then `exit` ends with status 0, and other requests are refused).
   var shutDown = false
   /// Where runs are carried out, and the runs going on in workers.
@@ -167,6 +171,7 @@ public final class LanguageServer {
       documents[uri] = nil
       versions[uri] = nil
       runFailures[uri] = nil
+      lastFiles[uri] = nil
       send([
         "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
         "params": ["uri": .string(uri), "diagnostics": []],
@@ -183,7 +188,7 @@ public final class LanguageServer {
       respond(id, ["isIncomplete": false, "items": .list(completions(in: lines, at: at, uri: uri))])
     case "textDocument/hover":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, let lines = documents[uri],
-        let at = Self.position(params["position"]), let text = hover(in: lines, at: at)
+        let at = Self.position(params["position"]), let text = hover(in: lines, at: at, uri: uri)
       else {
         respond(id, .null)
         break

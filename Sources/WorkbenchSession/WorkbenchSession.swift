@@ -83,9 +83,12 @@ public final class WorkbenchSession {
   ///
   /// - Throws: `CommandError` for the first command that fails (with its column), or what the
   ///   front end throws.
+  ///
+  /// - Parameter commands: the line's commands, when they were read already (a scenario's step):
+  ///   run as they are, and `line` only names the line.
   public func run(
-    _ line: String, in window: String? = nil, continuingAfter failed: ((CommandError) -> Void)? = nil,
-    frontEnd: some SessionFrontEnd
+    _ line: String, commands: [[CommandToken]]? = nil, in window: String? = nil,
+    continuingAfter failed: ((CommandError) -> Void)? = nil, frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
     journal?.lineStarts(line, host: host)
     defer {
@@ -129,7 +132,12 @@ public final class WorkbenchSession {
       }
     }
     // The commands after a `relaunch` on the line run on the host it made.
-    var rest = try host.run(line: line, in: window, continuingAfter: failed, handle: handle)
+    var rest =
+      if let commands {
+        try host.run(lineOf: commands, in: window, continuingAfter: failed, handle: handle)
+      } else {
+        try host.run(line: line, in: window, continuingAfter: failed, handle: handle)
+      }
     while !rest.isEmpty { rest = try host.run(commands: rest, in: window, continuingAfter: failed, handle: handle) }
   }
 

@@ -38,17 +38,25 @@ struct LanguageServerProtocolTests {
     server.receive(Array(message.jsonText.utf8))
   }
 
-  private func complete(_ server: LanguageServer, _ sent: Sent, line: Int, character: Int) -> [String] {
+  /// The result of a request about a position in the open file.
+  private func request(_ server: LanguageServer, _ sent: Sent, _ method: String, line: Int, character: Int)
+    -> FrameValue?
+  {
     send(
       server,
       [
-        "jsonrpc": "2.0", "id": 7, "method": "textDocument/completion",
+        "jsonrpc": "2.0", "id": 7, "method": .string(method),
         "params": [
           "textDocument": ["uri": "file:///shelf.yaml"],
           "position": ["line": .integer(line), "character": .integer(character)],
         ],
       ])
-    return sent.messages.last?["result"]?["items"]?.elements?.compactMap { $0["label"]?.stringValue } ?? []
+    return sent.messages.last?["result"]
+  }
+
+  private func complete(_ server: LanguageServer, _ sent: Sent, line: Int, character: Int) -> [String] {
+    let result = request(server, sent, "textDocument/completion", line: line, character: character)
+    return result?["items"]?.elements?.compactMap { $0["label"]?.stringValue } ?? []
   }
 
   /// After a command, its next argument's values where they are known: choices, subcommands,
@@ -351,6 +359,49 @@ struct LanguageServerProtocolTests {
       "\(missing.stderr)")
     #expect(missing.stdout.contains("unknown screen 'tally'"), "\(missing.stdout)")
     #expect(readTextFile(home + "/nowhere.db") == nil, "the server made a workspace")
+  }
+
+  /// Windows, commands and where they are come from the loader's model of the file, as `run`
+  /// reads it: a window opened mid-line (`open ... side; @side select 2`) is `side`, not `side;`;
+  /// a command after `@side` is helped as `side`'s screen has it; the windows offered are the
+  /// scenario's own, not another scenario's in the same file.
+  @Test func windowsAndCommandsAreTheLoadersModel() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: One
+        windows:
+          left: catalog library
+        steps:
+          - do: open goal reading side; @side target 6
+          - 
+        ---
+        scenario: Two
+        windows:
+          right: catalog library
+        steps:
+          - right: select 2
+        """)
+    #expect(
+      complete(server, sent, line: 5, character: 4) == [
+        "do", "expect", "snapshot", "include", "repeat", "left", "side",
+      ])
+    func request(_ method: String, line: Int, character: Int) -> FrameValue? {
+      self.request(server, sent, method, line: line, character: character)
+    }
+    // `side` in `@side` leads to where the open step names it (line 5, after `library `).
+    let definition = request("textDocument/definition", line: 4, character: 35)
+    #expect(definition?["range"]?["start"]?["line"] == .integer(4), "\(String(describing: definition))")
+    #expect(definition?["range"]?["start"]?["character"] == .integer(26), "\(String(describing: definition))")
+    // `target` after `@side`: the goal screen's command.
+    let help = request("textDocument/hover", line: 4, character: 41)?["contents"]?["value"]?.stringValue ?? ""
+    #expect(help.hasPrefix("usage: target"), "\(help)")
+    // The window itself.
+    let window = request("textDocument/hover", line: 4, character: 27)?["contents"]?["value"]?.stringValue ?? ""
+    #expect(window.hasPrefix("window side: a goal window"), "\(window)")
+    // In the second scenario, `right` is a window; `left` and `side` are the first one's.
+    #expect(
+      request("textDocument/hover", line: 11, character: 5)?["contents"]?["value"]?.stringValue?.hasPrefix(
+        "window right") == true)
   }
 
   /// Over a field of an expectation, what the field means: a built-in screen's, a Swift module

@@ -12,6 +12,12 @@ public enum OutsideNumbers {
     value < .max ? value + 1 : .max
   }
 
+  /// `a + b`, held at `Int.min` or `Int.max` where it would overflow.
+  public static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? .max : .min) : sum
+  }
+
   /// An id for something new beside `ids`: one more than the largest, or, when the largest is
   /// `Int.max`, the smallest positive id none of them has (there always is one).
   public static func newID(among ids: some Sequence<Int>) -> Int {

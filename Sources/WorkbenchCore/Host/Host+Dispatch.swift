@@ -33,6 +33,32 @@ extension Host {
     line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) -> [[CommandToken]] {
+    try runLine(in: window, continuingAfter: failed, handle: handle) { () throws(CommandError) in
+      do throws(CommandSyntaxError) {
+        return try CommandTokenizer.commands(in: line)
+      } catch {
+        throw CommandError(error.message, column: error.column, isUsageError: true)
+      }
+    }
+  }
+
+  /// Runs a line already read into commands (a scenario's step, which the loader read and
+  /// checked) as `run(line:in:continuingAfter:handle:)` runs text: the line is not read again.
+  ///
+  /// - Returns: the commands after a `relaunch`, not run.
+  @discardableResult
+  public func run(
+    lineOf commands: [[CommandToken]], in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) -> [[CommandToken]] {
+    try runLine(in: window, continuingAfter: failed, handle: handle) { () throws(CommandError) in commands }
+  }
+
+  /// A line's work before its commands, then its commands (`read` gives them, after the timers).
+  private func runLine(
+    in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void, read: () throws(CommandError) -> [[CommandToken]]
+  ) throws(CommandError) -> [[CommandToken]] {
     // Due timers fire; the clock holds the line's time (and a recording notes the time passed).
     clock.beginLine()
     defer { clock.endLine() }
@@ -40,12 +66,7 @@ extension Host {
     // Changes the timers and other processes' saves caused reach every window before the
     // first command reads a frame.
     services.scheduler.flush()
-    var commands: [[CommandToken]]
-    do {
-      commands = try CommandTokenizer.commands(in: line)
-    } catch {
-      throw CommandError(error.message, column: error.column, isUsageError: true)
-    }
+    var commands = try read()
     // What live sources said changed comes in between commands, never during one, as a `live`
     // step of its own (shown, and written where a recording is made).
     if commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {

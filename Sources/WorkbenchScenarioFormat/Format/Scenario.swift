@@ -25,6 +25,9 @@ public struct Scenario: Sendable {
   /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
   /// `nil` for a scenario that is not a recording.
   public var facts: [SessionFacts.Key: [FrameValue]]? = nil
+  /// Every window the scenario names, where it is declared (under `windows:`) or first opened
+  /// (by a step whose command opens it), in that order: what an editor goes to and completes.
+  public var declaredWindows: [DeclaredWindow] = []
 
   /// A scenario (a recording builds one to write it).
   public init(
@@ -83,12 +86,16 @@ public struct WindowSeed: Sendable {
   /// this text (a corrupt or too-new record).
   public var expectedWarning: String?
   public var location: SourceLocation
+  /// Where its name is written, when a file declared it.
+  public var nameLocation: SourceLocation?
 
   /// A window seed; an unnamed window's `name` is its number.
   public init(
     name: String, number: Int? = nil, screen: String, document: String, state: String? = nil,
-    stateVersion: Int? = nil, expectedWarning: String? = nil, location: SourceLocation
+    stateVersion: Int? = nil, expectedWarning: String? = nil, location: SourceLocation,
+    nameLocation: SourceLocation? = nil
   ) {
+    self.nameLocation = nameLocation
     self.name = name
     self.number = number
     self.screen = screen
@@ -121,13 +128,120 @@ public struct Step: Sendable {
   public var failure: FailureMatcher?
   /// The include and repeat steps this step was expanded from, outermost first, for messages.
   public var origin: [String]
+  /// The commands of a `.command` or `.host` step's line, each read once and resolved where the
+  /// step runs (empty for expectations and snapshots, and for a line that does not read as
+  /// commands at all, which a step expected to fail may hold).
+  public var commands: [StepCommand]
 
   /// A step.
-  public init(action: Action, location: SourceLocation, failure: FailureMatcher? = nil, origin: [String] = []) {
+  public init(
+    action: Action, location: SourceLocation, failure: FailureMatcher? = nil, origin: [String] = [],
+    commands: [StepCommand] = []
+  ) {
     self.action = action
     self.location = location
     self.failure = failure
     self.origin = origin
+    self.commands = commands
+  }
+
+  /// The tokens of each command of the line, as the loader read them: what a runner runs, so the
+  /// line is not read again. `nil` for a step whose line was not read (it runs as text, and
+  /// fails as the text does).
+  public var tokenizedCommands: [[CommandToken]]? {
+    commands.isEmpty ? nil : commands.map(\.tokens)
+  }
+}
+
+/// One command of a step, located in its file and, where it resolves, resolved against the
+/// windows open at that step: the one model of a command that the runner, the journal, the
+/// recorder and the language server read.
+public struct StepCommand: Sendable {
+  /// The command's words as the tokenizer read them (`@WINDOW` included), with their columns
+  /// in the line.
+  public var tokens: [CommandToken]
+  /// Where the line starts in its file: a token's place is this line, at this column plus the
+  /// token's column less one.
+  public var lineStart: SourceLocation
+  /// What the command is where it runs; `nil` when it does not resolve (a step expected to fail
+  /// may say an unknown command on purpose).
+  public var resolution: Resolution?
+
+  /// A command as resolved by the loader, against the windows planned at its step.
+  public struct Resolution: Sendable {
+    /// The command (or subcommand) the words name.
+    public var spec: CommandSpec
+    /// The module that registered it; `nil` for a host command.
+    public var module: String?
+    /// The window it runs in (the step's, or the one `@NAME` names), by label; `nil` for a
+    /// command that runs in no window.
+    public var window: String?
+    /// The screen that window shows.
+    public var screen: String?
+    /// The word that named the command (the subcommand's, for a subcommand).
+    public var nameToken: CommandToken
+    /// The arguments, bound to the spec's declarations.
+    public var arguments: ParsedArguments
+    /// The window the command opens or closes when it succeeds.
+    public var windowChange: WindowChange?
+
+    /// A resolution.
+    public init(
+      spec: CommandSpec, module: String?, window: String?, screen: String?, nameToken: CommandToken,
+      arguments: ParsedArguments, windowChange: WindowChange?
+    ) {
+      self.spec = spec
+      self.module = module
+      self.window = window
+      self.screen = screen
+      self.nameToken = nameToken
+      self.arguments = arguments
+      self.windowChange = windowChange
+    }
+  }
+
+  /// A command read from a line starting at `lineStart`.
+  public init(tokens: [CommandToken], lineStart: SourceLocation, resolution: Resolution? = nil) {
+    self.tokens = tokens
+    self.lineStart = lineStart
+    self.resolution = resolution
+  }
+
+  /// Where a token of the command stands in its file.
+  public func location(of token: CommandToken) -> SourceLocation {
+    var location = lineStart
+    location.column = OutsideNumbers.saturatingSum(lineStart.column, token.column - 1)
+    return location
+  }
+
+  /// The columns the command covers on its line (1-based, the end one past its last
+  /// character), from its first word to the end of its last.
+  public var columns: Range<Int> {
+    guard let first = tokens.first, let last = tokens.last else { return lineStart.column..<lineStart.column }
+    let start = location(of: first).column
+    let end = OutsideNumbers.saturatingSum(location(of: last).column, last.text.count + (last.wasQuoted ? 2 : 0))
+    return start..<max(start, end)
+  }
+
+  /// Whether the command's name word covers `column` (1-based) of its line.
+  public func namesCommand(at column: Int) -> Bool {
+    guard let token = resolution?.nameToken else { return false }
+    let start = location(of: token).column
+    return column >= start && column < start + token.text.count
+  }
+}
+
+/// A window a scenario names: its label, its screen, and where it is declared or first opened.
+public struct DeclaredWindow: Sendable, Equatable {
+  public var name: String
+  public var screen: String
+  public var location: SourceLocation
+
+  /// A declared window.
+  public init(name: String, screen: String, location: SourceLocation) {
+    self.name = name
+    self.screen = screen
+    self.location = location
   }
 }
 

@@ -79,9 +79,12 @@ extension ScenarioLoader {
     case "do":
       try allow(["fails"])
       let line = try commandLine(main.value, context: context)
-      try checkLine(line, at: contentStart(main.value), window: nil, expectsFailure: failure != nil, context: &context)
+      let commands = try checkLine(
+        line, at: contentStart(main.value), window: nil, expectsFailure: failure != nil, context: &context)
       return [
-        Step(action: .host(line: line), location: contentStart(main.value), failure: failure, origin: context.origin)
+        Step(
+          action: .host(line: line), location: contentStart(main.value), failure: failure, origin: context.origin,
+          commands: commands)
       ]
     case "expect":
       try allow([])
@@ -134,12 +137,12 @@ extension ScenarioLoader {
       }
       try allow(["fails"])
       let line = try commandLine(main.value, context: context)
-      try checkLine(
+      let commands = try checkLine(
         line, at: contentStart(main.value), window: main.key, expectsFailure: failure != nil, context: &context)
       return [
         Step(
           action: .command(window: main.key, line: line), location: contentStart(main.value), failure: failure,
-          origin: context.origin)
+          origin: context.origin, commands: commands)
       ]
     }
   }
@@ -185,12 +188,15 @@ extension ScenarioLoader {
     throw ScenarioFileError(context.windows.missingWindowMessage(label), at: location)
   }
 
-  /// Checks the command names and window references of a line, and follows the windows its
-  /// commands open and close (as their specs declare), so later steps are checked against the
-  /// windows that will exist. A step expected to fail changes no windows.
+  /// Reads and resolves the commands of a line, against the windows open at this step, and
+  /// follows the windows they open and close (as their specs declare), so later steps are
+  /// checked against the windows that will exist. A step expected to fail changes no windows,
+  /// and may hold a command that does not resolve.
+  ///
+  /// - Returns: each command, located and, where it resolves, resolved.
   private func checkLine(
     _ line: String, at location: SourceLocation, window: String?, expectsFailure: Bool, context: inout StepContext
-  ) throws(ScenarioFileError) {
+  ) throws(ScenarioFileError) -> [StepCommand] {
     let commands: [[CommandToken]]
     do {
       commands = try CommandTokenizer.commands(in: line)
@@ -199,7 +205,10 @@ extension ScenarioLoader {
     }
     guard !commands.isEmpty else { throw ScenarioFileError("the command is empty", at: location) }
     let resolver = CommandResolver(registry: registry)
+    var located: [StepCommand] = []
     for tokens in commands {
+      var command = StepCommand(tokens: tokens, lineStart: location)
+      defer { located.append(command) }
       // The same resolution a run makes, against the windows open at this step.
       var planned = context.windows
       planned.current = window.flatMap { planned.findWindow(named: $0) }
@@ -214,13 +223,27 @@ extension ScenarioLoader {
         if expectsFailure { continue }
         throw ScenarioFileError(error.message, at: shifted(location, by: error.column ?? 1))
       }
+      let change = resolver.windowChange(of: resolved, arguments: arguments)
+      command.resolution = StepCommand.Resolution(
+        spec: resolved.spec, module: resolved.module, window: resolved.window?.label, screen: resolved.window?.screen,
+        nameToken: resolved.nameToken, arguments: arguments, windowChange: change)
       guard !expectsFailure else { continue }
       // What only a shell does can only fail in a scenario: said now, not when it runs.
       if let reason = resolved.spec.shellOnly {
         throw ScenarioFileError(reason, at: shifted(location, by: resolved.nameToken.column))
       }
-      if let change = resolver.windowChange(of: resolved, arguments: arguments) { context.windows.apply(change) }
+      guard let change else { continue }
+      context.windows.apply(change)
+      if case .opens(let screen, _) = change, let opened = context.windows.openWindows.last,
+        !declaredWindows.contains(where: { $0.name == opened.label })
+      {
+        // Where the name is written (`open catalog shelf left`), else the command's name.
+        let nameToken = tokens.last { $0.text == opened.label } ?? resolved.nameToken
+        declaredWindows.append(
+          DeclaredWindow(name: opened.label, screen: screen, location: command.location(of: nameToken)))
+      }
     }
+    return located
   }
 
   /// Where a command's text starts: inside the quote of a quoted scalar, so that a column in

@@ -21,6 +21,10 @@ public final class ScenarioLoader {
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
   var expandedSteps = 0
+  /// Whether the file is read for its shape, its problems aside (`loadIgnoringProblems`).
+  var ignoringProblems = false
+  /// The windows the scenario being loaded has declared or opened so far.
+  var declaredWindows: [DeclaredWindow] = []
   /// Where the modules a workspace has seen come from, for saying whose a screen no loaded
   /// module has is. Asked once, and only when a file names such a screen: a run whose files
   /// are fine never reads the workspace.
@@ -75,7 +79,20 @@ public final class ScenarioLoader {
     try load(documents: try parse(bytes, path: path), path: path)
   }
 
-  private func load(documents: [YAMLNode], path: String) throws(ScenarioFileError) -> ScenarioFile {
+  /// What of a file loads, its problems aside: the scenarios whose set-up reads, each with the
+  /// steps that check (a step with a problem is left out, and the steps after it are read
+  /// against the windows as they would be without it). `nil` when the file is not YAML at all.
+  /// For an editor, which needs the file's shape while it is mid-edit.
+  public func loadIgnoringProblems(bytes: [UInt8], path: String) -> ScenarioFile? {
+    guard let documents = try? parse(bytes, path: path) else { return nil }
+    return try? load(documents: documents, path: path, ignoringProblems: true)
+  }
+
+  private func load(documents: [YAMLNode], path: String, ignoringProblems: Bool = false) throws(ScenarioFileError)
+    -> ScenarioFile
+  {
+    self.ignoringProblems = ignoringProblems
+    defer { self.ignoringProblems = false }
     var scenarios: [Scenario] = []
     var isFlow = false
     problems = []
@@ -100,7 +117,7 @@ public final class ScenarioLoader {
     var seen: Set<String> = []
     let found = problems.filter { seen.insert($0.description).inserted }
     problems = []
-    if var first = found.first {
+    if !ignoringProblems, var first = found.first {
       first.more = found.count > 1 ? Array(found.dropFirst()) : nil
       throw first
     }
@@ -221,10 +238,16 @@ public final class ScenarioLoader {
     var available = sampleDocuments
     for seed in documents { available[seed.name] = seed.kind }
     let windows = try windowSeeds(document["windows"], documents: available, parameters: parameters)
-    guard let stepsNode = document["steps"] else {
+    // A file mid-edit may have no steps yet: read for its shape, its windows are still there.
+    let stepsNode =
+      document["steps"] ?? (ignoringProblems ? YAMLNode(content: .sequence([]), location: document.location) : nil)
+    guard let stepsNode else {
       throw ScenarioFileError("missing `steps:`: list what the scenario does", at: document.location)
     }
     expandedSteps = 0
+    declaredWindows = windows.map {
+      DeclaredWindow(name: $0.name, screen: $0.screen, location: $0.nameLocation ?? $0.location)
+    }
     var context = StepContext(parameters: parameters, origin: [])
     context.windows.knownModules = { [unowned self] in self.knownModules() }
     for window in windows {
@@ -245,13 +268,15 @@ public final class ScenarioLoader {
     let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
     // Steps left out for their own problems are not also "no steps".
-    guard !steps.isEmpty || problems.count > problemsBefore else {
+    guard !steps.isEmpty || problems.count > problemsBefore || ignoringProblems else {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
     }
-    return Scenario(
+    var scenario = Scenario(
       name: name, tags: tags, location: document.location, isExhaustive: isExhaustive, viewportRows: viewportRows,
       documents: documents,
       windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
+    scenario.declaredWindows = declaredWindows
+    return scenario
   }
 
   /// A recording's facts: scopes (`window 3`), each a mapping of sources to the list of their
@@ -491,7 +516,7 @@ public final class ScenarioLoader {
       seeds.append(
         WindowSeed(
           name: pair.key, number: number, screen: screen, document: document, state: state, stateVersion: stateVersion,
-          expectedWarning: expectedWarning, location: value.location))
+          expectedWarning: expectedWarning, location: value.location, nameLocation: pair.keyLocation))
     }
     return seeds
   }

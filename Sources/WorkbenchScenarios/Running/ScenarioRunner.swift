@@ -391,7 +391,8 @@ public struct ScenarioRunner {
     var failure: CommandError? = nil
     let frontEnd = ScenarioFrontEnd()
     do throws(CommandError) {
-      try state.session.run(line, in: window, frontEnd: frontEnd)
+      // The commands as the loader read them: the line is not read a second time.
+      try state.session.run(line, commands: step.tokenizedCommands, in: window, frontEnd: frontEnd)
     } catch {
       failure = error
     }

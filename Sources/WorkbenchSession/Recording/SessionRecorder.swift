@@ -186,7 +186,10 @@ final class SessionRecorder {
     for step in self.steps {
       let action: Step.Action =
         step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line)
-      scenario.steps.append(Step(action: action, location: here, failure: step.failure.map(FailureMatcher.substring)))
+      scenario.steps.append(
+        Step(
+          action: action, location: here, failure: step.failure.map(FailureMatcher.substring),
+          commands: [StepCommand(tokens: step.words, lineStart: here)]))
     }
     let expectations = expectation(host: host)
     if !expectations.isEmpty {

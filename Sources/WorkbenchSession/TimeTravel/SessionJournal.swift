@@ -184,13 +184,15 @@ public final class SessionJournal {
     // Looking is not a step: `frame` after `travel back` must not drop the steps ahead.
     if command.onlyLooks { return }
     if name == "clock", command.failure != nil { return }
+    // The words are kept as they ran (a replay runs them); the text is for showing and writing.
     let line = command.words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
     let here = SourceLocation(file: "<session>", line: 1, column: 1)
     let window = command.isHostCommand ? nil : command.window?.label
     pending?.steps.append(
       Step(
         action: window.map { .command(window: $0, line: line) } ?? .host(line: line), location: here,
-        failure: command.failure.map { .substring($0.message) }))
+        failure: command.failure.map { .substring($0.message) },
+        commands: [StepCommand(tokens: command.words, lineStart: here)]))
     if command.failure != nil, pending?.failure == nil { pending?.failure = command.failure?.message }
   }
 
@@ -228,6 +230,12 @@ public final class SessionJournal {
     guard !replaying, position == entries.count, var last = entries.popLast() else { return }
     guard var step = last.steps.popLast() else { return }
     if choice != .cancel {
+      // The answer becomes the command's last word (`close main save`).
+      if var command = step.commands.popLast() {
+        let end = command.tokens.last.map { OutsideNumbers.saturatingSum($0.column, $0.text.count + 1) } ?? 1
+        command.tokens.append(CommandToken(text: choice.rawValue, column: end))
+        step.commands.append(command)
+      }
       switch step.action {
       case .command(let window, let line): step.action = .command(window: window, line: line + " " + choice.rawValue)
       case .host(let line): step.action = .host(line: line + " " + choice.rawValue)
@@ -335,7 +343,7 @@ public final class SessionJournal {
     var first: String?
     func run(_ line: String, in window: String?, step: Step) {
       do throws(CommandError) {
-        try session.run(line, in: window, frontEnd: quiet)
+        try session.run(line, commands: step.tokenizedCommands, in: window, frontEnd: quiet)
         if step.failure != nil, first == nil { first = "expected it to fail, and it succeeded" }
       } catch {
         if let expected = step.failure, expected.matches(error.message) { return }

@@ -94,19 +94,22 @@ extension LanguageServer {
     }
     var warned: Set<String> = []
     for scenario in file.scenarios {
-      var named: Set<String> = []
+      // The declared windows no step has named yet (most are named early: then nothing more is
+      // looked up).
+      var unused = Set(scenario.windows.map(\.name))
       var snapshots = 0
       for step in scenario.steps {
         switch step.action {
         case .command(let window, _):
-          named.insert(window)
-          named.formUnion(Self.wordsNamingWindows(step))
+          guard !unused.isEmpty else { continue }
+          unused.remove(window)
+          Self.removeWindowsNamed(by: step, from: &unused)
         case .host:
-          named.formUnion(Self.wordsNamingWindows(step))
+          Self.removeWindowsNamed(by: step, from: &unused)
         case .expect(let expectations):
-          for expectation in expectations { named.insert(expectation.window) }
+          for expectation in expectations { unused.remove(expectation.window) }
         case .snapshot(let windows):
-          named.formUnion(windows)
+          for window in windows { unused.remove(window) }
           snapshots += 1
           let golden = SnapshotPaths.path(for: scenario, number: snapshots)
           if !FileSystem.exists(golden) {
@@ -116,7 +119,7 @@ extension LanguageServer {
           }
         }
       }
-      for window in scenario.windows where !named.contains(window.name) {
+      for window in scenario.windows where unused.contains(window.name) {
         // Example rows repeat a scenario: each window is said once.
         let key = "\(scenario.location.line) \(window.name)"
         guard warned.insert(key).inserted,
@@ -132,15 +135,13 @@ extension LanguageServer {
     return warnings
   }
 
-  /// The windows a step's commands may name: where each runs, and any word that can be a window
-  /// (`open ... NAME`, `focus NAME`, `@NAME ...`), as the loader read the words.
-  static func wordsNamingWindows(_ step: Step) -> Set<String> {
-    var named: Set<String> = []
-    for command in step.commands {
-      if let window = command.resolution?.window { named.insert(window) }
-      for token in command.tokens { named.insert(CommandToken.bareWindowReference(token.text)) }
+  /// Takes out of `windows` those a step's commands may name: where each runs, and any word
+  /// that can be a window (`open ... NAME`, `focus NAME`, `@NAME ...`), as the loader read them.
+  static func removeWindowsNamed(by step: Step, from windows: inout Set<String>) {
+    for command in step.commands where !windows.isEmpty {
+      if let window = command.resolution?.window { windows.remove(window) }
+      for token in command.tokens { windows.remove(CommandToken.bareWindowReference(token.text)) }
     }
-    return named
   }
 
   /// The range of the word a problem's 1-based column points at (in Unicode scalars), in

@@ -11,22 +11,17 @@ extension LanguageServer {
     let path = Self.path(of: uri)
     let text = lines.joined(separator: "\n")
     if let kept = loadedText, kept.path == path, kept.text == text { return kept }
-    let bytes = Array(text.utf8)
-    var loaded = LoadedText(path: path, text: text, file: loader.loadIgnoringProblems(bytes: bytes, path: path))
-    do {
-      _ = try loader.load(bytes: bytes, path: path)
-    } catch {
-      loaded.problem = error
-    }
+    let read = loader.loadKeepingShape(bytes: Array(text.utf8), path: path)
+    var loaded = LoadedText(path: path, text: text, file: read.file, problem: read.problem)
     // Mid-edit, a file can stop being YAML (an unclosed brace, a key without its colon): its
     // shape is read without the lines the YAML parser stops at, else it is the last one read.
     if loaded.file == nil, let problem = loaded.problem {
       loaded.file = loadWithoutBrokenLines(lines, path: path, first: problem)
     }
     if let file = loaded.file {
-      lastFiles[uri] = file
-    } else {
-      loaded.file = lastFiles[uri]
+      lastFile = (uri, file)
+    } else if let last = lastFile, last.uri == uri {
+      loaded.file = last.file
       loaded.isStale = true
     }
     loadedText = loaded
@@ -48,14 +43,10 @@ extension LanguageServer {
       }
       guard !isBlank(broken) else { return nil }
       text[broken - 1] = ""
-      let bytes = Array(text.joined(separator: "\n").utf8)
-      if let file = loader.loadIgnoringProblems(bytes: bytes, path: path) { return file }
-      do {
-        _ = try loader.load(bytes: bytes, path: path)
-        return nil
-      } catch {
-        problem = error
-      }
+      let read = loader.loadKeepingShape(bytes: Array(text.joined(separator: "\n").utf8), path: path)
+      if let file = read.file { return file }
+      guard let next = read.problem else { return nil }
+      problem = next
     }
     return nil
   }

@@ -28,8 +28,9 @@ public final class LanguageServer {
   var completionSession: (key: String, session: WorkbenchSession)?
   /// The last text loaded, and what the loader made of it (see `loaded(_:uri:)`).
   var loadedText: LoadedText?
-  /// The last file each URI's text loaded to, for when its text is mid-edit and not YAML.
-  var lastFiles: [String: ScenarioFile] = [:]
+  /// The last file a text loaded to, and its URI, for when the text is mid-edit and not YAML
+  /// (the file being edited; one, so that many open files do not each keep theirs).
+  var lastFile: (uri: String, file: ScenarioFile)?
   /// Whether `shutdown` came (then `exit` ends with status 0, and other requests are refused).
   var shutDown = false
   /// Where runs are carried out, and the runs going on in workers.
@@ -171,7 +172,7 @@ public final class LanguageServer {
       documents[uri] = nil
       versions[uri] = nil
       runFailures[uri] = nil
-      lastFiles[uri] = nil
+      if lastFile?.uri == uri { lastFile = nil }
       send([
         "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
         "params": ["uri": .string(uri), "diagnostics": []],

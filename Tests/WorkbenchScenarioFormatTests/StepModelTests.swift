@@ -105,11 +105,15 @@ import WorkbenchScenarioFormat
         - do: open catalog library side
       """
     #expect(throws: ScenarioFileError.self) { try loader.load(bytes: Array(text.utf8), path: "/tmp/edit.yaml") }
-    let file = try #require(loader.loadIgnoringProblems(bytes: Array(text.utf8), path: "/tmp/edit.yaml"))
+    let read = loader.loadKeepingShape(bytes: Array(text.utf8), path: "/tmp/edit.yaml")
+    #expect(read.problem?.message.contains("sel") == true, "\(String(describing: read.problem))")
+    let file = try #require(read.file)
     let scenario = try #require(file.scenarios.first)
     #expect(scenario.steps.count == 1)
     #expect(scenario.declaredWindows.map(\.name) == ["left", "side"])
     // Not YAML at all: nothing.
-    #expect(loader.loadIgnoringProblems(bytes: Array("a: [".utf8), path: "/tmp/edit.yaml") == nil)
+    let broken = loader.loadKeepingShape(bytes: Array("a: [".utf8), path: "/tmp/edit.yaml")
+    #expect(broken.file == nil)
+    #expect(broken.problem != nil)
   }
 }

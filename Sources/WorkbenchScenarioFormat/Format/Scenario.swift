@@ -167,23 +167,24 @@ public struct StepCommand: Sendable {
   /// may say an unknown command on purpose).
   public var resolution: Resolution?
 
-  /// A command as resolved by the loader, against the windows planned at its step.
-  public struct Resolution: Sendable {
+  /// A command as resolved by the loader, against the windows planned at its step. (A class: a
+  /// step's commands are copied whenever steps are, and a spec is many references.)
+  public final class Resolution: Sendable {
     /// The command (or subcommand) the words name.
-    public var spec: CommandSpec
+    public let spec: CommandSpec
     /// The module that registered it; `nil` for a host command.
-    public var module: String?
+    public let module: String?
     /// The window it runs in (the step's, or the one `@NAME` names), by label; `nil` for a
     /// command that runs in no window.
-    public var window: String?
+    public let window: String?
     /// The screen that window shows.
-    public var screen: String?
+    public let screen: String?
     /// The word that named the command (the subcommand's, for a subcommand).
-    public var nameToken: CommandToken
+    public let nameToken: CommandToken
     /// The arguments, bound to the spec's declarations.
-    public var arguments: ParsedArguments
+    public let arguments: ParsedArguments
     /// The window the command opens or closes when it succeeds.
-    public var windowChange: WindowChange?
+    public let windowChange: WindowChange?
 
     /// A resolution.
     public init(

@@ -21,8 +21,6 @@ public final class ScenarioLoader {
   var flowCache: [String: YAMLNode] = [:]
   /// Steps produced for the scenario being loaded, to stop repeats inside repeats early.
   var expandedSteps = 0
-  /// Whether the file is read for its shape, its problems aside (`loadIgnoringProblems`).
-  var ignoringProblems = false
   /// The windows the scenario being loaded has declared or opened so far.
   var declaredWindows: [DeclaredWindow] = []
   /// Where the modules a workspace has seen come from, for saying whose a screen no loaded
@@ -68,7 +66,9 @@ public final class ScenarioLoader {
   ///
   /// - Throws: `ScenarioFileError` with the place of the first problem.
   public func load(_ path: String) throws(ScenarioFileError) -> ScenarioFile {
-    try load(documents: try parseFile(path, at: SourceLocation(file: path, line: 1, column: 1)), path: path)
+    let loaded = load(documents: try parseFile(path, at: SourceLocation(file: path, line: 1, column: 1)), path: path)
+    if let problem = loaded.problem { throw problem }
+    return loaded.file ?? ScenarioFile(path: path, scenarios: [], isFlow: false)
   }
 
   /// Loads and checks a file's bytes as if read from `path` (which names it in messages and
@@ -76,52 +76,62 @@ public final class ScenarioLoader {
   ///
   /// - Throws: `ScenarioFileError` with the place of the first problem.
   public func load(bytes: [UInt8], path: String) throws(ScenarioFileError) -> ScenarioFile {
-    try load(documents: try parse(bytes, path: path), path: path)
+    let loaded = loadKeepingShape(bytes: bytes, path: path)
+    if let problem = loaded.problem { throw problem }
+    return loaded.file ?? ScenarioFile(path: path, scenarios: [], isFlow: false)
   }
 
-  /// What of a file loads, its problems aside: the scenarios whose set-up reads, each with the
-  /// steps that check (a step with a problem is left out, and the steps after it are read
-  /// against the windows as they would be without it). `nil` when the file is not YAML at all.
-  /// For an editor, which needs the file's shape while it is mid-edit.
-  public func loadIgnoringProblems(bytes: [UInt8], path: String) -> ScenarioFile? {
-    guard let documents = try? parse(bytes, path: path) else { return nil }
-    return try? load(documents: documents, path: path, ignoringProblems: true)
+  /// A file's problems, as `load` says them, and in the same reading what of it loads: the
+  /// scenarios whose set-up reads, each with the steps that check (a step with a problem is left
+  /// out, and the steps after it are read against the windows as they would be without it).
+  /// `file` is `nil` when the text is not YAML (or has too many problems to go on). For an
+  /// editor, which needs a file's shape while it is mid-edit, and its problems, on every change.
+  public func loadKeepingShape(bytes: [UInt8], path: String) -> (file: ScenarioFile?, problem: ScenarioFileError?) {
+    let documents: [YAMLNode]
+    do {
+      documents = try parse(bytes, path: path)
+    } catch {
+      return (nil, error)
+    }
+    return load(documents: documents, path: path)
   }
 
-  private func load(documents: [YAMLNode], path: String, ignoringProblems: Bool = false) throws(ScenarioFileError)
-    -> ScenarioFile
-  {
-    self.ignoringProblems = ignoringProblems
-    defer { self.ignoringProblems = false }
+  /// Reads parsed documents: the scenarios as far as they load (`nil` when there were too many
+  /// problems to go on), and the problems found, the first with the others in its `more`.
+  private func load(documents: [YAMLNode], path: String) -> (file: ScenarioFile?, problem: ScenarioFileError?) {
     var scenarios: [Scenario] = []
     var isFlow = false
     problems = []
     for document in documents {
       do throws(ScenarioFileError) {
-        guard document.pairs != nil else {
-          throw ScenarioFileError(
-            "a scenario is a mapping with `scenario:` and `steps:`, not \(document.kindDescription)",
-            at: document.location)
+        do throws(ScenarioFileError) {
+          guard document.pairs != nil else {
+            throw ScenarioFileError(
+              "a scenario is a mapping with `scenario:` and `steps:`, not \(document.kindDescription)",
+              at: document.location)
+          }
+          if document["flow"] != nil {
+            try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
+            isFlow = true
+            continue
+          }
+          scenarios += try self.scenarios(from: document)
+        } catch {
+          try note(error)
         }
-        if document["flow"] != nil {
-          try checkKeys(document, allowed: Self.flowKeys, what: "a flow")
-          isFlow = true
-          continue
-        }
-        scenarios += try self.scenarios(from: document)
       } catch {
-        try note(error)
+        // Too many problems to go on: they are the answer.
+        problems = []
+        return (nil, error)
       }
     }
     // Every problem found, each once (a repeat or an example row finds a step's again).
     var seen: Set<String> = []
     let found = problems.filter { seen.insert($0.description).inserted }
     problems = []
-    if !ignoringProblems, var first = found.first {
-      first.more = found.count > 1 ? Array(found.dropFirst()) : nil
-      throw first
-    }
-    return ScenarioFile(path: path, scenarios: scenarios, isFlow: isFlow)
+    var first = found.first
+    first?.more = found.count > 1 ? Array(found.dropFirst()) : nil
+    return (ScenarioFile(path: path, scenarios: scenarios, isFlow: isFlow), first)
   }
 
   /// How many problems a file reports before the loader stops looking.
@@ -238,11 +248,15 @@ public final class ScenarioLoader {
     var available = sampleDocuments
     for seed in documents { available[seed.name] = seed.kind }
     let windows = try windowSeeds(document["windows"], documents: available, parameters: parameters)
-    // A file mid-edit may have no steps yet: read for its shape, its windows are still there.
-    let stepsNode =
-      document["steps"] ?? (ignoringProblems ? YAMLNode(content: .sequence([]), location: document.location) : nil)
-    guard let stepsNode else {
-      throw ScenarioFileError("missing `steps:`: list what the scenario does", at: document.location)
+    // A scenario without steps is a problem, and its windows are still read (a file mid-edit
+    // may have none yet).
+    let stepsNode: YAMLNode
+    let hasSteps = document["steps"] != nil
+    if let node = document["steps"] {
+      stepsNode = node
+    } else {
+      try note(ScenarioFileError("missing `steps:`: list what the scenario does", at: document.location))
+      stepsNode = YAMLNode(content: .sequence([]), location: document.location)
     }
     expandedSteps = 0
     declaredWindows = windows.map {
@@ -268,7 +282,7 @@ public final class ScenarioLoader {
     let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
     // Steps left out for their own problems are not also "no steps".
-    guard !steps.isEmpty || problems.count > problemsBefore || ignoringProblems else {
+    guard !steps.isEmpty || problems.count > problemsBefore || !hasSteps else {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
     }
     var scenario = Scenario(

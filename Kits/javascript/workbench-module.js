@@ -135,11 +135,11 @@ class Window {
   }
 
   get document() {
-    return this.session.module._documents.get(this.documentName);
+    return this.session._documents.get(this.documentName);
   }
 
   set document(value) {
-    this.session.module._documents.set(this.documentName, value);
+    this.session._documents.set(this.documentName, value);
   }
 
   result() {
@@ -237,6 +237,7 @@ class Session {
     this._nextKey = 0;
     this._captures = new Map(); // "scope\u0000source" -> a function giving the state now
     this._revisions = new Map(); // document name -> the revision the host last gave
+    this._documents = new Map(); // document name -> body: each session has its own documents
   }
 
   /** The session's one object named `name` (a bridge per home), made on first use. */
@@ -338,7 +339,6 @@ class Module {
     this._commands = [];
     this._groups = new Map();
     this._diagrams = [];
-    this._documents = new Map();
     this._sessions = new Map();
     this._liveSources = new Map();
     this._liveEvents = [];
@@ -605,8 +605,8 @@ class Module {
   _documentsOf(session) {
     const texts = new Map();
     for (const window of session.windows.values()) {
-      if (this._documents.has(window.documentName)) {
-        texts.set(window.documentName, stableJSON(this._documents.get(window.documentName)));
+      if (session._documents.has(window.documentName)) {
+        texts.set(window.documentName, stableJSON(session._documents.get(window.documentName)));
       }
     }
     return texts;
@@ -619,7 +619,7 @@ class Module {
   _addWork(reply, session, before) {
     const commits = [];
     for (const name of [...before.keys()].sort()) {
-      const after = stableJSON(this._documents.get(name));
+      const after = stableJSON(session._documents.get(name));
       if (after !== before.get(name)) {
         const revision = session._revisions.get(name) ?? 1;
         commits.push({ document: name, revision, body: after });
@@ -663,8 +663,8 @@ class Module {
     if (typeof request.body === 'string' && typeof request.document === 'string') {
       const name = request.document;
       const body = JSON.parse(request.body);
-      const replaced = this._documents.has(name) && stableJSON(this._documents.get(name)) !== stableJSON(body);
-      this._documents.set(name, body);
+      const replaced = session._documents.has(name) && stableJSON(session._documents.get(name)) !== stableJSON(body);
+      session._documents.set(name, body);
       if (replaced) {
         for (const window of session.windows.values()) {
           if (window.documentName === name) window.screen.documentReplaced();

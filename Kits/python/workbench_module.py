@@ -131,11 +131,11 @@ class Window:
 
     @property
     def document(self):
-        return self.session.module._documents[self.document_name]
+        return self.session._documents[self.document_name]
 
     @document.setter
     def document(self, value):
-        self.session.module._documents[self.document_name] = value
+        self.session._documents[self.document_name] = value
 
     def result(self):
         frame = self.screen.frame()
@@ -213,6 +213,7 @@ class Session:
         self._next_key = 0
         self._captures = {}  # (scope, source) -> a function giving the state now
         self._revisions = {}  # document name -> the revision the host last gave
+        self._documents = {}  # document name -> body: each session has its own documents
         self.replaying = False  # a replay's session: its live sources' events come from the recording
         self.replaying_start = False
         self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
@@ -310,7 +311,6 @@ class Module:
         self._commands = []
         self._groups = {}
         self._diagrams = []
-        self._documents = {}
         self._sessions = {}
         self._live_sources = {}
         self._live_events = []  # (session, source, event) seen and not yet applied
@@ -533,7 +533,8 @@ class Module:
         """The documents the session's windows show, as JSON text: what work outside a command
         (a timer's, a live event's) may change and commit."""
         names = {window.document_name for window in session.windows.values()}
-        return {name: json.dumps(self._documents[name], sort_keys=True) for name in names if name in self._documents}
+        documents = session._documents
+        return {name: json.dumps(documents[name], sort_keys=True) for name in names if name in documents}
 
     def _add_work(self, reply, session, before):
         """Adds to an `ok` what its work did besides the windows: the documents it changed
@@ -541,7 +542,7 @@ class Module:
         or closed (§17)."""
         commits = []
         for name, text in sorted(before.items()):
-            after = json.dumps(self._documents.get(name), sort_keys=True)
+            after = json.dumps(session._documents.get(name), sort_keys=True)
             if after != text:
                 revision = session._revisions.get(name, 1)
                 commits.append({"document": name, "revision": revision, "body": after})
@@ -596,8 +597,8 @@ class Module:
             session._revisions[request["document"]] = request["revision"]
         if "body" in request and "document" in request:
             name, body = request["document"], json.loads(request["body"])
-            replaced = name in self._documents and self._documents[name] != body
-            self._documents[name] = body
+            replaced = name in session._documents and session._documents[name] != body
+            session._documents[name] = body
             if replaced:
                 for window in list(session.windows.values()):
                     if window.document_name == name:

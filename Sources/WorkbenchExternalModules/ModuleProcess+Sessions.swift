@@ -183,11 +183,11 @@ extension ModuleProcess {
       let document = ExternalDocument(value: value)
       // The module holds what it committed; a commit the host refuses leaves it holding what
       // the host does not, so the host's copy goes with the next request about the document.
-      documentsSent[commit.document] = value.jsonText
+      documentsSent[SentDocument(session: session, name: commit.document)] = value.jsonText
       do {
         try work.commit(document, toDocument: commit.document, ifAt: commit.revision, summary: summary)
       } catch {
-        documentsSent[commit.document] = nil
+        documentsSent[SentDocument(session: session, name: commit.document)] = nil
         services.report(incident: "\(summary) changed \(commit.document), which was not saved: \(error.message)")
       }
     }

@@ -34,9 +34,17 @@ public final class ModuleProcess {
   public private(set) var logPath: String?
   /// What copies the module's standard error into its log.
   private var moduleLog: ModuleLog?
-  /// The documents this process has been sent, as sent (JSON text by name): a request about a
-  /// document the module already holds leaves its body out. A new process starts empty.
-  var documentsSent: [String: String] = [:]
+  /// The documents this process has been sent, as sent (JSON text by session and name): a
+  /// request about a document the module already holds in that session leaves its body out.
+  /// (Each session has its own documents in the module: two sessions on one document name are
+  /// two documents.) A new process starts empty.
+  var documentsSent: [SentDocument: String] = [:]
+
+  /// A document as one session of the module holds it.
+  struct SentDocument: Hashable {
+    let session: Int
+    let name: String
+  }
   /// The command line the module was running when it stopped, for the message.
   var runningLine: String?
   private var pid: pid_t = 0

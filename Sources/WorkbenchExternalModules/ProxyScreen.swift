@@ -53,7 +53,7 @@ public final class ProxyScreen: ScreenModel {
     process?.screens.append(ModuleProcess.ScreenBox(self))
     // A window the module opened from a command (§17) is already open there, with a frame.
     if let opened {
-      process?.documentsSent[documentName] = documentJSON
+      process?.documentsSent[sentKey] = documentJSON
       takeFrame(opened.frame, text: opened.text, state: opened.state)
     } else {
       open()
@@ -81,7 +81,7 @@ public final class ProxyScreen: ScreenModel {
     request.kind = kind
     request.revision = revision
     request.state = viewState.json
-    if process?.documentsSent[documentName] != documentJSON { request.body = documentJSON }
+    if process?.documentsSent[sentKey] != documentJSON { request.body = documentJSON }
     if let process, process.version >= 2 {
       request.session = session
       if rows { request.rows = viewportRows }
@@ -106,7 +106,7 @@ public final class ProxyScreen: ScreenModel {
   /// Takes a result: the module holds the document as it was sent; its frame, text and view
   /// state; the facts it used; and (protocol 2) its timers and the other windows it changed.
   func take(_ result: WireResult) {
-    process?.documentsSent[documentName] = documentJSON
+    process?.documentsSent[sentKey] = documentJSON
     takeFacts(result.facts, divergence: result.divergence)
     takeFrame(result.frame, text: result.text, state: result.state)
     guard let process, process.version >= 2 else { return }
@@ -151,6 +151,9 @@ public final class ProxyScreen: ScreenModel {
   }
 
   public func documentRevisionChanged(_ revision: Int) { self.revision = revision }
+
+  /// The window's document as the module's session holds it.
+  var sentKey: ModuleProcess.SentDocument { ModuleProcess.SentDocument(session: session, name: documentName) }
 
   public func restore(_ viewState: ExternalViewState) {
     self.viewState = viewState
@@ -268,7 +271,7 @@ public final class ProxyScreen: ScreenModel {
       work: context.session)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
-    if committedDocument != nil { process.documentsSent[screen.documentName] = nil }
+    if committedDocument != nil { process.documentsSent[screen.sentKey] = nil }
     if let committedDocument {
       try context.commit(ExternalDocument(value: committedDocument), summary: command)
     }

@@ -106,6 +106,10 @@ public final class ModuleSession {
     /// Whether the host replays this session: its live sources' events are then the
     /// recording's (`live`), and what the module's own sources see is dropped.
     var replaying = false
+    /// The last body the host gave of each document in this session, and the revision it last
+    /// named it at (each session has its own documents: two sessions' `egg` are two documents).
+    var given: [String: (kind: String, body: String)] = [:]
+    var givenRevisions: [String: Int] = [:]
     init(host: Host) { self.host = host }
 
     /// The window the host calls `key`.
@@ -125,9 +129,16 @@ public final class ModuleSession {
   let main: Side
   /// The host's sessions, by number (protocol 2).
   var sides: [Int: Side] = [:]
-  /// The last body the host gave of each document, and the revision it last named it at.
-  var given: [String: (kind: String, body: String)] = [:]
-  var givenRevisions: [String: Int] = [:]
+  /// The last body the host gave of each document in the current session, and the revision it
+  /// last named it at.
+  var given: [String: (kind: String, body: String)] {
+    get { current.given }
+    set { current.given = newValue }
+  }
+  var givenRevisions: [String: Int] {
+    get { current.givenRevisions }
+    set { current.givenRevisions = newValue }
+  }
   /// The session the request being answered is about.
   var current: Side
   var host: Host { current.host }

@@ -138,6 +138,17 @@ enum Subcommands {
         details: TraceDiff.details, options: Interface.options(ModulePaths.options), takesScenarioFiles: true
       ) { $0.withModuleOption(TraceDiff.run) },
       Subcommand(
+        "explore", synopsis: "explore [-m PATH]... [--seed N] [--runs N] [--steps N] [--screens NAMES] [--out FILE]",
+        summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
+        details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
+      ) { invocation in
+        var options = ExploreCommand.Options()
+        guard invocation.parse(ExploreCommand.options, into: &options, operands: false) != nil else {
+          return .usage
+        }
+        return invocation.withModules(options.paths) { ExploreCommand.run(options, modules: $0) }
+      },
+      Subcommand(
         "check", synopsis: "check PATH... [-m PATH]...",
         summary: "load and check scenario files without running them",
         details: "exit codes: 0 every file loaded, 2 a file has errors (each said at its file:line:column)",

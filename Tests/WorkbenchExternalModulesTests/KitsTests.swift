@@ -43,6 +43,22 @@ struct KitsTests {
     }
   }
 
+  /// Two sessions on one module process keep their documents apart. `workbench explore` runs
+  /// each random session twice side by side on the same module process; with seed 1 the
+  /// countdown showed another frame in the second run within three sessions, on every kit: each
+  /// kit kept one copy of a document for the whole process, and the host one record of the body
+  /// it had sent, so one session's `seconds 1` or finished countdown leaked into the other's.
+  @Test(arguments: countdowns)
+  func twoSessionsOnOneModuleProcessKeepTheirDocumentsApart(_ countdown: (kit: String, module: String)) {
+    let found = makeTemporaryFolder() + "/found.yaml"
+    let run = ChildProcess.runWorkbench([
+      "explore", "-m", countdown.module, "--screens", "countdown", "--seed", "1", "--runs", "10", "--steps", "50",
+      "--out", found,
+    ])
+    #expect(run.status == 0, "\(countdown.kit): \(run.stdout)\(run.stderr)\(readTextFile(found) ?? "")")
+    #expect(run.stdout.hasPrefix("explored 10 sessions (500 steps"), "\(countdown.kit): \(run.stdout)")
+  }
+
   /// The scaffold's module runs on the kit it carries (node_modules/workbench-module), with no
   /// other kit to be found.
   @Test func aScaffoldedJavaScriptModuleWorksAsPrinted() {

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchCore
 import WorkbenchTestSupport
 
 @testable import WorkbenchScenarioFormat

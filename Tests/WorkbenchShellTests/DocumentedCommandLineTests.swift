@@ -79,6 +79,7 @@ import WorkbenchTestSupport
       "export": ["library", folder + "/out.json", "-w", workspace],
       "import": [folder + "/library.json", "-w", folder + "/other.sqlite"], "diagram": ["feed"],
       "completions": ["bash"], "man": [], "lsp": [], "diff": [folder + "/traces", folder + "/one.yaml"],
+      "explore": ["--runs", "1", "--steps", "2", "--out", folder + "/explore.yaml"],
     ]
     let values: [String: String] = [
       "FILE": folder + "/value-file", "DIR": folder + "/value-dir", "PATH": fixture, "N": "1", "I/N": "1/1",

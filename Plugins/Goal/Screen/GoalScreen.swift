@@ -12,6 +12,9 @@ public final class GoalScreen: ActionHandling, UnsavedWork {
   public static var frameFields: [String]? {
     ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
   }
+  /// A refused intent shows why in `message` (seed 003: the controller turns the model's
+  /// refusal into display data); nothing else changes.
+  public static var refusalFields: [String] { ["message"] }
   /// What each field means (an editor shows it over an expectation's field).
   public static var frameFieldSummaries: [String: String] {
     [

@@ -22,6 +22,11 @@ extension ModuleRegistry {
     screenKinds[screen]?.lifetimeFields ?? []
   }
 
+  /// The fields of a screen's frames that show why a command was refused.
+  public func refusalFields(ofScreen screen: String) -> [String] {
+    screenKinds[screen]?.refusalFields ?? []
+  }
+
   /// Turns a stored snapshot and the edits stored since into the whole document's JSON (what
   /// the workspace gives a reader of the whole document).
   public func materializeDocument(kind: String, snapshot: String, edits: [String]) throws -> String {

@@ -87,7 +87,7 @@ public final class Registrar {
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
         render: render, frameFields: frameFields ?? Model.frameFields,
-        lifetimeFields: lifetimeFields ?? Model.lifetimeFields,
+        lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: Model.refusalFields,
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }

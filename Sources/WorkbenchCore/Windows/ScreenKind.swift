@@ -15,6 +15,8 @@ public struct ScreenKind: Sendable {
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).
   public var lifetimeFields: [String] = []
+  /// Fields that show why the last command was refused (see `ScreenModel.refusalFields`).
+  public var refusalFields: [String] = []
   /// What each frame field means, by name (see `ScreenModel.frameFieldSummaries`): asked for
   /// when wanted (an editor's hover), never at start.
   public var fieldSummaries: @MainActor @Sendable () -> [String: String] = { [:] }

@@ -95,6 +95,9 @@ public protocol ScreenModel: AnyObject {
   /// replay opens the window fresh and does not live that life again, so a recording leaves
   /// them out of the expectation it writes.
   static var lifetimeFields: [String] { get }
+  /// Fields that show why the last command was refused (a message the screen displays): a
+  /// refusal may change these and nothing else (`workbench explore` checks that it does not).
+  static var refusalFields: [String] { get }
   /// The document's revision, when the window opens and after every change. Screens that keep
   /// drafts compare it with the revision a draft was based on.
   func documentRevisionChanged(_ revision: Int)
@@ -126,6 +129,8 @@ extension ScreenModel {
   public static var frameFieldSummaries: [String: String] { [:] }
   /// None: every field of the frame is restored as it was.
   public static var lifetimeFields: [String] { [] }
+  /// None: a refused command changes no field.
+  public static var refusalFields: [String] { [] }
   /// Most screens keep no drafts.
   public var unsavedWork: (any UnsavedWork)? { nil }
 }

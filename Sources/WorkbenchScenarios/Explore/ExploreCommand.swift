@@ -1,0 +1,149 @@
+import WorkbenchCore
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench explore`: random sessions against the loaded modules, a progress line on a
+/// terminal, a summary (or `--json`), and the first failure shrunk and written as a scenario.
+@MainActor
+public enum ExploreCommand {
+  /// What `explore` was asked.
+  public struct Options: Sendable {
+    public var paths: [String] = []
+    public var explorer = Explorer.Options()
+    public var out = "explore-failure.yaml"
+    public var json = false
+
+    public init() {}
+  }
+
+  /// `explore`'s options, declared once (the parser, `--help`, the man page and the completion
+  /// scripts are made from them).
+  public static let options: [ProgramOption<Options>] = [
+    .modules(\.paths),
+    .value(["--seed"], "N", help: "where the random sessions start (default 1): the same seed finds the same") {
+      options, text throws(ProgramUsageError) in
+      guard let seed = UInt64(text) else {
+        throw ProgramUsageError("--seed takes a whole number from 0, not '\(text)'")
+      }
+      options.explorer.seed = seed
+    },
+    .value(["--runs"], "N", help: "how many sessions (default 100)") { options, text throws(ProgramUsageError) in
+      options.explorer.runs = try count(text, of: "--runs", in: 1...1_000_000)
+    },
+    .value(["--steps"], "N", help: "commands in each session (default 30)") { options, text throws(ProgramUsageError) in
+      options.explorer.steps = try count(text, of: "--steps", in: 1...10_000)
+    },
+    .value(["--screens"], "NAMES", help: "open windows only on these screens (comma-separated)") {
+      $0.explorer.screens = $1.split(separator: ",").map(String.init)
+    },
+    .value(["--out"], "FILE", help: "where the shrunk failure is written (default explore-failure.yaml)") {
+      $0.out = $1
+    },
+    .flag(["--json"], help: "print the summary as JSON") { $0.json = true },
+  ]
+
+  /// What `explore` does, for its `--help`.
+  public static let details = """
+    Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
+    from each window's specs with arguments drawn from their kinds (ids from what the windows show),
+    `undo`, `redo` and `clock advance`. After every step it checks that the host and the modules stay
+    up, that a refused command changed no frame and no document, and that a second run of the same
+    steps shows the same frames. The first session that breaks one is shrunk (fewer steps, fewer
+    windows, smaller numbers, shorter waits) and written to --out as a scenario that fails the same
+    way under `workbench run`.
+
+    exit codes: 0 nothing found, 1 a failure found and written, 2 usage errors
+    """
+
+  nonisolated private static func count(_ text: String, of option: String, in range: ClosedRange<Int>)
+    throws(ProgramUsageError) -> Int
+  {
+    guard let value = Int(text), range.contains(value) else {
+      throw ProgramUsageError("\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+    }
+    return value
+  }
+
+  /// Runs `explore` on `modules`; returns the exit status.
+  public static func run(_ options: Options, modules: [any FeatureModule]) -> ExitCode {
+    let registry: ModuleRegistry
+    do {
+      registry = try ModuleRegistry(modules: modules)
+    } catch {
+      StandardStreams.error("workbench explore: the modules failed to register: \(error.message)\n")
+      return .usage
+    }
+    let explorer = Explorer(registry: registry, options: options.explorer)
+    guard !explorer.screens.isEmpty else {
+      StandardStreams.error(
+        "workbench explore: no screen to open a window on"
+          + (options.explorer.screens.isEmpty ? "" : " among \(options.explorer.screens.joined(separator: ", "))")
+          + " (a screen needs a sample document of its kind)\n")
+      return .usage
+    }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let showsProgress = !options.json && isatty(STDERR_FILENO) == 1
+    let report = explorer.explore { report in
+      guard showsProgress else { return }
+      let seconds = max(0.001, seconds(clock.now - started))
+      StandardStreams.error(
+        "\r\u{1B}[Kexplore: \(report.sessions)/\(options.explorer.runs) sessions, "
+          + "\(Int(Double(report.steps) / seconds)) steps a second, \(report.checks) checks")
+    }
+    if showsProgress { StandardStreams.error("\r\u{1B}[K") }
+    let elapsed = seconds(clock.now - started)
+    var written: String?
+    if let text = explorer.scenarioText(for: report) {
+      guard FileSystem.write(text, to: options.out) else {
+        StandardStreams.error("workbench explore: could not write \(options.out)\n")
+        return .failure
+      }
+      written = options.out
+    }
+    if options.json {
+      var found: FrameValue = .null
+      if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
+        found = [
+          "property": .string(failure.property.rawValue), "detail": .string(failure.detail),
+          "sessionSeed": .string(String(report.failingSeed ?? 0)), "originalSteps": .integer(original.steps.count),
+          "steps": .integer(shrunk.steps.count), "windows": .integer(shrunk.windows.count),
+          "file": written.map(FrameValue.string) ?? .null,
+        ]
+      }
+      let summary: FrameValue = [
+        "seed": .string(String(options.explorer.seed)), "sessions": .integer(report.sessions),
+        "steps": .integer(report.steps), "refused": .integer(report.refused), "checks": .integer(report.checks),
+        "seconds": .string(String(format3(elapsed))), "found": found,
+      ]
+      StandardStreams.out(summary.jsonText + "\n")
+    } else {
+      let ran =
+        "explored \(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.steps) steps, "
+        + "\(report.refused) refused, \(report.checks) checks) in \(format3(elapsed)) s"
+      if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
+        StandardStreams.out(
+          "\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n"
+            + "  shrunk from \(original.steps.count) steps to \(shrunk.steps.count) in \(shrunk.windows.count) "
+            + "window\(shrunk.windows.count == 1 ? "" : "s"): wrote \(written ?? "nothing")"
+            + " (`workbench run \(written ?? "")` fails the same way)\n")
+      } else {
+        StandardStreams.out("\(ran): nothing found\n")
+      }
+    }
+    return report.failure == nil ? .success : .failure
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
+  private static func format3(_ value: Double) -> String {
+    let milliseconds = Int((value * 1000).rounded())
+    let fraction = String(milliseconds % 1000)
+    return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+}

@@ -1,0 +1,150 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+
+extension Explorer {
+  /// The smallest session found that breaks the same property: the steps after the failure
+  /// dropped, then runs of steps taken out (halves, quarters, … single steps), windows taken out
+  /// with their steps, numbers made smaller and waits shorter, each kept only when the session
+  /// still fails the same way.
+  public func shrink(_ session: Session, failing failure: Failure) -> Session {
+    func failing(_ candidate: Session) -> Failure? {
+      guard let found = check(candidate).failure, found.property == failure.property else { return nil }
+      return found
+    }
+    var current = session
+    current.steps = Array(current.steps.prefix(failure.step + 1))
+    var chunk = max(1, current.steps.count / 2)
+    while true {
+      var start = 0
+      var removed = false
+      while start < current.steps.count {
+        var candidate = current
+        candidate.steps.removeSubrange(start..<min(start + chunk, candidate.steps.count))
+        if !candidate.steps.isEmpty, let found = failing(candidate) {
+          candidate.steps = Array(candidate.steps.prefix(found.step + 1))
+          current = candidate
+          removed = true
+        } else {
+          start += chunk
+        }
+      }
+      if chunk == 1 && !removed { break }
+      if !removed { chunk = max(1, chunk / 2) }
+    }
+    // Fewer windows: one taken out with the steps run in it.
+    for window in current.windows.map(\.name).reversed() where current.windows.count > 1 {
+      var candidate = current
+      candidate.windows.removeAll { $0.name == window }
+      candidate.steps.removeAll { $0.window == window }
+      if !candidate.steps.isEmpty, failing(candidate) != nil { current = candidate }
+    }
+    // Smaller numbers, shorter waits: each word that is one, tried smaller.
+    for index in current.steps.indices {
+      guard let commands = try? CommandTokenizer.commands(in: current.steps[index].line), commands.count == 1 else {
+        continue
+      }
+      var words = commands[0].map(\.text)
+      for position in words.indices {
+        for smaller in Self.smaller(than: words[position]) {
+          var candidate = current
+          var tried = words
+          tried[position] = smaller
+          candidate.steps[index].line = tried.map(CommandTokenizer.quoted).joined(separator: " ")
+          if failing(candidate) != nil {
+            current = candidate
+            words = tried
+            break
+          }
+        }
+      }
+    }
+    return current
+  }
+
+  /// Smaller values to try in place of a word: a number's 0, 1 and half; a duration's 1ms.
+  static func smaller(than word: String) -> [String] {
+    if let number = Int(word), number != 0 {
+      return ["0", "1", String(number / 2)].filter { $0 != word }
+    }
+    if let last = word.last, last == "s", word.first?.isNumber == true, word != "1ms" { return ["1ms"] }
+    return []
+  }
+
+  /// The shrunk session as a scenario file that fails the same way under `workbench run`, with
+  /// a comment naming the seed, the property and how long the session was.
+  public func scenarioText(for report: Report) -> String? {
+    guard let failure = report.failure, let session = report.shrunk, let original = report.original else {
+      return nil
+    }
+    var scenario = self.scenario(of: session, steps: failure.step, name: "explore: \(failure.property.rawValue)")
+    // A step that was refused says so (`fails:`), as a scenario must.
+    for (index, message) in refusals(of: session, steps: failure.step).enumerated() {
+      if let message { scenario.steps[index].failure = .substring(message) }
+    }
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    let failing = session.steps[min(failure.step, session.steps.count - 1)]
+    let action: Step.Action =
+      failing.window.map { .command(window: $0, line: failing.line) } ?? .host(line: failing.line)
+    switch failure.property {
+    case .staysUp:
+      scenario.steps.append(Step(action: action, location: here))
+    case .refusalChangesNothing:
+      // The frames before, the refusal, then the same frames: the last expectation fails.
+      let frames = framesAfter(session, steps: failure.step)
+      let expectation = Step(
+        action: .expect(frames.map { ($0.key, YAMLNode($0.value, at: here)) }), location: here)
+      scenario.steps.append(expectation)
+      let message = refusalMessage(of: session, at: failure.step) ?? ""
+      scenario.steps.append(Step(action: action, location: here, failure: .substring(message)))
+      scenario.steps.append(expectation)
+    case .replaysEqual:
+      scenario.steps.append(Step(action: action, location: here))
+      let frames = framesAfter(session, steps: failure.step + 1)
+      scenario.steps.append(
+        Step(action: .expect(frames.map { ($0.key, YAMLNode($0.value, at: here)) }), location: here))
+    }
+    guard let body = try? ScenarioWriter().text(of: scenario, data: nil) else { return nil }
+    let seed = report.failingSeed.map { "session seed \($0), " } ?? ""
+    return """
+      # Found by `workbench explore --seed \(options.seed)` (\(seed)property: \(failure.property.rawValue)).
+      # \(failure.detail)
+      # Shrunk from \(original.steps.count) steps in \(original.windows.count) windows to \
+      \(session.steps.count) in \(session.windows.count).
+
+      """ + body
+  }
+
+  /// Every window's frame after the first `steps` steps, by window, in window order.
+  private func framesAfter(_ session: Session, steps count: Int) -> [(key: String, value: FrameValue)] {
+    guard let live = try? start(session) else { return [] }
+    defer { live.end() }
+    for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
+    // As an expectation sees them (live sources' changes taken in), without what a screen
+    // shows about a refusal, which a refusal may change.
+    live.host.services.takeWaitingLiveChanges()
+    let frames = live.host.framesByLabel
+    return session.windows.compactMap { window in
+      Self.withoutFields(registry.refusalFields(ofScreen: window.screen), frames[window.name]).map { (window.name, $0) }
+    }
+  }
+
+  /// The message the step at `index` is refused with, after the steps before it.
+  private func refusalMessage(of session: Session, at index: Int) -> String? {
+    refusals(of: session, steps: index + 1).last ?? nil
+  }
+
+  /// What each of the first `count` steps was refused with (`nil`: it ran).
+  private func refusals(of session: Session, steps count: Int) -> [String?] {
+    guard let live = try? start(session) else { return [] }
+    defer { live.end() }
+    return session.steps.prefix(count).map { step -> String? in
+      do throws(CommandError) {
+        try live.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+  }
+}

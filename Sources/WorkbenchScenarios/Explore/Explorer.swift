@@ -1,0 +1,301 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+
+/// Random sessions against the loaded modules, built from what they declare: windows on their
+/// screens and sample documents, commands from each window's specs, arguments from their kinds
+/// (ids from what the window shows, through the resolver's completion). After every step,
+/// properties that hold for any module are checked; a session that breaks one is shrunk to a
+/// small scenario that fails the same way under `workbench run`.
+@MainActor
+public struct Explorer {
+  /// What to explore, and how much.
+  public struct Options: Sendable {
+    /// Where the random sequence starts: the same seed, modules and options give the same
+    /// sessions.
+    public var seed: UInt64 = 1
+    /// How many sessions.
+    public var runs = 100
+    /// Commands in each session.
+    public var steps = 30
+    /// The screens to open windows on; every screen with a sample document when empty.
+    public var screens: [String] = []
+
+    public init() {}
+  }
+
+  /// A generated session: its windows and its steps (one command a line).
+  public struct Session: Sendable {
+    public var windows: [WindowSeed]
+    public var steps: [(window: String?, line: String)]
+  }
+
+  /// A property a session broke: which, after which step (0-based), and what was seen.
+  public struct Failure: Sendable, Equatable {
+    public enum Property: String, Sendable {
+      case staysUp = "the host and its modules stay up"
+      case refusalChangesNothing = "a refused command changes nothing"
+      case replaysEqual = "a session replays with equal frames"
+    }
+    public var property: Property
+    public var step: Int
+    public var detail: String
+  }
+
+  /// What a run of explore found: how many sessions and steps ran, and the first failure with
+  /// its shrunk session.
+  public struct Report: Sendable {
+    public var sessions = 0
+    public var steps = 0
+    /// Steps whose command was refused (a word out of range, an id not there, a rule kept).
+    public var refused = 0
+    public var checks = 0
+    public var failure: Failure?
+    public var original: Session?
+    public var shrunk: Session?
+    public var failingSeed: UInt64?
+  }
+
+  let registry: ModuleRegistry
+  let options: Options
+
+  /// An explorer of the modules `registry` holds.
+  public init(registry: ModuleRegistry, options: Options) {
+    self.registry = registry
+    self.options = options
+  }
+
+  /// Runs `options.runs` sessions (each from its own seed, derived from the run's), stops at the
+  /// first that breaks a property and shrinks it. `progress` hears after each session.
+  public func explore(progress: (Report) -> Void = { _ in }) -> Report {
+    var report = Report()
+    var seeds = SplitMix64(seed: options.seed)
+    for _ in 0..<options.runs {
+      let seed = seeds.next()
+      var random = SplitMix64(seed: seed)
+      guard let session = generate(&random) else { break }
+      let outcome = check(session)
+      report.sessions += 1
+      report.steps += outcome.stepsRun
+      report.refused += outcome.refused
+      report.checks += outcome.checks
+      if let failure = outcome.failure {
+        report.failure = failure
+        report.original = session
+        report.failingSeed = seed
+        report.shrunk = shrink(session, failing: failure)
+        report.failure = check(report.shrunk ?? session).failure ?? failure
+        progress(report)
+        return report
+      }
+      progress(report)
+    }
+    return report
+  }
+
+  // MARK: Generating
+
+  /// The screens windows open on, each with the sample documents of its kind.
+  var screens: [(name: String, documents: [String])] {
+    let samples = registry.sampleDocuments
+    return registry.screens.compactMap { screen in
+      guard options.screens.isEmpty || options.screens.contains(screen.name) else { return nil }
+      let documents = samples.filter { $0.kind == screen.documentKind }.map(\.name)
+      return documents.isEmpty ? nil : (screen.name, documents)
+    }
+  }
+
+  /// A random session: 1–4 windows (two on one document often), then `options.steps` commands.
+  func generate(_ random: inout SplitMix64) -> Session? {
+    let screens = self.screens
+    guard !screens.isEmpty else { return nil }
+    var windows: [WindowSeed] = []
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    for index in 0..<random.below(4) + 1 {
+      if let previous = windows.last, random.chance(40) {
+        windows.append(
+          WindowSeed(
+            name: "w\(index + 1)", screen: previous.screen, document: previous.document, location: here))
+        continue
+      }
+      let screen = screens[random.below(screens.count)]
+      windows.append(
+        WindowSeed(
+          name: "w\(index + 1)", screen: screen.name,
+          document: screen.documents[random.below(screen.documents.count)], location: here))
+    }
+    // Steps are drawn against a live session, so ids come from what its windows show.
+    var session = Session(windows: windows, steps: [])
+    guard let live = try? start(session) else { return nil }
+    defer { live.end() }
+    for _ in 0..<options.steps {
+      let window = windows[random.below(windows.count)]
+      let line = command(in: window, live: live, &random)
+      session.steps.append((window.name, line))
+      try? live.run(line, in: window.name, frontEnd: QuietFrontEnd())
+    }
+    return session
+  }
+
+  /// A command line for `window`: one of its screen's commands, `undo`/`redo`, or `clock
+  /// advance`, with arguments drawn from their kinds.
+  func command(in window: WindowSeed, live: WorkbenchSession, _ random: inout SplitMix64) -> String {
+    switch random.below(20) {
+    case 0: return "undo"
+    case 1: return "redo"
+    case 2: return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
+    default: break
+    }
+    // The screen's module's own commands: those its screen adds to the host's.
+    let hostNames = Set(registry.router.names(forScreen: nil))
+    let names = registry.router.names(forScreen: window.screen).filter { !hostNames.contains($0) }
+    guard !names.isEmpty, case .success(let route) = registry.router.route(random.pick(names), screen: window.screen)
+    else { return "undo" }
+    var words = [route.spec.name]
+    var spec = route.spec
+    if !spec.subcommands.isEmpty {
+      spec = random.pick(spec.subcommands)
+      words.append(spec.name)
+    }
+    for argument in spec.arguments {
+      if argument.isOptional, random.chance(35) { break }
+      let typed = "@\(window.name) " + words.joined(separator: " ") + " "
+      words.append(value(for: argument, typed: typed, live: live, &random))
+    }
+    return words.map(CommandTokenizer.quoted).joined(separator: " ")
+  }
+
+  /// A value of an argument's kind: numbers across and at the edges of their range, choices,
+  /// ids and windows the session has (the resolver's completion), words.
+  func value(for argument: ArgumentSpec, typed: String, live: WorkbenchSession, _ random: inout SplitMix64)
+    -> String
+  {
+    let offered = live.host.completions(for: typed)
+    switch argument.kind {
+    case .integer(let range):
+      let bounds = range ?? -5...1000
+      let near: [Int] = [bounds.lowerBound, bounds.upperBound, 0, 1, 2, 3].filter { bounds.contains($0) }
+      if random.chance(60), !offered.isEmpty { return random.pick(offered) }
+      if random.chance(50), !near.isEmpty { return String(random.pick(near)) }
+      return String(Int.random(in: bounds, using: &random))
+    case .reference:
+      return random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"])
+    case .choice, .window, .windowOr, .document, .screen:
+      return offered.isEmpty ? "x" : random.pick(offered)
+    case .duration:
+      return random.pick(["1ms", "100ms", "1s", "30s"])
+    case .word, .rest:
+      return random.pick(["the", "a", "Dune", "x y", "42", "Война", ""])
+    }
+  }
+
+  // MARK: Checking
+
+  /// What running a session found.
+  struct Outcome {
+    var failure: Failure?
+    var stepsRun = 0
+    var refused = 0
+    var checks = 0
+  }
+
+  /// A fresh session set up as `session` begins.
+  func start(_ session: Session) throws(CommandError) -> WorkbenchSession {
+    try WorkbenchSession.starting(scenario(of: session, steps: 0), registry: registry)
+  }
+
+  /// Runs a session twice, checking after every step that nothing crashed or was reported,
+  /// that a refused command left every frame and document as they were, and that the second
+  /// run's frames are the first's.
+  func check(_ session: Session) -> Outcome {
+    var outcome = Outcome()
+    guard let first = try? start(session), let second = try? start(session) else {
+      outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
+      return outcome
+    }
+    defer {
+      first.end()
+      second.end()
+    }
+    for (index, step) in session.steps.enumerated() {
+      // What live sources said since the last step comes in first (as before an expectation),
+      // so the frames before a step are those the step starts from.
+      first.host.services.takeWaitingLiveChanges()
+      second.host.services.takeWaitingLiveChanges()
+      let framesBefore = first.host.framesByLabel
+      let revisionsBefore = first.host.documentRevisions.mapValues(\.revision)
+      var refusal: CommandError?
+      do {
+        try first.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      } catch {
+        refusal = error
+      }
+      try? second.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      outcome.stepsRun += 1
+      let incidents = first.takeIncidents() + second.takeIncidents()
+      outcome.checks += 3
+      if let incident = incidents.first {
+        outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      if let refusal {
+        outcome.refused += 1
+        // What a screen shows about a refusal (its refusal fields) may change; nothing else.
+        let framesAfter = first.host.framesByLabel
+        let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+        let changedWindow = framesAfter.keys.sorted().first { label in
+          let shown = session.windows.first { $0.name == label }?.screen
+          let allowed = shown.map { registry.refusalFields(ofScreen: $0) } ?? []
+          return Self.withoutFields(allowed, framesAfter[label]) != Self.withoutFields(allowed, framesBefore[label])
+        }
+        if let changed = changedWindow {
+          outcome.failure = Failure(
+            property: .refusalChangesNothing, step: index,
+            detail: "`\(step.line)` was refused (\(refusal.message)) and window \(changed)'s frame changed")
+          return outcome
+        }
+        if revisionsAfter != revisionsBefore {
+          outcome.failure = Failure(
+            property: .refusalChangesNothing, step: index,
+            detail: "`\(step.line)` was refused (\(refusal.message)) and a document's revision moved")
+          return outcome
+        }
+      }
+      let replayed = second.host.framesByLabel
+      let original = first.host.framesByLabel
+      if let differing = original.keys.sorted().first(where: { original[$0] != replayed[$0] }) {
+        outcome.failure = Failure(
+          property: .replaysEqual, step: index,
+          detail: "after `\(step.line)`, window \(differing) shows another frame in a second run of the same steps"
+            + Self.difference(original[differing], replayed[differing]))
+        return outcome
+      }
+    }
+    return outcome
+  }
+
+  /// Where two frames differ first, in words (`: finished 1, then 2`), or nothing.
+  static func difference(_ first: FrameValue?, _ second: FrameValue?) -> String {
+    guard case .object(let one)? = first, case .object(let other)? = second else { return "" }
+    for (key, value) in one.members where other[key] != value {
+      return
+        ": \(key) \(value.jsonText.prefix(60)), then \(other[key].map { String($0.jsonText.prefix(60)) } ?? "nothing")"
+    }
+    return ""
+  }
+
+  /// A frame without some of its top-level fields.
+  static func withoutFields(_ fields: [String], _ frame: FrameValue?) -> FrameValue? {
+    guard !fields.isEmpty, case .object(let object)? = frame else { return frame }
+    return .object(FrameObject(members: object.members.filter { !fields.contains($0.key) }))
+  }
+
+  /// The session as a scenario, with its first `steps` steps.
+  func scenario(of session: Session, steps count: Int? = nil, name: String = "explore") -> Scenario {
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    let steps = session.steps.prefix(count ?? session.steps.count).map { step in
+      Step(action: step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line), location: here)
+    }
+    return Scenario(name: name, location: here, windows: session.windows, steps: Array(steps))
+  }
+}

@@ -1,0 +1,94 @@
+import BuiltInModules
+import WorkbenchCore
+import WorkbenchExternalModules
+import WorkbenchScenarios
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `workbench explore` as a module author meets it: steps a second on the catalog and the
+/// ledger built in and on a module through the Python kit, and the time to shrink a failure
+/// found after 200 steps.
+@MainActor
+enum ExploreBenchmark {
+  static func run(file: String = #filePath) -> [String] {
+    var root = file.split(separator: "/", omittingEmptySubsequences: false)
+    root.removeLast(3)  // Sources/workbench-bench/ExploreBenchmark.swift
+    let repository = root.joined(separator: "/")
+    setenv("PYTHONPATH", repository + "/Kits/python", 1)
+    var lines = [
+      "explore (seed 1; a step is drawn, run and run again: three runs of each command, checks after each):"
+    ]
+    func rate(_ modules: [any FeatureModule], screens: [String], runs: Int, steps: Int) -> String {
+      guard let registry = try? ModuleRegistry(modules: modules) else { return "the modules failed to register" }
+      var options = Explorer.Options()
+      options.screens = screens
+      options.runs = runs
+      options.steps = steps
+      let start = now()
+      let report = Explorer(registry: registry, options: options).explore()
+      let seconds = now() - start
+      return "\(format(Double(report.steps) / seconds, 0)) steps a second (\(report.steps) steps in "
+        + "\(format(seconds * 1000, 1)) ms\(report.failure.map { "; found: \($0.property.rawValue)" } ?? ""))"
+    }
+    lines.append("  catalog, built in              " + rate(builtInModules, screens: ["catalog"], runs: 40, steps: 100))
+    lines.append("  ledger feed, built in          " + rate(builtInModules, screens: ["feed"], runs: 40, steps: 100))
+    if let module = try? ExternalModule(path: repository + "/Examples/countdown/countdown.py") {
+      lines.append("  countdown on the Python kit    " + rate([module], screens: ["countdown"], runs: 10, steps: 50))
+      module.shutdown()
+    }
+    // A failure found after 200 steps: the time to shrink it.
+    guard let registry = try? ModuleRegistry(modules: [Stopwatch()]) else { return lines }
+    var options = Explorer.Options()
+    options.steps = 200
+    options.runs = 20
+    let explorer = Explorer(registry: registry, options: options)
+    let start = now()
+    let report = explorer.explore()
+    let total = now() - start
+    if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
+      let shrinkStart = now()
+      _ = explorer.shrink(original, failing: failure)
+      lines.append(
+        "  shrinking a failure after \(original.steps.count) steps: \(format((now() - shrinkStart) * 1000, 1)) ms "
+          + "to \(shrunk.steps.count) steps (found and shrunk in \(format(total * 1000, 1)) ms; target: at most 2 s)")
+    } else {
+      lines.append("  shrinking: the planted failure was not found")
+    }
+    return lines
+  }
+}
+
+/// A module with a bug only a long session meets: `lap` refuses past 150 laps, and sets the
+/// laps back as it does.
+private struct Stopwatch: FeatureModule {
+  struct Laps: DocumentBody { var count: Int }
+  struct View: ViewStateValue {}
+
+  @MainActor final class Screen: ScreenModel {
+    var document: Laps
+    init(document: Laps, viewState: View, environment: ScreenEnvironment) { self.document = document }
+    func documentReplaced(_ document: Laps) { self.document = document }
+    func restore(_ viewState: View) {}
+    var viewState: View { View() }
+    var frame: FrameValue { ["laps": .integer(document.count)] }
+  }
+
+  var manifest: ModuleManifest { ModuleManifest(name: "stopwatch", version: "1.0", summary: "laps") }
+
+  @MainActor func register(into registrar: Registrar) {
+    registrar.documentKind(Laps.self, name: "laps", summary: "laps", samples: ["run": Laps(count: 0)])
+    registrar.screen(Screen.self, name: "stopwatch", documentKind: "laps", summary: "the laps")
+    registrar.command(
+      CommandSpec("lap", summary: "one more lap", scope: .window(screens: ["stopwatch"])) { context in
+        let screen = try context.model(Screen.self)
+        guard screen.document.count < 150 else {
+          try context.commit(Laps(count: 0), summary: "reset")
+          throw CommandError("no more than 150 laps")
+        }
+        try context.commit(Laps(count: screen.document.count + 1), summary: "lap")
+        return .frame(try context.requireWindow().id)
+      })
+  }
+}

@@ -1,0 +1,142 @@
+import Testing
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchScenarios
+
+/// `workbench explore` finds bugs planted in a module it knows nothing about, shrinks each to a
+/// few steps, and writes a scenario that fails the same way under the runner; the same seed
+/// finds the same.
+@MainActor
+@Suite struct ExploreTests {
+  /// A refusal that changes the document, only once the count is past 12 (a sequence of
+  /// bumps). (A refused command's view changes the host takes back itself.)
+  @Test func aRefusalThatChangesStateIsFoundAndShrunk() throws {
+    let (explorer, report) = try explore(PlantedModule(bug: .refusalChangesState))
+    let failure = try #require(report.failure, "not found in \(report.sessions) sessions")
+    #expect(failure.property == .refusalChangesNothing)
+    #expect(report.sessions <= 50)
+    let shrunk = try #require(report.shrunk)
+    #expect(shrunk.steps.count <= 6, "\(shrunk.steps.map(\.line))")
+    #expect(shrunk.windows.count <= 2, "\(shrunk.windows.map(\.name))")
+    // The scenario written fails under the runner, at its last expectation.
+    let text = try #require(explorer.scenarioText(for: report))
+    let results = try run(text, modules: [PlantedModule(bug: .refusalChangesState)])
+    #expect(results.count == 1)
+    let message = results.first?.failure?.message ?? ""
+    #expect(message.contains("the frames do not match"), "\(message)\n\(text)")
+    // The same seed finds the same, shrunk the same.
+    let (_, again) = try explore(PlantedModule(bug: .refusalChangesState))
+    #expect(again.failingSeed == report.failingSeed)
+    #expect(again.shrunk?.steps.map(\.line) == shrunk.steps.map(\.line))
+  }
+
+  /// A module whose frames depend on more than the session's steps (a count kept across
+  /// sessions): the second run of the same steps shows another frame.
+  @Test func aSessionThatDoesNotReplayIsFound() throws {
+    let (_, report) = try explore(PlantedModule(bug: .divergentReplay))
+    let failure = try #require(report.failure)
+    #expect(failure.property == .replaysEqual)
+    #expect((report.shrunk?.steps.count ?? 99) <= 3, "\(report.shrunk?.steps.map(\.line) ?? [])")
+  }
+
+  /// Without a planted bug, nothing is found.
+  @Test func aSoundModuleGivesNothing() throws {
+    let (_, report) = try explore(PlantedModule(bug: nil))
+    #expect(report.failure == nil, "\(String(describing: report.failure))")
+    #expect(report.sessions == 50)
+    #expect(report.steps == 50 * 20)
+  }
+
+  private func explore(_ module: PlantedModule) throws -> (Explorer, Explorer.Report) {
+    var options = Explorer.Options()
+    options.seed = 7
+    options.runs = 50
+    options.steps = 20
+    let explorer = Explorer(registry: try ModuleRegistry(modules: [module]), options: options)
+    return (explorer, explorer.explore())
+  }
+
+  private func run(_ text: String, modules: [any FeatureModule]) throws -> [ScenarioResult] {
+    let loader = try ScenarioLoader(modules: modules)
+    let file = try loader.load(bytes: Array(text.utf8), path: "/tmp/explore-test.yaml")
+    let runner = ScenarioRunner(modules: modules)
+    return file.scenarios.map { runner.run($0) }
+  }
+}
+
+/// Sessions of the planted module so far, in this process: what a divergent replay reads.
+@MainActor private var plantedSessions = 0
+
+/// A count with a step, and the bug asked for.
+private struct PlantedModule: FeatureModule {
+  enum Bug { case refusalChangesState, divergentReplay }
+  let bug: Bug?
+
+  struct Count: DocumentBody { var value: Int }
+  struct View: ViewStateValue {
+    var step = 1
+    var refusals = 0
+  }
+
+  @MainActor final class PlantedScreen: ScreenModel {
+    var document: Count
+    var view: View
+    let bug: Bug?
+    var session = 0
+
+    init(document: Count, viewState: View, environment: ScreenEnvironment) {
+      self.document = document
+      self.view = viewState
+      self.bug = nil
+    }
+
+    init(document: Count, bug: Bug?) {
+      self.document = document
+      self.view = View()
+      self.bug = bug
+      plantedSessions += 1
+      session = plantedSessions
+    }
+
+    func documentReplaced(_ document: Count) { self.document = document }
+    func restore(_ viewState: View) { view = viewState }
+    var viewState: View { view }
+
+    var frame: FrameValue {
+      var members: [(key: String, value: FrameValue)] = [
+        ("value", .integer(document.value)), ("step", .integer(view.step)), ("refusals", .integer(view.refusals)),
+      ]
+      if bug == .divergentReplay, view.step == 3 { members.append(("opened", .integer(session))) }
+      return .object(FrameObject(members: members))
+    }
+  }
+
+  static let step = Argument<Int>.integer("size", in: 1...5)
+
+  var manifest: ModuleManifest { ModuleManifest(name: "planted", version: "1.0", summary: "a count") }
+
+  @MainActor func register(into registrar: Registrar) {
+    let bug = self.bug
+    registrar.documentKind(Count.self, name: "count", summary: "a number", samples: ["tally": Count(value: 0)])
+    registrar.screen(
+      name: "planted", documentKind: "count", summary: "shows the count", render: { $0.jsonText },
+      make: { (document: Count, _: View, _: ScreenEnvironment) in PlantedScreen(document: document, bug: bug) })
+    registrar.command(
+      CommandSpec("step", arguments: [Self.step], summary: "set the step", scope: .window(screens: ["planted"])) {
+        context in
+        try context.model(PlantedScreen.self).view.step = context.arguments[Self.step]
+        return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec("bump", summary: "add the step", scope: .window(screens: ["planted"])) { context in
+        let screen = try context.model(PlantedScreen.self)
+        guard screen.document.value + screen.view.step <= 12 else {
+          // The bug: the count is set back, then the command says it was refused.
+          if bug == .refusalChangesState { try context.commit(Count(value: 0), summary: "reset") }
+          throw CommandError("the count stops at 12")
+        }
+        try context.commit(Count(value: screen.document.value + screen.view.step), summary: "bump")
+        return .frame(try context.requireWindow().id)
+      })
+  }
+}

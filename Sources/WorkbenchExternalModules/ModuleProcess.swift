@@ -234,9 +234,11 @@ public final class ModuleProcess {
   func stoppedError(_ reason: String) -> CommandError {
     let during = runningLine.map { " while running `\($0.split(separator: " ").first ?? "")`" } ?? ""
     let log = logPath.map { "; what it printed is in \($0)" } ?? ""
-    return CommandError(
+    var error = CommandError(
       "the module \(name) stopped\(during): \(reason). Its windows were closed; the rest of the session is "
         + "untouched; it starts again when a window opens on it (or `restart-module \(name)`)\(log)")
+    error.stoppedModule = name
+    return error
   }
 
   /// Kills the process, and every process it started, and records why (with the signal, when

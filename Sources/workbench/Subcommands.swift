@@ -138,7 +138,7 @@ enum Subcommands {
         details: TraceDiff.details, options: Interface.options(ModulePaths.options), takesScenarioFiles: true
       ) { $0.withModuleOption(TraceDiff.run) },
       Subcommand(
-        "explore", synopsis: "explore [-m PATH]... [--seed N] [--runs N] [--steps N] [--screens NAMES] [--out FILE]",
+        "explore", synopsis: "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--out FILE]",
         summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
         details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
       ) { invocation in

@@ -11,6 +11,12 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   /// argument), as opposed to a well-formed command that was rejected when it ran. Shells keep
   /// only lines that parsed in their history.
   public var isUsageError: Bool
+  /// The module whose process stopped (crashed, hung, broke the protocol) while the command
+  /// ran, when that is why it failed: not a refusal of the command, but a module gone.
+  public var stoppedModule: String? = nil
+  /// Whether the command did part of its work before it failed, as its help says it may
+  /// (`settle` lets time pass until its limit): a failure, not a refusal that changes nothing.
+  public var isPartial = false
 
   /// An error with a message and, optionally, the column it points at.
   public init(_ message: String, column: Int? = nil, isUsageError: Bool = false) {

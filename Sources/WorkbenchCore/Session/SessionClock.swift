@@ -165,9 +165,12 @@ public final class SessionClock {
         // The advice is more than was waited, and enough for the next timer at least.
         let seconds = max(limit * 2, passed + next).components.seconds
         let advice = SessionClock.describe(.seconds(seconds + 1))
-        throw CommandError(
+        var error = CommandError(
           "still pending after \(SessionClock.describe(limit)): \(pendingSummary) "
             + "(give a longer time: `settle \(advice)`)")
+        // The time that passed, and what its timers did, stays.
+        error.isPartial = passed > .zero
+        throw error
       }
       if mode == .virtual {
         try advance(by: next)
@@ -175,9 +178,11 @@ public final class SessionClock {
         if next > .zero {
           if let wait = interruptibleWait {
             guard wait(next) else {
-              throw CommandError(
+              var error = CommandError(
                 "interrupted after \(SessionClock.describe(now - start)): \(pendingSummary) still pending, "
                   + "nothing was undone (`settle` again to go on waiting)")
+              error.isPartial = true
+              throw error
             }
           } else {
             let (seconds, attoseconds) = next.components

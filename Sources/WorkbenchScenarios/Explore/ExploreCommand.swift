@@ -15,6 +15,8 @@ public enum ExploreCommand {
     public var explorer = Explorer.Options()
     public var out = "explore-failure.yaml"
     public var json = false
+    /// Whether `--runs` was given (with `--time` alone, the sessions are not counted).
+    public var runsGiven = false
 
     public init() {}
   }
@@ -30,8 +32,17 @@ public enum ExploreCommand {
       }
       options.explorer.seed = seed
     },
-    .value(["--runs"], "N", help: "how many sessions (default 100)") { options, text throws(ProgramUsageError) in
-      options.explorer.runs = try count(text, of: "--runs", in: 1...1_000_000)
+    .value(["--runs"], "N", help: "how many sessions at most (default 100, or no limit with --time)") {
+      options, text throws(ProgramUsageError) in
+      options.explorer.runs = try count(text, of: "--runs", in: 1...1_000_000_000)
+      options.runsGiven = true
+    },
+    .value(["--time"], "DURATION", help: "go on for this long at most: 60s, 5m") {
+      options, text throws(ProgramUsageError) in
+      guard let time = SessionClock.parseDuration(text), time > .zero else {
+        throw ProgramUsageError("--time takes a length of time such as 60s or 5m, not '\(text)'")
+      }
+      options.explorer.time = time
     },
     .value(["--steps"], "N", help: "commands in each session (default 30)") { options, text throws(ProgramUsageError) in
       options.explorer.steps = try count(text, of: "--steps", in: 1...10_000)
@@ -49,7 +60,7 @@ public enum ExploreCommand {
   public static let details = """
     Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
     from each window's specs with arguments drawn from their kinds (ids from what the windows show),
-    `undo`, `redo` and `clock advance`. After every step it checks that the host and the modules stay
+    some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between. After every step it checks that the host and the modules stay
     up, that a refused command changed no frame and no document, and that a second run of the same
     steps shows the same frames. The first session that breaks one is shrunk (fewer steps, fewer
     windows, smaller numbers, shorter waits) and written to --out as a scenario that fails the same
@@ -68,7 +79,9 @@ public enum ExploreCommand {
   }
 
   /// Runs `explore` on `modules`; returns the exit status.
-  public static func run(_ options: Options, modules: [any FeatureModule]) -> ExitCode {
+  public static func run(_ given: Options, modules: [any FeatureModule]) -> ExitCode {
+    var options = given
+    if options.explorer.time != nil, !options.runsGiven { options.explorer.runs = 1_000_000_000 }
     let registry: ModuleRegistry
     do {
       registry = try ModuleRegistry(modules: modules)
@@ -87,12 +100,17 @@ public enum ExploreCommand {
     let clock = ContinuousClock()
     let started = clock.now
     let showsProgress = !options.json && isatty(STDERR_FILENO) == 1
+    var shown = started
     let report = explorer.explore { report in
-      guard showsProgress else { return }
+      // Ten times a second at most: a line a session would be most of the work.
+      guard showsProgress, clock.now - shown >= .milliseconds(100) else { return }
+      shown = clock.now
       let seconds = max(0.001, seconds(clock.now - started))
       StandardStreams.error(
-        "\r\u{1B}[Kexplore: \(report.sessions)/\(options.explorer.runs) sessions, "
-          + "\(Int(Double(report.steps) / seconds)) steps a second, \(report.checks) checks")
+        "\r\u{1B}[Kexplore: \(report.sessions) sessions"
+          + (options.runsGiven || options.explorer.time == nil ? " of \(options.explorer.runs)" : "")
+          + ", \(Int(Double(report.steps) / seconds)) steps a second, \(report.checks) checks"
+          + (options.explorer.time.map { " · \(max(0, Int(Self.seconds($0) - seconds)))s left" } ?? ""))
     }
     if showsProgress { StandardStreams.error("\r\u{1B}[K") }
     let elapsed = seconds(clock.now - started)

@@ -14,8 +14,11 @@ public struct Explorer {
     /// Where the random sequence starts: the same seed, modules and options give the same
     /// sessions.
     public var seed: UInt64 = 1
-    /// How many sessions.
+    /// How many sessions at most.
     public var runs = 100
+    /// How long to go on at most (sessions start until it has passed); `nil`: no limit. The
+    /// sessions are the same as without it, in the same order: a slower machine runs fewer.
+    public var time: Duration? = nil
     /// Commands in each session.
     public var steps = 30
     /// The screens to open windows on; every screen with a sample document when empty.
@@ -58,11 +61,25 @@ public struct Explorer {
 
   let registry: ModuleRegistry
   let options: Options
+  /// Each screen's module's own commands (those its screen adds to the host's), found once.
+  let commands: [String: [CommandSpec]]
 
   /// An explorer of the modules `registry` holds.
   public init(registry: ModuleRegistry, options: Options) {
     self.registry = registry
     self.options = options
+    let hostNames = Set(registry.router.names(forScreen: nil))
+    var commands: [String: [CommandSpec]] = [:]
+    for screen in registry.screens {
+      commands[screen.name] = registry.router.names(forScreen: screen.name).filter { !hostNames.contains($0) }
+        .compactMap { name in
+          guard case .success(let route) = registry.router.route(name, screen: screen.name) else { return nil }
+          // A command of the module for another of its screens is not this window's.
+          if case .window(let screens) = route.spec.scope, !screens.contains(screen.name) { return nil }
+          return route.spec
+        }
+    }
+    self.commands = commands
   }
 
   /// Runs `options.runs` sessions (each from its own seed, derived from the run's), stops at the
@@ -70,11 +87,13 @@ public struct Explorer {
   public func explore(progress: (Report) -> Void = { _ in }) -> Report {
     var report = Report()
     var seeds = SplitMix64(seed: options.seed)
+    let clock = ContinuousClock()
+    let deadline = options.time.map { clock.now + $0 }
     for _ in 0..<options.runs {
+      if let deadline, clock.now >= deadline { break }
       let seed = seeds.next()
       var random = SplitMix64(seed: seed)
-      guard let session = generate(&random) else { break }
-      let outcome = check(session)
+      guard let (session, outcome) = generateAndCheck(&random) else { break }
       report.sessions += 1
       report.steps += outcome.stepsRun
       report.refused += outcome.refused
@@ -105,8 +124,10 @@ public struct Explorer {
     }
   }
 
-  /// A random session: 1–4 windows (two on one document often), then `options.steps` commands.
-  func generate(_ random: inout SplitMix64) -> Session? {
+  /// A random session: 1–4 windows (two on one document often), then `options.steps` commands,
+  /// each drawn against the session as the steps before it left it (so ids come from what its
+  /// windows show), and checked as it runs.
+  func generateAndCheck(_ random: inout SplitMix64) -> (Session, Outcome)? {
     let screens = self.screens
     guard !screens.isEmpty else { return nil }
     var windows: [WindowSeed] = []
@@ -124,17 +145,23 @@ public struct Explorer {
           name: "w\(index + 1)", screen: screen.name,
           document: screen.documents[random.below(screen.documents.count)], location: here))
     }
-    // Steps are drawn against a live session, so ids come from what its windows show.
     var session = Session(windows: windows, steps: [])
-    guard let live = try? start(session) else { return nil }
-    defer { live.end() }
-    for _ in 0..<options.steps {
+    let outcome = run(windows: windows, steps: options.steps) { _, live in
       let window = windows[random.below(windows.count)]
-      let line = command(in: window, live: live, &random)
-      session.steps.append((window.name, line))
-      try? live.run(line, in: window.name, frontEnd: QuietFrontEnd())
+      var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
+      switch random.below(40) {
+      // Now and then a step of the session's own: everything pending settles, or the session
+      // is relaunched from what it saved.
+      case 0: step = (nil, "settle")
+      case 1: step = (nil, "relaunch")
+      // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
+      case 2, 3: step = (nil, "@\(window.name) " + step.line)
+      default: break
+      }
+      session.steps.append(step)
+      return step
     }
-    return session
+    return (session, outcome)
   }
 
   /// A command line for `window`: one of its screen's commands, `undo`/`redo`, or `clock
@@ -146,13 +173,10 @@ public struct Explorer {
     case 2: return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
     default: break
     }
-    // The screen's module's own commands: those its screen adds to the host's.
-    let hostNames = Set(registry.router.names(forScreen: nil))
-    let names = registry.router.names(forScreen: window.screen).filter { !hostNames.contains($0) }
-    guard !names.isEmpty, case .success(let route) = registry.router.route(random.pick(names), screen: window.screen)
-    else { return "undo" }
-    var words = [route.spec.name]
-    var spec = route.spec
+    guard let specs = commands[window.screen], !specs.isEmpty else { return "undo" }
+    let route = random.pick(specs)
+    var words = [route.name]
+    var spec = route
     if !spec.subcommands.isEmpty {
       spec = random.pick(spec.subcommands)
       words.append(spec.name)
@@ -192,11 +216,11 @@ public struct Explorer {
   // MARK: Checking
 
   /// What running a session found.
-  struct Outcome {
-    var failure: Failure?
-    var stepsRun = 0
-    var refused = 0
-    var checks = 0
+  public struct Outcome: Sendable {
+    public var failure: Failure?
+    public var stepsRun = 0
+    public var refused = 0
+    public var checks = 0
   }
 
   /// A fresh session set up as `session` begins.
@@ -207,8 +231,18 @@ public struct Explorer {
   /// Runs a session twice, checking after every step that nothing crashed or was reported,
   /// that a refused command left every frame and document as they were, and that the second
   /// run's frames are the first's.
-  func check(_ session: Session) -> Outcome {
+  public func check(_ session: Session) -> Outcome {
+    run(windows: session.windows, steps: session.steps.count) { index, _ in session.steps[index] }
+  }
+
+  /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
+  /// steps before left it), on two sessions side by side, checking after each.
+  private func run(
+    windows: [WindowSeed], steps count: Int,
+    next: (Int, WorkbenchSession) -> (window: String?, line: String)
+  ) -> Outcome {
     var outcome = Outcome()
+    let session = Session(windows: windows, steps: [])
     guard let first = try? start(session), let second = try? start(session) else {
       outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
       return outcome
@@ -217,12 +251,16 @@ public struct Explorer {
       first.end()
       second.end()
     }
-    for (index, step) in session.steps.enumerated() {
+    // Each window's frame stamp when its frames were last compared: a window whose stamp
+    // stayed in both runs shows what it showed then, and is not compared again.
+    var compared: [String: (first: Int, second: Int)] = [:]
+    for index in 0..<count {
       // What live sources said since the last step comes in first (as before an expectation),
       // so the frames before a step are those the step starts from.
       first.host.services.takeWaitingLiveChanges()
       second.host.services.takeWaitingLiveChanges()
-      let framesBefore = first.host.framesByLabel
+      let step = next(index, first)
+      let before = Self.stampedFrames(of: first.host)
       let revisionsBefore = first.host.documentRevisions.mapValues(\.revision)
       var refusal: CommandError?
       do {
@@ -230,48 +268,80 @@ public struct Explorer {
       } catch {
         refusal = error
       }
-      try? second.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      var secondRefusal: CommandError?
+      do {
+        try second.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      } catch {
+        secondRefusal = error
+      }
       outcome.stepsRun += 1
-      let incidents = first.takeIncidents() + second.takeIncidents()
+      // A module that stopped (crashed, hung, broke the protocol) is no refusal.
+      let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
+      let incidents = stopped + first.takeIncidents() + second.takeIncidents()
       outcome.checks += 3
       if let incident = incidents.first {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
         return outcome
       }
-      if let refusal {
-        outcome.refused += 1
+      if refusal != nil { outcome.refused += 1 }
+      // A command that failed after doing part of its work, as its help says it may (`settle`
+      // past its limit), is not a refusal: what it did stays.
+      if let refusal, !refusal.isPartial {
         // What a screen shows about a refusal (its refusal fields) may change; nothing else.
-        let framesAfter = first.host.framesByLabel
-        let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
-        let changedWindow = framesAfter.keys.sorted().first { label in
-          let shown = session.windows.first { $0.name == label }?.screen
-          let allowed = shown.map { registry.refusalFields(ofScreen: $0) } ?? []
-          return Self.withoutFields(allowed, framesAfter[label]) != Self.withoutFields(allowed, framesBefore[label])
+        let changedWindow = first.host.windows.first { window in
+          guard let was = before[window.label] else { return true }
+          if let stamp = window.frameStamp, stamp == was.stamp { return false }
+          let allowed = window.screen.refusalFields
+          return Self.withoutFields(allowed, window.frame) != Self.withoutFields(allowed, was.frame)
         }
         if let changed = changedWindow {
           outcome.failure = Failure(
             property: .refusalChangesNothing, step: index,
-            detail: "`\(step.line)` was refused (\(refusal.message)) and window \(changed)'s frame changed")
+            detail: "`\(step.line)` was refused (\(refusal.message)) and window \(changed.label)'s frame changed")
           return outcome
         }
-        if revisionsAfter != revisionsBefore {
+        if first.host.documentRevisions.mapValues(\.revision) != revisionsBefore {
           outcome.failure = Failure(
             property: .refusalChangesNothing, step: index,
             detail: "`\(step.line)` was refused (\(refusal.message)) and a document's revision moved")
           return outcome
         }
       }
-      let replayed = second.host.framesByLabel
-      let original = first.host.framesByLabel
-      if let differing = original.keys.sorted().first(where: { original[$0] != replayed[$0] }) {
+      let replayed = second.host.windows
+      let original = first.host.windows
+      guard original.map(\.label) == replayed.map(\.label) else {
         outcome.failure = Failure(
           property: .replaysEqual, step: index,
-          detail: "after `\(step.line)`, window \(differing) shows another frame in a second run of the same steps"
-            + Self.difference(original[differing], replayed[differing]))
+          detail: "after `\(step.line)`, the windows are \(original.map(\.label)) in one run and "
+            + "\(replayed.map(\.label)) in a second run of the same steps")
         return outcome
+      }
+      for (one, other) in zip(original, replayed) {
+        if let stamps = compared[one.label], let a = one.frameStamp, let b = other.frameStamp,
+          stamps == (a, b)
+        {
+          continue
+        }
+        let frame = one.frame
+        let again = other.frame
+        if frame != again {
+          outcome.failure = Failure(
+            property: .replaysEqual, step: index,
+            detail: "after `\(step.line)`, window \(one.label) shows another frame in a second run of the same steps"
+              + Self.difference(frame, again))
+          return outcome
+        }
+        if let a = one.frameStamp, let b = other.frameStamp { compared[one.label] = (a, b) }
       }
     }
     return outcome
+  }
+
+  /// Each window's frame with the stamp it was projected at.
+  static func stampedFrames(of host: Host) -> [String: (stamp: Int?, frame: FrameValue)] {
+    var frames: [String: (stamp: Int?, frame: FrameValue)] = [:]
+    for window in host.windows { frames[window.label] = (window.frameStamp, window.frame) }
+    return frames
   }
 
   /// Where two frames differ first, in words (`: finished 1, then 2`), or nothing.

@@ -259,7 +259,8 @@ def matching(document, query):
     return [t for t in transactions if needle in (t["counterparty"] + "\n" + t["memo"]).lower()]
 
 
-@module.screen("feed", kind="ledger", lifetime=["fetchesStarted"], fields=[
+@module.screen("feed", kind="ledger", lifetime=["fetchesStarted"],
+               own=["state", "isLoading", "rows", "count", "message", "canRetry", "detail"], fields=[
     "session", "state", "isLoading", "query", "rows", "count", "message", "canRetry", "fetchesStarted",
     "serverRequests", "balance", "path", "link", "detail", "dispute"])
 class Feed(wb.Screen):

@@ -359,10 +359,13 @@ class Module {
   /**
    * A screen: `ScreenClass` (extending `Screen`) shows documents of `kind` in windows. `fields`
    * are the top-level fields of its frames; `lifetime` those that count what happened in a
-   * window's life, which recordings leave out; `summaries` says what each field means.
+   * window's life, which recordings leave out; `summaries` says what each field means;
+   * `refusal` those that show why the last command was refused (a refusal may change them);
+   * `own` those a window holds of its own beyond its view state (what it loaded), where two
+   * windows on one document may differ after `settle`.
    */
-  screen(name, { kind, fields = null, lifetime = null, summaries = {} }, ScreenClass) {
-    this._screens.set(name, { ScreenClass, kind, fields, lifetime, summaries });
+  screen(name, { kind, fields = null, lifetime = null, summaries = {}, refusal = null, own = null }, ScreenClass) {
+    this._screens.set(name, { ScreenClass, kind, fields, lifetime, summaries, refusal, own });
     return ScreenClass;
   }
 
@@ -519,6 +522,8 @@ class Module {
         name, documentKind: screen.kind,
         ...(screen.fields ? { fields: screen.fields } : {}),
         ...(screen.lifetime ? { lifetimeFields: screen.lifetime } : {}),
+        ...(screen.refusal ? { refusalFields: screen.refusal } : {}),
+        ...(screen.own ? { ownFields: screen.own } : {}),
         ...(Object.keys(screen.summaries).length > 0 ? { fieldSummaries: screen.summaries } : {}),
       })),
       commands: specs,

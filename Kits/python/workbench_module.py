@@ -325,14 +325,17 @@ class Module:
         self._kinds[name] = dict(samples or {})
         self._validators[name] = validate
 
-    def screen(self, name, kind, fields=None, lifetime=None, summaries=None):
+    def screen(self, name, kind, fields=None, lifetime=None, summaries=None, refusal=None, own=None):
         """A class decorator: the class (a `Screen`) shows documents of `kind` in windows.
         `fields` are the top-level fields of its frames; `lifetime` those of them that count
         what happened in a window's life (loads since it opened), which recordings leave out;
-        `summaries` says what each field means, by name (an editor shows it over the field)."""
+        `summaries` says what each field means, by name (an editor shows it over the field);
+        `refusal` those that show why the last command was refused (a refusal may change them);
+        `own` those a window holds of its own beyond its view state (what it loaded), where two
+        windows on one document may differ after `settle`."""
         def register(screen_class):
             self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime,
-                                   "summaries": dict(summaries or {})}
+                                   "summaries": dict(summaries or {}), "refusal": refusal, "own": own}
             return screen_class
         return register
 
@@ -460,6 +463,8 @@ class Module:
             "screens": [dict({"name": name, "documentKind": screen["kind"]},
                              **({"fields": screen["fields"]} if screen["fields"] else {}),
                              **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}),
+                             **({"refusalFields": screen["refusal"]} if screen["refusal"] else {}),
+                             **({"ownFields": screen["own"]} if screen["own"] else {}),
                              **({"fieldSummaries": screen["summaries"]} if screen["summaries"] else {}))
                         for name, screen in self._screens.items()],
             "commands": specs,

@@ -106,7 +106,8 @@ public struct ExternalModule: FeatureModule {
       registrar.screen(
         name: screen.name, documentKind: screen.documentKind, summary: "a screen of the \(manifest.name) module",
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
-        frameFields: screen.fields, lifetimeFields: screen.lifetimeFields,
+        frameFields: screen.fields, lifetimeFields: screen.lifetimeFields, refusalFields: screen.refusalFields,
+        ownFields: screen.ownFields,
         fieldSummaries: Self.fieldSummaries(screen.fieldSummaries),
         make: { document, viewState, environment in
           ProxyScreen(

@@ -189,6 +189,10 @@ public final class ModuleSession {
       wire.fields = host.frameFields(ofScreen: screen.name)
       let lifetime = host.registry.lifetimeFields(ofScreen: screen.name)
       if !lifetime.isEmpty { wire.lifetimeFields = lifetime }
+      let refusal = host.registry.refusalFields(ofScreen: screen.name)
+      if !refusal.isEmpty { wire.refusalFields = refusal }
+      let own = host.registry.ownFields(ofScreen: screen.name)
+      if !own.isEmpty { wire.ownFields = own }
       let summaries = host.registry.fieldSummaries(ofScreen: screen.name)
       if !summaries.isEmpty {
         wire.fieldSummaries = .object(

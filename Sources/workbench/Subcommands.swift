@@ -138,7 +138,9 @@ enum Subcommands {
         details: TraceDiff.details, options: Interface.options(ModulePaths.options), takesScenarioFiles: true
       ) { $0.withModuleOption(TraceDiff.run) },
       Subcommand(
-        "explore", synopsis: "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--out FILE]",
+        "explore",
+        synopsis:
+          "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--always FILE] [--jobs N] [--out FILE]",
         summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
         details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
       ) { invocation in
@@ -146,6 +148,7 @@ enum Subcommands {
         guard invocation.parse(ExploreCommand.options, into: &options, operands: false) != nil else {
           return .usage
         }
+        options.builtInsLeftOut = invocation.builtInsLeftOut
         return invocation.withModules(options.paths) { ExploreCommand.run(options, modules: $0) }
       },
       Subcommand(

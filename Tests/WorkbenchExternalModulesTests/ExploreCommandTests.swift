@@ -43,6 +43,47 @@ struct ExploreCommandTests {
     #expect(summary["found"]?["steps"] == .integer(1), "\(json.stdout)")
   }
 
+  /// `--jobs` deals the sessions out to processes and finds what one process finds: the same
+  /// session, shrunk to the same file, with the same counts.
+  @Test func jobsFindWhatOneProcessFinds() throws {
+    let folder = makeTemporaryFolder()
+    // One state folder for both, so the module's log is named the same in what they write.
+    let crashing: [String: String?] = [
+      "WORKBENCH_FIXTURE": "trap", "XDG_STATE_HOME": folder + "/state", "XDG_DATA_HOME": folder + "/data",
+    ]
+    var outputs: [String] = []
+    var summaries: [FrameValue] = []
+    for jobs in ["1", "3"] {
+      let explored = ChildProcess.runWorkbench(
+        [
+          "explore", "-m", fixture, "--screens", "tally", "--seed", "11", "--runs", "40", "--steps", "1", "--jobs",
+          jobs, "--out", folder + "/found.yaml", "--json",
+        ],
+        environment: crashing)
+      #expect(explored.status == 1, "--jobs \(jobs): \(explored.stdout)\(explored.stderr)")
+      outputs.append(try #require(readTextFile(folder + "/found.yaml")))
+      guard case .object(let summary) = try FrameValue.parse(json: Array(explored.stdout.utf8)) else {
+        Issue.record("not a JSON object: \(explored.stdout)")
+        return
+      }
+      summaries.append(.object(FrameObject(members: summary.members.filter { $0.key != "seconds" })))
+    }
+    #expect(outputs[0] == outputs[1])
+    #expect(summaries[0] == summaries[1])
+    #expect(summaries[0]["found"]?["steps"] == .integer(1), "\(summaries[0])")
+    // Found past the first sessions, so in another part than the first.
+    #expect((summaries[0]["sessions"]?.integerValue ?? 0) > 1, "\(summaries[0])")
+  }
+
+  /// A mistake in an `--always` file is a usage error that says where.
+  @Test func aBrokenAlwaysFileSaysWhere() throws {
+    let always = makeTemporaryFolder() + "/always.yaml"
+    writeTextFile("always:\n  tallly:\n    count: 1\n", to: always)
+    let explored = ChildProcess.runWorkbench(["explore", "-m", fixture, "--always", always])
+    #expect(explored.status == 2, "\(explored.stdout)\(explored.stderr)")
+    #expect(explored.stderr.hasPrefix("workbench explore: \(always):2:3: no screen 'tallly'"), "\(explored.stderr)")
+  }
+
   @Test func aModuleThatKeepsItsRulesGivesNothing() throws {
     let out = makeTemporaryFolder() + "/none.yaml"
     let explored = ChildProcess.runWorkbench([

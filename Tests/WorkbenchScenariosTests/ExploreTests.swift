@@ -1,3 +1,4 @@
+import Catalog
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
@@ -39,6 +40,68 @@ import WorkbenchScenarios
     #expect((report.shrunk?.steps.count ?? 99) <= 3, "\(report.shrunk?.steps.map(\.line) ?? [])")
   }
 
+  /// A window that misses a change another window made: after `settle`, two windows on one
+  /// count with one step show different counts.
+  @Test func aWindowThatMissesAChangeIsFound() throws {
+    let (explorer, report) = try explore(PlantedModule(bug: .staleWindow))
+    let failure = try #require(report.failure, "not found in \(report.sessions) sessions")
+    #expect(failure.property == .windowsAgree, "\(failure)")
+    let shrunk = try #require(report.shrunk)
+    #expect(shrunk.windows.count == 2, "\(shrunk.windows.map(\.name))")
+    #expect(shrunk.steps.count <= 3, "\(shrunk.steps.map(\.line))")
+    #expect(shrunk.steps.last?.line == "settle")
+    let text = try #require(explorer.scenarioText(for: report))
+    let results = try run(text, modules: [PlantedModule(bug: .staleWindow)])
+    let message = results.first?.failure?.message ?? ""
+    #expect(message.contains("the frames do not match"), "\(message)\n\(text)")
+  }
+
+  /// A timer that fires twice for one `ring`, found by the module's own rule (an `always:`
+  /// file): the alarm goes off at most once.
+  @Test func aTimerThatFiresTwiceBreaksTheModulesOwnRule() throws {
+    let module = PlantedModule(bug: .timerFiresTwice)
+    let always = "always:\n  planted:\n    fired: {$between: [0, 1]}\n"
+    let invariants = try ScenarioLoader(modules: [module]).loadInvariants(
+      bytes: Array(always.utf8), path: "/tmp/always.yaml")
+    let (explorer, report) = try explore(module, invariants: invariants)
+    let failure = try #require(report.failure, "not found in \(report.sessions) sessions")
+    #expect(failure.property == .always, "\(failure)")
+    #expect(failure.detail.contains("/tmp/always.yaml:2:3"), "\(failure.detail)")
+    let shrunk = try #require(report.shrunk)
+    #expect(shrunk.steps.count <= 4, "\(shrunk.steps.map(\.line))")
+    #expect(shrunk.steps.filter { $0.line.hasSuffix("ring") }.count == 2, "\(shrunk.steps.map(\.line))")
+    let text = try #require(explorer.scenarioText(for: report))
+    #expect(text.contains("fired: {'$between': [0, 1]}"), "\(text)")
+    let results = try run(text, modules: [module])
+    let message = results.first?.failure?.message ?? ""
+    #expect(message.contains("the frames do not match"), "\(message)\n\(text)")
+    // Without the rule, a timer firing twice breaks nothing explore knows of.
+    #expect(try explore(module).1.failure == nil)
+  }
+
+  /// An invariants file with a mistake says where and what to do.
+  @Test(arguments: [
+    ("always:\n  plante:\n    fired: 1\n", "2:3: no screen 'plante'. Did you mean 'planted'?"),
+    ("always:\n  planted: 3\n", "2:12: the invariant of 'planted' is a mapping of frame fields"),
+    ("alway:\n  planted: {fired: 1}\n", "1:1: unknown key 'alway' in an invariants file. Did you mean 'always'?"),
+    ("description: x\n", "1:1: missing `always:`"),
+    (
+      "always:\n  catalog: {matchs: 1}\n", "2:13: screen 'catalog' has no frame field 'matchs'. Did you mean 'matches'?"
+    ),
+    ("- 1\n", "1:1: an invariants file is a mapping with `always:`, not a list"),
+  ])
+  func aBrokenInvariantsFileSaysWhere(text: String, said: String) throws {
+    let loader = try ScenarioLoader(modules: [PlantedModule(bug: nil), CatalogModule()])
+    #expect(throws: (any Error).self) {
+      try loader.loadInvariants(bytes: Array(text.utf8), path: "/tmp/always.yaml")
+    }
+    do {
+      _ = try loader.loadInvariants(bytes: Array(text.utf8), path: "/tmp/always.yaml")
+    } catch {
+      #expect("\(error)".hasPrefix("/tmp/always.yaml:" + said), "\(error)")
+    }
+  }
+
   /// Without a planted bug, nothing is found.
   @Test func aSoundModuleGivesNothing() throws {
     let (_, report) = try explore(PlantedModule(bug: nil))
@@ -47,8 +110,9 @@ import WorkbenchScenarios
     #expect(report.steps == 50 * 20)
   }
 
-  private func explore(_ module: PlantedModule) throws -> (Explorer, Explorer.Report) {
+  private func explore(_ module: PlantedModule, invariants: [Invariant] = []) throws -> (Explorer, Explorer.Report) {
     var options = Explorer.Options()
+    options.invariants = invariants
     options.seed = 7
     options.runs = 50
     options.steps = 20
@@ -69,7 +133,7 @@ import WorkbenchScenarios
 
 /// A count with a step, and the bug asked for.
 private struct PlantedModule: FeatureModule {
-  enum Bug { case refusalChangesState, divergentReplay }
+  enum Bug { case refusalChangesState, divergentReplay, staleWindow, timerFiresTwice }
   let bug: Bug?
 
   struct Count: DocumentBody { var value: Int }
@@ -83,6 +147,10 @@ private struct PlantedModule: FeatureModule {
     var view: View
     let bug: Bug?
     var session = 0
+    /// How often the alarm went off since the last `ring`, and the one pending.
+    var fired = 0
+    var alarm: Cancellation?
+    var clock: SessionClock?
 
     init(document: Count, viewState: View, environment: ScreenEnvironment) {
       self.document = document
@@ -90,21 +158,36 @@ private struct PlantedModule: FeatureModule {
       self.bug = nil
     }
 
-    init(document: Count, bug: Bug?) {
+    init(document: Count, bug: Bug?, clock: SessionClock) {
       self.document = document
       self.view = View()
       self.bug = bug
+      self.clock = clock
       plantedSessions += 1
       session = plantedSessions
     }
 
-    func documentReplaced(_ document: Count) { self.document = document }
+    /// The alarm is each window's own.
+    static var ownFields: [String] { ["fired"] }
+
+    func documentReplaced(_ document: Count) {
+      // The bug: only the window that made the change sees it (`bump` sets its own).
+      if bug != .staleWindow { self.document = document }
+    }
+
+    func ring() {
+      // The bug: the alarm already set is not cancelled, so both go off.
+      if bug != .timerFiresTwice { alarm?.cancel() }
+      fired = 0
+      alarm = clock?.schedule(after: .milliseconds(100)) { [weak self] in self?.fired += 1 }
+    }
     func restore(_ viewState: View) { view = viewState }
     var viewState: View { view }
 
     var frame: FrameValue {
       var members: [(key: String, value: FrameValue)] = [
         ("value", .integer(document.value)), ("step", .integer(view.step)), ("refusals", .integer(view.refusals)),
+        ("fired", .integer(fired)),
       ]
       if bug == .divergentReplay, view.step == 3 { members.append(("opened", .integer(session))) }
       return .object(FrameObject(members: members))
@@ -120,7 +203,9 @@ private struct PlantedModule: FeatureModule {
     registrar.documentKind(Count.self, name: "count", summary: "a number", samples: ["tally": Count(value: 0)])
     registrar.screen(
       name: "planted", documentKind: "count", summary: "shows the count", render: { $0.jsonText },
-      make: { (document: Count, _: View, _: ScreenEnvironment) in PlantedScreen(document: document, bug: bug) })
+      make: { (document: Count, _: View, environment: ScreenEnvironment) in
+        PlantedScreen(document: document, bug: bug, clock: environment.services.clock)
+      })
     registrar.command(
       CommandSpec("step", arguments: [Self.step], summary: "set the step", scope: .window(screens: ["planted"])) {
         context in
@@ -135,7 +220,14 @@ private struct PlantedModule: FeatureModule {
           if bug == .refusalChangesState { try context.commit(Count(value: 0), summary: "reset") }
           throw CommandError("the count stops at 12")
         }
-        try context.commit(Count(value: screen.document.value + screen.view.step), summary: "bump")
+        let bumped = Count(value: screen.document.value + screen.view.step)
+        try context.commit(bumped, summary: "bump")
+        screen.document = bumped
+        return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec("ring", summary: "set the alarm", scope: .window(screens: ["planted"])) { context in
+        try context.model(PlantedScreen.self).ring()
         return .frame(try context.requireWindow().id)
       })
   }

@@ -121,3 +121,14 @@ test('stable JSON sorts keys as the Python kit writes them', () => {
   assert.equal(wb.stableJSON({ b: [1, { d: null, c: 'x' }], a: true }), '{"a": true, "b": [1, {"c": "x", "d": null}]}');
   assert.equal(wb.didYouMean('strat', ['start', 'stop']), ". Did you mean 'start'?");
 });
+
+test('refusal and own fields are declared in hello, and left out when not given', () => {
+  const tally = makeModule();
+  tally.screen('feed', { kind: 'tally', fields: ['rows', 'message'], refusal: ['message'], own: ['rows'] },
+    class extends wb.Screen { frame() { return { rows: [], message: null }; } });
+  const screens = Object.fromEntries(tally._hello().screens.map((screen) => [screen.name, screen]));
+  assert.deepEqual(screens.feed.refusalFields, ['message']);
+  assert.deepEqual(screens.feed.ownFields, ['rows']);
+  assert.equal(screens.tally.refusalFields, undefined);
+  assert.equal(screens.tally.ownFields, undefined);
+});

@@ -162,3 +162,19 @@ class LiveSources(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScreensSayWhatTheirFieldsAre(unittest.TestCase):
+    def test_refusal_and_own_fields_are_declared_in_hello_and_left_out_when_not_given(self):
+        module = make_module()
+
+        @module.screen("feed", kind="tally", fields=["rows", "message"], refusal=["message"], own=["rows"])
+        class Feed(wb.Screen):
+            def frame(self):
+                return {"rows": [], "message": None}
+
+        screens = {screen["name"]: screen for screen in module._hello()["screens"]}
+        self.assertEqual(screens["feed"]["refusalFields"], ["message"])
+        self.assertEqual(screens["feed"]["ownFields"], ["rows"])
+        self.assertNotIn("refusalFields", screens["tally"])
+        self.assertNotIn("ownFields", screens["tally"])

@@ -46,6 +46,11 @@ public final class LedgerScreen: ActionHandling {
   /// Loads started since the window opened: a replay opens it fresh, so a recording does not
   /// expect the count it had.
   public static var lifetimeFields: [String] { ["fetchesStarted"] }
+  /// Each window loads its own feed: two windows on one account may have loaded at different
+  /// times, or one may have failed while the other had not tried yet.
+  public static var ownFields: [String] {
+    ["state", "isLoading", "rows", "count", "message", "canRetry", "detail"]
+  }
 
   public private(set) var document: LedgerDocument
   public private(set) var viewState: LedgerViewState

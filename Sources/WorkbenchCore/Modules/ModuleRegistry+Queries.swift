@@ -27,6 +27,11 @@ extension ModuleRegistry {
     screenKinds[screen]?.refusalFields ?? []
   }
 
+  /// The fields a screen's windows hold of their own (see `ScreenModel.ownFields`).
+  public func ownFields(ofScreen screen: String) -> [String] {
+    screenKinds[screen]?.ownFields ?? []
+  }
+
   /// Turns a stored snapshot and the edits stored since into the whole document's JSON (what
   /// the workspace gives a reader of the whole document).
   public func materializeDocument(kind: String, snapshot: String, edits: [String]) throws -> String {

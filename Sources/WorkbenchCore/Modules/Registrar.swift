@@ -72,6 +72,8 @@ public final class Registrar {
   ///   - frameFields: the fields its frames have, when `Model.frameFields` cannot say (one
   ///     proxy type standing for the screens of a module process).
   ///   - lifetimeFields: likewise for `Model.lifetimeFields`.
+  ///   - refusalFields: likewise for `Model.refusalFields`.
+  ///   - ownFields: likewise for `Model.ownFields`.
   ///   - fieldSummaries: likewise for `Model.frameFieldSummaries`.
   public func screen<Model: ScreenModel>(
     name: String,
@@ -80,6 +82,8 @@ public final class Registrar {
     render: @escaping @Sendable (FrameValue) -> String,
     frameFields: [String]? = nil,
     lifetimeFields: [String]? = nil,
+    refusalFields: [String]? = nil,
+    ownFields: [String]? = nil,
     fieldSummaries: [String: String]? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
@@ -87,7 +91,8 @@ public final class Registrar {
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
         render: render, frameFields: frameFields ?? Model.frameFields,
-        lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: Model.refusalFields,
+        lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: refusalFields ?? Model.refusalFields,
+        ownFields: ownFields ?? Model.ownFields,
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }

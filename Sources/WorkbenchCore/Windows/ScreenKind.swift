@@ -17,6 +17,8 @@ public struct ScreenKind: Sendable {
   public var lifetimeFields: [String] = []
   /// Fields that show why the last command was refused (see `ScreenModel.refusalFields`).
   public var refusalFields: [String] = []
+  /// Fields a window holds of its own (see `ScreenModel.ownFields`).
+  public var ownFields: [String] = []
   /// What each frame field means, by name (see `ScreenModel.frameFieldSummaries`): asked for
   /// when wanted (an editor's hover), never at start.
   public var fieldSummaries: @MainActor @Sendable () -> [String: String] = { [:] }

@@ -98,6 +98,10 @@ public protocol ScreenModel: AnyObject {
   /// Fields that show why the last command was refused (a message the screen displays): a
   /// refusal may change these and nothing else (`workbench explore` checks that it does not).
   static var refusalFields: [String] { get }
+  /// Fields a window holds of its own, beyond its view state: what it loaded and how its loads
+  /// went. Two windows on one document with one view state may differ there; everywhere else
+  /// they agree once the session has settled (`workbench explore` checks that they do).
+  static var ownFields: [String] { get }
   /// The document's revision, when the window opens and after every change. Screens that keep
   /// drafts compare it with the revision a draft was based on.
   func documentRevisionChanged(_ revision: Int)
@@ -131,6 +135,8 @@ extension ScreenModel {
   public static var lifetimeFields: [String] { [] }
   /// None: a refused command changes no field.
   public static var refusalFields: [String] { [] }
+  /// None: windows on one document with one view state show the same frame once settled.
+  public static var ownFields: [String] { [] }
   /// Most screens keep no drafts.
   public var unsavedWork: (any UnsavedWork)? { nil }
 }

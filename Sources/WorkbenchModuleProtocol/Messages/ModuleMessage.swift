@@ -95,6 +95,8 @@ public struct WireScreen: WireStructure {
   public var documentKind = ""
   public var fields: [String]?
   public var lifetimeFields: [String]?
+  public var refusalFields: [String]?
+  public var ownFields: [String]?
   public var fieldSummaries: FrameValue?
 
   public init() {}
@@ -105,6 +107,8 @@ public struct WireScreen: WireStructure {
     .text("name", \.name), .text("documentKind", \.documentKind),
     .texts("fields", \.fields, "the top-level fields every frame of the screen has"),
     .texts("lifetimeFields", \.lifetimeFields, "those of them that count what happened in a window's life"),
+    .texts("refusalFields", \.refusalFields, "those that show why the last command was refused"),
+    .texts("ownFields", \.ownFields, "those a window holds of its own beyond its view state (what it loaded)"),
     .value("fieldSummaries", \.fieldSummaries, type: .map(.string), "what each field means, by name"),
   ]
 }

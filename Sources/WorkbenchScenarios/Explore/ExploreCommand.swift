@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioFormat
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -17,6 +18,14 @@ public enum ExploreCommand {
     public var json = false
     /// Whether `--runs` was given (with `--time` alone, the sessions are not counted).
     public var runsGiven = false
+    /// Files of `always:` expectations (`--always`).
+    public var alwaysPaths: [String] = []
+    /// How many processes share the sessions (`--jobs`).
+    public var jobs = 1
+    /// In a worker: which part of the sessions it runs, of how many (`--part J/N`).
+    public var part: (index: Int, of: Int)?
+    /// The built-in modules left out (`--without-builtin`), which workers leave out too.
+    public var builtInsLeftOut: [String] = []
 
     public init() {}
   }
@@ -53,6 +62,20 @@ public enum ExploreCommand {
     .value(["--out"], "FILE", help: "where the shrunk failure is written (default explore-failure.yaml)") {
       $0.out = $1
     },
+    .value(["--always"], "FILE", help: "also check after every step the always: expectations in FILE (repeatable)") {
+      $0.alwaysPaths.append($1)
+    },
+    .value(["--jobs", "-j"], "N", help: "share the sessions among N processes (finds what one process finds)") {
+      options, text throws(ProgramUsageError) in
+      options.jobs = try count(text, of: "--jobs", in: 1...64)
+    },
+    .value(["--part"], "J/N", help: nil) { options, text throws(ProgramUsageError) in
+      let numbers = text.split(separator: "/").compactMap { Int($0) }
+      guard numbers.count == 2, numbers[1] >= 1, (0..<numbers[1]).contains(numbers[0]) else {
+        throw ProgramUsageError("--part takes J/N with J from 0 to N - 1, not '\(text)'")
+      }
+      options.part = (numbers[0], numbers[1])
+    },
     .flag(["--json"], help: "print the summary as JSON") { $0.json = true },
   ]
 
@@ -61,8 +84,9 @@ public enum ExploreCommand {
     Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
     from each window's specs with arguments drawn from their kinds (ids from what the windows show),
     some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between. After every step it checks that the host and the modules stay
-    up, that a refused command changed no frame and no document, and that a second run of the same
-    steps shows the same frames. The first session that breaks one is shrunk (fewer steps, fewer
+    up, that a refused command changed no frame and no document, that a second run of the same
+    steps shows the same frames, that after `settle` windows on one document with one view state
+    show the same frame, and every `always:` expectation of --always files. The first session that breaks one is shrunk (fewer steps, fewer
     windows, smaller numbers, shorter waits) and written to --out as a scenario that fails the same
     way under `workbench run`.
 
@@ -89,7 +113,17 @@ public enum ExploreCommand {
       StandardStreams.error("workbench explore: the modules failed to register: \(error.message)\n")
       return .usage
     }
+    let loader = ScenarioLoader(registry: registry)
+    for path in options.alwaysPaths {
+      do {
+        options.explorer.invariants += try loader.loadInvariants(path)
+      } catch {
+        StandardStreams.error("workbench explore: \(error)\n")
+        return .usage
+      }
+    }
     let explorer = Explorer(registry: registry, options: options.explorer)
+    if let part = options.part { return runPart(explorer, part: part.index, of: part.of) }
     guard !explorer.screens.isEmpty else {
       StandardStreams.error(
         "workbench explore: no screen to open a window on"
@@ -101,7 +135,7 @@ public enum ExploreCommand {
     let started = clock.now
     let showsProgress = !options.json && isatty(STDERR_FILENO) == 1
     var shown = started
-    let report = explorer.explore { report in
+    let show = { (report: Explorer.Report) in
       // Ten times a second at most: a line a session would be most of the work.
       guard showsProgress, clock.now - shown >= .milliseconds(100) else { return }
       shown = clock.now
@@ -112,6 +146,9 @@ public enum ExploreCommand {
           + ", \(Int(Double(report.steps) / seconds)) steps a second, \(report.checks) checks"
           + (options.explorer.time.map { " · \(max(0, Int(Self.seconds($0) - seconds)))s left" } ?? ""))
     }
+    let report =
+      options.jobs > 1
+      ? exploreInWorkers(explorer, options: options, progress: show) : explorer.explore(progress: show)
     if showsProgress { StandardStreams.error("\r\u{1B}[K") }
     let elapsed = seconds(clock.now - started)
     var written: String?
@@ -124,11 +161,13 @@ public enum ExploreCommand {
     }
     if options.json {
       var found: FrameValue = .null
-      if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
+      if let failure = report.failure {
         found = [
           "property": .string(failure.property.rawValue), "detail": .string(failure.detail),
-          "sessionSeed": .string(String(report.failingSeed ?? 0)), "originalSteps": .integer(original.steps.count),
-          "steps": .integer(shrunk.steps.count), "windows": .integer(shrunk.windows.count),
+          "sessionSeed": .string(String(report.failingSeed ?? 0)),
+          "originalSteps": report.original.map { .integer($0.steps.count) } ?? .null,
+          "steps": report.shrunk.map { .integer($0.steps.count) } ?? .null,
+          "windows": report.shrunk.map { .integer($0.windows.count) } ?? .null,
           "file": written.map(FrameValue.string) ?? .null,
         ]
       }
@@ -148,6 +187,9 @@ public enum ExploreCommand {
             + "  shrunk from \(original.steps.count) steps to \(shrunk.steps.count) in \(shrunk.windows.count) "
             + "window\(shrunk.windows.count == 1 ? "" : "s"): wrote \(written ?? "nothing")"
             + " (`workbench run \(written ?? "")` fails the same way)\n")
+      } else if let failure = report.failure {
+        // Found in a worker and not again here: nothing to shrink or write.
+        StandardStreams.out("\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n")
       } else {
         StandardStreams.out("\(ran): nothing found\n")
       }

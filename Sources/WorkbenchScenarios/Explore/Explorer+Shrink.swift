@@ -103,6 +103,24 @@ extension Explorer {
       let frames = framesAfter(session, steps: failure.step + 1)
       scenario.steps.append(
         Step(action: .expect(frames.map { ($0.key, YAMLNode($0.value, at: here)) }), location: here))
+    case .always:
+      // The window's screen's own expectation, as the module wrote it.
+      scenario.steps.append(Step(action: action, location: here))
+      let window = failure.windows.first ?? ""
+      let screen = session.windows.first { $0.name == window }?.screen ?? ""
+      let expected = (invariants[screen] ?? []).map { (window, $0.expected) }
+      scenario.steps.append(Step(action: .expect(expected), location: here))
+    case .windowsAgree:
+      // The first window is expected to show what the second shows.
+      scenario.steps.append(Step(action: action, location: here))
+      let frames = framesAfter(session, steps: failure.step + 1, keepingRefusalFields: true)
+      if failure.windows.count == 2, let other = frames.first(where: { $0.key == failure.windows[1] }) {
+        let screen = session.windows.first { $0.name == other.key }?.screen ?? ""
+        let ignored = registry.lifetimeFields(ofScreen: screen) + registry.ownFields(ofScreen: screen)
+        let shown = Self.withoutFields(ignored, other.value) ?? other.value
+        scenario.steps.append(
+          Step(action: .expect([(failure.windows[0], YAMLNode(shown, at: here))]), location: here))
+      }
     }
     guard let body = try? ScenarioWriter().text(of: scenario, data: nil) else { return nil }
     let seed = report.failingSeed.map { "session seed \($0), " } ?? ""
@@ -116,7 +134,9 @@ extension Explorer {
   }
 
   /// Every window's frame after the first `steps` steps, by window, in window order.
-  private func framesAfter(_ session: Session, steps count: Int) -> [(key: String, value: FrameValue)] {
+  private func framesAfter(_ session: Session, steps count: Int, keepingRefusalFields: Bool = false)
+    -> [(key: String, value: FrameValue)]
+  {
     guard let live = try? start(session) else { return [] }
     defer { live.end() }
     for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
@@ -125,7 +145,9 @@ extension Explorer {
     live.host.services.takeWaitingLiveChanges()
     let frames = live.host.framesByLabel
     return session.windows.compactMap { window in
-      Self.withoutFields(registry.refusalFields(ofScreen: window.screen), frames[window.name]).map { (window.name, $0) }
+      Self.withoutFields(
+        keepingRefusalFields ? [] : registry.refusalFields(ofScreen: window.screen), frames[window.name]
+      ).map { (window.name, $0) }
     }
   }
 

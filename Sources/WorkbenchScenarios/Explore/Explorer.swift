@@ -23,6 +23,8 @@ public struct Explorer {
     public var steps = 30
     /// The screens to open windows on; every screen with a sample document when empty.
     public var screens: [String] = []
+    /// The modules' own rules: what every window on a screen shows after every step.
+    public var invariants: [Invariant] = []
 
     public init() {}
   }
@@ -39,10 +41,15 @@ public struct Explorer {
       case staysUp = "the host and its modules stay up"
       case refusalChangesNothing = "a refused command changes nothing"
       case replaysEqual = "a session replays with equal frames"
+      case windowsAgree = "windows on one document agree after settle"
+      case always = "every window meets its screen's always: expectation"
     }
     public var property: Property
     public var step: Int
     public var detail: String
+    /// The windows it is about: the one whose frame broke an `always:` expectation; the two
+    /// that disagree.
+    public var windows: [String] = []
   }
 
   /// What a run of explore found: how many sessions and steps ran, and the first failure with
@@ -57,10 +64,20 @@ public struct Explorer {
     public var original: Session?
     public var shrunk: Session?
     public var failingSeed: UInt64?
+
+    /// Counts a session's steps, refusals and checks.
+    public mutating func add(_ outcome: Outcome) {
+      sessions += 1
+      steps += outcome.stepsRun
+      refused += outcome.refused
+      checks += outcome.checks
+    }
   }
 
   let registry: ModuleRegistry
   let options: Options
+  /// The `always:` expectations by screen.
+  let invariants: [String: [Invariant]]
   /// Each screen's module's own commands (those its screen adds to the host's), found once.
   let commands: [String: [CommandSpec]]
 
@@ -68,6 +85,7 @@ public struct Explorer {
   public init(registry: ModuleRegistry, options: Options) {
     self.registry = registry
     self.options = options
+    self.invariants = Dictionary(grouping: options.invariants, by: \.screen)
     let hostNames = Set(registry.router.names(forScreen: nil))
     var commands: [String: [CommandSpec]] = [:]
     for screen in registry.screens {
@@ -86,29 +104,71 @@ public struct Explorer {
   /// first that breaks a property and shrinks it. `progress` hears after each session.
   public func explore(progress: (Report) -> Void = { _ in }) -> Report {
     var report = Report()
+    let failing = explore(part: 0, of: 1) { run, outcome in
+      report.add(outcome)
+      if outcome.failure == nil { progress(report) }
+    }
+    if let (run, session, failure) = failing {
+      report.failingSeed = seed(ofRun: run)
+      report = shrunk(report, session: session, failure: failure)
+    }
+    progress(report)
+    return report
+  }
+
+  /// Runs the sessions numbered `part`, `part + parts`, … (0-based, of `options.runs`), each
+  /// told to `each` as it ends, until one breaks a property; returns its number, the session
+  /// and what it broke. Each session's seed depends only on its number, so parts run apart find
+  /// what one run finds.
+  public func explore(part: Int, of parts: Int, each: (_ run: Int, Outcome) -> Void) -> (
+    run: Int, session: Session, failure: Failure
+  )? {
     var seeds = SplitMix64(seed: options.seed)
     let clock = ContinuousClock()
     let deadline = options.time.map { clock.now + $0 }
-    for _ in 0..<options.runs {
-      if let deadline, clock.now >= deadline { break }
+    for run in 0..<options.runs {
       let seed = seeds.next()
+      guard run % parts == part else { continue }
+      if let deadline, clock.now >= deadline { break }
       var random = SplitMix64(seed: seed)
       guard let (session, outcome) = generateAndCheck(&random) else { break }
-      report.sessions += 1
-      report.steps += outcome.stepsRun
-      report.refused += outcome.refused
-      report.checks += outcome.checks
-      if let failure = outcome.failure {
-        report.failure = failure
-        report.original = session
-        report.failingSeed = seed
-        report.shrunk = shrink(session, failing: failure)
-        report.failure = check(report.shrunk ?? session).failure ?? failure
-        progress(report)
-        return report
-      }
-      progress(report)
+      each(run, outcome)
+      if let failure = outcome.failure { return (run, session, failure) }
     }
+    return nil
+  }
+
+  /// The seed of session number `run`.
+  func seed(ofRun run: Int) -> UInt64 {
+    var seeds = SplitMix64(seed: options.seed)
+    for _ in 0..<run { _ = seeds.next() }
+    return seeds.next()
+  }
+
+  /// `report` with session number `run` generated again, its failure found and shrunk. A
+  /// session that does not fail again is reported as it failed the first time (`detail`), with
+  /// nothing to shrink.
+  public func finish(_ report: Report, failingRun run: Int, detail: String? = nil) -> Report {
+    var report = report
+    let seed = seed(ofRun: run)
+    var random = SplitMix64(seed: seed)
+    report.failingSeed = seed
+    guard let (session, outcome) = generateAndCheck(&random), let failure = outcome.failure else {
+      report.failure = Failure(
+        property: .replaysEqual, step: 0,
+        detail: "session \(run + 1) failed (\(detail ?? "in another process")), and passed when generated again: "
+          + "the modules do not behave the same on every run")
+      return report
+    }
+    return shrunk(report, session: session, failure: failure)
+  }
+
+  /// `report` with its failure: `session`, what it broke, and the session shrunk.
+  func shrunk(_ report: Report, session: Session, failure: Failure) -> Report {
+    var report = report
+    report.original = session
+    report.shrunk = shrink(session, failing: failure)
+    report.failure = check(report.shrunk ?? session).failure ?? failure
     return report
   }
 
@@ -331,10 +391,52 @@ public struct Explorer {
               + Self.difference(frame, again))
           return outcome
         }
+        // The module's own rules, on a frame that moved.
+        for invariant in invariants[one.screen.name] ?? [] {
+          outcome.checks += 1
+          let problems = FrameMatcher.differences(expected: invariant.expected.frameValue, actual: frame)
+          if let problem = problems.first {
+            outcome.failure = Failure(
+              property: .always, step: index,
+              detail: "after `\(step.line)`, window \(one.label) does not meet the always: expectation of "
+                + "\(one.screen.name) (\(invariant.location)): \(one.label).\(problem)",
+              windows: [one.label])
+            return outcome
+          }
+        }
         if let a = one.frameStamp, let b = other.frameStamp { compared[one.label] = (a, b) }
+      }
+      if step.window == nil, step.line == "settle", refusal == nil, let disagreement = Self.disagreement(in: first.host)
+      {
+        outcome.checks += 1
+        outcome.failure = Failure(
+          property: .windowsAgree, step: index,
+          detail: "after `settle`, windows \(disagreement.0) and \(disagreement.1) show one document with one view "
+            + "state, and different frames" + disagreement.difference,
+          windows: [disagreement.0, disagreement.1])
+        return outcome
       }
     }
     return outcome
+  }
+
+  /// Two windows on one document and screen, with equal view states, whose frames differ
+  /// (fields about a window's own life aside): one of them missed a change.
+  static func disagreement(in host: Host) -> (String, String, difference: String)? {
+    var seen: [String: Window] = [:]
+    for window in host.windows {
+      guard let state = try? window.viewStateJSON() else { continue }
+      let key = window.documentName + "\u{0}" + window.screen.name + "\u{0}" + state
+      guard let other = seen[key] else {
+        seen[key] = window
+        continue
+      }
+      let ignored = window.screen.lifetimeFields + window.screen.ownFields
+      let frame = withoutFields(ignored, window.frame)
+      let otherFrame = withoutFields(ignored, other.frame)
+      if frame != otherFrame { return (other.label, window.label, difference(otherFrame, frame)) }
+    }
+    return nil
   }
 
   /// Each window's frame with the stamp it was projected at.

@@ -108,7 +108,7 @@ extension Explorer {
       scenario.steps.append(Step(action: action, location: here))
       let window = failure.windows.first ?? ""
       let screen = session.windows.first { $0.name == window }?.screen ?? ""
-      let expected = (invariants[screen] ?? []).map { (window, $0.expected) }
+      let expected = (invariants[screen] ?? []).map { (window, $0.invariant.expected) }
       scenario.steps.append(Step(action: .expect(expected), location: here))
     case .windowsAgree:
       // The first window is expected to show what the second shows.

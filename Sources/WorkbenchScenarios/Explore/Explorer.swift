@@ -76,8 +76,9 @@ public struct Explorer {
 
   let registry: ModuleRegistry
   let options: Options
-  /// The `always:` expectations by screen.
-  let invariants: [String: [Invariant]]
+  /// The `always:` expectations by screen, each with its expected frame (made once, not at
+  /// every step).
+  let invariants: [String: [(invariant: Invariant, expected: FrameValue)]]
   /// Each screen's module's own commands (those its screen adds to the host's), found once.
   let commands: [String: [CommandSpec]]
 
@@ -85,7 +86,7 @@ public struct Explorer {
   public init(registry: ModuleRegistry, options: Options) {
     self.registry = registry
     self.options = options
-    self.invariants = Dictionary(grouping: options.invariants, by: \.screen)
+    self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
     let hostNames = Set(registry.router.names(forScreen: nil))
     var commands: [String: [CommandSpec]] = [:]
     for screen in registry.screens {
@@ -392,9 +393,9 @@ public struct Explorer {
           return outcome
         }
         // The module's own rules, on a frame that moved.
-        for invariant in invariants[one.screen.name] ?? [] {
+        for (invariant, expected) in invariants[one.screen.name] ?? [] {
           outcome.checks += 1
-          let problems = FrameMatcher.differences(expected: invariant.expected.frameValue, actual: frame)
+          let problems = FrameMatcher.differences(expected: expected, actual: frame)
           if let problem = problems.first {
             outcome.failure = Failure(
               property: .always, step: index,

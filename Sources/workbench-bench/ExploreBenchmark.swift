@@ -18,7 +18,7 @@ enum ExploreBenchmark {
     let repository = root.joined(separator: "/")
     setenv("PYTHONPATH", repository + "/Kits/python", 1)
     var lines = [
-      "explore (seed 1; each step runs twice, side by side, with the checks after it):"
+      "explore (seed 1; each step runs twice, recorded and replayed, with the checks after it):"
     ]
     func rate(_ modules: [any FeatureModule], screens: [String], runs: Int, steps: Int) -> String {
       guard let registry = try? ModuleRegistry(modules: modules) else { return "the modules failed to register" }

@@ -6,7 +6,8 @@
 // answer with the wrong kind of message, `loud` prints 3 MB to stderr). With `silent` the
 // module never sends its handshake. `weigh` reads a fact from outside, for recording tests.
 // `wall-later` plays a switch at the wall a moment later, seen by a live source on a pipe: the
-// kit sends the change unasked (protocol 2, §19). `slow` takes WORKBENCH_FIXTURE_SLOW_MS (500 by
+// kit sends the change unasked (protocol 2, §19); with `wall-once` the switch happens at once,
+// and only the first time any session asks (a device changes once). `slow` takes WORKBENCH_FIXTURE_SLOW_MS (500 by
 // default) of real time before it pokes.
 import WorkbenchModuleKit
 
@@ -51,9 +52,19 @@ final class WallSwitch {
       apply: { [weak self] _ in self?.switches += 1 })
   }
 
+  /// Whether the switch that happens once (`wall-once`) has happened, in any session.
+  private static var switchedOnce = false
+
   /// The device's side: a switch a moment from now, on a thread of its own.
   func switchLater() {
     let writeEnd = ends[1]
+    if getenv("WORKBENCH_FIXTURE").map({ String(cString: $0) }) == "wall-once" {
+      guard !Self.switchedOnce else { return }
+      Self.switchedOnce = true
+      var byte: UInt8 = 1
+      _ = write(writeEnd, &byte, 1)
+      return
+    }
     Task.detached {
       try? await Task.sleep(for: .milliseconds(50))
       var byte: UInt8 = 1
@@ -101,7 +112,7 @@ struct FixtureModule: FeatureModule {
   @MainActor func register(into registrar: Registrar) {
     // The switch at the wall is a live source (the host then asks for what it saw, `sync`),
     // declared unless a mode makes the fixture misbehave (whose tests count its requests).
-    if [nil, "wall-later"].contains(getenv("WORKBENCH_FIXTURE").map({ String(cString: $0) })) {
+    if [nil, "wall-later", "wall-once"].contains(getenv("WORKBENCH_FIXTURE").map({ String(cString: $0) })) {
       registrar.liveSource("wall")
     }
     registrar.diagram("pokes") {

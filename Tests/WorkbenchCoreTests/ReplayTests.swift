@@ -49,6 +49,37 @@ import Testing
     #expect(replay.firstUnused() == nil)
   }
 
+  /// A replay beside its recording (explore's second run): each step's facts are handed over
+  /// once, after the recording took them, and served in order; without `capturingStates` the
+  /// services' states are not kept, as the replay set itself up live.
+  @Test func aReplayBesideItsRecordingIsServedWhatItTook() {
+    let recording = SessionFacts()
+    var lights = 2
+    _ = recording.state(of: "bridge", in: "home", live: { .integer(lights) }, capture: { .integer(lights) })
+    let replay = SessionFacts()
+    _ = replay.state(of: "bridge", in: "home", live: { .integer(lights) }, capture: { .integer(lights) })
+    recording.startRecording(capturingStates: false)
+    replay.startReplaying()
+    #expect(recording.takeRecorded().isEmpty)
+    lights = 5
+    _ = recording.value(of: "answer", in: "window 1") { .integer(lights) }
+    let first = recording.takeRecorded()
+    #expect(first.map(\.value) == [.integer(5)])
+    #expect(recording.takeRecorded().isEmpty)  // handed over once
+    replay.serve(first)
+    lights = 6
+    #expect(replay.value(of: "answer", in: "window 1") { .integer(lights) } == .integer(5))
+    #expect(replay.divergence == nil)
+    // The next step's facts come after.
+    _ = recording.value(of: "answer", in: "window 1") { .integer(lights) }
+    replay.serve(recording.takeRecorded())
+    #expect(replay.value(of: "answer", in: "window 1") { .integer(0) } == .integer(6))
+    // A fact the recording never took is a divergence, named.
+    _ = replay.value(of: "answer", in: "window 9") { .null }
+    #expect(replay.divergence?.contains("answer #1 of window 9") == true)
+    #expect(recording.stopRecording().map(\.value) == [.integer(5), .integer(6)])
+  }
+
   /// The replay's clock is moved, before each line, by the session time that passed since the
   /// last one, whatever the timers did meanwhile: a countdown whose timer set the next one,
   /// paused 2.5 s in, is 2.5 s later in the replay too, and a pause of 3.2 s with no timer is

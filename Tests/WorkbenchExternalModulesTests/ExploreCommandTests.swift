@@ -90,14 +90,14 @@ struct ExploreCommandTests {
     #expect(explored.stderr.hasPrefix("workbench explore: \(always):2:3: no screen 'tallly'"), "\(explored.stderr)")
   }
 
+  /// A sound module whose live source is a device that changes once (`wall-once`: the first
+  /// `wall-later` of any session switches at once, the rest do nothing): the second run of a
+  /// session sees no switch of its own, and is served the first's.
   @Test func aModuleThatKeepsItsRulesGivesNothing() throws {
     let out = makeTemporaryFolder() + "/none.yaml"
-    // Without the fixture's live source: its `wall-later` switch arrives after a real delay, so
-    // two live runs of the same steps may see it before different steps (explore's second run
-    // does not yet replay the first run's facts; a slow sanitized build shows it).
     let explored = ChildProcess.runWorkbench(
       ["explore", "-m", fixture, "--screens", "tally", "--runs", "10", "--steps", "10", "--out", out, "--json"],
-      environment: ["WORKBENCH_FIXTURE": "ok"])
+      environment: ["WORKBENCH_FIXTURE": "wall-once"])
     #expect(explored.status == 0, "\(explored.stdout)\(explored.stderr)")
     let summary = try FrameValue.parse(json: Array(explored.stdout.utf8))
     #expect(summary["sessions"] == .integer(10))

@@ -40,6 +40,18 @@ import WorkbenchScenarios
     #expect((report.shrunk?.steps.count ?? 99) <= 3, "\(report.shrunk?.steps.map(\.line) ?? [])")
   }
 
+  /// A fact kept where a replay cannot find it (under the session's number, not the
+  /// window's): the second run, a replay of the first's recording, asks for what it lacks.
+  @Test func aFactAReplayCannotFindIsFound() throws {
+    let (_, report) = try explore(PlantedModule(bug: .factOfAnotherSession))
+    let failure = try #require(report.failure, "not found in \(report.sessions) sessions")
+    #expect(failure.property == .replaysEqual)
+    #expect(failure.detail.contains("which the recording does not have"), "\(failure.detail)")
+    let shrunk = try #require(report.shrunk)
+    #expect(shrunk.steps.map(\.line).last?.hasSuffix("draw") == true, "\(shrunk.steps.map(\.line))")
+    #expect(shrunk.steps.count <= 2, "\(shrunk.steps.map(\.line))")
+  }
+
   /// A window that misses a change another window made: after `settle`, two windows on one
   /// count with one step show different counts.
   @Test func aWindowThatMissesAChangeIsFound() throws {
@@ -102,9 +114,12 @@ import WorkbenchScenarios
     }
   }
 
-  /// Without a planted bug, nothing is found.
+  /// Without a planted bug, nothing is found: the numbers `draw` takes from outside differ on
+  /// every ask, and the second run of each session is served the first's.
   @Test func aSoundModuleGivesNothing() throws {
+    let drawsBefore = plantedDraws
     let (_, report) = try explore(PlantedModule(bug: nil))
+    #expect(plantedDraws > drawsBefore, "no session drew")
     #expect(report.failure == nil, "\(String(describing: report.failure))")
     #expect(report.sessions == 50)
     #expect(report.steps == 50 * 20)
@@ -130,10 +145,13 @@ import WorkbenchScenarios
 
 /// Sessions of the planted module so far, in this process: what a divergent replay reads.
 @MainActor private var plantedSessions = 0
+/// Draws so far, in this process: a source outside the session (a network, a device) that
+/// answers differently every time it is asked.
+@MainActor private var plantedDraws = 0
 
 /// A count with a step, and the bug asked for.
 private struct PlantedModule: FeatureModule {
-  enum Bug { case refusalChangesState, divergentReplay, staleWindow, timerFiresTwice }
+  enum Bug { case refusalChangesState, divergentReplay, staleWindow, timerFiresTwice, factOfAnotherSession }
   let bug: Bug?
 
   struct Count: DocumentBody { var value: Int }
@@ -151,6 +169,9 @@ private struct PlantedModule: FeatureModule {
     var fired = 0
     var alarm: Cancellation?
     var clock: SessionClock?
+    var facts: SessionFacts?
+    /// What the last `draw` took from outside.
+    var drawn = 0
 
     init(document: Count, viewState: View, environment: ScreenEnvironment) {
       self.document = document
@@ -158,17 +179,18 @@ private struct PlantedModule: FeatureModule {
       self.bug = nil
     }
 
-    init(document: Count, bug: Bug?, clock: SessionClock) {
+    init(document: Count, bug: Bug?, services: SessionServices) {
       self.document = document
       self.view = View()
       self.bug = bug
-      self.clock = clock
+      self.clock = services.clock
+      self.facts = services.facts
       plantedSessions += 1
       session = plantedSessions
     }
 
-    /// The alarm is each window's own.
-    static var ownFields: [String] { ["fired"] }
+    /// The alarm and what it drew are each window's own.
+    static var ownFields: [String] { ["fired", "drawn"] }
 
     func documentReplaced(_ document: Count) {
       // The bug: only the window that made the change sees it (`bump` sets its own).
@@ -181,13 +203,25 @@ private struct PlantedModule: FeatureModule {
       fired = 0
       alarm = clock?.schedule(after: .milliseconds(100)) { [weak self] in self?.fired += 1 }
     }
+
+    /// Takes a number from outside, as a fact of the window's (`window`: the window's number),
+    /// so a recording keeps it. The bug: the fact is kept under the session's number instead,
+    /// which a replay does not have.
+    func draw(window: Int) {
+      let scope = "window \(bug == .factOfAnotherSession ? session : window)"
+      drawn =
+        facts?.value(of: "draw", in: scope) {
+          plantedDraws += 1
+          return .integer(plantedDraws)
+        }.integerValue ?? 0
+    }
     func restore(_ viewState: View) { view = viewState }
     var viewState: View { view }
 
     var frame: FrameValue {
       var members: [(key: String, value: FrameValue)] = [
         ("value", .integer(document.value)), ("step", .integer(view.step)), ("refusals", .integer(view.refusals)),
-        ("fired", .integer(fired)),
+        ("fired", .integer(fired)), ("drawn", .integer(drawn)),
       ]
       if bug == .divergentReplay, view.step == 3 { members.append(("opened", .integer(session))) }
       return .object(FrameObject(members: members))
@@ -204,7 +238,7 @@ private struct PlantedModule: FeatureModule {
     registrar.screen(
       name: "planted", documentKind: "count", summary: "shows the count", render: { $0.jsonText },
       make: { (document: Count, _: View, environment: ScreenEnvironment) in
-        PlantedScreen(document: document, bug: bug, clock: environment.services.clock)
+        PlantedScreen(document: document, bug: bug, services: environment.services)
       })
     registrar.command(
       CommandSpec("step", arguments: [Self.step], summary: "set the step", scope: .window(screens: ["planted"])) {
@@ -224,6 +258,12 @@ private struct PlantedModule: FeatureModule {
         try context.commit(bumped, summary: "bump")
         screen.document = bumped
         return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec("draw", summary: "take a number from outside", scope: .window(screens: ["planted"])) { context in
+        let window = try context.requireWindow().id
+        try context.model(PlantedScreen.self).draw(window: window.number)
+        return .frame(window)
       })
     registrar.command(
       CommandSpec("ring", summary: "set the alarm", scope: .window(screens: ["planted"])) { context in

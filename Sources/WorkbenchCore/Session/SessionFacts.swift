@@ -242,9 +242,15 @@ public final class SessionFacts {
   /// Starts keeping facts, numbered from 1, with the states of the services that exist as
   /// their first facts. (The latest registration of a state wins: a relaunch makes its
   /// services again; a capture that returns `nil`, its service gone, is skipped.)
-  public func startRecording() {
+  ///
+  /// Without `capturingStates`, only the facts used from now on are kept: for a replay that
+  /// sets up live as this session did, so its services already hold those states (explore's
+  /// second run, `startReplaying`).
+  public func startRecording(capturingStates: Bool = true) {
     mode = .recording
     recorded = []
+    handedOver = 0
+    guard capturingStates else { return }
     for (key, capture) in stateCaptures.sorted(by: { $0.key < $1.key }) {
       guard let value = capture() else { continue }
       recorded.append(Entry(key: key, sequence: 1, value: value))
@@ -257,6 +263,35 @@ public final class SessionFacts {
         recorded.append(Entry(key: key, sequence: 1, value: state.value))
       }
     }
+  }
+
+  /// How many of the facts kept so far `takeRecorded` has handed over.
+  private var handedOver = 0
+
+  /// The facts kept since the last call (since recording started, the first time), in the
+  /// order they were used: what a replay running beside this recording is served next
+  /// (`serve(_:)`).
+  public func takeRecorded() -> [(key: Key, value: FrameValue)] {
+    guard mode == .recording, handedOver < recorded.count else { return [] }
+    defer { handedOver = recorded.count }
+    return recorded[handedOver...].map { ($0.key, $0.value) }
+  }
+
+  /// Starts serving facts from a recording still being made, beside this session (explore
+  /// runs each step in a session that records, then in one that replays it): none at first,
+  /// then those `serve(_:)` adds. What this session used so far was taken live.
+  public func startReplaying() {
+    mode = .replaying
+    replay = [:]
+    counts = [:]
+    pastEnd = [:]
+    divergence = nil
+  }
+
+  /// More facts for a replay to serve, each after those of its key it has (`takeRecorded` of
+  /// the session recording).
+  public func serve(_ facts: [(key: Key, value: FrameValue)]) {
+    for fact in facts { replay[fact.key, default: []].append(fact.value) }
   }
 
   /// Stops keeping facts; returns them in the order they were used, numbered within each key.

@@ -255,17 +255,23 @@ public struct Explorer {
   func value(for argument: ArgumentSpec, typed: String, live: WorkbenchSession, _ random: inout SplitMix64)
     -> String
   {
-    let offered = live.host.completions(for: typed)
+    // Asked only for the kinds that take what the session offers (it costs a resolve).
+    var offered: [String] { live.host.completions(for: typed) }
     switch argument.kind {
     case .integer(let range):
       let bounds = range ?? -5...1000
       let near: [Int] = [bounds.lowerBound, bounds.upperBound, 0, 1, 2, 3].filter { bounds.contains($0) }
-      if random.chance(60), !offered.isEmpty { return random.pick(offered) }
+      if random.chance(60) {
+        let offered = offered
+        if !offered.isEmpty { return random.pick(offered) }
+      }
       if random.chance(50), !near.isEmpty { return String(random.pick(near)) }
       return String(Int.random(in: bounds, using: &random))
     case .reference:
+      let offered = offered
       return random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"])
     case .choice, .window, .windowOr, .document, .screen:
+      let offered = offered
       return offered.isEmpty ? "x" : random.pick(offered)
     case .duration:
       return random.pick(["1ms", "100ms", "1s", "30s"])
@@ -291,7 +297,7 @@ public struct Explorer {
 
   /// Runs a session twice, checking after every step that nothing crashed or was reported,
   /// that a refused command left every frame and document as they were, and that the second
-  /// run's frames are the first's.
+  /// run, a replay of the first's recording, shows the first's frames.
   public func check(_ session: Session) -> Outcome {
     run(windows: session.windows, steps: session.steps.count) { index, _ in session.steps[index] }
   }
@@ -312,14 +318,19 @@ public struct Explorer {
       first.end()
       second.end()
     }
+    // The second run replays the first: every fact the first takes from outside (an answer, a
+    // service's state, a live source's change) is kept, and served to the second at the same
+    // step, so the two differ only where the module itself does.
+    first.facts.startRecording(capturingStates: false)
+    second.facts.startReplaying()
     // Each window's frame stamp when its frames were last compared: a window whose stamp
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
     for index in 0..<count {
       // What live sources said since the last step comes in first (as before an expectation),
       // so the frames before a step are those the step starts from.
+      let liveTaken = first.facts.liveChangesTaken.count
       first.host.services.takeWaitingLiveChanges()
-      second.host.services.takeWaitingLiveChanges()
       let step = next(index, first)
       let before = Self.stampedFrames(of: first.host)
       let revisionsBefore = first.host.documentRevisions.mapValues(\.revision)
@@ -328,6 +339,12 @@ public struct Explorer {
         try first.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
       } catch {
         refusal = error
+      }
+      // What the first took in from live sources (before the step, or as its line began), the
+      // second takes in before it too: the first's, not what its own sources say.
+      second.facts.serve(first.facts.takeRecorded())
+      for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
+        second.host.services.takeLiveChanges()
       }
       var secondRefusal: CommandError?
       do {
@@ -342,6 +359,12 @@ public struct Explorer {
       outcome.checks += 3
       if let incident = incidents.first {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      if let divergence = second.facts.divergence {
+        outcome.failure = Failure(
+          property: .replaysEqual, step: index,
+          detail: "after `\(step.line)`, a replay of the session's recording went another way: \(divergence)")
         return outcome
       }
       if refusal != nil { outcome.refused += 1 }
@@ -374,7 +397,7 @@ public struct Explorer {
         outcome.failure = Failure(
           property: .replaysEqual, step: index,
           detail: "after `\(step.line)`, the windows are \(original.map(\.label)) in one run and "
-            + "\(replayed.map(\.label)) in a second run of the same steps")
+            + "\(replayed.map(\.label)) in a replay of the same steps")
         return outcome
       }
       for (one, other) in zip(original, replayed) {
@@ -388,7 +411,7 @@ public struct Explorer {
         if frame != again {
           outcome.failure = Failure(
             property: .replaysEqual, step: index,
-            detail: "after `\(step.line)`, window \(one.label) shows another frame in a second run of the same steps"
+            detail: "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
               + Self.difference(frame, again))
           return outcome
         }

@@ -53,19 +53,34 @@ extension LanguageServer {
     }
   }
 
-  /// The actions on a line: on a scenario's step, "Run to this step".
+  /// The actions on a line: on a scenario's step, "Run to this step"; anywhere in a file that
+  /// loads, "Explore this file's screens".
   func codeActions(uri: String, line: Int) -> [FrameValue] {
-    guard let (scenario, count) = scenarioAndSteps(uri: uri, line: line), count > 0 else { return [] }
-    let step = scenario.steps[count - 1]
-    return [
-      [
+    var actions: [FrameValue] = []
+    if let (scenario, count) = scenarioAndSteps(uri: uri, line: line), count > 0 {
+      let step = scenario.steps[count - 1]
+      actions.append([
         "title": .string("Run to this step (\(count) of \(scenario.steps.count): \(step.summary))"),
         "command": [
           "title": "Run to this step", "command": .string(Self.runToCommand),
           "arguments": [.string(uri), .integer(line)],
         ],
-      ]
-    ]
+      ])
+    }
+    if let lines = documents[uri], case let loaded = loaded(lines, uri: uri), loaded.problem == nil,
+      loaded.file?.scenarios.isEmpty == false
+    {
+      actions.append([
+        "title": .string(
+          "Explore this file's screens (workbench explore: \(ScenarioRunRequest.exploredSessions) random sessions, "
+            + "seed 1)"),
+        "command": [
+          "title": "Explore", "command": .string(ScenarioRunRequest.Kind.explore.rawValue),
+          "arguments": [.string(uri), .integer(line)],
+        ],
+      ])
+    }
+    return actions
   }
 
   /// The scenario of the open document holding `line` (0-based), and how many of its steps run

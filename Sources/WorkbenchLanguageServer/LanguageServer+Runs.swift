@@ -36,6 +36,8 @@ final class ActiveRun {
   var tokenRequestID: FrameValue?
   var begun = false
   var lastReport: (percentage: Int, at: Double) = (-1, 0)
+  /// What the editor shows the run as until its first progress names it.
+  var title = "workbench run"
 
   init(requestID: FrameValue, uri: String, version: Int, process: SpawnedProcess) {
     self.requestID = requestID
@@ -74,6 +76,7 @@ extension LanguageServer {
       process.write(Array(request.frame.jsonText.utf8))
       process.closeInput()
       let run = ActiveRun(requestID: id ?? .null, uri: uri, version: versions[uri, default: 0], process: process)
+      if request.kind == .explore { run.title = "workbench explore" }
       if let token = params["workDoneToken"], token.stringValue != nil || token.integerValue != nil {
         run.token = token
         run.tokenReady = true
@@ -192,7 +195,7 @@ extension LanguageServer {
     guard let token = run.token, run.tokenReady else { return }
     let progress = run.progress
     let percentage = progress?.percentage ?? 0
-    let message = progress.map { "step \($0.count) of \($0.total): \($0.step)" } ?? "starting"
+    let message = progress?.message ?? "starting"
     if !run.begun {
       run.begun = true
       run.lastReport = (percentage, monotonicSeconds())
@@ -201,7 +204,7 @@ extension LanguageServer {
         "params": [
           "token": token,
           "value": [
-            "kind": "begin", "title": .string("workbench run" + (progress.map { ": \($0.scenario)" } ?? "")),
+            "kind": "begin", "title": .string(progress?.title ?? run.title),
             "cancellable": true, "message": .string(message), "percentage": .integer(percentage),
           ],
         ],

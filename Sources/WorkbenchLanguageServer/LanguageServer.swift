@@ -241,7 +241,8 @@ public final class LanguageServer {
   }
 
   /// `workspace/executeCommand`: a run of the scenario at a line (`workbench.run`), or up to the
-  /// step there (`workbench.runTo`), each taking the file's URI and a 0-based line.
+  /// step there (`workbench.runTo`), or an exploration of the file's screens
+  /// (`workbench.explore`), each taking the file's URI and a 0-based line.
   private func executeCommand(id: FrameValue?, params: FrameValue) {
     let name = params["command"]?.stringValue
     guard let name, let kind = ScenarioRunRequest.Kind(rawValue: name) else {
@@ -251,7 +252,8 @@ public final class LanguageServer {
       if let id {
         send(
           Self.errorResponse(
-            id: id, code: -32602, message: "\(named): workbench lsp has \(known.joined(separator: " and "))"))
+            id: id, code: -32602,
+            message: "\(named): workbench lsp has \(known.dropLast().joined(separator: ", ")) and \(known.last ?? "")"))
       }
       return
     }

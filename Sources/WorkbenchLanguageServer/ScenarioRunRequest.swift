@@ -2,13 +2,14 @@ import WorkbenchCore
 import WorkbenchScenarioFormat
 import WorkbenchScenarios
 
-/// A run the editor asked for: `workbench.run` (the scenario at a line, to its end) or
-/// `workbench.runTo` (the scenario up to the step at a line), on the file's text as the editor
-/// has it. It travels to a worker process as a frame and comes back as a `ScenarioRunOutcome`.
+/// A run the editor asked for: `workbench.run` (the scenario at a line, to its end),
+/// `workbench.runTo` (the scenario up to the step at a line) or `workbench.explore` (random
+/// sessions on the screens the file opens), on the file's text as the editor has it. It travels to a worker process as a frame and comes back as a `ScenarioRunOutcome`.
 struct ScenarioRunRequest: Equatable {
   enum Kind: String, CaseIterable {
     case run = "workbench.run"
     case runTo = "workbench.runTo"
+    case explore = "workbench.explore"
   }
 
   var kind: Kind
@@ -72,24 +73,36 @@ struct ScenarioRunProgress: Equatable {
   var total: Int
   /// The step that ran last, on one line.
   var step: String
+  /// What is counted: `step`, or `session` for an exploration.
+  var unit = "step"
 
   var frame: FrameValue {
-    ["scenario": .string(scenario), "count": .integer(count), "total": .integer(total), "step": .string(step)]
+    [
+      "scenario": .string(scenario), "count": .integer(count), "total": .integer(total), "step": .string(step),
+      "unit": .string(unit),
+    ]
   }
 
-  init(scenario: String, count: Int, total: Int, step: String) {
+  init(scenario: String, count: Int, total: Int, step: String, unit: String = "step") {
     self.scenario = scenario
     self.count = count
     self.total = total
     self.step = step
+    self.unit = unit
   }
 
   init?(frame: FrameValue) {
     guard let scenario = frame["scenario"]?.stringValue, let count = frame["count"]?.integerValue,
       let total = frame["total"]?.integerValue, let step = frame["step"]?.stringValue
     else { return nil }
-    self.init(scenario: scenario, count: count, total: total, step: step)
+    self.init(
+      scenario: scenario, count: count, total: total, step: step, unit: frame["unit"]?.stringValue ?? "step")
   }
+
+  /// How far it got, in words (`step 3 of 40: t: poke`).
+  var message: String { "\(unit) \(count) of \(total): \(step)" }
+  /// What the editor shows it as (`workbench run: Slow pokes`, `workbench explore catalog`).
+  var title: String { unit == "step" ? "workbench run: \(scenario)" : "workbench \(scenario)" }
 
   /// How much is done, in percent (0 to 100, whatever the counts say).
   var percentage: Int {
@@ -110,6 +123,7 @@ extension ScenarioRunRequest {
     } catch {
       return ScenarioRunOutcome(message: "the file has problems to fix first: \(error.message)")
     }
+    if kind == .explore { return explore(file, registry: registry, progress: progress) }
     // `line` is at most Int32.max (the server refuses more), so the 1-based line cannot overflow.
     let oneBased = line + 1
     guard let scenario = file.scenarios.last(where: { $0.location.line <= oneBased }) ?? file.scenarios.first else {
@@ -120,7 +134,7 @@ extension ScenarioRunRequest {
       progress(ScenarioRunProgress(scenario: scenario.name, count: count, total: total, step: step.summary))
     }
     switch kind {
-    case .run: return run(scenario, runner: runner)
+    case .run, .explore: return run(scenario, runner: runner)
     case .runTo:
       let count = ScenarioRunner.stepCount(reaching: oneBased, of: path, in: scenario)
       return runTo(scenario, steps: count, runner: runner)

@@ -136,7 +136,7 @@ struct LanguageServerRunTests {
     execute(server, id: 5, "workbench.rm", line: 0)
     let message = sent.reply(to: 5)?["error"]?["message"]?.stringValue ?? ""
     #expect(message.hasPrefix("no command 'workbench.rm'"), "\(message)")
-    #expect(message.contains("workbench.run and workbench.runTo"), "\(message)")
+    #expect(message.hasSuffix("workbench lsp has workbench.run, workbench.runTo and workbench.explore"), "\(message)")
     execute(server, id: 6, "workbench.rnu", line: 0)
     #expect(sent.reply(to: 6)?["error"]?["message"]?.stringValue?.contains("Did you mean 'workbench.run'?") == true)
   }

@@ -7,7 +7,7 @@ import WorkbenchTestSupport
 #endif
 
 /// `workbench lsp` in a real editor: Debian's Neovim, headless, with its built-in LSP client:
-/// diagnostics, completion, hover, go to definition and the outline.
+/// diagnostics, completion, hover, go to definition, the outline, runs and exploring.
 /// CI installs `neovim` and sets WORKBENCH_REQUIRE_NEOVIM, so there the test cannot be skipped;
 /// elsewhere it runs where a Neovim is installed.
 struct LanguageServerTests {
@@ -99,6 +99,12 @@ struct LanguageServerTests {
         log(string.format("ran to %d:%d %s", d.lnum, d.col, (d.message:gsub("\\n", " | "))))
       end
     end
+    -- The second action explores the file's screens in a worker; its answer comes when it is done.
+    log("explore action " .. ((actions[2] or {}).title or "none"))
+    if actions[2] then
+      for _, reply in pairs(vim.lsp.buf_request_sync(buffer, "workspace/executeCommand", actions[2].command,
+        60000) or {}) do log("explored " .. tostring(reply.result)) end
+    end
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -164,5 +170,10 @@ struct LanguageServerTests {
           && $0.contains("▸  4  Introduction to Algorithms") && $0.contains(":5 --shell")
       },
       "\(seen)")
+    // "Explore this file's screens": the catalog, 100 sessions in a worker, nothing found.
+    #expect(
+      lines.contains("explore action Explore this file's screens (workbench explore: 100 random sessions, seed 1)"),
+      "\(seen)")
+    #expect(lines.contains("explored ✔ explored 100 sessions (3000 steps) on catalog: nothing found"), "\(seen)")
   }
 }

@@ -125,10 +125,46 @@ import WorkbenchScenarios
     #expect(report.steps == 50 * 20)
   }
 
-  private func explore(_ module: PlantedModule, invariants: [Invariant] = []) throws -> (Explorer, Explorer.Report) {
+  /// Fixed seeds, and one new one a run (each case's argument names it).
+  nonisolated static let seeds: [UInt64] = [7, 0x5EED_0039, UInt64.random(in: 1...UInt64(UInt32.max))]
+
+  /// Determinism as a property: for any seed, exploring twice runs the same sessions and finds
+  /// and shrinks the same; dealt out in three parts (as `--jobs 3` deals them), the lowest
+  /// failing session of the parts, shrunk, is what one run found, and a sound module's parts add
+  /// up to one run's counts.
+  @Test(arguments: seeds) func theSameSeedFindsTheSameInOneRunOrInParts(seed: UInt64) throws {
+    for bug in [PlantedModule.Bug.refusalChangesState, .staleWindow, nil] {
+      let said = "seed \(seed), bug \(bug.map { "\($0)" } ?? "none")"
+      let (explorer, one) = try explore(PlantedModule(bug: bug), seed: seed)
+      let (_, two) = try explore(PlantedModule(bug: bug), seed: seed)
+      #expect(one.sessions == two.sessions && one.steps == two.steps && one.refused == two.refused, "\(said)")
+      #expect(one.failure == two.failure, "\(said)")
+      #expect(one.shrunk?.steps.map(\.line) == two.shrunk?.steps.map(\.line), "\(said)")
+      var lowest: Int?
+      var parts = Explorer.Report()
+      for part in 0..<3 {
+        let failing = explorer.explore(part: part, of: 3) { _, outcome in parts.add(outcome) }
+        if let run = failing?.run { lowest = min(lowest ?? run, run) }
+      }
+      guard let lowest else {
+        #expect(one.failure == nil, "\(said): one run found what the parts did not")
+        #expect(parts.sessions == one.sessions && parts.steps == one.steps && parts.checks == one.checks, "\(said)")
+        continue
+      }
+      let finished = explorer.finish(Explorer.Report(), failingRun: lowest)
+      #expect(finished.failingSeed == one.failingSeed, "\(said)")
+      #expect(finished.failure == one.failure, "\(said)")
+      #expect(finished.shrunk?.steps.map(\.line) == one.shrunk?.steps.map(\.line), "\(said)")
+      #expect(finished.shrunk?.windows.map(\.name) == one.shrunk?.windows.map(\.name), "\(said)")
+    }
+  }
+
+  private func explore(_ module: PlantedModule, invariants: [Invariant] = [], seed: UInt64 = 7) throws -> (
+    Explorer, Explorer.Report
+  ) {
     var options = Explorer.Options()
     options.invariants = invariants
-    options.seed = 7
+    options.seed = seed
     options.runs = 50
     options.steps = 20
     let explorer = Explorer(registry: try ModuleRegistry(modules: [module]), options: options)

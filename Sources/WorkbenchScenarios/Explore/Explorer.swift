@@ -65,6 +65,9 @@ public struct Explorer {
     public var shrunk: Session?
     public var failingSeed: UInt64?
 
+    /// Nothing run yet.
+    public init() {}
+
     /// Counts a session's steps, refusals and checks.
     public mutating func add(_ outcome: Outcome) {
       sessions += 1

@@ -93,7 +93,11 @@ extension ScenarioRunRequest {
   ///
   /// - Throws: `CommandError` saying why no file could be made or written.
   static func writeNew(_ text: String, beside path: String) throws(CommandError) -> String {
-    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    // A file the editor has not saved (`untitled:1`) has no folder to write next to.
+    guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else {
+      throw CommandError("\(path) is not a file in a folder: save it, or run `workbench explore` in a terminal")
+    }
+    let folder = String(path[..<slash])
     for number in 1...99 {
       let candidate = folder + "/explore-failure" + (number == 1 ? "" : "-\(number)") + ".yaml"
       // O_EXCL: a file that is there (or appears meanwhile) is never written over.

@@ -131,6 +131,23 @@ struct LanguageServerExploreTests {
     explore(server, id: 7, path: path)
     #expect(sent.reply(to: 7)?["result"]?.stringValue?.hasSuffix("wrote \(folder)/explore-failure-2.yaml") == true)
     #expect(readTextFile(written) == scenario)
+    // A file the editor has not saved has no folder: nothing is written, and the answer says so.
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": ["textDocument": ["uri": "untitled:1", "languageId": "yaml", "version": 1, "text": .string(text)]],
+      ])
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 9, "method": "workspace/executeCommand",
+        "params": ["command": "workbench.explore", "arguments": ["untitled:1", 0]],
+      ])
+    #expect(
+      sent.reply(to: 9)?["result"]?.stringValue?.hasSuffix(
+        "was not written: untitled:1 is not a file in a folder: save it, or run `workbench explore` in a terminal")
+        == true, "\(sent.reply(to: 9) ?? .null)")
   }
 
   /// In a worker, as `workbench lsp` runs it, on the screen of an external module the worker

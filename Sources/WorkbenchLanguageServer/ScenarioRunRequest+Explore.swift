@@ -48,11 +48,13 @@ extension ScenarioRunRequest {
     let found = "explore found that \(failure.property.rawValue) does not hold"
     let here = file.scenarios.first.map { max(0, $0.location.line - 1) } ?? 0
     let written: String
+    var failsUnderRun = false
     do throws(CommandError) {
-      guard let text = explorer.scenarioText(for: report) else {
+      guard let scenario = explorer.written(for: report) else {
         throw CommandError("the session could not be written as a scenario")
       }
-      written = try Self.writeNew(text, beside: path)
+      written = try Self.writeNew(scenario.text, beside: path)
+      failsUnderRun = scenario.failsUnderRun
     } catch {
       return ScenarioRunOutcome(
         message: "✘ \(found), and the shrunk session was not written: \(error.message)",
@@ -65,7 +67,9 @@ extension ScenarioRunRequest {
     let diagnostic = warning(
       at: here,
       "\(found) (session \(report.sessions) of \(options.runs), seed \(options.seed)): \(failure.detail)\n"
-        + "\(shrunk): \(written) fails the same way under `workbench run`",
+        + "\(shrunk): \(written) "
+        + (failsUnderRun
+          ? "fails the same way under `workbench run`" : "passes when run once (see the comment at its top)"),
       related: [
         "location": [
           "uri": .string(Self.uri(of: written)),

@@ -34,10 +34,12 @@ import WorkbenchScenarios
   /// A module whose frames depend on more than the session's steps (a count kept across
   /// sessions): the second run of the same steps shows another frame.
   @Test func aSessionThatDoesNotReplayIsFound() throws {
-    let (_, report) = try explore(PlantedModule(bug: .divergentReplay))
+    let (explorer, report) = try explore(PlantedModule(bug: .divergentReplay))
     let failure = try #require(report.failure)
     #expect(failure.property == .replaysEqual)
     #expect((report.shrunk?.steps.count ?? 99) <= 3, "\(report.shrunk?.steps.map(\.line) ?? [])")
+    // The frames of the session explore ran are not those of another session: the runner fails.
+    #expect(explorer.written(for: report)?.failsUnderRun == true)
   }
 
   /// A fact kept where a replay cannot find it (under the session's number, not the
@@ -50,6 +52,31 @@ import WorkbenchScenarios
     let shrunk = try #require(report.shrunk)
     #expect(shrunk.steps.map(\.line).last?.hasSuffix("draw") == true, "\(shrunk.steps.map(\.line))")
     #expect(shrunk.steps.count <= 2, "\(shrunk.steps.map(\.line))")
+    // Run once, the session is sound; written as a recording of its first run, its replay under
+    // the runner asks for the fact the recording lacks, as explore's did.
+    let (explorer, _) = try explore(PlantedModule(bug: .factOfAnotherSession))
+    let written = try #require(explorer.written(for: report))
+    #expect(written.failsUnderRun)
+    #expect(written.text.contains("\nfacts:"), "\(written.text)")
+    let results = try run(written.text, modules: [PlantedModule(bug: .factOfAnotherSession)])
+    let message = results.first?.failure?.message ?? ""
+    #expect(message.hasPrefix("the replay diverged from its recording: the replay asked for draw #1"), "\(message)")
+  }
+
+  /// A failure the runner does not meet when it runs the file once (here: the session of a
+  /// module whose refusal changed its count, written for the module without that bug) is
+  /// written with a note at its top saying so, and reported as passing under `workbench run`.
+  @Test func aFileThatPassesWhenRunOnceSaysSo() throws {
+    let (_, report) = try explore(PlantedModule(bug: .refusalChangesState))
+    var options = Explorer.Options()
+    options.seed = 7
+    let sound = Explorer(registry: try ModuleRegistry(modules: [PlantedModule(bug: nil)]), options: options)
+    let written = try #require(sound.written(for: report))
+    #expect(!written.failsUnderRun)
+    let lines = written.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[3].hasPrefix("# Run once by `workbench run`, this scenario passes"), "\(written.text)")
+    #expect(lines[4].hasPrefix("scenario: "), "\(written.text)")
+    #expect(try run(written.text, modules: [PlantedModule(bug: nil)]).allSatisfy { $0.failure == nil })
   }
 
   /// A window that misses a change another window made: after `settle`, two windows on one

@@ -152,7 +152,8 @@ public enum ExploreCommand {
     if showsProgress { StandardStreams.error("\r\u{1B}[K") }
     let elapsed = seconds(clock.now - started)
     var written: String?
-    if let text = explorer.scenarioText(for: report) {
+    let scenario = explorer.written(for: report)
+    if let text = scenario?.text {
       guard FileSystem.write(text, to: options.out) else {
         StandardStreams.error("workbench explore: could not write \(options.out)\n")
         return .failure
@@ -169,6 +170,7 @@ public enum ExploreCommand {
           "steps": report.shrunk.map { .integer($0.steps.count) } ?? .null,
           "windows": report.shrunk.map { .integer($0.windows.count) } ?? .null,
           "file": written.map(FrameValue.string) ?? .null,
+          "failsUnderRun": scenario.map { .bool($0.failsUnderRun) } ?? .null,
         ]
       }
       let summary: FrameValue = [
@@ -186,7 +188,9 @@ public enum ExploreCommand {
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n"
             + "  shrunk from \(original.steps.count) steps to \(shrunk.steps.count) in \(shrunk.windows.count) "
             + "window\(shrunk.windows.count == 1 ? "" : "s"): wrote \(written ?? "nothing")"
-            + " (`workbench run \(written ?? "")` fails the same way)\n")
+            + (scenario?.failsUnderRun == true
+              ? " (`workbench run \(written ?? "")` fails the same way)\n"
+              : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
       } else if let failure = report.failure {
         // Found in a worker and not again here: nothing to shrink or write.
         StandardStreams.out("\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n")

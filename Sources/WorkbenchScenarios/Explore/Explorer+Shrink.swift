@@ -71,13 +71,50 @@ extension Explorer {
     return []
   }
 
+  /// The file to write for `report`, and whether `workbench run` fails on it: it is run once
+  /// here, as the runner runs it. A session that fails only in a replay (the second run, served
+  /// the first one's facts) is written, when run once passes, as a recording of its first run
+  /// (`facts:`), whose replay under the runner meets what explore met; when the runner passes
+  /// either way, the file says so at its top.
+  public func written(for report: Report) -> (text: String, failsUnderRun: Bool)? {
+    // A replay's failure is the recording's first: its frames hold what the facts said, which
+    // another live run would not say again.
+    if report.failure?.property == .replaysEqual, let recording = scenarioText(for: report, asRecording: true),
+      failsUnderRunner(recording)
+    {
+      return (recording, true)
+    }
+    guard let text = scenarioText(for: report) else { return nil }
+    if failsUnderRunner(text) { return (text, true) }
+    let note =
+      "Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
+      + "(the modules do not behave the same on every run, or only a replay shows it)."
+    return (scenarioText(for: report, note: note) ?? text, false)
+  }
+
+  /// Whether the runner fails on a scenario file's text.
+  func failsUnderRunner(_ text: String) -> Bool {
+    guard let file = try? ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>") else {
+      return false
+    }
+    let runner = ScenarioRunner(registry: registry)
+    return file.scenarios.contains { runner.run($0).failure != nil }
+  }
+
   /// The shrunk session as a scenario file that fails the same way under `workbench run`, with
-  /// a comment naming the seed, the property and how long the session was.
-  public func scenarioText(for report: Report) -> String? {
+  /// a comment naming the seed, the property and how long the session was. `asRecording` keeps
+  /// the facts its first run took (`facts:`), so the runner replays them; `nil` when it took
+  /// none.
+  public func scenarioText(for report: Report, asRecording: Bool = false, note: String? = nil) -> String? {
     guard let failure = report.failure, let session = report.shrunk, let original = report.original else {
       return nil
     }
     var scenario = self.scenario(of: session, steps: failure.step, name: "explore: \(failure.property.rawValue)")
+    if asRecording {
+      let facts = recordedFacts(of: session, steps: failure.step + 1)
+      guard !facts.isEmpty else { return nil }
+      scenario.facts = facts
+    }
     // A step that was refused says so (`fails:`), as a scenario must.
     for (index, message) in refusals(of: session, steps: failure.step).enumerated() {
       if let message { scenario.steps[index].failure = .substring(message) }
@@ -124,13 +161,15 @@ extension Explorer {
     }
     guard let body = try? ScenarioWriter().text(of: scenario, data: nil) else { return nil }
     let seed = report.failingSeed.map { "session seed \($0), " } ?? ""
+    // One comment line each, whatever the detail holds.
+    let detail = failure.detail.split(whereSeparator: \.isNewline).joined(separator: " ")
     return """
       # Found by `workbench explore --seed \(options.seed)` (\(seed)property: \(failure.property.rawValue)).
-      # \(failure.detail)
+      # \(detail)
       # Shrunk from \(original.steps.count) steps in \(original.windows.count) windows to \
       \(session.steps.count) in \(session.windows.count).
 
-      """ + body
+      """ + (note.map { "# \($0)\n" } ?? "") + body
   }
 
   /// Every window's frame after the first `steps` steps, by window, in window order.
@@ -149,6 +188,18 @@ extension Explorer {
         keepingRefusalFields ? [] : registry.refusalFields(ofScreen: window.screen), frames[window.name]
       ).map { (window.name, $0) }
     }
+  }
+
+  /// The facts the first `count` steps of `session` take from outside, recorded from its start
+  /// (with the states of the services there), by key in order.
+  private func recordedFacts(of session: Session, steps count: Int) -> [SessionFacts.Key: [FrameValue]] {
+    guard let live = try? start(session) else { return [:] }
+    defer { live.end() }
+    live.facts.startRecording()
+    for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
+    var facts: [SessionFacts.Key: [FrameValue]] = [:]
+    for entry in live.facts.stopRecording() { facts[entry.key, default: []].append(entry.value) }
+    return facts
   }
 
   /// The message the step at `index` is refused with, after the steps before it.

@@ -72,8 +72,14 @@ extension ExploreCommand {
     var lines: [Int: SessionLine] = [:]
     // The first failing session's number, and what it broke.
     var failing: (run: Int, detail: String)?
+    // The sessions up to the first failing one (all of them while none failed), added up as
+    // their lines come; counted again only when an earlier failure moves that bound.
+    var counted = Explorer.Report()
     func failed(_ run: Int, _ detail: String) {
-      if failing.map({ run < $0.run }) ?? true { failing = (run, detail) }
+      guard failing.map({ run < $0.run }) ?? true else { return }
+      failing = (run, detail)
+      counted = Explorer.Report()
+      for line in lines.values where line.run <= run { counted.add(line.outcome) }
     }
     var workers: [WorkerProcess] = []
     var nextRun: [Int] = []
@@ -97,11 +103,13 @@ extension ExploreCommand {
         }
         lines[line.run] = line
         nextRun[index] = line.run + parts
-        if let failure = line.failure { failed(line.run, failure) }
+        if let failure = line.failure, failing.map({ line.run < $0.run }) ?? true {
+          failed(line.run, failure)  // counts this line too
+        } else if line.run <= (failing?.run ?? Int.max) {
+          counted.add(line.outcome)
+        }
       }
-      var report = Explorer.Report()
-      for line in lines.values where line.run <= (failing?.run ?? Int.max) { report.add(line.outcome) }
-      progress(report)
+      progress(counted)
       // A worker whose next session comes after the first failure has nothing left to say.
       if let failing {
         for (index, worker) in workers.enumerated() where !worker.finished && nextRun[index] > failing.run {
@@ -117,9 +125,7 @@ extension ExploreCommand {
         failed(nextRun[index], "the explore process running it stopped with status \(status)")
       }
     }
-    var report = Explorer.Report()
-    for line in lines.values where line.run <= (failing?.run ?? Int.max) { report.add(line.outcome) }
-    guard let failing else { return report }
-    return explorer.finish(report, failingRun: failing.run, detail: failing.detail)
+    guard let failing else { return counted }
+    return explorer.finish(counted, failingRun: failing.run, detail: failing.detail)
   }
 }

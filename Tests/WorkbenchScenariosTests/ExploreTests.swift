@@ -58,6 +58,10 @@ import WorkbenchScenarios
     let written = try #require(explorer.written(for: report))
     #expect(written.failsUnderRun)
     #expect(written.text.contains("\nfacts:"), "\(written.text)")
+    // Its expectation is the recorded run's frame, drawn from the recorded fact (another live
+    // run draws another number).
+    let kept = written.text.firstMatch(of: /draw: \[([0-9]+)\]/)?.1
+    #expect(kept != nil && kept == written.text.firstMatch(of: /drawn: ([0-9]+)/)?.1, "\(written.text)")
     let results = try run(written.text, modules: [PlantedModule(bug: .factOfAnotherSession)])
     let message = results.first?.failure?.message ?? ""
     #expect(message.hasPrefix("the replay diverged from its recording: the replay asked for draw #1"), "\(message)")

@@ -110,10 +110,14 @@ extension Explorer {
       return nil
     }
     var scenario = self.scenario(of: session, steps: failure.step, name: "explore: \(failure.property.rawValue)")
+    // The first run, recorded: what its steps took from outside, and the frames they showed
+    // with those facts (another live run may be told other things).
+    var recorded: [(key: String, value: FrameValue)]?
     if asRecording {
-      let facts = recordedFacts(of: session, steps: failure.step + 1)
-      guard !facts.isEmpty else { return nil }
-      scenario.facts = facts
+      let run = framesAndFacts(session, steps: failure.step + 1, recording: true)
+      guard !run.facts.isEmpty else { return nil }
+      scenario.facts = run.facts
+      recorded = run.frames
     }
     // A step that was refused says so (`fails:`), as a scenario must.
     for (index, message) in refusals(of: session, steps: failure.step).enumerated() {
@@ -137,7 +141,7 @@ extension Explorer {
       scenario.steps.append(expectation)
     case .replaysEqual:
       scenario.steps.append(Step(action: action, location: here))
-      let frames = framesAfter(session, steps: failure.step + 1)
+      let frames = recorded ?? framesAfter(session, steps: failure.step + 1)
       scenario.steps.append(
         Step(action: .expect(frames.map { ($0.key, YAMLNode($0.value, at: here)) }), location: here))
     case .always:
@@ -176,30 +180,33 @@ extension Explorer {
   private func framesAfter(_ session: Session, steps count: Int, keepingRefusalFields: Bool = false)
     -> [(key: String, value: FrameValue)]
   {
-    guard let live = try? start(session) else { return [] }
+    framesAndFacts(session, steps: count, keepingRefusalFields: keepingRefusalFields).frames
+  }
+
+  /// Every window's frame after the first `steps` steps, and with `recording` the facts those
+  /// steps took from outside, recorded from the start (with the states of the services there),
+  /// by key in order.
+  private func framesAndFacts(
+    _ session: Session, steps count: Int, keepingRefusalFields: Bool = false, recording: Bool = false
+  ) -> (frames: [(key: String, value: FrameValue)], facts: [SessionFacts.Key: [FrameValue]]) {
+    guard let live = try? start(session) else { return ([], [:]) }
     defer { live.end() }
+    if recording { live.facts.startRecording() }
     for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
     // As an expectation sees them (live sources' changes taken in), without what a screen
     // shows about a refusal, which a refusal may change.
     live.host.services.takeWaitingLiveChanges()
-    let frames = live.host.framesByLabel
-    return session.windows.compactMap { window in
+    let shown = live.host.framesByLabel
+    let frames = session.windows.compactMap { window in
       Self.withoutFields(
-        keepingRefusalFields ? [] : registry.refusalFields(ofScreen: window.screen), frames[window.name]
-      ).map { (window.name, $0) }
+        keepingRefusalFields ? [] : registry.refusalFields(ofScreen: window.screen), shown[window.name]
+      ).map { (key: window.name, value: $0) }
     }
-  }
-
-  /// The facts the first `count` steps of `session` take from outside, recorded from its start
-  /// (with the states of the services there), by key in order.
-  private func recordedFacts(of session: Session, steps count: Int) -> [SessionFacts.Key: [FrameValue]] {
-    guard let live = try? start(session) else { return [:] }
-    defer { live.end() }
-    live.facts.startRecording()
-    for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
     var facts: [SessionFacts.Key: [FrameValue]] = [:]
-    for entry in live.facts.stopRecording() { facts[entry.key, default: []].append(entry.value) }
-    return facts
+    if recording {
+      for entry in live.facts.stopRecording() { facts[entry.key, default: []].append(entry.value) }
+    }
+    return (frames, facts)
   }
 
   /// The message the step at `index` is refused with, after the steps before it.

@@ -83,12 +83,14 @@ public enum ExploreCommand {
   public static let details = """
     Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
     from each window's specs with arguments drawn from their kinds (ids from what the windows show),
-    some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between. After every step it checks that the host and the modules stay
-    up, that a refused command changed no frame and no document, that a second run of the same
-    steps, served the first's facts and live changes, shows the same frames, that after `settle` windows on one document with one view state
-    show the same frame, and every `always:` expectation of --always files. The first session that breaks one is shrunk (fewer steps, fewer
-    windows, smaller numbers, shorter waits) and written to --out as a scenario that fails the same
-    way under `workbench run`.
+    some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between.
+    After every step it checks that the host and the modules stay up, that a refused command
+    changed no frame and no document, that a replay of the same steps (served the first run's facts
+    and live changes) shows the same frames, that after `settle` windows on one document with one
+    view state show the same frame, and every `always:` expectation of --always files. The first
+    session that breaks one is shrunk (fewer steps, fewer windows, smaller numbers, shorter waits)
+    and written to --out as a scenario, run once through the runner first: the summary says whether
+    `workbench run` fails on it.
 
     exit codes: 0 nothing found, 1 a failure found and written, 2 usage errors
     """

@@ -86,10 +86,13 @@ extension Explorer {
     }
     guard let text = scenarioText(for: report) else { return nil }
     if failsUnderRunner(text) { return (text, true) }
-    let note =
-      "Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
-      + "(the modules do not behave the same on every run, or only a replay shows it)."
-    return (scenarioText(for: report, note: note) ?? text, false)
+    // The note goes under the comment that heads the file (the file is not made again).
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let heading = lines.firstIndex { !$0.hasPrefix("#") } ?? lines.endIndex
+    lines.insert(
+      "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
+        + "(the modules do not behave the same on every run, or only a replay shows it).", at: heading)
+    return (lines.joined(separator: "\n"), false)
   }
 
   /// Whether the runner fails on a scenario file's text.
@@ -105,7 +108,7 @@ extension Explorer {
   /// a comment naming the seed, the property and how long the session was. `asRecording` keeps
   /// the facts its first run took (`facts:`), so the runner replays them; `nil` when it took
   /// none.
-  public func scenarioText(for report: Report, asRecording: Bool = false, note: String? = nil) -> String? {
+  public func scenarioText(for report: Report, asRecording: Bool = false) -> String? {
     guard let failure = report.failure, let session = report.shrunk, let original = report.original else {
       return nil
     }
@@ -173,7 +176,7 @@ extension Explorer {
       # Shrunk from \(original.steps.count) steps in \(original.windows.count) windows to \
       \(session.steps.count) in \(session.windows.count).
 
-      """ + (note.map { "# \($0)\n" } ?? "") + body
+      """ + body
   }
 
   /// Every window's frame after the first `steps` steps, by window, in window order.

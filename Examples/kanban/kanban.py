@@ -22,15 +22,6 @@ class Refused(Exception):
     """A request the module answers with an error message."""
 
 
-def read_message(stream):
-    header = stream.read(4)
-    if len(header) < 4:
-        return None  # the host closed our input: time to go (§10)
-    (length,) = struct.unpack(">I", header)
-    body = stream.read(length)
-    return json.loads(body.decode("utf-8"))
-
-
 def write_message(stream, message):
     body = json.dumps(message, separators=(",", ":")).encode("utf-8")
     stream.write(struct.pack(">I", len(body)) + body)
@@ -160,17 +151,21 @@ def main():
     documents = {}  # name -> (revision, board): the host leaves `body` out when we hold it (§5)
     windows = {}
     while True:
+        header = source.read(4)
+        if len(header) < 4:
+            return 0  # the host closed our input: time to go (§10)
+        body = source.read(struct.unpack(">I", header)[0])
         try:
-            request = read_message(source)
-        except (ValueError, UnicodeDecodeError):
-            return 0  # malformed: close the connection, do not crash (§9)
-        if request is None:
-            return 0
+            request = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):
+            request = None  # a whole message that does not read: answered below, and on we go
         try:
+            if not isinstance(request, dict):
+                raise Refused("the request could not be read: expected a JSON object")
             reply = answer(request, documents, windows)
         except Refused as refusal:
             reply = {"type": "error", "message": str(refusal)}
-        except (ValueError, IndexError, KeyError, TypeError) as error:
+        except (ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError) as error:
             reply = {"type": "error", "message": f"the request could not be read: {error}"}
         if isinstance(request, dict) and "id" in request:
             reply["id"] = request["id"]  # the reply names the request it answers (§7)

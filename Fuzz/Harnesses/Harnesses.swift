@@ -150,7 +150,10 @@ enum Harness: String, CaseIterable {
       _ = session.hello()
       _ = session.handle(request)
       // What the request set up is then used: a timer due, the session ended.
-      _ = session.handle(["type": "timer", "timer": "t1", "session": request["session"] ?? 1])
+      // (at the request's time, which may be at the ends of a 64-bit number)
+      _ = session.handle([
+        "type": "timer", "timer": "t1", "session": request["session"] ?? 1, "now": request["now"] ?? 0,
+      ])
       _ = session.handle(["type": "end", "session": request["session"] ?? 1])
     case .documentDecoder:
       guard let first = bytes.first else { return }

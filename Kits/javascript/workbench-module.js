@@ -423,8 +423,9 @@ class Module {
         let request;
         try {
           request = JSON.parse(buffer.subarray(4, 4 + length).toString('utf8'));
-        } catch {
-          process.exit(0); // malformed: leave, do not crash (§9)
+        } catch (error) {
+          // A whole message that does not read: answered with an error (§7), and on we go.
+          request = new Unreadable(`not JSON this module can read (${error.name})`);
         }
         buffer = buffer.subarray(4 + length);
         this._send(this.handle(request));
@@ -535,9 +536,23 @@ class Module {
 
   /** The reply to one request (tests can call it directly). */
   handle(request) {
+    // A request this kit cannot read (not an object, a field of the wrong type) gets an error
+    // (§7), and the module goes on.
+    const problem = requestProblem(request);
+    if (problem !== null) {
+      const reply = { type: 'error', message: `the module could not read the request: ${problem}` };
+      if (isObject(request) && Number.isInteger(request.id)) reply.id = request.id;
+      return reply;
+    }
     this._answering = true;
     try {
-      const reply = this._handle(request);
+      let reply;
+      try {
+        reply = this._handle(request);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        reply = { type: 'error', message: `the module could not read the request: ${error.message}` };
+      }
       if ('id' in request) reply.id = request.id; // the reply names the request it answers (§7)
       return reply;
     } finally {
@@ -769,6 +784,64 @@ class Module {
     const updates = this._changedWindows(session, key);
     if (updates.length > 0) reply.updates = updates;
   }
+}
+
+/** A message that was framed whole but is not JSON the kit reads. */
+class Unreadable {
+  constructor(problem) {
+    this.problem = problem;
+  }
+}
+
+function isObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function jsonType(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'boolean') return 'a boolean';
+  return 'an object';
+}
+
+// The fields the kit reads from a request, and the JSON types each must have when present.
+const FIELD_TYPES = {
+  type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'],
+  arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
+  document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'],
+  rows: ['integer'], timer: ['text'], events: ['list'],
+};
+
+function hasType(value, type) {
+  switch (type) {
+    case 'text': return typeof value === 'string';
+    case 'integer': return Number.isInteger(value);
+    case 'null': return value === null;
+    case 'object': return isObject(value);
+    case 'list': return Array.isArray(value);
+    default: return false;
+  }
+}
+
+/** Why the kit cannot read `request` (a message from the host), or null. */
+function requestProblem(request) {
+  if (request instanceof Unreadable) return request.problem;
+  if (!isObject(request)) return `expected a JSON object, got ${jsonType(request)}`;
+  for (const [name, types] of Object.entries(FIELD_TYPES)) {
+    if (name in request && !types.some((type) => hasType(request[name], type))) {
+      return `\`${name}\` is ${jsonType(request[name])}`;
+    }
+  }
+  if (isObject(request.facts)) {
+    for (const name of ['replay', 'windows', 'shared']) {
+      if (name in request.facts && !isObject(request.facts[name])) {
+        return `\`facts.${name}\` is ${jsonType(request.facts[name])}`;
+      }
+    }
+  }
+  return null;
 }
 
 module.exports = {

@@ -389,9 +389,14 @@ class Module:
                 header = source.read(4)
                 if len(header) < 4:
                     return 0  # the host closed our input (§10)
-                request = json.loads(source.read(struct.unpack(">I", header)[0]).decode("utf-8"))
+                body = source.read(struct.unpack(">I", header)[0])
             except ValueError:
-                return 0  # malformed: leave, do not crash (§9)
+                return 0  # the stream broke: leave, do not crash (§9)
+            try:
+                request = json.loads(body.decode("utf-8"))
+            except (ValueError, RecursionError) as problem:
+                # A whole message that does not read: say so (§7) and go on with the next.
+                request = _Unreadable(f"not JSON this module can read ({type(problem).__name__})")
             with self._lock:  # a live source's change never goes out in the middle of a reply
                 self._send(self._sink, self.handle(request))
                 self._send_live_events()
@@ -475,11 +480,23 @@ class Module:
         return hello
 
     def handle(self, request):
-        """The reply to one request (tests can call it directly)."""
+        """The reply to one request (tests can call it directly). A request this kit cannot read
+        (not an object, a field of the wrong type) gets an `error` (§7), and the module goes on."""
         with self._lock:
+            problem = _request_problem(request)
+            if problem is not None:
+                reply = {"type": "error", "message": f"the module could not read the request: {problem}"}
+                if isinstance(request, dict) and type(request.get("id")) is int:
+                    reply["id"] = request["id"]
+                return reply
             self._answering = request
             try:
                 return self._handle(request)
+            except RecursionError:
+                reply = {"type": "error", "message": "the module could not read the request: nested too deep"}
+                if "id" in request:
+                    reply["id"] = request["id"]
+                return reply
             finally:
                 self._answering = None
 
@@ -518,7 +535,7 @@ class Module:
                 reply = self._answer(request, session)
             except Refused as refusal:
                 reply = {"type": "error", "message": str(refusal)}
-            except (KeyError, ValueError, TypeError) as problem:
+            except (KeyError, ValueError, TypeError, AttributeError) as problem:
                 reply = {"type": "error", "message": f"the module could not answer: {problem!r}"}
             if session._relay is not None:  # a refusal keeps what its work learnt from outside too
                 reply["facts"] = session._relay["used"]
@@ -698,3 +715,50 @@ class Module:
         updates = self._changed_windows(session, key)
         if updates:
             reply["updates"] = updates
+
+
+class _Unreadable:
+    """A message that was framed whole but is not JSON the kit reads."""
+
+    def __init__(self, problem):
+        self.problem = problem
+
+
+# The fields the kit reads from a request, and the JSON types each must have when present.
+_FIELD_TYPES = {
+    "type": (str,), "id": (int,), "session": (int,), "key": (str, type(None)), "line": (str,),
+    "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
+    "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
+    "now": (int,), "rows": (int,), "timer": (str,), "events": (list,),
+}
+
+
+def _request_problem(request):
+    """Why the kit cannot read `request` (a message from the host), or None."""
+    if isinstance(request, _Unreadable):
+        return request.problem
+    if not isinstance(request, dict):
+        return f"expected a JSON object, got {_json_type(request)}"
+    for name, types in _FIELD_TYPES.items():
+        if name in request and (not isinstance(request[name], types) or isinstance(request[name], bool)):
+            return f"`{name}` is {_json_type(request[name])}"
+    facts = request.get("facts")
+    if isinstance(facts, dict):
+        for name in ("replay", "windows", "shared"):
+            if name in facts and not isinstance(facts[name], dict):
+                return f"`facts.{name}` is {_json_type(facts[name])}"
+    return None
+
+
+def _json_type(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

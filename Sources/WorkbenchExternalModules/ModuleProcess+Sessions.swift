@@ -120,6 +120,14 @@ extension ModuleProcess {
       // carried (the module may have taken a moment of real time to answer).
       let due: Duration =
         timer.at.map { .milliseconds($0) } ?? (entry.requestTime ?? clock.now) + .milliseconds(timer.after ?? 0)
+      // `at` is a time on the session's clock, so its delay is checked here: no more than a
+      // day from now, as `after`'s (§11).
+      guard due - clock.now <= .milliseconds(ModuleProtocol.maximumTimerDelay) else {
+        stopForViolation(
+          "it set the timer \(TerminalText.visible(id)) at \(timer.at ?? 0) ms, more than a day after the session's "
+            + "time \(clock.now.wholeMilliseconds) ms (§11)")
+        return
+      }
       entry.timers[id] = clock.schedule(after: max(.zero, due - clock.now)) { [weak self, weak entry] in
         guard let self, let entry else { return }
         entry.timers[id] = nil
@@ -172,22 +180,34 @@ extension ModuleProcess {
     takeTimers(reply.timers, cancelling: reply.cancel, in: session)
     takeUpdates(reply.updates, in: session)
     guard isRunning, let services = entry(of: session)?.services, let work = services.work else { return }
+    // Who may write what is checked for every commit before any is stored: a write outside it
+    // stops the module and changes nothing.
+    var admitted: [(commit: WireCommit, json: String, body: (any DocumentBody)?)] = []
     for commit in reply.commits ?? [] {
       let value: FrameValue
       do {
         value = try FrameValue.parse(json: Array(commit.body.utf8))
       } catch {
         throw ProxyScreen.protocolViolation(
-          "its commit of \(commit.document) was not valid JSON (\(error))", process: self, work: work)
+          "its commit of \(TerminalText.visible(commit.document)) was not valid JSON (\(error))", process: self,
+          work: work)
       }
-      let document = ExternalDocument(value: value)
+      let body = try admittedBody(commit.body, toDocument: commit.document, in: session, work: work)
+      admitted.append((commit, value.jsonText, body))
+    }
+    for (commit, json, body) in admitted {
+      guard let body else {
+        services.report(incident: "\(summary) changed \(commit.document), which no longer exists: it was not saved")
+        continue
+      }
       // The module holds what it committed; a commit the host refuses leaves it holding what
       // the host does not, so the host's copy goes with the next request about the document.
-      documentsSent[SentDocument(session: session, name: commit.document)] = value.jsonText
+      let sent = SentDocument(session: session, name: commit.document)
+      documentsSent[sent] = json
       do {
-        try work.commit(document, toDocument: commit.document, ifAt: commit.revision, summary: summary)
+        try work.commit(body, toDocument: commit.document, ifAt: commit.revision, summary: summary)
       } catch {
-        documentsSent[SentDocument(session: session, name: commit.document)] = nil
+        documentsSent[sent] = nil
         services.report(incident: "\(summary) changed \(commit.document), which was not saved: \(error.message)")
       }
     }

@@ -39,6 +39,9 @@ public final class ModuleProcess {
   /// (Each session has its own documents in the module: two sessions on one document name are
   /// two documents.) A new process starts empty.
   var documentsSent: [SentDocument: String] = [:]
+  /// Every document a request handed the module, by session: what work outside a window's
+  /// command (a timer's, a live event's) may write besides the documents its windows show.
+  var documentsHanded: Set<SentDocument> = []
 
   /// A document as one session of the module holds it.
   struct SentDocument: Hashable {
@@ -120,6 +123,7 @@ public final class ModuleProcess {
     pid = process.pid
     processGroup = process.pid
     documentsSent = [:]
+    documentsHanded = []
     descriptors = [toModule, fromModule]
     for descriptor in descriptors { MessageChannel.makeNonBlocking(descriptor) }
     let channel = MessageChannel(input: fromModule, output: toModule)
@@ -375,6 +379,7 @@ public final class ModuleProcess {
     stopReason = nil
     reportedIncident = nil
     documentsSent = [:]
+    documentsHanded = []
     candidate.pid = 0
     candidate.processGroup = nil
     candidate.descriptors = []

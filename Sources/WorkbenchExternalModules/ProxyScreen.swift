@@ -82,6 +82,7 @@ public final class ProxyScreen: ScreenModel {
     request.revision = revision
     request.state = viewState.json
     if process?.documentsSent[sentKey] != documentJSON { request.body = documentJSON }
+    process?.documentsHanded.insert(sentKey)
     if let process, process.version >= 2 {
       request.session = session
       if rows { request.rows = viewportRows }
@@ -257,13 +258,15 @@ public final class ProxyScreen: ScreenModel {
     }
     // A document that comes back malformed is a protocol violation, not "nothing to save":
     // the command fails and the module is stopped, as for any other garbage it sends.
-    var committedDocument: FrameValue?
+    var committedDocument: (any DocumentBody)?
     if let commit = reply.commit {
       do {
-        committedDocument = try FrameValue.parse(json: Array(commit.utf8))
+        _ = try FrameValue.parse(json: Array(commit.utf8))
       } catch {
         throw protocolViolation("its `commit` was not valid JSON (\(error))", process: process, context: context)
       }
+      committedDocument = try process.admittedBody(
+        commit, toDocument: screen.documentName, in: screen.session, work: context.session)
     }
     screen.take(reply)
     let opened = try adoptWindows(
@@ -273,7 +276,7 @@ public final class ProxyScreen: ScreenModel {
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.sentKey] = nil }
     if let committedDocument {
-      try context.commit(ExternalDocument(value: committedDocument), summary: command)
+      try context.commit(committedDocument, summary: command)
     }
     if let output = reply.output { return .text(output) }
     // A command that opened a window shows it, as the built-in `enter` does.
@@ -299,6 +302,15 @@ public final class ProxyScreen: ScreenModel {
           "a window it opened was not {key, screen, document} on "
             + (document == nil ? "a document of the session" : "the document of the window it opened from") + " (§17)",
           process: process, work: work)
+      }
+      // A module opens windows only on its own screens and documents (who may write what).
+      guard process.hello.screens.contains(where: { $0.name == entry.screen }),
+        process.hello.documentKinds.contains(shown.kind), process.isHeld(entry.document, in: session)
+      else {
+        throw protocolViolation(
+          "it opened a window on the screen \(TerminalText.visible(entry.screen)) and the \(shown.kind) document "
+            + "\(TerminalText.visible(entry.document)): a module opens windows only on its own screens, on documents "
+            + "of its kinds the session has open on it (§17)", process: process, work: work)
       }
       guard !process.windowScopes(in: session).contains(where: { $0.key == entry.key }) else {
         throw protocolViolation(

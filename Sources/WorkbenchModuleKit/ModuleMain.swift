@@ -47,7 +47,13 @@ public enum ModuleMain {
           for change in session.liveChanges() { try channel.send(change) }
           continue
         }
-        let reply = session.handle(try channel.receive(timeout: -1))
+        let reply: FrameValue
+        do {
+          reply = session.handle(try channel.receive(timeout: -1))
+        } catch .malformed(let problem) where !channel.isFramingBroken {
+          // A whole message that does not read is answered with an error (§7), and on we go.
+          reply = ModuleMessage.error(WireError(message: "the module could not read the request: \(problem)")).wire
+        }
         // Changes seen while the request was answered go first: the host keeps them and reads
         // the reply after them (§19).
         for change in session.liveChanges() { try channel.send(change) }

@@ -286,8 +286,11 @@ extension ModuleSession {
       side.reportedTimers.insert(timer.number)
       // Whole milliseconds, rounded up: the host's timer is never due before the module's.
       let whole = timer.due.wholeMilliseconds
-      let at = whole + (timer.due > .milliseconds(whole) ? 1 : 0)
-      timers.append(WireTimer(id: "t\(timer.number)", at: Int(clamping: at)))
+      let at = Int(clamping: whole)
+      timers.append(
+        WireTimer(
+          id: "t\(timer.number)", at: timer.due > .milliseconds(whole) ? OutsideNumbers.saturatingSuccessor(of: at) : at
+        ))
     }
     let held = Set(waiting.map(\.number))
     let gone = side.reportedTimers.filter { !held.contains($0) }.sorted()

@@ -73,6 +73,14 @@ public final class MessageChannel {
 
   /// Whether a whole message was read past the last one returned (`receive` returns it without
   /// waiting).
+  /// Whether what came next announced more than a message may hold (§11): the stream cannot be
+  /// read on from there. (A whole message whose body is not JSON leaves it readable.)
+  public var isFramingBroken: Bool {
+    guard buffer.count >= 4 else { return false }
+    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+    return length > ModuleProtocol.maximumMessage
+  }
+
   public var holdsAMessage: Bool {
     guard buffer.count >= 4 else { return false }
     let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])

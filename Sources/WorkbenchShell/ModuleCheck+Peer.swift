@@ -60,6 +60,11 @@ extension ModuleCheck {
     private(set) var mostPending = 0
     private(set) var updatesSeen = 0
     private(set) var strayUpdates: [String] = []
+    /// The documents requests named (what the module may write outside a window's command), and
+    /// what it wrote or asked for beyond what it may: another document, a timer more than a day
+    /// away (§9, §11).
+    private(set) var handedDocuments: Set<String> = []
+    private(set) var overreaches: [String] = []
     /// Windows a command opened (§17), and keys it opened one under that an open window had.
     private(set) var windowsOpened = 0
     private(set) var reusedKeys: [String] = []
@@ -101,11 +106,21 @@ extension ModuleCheck {
       switch try? ModuleMessage(wire: wire) {
       case .result(let result)?:
         (timers, cancel, opened, updates) = (result.timers, result.cancel, result.opened, result.updates)
-      case .ok(let ok)?: (timers, cancel, opened, updates) = (ok.timers, ok.cancel, ok.opened, ok.updates)
+      case .ok(let ok)?:
+        (timers, cancel, opened, updates) = (ok.timers, ok.cancel, ok.opened, ok.updates)
+        for commit in ok.commits ?? [] where !handedDocuments.contains(commit.document) {
+          overreaches.append(
+            "a commit of \(TerminalText.visible(commit.document)), a document no request handed it (a module writes "
+              + "only its own, §9)")
+        }
       default: return
       }
       for id in cancel ?? [] where pendingTimers.removeValue(forKey: id) != nil { timersCancelled += 1 }
       for timer in timers ?? [] {
+        if let at = timer.at, at - now > ModuleProtocol.maximumTimerDelay {
+          overreaches.append(
+            "the timer \(TerminalText.visible(timer.id)) at \(at) ms, more than a day after `now` \(now) ms (§11)")
+        }
         timersSet += 1
         pendingTimers[timer.id] = (timer.at ?? (now + (timer.after ?? 0)), timersSet)
       }
@@ -145,6 +160,7 @@ extension ModuleCheck {
       var message = message
       if case .object(var object) = message {
         object["id"] = .integer(requestCount)
+        if case .string(let document)? = object["document"] { handedDocuments.insert(document) }
         if let session {
           object["session"] = .integer(session)
           object["now"] = .integer(now)
@@ -216,6 +232,24 @@ extension ModuleCheck {
     }
 
     private var inputOpen = true
+
+    /// Writes `bytes` as they are (a message framed by hand), waiting up to 2 s for room in the
+    /// pipe; whether all of them went.
+    func sendRaw(_ bytes: [UInt8]) -> Bool {
+      var written = 0
+      let deadline = ContinuousClock.now + .seconds(2)
+      while written < bytes.count, inputOpen {
+        let count = bytes[written...].withUnsafeBytes { write(toModule, $0.baseAddress, $0.count) }
+        if count > 0 {
+          written += count
+          continue
+        }
+        guard count < 0, errno == EAGAIN || errno == EINTR, ContinuousClock.now < deadline else { return false }
+        var ready = pollfd(fd: toModule, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&ready, 1, 100)
+      }
+      return written == bytes.count
+    }
 
     /// Closes the module's input (the host's end of it), once.
     func closeInput() {

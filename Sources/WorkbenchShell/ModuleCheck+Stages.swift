@@ -234,6 +234,9 @@ extension ModuleCheck {
       run.timerProblems.append(
         "at most \(ModuleProtocol.maximumPendingTimers) pending at once (§11), it had \(peer.mostPending)")
     }
+    for overreach in peer.overreaches where !run.timerProblems.contains(overreach) {
+      run.timerProblems.append(overreach)
+    }
     run.record(
       "timers", "§14", run.timerProblems.isEmpty,
       run.timerProblems.isEmpty
@@ -385,22 +388,85 @@ extension ModuleCheck {
           ?? "still running 2 s after its input closed")
   }
 
-  /// §9 A malformed message, on a fresh process: an error reply, or an orderly exit; never a
-  /// crash.
+  /// §9 Messages the module cannot read, on a fresh process: bytes that are not JSON, then
+  /// whole messages of the wrong shape (`malformedShapes`). Each must get an `error` reply (and
+  /// the module goes on), or the module closes the connection and exits with status 0 (the next
+  /// shape then goes to a new process); a crash, another status or silence fails.
   static func malformedMessage(_ run: CheckRun) {
-    guard let second = Peer(executable: run.executable) else { return }
-    defer { second.stop() }
-    _ = try? second.channel.receive(timeout: 10_000)
-    let garbage: [UInt8] = [0, 0, 0, 5] + Array("{nope".utf8)
-    _ = garbage.withUnsafeBytes { write(second.toModule, $0.baseAddress, $0.count) }
-    let reply = try? second.channel.receive(timeout: 2000)
-    let status = reply == nil ? second.exitStatus(within: 2000) : nil
-    let passed = reply?["type"]?.stringValue == "error" || (status.map { $0 & 0x7f == 0 } ?? false)
+    var failures: [String] = []
+    var answered = 0
+    var exits = 0
+    var peer: Peer?
+    for (name, bytes) in malformedShapes(run) {
+      if peer == nil, let started = Peer(executable: run.executable) {
+        _ = try? started.channel.receive(timeout: 10_000)
+        peer = started
+      }
+      guard let current = peer else {
+        failures.append("\(name): the module did not start again")
+        break
+      }
+      let reply = current.sendRaw(bytes) ? try? current.channel.receive(timeout: 2000) : nil
+      if let reply {
+        if reply["type"]?.stringValue == "error" {
+          answered += 1
+        } else {
+          failures.append("\(name): answered with \(reply["type"]?.stringValue.map { "`\($0)`" } ?? "no type")")
+        }
+        continue
+      }
+      let status = current.exitStatus(within: 2000)
+      current.stop()
+      peer = nil
+      if let status, status & 0x7f == 0, (status >> 8) & 0xff == 0 {
+        exits += 1
+      } else {
+        failures.append(
+          "\(name): "
+            + (status.map {
+              $0 & 0x7f != 0 ? "it ended by signal \($0 & 0x7f)" : "it exited with status \(($0 >> 8) & 0xff)"
+            } ?? "it neither answered nor exited within 2 s"))
+      }
+    }
+    peer?.stop()
     run.record(
-      "malformed message", "§9", passed,
-      passed
-        ? (reply != nil ? "answered with an error" : "closed the connection and exited")
-        : "expected an error reply or an orderly exit; "
-          + (status.map { "it ended by signal \($0 & 0x7f)" } ?? "it did neither within 2 s"))
+      "malformed message", "§9", failures.isEmpty,
+      failures.isEmpty
+        ? "\(answered) of \(answered + exits) answered with an error"
+          + (exits > 0 ? ", \(exits) closed the connection and exited" : "")
+        : "expected an error reply or an orderly exit to each message it cannot read; "
+          + failures.joined(separator: "; "))
+  }
+
+  /// What `malformedMessage` sends, framed: bytes that are not JSON, then JSON a module cannot
+  /// take as a request (what a fuzzer of the host's side would send).
+  static func malformedShapes(_ run: CheckRun) -> [(name: String, bytes: [UInt8])] {
+    let screen = run.hello.screens.first
+    let kind = screen?.documentKind ?? "kind"
+    let document = run.hello.samples.first { $0.kind == kind }?.name ?? "document"
+    func window(session: String = "1", _ fields: String) -> String {
+      #"{"type":"command","id":1,"session":"# + session + #","now":0,"key":"w1","screen":"#
+        + FrameValue.string(screen?.name ?? "screen").jsonText
+        + #","document":"# + FrameValue.string(document).jsonText + #","kind":"# + FrameValue.string(kind).jsonText
+        + #","revision":1,"state":null,"body":"{}","line":"x""# + fields + "}"
+    }
+    let deep = 100_000
+    let shapes: [(String, String)] = [
+      ("bytes that are not JSON", "{nope"),
+      ("JSON null", "null"),
+      ("a number", "42"),
+      ("a list", "[]"),
+      ("a list nested \(deep) deep", String(repeating: "[", count: deep) + String(repeating: "]", count: deep)),
+      ("`session` as a list", window(session: "[1]", #","arguments":{}"#)),
+      ("`facts` as text", window(#","facts":"text","arguments":{}"#)),
+      ("`arguments` as a list", window(#","arguments":[1]"#)),
+    ]
+    return shapes.map { name, text in
+      let body = Array(text.utf8)
+      let count = UInt32(body.count)
+      return (
+        name, [UInt8(count >> 24), UInt8((count >> 16) & 0xff), UInt8((count >> 8) & 0xff), UInt8(count & 0xff)] + body
+      )
+    }
   }
 }

@@ -66,6 +66,13 @@ struct ProtocolTwoTests {
       "reused-key", "it opened a window under the key w1, which another window of the session has (§17)",
       "✘ windows opened"
     ),
+    ("far-timer", "at 9223372036854775807 ms, more than a day after the session's time 0 ms (§11)", "✘ timers"),
+    (
+      "foreign-commit",
+      "it wrote the document library, a catalog document of the module catalog: a module writes "
+        + "only documents of its own kinds (§9)", "✘ timers"
+    ),
+    ("unheld-commit", "it wrote the document spare, which no window of its in the session shows", "✘ timers"),
   ])
   func aModuleThatBreaksARuleOfProtocolTwoIsStopped(mode: String, stopped: String, check line: String) {
     let shell = ChildProcess.runWorkbench(
@@ -78,6 +85,41 @@ struct ProtocolTwoTests {
     let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": mode])
     #expect(check.status == 1, "\(check.stdout)")
     #expect(check.stdout.contains(line), "\(check.stdout)")
+  }
+
+  /// Who may write what: a timer's commit of another module's document (the catalog's
+  /// `library`) or of a document of its own kind no window shows and no request handed it stops
+  /// the module and stores nothing, on a workspace a later start reads back whole; a commit it
+  /// may make is taken and refreshes every window on the document.
+  @Test(arguments: ["foreign-commit", "unheld-commit"])
+  func aModuleWritesOnlyWhatIsItsOwn(mode: String) {
+    let workspace = makeTemporaryFolder() + "/workspace.db"
+    let shell = ChildProcess.runWorkbench(
+      ["-w", workspace, "-m", kettle, "--keep-going"],
+      input: Array("open catalog library lib\nopen kettle kettle k\nboil 10\nsettle\n".utf8),
+      environment: ["KETTLE_MODE": mode])
+    #expect(shell.stdout.contains("(§9)") || shell.stderr.contains("(§9)"), "\(shell.stdout)\(shell.stderr)")
+    let after = ChildProcess.runWorkbench(
+      [
+        "-w", workspace, "-m", kettle, "-c",
+        "documents; open catalog library" + (mode == "unheld-commit" ? "; open kettle spare" : ""),
+      ],
+      environment: ["KETTLE_MODE": mode])
+    #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
+    #expect(after.stdout.contains("catalog library · revision 1"), "\(after.stdout)")
+    #expect(after.stdout.contains("all 30 books"), "\(after.stdout)")
+    if mode == "unheld-commit" {
+      #expect(after.stdout.contains("kettle spare · revision 1"), "\(after.stdout)")
+    }
+    // What it may write: its own kettle, open in two windows, both of which show the commit.
+    let own = ChildProcess.runWorkbench(
+      [
+        "-w", ":memory:", "-m", kettle, "-c", "open kettle kettle k; open kettle kettle j; @k boil 10; settle; windows",
+      ],
+      environment: ["KETTLE_MODE": "commit-on-boil"])
+    #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
+    #expect(own.stdout.contains("[1 k] kettle kettle · revision 2"), "\(own.stdout)")
+    #expect(own.stdout.contains("[2 j] kettle kettle · revision 2"), "\(own.stdout)")
   }
 
   /// The states a recording starts from (§12 `capture`): a module that answers with a state of

@@ -132,3 +132,55 @@ test('refusal and own fields are declared in hello, and left out when not given'
   assert.equal(screens.tally.refusalFields, undefined);
   assert.equal(screens.tally.ownFields, undefined);
 });
+
+// Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
+// sends): each gets an error, and the module goes on to answer the next.
+const SHAPES = [
+  '{nope', 'null', '42', '[]', '['.repeat(100000) + ']'.repeat(100000),
+  JSON.stringify({ ...command('add', 0), session: [1] }),
+  JSON.stringify({ ...OPEN, facts: 'text' }),
+  JSON.stringify({ ...command('add', 0), arguments: [1] }),
+];
+
+function replies(bodies) {
+  const { spawnSync } = require('node:child_process');
+  const path = require('node:path');
+  const script = `
+    const wb = require(${JSON.stringify(path.join(__dirname, '..'))});
+    const tally = new wb.Module('tally', '1.0', 'a tally');
+    tally.documentKind('tally', { samples: { tally: { count: 0 } } });
+    tally.screen('tally', { kind: 'tally', fields: ['count'] }, class extends wb.Screen {
+      frame() { return { count: this.window.document.count }; }
+    });
+    tally.run();`;
+  const input = Buffer.concat(bodies.map((body) => {
+    const bytes = Buffer.from(body, 'utf8');
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(bytes.length);
+    return Buffer.concat([header, bytes]);
+  }));
+  const done = spawnSync(process.execPath, ['-e', script], { input, timeout: 60000 });
+  assert.equal(done.status, 0, done.stderr.toString());
+  const messages = [];
+  let data = done.stdout;
+  while (data.length >= 4) {
+    const length = data.readUInt32BE(0);
+    messages.push(JSON.parse(data.subarray(4, 4 + length).toString('utf8')));
+    data = data.subarray(4 + length);
+  }
+  return messages.slice(1); // after the hello
+}
+
+test('a request of any shape is answered with an error, and the module goes on', () => {
+  const answers = replies([...SHAPES, JSON.stringify(OPEN)]);
+  assert.deepEqual(answers.map((reply) => reply.type), [...SHAPES.map(() => 'error'), 'result']);
+  assert.deepEqual(answers.at(-1).frame, { count: 0 });
+});
+
+test('handle refuses what is not a request by saying what', () => {
+  const tally = makeModule();
+  assert.equal(tally.handle(null).message, 'the module could not read the request: expected a JSON object, got null');
+  assert.deepEqual(tally.handle({ ...OPEN, facts: 'text', id: 4 }), {
+    type: 'error', message: 'the module could not read the request: `facts` is text', id: 4,
+  });
+});

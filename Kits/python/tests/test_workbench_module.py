@@ -178,3 +178,60 @@ class ScreensSayWhatTheirFieldsAre(unittest.TestCase):
         self.assertEqual(screens["feed"]["ownFields"], ["rows"])
         self.assertNotIn("refusalFields", screens["tally"])
         self.assertNotIn("ownFields", screens["tally"])
+
+
+# Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
+# sends): each gets an error, and the module goes on to answer the next.
+SHAPES = [
+    b"{nope", b"null", b"42", b"[]", b"[" * 100_000 + b"]" * 100_000,
+    json.dumps(dict(command("add", 0), session=[1])).encode(),
+    json.dumps(dict(OPEN, facts="text")).encode(),
+    json.dumps(dict(command("add", 0), arguments=[1])).encode(),
+]
+
+MODULE = """
+import sys
+sys.path.insert(0, {kit!r})
+import workbench_module as wb
+module = wb.Module("tally", "1.0", "a tally")
+module.document_kind("tally", samples={{"tally": {{"count": 0}}}})
+@module.screen("tally", kind="tally", fields=["count"])
+class Tally(wb.Screen):
+    def frame(self):
+        return {{"count": self.window.document["count"]}}
+sys.exit(module.run())
+"""
+
+
+class AnyMessage(unittest.TestCase):
+    def test_a_request_of_any_shape_is_answered_with_an_error_and_the_module_goes_on(self):
+        for shape in SHAPES:
+            with self.subTest(shape=shape[:40]):
+                self.assertEqual(self._replies([shape, json.dumps(OPEN).encode()])[0]["type"], "error")
+
+    def test_after_every_shape_the_module_still_opens_a_window(self):
+        replies = self._replies(SHAPES + [json.dumps(OPEN).encode()])
+        self.assertEqual([reply["type"] for reply in replies], ["error"] * len(SHAPES) + ["result"])
+        self.assertEqual(replies[-1]["frame"], {"count": 0})
+
+    def test_handle_refuses_what_is_not_a_request_by_saying_what(self):
+        module = make_module()
+        self.assertEqual(module.handle(None)["message"],
+                         "the module could not read the request: expected a JSON object, got null")
+        self.assertEqual(module.handle(dict(OPEN, facts="text", id=4)),
+                         {"type": "error", "message": "the module could not read the request: `facts` is text",
+                          "id": 4})
+
+    def _replies(self, bodies):
+        import subprocess
+        kit = os.path.join(os.path.dirname(__file__), "..")
+        stdin = b"".join(struct.pack(">I", len(body)) + body for body in bodies)
+        done = subprocess.run([sys.executable, "-c", MODULE.format(kit=os.path.abspath(kit))], input=stdin,
+                              capture_output=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr.decode(errors="replace"))
+        data, messages = done.stdout, []
+        while data:
+            length = struct.unpack(">I", data[:4])[0]
+            messages.append(json.loads(data[4:4 + length]))
+            data = data[4 + length:]
+        return messages[1:]  # after the hello

@@ -90,6 +90,10 @@ final class SessionDocuments {
 
   /// A committed change: stored as the next revision, undoable.
   func commit(_ body: any DocumentBody, to entry: DocumentEntry, summary: String) throws(CommandError) {
+    // Every write is of the document's own kind: a body of another type is never stored.
+    if let kind = registry.documentKind(named: entry.kind), !kind.matches(body) {
+      throw CommandError("the change to '\(entry.name)' is not a \(entry.kind) document: it was not saved")
+    }
     // A stored body that cannot be read is replaced without an undo step back to it.
     let previous = try? entry.load()
     try store(body, in: entry)

@@ -164,7 +164,7 @@ public final class SessionClock {
       guard passed + next <= limit else {
         // The advice is more than was waited, and enough for the next timer at least.
         let seconds = max(limit * 2, passed + next).components.seconds
-        let advice = SessionClock.describe(.seconds(seconds + 1))
+        let advice = SessionClock.describe(.seconds(OutsideNumbers.saturatingSuccessor(of: Int(seconds))))
         var error = CommandError(
           "still pending after \(SessionClock.describe(limit)): \(pendingSummary) "
             + "(give a longer time: `settle \(advice)`)")
@@ -277,8 +277,14 @@ public final class SessionClock {
 
 extension Duration {
   /// The duration in whole milliseconds, rounded toward zero.
+  /// Saturates at `Int64.min` and `Int64.max` milliseconds: a duration made from a number that
+  /// came from outside (a module's timer, a file) never traps here.
   public var wholeMilliseconds: Int64 {
     let (seconds, attoseconds) = components
-    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+    guard !overflow else { return seconds < 0 ? .min : .max }
+    let (sum, carried) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+    guard !carried else { return seconds < 0 ? .min : .max }
+    return sum
   }
 }

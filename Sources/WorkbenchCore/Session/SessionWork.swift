@@ -13,6 +13,12 @@ public protocol SessionWork: AnyObject {
   /// - Throws: `CommandError` saying why it was not saved (the document moved on, or is gone).
   func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
     throws(CommandError)
+  /// Checks a module's write before anything is stored: the one place that says who may write
+  /// what (docs/protocol.md, "Who may write what"). A module writes only documents of the kinds
+  /// it registered, and only a body the kind's own decoder reads.
+  ///
+  /// - Returns: the body as the document's kind reads it, or why the write is refused.
+  func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission
   /// The environment a screen on the document is made in.
   func screenEnvironment(for documentName: String) -> ScreenEnvironment
   /// Opens a window on a screen of the module's, named `name` (numbered when `nil`).
@@ -24,7 +30,34 @@ public protocol SessionWork: AnyObject {
   func closeWindow(_ id: WindowID)
 }
 
+/// What `SessionWork.admitWrite` decided about a module's write.
+public enum WriteAdmission {
+  /// The body, as the document's kind decoded it: it may be committed.
+  case admitted(any DocumentBody)
+  /// The document is gone: nothing to write (the module is told, not blamed).
+  case noDocument
+  /// The module wrote what is not its own, or a body its kind refuses: a violation that
+  /// changes nothing. The text says what it did.
+  case refused(String)
+}
+
 extension Host: SessionWork {
+  public func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission {
+    guard let entry = documents[name] else { return .noDocument }
+    let owner = registry.owner(ofKind: entry.kind)
+    guard owner == module else {
+      return .refused(
+        "it wrote the document \(name), a \(entry.kind) document"
+          + (owner.map { " of the module \($0)" } ?? "") + ": a module writes only documents of its own kinds")
+    }
+    do {
+      return .admitted(try registry.decodeDocument(kind: entry.kind, json: json))
+    } catch {
+      return .refused(
+        "it wrote the document \(name) with a body its kind \(entry.kind) does not read (\(error.message))")
+    }
+  }
+
   public func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
     throws(CommandError)
   {

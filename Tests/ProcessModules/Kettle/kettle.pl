@@ -13,6 +13,10 @@
 # told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
 # handshake and leaves its child to answer; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
 # from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
+# Writes that are not its own, for the host's tests of who may write what: foreign-commit's timer
+# commits the catalog's `library`, unheld-commit's a kettle (`spare`) no window shows and no
+# request handed it, foreign-window's `boil` opens a catalog window on `library`; far-timer sets
+# its timer at the last millisecond a 64-bit number holds.
 use strict;
 use warnings;
 use JSON::PP;
@@ -46,7 +50,9 @@ sub read_message {
     my $got = read(STDIN, $body, $length - length $body, length $body);
     return undef unless $got;
   }
-  return $json->decode($body);
+  # A whole message that does not read, or is not an object, is answered with an error (§7).
+  my $request = eval { $json->decode($body) };
+  return (ref $request eq 'HASH') ? $request : {type => '(unreadable)'};
 }
 
 sub kettle {
@@ -87,7 +93,8 @@ send_message({
     : []),
   ($mode eq 'undeclared-live' ? () : (liveSources => JSON::PP::true)),
   documentKinds => ['kettle'],
-  samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'}],
+  samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'},
+    ($mode eq 'unheld-commit' ? ({name => 'spare', kind => 'kettle', body => '{"litres":2}'}) : ())],
   screens => [{name => 'kettle', documentKind => 'kettle', fields => ['state', 'boils']}],
   commands => [
     {name => 'boil', summary => 'boil the water: it is done after MS milliseconds', details => '', screens => ['kettle'],
@@ -112,6 +119,7 @@ while (defined(my $request = read_message())) {
   my $key = $request->{key};
   $revisions{$request->{document}} = $request->{revision} if defined $request->{document} && defined $request->{revision};
   my $reply = {type => 'error', message => "unknown request '$type'"};
+  $session = 0 if ref $session;  # a session that is not a number is none of ours
   my @after;  # messages that go right after the reply
   if ($type eq 'open') {
     $sessions{$session}{windows}{$key} = $request->{document};
@@ -129,6 +137,9 @@ while (defined(my $request = read_message())) {
       $extra{timers} = [{id => "boil $document", after => $argument + 0}];
       $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';
       $extra{timers} = [{id => "boil $document", after => -5}] if $mode eq 'bad-timer';
+      $extra{timers} = [{id => "boil $document", at => 9223372036854775807}] if $mode eq 'far-timer';
+      $extra{opened} = [{key => 'c1', screen => 'catalog', document => 'library', name => undef,
+        frame => {}, text => '', state => '{}'}] if $mode eq 'foreign-window';
       # A window "opened" under the key of one that is open already.
       $extra{opened} = [{key => $key, screen => 'kettle', document => $document, name => undef,
         %{window_result($session, $key)}}] if $mode eq 'reused-key';
@@ -182,6 +193,9 @@ while (defined(my $request = read_message())) {
         body => $json->encode({litres => 1, boiled => $kettle->{boils}})}];
       $revisions{$document} = $revision + 1;
     }
+    # Writes that are not its own: another module's document, a kettle it was never handed.
+    $reply->{commits} = [{document => 'library', revision => 1, body => '{"litres":1}'}] if $mode eq 'foreign-commit';
+    $reply->{commits} = [{document => 'spare', revision => 1, body => '{"litres":9}'}] if $mode eq 'unheld-commit';
     # A timer that sets itself again at once, without end (a hostile module's loop).
     $reply->{timers} = [{id => "boil $document", after => 0}] if $mode eq 'timer-loop';
   } elsif ($type eq 'sync') {

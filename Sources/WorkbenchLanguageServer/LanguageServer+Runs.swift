@@ -47,9 +47,23 @@ final class ActiveRun {
   }
 }
 
+/// A run asked for while as many as the server runs at once were going on.
+struct QueuedRun {
+  let request: ScenarioRunRequest
+  let id: FrameValue?
+  let uri: String
+  let params: FrameValue
+}
+
 extension LanguageServer {
   /// LSP's error code for a request the client cancelled.
   static let requestCancelled = -32800
+
+  /// The most run workers at once: one for each processor (at least one, at most eight). More
+  /// runs wait their turn, in order (`maximumQueuedRuns`).
+  public nonisolated static let maximumRunWorkers = min(8, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+  /// The most runs waiting for a worker; one more is refused, with an error that says so.
+  public nonisolated static let maximumQueuedRuns = 16
 
   /// `workspace/executeCommand` for a run: carried out at once in process, or started in a
   /// worker whose answer comes when it is done.
@@ -59,41 +73,87 @@ extension LanguageServer {
       let outcome = request.perform(registry: registry, loader: loader)
       finish(uri: uri, version: versions[uri, default: 0], outcome: outcome)
       respond(id, .string(outcome.message))
-    case .workers(let command):
-      // A newer run of the same file replaces the one going on (cancel and restart).
+    case .workers:
+      // A newer run of the same file replaces the one going on or waiting (cancel and restart).
       for run in active where run.uri == uri {
         cancel(run, message: "a newer run of \(Self.path(of: uri)) replaced it")
       }
-      let process: SpawnedProcess
-      do {
-        process = try SpawnedProcess(
-          command[0], arguments: Array(command.dropFirst()), input: .pipe, output: .pipe, error: .inherited,
-          newProcessGroup: true)
-      } catch {
-        if let id { send(Self.errorResponse(id: id, code: -32603, message: "the run did not start: \(error)")) }
+      for waiting in queuedRuns where waiting.uri == uri {
+        cancelQueued(waiting, message: "a newer run of \(Self.path(of: uri)) replaced it")
+      }
+      guard active.count >= Self.maximumRunWorkers else {
+        launch(request, id: id, uri: uri, params: params)
         return
       }
-      process.write(Array(request.frame.jsonText.utf8))
-      process.closeInput()
-      let run = ActiveRun(requestID: id ?? .null, uri: uri, version: versions[uri, default: 0], process: process)
-      if request.kind == .explore { run.title = "workbench explore" }
-      if let token = params["workDoneToken"], token.stringValue != nil || token.integerValue != nil {
-        run.token = token
-        run.tokenReady = true
-      } else if clientCreatesProgress {
-        runsStarted = OutsideNumbers.saturatingSuccessor(of: runsStarted)
-        let token = FrameValue.string("workbench-run-\(runsStarted)")
-        let requestID = FrameValue.string("workbench-progress-\(runsStarted)")
-        run.token = token
-        run.tokenRequestID = requestID
-        send([
-          "jsonrpc": "2.0", "id": requestID, "method": "window/workDoneProgress/create",
-          "params": ["token": token],
-        ])
+      guard queuedRuns.count < Self.maximumQueuedRuns else {
+        if let id {
+          send(
+            Self.errorResponse(
+              id: id, code: -32603,
+              message: "\(active.count) runs are going on and \(queuedRuns.count) waiting (the most the server keeps): "
+                + "wait for one to end, or cancel one, and ask again"))
+        }
+        return
       }
-      active.append(run)
-      reportProgress(of: run)
+      queuedRuns.append(QueuedRun(request: request, id: id, uri: uri, params: params))
+      send([
+        "jsonrpc": "2.0", "method": "window/showMessage",
+        "params": [
+          "type": 3,
+          "message": .string(
+            "workbench: \(active.count) runs are going on (the most at once on this machine); the run of "
+              + "\(Self.path(of: uri)) starts when one ends (\(queuedRuns.count) waiting)"),
+        ],
+      ])
     }
+  }
+
+  /// Starts the first waiting run, when a worker is free.
+  func startQueuedRuns() {
+    while active.count < Self.maximumRunWorkers, !queuedRuns.isEmpty {
+      let next = queuedRuns.removeFirst()
+      launch(next.request, id: next.id, uri: next.uri, params: next.params)
+    }
+  }
+
+  /// Drops a waiting run, answering its request as cancelled.
+  func cancelQueued(_ waiting: QueuedRun, message: String) {
+    queuedRuns.removeAll { $0.uri == waiting.uri && $0.id == waiting.id }
+    if let id = waiting.id { send(Self.errorResponse(id: id, code: Self.requestCancelled, message: message)) }
+  }
+
+  /// Starts a run in a worker process.
+  private func launch(_ request: ScenarioRunRequest, id: FrameValue?, uri: String, params: FrameValue) {
+    guard case .workers(let command) = runs else { return }
+    let process: SpawnedProcess
+    do {
+      process = try SpawnedProcess(
+        command[0], arguments: Array(command.dropFirst()), input: .pipe, output: .pipe, error: .inherited,
+        newProcessGroup: true)
+    } catch {
+      if let id { send(Self.errorResponse(id: id, code: -32603, message: "the run did not start: \(error)")) }
+      return
+    }
+    process.write(Array(request.frame.jsonText.utf8))
+    process.closeInput()
+    let run = ActiveRun(requestID: id ?? .null, uri: uri, version: versions[uri, default: 0], process: process)
+    if request.kind == .explore { run.title = "workbench explore" }
+    if let token = params["workDoneToken"], token.stringValue != nil || token.integerValue != nil {
+      run.token = token
+      run.tokenReady = true
+    } else if clientCreatesProgress {
+      runsStarted = OutsideNumbers.saturatingSuccessor(of: runsStarted)
+      let token = FrameValue.string("workbench-run-\(runsStarted)")
+      let requestID = FrameValue.string("workbench-progress-\(runsStarted)")
+      run.token = token
+      run.tokenRequestID = requestID
+      send([
+        "jsonrpc": "2.0", "id": requestID, "method": "window/workDoneProgress/create",
+        "params": ["token": token],
+      ])
+    }
+    active.append(run)
+    reportProgress(of: run)
   }
 
   /// The client's answer to a request of the server's (a progress token it created).
@@ -113,6 +173,9 @@ extension LanguageServer {
     for run in active where (requestID != nil && run.requestID == requestID) || (token != nil && run.token == token) {
       cancel(run, message: "the run was cancelled")
     }
+    for waiting in queuedRuns where requestID != nil && waiting.id == requestID {
+      cancelQueued(waiting, message: "the run was cancelled")
+    }
   }
 
   /// Ends a run's worker and everything it started, and answers its request as cancelled.
@@ -122,10 +185,12 @@ extension LanguageServer {
     active.removeAll { $0 === run }
     endProgress(of: run, message: message)
     send(Self.errorResponse(id: run.requestID, code: Self.requestCancelled, message: message))
+    startQueuedRuns()
   }
 
   /// Ends every run (the server is shutting down or leaving).
   func cancelAllRuns() {
+    for waiting in queuedRuns { cancelQueued(waiting, message: "the server is shutting down") }
     for run in active { cancel(run, message: "the server is shutting down") }
   }
 
@@ -151,6 +216,7 @@ extension LanguageServer {
         endProgress(of: run, message: message)
         send(Self.errorResponse(id: run.requestID, code: -32603, message: message))
       }
+      startQueuedRuns()
       return
     }
     run.pending += bytes
@@ -172,7 +238,7 @@ extension LanguageServer {
   /// the server message by message); `false` when some are still going.
   public func waitForRuns(timeout: Int32) -> Bool {
     let deadline = monotonicSeconds() + Double(timeout) / 1000
-    while !active.isEmpty {
+    while !active.isEmpty || !queuedRuns.isEmpty {
       let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
       guard left > 0 else { return false }
       var descriptors = runOutputs.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

@@ -36,6 +36,8 @@ public final class LanguageServer {
   /// Where runs are carried out, and the runs going on in workers.
   let runs: LanguageServerRuns
   var active: [ActiveRun] = []
+  /// Runs asked for while `maximumRunWorkers` were going on, started in order as others end.
+  var queuedRuns: [QueuedRun] = []
   var runsStarted = 0
   /// Whether the client said it creates progress tokens when asked (`window.workDoneProgress`).
   var clientCreatesProgress = false
@@ -271,6 +273,10 @@ public final class LanguageServer {
     }
     guard let lines = documents[uri] else {
       respond(id, .string("the file is not open"))
+      return
+    }
+    if let problem = Self.pathProblem(of: uri) {
+      if let id { send(Self.errorResponse(id: id, code: -32602, message: problem)) }
       return
     }
     startRun(

@@ -99,6 +99,39 @@ public enum FileSystem {
     return true
   }
 
+  /// Writes `bytes` to a file a user named for output (`explore --out`): a new file, or with
+  /// `replacing` a regular file that is there. Never through a symbolic link, never into a FIFO
+  /// or device (the open does not wait on one), never over a file unless asked.
+  ///
+  /// - Returns: `nil` when written, else why not, in words for the user.
+  public static func writeOutput(_ bytes: [UInt8], to path: String, replacing: Bool) -> String? {
+    // O_EXCL with O_CREAT never follows a link and never opens what is there; O_NONBLOCK keeps
+    // a FIFO from holding the open.
+    var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+    if descriptor < 0, errno == EEXIST {
+      var status = stat()
+      guard lstat(path, &status) == 0 else { return "\(path) cannot be read: \(String(cString: strerror(errno)))" }
+      switch status.st_mode & S_IFMT {
+      case S_IFLNK: return "\(path) is a symbolic link: nothing is written through one (name the file it points to)"
+      case S_IFDIR: return "\(path) is a folder: name a file"
+      case S_IFREG:
+        guard replacing else { return "\(path) is there already: say --force to replace it, or name another file" }
+      default: return "\(path) is not a regular file (a FIFO, a socket or a device): name a file"
+      }
+      descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    }
+    guard descriptor >= 0 else { return "\(path) cannot be written: \(String(cString: strerror(errno)))" }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return "\(path) is not a regular file: name a file"
+    }
+    guard ftruncate(descriptor, 0) == 0, writeAll(bytes, to: descriptor) else {
+      return "\(path) cannot be written: \(String(cString: strerror(errno)))"
+    }
+    return nil
+  }
+
   /// Writes all of `bytes` to an open file, through short writes and interruptions; false when
   /// the file takes no more.
   public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

@@ -8,7 +8,9 @@
 // `wall-later` plays a switch at the wall a moment later, seen by a live source on a pipe: the
 // kit sends the change unasked (protocol 2, §19); with `wall-once` the switch happens at once,
 // and only the first time any session asks (a device changes once). `slow` takes WORKBENCH_FIXTURE_SLOW_MS (500 by
-// default) of real time before it pokes.
+// default) of real time before it pokes. `kill-host-once` kills its host (SIGKILL) at the first
+// poke of any process, WORKBENCH_FIXTURE_MARK marking that it has. `escapes` puts terminal control (a clipboard write, a
+// screen clear) in the label every frame shows.
 import WorkbenchModuleKit
 
 #if canImport(Glibc)
@@ -94,7 +96,12 @@ final class TallyScreen: ScreenModel {
   func rename(_ label: String) { viewState.label = label }
   var frame: FrameValue {
     let label = wall.switches > 0 ? "switched at the wall \(wall.switches)" : viewState.label
-    return ["pokes": .integer(document.pokes), "label": .string(label)]
+    // `escapes`: terminal control in what the module shows (a title, a clipboard write).
+    let escapes = getenv("WORKBENCH_FIXTURE").map { String(cString: $0) } == "escapes"
+    return [
+      "pokes": .integer(document.pokes),
+      "label": .string(escapes ? "\u{1B}]52;c;c2VjcmV0\u{07}\u{1B}[2J" + label : label),
+    ]
   }
   static var frameFields: [String]? { ["pokes", "label"] }
 }
@@ -133,6 +140,14 @@ struct FixtureModule: FeatureModule {
         let mode = getenv("WORKBENCH_FIXTURE").map { String(cString: $0) } ?? "ok"
         switch mode {
         case "trap": fatalError("the fixture traps on purpose")
+        case "kill-host-once":
+          // Kills the process that started it (the host: a worker of `explore --jobs`, as if
+          // from outside), the first time any process pokes: WORKBENCH_FIXTURE_MARK is made then.
+          if let mark = getenv("WORKBENCH_FIXTURE_MARK").map({ String(cString: $0) }),
+            open(mark, O_WRONLY | O_CREAT | O_EXCL, 0o644) >= 0
+          {
+            kill(getppid(), SIGKILL)
+          }
         case "hang": while true { sleep(60) }
         case "slow":
           let milliseconds = getenv("WORKBENCH_FIXTURE_SLOW_MS").flatMap { UInt32(String(cString: $0)) } ?? 500

@@ -2,6 +2,10 @@ import Testing
 import WorkbenchCore
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `workbench explore` through the binary, on a module process: a module that crashes is found,
 /// shrunk to the one command that crashes it and written as a scenario that `workbench run`
 /// fails on the same way; exit codes 0, 1 and 2; `--json`.
@@ -34,7 +38,7 @@ struct ExploreCommandTests {
     let json = ChildProcess.runWorkbench(
       [
         "explore", "-m", fixture, "--screens", "tally", "--seed", "3", "--runs", "20", "--steps", "10", "--out", out,
-        "--json",
+        "--force", "--json",
       ],
       environment: crashing)
     #expect(json.status == 1)
@@ -57,7 +61,7 @@ struct ExploreCommandTests {
       let explored = ChildProcess.runWorkbench(
         [
           "explore", "-m", fixture, "--screens", "tally", "--seed", "11", "--runs", "40", "--steps", "1", "--jobs",
-          jobs, "--out", folder + "/found.yaml", "--json",
+          jobs, "--out", folder + "/found.yaml", "--force", "--json",
         ],
         environment: crashing)
       #expect(explored.status == 1, "--jobs \(jobs): \(explored.stdout)\(explored.stderr)")
@@ -79,6 +83,149 @@ struct ExploreCommandTests {
     #expect(summaries[0]["found"]?["steps"] == .integer(1), "\(summaries[0])")
     // Found past the first sessions, so in another part than the first.
     #expect((summaries[0]["sessions"]?.integerValue ?? 0) > 1, "\(summaries[0])")
+  }
+
+  /// The file explore writes is the user's: never written over unless `--force`, never
+  /// through a link, never into a FIFO (the open does not wait); one it cannot write goes to a
+  /// temporary file it names, and the finding is shown all the same, with exit 1.
+  @Test func theFileExploreWritesIsNeverAnotherFile() throws {
+    let folder = makeTemporaryFolder()
+    let crashing: [String: String?] = ["WORKBENCH_FIXTURE": "trap"]
+    func explore(_ out: String, _ more: [String] = []) -> ProcessResult {
+      ChildProcess.runWorkbench(
+        ["explore", "-m", fixture, "--screens", "tally", "--seed", "3", "--runs", "20", "--steps", "10", "--out", out]
+          + more, environment: crashing)
+    }
+    let kept = folder + "/kept.yaml"
+    writeTextFile("mine\n", to: kept)
+    let target = folder + "/target.yaml"
+    writeTextFile("the link's\n", to: target)
+    #expect(symlink(target, folder + "/link.yaml") == 0)
+    #expect(mkfifo(folder + "/fifo", 0o644) == 0)
+    for (out, problem) in [
+      (kept, "is there already: say --force to replace it"), (folder + "/link.yaml", "is a symbolic link"),
+      (folder + "/fifo", "is not a regular file"), (folder, "is a folder"),
+      (folder + "/linked.yaml", "is a symbolic link"),
+    ] {
+      if out.hasSuffix("linked.yaml") { #expect(symlink(target, out) == 0) }
+      let explored = explore(out, out.hasSuffix("linked.yaml") ? ["--force"] : [])
+      #expect(explored.status == 1, "\(out): \(explored.stdout)\(explored.stderr)")
+      #expect(explored.stdout.contains("not written to \(out) (\(out) \(problem)"), "\(explored.stdout)")
+      let elsewhere = try #require(explored.stdout.firstMatch(of: /wrote (\/\S+)/).map { String($0.1) })
+      #expect(readTextFile(elsewhere)?.hasPrefix("# Found by `workbench explore --seed 3`") == true, "\(elsewhere)")
+    }
+    #expect(readTextFile(kept) == "mine\n")
+    #expect(readTextFile(target) == "the link's\n")
+    let forced = explore(kept, ["--force"])
+    #expect(forced.status == 1)
+    #expect(forced.stdout.contains("wrote \(kept) "), "\(forced.stdout)")
+    #expect(readTextFile(kept)?.hasPrefix("# Found by") == true)
+    // Written nowhere at all, the scenario is in the JSON.
+    let json = ChildProcess.runWorkbench(
+      [
+        "explore", "-m", fixture, "--screens", "tally", "--seed", "3", "--runs", "20", "--steps", "10", "--out", kept,
+        "--json",
+      ], environment: crashing.merging(["TMPDIR": folder + "/no-such-folder"]) { $1 })
+    let summary = try FrameValue.parse(json: Array(json.stdout.utf8))
+    #expect(summary["found"]?["file"] == .null, "\(json.stdout)")
+    #expect(summary["found"]?["scenario"]?.stringValue?.hasPrefix("# Found by") == true, "\(json.stdout)")
+    #expect(summary["found"]?["outProblem"]?.stringValue?.contains("is there already") == true, "\(json.stdout)")
+  }
+
+  /// Terminal control in what a module shows is shown visibly in the summary and in the file,
+  /// and the file explore writes always loads: a step refused for a number across its range
+  /// (`poke 0`) carries its `fails:`.
+  @Test func moduleTextWithEscapesIsShownVisiblyAndTheFileLoads() throws {
+    let folder = makeTemporaryFolder()
+    let always = folder + "/always.yaml"
+    writeTextFile("always:\n  tally:\n    label: {$matches: '^tally$'}\n", to: always)
+    let escapes: [String: String?] = ["WORKBENCH_FIXTURE": "escapes"]
+    for seed in ["1", "2", "3"] {
+      let out = folder + "/found-\(seed).yaml"
+      let explored = ChildProcess.runWorkbench(
+        [
+          "explore", "-m", fixture, "--screens", "tally", "--always", always, "--seed", seed, "--runs", "5", "--steps",
+          "5", "--out", out,
+        ],
+        environment: escapes)
+      #expect(explored.status == 1, "\(explored.stdout)\(explored.stderr)")
+      #expect(!explored.stdout.contains("\u{1B}") && !explored.stdout.contains("\u{07}"), "\(explored.stdout)")
+      #expect(explored.stdout.contains("(`workbench run \(out)` fails the same way)"), "\(explored.stdout)")
+      let written = try #require(readTextFile(out))
+      #expect(!written.contains("\u{1B}"), "\(written)")
+      let check = ChildProcess.runWorkbench(["check", "-m", fixture, out], environment: escapes)
+      #expect(check.status == 0, "\(written)\n\(check.stdout)\(check.stderr)")
+      let run = ChildProcess.runWorkbench(["run", "-m", fixture, out], environment: escapes)
+      #expect(run.status == 1, "\(run.stdout)")
+    }
+  }
+
+  /// `--time` is the whole run's, shrinking included, checked between a session's steps: a
+  /// module that takes half a second a command, or never answers, cannot stretch it by much,
+  /// and what was cut short is said. (Before, the limit was checked only between sessions:
+  /// `--time 1s` ran 8.5 s and `--time 5s --jobs 2` 28 s.)
+  @Test(arguments: [
+    ("slow", ["--time", "1s"], "--time ran out in session 1", 6.0),
+    ("hang", ["--time", "5s", "--jobs", "2"], "--time ran out while shrinking", 15.0),
+  ])
+  func timeIsTheWholeRunsAndSaysWhatItCut(mode: String, time: [String], cut: String, most: Double) {
+    let out = makeTemporaryFolder() + "/found.yaml"
+    let started = ContinuousClock.now
+    let explored = ChildProcess.runWorkbench(
+      ["explore", "-m", fixture, "--screens", "tally", "--out", out] + time, environment: ["WORKBENCH_FIXTURE": mode])
+    let took = ContinuousClock.now - started
+    #expect(explored.stdout.contains("  cut short: \(cut)"), "\(explored.stdout)\(explored.stderr)")
+    #expect(took < .seconds(most), "\(took): \(explored.stdout)")
+    if mode == "hang" {
+      #expect(explored.status == 1)
+      #expect(readTextFile(out)?.contains("# Not run through `workbench run` before it was written") == true)
+    }
+  }
+
+  /// A `--jobs` worker killed from outside (here by the module it started) is said to have
+  /// died, and how; its sessions go on in the parent, so the run finds (and counts) what one
+  /// process does, and no module is blamed.
+  @Test func aWorkerKilledFromOutsideIsSaidAndItsSessionsGoOn() throws {
+    let folder = makeTemporaryFolder()
+    let arguments = ["explore", "-m", fixture, "--screens", "tally", "--seed", "4", "--runs", "30", "--steps", "5"]
+    let killing: [String: String?] = [
+      "WORKBENCH_FIXTURE": "kill-host-once", "WORKBENCH_FIXTURE_MARK": folder + "/mark",
+    ]
+    let explored = ChildProcess.runWorkbench(
+      arguments + ["--jobs", "2", "--out", folder + "/found.yaml"], environment: killing)
+    #expect(explored.status == 0, "\(explored.stdout)\(explored.stderr)")
+    #expect(explored.stdout.contains("nothing found"), "\(explored.stdout)")
+    #expect(
+      explored.stdout.contains(
+        /note: the explore worker for part [12] of 2 stopped \(it was ended by signal 9 \(SIGKILL\)\) in session \d+: its sessions from there ran here/
+      ),
+      "\(explored.stdout)")
+    #expect(!explored.stdout.contains("do not behave the same"), "\(explored.stdout)")
+    let alone = ChildProcess.runWorkbench(arguments + ["--out", folder + "/alone.yaml"])
+    let counts = /explored (\d+ sessions \(\d+ steps, \d+ refused, \d+ checks\))/
+    #expect(
+      explored.stdout.firstMatch(of: counts).map { String($0.1) }
+        == alone.stdout.firstMatch(of: counts).map { String($0.1) },
+      "\(explored.stdout)\n\(alone.stdout)")
+  }
+
+  /// A matcher written wrong in an `--always` file is an error at its line and column before
+  /// anything runs (exit 2), in words, never a failure blamed on the module.
+  @Test(arguments: [
+    ("{$between: []}", "3:23: $between takes two numbers, [LOW, HIGH]"),
+    ("{$betwen: [0, 3]}", "3:13: '$betwen' is not a matcher. Did you mean '$between'?"),
+    ("{$matches: '(('}", "3:23: the pattern of $matches does not compile: "),
+    ("{$between: [5, 1]}", "3:23: $between [5.0, 1.0] holds no number: put the lower bound first"),
+    ("{$any: true, $matches: x}", "3:13: a matcher is a mapping of one key"),
+    ("[1, {$contains: 3}]", "3:28: $contains takes a list"),
+  ])
+  func aMatcherWrittenWrongIsAnErrorAtItsPlace(matcher: String, error: String) throws {
+    let always = makeTemporaryFolder() + "/always.yaml"
+    writeTextFile("always:\n  tally:\n    pokes: \(matcher)\n", to: always)
+    let explored = ChildProcess.runWorkbench(["explore", "-m", fixture, "--screens", "tally", "--always", always])
+    #expect(explored.status == 2, "\(explored.stdout)\(explored.stderr)")
+    #expect(explored.stderr.hasPrefix("workbench explore: \(always):\(error)"), "\(explored.stderr)")
+    #expect(!explored.stderr.contains("RegexProblem"), "\(explored.stderr)")
   }
 
   /// A mistake in an `--always` file is a usage error that says where.

@@ -150,6 +150,88 @@ struct LanguageServerExploreTests {
         == true, "\(sent.reply(to: 9) ?? .null)")
   }
 
+  /// Runs in workers are bounded: as many at once as the machine has processors (at most 8),
+  /// the rest wait their turn in order (the client is told), and past 16 waiting one more is
+  /// refused with an error that says so. Each waiting one starts as another ends; cancelling a
+  /// waiting one answers it. (Before, every request started a worker: 40 on two cores.)
+  @Test func runWorkersAreBoundedAndTheRestWaitTheirTurn() throws {
+    let home = makeTemporaryFolder()
+    let workers = LanguageServerRuns.workers([
+      "/usr/bin/env", "XDG_DATA_HOME=\(home)/data", "XDG_STATE_HOME=\(home)/state", ChildProcess.workbenchPath, "lsp",
+      "--run-worker",
+    ])
+    let text = "scenario: Shelf\nwindows:\n  c: catalog library\nsteps:\n  - c: select 1\n"
+    let (server, sent) = try server(builtInModules, runs: workers, path: home + "/file-0.yaml", text: text)
+    let most = LanguageServer.maximumRunWorkers
+    let asked = most + LanguageServer.maximumQueuedRuns + 1
+    for index in 0..<asked {
+      let path = home + "/file-\(index).yaml"
+      if index > 0 {
+        send(
+          server,
+          [
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": [
+              "textDocument": [
+                "uri": .string(ScenarioURI.of(path)), "languageId": "yaml", "version": 1, "text": .string(text),
+              ]
+            ],
+          ])
+      }
+      explore(server, id: 100 + index, path: path)
+      #expect(server.runWorkerIDs.count <= most)
+    }
+    #expect(server.runWorkerIDs.count == most)
+    let told = sent.messages.filter { $0["method"] == "window/showMessage" }
+    #expect(told.count == LanguageServer.maximumQueuedRuns, "\(told)")
+    #expect(told.first?["params"]?["message"]?.stringValue?.contains("starts when one ends (1 waiting)") == true)
+    let refused = sent.reply(to: 100 + asked - 1)?["error"]?["message"]?.stringValue ?? ""
+    #expect(refused.contains("waiting (the most the server keeps): wait for one to end, or cancel one"), "\(refused)")
+    // A waiting one cancelled is answered as cancelled, and never starts.
+    send(server, ["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": .integer(100 + most)]])
+    #expect(sent.reply(to: 100 + most)?["error"]?["code"] == .integer(-32800))
+    // All but one of the others waiting are cancelled too; that one starts as a run ends.
+    for index in (most + 2)..<(asked - 1) {
+      send(server, ["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": .integer(100 + index)]])
+    }
+    #expect(server.waitForRuns(timeout: 600_000))
+    for index in Array(0..<most) + [most + 1] {
+      let answer = sent.reply(to: 100 + index)?["result"]?.stringValue ?? ""
+      #expect(answer.hasPrefix("✔ explored 100 sessions"), "\(index): \(answer)")
+    }
+  }
+
+  /// A URI whose path holds a NUL (`%00`) or escaped bytes that are not UTF-8 names no file:
+  /// the action is refused with an error, and nothing is written anywhere.
+  @Test(arguments: ["bad%00name", "bad%FFname"])
+  func aURIThatNamesNoPathIsRefused(name: String) throws {
+    let folder = makeTemporaryFolder()
+    let uri = "file://" + folder + "/" + name + "/shelf.yaml"
+    let sent = Sent()
+    let server = try LanguageServer(modules: builtInModules) { sent.messages.append($0) }
+    send(server, ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": [
+          "textDocument": [
+            "uri": .string(uri), "languageId": "yaml", "version": 1,
+            "text": "scenario: Shelf\nwindows:\n  c: catalog library\nsteps:\n  - c: select 1\n",
+          ]
+        ],
+      ])
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 7, "method": "workspace/executeCommand",
+        "params": ["command": "workbench.explore", "arguments": [.string(uri), 0]],
+      ])
+    let message = sent.reply(to: 7)?["error"]?["message"]?.stringValue ?? ""
+    #expect(message.contains(name.contains("%00") ? "NUL byte" : "not UTF-8"), "\(sent.messages)")
+    #expect(readTextFile(folder + "/bad/shelf.yaml") == nil && readTextFile(folder + "/explore-failure.yaml") == nil)
+  }
+
   /// In a worker, as `workbench lsp` runs it, on the screen of an external module the worker
   /// loads: every session runs, the progress counts sessions, and the answer says what ran.
   @Test func anExplorationInAWorkerCountsSessions() throws {

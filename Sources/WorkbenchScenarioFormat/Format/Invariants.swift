@@ -88,6 +88,7 @@ extension ScenarioLoader {
             at: field.keyLocation)
         }
       }
+      if let problem = MatcherSyntax.problem(in: pair.value) { throw problem }
       invariants.append(Invariant(screen: pair.key, expected: pair.value, location: pair.keyLocation))
     }
     return invariants

@@ -83,17 +83,28 @@ extension ExploreCommand {
     }
     var workers: [WorkerProcess] = []
     var nextRun: [Int] = []
+    // Parts whose worker could not start or died before its part was done: run here after.
+    var orphans: [(part: Int, from: Int)] = []
+    var notes: [String] = []
     for part in 0..<parts {
       guard
         let worker = WorkerProcess(
           executable: SpawnedProcess.ownExecutable(), arguments: workerArguments(options, part: part, of: parts))
       else {
-        // What one process would have run in that part runs here instead.
-        failed(part, "a worker process could not be started")
+        notes.append("the explore worker for part \(part + 1) of \(parts) could not be started: its sessions ran here")
+        orphans.append((part, part))
         continue
       }
       workers.append(worker)
       nextRun.append(part)
+    }
+    func take(_ line: SessionLine) {
+      lines[line.run] = line
+      if let failure = line.failure, failing.map({ line.run < $0.run }) ?? true {
+        failed(line.run, failure)  // counts this line too
+      } else if line.run <= (failing?.run ?? Int.max) {
+        counted.add(line.outcome)
+      }
     }
     var stopped: Set<Int> = []
     while workers.contains(where: { !$0.finished }) {
@@ -101,13 +112,8 @@ extension ExploreCommand {
         guard let index = workers.firstIndex(where: { $0 === worker }), let line = SessionLine(json: text) else {
           continue
         }
-        lines[line.run] = line
         nextRun[index] = line.run + parts
-        if let failure = line.failure, failing.map({ line.run < $0.run }) ?? true {
-          failed(line.run, failure)  // counts this line too
-        } else if line.run <= (failing?.run ?? Int.max) {
-          counted.add(line.outcome)
-        }
+        take(line)
       }
       progress(counted)
       // A worker whose next session comes after the first failure has nothing left to say.
@@ -119,13 +125,29 @@ extension ExploreCommand {
       }
     }
     for (index, worker) in workers.enumerated() {
-      let status = worker.wait()
-      // A worker that stopped before its part was done stopped in its next session.
-      if status != 0, !stopped.contains(index), nextRun[index] < options.explorer.runs {
-        failed(nextRun[index], "the explore process running it stopped with status \(status)")
+      let ended = worker.waitForEnd()
+      // A worker that ended before its part was done (killed from outside, out of memory) says
+      // nothing about the session it was in: that is no finding about a module. Its part goes on
+      // here, from that session, as one process would have run it.
+      let part = nextRun[index] % parts
+      if ended.status != 0, !stopped.contains(index), nextRun[index] < options.explorer.runs, !explorer.isOutOfTime {
+        notes.append(
+          "the explore worker for part \(part + 1) of \(parts) stopped (\(ended)) in session \(nextRun[index] + 1): "
+            + "its sessions from there ran here")
+        orphans.append((part, nextRun[index]))
       }
     }
-    guard let failing else { return counted }
-    return explorer.finish(counted, failingRun: failing.run, detail: failing.detail)
+    for orphan in orphans {
+      let found = explorer.explore(part: orphan.part, of: parts, from: orphan.from, before: failing?.run ?? .max) {
+        run, outcome in
+        take(SessionLine(run: run, outcome: outcome))
+        progress(counted)
+      }
+      if let found { failed(found.run, "\(found.failure.property.rawValue): \(found.failure.detail)") }
+    }
+    var report = counted
+    if let failing { report = explorer.finish(counted, failingRun: failing.run, detail: failing.detail) }
+    report.notes = notes
+    return report
   }
 }

@@ -15,6 +15,8 @@ public enum ExploreCommand {
     public var paths: [String] = []
     public var explorer = Explorer.Options()
     public var out = "explore-failure.yaml"
+    /// Whether a file at `out` may be replaced (`--force`).
+    public var force = false
     public var json = false
     /// Whether `--runs` was given (with `--time` alone, the sessions are not counted).
     public var runsGiven = false
@@ -61,6 +63,9 @@ public enum ExploreCommand {
     },
     .value(["--out"], "FILE", help: "where the shrunk failure is written (default explore-failure.yaml)") {
       $0.out = $1
+    },
+    .flag(["--force"], help: "replace the --out file if it is there (never a link or anything but a file)") {
+      $0.force = true
     },
     .value(["--always"], "FILE", help: "also check after every step the always: expectations in FILE (repeatable)") {
       $0.alwaysPaths.append($1)
@@ -154,13 +159,10 @@ public enum ExploreCommand {
     if showsProgress { StandardStreams.error("\r\u{1B}[K") }
     let elapsed = seconds(clock.now - started)
     var written: String?
+    var outProblem: String?
     let scenario = explorer.written(for: report)
     if let text = scenario?.text {
-      guard FileSystem.write(text, to: options.out) else {
-        StandardStreams.error("workbench explore: could not write \(options.out)\n")
-        return .failure
-      }
-      written = options.out
+      (written, outProblem) = write(text, to: options.out, replacing: options.force)
     }
     if options.json {
       var found: FrameValue = .null
@@ -173,12 +175,17 @@ public enum ExploreCommand {
           "windows": report.shrunk.map { .integer($0.windows.count) } ?? .null,
           "file": written.map(FrameValue.string) ?? .null,
           "failsUnderRun": scenario.map { .bool($0.failsUnderRun) } ?? .null,
+          "outProblem": outProblem.map(FrameValue.string) ?? .null,
+          // Written nowhere: the scenario itself, so the finding is not lost.
+          "scenario": written == nil ? scenario.map { .string($0.text) } ?? .null : .null,
         ]
       }
       let summary: FrameValue = [
         "seed": .string(String(options.explorer.seed)), "sessions": .integer(report.sessions),
         "steps": .integer(report.steps), "refused": .integer(report.refused), "checks": .integer(report.checks),
         "seconds": .string(String(format3(elapsed))), "found": found,
+        "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
+        "notes": .list(report.notes.map(FrameValue.string)),
       ]
       StandardStreams.out(summary.jsonText + "\n")
     } else {
@@ -187,20 +194,44 @@ public enum ExploreCommand {
         + "\(report.refused) refused, \(report.checks) checks) in \(format3(elapsed)) s"
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
-          "\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n"
+          "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
             + "  shrunk from \(original.steps.count) steps to \(shrunk.steps.count) in \(shrunk.windows.count) "
-            + "window\(shrunk.windows.count == 1 ? "" : "s"): wrote \(written ?? "nothing")"
+            + "window\(shrunk.windows.count == 1 ? "" : "s"): "
+            + (outProblem.map { "not written to \(options.out) (\($0)): " } ?? "")
+            + "wrote \(written ?? "nothing")"
             + (scenario?.failsUnderRun == true
               ? " (`workbench run \(written ?? "")` fails the same way)\n"
-              : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
+              : report.cutShort != nil
+                ? " (not run through `workbench run`: see the comment at its top)\n"
+                : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
+        if written == nil, let text = scenario?.text { StandardStreams.out(text) }
       } else if let failure = report.failure {
         // Found in a worker and not again here: nothing to shrink or write.
-        StandardStreams.out("\(ran): found that \(failure.property.rawValue) does not hold\n  \(failure.detail)\n")
+        StandardStreams.out(
+          "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n")
       } else {
         StandardStreams.out("\(ran): nothing found\n")
       }
     }
+    if !options.json {
+      if let cut = report.cutShort { StandardStreams.out("  cut short: \(cut)\n") }
+      for note in report.notes { StandardStreams.out("  note: \(note)\n") }
+    }
     return report.failure == nil ? .success : .failure
+  }
+
+  /// Writes the scenario to `path` as `FileSystem.writeOutput` does; when it cannot go there, to
+  /// a new file in the temporary folder. Where it went (or `nil`, and the caller prints it) and
+  /// why not to `path`.
+  static func write(_ text: String, to path: String, replacing: Bool) -> (written: String?, problem: String?) {
+    guard let problem = FileSystem.writeOutput(Array(text.utf8), to: path, replacing: replacing) else {
+      return (path, nil)
+    }
+    let name = path.split(separator: "/").last.map(String.init) ?? "explore-failure.yaml"
+    guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-explore"),
+      FileSystem.writeOutput(Array(text.utf8), to: folder + "/" + name, replacing: false) == nil
+    else { return (nil, problem) }
+    return (folder + "/" + name, problem)
   }
 
   private static func seconds(_ duration: Duration) -> Double {

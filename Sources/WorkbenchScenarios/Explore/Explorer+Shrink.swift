@@ -8,8 +8,27 @@ extension Explorer {
   /// with their steps, numbers made smaller and waits shorter, each kept only when the session
   /// still fails the same way.
   public func shrink(_ session: Session, failing failure: Failure) -> Session {
+    shrinkWithinTime(session, failing: failure).session
+  }
+
+  /// `shrink`, within the run's time: past it, no more tries are made, and the smallest session
+  /// found by then is returned, with how many tries were made and whether time cut it short.
+  func shrinkWithinTime(_ session: Session, failing failure: Failure) -> (
+    session: Session, tries: Int, cutShort: Bool
+  ) {
+    var tries = 0
+    var cutShort = false
     func failing(_ candidate: Session) -> Failure? {
-      guard let found = check(candidate).failure, found.property == failure.property else { return nil }
+      guard !cutShort else { return nil }
+      guard !isOutOfTime else {
+        cutShort = true
+        return nil
+      }
+      tries += 1
+      let outcome = check(candidate)
+      // A try that time cut short shows nothing either way.
+      if outcome.cutShort { cutShort = true }
+      guard let found = outcome.failure, found.property == failure.property else { return nil }
       return found
     }
     var current = session
@@ -59,7 +78,13 @@ extension Explorer {
         }
       }
     }
-    return current
+    return (current, tries, cutShort)
+  }
+
+  /// The step the shrunk session fails at, when time ran out before it could be checked again:
+  /// its last step (shrinking keeps the steps up to the failure).
+  func shrunkStep(_ shrunk: Session, original: Session, failure: Failure) -> Int? {
+    shrunk.steps.isEmpty ? nil : shrunk.steps.count - 1
   }
 
   /// Smaller values to try in place of a word: a number's 0, 1 and half; a duration's 1ms.
@@ -85,14 +110,30 @@ extension Explorer {
       return (recording, true)
     }
     guard let text = scenarioText(for: report) else { return nil }
+    // Out of time, the file is written as it is, unchecked, and says so.
+    if isOutOfTime {
+      return (
+        noted(
+          text,
+          "# Not run through `workbench run` before it was written: --time ran out. Run it to see whether it fails."
+        ), false
+      )
+    }
     if failsUnderRunner(text) { return (text, true) }
-    // The note goes under the comment that heads the file (the file is not made again).
+    return (
+      noted(
+        text,
+        "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
+          + "(the modules do not behave the same on every run, or only a replay shows it)."), false
+    )
+  }
+
+  /// `text` with `note` under the comment that heads it (the file is not made again).
+  private func noted(_ text: String, _ note: String) -> String {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let heading = lines.firstIndex { !$0.hasPrefix("#") } ?? lines.endIndex
-    lines.insert(
-      "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
-        + "(the modules do not behave the same on every run, or only a replay shows it).", at: heading)
-    return (lines.joined(separator: "\n"), false)
+    lines.insert(Substring(note), at: heading)
+    return lines.joined(separator: "\n")
   }
 
   /// Whether the runner fails on a scenario file's text.
@@ -130,8 +171,15 @@ extension Explorer {
     let failing = session.steps[min(failure.step, session.steps.count - 1)]
     let action: Step.Action =
       failing.window.map { .command(window: $0, line: failing.line) } ?? .host(line: failing.line)
+    // The failing step as it ran: refused, it says so (`fails:`), or the file would not load (a
+    // number across its range is refused when the file is checked) or would fail there instead.
+    var failingStep: Step {
+      Step(
+        action: action, location: here, failure: refusalMessage(of: session, at: failure.step).map { .substring($0) })
+    }
     switch failure.property {
     case .staysUp:
+      // The step a module stopped in fails under the runner: that is the finding, not a refusal.
       scenario.steps.append(Step(action: action, location: here))
     case .refusalChangesNothing:
       // The frames before, the refusal, then the same frames: the last expectation fails.
@@ -143,20 +191,20 @@ extension Explorer {
       scenario.steps.append(Step(action: action, location: here, failure: .substring(message)))
       scenario.steps.append(expectation)
     case .replaysEqual:
-      scenario.steps.append(Step(action: action, location: here))
+      scenario.steps.append(failingStep)
       let frames = recorded ?? framesAfter(session, steps: failure.step + 1)
       scenario.steps.append(
         Step(action: .expect(frames.map { ($0.key, YAMLNode($0.value, at: here)) }), location: here))
     case .always:
       // The window's screen's own expectation, as the module wrote it.
-      scenario.steps.append(Step(action: action, location: here))
+      scenario.steps.append(failingStep)
       let window = failure.windows.first ?? ""
       let screen = session.windows.first { $0.name == window }?.screen ?? ""
       let expected = (invariants[screen] ?? []).map { (window, $0.invariant.expected) }
       scenario.steps.append(Step(action: .expect(expected), location: here))
     case .windowsAgree:
       // The first window is expected to show what the second shows.
-      scenario.steps.append(Step(action: action, location: here))
+      scenario.steps.append(failingStep)
       let frames = framesAfter(session, steps: failure.step + 1, keepingRefusalFields: true)
       if failure.windows.count == 2, let other = frames.first(where: { $0.key == failure.windows[1] }) {
         let screen = session.windows.first { $0.name == other.key }?.screen ?? ""
@@ -168,8 +216,9 @@ extension Explorer {
     }
     guard let body = try? ScenarioWriter().text(of: scenario, data: nil) else { return nil }
     let seed = report.failingSeed.map { "session seed \($0), " } ?? ""
-    // One comment line each, whatever the detail holds.
-    let detail = failure.detail.split(whereSeparator: \.isNewline).joined(separator: " ")
+    // One comment line each, whatever the detail holds; module text with its control
+    // characters shown, as a file with them in a comment does not load.
+    let detail = TerminalText.visible(failure.detail.split(whereSeparator: \.isNewline).joined(separator: " "))
     return """
       # Found by `workbench explore --seed \(options.seed)` (\(seed)property: \(failure.property.rawValue)).
       # \(detail)

@@ -16,8 +16,9 @@ public struct Explorer {
     public var seed: UInt64 = 1
     /// How many sessions at most.
     public var runs = 100
-    /// How long to go on at most (sessions start until it has passed); `nil`: no limit. The
-    /// sessions are the same as without it, in the same order: a slower machine runs fewer.
+    /// How long the whole run may take, shrinking included (checked between the steps of a
+    /// session and between shrinking's tries); `nil`: no limit. The sessions are the same as
+    /// without it, in the same order: a slower machine runs fewer.
     public var time: Duration? = nil
     /// Commands in each session.
     public var steps = 30
@@ -64,6 +65,11 @@ public struct Explorer {
     public var original: Session?
     public var shrunk: Session?
     public var failingSeed: UInt64?
+    /// What `--time` cut short, in words (`nil`: nothing): the last session, or the shrinking.
+    public var cutShort: String?
+    /// What else the run has to say about itself (a worker process that died, and what became of
+    /// its sessions).
+    public var notes: [String] = []
 
     /// Nothing run yet.
     public init() {}
@@ -79,6 +85,8 @@ public struct Explorer {
 
   let registry: ModuleRegistry
   let options: Options
+  /// When the run's time (`options.time`) is up, counted from when the explorer was made.
+  let deadline: ContinuousClock.Instant?
   /// The `always:` expectations by screen, each with its expected frame (made once, not at
   /// every step).
   let invariants: [String: [(invariant: Invariant, expected: FrameValue)]]
@@ -89,6 +97,7 @@ public struct Explorer {
   public init(registry: ModuleRegistry, options: Options) {
     self.registry = registry
     self.options = options
+    self.deadline = options.time.map { ContinuousClock.now + $0 }
     self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
     let hostNames = Set(registry.router.names(forScreen: nil))
     var commands: [String: [CommandSpec]] = [:]
@@ -110,6 +119,7 @@ public struct Explorer {
     var report = Report()
     let failing = explore(part: 0, of: 1) { run, outcome in
       report.add(outcome)
+      if outcome.cutShort { report.cutShort = Self.sessionCutShort(run: run, outcome: outcome) }
       if outcome.failure == nil { progress(report) }
     }
     if let (run, session, failure) = failing {
@@ -124,22 +134,31 @@ public struct Explorer {
   /// told to `each` as it ends, until one breaks a property; returns its number, the session
   /// and what it broke. Each session's seed depends only on its number, so parts run apart find
   /// what one run finds.
-  public func explore(part: Int, of parts: Int, each: (_ run: Int, Outcome) -> Void) -> (
+  public func explore(
+    part: Int, of parts: Int, from first: Int = 0, before end: Int = .max, each: (_ run: Int, Outcome) -> Void
+  ) -> (
     run: Int, session: Session, failure: Failure
   )? {
     var seeds = SplitMix64(seed: options.seed)
-    let clock = ContinuousClock()
-    let deadline = options.time.map { clock.now + $0 }
-    for run in 0..<options.runs {
+    for run in 0..<min(options.runs, end) {
       let seed = seeds.next()
-      guard run % parts == part else { continue }
-      if let deadline, clock.now >= deadline { break }
+      guard run % parts == part, run >= first else { continue }
+      if isOutOfTime { break }
       var random = SplitMix64(seed: seed)
       guard let (session, outcome) = generateAndCheck(&random) else { break }
       each(run, outcome)
       if let failure = outcome.failure { return (run, session, failure) }
+      if outcome.cutShort { break }
     }
     return nil
+  }
+
+  /// Whether the run's time (`--time`) is up.
+  var isOutOfTime: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
+
+  /// What a session cut short by `--time` says.
+  static func sessionCutShort(run: Int, outcome: Outcome) -> String {
+    "--time ran out in session \(run + 1), after \(outcome.stepsRun) of its steps (they are counted)"
   }
 
   /// The seed of session number `run`.
@@ -171,8 +190,17 @@ public struct Explorer {
   func shrunk(_ report: Report, session: Session, failure: Failure) -> Report {
     var report = report
     report.original = session
-    report.shrunk = shrink(session, failing: failure)
-    report.failure = check(report.shrunk ?? session).failure ?? failure
+    let (shrunk, tries, cut) = shrinkWithinTime(session, failing: failure)
+    report.shrunk = shrunk
+    if cut {
+      report.cutShort =
+        "--time ran out while shrinking, after \(tries) tr\(tries == 1 ? "y" : "ies"): the file holds the smallest "
+        + "session found by then (\(shrunk.steps.count) of \(session.steps.count) steps)"
+      report.failure = failure
+      if let step = shrunkStep(shrunk, original: session, failure: failure) { report.failure?.step = step }
+      return report
+    }
+    report.failure = check(shrunk).failure ?? failure
     return report
   }
 
@@ -291,6 +319,8 @@ public struct Explorer {
     public var stepsRun = 0
     public var refused = 0
     public var checks = 0
+    /// Whether `--time` ran out before the session's last step.
+    public var cutShort = false
   }
 
   /// A fresh session set up as `session` begins.
@@ -330,6 +360,10 @@ public struct Explorer {
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
     for index in 0..<count {
+      if isOutOfTime {
+        outcome.cutShort = true
+        return outcome
+      }
       // What live sources said since the last step comes in first (as before an expectation),
       // so the frames before a step are those the step starts from.
       let liveTaken = first.facts.liveChangesTaken.count

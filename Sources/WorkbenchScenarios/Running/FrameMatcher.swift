@@ -196,7 +196,8 @@ enum Matcher {
       default: text = nil
       }
       switch RegexLimits.compile(pattern) {
-      case .failure(let error): return ("a match for /\(pattern)/, which is not a usable pattern: \(error)", shown)
+      case .failure(let error):
+        return ("a match for /\(pattern)/, which is not a usable pattern: \(error.message)", shown)
       case .success(let regex):
         guard let text, regex.matches(in: text) else { return ("a match for /\(pattern)/", shown) }
         return nil

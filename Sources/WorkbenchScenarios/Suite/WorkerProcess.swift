@@ -76,11 +76,16 @@ final class WorkerProcess {
 
   /// Waits for the worker to end; returns its exit status (128 + signal when killed).
   func wait() -> Int32 {
+    waitForEnd().status
+  }
+
+  /// Waits for the worker to end; returns how it ended.
+  func waitForEnd() -> SpawnedProcess.Termination {
     if !finished {
       finished = true
       process.closeOutput()
     }
     reaped = true
-    return process.wait().status
+    return process.wait()
   }
 }

@@ -30,6 +30,12 @@ extension ModuleProcess {
       runningLine = nil
       requestInFlight = outer
     }
+    // A module that left after the last session it served had ended (answering its `end`) is
+    // started again for this one: the next session is not charged for it, nor the last (§16).
+    let wasIdle = isIdle && rule != "end"
+    if wasIdle, try startAgainIfItLeft() {
+      return try call(request)
+    }
     // A process that exited since the last request (or whose child kept its pipes after it
     // exited, §9) is stopped now, not served through whatever holds its pipes.
     if let ended = reapIfEnded() {
@@ -69,9 +75,14 @@ extension ModuleProcess {
       reply = try channel.receive(timeout: timeoutMilliseconds)
       logMessage(reply, from: "module")
     } catch {
+      // Leaving as this request went out, after its last session ended: the same, a moment later.
+      if wasIdle, case .closed = error, try startAgainIfItLeft(waiting: 1000) {
+        return try call(request)
+      }
       stop(error.description)
       throw stoppedError(stopReason ?? error.description)
     }
+    if rule != "end" { endedEverySession = false }
     if version >= 2, reply["type"]?.stringValue == "changed" {
       // A change sent while the request was on its way: kept, and the reply is the next one,
       // within the same time a reply has (changes do not buy a module more).

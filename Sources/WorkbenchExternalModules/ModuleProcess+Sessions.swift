@@ -69,8 +69,9 @@ extension ModuleProcess {
     }
     var end = SessionRequest()
     end.session = number
-    _ = try? call(.end(end))
+    let answered = (try? call(.end(end))) != nil
     sessions.removeAll { $0.number == number }
+    if sessions.isEmpty { endedEverySession = answered }
   }
 
   /// Tells the module about the sessions that ended since the last request (their host is
@@ -86,6 +87,7 @@ extension ModuleProcess {
       end.session = entry.number
       _ = try call(.end(end))
     }
+    if sessions.isEmpty { endedEverySession = true }
   }
 
   /// The states of the services the module holds for a session (a network's, a bridge's), as a
@@ -298,7 +300,8 @@ extension ModuleProcess {
     _ = changesWait(in: session)
     let scope = "\(name) live"
     let group: FrameValue
-    if facts.isReplaying, !facts.isRelivingRecordedStart {
+    let fromFile = facts.isReplaying && !facts.isRelivingRecordedStart
+    if fromFile {
       guard facts.remaining(in: scope)["changed"]?.isEmpty == false else { return }
       group = facts.value(of: "changed", in: scope) { .null }
     } else {
@@ -337,10 +340,47 @@ extension ModuleProcess {
         events.append(event)
       } else {
         handBack()
-        takeUpdates(keyed(change, in: session), in: session)
+        guard fromFile else {
+          takeUpdates(keyed(change, in: session), in: session)
+          continue
+        }
+        // What a file says is the file's: a change naming no window open here is the
+        // recording's error, never the module's (which sent nothing).
+        let (updates, problem) = recordedUpdates(change, in: session)
+        if let problem {
+          entry(of: session)?.services?.report(
+            incident: "the recording's live change of \(name) (facts: `\(scope)`: changed) \(problem): its facts do "
+              + "not belong to this session (was the file edited?)")
+        }
+        takeUpdates(updates, in: session)
       }
     }
     handBack()
+  }
+
+  /// A recorded change's updates, each window named by its number in the session mapped to this
+  /// process's key; what in them names no window of the module open in the session.
+  private func recordedUpdates(_ change: FrameValue, in session: Int) -> (updates: [WireUpdate], problem: String?) {
+    var updates: [WireUpdate] = []
+    for recorded in change["updates"]?.elements ?? [] {
+      guard case .object(var object) = recorded, let number = recorded["window"]?.integerValue else {
+        return (updates, "has an update that names no window by number (`window: N`)")
+      }
+      guard
+        let screen = screens.lazy.compactMap(\.screen).first(where: {
+          $0.session == session && $0.factScope == "window \(number)"
+        })
+      else {
+        return (updates, "names window \(number), which is not open on it at this step")
+      }
+      object["window"] = nil
+      object["key"] = .string(screen.key)
+      guard let update = try? WireUpdate(wire: .object(object)) else {
+        return (updates, "has an update of window \(number) that is not {window, frame, text, state}")
+      }
+      updates.append(update)
+    }
+    return (updates, nil)
   }
 
   /// A change's updates with each window named by its number in the session (`window: 2`), as

@@ -42,6 +42,8 @@ public final class ModuleProcess {
   /// Every document a request handed the module, by session: what work outside a window's
   /// command (a timer's, a live event's) may write besides the documents its windows show.
   var documentsHanded: Set<SentDocument> = []
+  /// Whether the last session that ended was told so and answered (see `isIdle`).
+  var endedEverySession = false
 
   /// A document as one session of the module holds it.
   struct SentDocument: Hashable {
@@ -211,8 +213,32 @@ public final class ModuleProcess {
   @discardableResult
   public func noticeEnd() -> Bool {
     guard stopReason == nil else { return false }
+    // One that left once every session it served had ended is started again for the next
+    // (`call`), charged to none.
+    guard !isIdle else { return isRunning }
     if let status = reapIfEnded() { stop("it ended between requests", status: status) }
     return isRunning
+  }
+
+  /// Whether every session the module served has ended, each told so and its `end` answered
+  /// (§16): the module may leave then. Cleared when the next request is answered.
+  var isIdle: Bool { endedEverySession }
+
+  /// Starts the module again when it left while no session was open: not a stop, and no
+  /// session's restart (it happened in none). Whether it had left.
+  func startAgainIfItLeft(waiting milliseconds: Int32 = 0) throws(CommandError) -> Bool {
+    var ended = reapIfEnded() != nil
+    var waited: Int32 = 0
+    while !ended, waited < milliseconds {
+      usleep(5_000)
+      waited += 5
+      ended = reapIfEnded() != nil
+    }
+    guard ended else { return false }
+    endedEverySession = false
+    stop("restarted: it left after the last session it served had ended")
+    try start()
+    return true
   }
 
   /// What a module that did not start printed last, for its error: a Python traceback, a

@@ -101,6 +101,22 @@ struct ModuleLifecycleTests {
     #expect(outcomes.allSatisfy { $0 == ["✔ Catalog only", "✘ Boils"] }, "\(outcomes)")
   }
 
+  /// A module that answers the `end` of the last session it served and then leaves (as a
+  /// module may, §16) is simply started again for the next session: no scenario fails for it,
+  /// in any order and with any number of workers. (Before, the next scenario failed: "it ended
+  /// between requests (it exited with status 0)".)
+  @Test func aModuleThatLeavesAfterItsLastSessionIsStartedAgainForTheNext() {
+    let folder = makeTemporaryFolder()
+    for name in ["a", "b", "c"] { writeTextFile(scenario("Boils \(name)"), to: folder + "/\(name).yaml") }
+    for arguments in [["a.yaml", "b.yaml", "c.yaml"], ["c.yaml", "b.yaml", "a.yaml"], ["--jobs", "2", folder]] {
+      let run = ChildProcess.runWorkbench(
+        ["run", "-m", kettle] + arguments.map { $0.hasSuffix(".yaml") ? folder + "/" + $0 : $0 },
+        environment: ["KETTLE_MODE": "exit-after-end"])
+      #expect(run.status == 0, "\(arguments): \(run.stdout)")
+      #expect(run.stdout.hasSuffix("3 passed, 0 failed\n"), "\(run.stdout)")
+    }
+  }
+
   /// In the shell, a module that dies while the prompt waits is said at once, above the prompt;
   /// a window opening on it starts it again, and the window that was open opens again on the new
   /// process (it is sent `open`; it was left on a process that never heard of it).

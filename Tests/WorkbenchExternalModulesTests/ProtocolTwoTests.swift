@@ -171,6 +171,51 @@ struct ProtocolTwoTests {
     }
   }
 
+  /// A recording's live changes are the file's: one that names a window the scenario never
+  /// opens, or a window by a module's key, is refused by `check` and the runner at its line; one
+  /// naming a window that is not open at its step fails the replay as the recording's error.
+  /// The module, which sent none of it, is never blamed (before, the first was dropped silently
+  /// and the replay passed; the second stopped the module for an update it never sent).
+  @Test func aRecordingsLiveChangesThatCannotBelongToTheSessionAreTheFilesError() {
+    let folder = makeTemporaryFolder()
+    func recording(
+      _ update: String,
+      steps: String = "  - do: open kettle kettle k\n  - do: open kettle kettle j\n  - k: wall\n  - do: live\n"
+    ) -> String {
+      let path = folder + "/recorded-\(update.count)-\(steps.count).yaml"
+      writeTextFile(
+        "scenario: Edited\nfacts:\n  kettle live:\n    changed: [[{updates: [\(update)]}]]\nsteps:\n" + steps, to: path)
+      return path
+    }
+    let frame = "frame: {boils: 7, state: edited}, text: edited, state: '{}'"
+    for (update, error) in [
+      ("{window: 9, \(frame)}", ":4:36: window 9 is never open in this scenario (its windows are numbered 1 to 2)"),
+      (
+        "{key: w1, \(frame)}",
+        ":4:28: a recorded update names its window by number in the session (`window: N`), not by a module's key"
+      ),
+    ] {
+      let path = recording(update)
+      for command in ["check", "run"] {
+        let result = ChildProcess.runWorkbench([command, "-m", kettle, path])
+        #expect(result.status == 2, "\(command): \(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(path + error), "\(command): \(result.stderr)")
+      }
+    }
+    // Window 2 opens after the live step: in range, but not open when the change comes in.
+    let late = recording(
+      "{window: 2, \(frame)}",
+      steps: "  - do: open kettle kettle k\n  - k: wall\n  - do: live\n  - do: open kettle kettle j\n")
+    #expect(ChildProcess.runWorkbench(["check", "-m", kettle, late]).status == 0)
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle, late])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(
+      run.stdout.contains(
+        "the recording's live change of kettle (facts: `kettle live`: changed) names window 2, which is not open on it "
+          + "at this step: its facts do not belong to this session"), "\(run.stdout)")
+    #expect(!run.stdout.contains("the module kettle stopped"), "\(run.stdout)")
+  }
+
   /// A timer that sets itself again at once, without end, stops the clock with an error in a
   /// scenario (instead of hanging the run) and fails module-check.
   @Test func aModulesTimerLoopIsStoppedNotFollowedForever() {

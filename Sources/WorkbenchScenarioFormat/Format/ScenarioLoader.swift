@@ -278,9 +278,13 @@ public final class ScenarioLoader {
       nextWindowNumber = number
       context.windows.numberNext(number)
     }
-    let facts = try document["facts"].map { node throws(ScenarioFileError) in try self.facts(node) }
     let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
+    // After the steps: a recording's live changes name windows the steps open.
+    let highestWindow = context.windows.highestNumber
+    let facts = try document["facts"].map { node throws(ScenarioFileError) in
+      try self.facts(node, highestWindow: highestWindow)
+    }
     // Steps left out for their own problems are not also "no steps".
     guard !steps.isEmpty || problems.count > problemsBefore || !hasSteps else {
       throw ScenarioFileError("the scenario has no steps", at: stepsNode.location)
@@ -293,9 +297,50 @@ public final class ScenarioLoader {
     return scenario
   }
 
+  /// A recording's live changes (`NAME live: {changed: [...]}`): one group a `live` step, each
+  /// change `{updates: [...], event: ...}`, each update naming a window of the session by its
+  /// number (`window: 2`), one the scenario opens. What else a file says cannot belong to the
+  /// session, and is refused at its place (never served to a module, which would be blamed).
+  static func checkLiveChanges(_ groups: [YAMLNode], of scope: String, highestWindow: Int) throws(ScenarioFileError) {
+    let shape = "a change is {updates: [{window: N, frame: {...}, text: ..., state: ...}], event: ...}"
+    for group in groups {
+      guard let changes = group.items else {
+        throw ScenarioFileError(
+          "the live changes of '\(scope)' are a list of groups, one a `live` step, each a list of changes",
+          at: group.location)
+      }
+      for change in changes {
+        guard let pairs = change.pairs else { throw ScenarioFileError(shape, at: change.location) }
+        if let stray = pairs.first(where: { $0.key != "updates" && $0.key != "event" }) {
+          throw ScenarioFileError("'\(stray.key)' is not part of a live change: \(shape)", at: stray.keyLocation)
+        }
+        guard let updates = change["updates"] else { continue }
+        guard let items = updates.items else { throw ScenarioFileError(shape, at: updates.location) }
+        for update in items {
+          guard update.pairs != nil else { throw ScenarioFileError(shape, at: update.location) }
+          if let key = update.pairs?.first(where: { $0.key == "key" }) {
+            throw ScenarioFileError(
+              "a recorded update names its window by number in the session (`window: N`), not by a module's key",
+              at: key.keyLocation)
+          }
+          guard let window = update["window"], case .integer(let number) = window.frameValue else {
+            throw ScenarioFileError(
+              "a recorded update names its window by number in the session (`window: N`)", at: update.location)
+          }
+          guard (1...max(1, highestWindow)).contains(number) else {
+            throw ScenarioFileError(
+              "window \(number) is never open in this scenario (its windows are numbered 1 to \(highestWindow)): "
+                + "a live change of it cannot belong to this session", at: window.location)
+          }
+        }
+      }
+    }
+  }
+
   /// A recording's facts: scopes (`window 3`), each a mapping of sources to the list of their
   /// values in order; or the name of a JSON or YAML file beside the scenario that holds them.
-  private func facts(_ node: YAMLNode) throws(ScenarioFileError) -> [SessionFacts.Key: [FrameValue]] {
+  private func facts(_ node: YAMLNode, highestWindow: Int) throws(ScenarioFileError) -> [SessionFacts.Key: [FrameValue]]
+  {
     var mapping = node
     if let relative = node.scalarText {
       let path = FileSystem.resolve(relative, from: FileSystem.folder(of: node.location.file))
@@ -321,6 +366,9 @@ public final class ScenarioLoader {
           throw ScenarioFileError(
             "the facts '\(source.key)' of '\(scope.key)' are a list, in the order they were used",
             at: source.value.location)
+        }
+        if scope.key.hasSuffix(" live"), source.key == "changed" {
+          try Self.checkLiveChanges(values, of: scope.key, highestWindow: highestWindow)
         }
         let frameValues = values.map(\.frameValue)
         // Facts are typed by the module that uses them: one that does not fit is refused

@@ -9,7 +9,8 @@
 # the water boils (the timer's `ok` commits it), stale-commit does so from a revision gone by. KETTLE_MODE makes it break a rule of protocol 2, for the host's tests
 # (flood-timers, stray-update, bad-timer, flood-changes, timer-loop, reused-key, chatty,
 # bad-capture), keep quiet at the wall (quiet-wall) or speak there only the first time (wall-once), or end badly: crash-in-timer exits when a
-# timer is due without answering, exit-after-timer answers it and exits, crash-on-end exits when
+# timer is due without answering, exit-after-timer answers it and exits, exit-after-end answers
+# the `end` of its last session and leaves (as a module may), crash-on-end exits when
 # told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
 # handshake and leaves its child to answer; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
 # from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
@@ -227,6 +228,7 @@ while (defined(my $request = read_message())) {
   select(undef, undef, undef, 0.003) if @after;
   send_message($_) for @after;
   exit 0 if $mode eq 'exit-after-timer' && $type eq 'timer';
+  exit 0 if $mode eq 'exit-after-end' && $type eq 'end' && !%sessions;  # its last session ended: it leaves
   if ($mode eq 'die-later' && $type eq 'command' && ($request->{line} // '') =~ /^boil/) {
     select(undef, undef, undef, 0.2);
     exit 0;

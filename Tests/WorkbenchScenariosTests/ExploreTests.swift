@@ -198,8 +198,17 @@ import WorkbenchScenarios
     options.seed = seed
     options.runs = 50
     options.steps = 20
-    let explorer = Explorer(registry: try ModuleRegistry(modules: [module]), options: options)
-    return (explorer, explorer.explore())
+    let registry = try ModuleRegistry(modules: [module])
+    let explorer = Explorer(registry: registry, options: options)
+    let report = explorer.explore()
+    // Every file explore writes loads.
+    if report.failure != nil, let written = explorer.written(for: report) {
+      #expect(throws: Never.self) {
+        _ = try ScenarioLoader(registry: registry).load(bytes: Array(written.text.utf8), path: "<written>")
+      }
+      #expect(!written.text.contains("# This file does not load"), "\(written.text)")
+    }
+    return (explorer, report)
   }
 
   private func run(_ text: String, modules: [any FeatureModule]) throws -> [ScenarioResult] {

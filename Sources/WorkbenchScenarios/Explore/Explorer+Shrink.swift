@@ -120,6 +120,16 @@ extension Explorer {
       )
     }
     if failsUnderRunner(text) { return (text, true) }
+    // Every file explore writes loads; one that does not is explore's own bug, said at its top
+    // rather than passed off as a file the runner passes.
+    if let problem = loadProblem(text) {
+      return (
+        noted(
+          text,
+          "# This file does not load (\(TerminalText.visible(problem))): explore wrote it wrong; please report it."),
+        false
+      )
+    }
     return (
       noted(
         text,
@@ -134,6 +144,16 @@ extension Explorer {
     let heading = lines.firstIndex { !$0.hasPrefix("#") } ?? lines.endIndex
     lines.insert(Substring(note), at: heading)
     return lines.joined(separator: "\n")
+  }
+
+  /// Why a scenario file's text does not load, or `nil`.
+  func loadProblem(_ text: String) -> String? {
+    do {
+      _ = try ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>")
+      return nil
+    } catch {
+      return error.description
+    }
   }
 
   /// Whether the runner fails on a scenario file's text.

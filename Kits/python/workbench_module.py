@@ -739,9 +739,10 @@ def _request_problem(request):
         return request.problem
     if not isinstance(request, dict):
         return f"expected a JSON object, got {_json_type(request)}"
-    for name, types in _FIELD_TYPES.items():
-        if name in request and (not isinstance(request[name], types) or isinstance(request[name], bool)):
-            return f"`{name}` is {_json_type(request[name])}"
+    for name, value in request.items():  # the request's own fields: a handful, not the table
+        types = _FIELD_TYPES.get(name)
+        if types is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            return f"`{name}` is {_json_type(value)}"
     facts = request.get("facts")
     if isinstance(facts, dict):
         for name in ("replay", "windows", "shared"):

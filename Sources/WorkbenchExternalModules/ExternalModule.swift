@@ -8,6 +8,10 @@ public struct ExternalDocument: DocumentBody {
   public var value: FrameValue
   public init(value: FrameValue) { self.value = value }
   public init(from decoder: any Decoder) throws { value = try FrameValue(from: decoder) }
+  /// Any JSON is a document of a module's kind to the host (the module reads it): parsed once.
+  public static func decodeQuickly(_ json: [UInt8]) throws -> ExternalDocument? {
+    ExternalDocument(value: try FrameValue.parse(json: json))
+  }
   public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 

@@ -159,6 +159,9 @@ public final class Host {
   /// process's change: every window on it is told; its undo history ends. Adds it if missing.
   public func replaceDocument(named name: String, kind: String, json: String, revision: Int) throws(CommandError) {
     documents.adopt(try decodeDocument(kind: kind, json: Array(json.utf8)), named: name, kind: kind, revision: revision)
+    // The text it came as is its JSON at that revision: a module process comparing what it holds
+    // with what the host sends (`documentJSON`) compares text, and encodes nothing.
+    if let entry = documents[name], entry.kind == kind, entry.revision == revision { entry.encoded = (revision, json) }
   }
 
   /// A document's body as JSON.

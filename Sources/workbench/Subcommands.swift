@@ -149,7 +149,13 @@ enum Subcommands {
           return .usage
         }
         options.builtInsLeftOut = invocation.builtInsLeftOut
-        return invocation.withModules(options.paths) { ExploreCommand.run(options, modules: $0) }
+        return invocation.withModules(options.paths) { modules in
+          // `--module FILE` explores that module's screens unless --screens says otherwise.
+          if options.explorer.screens.isEmpty, !options.paths.isEmpty {
+            options.explorer.screens = modules.compactMap { $0 as? ExternalModule }.flatMap(\.known.screens)
+          }
+          return ExploreCommand.run(options, modules: modules)
+        }
       },
       Subcommand(
         "check", synopsis: "check PATH... [-m PATH]...",

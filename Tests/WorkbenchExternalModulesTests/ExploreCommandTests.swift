@@ -23,7 +23,19 @@ struct ExploreCommandTests {
     #expect(explored.status == 1, "\(explored.stdout)\(explored.stderr)")
     #expect(explored.stdout.contains("found that the host and its modules stay up does not hold"), "\(explored.stdout)")
     let written = try #require(readTextFile(out))
-    #expect(written.hasPrefix("# Found by `workbench explore --seed 3`"), "\(written)")
+    // The heading names the whole command, which run again (pasted) finds the same session.
+    let command = try #require(written.firstMatch(of: /^# Found by `(workbench [^`]*)`/).map { String($0.1) })
+    #expect(
+      command.hasPrefix("workbench explore --module \(fixture) --screens tally --steps 10 --seed 3 --runs "),
+      "\(written)")
+    #expect(written.contains(/\n# Shrunk from \d+ steps? in \d windows? to 1 in 1\.\n/), "\(written)")
+    let again = makeTemporaryFolder() + "/again.yaml"
+    let pasted = ChildProcess.runWorkbench(
+      Array(command.split(separator: " ").dropFirst().map(String.init)) + ["--out", again], environment: crashing)
+    #expect(pasted.status == 1, "\(pasted.stdout)")
+    #expect(pasted.stdout.contains("found that the host and its modules stay up does not hold"), "\(pasted.stdout)")
+    let heading = { (text: String?) in text?.split(separator: "\n").first.map(String.init) }
+    #expect(heading(readTextFile(again)) == heading(written), "\(readTextFile(again) ?? "")")
     #expect(written.contains(/\n  - w[1-4]: poke 1\n/), "\(written)")
     // The file fails under the runner as explore said.
     let run = ChildProcess.runWorkbench(["run", "-m", fixture, out], environment: crashing)
@@ -112,7 +124,7 @@ struct ExploreCommandTests {
       #expect(explored.status == 1, "\(out): \(explored.stdout)\(explored.stderr)")
       #expect(explored.stdout.contains("not written to \(out) (\(out) \(problem)"), "\(explored.stdout)")
       let elsewhere = try #require(explored.stdout.firstMatch(of: /wrote (\/\S+)/).map { String($0.1) })
-      #expect(readTextFile(elsewhere)?.hasPrefix("# Found by `workbench explore --seed 3`") == true, "\(elsewhere)")
+      #expect(readTextFile(elsewhere)?.hasPrefix("# Found by `workbench explore --module ") == true, "\(elsewhere)")
     }
     #expect(readTextFile(kept) == "mine\n")
     #expect(readTextFile(target) == "the link's\n")
@@ -207,6 +219,20 @@ struct ExploreCommandTests {
       explored.stdout.firstMatch(of: counts).map { String($0.1) }
         == alone.stdout.firstMatch(of: counts).map { String($0.1) },
       "\(explored.stdout)\n\(alone.stdout)")
+  }
+
+  /// `--module FILE` explores that module's screens, not the built-ins' as well.
+  @Test func aModuleGivenIsExploredOnItsOwnScreens() throws {
+    // A rule every catalog window breaks: found only where a catalog window opens.
+    let folder = makeTemporaryFolder()
+    writeTextFile("always:\n  catalog:\n    total: {$between: [0, 0]}\n", to: folder + "/always.yaml")
+    let arguments = ["explore", "-m", fixture, "--always", folder + "/always.yaml", "--runs", "30", "--steps", "5"]
+    let own = ChildProcess.runWorkbench(arguments + ["--out", folder + "/own.yaml"])
+    #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
+    #expect(own.stdout.hasSuffix("nothing found\n"), "\(own.stdout)")
+    // Asked for, the built-in screens are explored too.
+    let asked = ChildProcess.runWorkbench(arguments + ["--screens", "tally,catalog", "--out", folder + "/asked.yaml"])
+    #expect(asked.status == 1, "\(asked.stdout)\(asked.stderr)")
   }
 
   /// A matcher written wrong in an `--always` file is an error at its line and column before

@@ -129,6 +129,7 @@ public enum ExploreCommand {
         return .usage
       }
     }
+    if options.explorer.command == nil { options.explorer.command = commandLine(of: options) }
     let explorer = Explorer(registry: registry, options: options.explorer)
     if let part = options.part { return runPart(explorer, part: part.index, of: part.of) }
     guard !explorer.screens.isEmpty else {
@@ -195,8 +196,8 @@ public enum ExploreCommand {
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
-            + "  shrunk from \(original.steps.count) steps to \(shrunk.steps.count) in \(shrunk.windows.count) "
-            + "window\(shrunk.windows.count == 1 ? "" : "s"): "
+            + "  shrunk from \(Explorer.count(original.steps.count, "step")) to \(shrunk.steps.count) in "
+            + "\(Explorer.count(shrunk.windows.count, "window")): "
             + (outProblem.map { "not written to \(options.out) (\($0)): " } ?? "")
             + "wrote \(written ?? "nothing")"
             + (scenario?.failsUnderRun == true
@@ -218,6 +219,19 @@ public enum ExploreCommand {
       for note in report.notes { StandardStreams.out("  note: \(note)\n") }
     }
     return report.failure == nil ? .success : .failure
+  }
+
+  /// The command line that runs `options` again (`--seed` and `--runs` aside: the file's heading
+  /// adds the ones that reach its session), for the heading of the file written.
+  static func commandLine(of options: Options) -> String {
+    var words = ["workbench"]
+    for name in options.builtInsLeftOut { words += ["--without-builtin", name] }
+    words.append("explore")
+    for path in options.paths { words += ["--module", path] }
+    if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
+    for path in options.alwaysPaths { words += ["--always", path] }
+    words += ["--steps", String(options.explorer.steps)]
+    return words.map(CommandTokenizer.quoted).joined(separator: " ")
   }
 
   /// Writes the scenario to `path` as `FileSystem.writeOutput` does; when it cannot go there, to

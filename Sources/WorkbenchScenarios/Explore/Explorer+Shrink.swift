@@ -239,13 +239,23 @@ extension Explorer {
     // One comment line each, whatever the detail holds; module text with its control
     // characters shown, as a file with them in a comment does not load.
     let detail = TerminalText.visible(failure.detail.split(whereSeparator: \.isNewline).joined(separator: " "))
+    // The whole command, so that pasting it finds the same session: `--runs` reaches it.
+    let command =
+      TerminalText.visible(options.command ?? "workbench explore") + " --seed \(options.seed)"
+      + (options.command == nil && options.steps != Options().steps ? " --steps \(options.steps)" : "")
+      + (report.failingRun.map { " --runs \($0 + 1)" } ?? "")
     return """
-      # Found by `workbench explore --seed \(options.seed)` (\(seed)property: \(failure.property.rawValue)).
+      # Found by `\(command)` (\(seed)property: \(failure.property.rawValue)).
       # \(detail)
-      # Shrunk from \(original.steps.count) steps in \(original.windows.count) windows to \
+      # Shrunk from \(Self.count(original.steps.count, "step")) in \(Self.count(original.windows.count, "window")) to \
       \(session.steps.count) in \(session.windows.count).
 
       """ + body
+  }
+
+  /// `1 step`, `3 steps`.
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
   /// Every window's frame after the first `steps` steps, by window, in window order.

@@ -26,6 +26,10 @@ public struct Explorer {
     public var screens: [String] = []
     /// The modules' own rules: what every window on a screen shows after every step.
     public var invariants: [Invariant] = []
+    /// The command line that runs this exploration (`workbench --without-builtin ledger explore
+    /// --module ./notes.py --screens notes`), without `--seed` and `--runs`, which the file's
+    /// heading adds: pasted, it finds the same failure. `nil`: `workbench explore`.
+    public var command: String?
 
     public init() {}
   }
@@ -65,6 +69,8 @@ public struct Explorer {
     public var original: Session?
     public var shrunk: Session?
     public var failingSeed: UInt64?
+    /// The number of the failing session (0-based): `--runs` one more finds it again.
+    public var failingRun: Int?
     /// What `--time` cut short, in words (`nil`: nothing): the last session, or the shrinking.
     public var cutShort: String?
     /// What else the run has to say about itself (a worker process that died, and what became of
@@ -124,6 +130,7 @@ public struct Explorer {
     }
     if let (run, session, failure) = failing {
       report.failingSeed = seed(ofRun: run)
+      report.failingRun = run
       report = shrunk(report, session: session, failure: failure)
     }
     progress(report)
@@ -176,6 +183,7 @@ public struct Explorer {
     let seed = seed(ofRun: run)
     var random = SplitMix64(seed: seed)
     report.failingSeed = seed
+    report.failingRun = run
     guard let (session, outcome) = generateAndCheck(&random), let failure = outcome.failure else {
       report.failure = Failure(
         property: .replaysEqual, step: 0,

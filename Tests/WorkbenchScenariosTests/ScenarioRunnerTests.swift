@@ -121,7 +121,6 @@ import WorkbenchTestSupport
               query: {$matches: '^x'}
               matches: {$between: [3, 9]}
               rows: {$contains: [7]}
-              total: {$nearly: 2}
       """)
     #expect(results[0].passed, "\(String(describing: results[0].failure))")
     let details = try #require(results[1].failure).details
@@ -132,11 +131,53 @@ import WorkbenchTestSupport
         "left.matches", "    expected: a number from 3.0 to 9.0", "    actual:   2",
         "left.rows", "    expected: a list containing 7",
         #"    actual:   [{"id":1,"title":"Swift"},{"id":2,"title":"Algorithms"}]"#,
-        "left.total",
-        "    expected: '$nearly' is not a matcher with that value (matchers: {$any: true}, {$matches: PATTERN}, "
-          + "{$between: [LOW, HIGH]}, {$contains: [ITEMS]})",
-        "    actual:   2",
       ], "\(details)")
+  }
+
+  /// A boolean matches `$matches` as written (`false`, not the `no` a window shows), and
+  /// `$anyOf` takes values and matchers (null until something happens, then in a range).
+  @Test func booleansMatchAsWrittenAndAnyOfTakesValuesAndMatchers() throws {
+    let results = try runScenarios(
+      """
+      scenario: Pass
+      \(Self.twoBooks)
+      steps:
+        - expect:
+            left:
+              onlySelected: {$matches: '^false$'}
+              selected: {$anyOf: [null, {$between: [1, 2]}]}
+        - left: select 2
+        - expect:
+            left:
+              selected: {$anyOf: [null, {$between: [1, 2]}]}
+      ---
+      scenario: Fail
+      \(Self.twoBooks)
+      steps:
+        - expect:
+            left:
+              onlySelected: {$matches: '^no$'}
+        - left: select 2
+        - expect:
+            left:
+              selected: {$anyOf: [null, 7, {$between: [3, 4]}]}
+      """)
+    #expect(results[0].passed, "\(String(describing: results[0].failure))")
+    let first = try #require(results[1].failure).details
+    #expect(first == ["left.onlySelected", "    expected: a match for /^no$/", "    actual:   false"], "\(first)")
+  }
+
+  /// A matcher written wrong in a scenario's `expect:` is an error at its line and column when
+  /// the file loads, not a frame that "does not match".
+  @Test(arguments: [
+    ("{$nearly: 2}", "13:17: '$nearly' is not a matcher"),
+    ("{$anyOf: []}", "13:25: $anyOf takes a list"),
+    ("{$between: [2]}", "13:27: $between takes two numbers"),
+  ])
+  func aMatcherWrittenWrongIsALoadError(matcher: String, expected: String) throws {
+    let text = "scenario: Wrong\n\(Self.twoBooks)\nsteps:\n  - expect:\n      left:\n        total: \(matcher)\n"
+    let error = try #require(loadError(text), "loaded: \(text)")
+    #expect(error.contains(expected), "\(error)")
   }
 
   @Test func expectedFailuresMatchTextOrPatterns() throws {

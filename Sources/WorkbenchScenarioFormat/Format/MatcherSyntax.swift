@@ -6,8 +6,9 @@ import WorkbenchCore
 /// what the module showed.
 public enum MatcherSyntax {
   /// The matchers, as a message lists them.
-  public static let summary = "{$any: true}, {$matches: PATTERN}, {$between: [LOW, HIGH]}, {$contains: [ITEMS]}"
-  static let names = ["$any", "$matches", "$between", "$contains"]
+  public static let summary =
+    "{$any: true}, {$matches: PATTERN}, {$between: [LOW, HIGH]}, {$contains: [ITEMS]}, {$anyOf: [CHOICES]}"
+  static let names = ["$any", "$matches", "$between", "$contains", "$anyOf"]
 
   /// The first matcher in `node` (at any depth) that is written wrong, as an error at its place.
   public static func problem(in node: YAMLNode) -> ScenarioFileError? {
@@ -67,6 +68,16 @@ public enum MatcherSyntax {
       }
       for item in items {
         if let problem = problem(in: item) { return problem }
+      }
+      return nil
+    case "$anyOf":
+      guard let choices = value.items, !choices.isEmpty else {
+        return error(
+          "$anyOf takes a list of the values or matchers one of which the field meets, such as "
+            + "{$anyOf: [null, {$between: [0, 100]}]}")
+      }
+      for choice in choices {
+        if let problem = problem(in: choice) { return problem }
       }
       return nil
     default:

@@ -100,6 +100,8 @@ extension ScenarioLoader {
         if let screen = context.windows.findWindow(named: label)?.screen {
           try checkFields(of: expected, window: label, screen: screen)
         }
+        // A matcher written wrong is the file's error, here, not a frame that "does not match".
+        if let problem = MatcherSyntax.problem(in: expected) { throw problem }
         expectations.append((label, expected))
       }
       return [Step(action: .expect(expectations), location: main.keyLocation, failure: nil, origin: context.origin)]

@@ -142,15 +142,18 @@ public enum FrameMatcher {
 /// - `{$matches: PATTERN}`: the field's text (a string, or a number or bool as written) matches
 ///   the regular expression;
 /// - `{$between: [LOW, HIGH]}`: the field is a number from LOW to HIGH, both included;
-/// - `{$contains: [ITEMS]}`: the field is a list holding each item (as a subset, in any order).
+/// - `{$contains: [ITEMS]}`: the field is a list holding each item (as a subset, in any order);
+/// - `{$anyOf: [CHOICES]}`: the field matches one of the choices, each a value or a matcher
+///   (`[null, {$between: [0, 100]}]`: null until something happens, then in range).
 enum Matcher {
   case any
   case matches(String)
   case between(Double, Double)
   case contains([FrameValue])
+  case anyOf([FrameValue])
   case unknown(String)
 
-  static let names = ["$any", "$matches", "$between", "$contains"]
+  static let names = ["$any", "$matches", "$between", "$contains", "$anyOf"]
 
   init?(_ object: FrameObject) {
     guard object.members.count == 1, let member = object.members.first, member.key.hasPrefix("$") else { return nil }
@@ -164,10 +167,10 @@ enum Matcher {
       }
       self = .between(low, high)
     case ("$contains", .list(let items)): self = .contains(items)
+    case ("$anyOf", .list(let choices)) where !choices.isEmpty: self = .anyOf(choices)
     default:
       self = .unknown(
-        "'\(member.key)' is not a matcher with that value (matchers: {$any: true}, {$matches: PATTERN}, "
-          + "{$between: [LOW, HIGH]}, {$contains: [ITEMS]})")
+        "'\(member.key)' is not a matcher with that value (matchers: \(MatcherSyntax.summary))")
     }
   }
 
@@ -192,7 +195,8 @@ enum Matcher {
       let text: String?
       switch actual {
       case .string(let string)?: text = string
-      case .integer?, .number?, .bool?: text = actual?.inlineText
+      // A number or a boolean as written (`false`, not the `no` a window shows).
+      case .integer?, .number?, .bool?: text = actual?.jsonText
       default: text = nil
       }
       switch RegexLimits.compile(pattern) {
@@ -207,6 +211,13 @@ enum Matcher {
         return ("a number from \(FrameValue.number(low).jsonText) to \(FrameValue.number(high).jsonText)", shown)
       }
       return nil
+    case .anyOf(let choices):
+      for choice in choices {
+        var mismatches: [FrameMatcher.Mismatch] = []
+        FrameMatcher.compare(expected: choice, actual: actual, path: "", into: &mismatches)
+        if mismatches.isEmpty { return nil }
+      }
+      return ("one of \(FrameMatcher.brief(.list(choices)))", shown)
     case .contains(let items):
       guard case .list(let elements)? = actual else {
         return ("a list containing \(FrameMatcher.brief(.list(items)))", shown)

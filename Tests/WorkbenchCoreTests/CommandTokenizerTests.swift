@@ -73,6 +73,10 @@ import WorkbenchCore
 
   @Test func suggestsNothingForUnrelatedWords() {
     #expect(Suggestions.closest(to: "xyzzy", in: ["select", "query"]) == nil)
+    // A one-character name suggests nothing every character of which differs.
+    #expect(Suggestions.closest(to: "a", in: ["1", "2"]) == nil)
+    #expect(Suggestions.closest(to: "lft", in: ["left", "right"]) == "left")
+    #expect(Suggestions.closest(to: "w", in: ["w1", "w2"]) == "w1")
   }
 
   /// The one reading of a command's `@WINDOW` prefix: unquoted and first only.

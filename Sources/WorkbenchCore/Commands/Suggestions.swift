@@ -3,8 +3,9 @@ public enum Suggestions {
   /// The candidate closest to `word`, if one is close enough to be a likely typo.
   ///
   /// Closeness is the edit distance (insertions, deletions, substitutions and swaps of
-  /// neighbouring characters), allowed to grow with the word's length; a candidate that starts
-  /// with the word also counts. Ties go to the candidate listed first.
+  /// neighbouring characters), allowed to grow with the word's length, and less than the whole
+  /// of either (so a one-character name never suggests another); a candidate that starts with
+  /// the word also counts. Ties go to the candidate listed first.
   public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
     let lowered = word.lowercased()
     var best: (name: String, distance: Int)? = nil
@@ -16,7 +17,8 @@ public enum Suggestions {
     }
     guard let best else { return nil }
     let allowed = max(1, min(3, word.count / 3))
-    if best.distance <= allowed { return best.name }
+    // A candidate every character of which would change is no likely typo (`a` is not `1`).
+    if best.distance <= allowed, best.distance < max(lowered.count, best.name.count) { return best.name }
     let prefixMatches = candidates.filter { $0.lowercased().hasPrefix(lowered) }.sorted()
     return lowered.count >= 2 ? prefixMatches.first : nil
   }

@@ -165,9 +165,12 @@ public final class SessionClock {
         // The advice is more than was waited, and enough for the next timer at least.
         let seconds = max(limit * 2, passed + next).components.seconds
         let advice = SessionClock.describe(.seconds(OutsideNumbers.saturatingSuccessor(of: Int(seconds))))
-        var error = CommandError(
-          "still pending after \(SessionClock.describe(limit)): \(pendingSummary) "
-            + "(give a longer time: `settle \(advice)`)")
+        // What it did, in words: it stops at once when the next timer is past the limit.
+        let did =
+          passed == .zero
+          ? "nothing was due within \(SessionClock.describe(limit))"
+          : "settled \(SessionClock.describe(passed)), and nothing more was due within \(SessionClock.describe(limit))"
+        var error = CommandError("\(did): \(pendingSummary) (give a longer time: `settle \(advice)`)")
         // The time that passed, and what its timers did, stays.
         error.isPartial = passed > .zero
         throw error

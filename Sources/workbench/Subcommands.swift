@@ -140,7 +140,8 @@ enum Subcommands {
       Subcommand(
         "explore",
         synopsis:
-          "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--always FILE] [--jobs N] [--out FILE]",
+          "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--screens NAMES] [--always FILE] "
+          + "[--jobs N] [--out FILE] [--force] [--json]",
         summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
         details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
       ) { invocation in

@@ -59,6 +59,34 @@ import WorkbenchTestSupport
     return result
   }
 
+  /// docs/shell.md's table of subcommands says what `--help` says: every option a row shows
+  /// for a subcommand is one it has, and a value written as choices (`swift|python|javascript`)
+  /// is the same list. (The row for `new-module` said `swift|python` a release after the
+  /// JavaScript kit came.)
+  @Test func theShellPagesSubcommandTableSaysWhatHelpSays() throws {
+    let page = try #require(readTextFile(repositoryRoot() + "/docs/shell.md"))
+    let documented = Self.documented()
+    var checked = 0
+    for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+      let cell = String(line.dropFirst(3).prefix { $0 != "`" }).replacing("\\|", with: "|")
+      guard let name = cell.split(separator: " ").first.map(String.init),
+        let subcommand = documented.first(where: { $0.name == name })
+      else { continue }
+      let words = cell.split(separator: " ").map { String($0).trimmingCharacters(in: "[]") }
+      for (index, word) in words.enumerated() where word.hasPrefix("--") {
+        checked += 1
+        let option = subcommand.options.first { $0.name == word }
+        #expect(option != nil, "docs/shell.md shows \(word) for \(name), which it does not have")
+        let value = index + 1 < words.count ? words[index + 1] : ""
+        if value.contains("|") {
+          let help = ChildProcess.runWorkbench([name, "--help"]).stdout
+          #expect(help.contains("  \(word) \(value) "), "docs/shell.md: \(name) \(word) \(value); --help:\n\(help)")
+        }
+      }
+    }
+    #expect(checked >= 10, "the table was not read: \(checked) options")
+  }
+
   @Test func everyDocumentedOptionOfEverySubcommandIsAccepted() throws {
     let folder = makeTemporaryFolder()
     writeTextFile(

@@ -40,6 +40,29 @@ struct PythonKitTests {
     #expect(copies == [])
   }
 
+  /// The kit's README says `pip install --no-index` fails for want of the build backend, and
+  /// gives a way that works offline: both hold, run as the README writes them.
+  @Test func theKitInstallsOfflineAsItsReadmeSays() throws {
+    let readme = try #require(readTextFile(repositoryRoot() + "/Kits/python/README.md"))
+    let offline = try #require(
+      readme.split(separator: "```sh\n").dropFirst(2).first?.split(separator: "```").first.map(String.init))
+    #expect(offline.contains("workbench-module.pth"), "\(offline)")
+    let folder = makeTemporaryFolder()
+    // The block as written, from a folder that is not the clone (`$PWD/Kits/python` named
+    // where the clone is).
+    let script =
+      "set -e\ncd \(folder)\n"
+      + offline.replacing("$PWD/Kits/python", with: repositoryRoot() + "/Kits/python")
+    let done = ChildProcess.run("/bin/sh", ["-c", script], input: [], environment: ChildProcess.environment([:]))
+    #expect(done.status == 0, "\(script)\n\(done.stdout)\(done.stderr)")
+    let noIndex = ChildProcess.run(
+      folder + "/.venv/bin/pip",
+      ["install", "--no-index", "--disable-pip-version-check", repositoryRoot() + "/Kits/python"],
+      input: [], environment: ChildProcess.environment([:]))
+    #expect(noIndex.status != 0)
+    #expect((noIndex.stdout + noIndex.stderr).contains("flit_core"), "\(noIndex.stdout)\(noIndex.stderr)")
+  }
+
   @Test func aTimerOfAModuleOnTheKitRunsOnTheSessionsClock() {
     let run = ChildProcess.runWorkbench(["run", "-m", kettle + "/kettle.py", kettle + "/Scenarios/boil.yaml"])
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

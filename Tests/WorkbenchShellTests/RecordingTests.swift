@@ -360,6 +360,23 @@ import WorkbenchTestSupport
     #expect(Self.replayProblems(file, times: 2) == nil)
   }
 
+  /// Lines that only look (`show a b`, `frame`, `windows`, `help`, a `show` that fails) are no
+  /// steps of the recording: what they showed is in its expectations.
+  @Test func linesThatOnlyLookAreLeftOut() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/look.yaml"
+    let shell = ChildProcess.runWorkbench([
+      "-q", "-w", ":memory:", "-c",
+      "record start \(file); open catalog library a; open catalog library b; show a b; @a select 2; frame a; windows; "
+        + "help; clock; show nope; record stop",
+    ])
+    let recorded = try #require(readTextFile(file), "\(shell.stderr)")
+    let steps = recorded.split(separator: "\n").filter { $0.hasPrefix("  - ") && !$0.hasPrefix("  - expect") }
+    #expect(
+      steps == ["  - do: open catalog library a", "  - do: open catalog library b", "  - a: select 2"], "\(recorded)")
+    #expect(Self.replayProblems(file, times: 1) == nil)
+  }
+
   /// A script cannot be asked about unsaved work, so `close` with a draft fails there: the
   /// recording keeps that step with the refusal as its `fails:` (the session marks the step the
   /// host reported once the front end refuses), and the replay fails the same way.

@@ -106,7 +106,7 @@ final class SessionRecorder {
   }
 
   /// A command the host ran (or that failed once resolved): it becomes a step, in the window
-  /// it ran in, with `fails:` when it failed. What belongs to the front end (`source`,
+  /// it ran in, with `fails:` when it failed. A command that only looks is left out. What belongs to the front end (`source`,
   /// `history`, `set`: a replay runs what they led to), recording itself and leaving are
   /// left out, as is `clock advance` failing on real time (the recording moves the replay's
   /// clock itself).
@@ -117,6 +117,9 @@ final class SessionRecorder {
     default: break
     }
     if name == "clock", command.failure != nil { return }
+    // A line that only looks (`show a b`, `frame`, `windows`) changes nothing a replay needs:
+    // what it showed is in the expectations the recording writes.
+    if command.onlyLooks { return }
     writeTimePassed()
     let window = command.isHostCommand ? nil : command.window?.label
     steps.append(RecordedStep(window: window, words: command.words, failure: command.failure?.message))

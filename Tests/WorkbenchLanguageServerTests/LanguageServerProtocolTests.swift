@@ -101,10 +101,14 @@ struct LanguageServerProtocolTests {
     #expect(offered.contains("select") && offered.contains("open") && offered.contains("sort"), "\(offered)")
     #expect(!offered.contains { $0.contains(".") }, "\(offered)")
     #expect(!offered.contains("search") && !offered.contains("append"), "\(offered)")
-    // Each one offered is one `check` takes in that window.
+    // Each one offered is one `check` takes in that window: never the shell's own (`quit`,
+    // `record`, `travel`...), which it refuses in a scenario (they were offered after `- do: `).
+    let shellOnly = ["quit", "exit", "record", "source", "history", "set", "watch", "travel"]
+    let anywhere = complete(server, sent, line: 7, character: 10)
+    #expect(anywhere.contains("open") && anywhere.contains("settle"), "\(anywhere)")
+    #expect(Set(anywhere).isDisjoint(with: shellOnly) && Set(offered).isDisjoint(with: shellOnly), "\(anywhere)")
     let loader = try ScenarioLoader(modules: builtInModules)
-    for name in offered where !["quit", "exit", "record", "source", "history", "set", "watch", "travel"].contains(name)
-    {
+    for name in offered + anywhere {
       let text = "scenario: One\nwindows:\n  left: catalog library\nsteps:\n  - left: \(name)\n"
       do {
         _ = try loader.load(bytes: Array(text.utf8), path: "one.yaml")

@@ -68,6 +68,8 @@ extension ModuleCheck {
     /// Timers fired so far (§14), and what went wrong firing them.
     var fired = 0
     var timerProblems: [String] = []
+    /// The names the built-in modules take (see `TakenNames`).
+    var taken = TakenNames()
     private(set) var checks: [Check] = []
 
     init(peer: Peer, executable: String) {
@@ -134,12 +136,32 @@ extension ModuleCheck {
     run.peer.declaresLiveSources = hello.liveSources == true
     let kinds = Set(hello.documentKinds)
     let undeclared = hello.screens.filter { !kinds.contains($0.documentKind) }
+    // Its kinds and samples must be names the built-ins do not take: the host does not load a
+    // module whose sample or kind has one.
+    var clashes: [String] = []
+    for kind in hello.documentKinds {
+      if let owner = run.taken.kinds.first(where: { $0.kind == kind }) {
+        clashes.append(
+          "its document kind '\(kind)' is the \(owner.module) module's: rename it (or load it with "
+            + "--without-builtin \(owner.module))")
+      }
+    }
+    for sample in hello.samples {
+      if let other = run.taken.samples.first(where: { $0.name == sample.name }) {
+        let owner = run.taken.kinds.first { $0.kind == other.kind }?.module ?? "a built-in"
+        clashes.append(
+          "its sample '\(sample.name)' has the name of the \(owner) module's sample (a \(other.kind) document): "
+            + "rename its sample (or load it with --without-builtin \(owner))")
+      }
+    }
     run.record(
-      "screens-declare-kinds", "§3", undeclared.isEmpty,
-      undeclared.isEmpty
-        ? "\(hello.screens.count) screen(s) on the \(kinds.count) document kind(s) it declares"
-        : "expected every screen's documentKind among documentKinds; not: "
-          + undeclared.map { $0.name }.joined(separator: ", "))
+      "screens-declare-kinds", "§3", undeclared.isEmpty && clashes.isEmpty,
+      undeclared.isEmpty && clashes.isEmpty
+        ? "\(hello.screens.count) screen(s) on the \(kinds.count) document kind(s) it declares, named apart from the "
+          + "built-ins'"
+        : "expected every screen's documentKind among documentKinds, and names the built-ins do not take; "
+          + (undeclared.isEmpty ? "" : "not declared: " + undeclared.map { $0.name }.joined(separator: ", ") + "; ")
+          + clashes.joined(separator: "; "))
     return true
   }
 

@@ -33,7 +33,18 @@ public enum ModuleCheck {
     """
 
   /// Runs `module-check EXE [--baseline FILE]`; returns the exit status.
-  public static func run(_ arguments: [String]) -> ExitCode {
+  /// The names the modules a module meets beside it take (the built-ins', unless left out): a
+  /// module's document kind or sample of one of these names cannot be loaded with them.
+  public struct TakenNames: Sendable {
+    public var kinds: [(kind: String, module: String)] = []
+    public var samples: [(name: String, kind: String)] = []
+    public init(kinds: [(kind: String, module: String)] = [], samples: [(name: String, kind: String)] = []) {
+      self.kinds = kinds
+      self.samples = samples
+    }
+  }
+
+  public static func run(_ arguments: [String], taken: TakenNames = TakenNames()) -> ExitCode {
     let usage = "usage: workbench module-check EXECUTABLE [--baseline FILE]\n"
     var baselinePath: String?
     let operands: [String]
@@ -66,7 +77,7 @@ public enum ModuleCheck {
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { String($0).trimmingSpaces }
           .filter { !$0.isEmpty && !$0.hasPrefix("#") })
     }
-    let checks = runChecks(executable)
+    let checks = runChecks(executable, taken: taken)
     var failed = 0
     var lines = ["module-check \(executable)"]
     let width = (checks.map(\.id.count).max() ?? 0) + 2
@@ -96,12 +107,13 @@ public enum ModuleCheck {
     return failed == 0 ? .success : .failure
   }
 
-  static func runChecks(_ executable: String) -> [Check] {
+  static func runChecks(_ executable: String, taken: TakenNames = TakenNames()) -> [Check] {
     guard let peer = Peer(executable: executable) else {
       return [Check(id: "start", section: "§2", passed: false, detail: "the executable could not be started")]
     }
     defer { peer.stop() }
     let run = CheckRun(peer: peer, executable: executable)
+    run.taken = taken
     for stage in stages where !stage.protocolTwoOnly || run.speaksTwo {
       guard stage.run(run) else { break }
     }

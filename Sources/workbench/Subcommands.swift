@@ -191,7 +191,13 @@ enum Subcommands {
         "module-check", synopsis: "module-check EXECUTABLE [--baseline FILE]",
         summary: "drive a module executable through the protocol and report each check (docs/protocol.md)",
         details: ModuleCheck.details, options: Interface.options(ModuleCheck.options)
-      ) { ModuleCheck.run($0.words) },
+      ) { invocation in
+        // The names the built-ins take (those not left out), which the module's must not.
+        let registry = try? ModuleRegistry(modules: invocation.builtIns)
+        let taken = ModuleCheck.TakenNames(
+          kinds: registry?.documentKindOwners ?? [], samples: registry?.sampleDocuments ?? [])
+        return ModuleCheck.run(invocation.words, taken: taken)
+      },
       Subcommand(
         "new-module", synopsis: "new-module NAME [--path DIR] [--language swift|python|javascript]",
         summary: "write a package with a new module, a test and a scenario",

@@ -138,7 +138,10 @@ import Testing
     #expect(host.focusedWindow?.label == "a")
     _ = try run("close a")
     #expect(host.focusedWindow?.label == "b")
-    #expect(error("focus a")?.message == "no window 'a'. Did you mean 'b'?")
+    // 'b' is no likely typo for 'a': nothing is suggested (a name one keystroke away is).
+    #expect(error("focus a")?.message == "no window 'a'")
+    _ = try run("open counter tally left")
+    #expect(error("focus lft")?.message == "no window 'lft'. Did you mean 'left'?")
   }
 
   @Test func windowNamesMustBeUniqueAndWellFormed() throws {

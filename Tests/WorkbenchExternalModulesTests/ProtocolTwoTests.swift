@@ -122,6 +122,34 @@ struct ProtocolTwoTests {
     #expect(own.stdout.contains("[2 j] kettle kettle · revision 2"), "\(own.stdout)")
   }
 
+  /// A module whose sample has the name of a built-in's (`notes`, the editor's) is not loaded
+  /// beside it, and both the host and module-check say which module has the name and what to
+  /// rename (before, the sample was dropped in silence, and opening a window on it said "kettle
+  /// shows kettle documents, and 'notes' is a text document").
+  @Test func aSampleNamedAsABuiltInsIsSaidByTheHostAndModuleCheck() {
+    let said =
+      "the kettle module's sample document 'notes' (a kettle document) has the name of the editor module's sample "
+      + "(a text document): a document's name is the workspace's, so rename the kettle module's sample"
+    let host = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle, "-c", "documents"], environment: ["KETTLE_MODE": "sample-notes"])
+    #expect(host.status != 0)
+    #expect(host.stderr.contains(said), "\(host.stderr)")
+    let check = ChildProcess.runWorkbench(["module-check", kettle], environment: ["KETTLE_MODE": "sample-notes"])
+    #expect(check.status == 1)
+    #expect(
+      check.stdout.contains(
+        "its sample 'notes' has the name of the editor module's sample (a text document): rename its sample "
+          + "(or load it with --without-builtin editor)"), "\(check.stdout)")
+    // With the editor left out, the name is the kettle's.
+    let alone = ChildProcess.runWorkbench(
+      ["--without-builtin", "editor", "-w", ":memory:", "-m", kettle, "-c", "open kettle notes k"],
+      environment: ["KETTLE_MODE": "sample-notes"])
+    #expect(alone.status == 0, "\(alone.stderr)")
+    let checked = ChildProcess.runWorkbench(
+      ["--without-builtin", "editor", "module-check", kettle], environment: ["KETTLE_MODE": "sample-notes"])
+    #expect(checked.status == 0, "\(checked.stdout)")
+  }
+
   /// The states a recording starts from (§12 `capture`): a module that answers with a state of
   /// a window, or one whose source does not end in `.state`, fails module-check; one that does
   /// not know `capture` has no states and passes.

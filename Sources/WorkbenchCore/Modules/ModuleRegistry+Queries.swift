@@ -68,6 +68,15 @@ extension ModuleRegistry {
     }
   }
 
+  /// Each document kind, with the module that registers it (without registering any).
+  public var documentKindOwners: [(kind: String, module: String)] {
+    var owners = registrations.documentKinds.values.map { (kind: $0.name, module: $0.module) }
+    for entry in registrations.waiting {
+      owners += entry.index.documentKinds.map { (kind: $0.name, module: entry.module.manifest.name) }
+    }
+    return owners.sorted { $0.kind < $1.kind }
+  }
+
   /// The sample documents a new session starts with: each one's name and kind.
   public var sampleDocuments: [(name: String, kind: String)] {
     documentKinds.values.flatMap { kind in kind.samples.map { (name: $0.name, kind: kind.name) } }

@@ -41,6 +41,20 @@ public struct ModuleRegistry {
     // Lists, not dictionaries: a handful of names each, and no hashing at start.
     var shown: [(screen: String, kind: String)] = []
     var kinds: [String] = []
+    // Every sample document's name, with its kind and module: a document name is the
+    // workspace's, so two modules' samples of one name cannot both be there.
+    var samples: [(name: String, kind: String, module: String)] = []
+    func add(samples names: [String], kind: String, module: String) throws(RegistrationError) {
+      for name in names {
+        if let other = samples.first(where: { $0.name == name }) {
+          throw RegistrationError(
+            message: "the \(module) module's sample document '\(name)' (a \(kind) document) has the name of the "
+              + "\(other.module) module's sample (a \(other.kind) document): a document's name is the workspace's, "
+              + "so rename the \(module) module's sample")
+        }
+        samples.append((name, kind, module))
+      }
+    }
     for module in modules {
       let manifest = module.manifest
       guard !manifest.name.isEmpty, !manifest.name.contains(".") else {
@@ -65,6 +79,8 @@ public struct ModuleRegistry {
             throw RegistrationError(message: "document kind '\(kind)' is registered twice")
           }
           kinds.append(kind)
+          try add(
+            samples: registrations.documentKinds[kind]?.samples.map(\.name) ?? [], kind: kind, module: manifest.name)
         }
         continue
       }
@@ -80,6 +96,7 @@ public struct ModuleRegistry {
           throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
         }
         kinds.append(kind.name)
+        try add(samples: kind.samples, kind: kind.name, module: manifest.name)
       }
       for name in index.commands where HostCommands.names.contains(name) {
         throw RegistrationError(message: "\(manifest.name).\(name) clashes with the host command '\(name)'")
@@ -99,8 +116,10 @@ public struct ModuleRegistry {
     let registrar = Registrar(manifest: manifest)
     module.register(into: registrar)
     for kind in registrar.documentKinds {
-      guard registered.documentKinds[kind.name] == nil else {
-        throw RegistrationError(message: "document kind '\(kind.name)' is registered twice")
+      if let other = registered.documentKinds[kind.name] {
+        throw RegistrationError(
+          message: "document kind '\(kind.name)' is registered twice: the \(manifest.name) module's is the "
+            + "\(other.module) module's kind already, so rename the \(manifest.name) module's")
       }
     }
     for screen in registrar.screenKinds {

@@ -17,7 +17,8 @@
 # Writes that are not its own, for the host's tests of who may write what: foreign-commit's timer
 # commits the catalog's `library`, unheld-commit's a kettle (`spare`) no window shows and no
 # request handed it, foreign-window's `boil` opens a catalog window on `library`; far-timer sets
-# its timer at the last millisecond a 64-bit number holds.
+# its timer at the last millisecond a 64-bit number holds; sample-notes names its sample `notes`, as
+# the editor names its own.
 use strict;
 use warnings;
 use JSON::PP;
@@ -94,7 +95,7 @@ send_message({
     : []),
   ($mode eq 'undeclared-live' ? () : (liveSources => JSON::PP::true)),
   documentKinds => ['kettle'],
-  samples => [{name => 'kettle', kind => 'kettle', body => '{"litres":1}'},
+  samples => [{name => ($mode eq 'sample-notes' ? 'notes' : 'kettle'), kind => 'kettle', body => '{"litres":1}'},
     ($mode eq 'unheld-commit' ? ({name => 'spare', kind => 'kettle', body => '{"litres":2}'}) : ())],
   screens => [{name => 'kettle', documentKind => 'kettle', fields => ['state', 'boils']}],
   commands => [

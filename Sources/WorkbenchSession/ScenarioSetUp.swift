@@ -24,6 +24,8 @@ extension WorkbenchSession {
     // recording started from a settled session.
     session.facts.isSettingUp = true
     defer { session.facts.isSettingUp = false }
+    // A recording begun mid-session starts at the session's time then (nothing waits yet).
+    if let start = scenario.startsAt, start > .zero { try host.clock.advance(by: start) }
     // Documents as a workspace held them (a time-travel replay of a shell session), each decoded
     // when first needed, then the scenario's own.
     for document in stored { host.adopt(document) }

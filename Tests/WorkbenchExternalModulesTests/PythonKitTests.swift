@@ -40,6 +40,42 @@ struct PythonKitTests {
     #expect(copies == [])
   }
 
+  /// A recording begun mid-session keeps the session's time then (`startsAt:`), so its replay
+  /// tells the module the same `now`: a module that shows the session's time passes its own
+  /// recording (it replayed from 0 before: `expected "seen at 1764ms" / actual "seen at 300ms"`).
+  @Test func aRecordingBegunMidSessionReplaysAtTheSessionsTime() throws {
+    let folder = moduleFolder(
+      "stamp",
+      """
+      #!/usr/bin/env python3
+      import sys
+      import workbench_module as wb
+      module = wb.Module("stamp", "1.0", "shows when it was looked at, on the session's clock")
+      module.document_kind("stamp", samples={"stamp": {}})
+      @module.screen("stamp", kind="stamp", fields=["seen"])
+      class Stamp(wb.Screen):
+          def frame(self):
+              return {"seen": self.window.state.get("seen")}
+      @module.command("look", screens=["stamp"])
+      def look(window):
+          window.state["seen"] = f"seen at {window.session.clock.now}ms"
+      sys.exit(module.run())
+      """)
+    let recording = folder + "/mid.yaml"
+    let environment: [String: String?] = ["PYTHONPATH": folder]
+    // A pause of 1.5 s after opening: the recording starts 1.5 s into the session.
+    let shell = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", folder + "/stamp.py"],
+      pieces: ["open stamp stamp s\n", "record start \(recording)\nlook\nrecord stop\n"], pause: 1500,
+      environment: environment)
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let text = try #require(readTextFile(recording), "\(shell.stdout)\(shell.stderr)")
+    #expect(text.contains(/startsAt: 1\.?\d*s|startsAt: 1\d{3}ms/), "\(text)")
+    #expect(text.contains(/s: \{seen: seen at 1\d{3}ms\}/), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run", "-m", folder + "/stamp.py", recording], environment: environment)
+    #expect(replayed.status == 0, "\(text)\n\(replayed.stdout)")
+  }
+
   /// The kit's README says `pip install --no-index` fails for want of the build backend, and
   /// gives a way that works offline: both hold, run as the README writes them.
   @Test func theKitInstallsOfflineAsItsReadmeSays() throws {

@@ -271,7 +271,7 @@ public final class SessionClock {
   }
 
   /// A duration as text: `1.5s`, `300ms`.
-  public static func describe(_ duration: Duration) -> String {
+  public nonisolated static func describe(_ duration: Duration) -> String {
     let milliseconds = duration.wholeMilliseconds
     if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
     return "\(milliseconds)ms"

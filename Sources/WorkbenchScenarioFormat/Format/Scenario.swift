@@ -22,6 +22,9 @@ public struct Scenario: Sendable {
   public var exampleIndex: Int?
   /// The number the first window a step opens gets (`nextWindow:`), when set.
   public var nextWindowNumber: Int? = nil
+  /// The session's time when the scenario starts (`startsAt: 1500ms`): a recording begun
+  /// mid-session keeps it, so its replay tells every module the same `now`. Zero when not set.
+  public var startsAt: Duration? = nil
   /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
   /// `nil` for a scenario that is not a recording.
   public var facts: [SessionFacts.Key: [FrameValue]]? = nil

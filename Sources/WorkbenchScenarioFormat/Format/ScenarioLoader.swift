@@ -44,7 +44,7 @@ public final class ScenarioLoader {
 
   public static let scenarioKeys = [
     "scenario", "description", "tags", "exhaustive", "rows", "documents", "windows", "steps", "examples",
-    "nextWindow", "facts",
+    "nextWindow", "startsAt", "facts",
   ]
   public static let flowKeys = ["flow", "description", "params", "steps"]
 
@@ -278,6 +278,16 @@ public final class ScenarioLoader {
       nextWindowNumber = number
       context.windows.numberNext(number)
     }
+    var startsAt: Duration?
+    if let node = document["startsAt"] {
+      guard let text = node.scalarText, let time = SessionClock.parseDuration(text), time < .seconds(86_400 * 365)
+      else {
+        throw ScenarioFileError(
+          "startsAt is the session's time when the scenario starts, such as 1500ms or 2s (less than a year)",
+          at: node.location)
+      }
+      startsAt = time
+    }
     let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
     // After the steps: a recording's live changes name windows the steps open.
@@ -294,6 +304,7 @@ public final class ScenarioLoader {
       documents: documents,
       windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
     scenario.declaredWindows = declaredWindows
+    scenario.startsAt = startsAt
     return scenario
   }
 

@@ -31,6 +31,7 @@ public struct ScenarioWriter {
     if scenario.isExhaustive { lines.append("exhaustive: true") }
     if scenario.viewportRows != ScreenEnvironment.defaultViewportRows { lines.append("rows: \(scenario.viewportRows)") }
     if let next = scenario.nextWindowNumber { lines.append("nextWindow: \(next)") }
+    if let start = scenario.startsAt, start > .zero { lines.append("startsAt: \(SessionClock.describe(start))") }
     lines += try documentLines(scenario.documents, data: data)
     lines += windowLines(scenario.windows)
     lines += try factLines(scenario.facts ?? [:], data: data)

@@ -81,9 +81,12 @@ final class SessionRecorder {
       throw CommandError("recording starts from a settled session, and \(error.message)")
     }
     samples = host.registry.sampleRecords
-    beginning = Self.scenario(
+    var start = Self.scenario(
       startingAt: try host.sessionRecord(), samples: samples, name: DataFolder.title(for: path),
       at: SourceLocation(file: path, line: 1, column: 1))
+    // The session's time now is the replay's at its start: a module told `now` is told the same.
+    start.startsAt = .milliseconds(host.clock.now.wholeMilliseconds)
+    beginning = start
     startFrames = host.framesByLabel
     session.facts.startRecording()
     // Real time that passes between lines moves a replay's clock; a virtual clock moves only

@@ -1,6 +1,7 @@
 import Synchronization
 import WorkbenchCore
 import WorkbenchModuleProtocol
+import WorkbenchSystem
 
 /// A document of a kind an external module owns: kept as JSON by the host (stored, versioned,
 /// compare-and-swap saved like any other), understood by the module.
@@ -71,8 +72,10 @@ public struct ExternalModule: FeatureModule {
   /// The module as a workspace remembers it: its name, executable, document kinds and screens.
   @MainActor public var known: KnownModule {
     let hello = process.hello
+    // Kept absolute: a note that says how to load it must work from wherever the user is then.
     return KnownModule(
-      name: hello.manifest.name, path: process.path, documentKinds: hello.documentKinds,
+      name: hello.manifest.name, path: FileSystem.absolute(process.path),
+      documentKinds: hello.documentKinds,
       screens: hello.screens.map(\.name))
   }
 

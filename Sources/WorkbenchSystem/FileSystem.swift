@@ -175,9 +175,10 @@ public enum FileSystem {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// `path` made absolute against the current directory.
+  /// `path` made absolute against the current directory, without `.` components (`./x`).
   public static func absolute(_ path: String) -> String {
-    path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+    let whole = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+    return "/" + whole.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
   }
 
   public static func isDirectory(_ path: String) -> Bool {

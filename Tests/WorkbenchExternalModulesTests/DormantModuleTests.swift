@@ -1,6 +1,10 @@
 import Testing
 import WorkbenchTestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A module tried once and not loaded since: its documents stay in the workspace, listed as
 /// dormant with the module's name, removable; the shell notes them once (not an error at every
 /// start); and a scenario or a command naming its screen says which module it is and how to
@@ -40,5 +44,31 @@ import WorkbenchTestSupport
     #expect(removed.status == 0, "\(removed.stderr)")
     #expect(!removed.stdout.contains("pokes"), "\(removed.stdout)")
     #expect(!workbench(["-q", "-c", "documents"]).stdout.contains("pokes"))
+  }
+
+  /// A module first loaded by a relative path (`-m ./tally`) is named in the note by its whole
+  /// path, which works from wherever the user is then (it said `-m ./tally` everywhere before,
+  /// relative to a folder the user may no longer be in).
+  @Test func theNoteNamesAPathThatWorksFromWhereTheUserIs() throws {
+    let fixture = String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+    let home = makeTemporaryFolder()
+    let project = home + "/project"
+    let elsewhere = home + "/elsewhere"
+    for folder in [project, elsewhere] {
+      _ = ChildProcess.run("/bin/mkdir", ["-p", folder], input: [], environment: [])
+    }
+    #expect(symlink(fixture, project + "/tally") == 0)
+    func workbench(in folder: String, _ words: String) -> ProcessResult {
+      ChildProcess.run(
+        "/bin/sh", ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' \(words)"], input: [],
+        environment: ChildProcess.environment(["XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state"]))
+    }
+    let tried = workbench(in: project, "-m ./tally -c 'open tally pokes p'")
+    #expect(tried.status == 0, "\(tried.stderr)")
+    let away = workbench(in: elsewhere, "-q -c 'open tally pokes'")
+    #expect(away.stderr.contains("load it with `-m \(project)/tally`"), "\(away.stderr)")
+    // As said, it loads from there.
+    let loaded = workbench(in: elsewhere, "-q -m '\(project)/tally' -c 'open tally pokes'")
+    #expect(loaded.status == 0, "\(loaded.stderr)")
   }
 }

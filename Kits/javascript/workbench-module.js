@@ -737,7 +737,25 @@ class Module {
     }
     if (type === 'refresh') return this._result(window);
     const before = stableJSON(window.document);
-    const output = this._run(window, session, request);
+    // A refused command changes nothing: what it changed of the window's view state and
+    // document, the session's timers and its windows is put back (what the module's own
+    // services did is theirs to manage).
+    const kept = {
+      state: JSON.stringify(window.state), timers: new Map(session.clock._timers), windows: new Map(session.windows),
+      opened: [...session._opened], closed: [...session._closed],
+    };
+    let output;
+    try {
+      output = this._run(window, session, request);
+    } catch (error) {
+      window.document = JSON.parse(before);
+      window.state = JSON.parse(kept.state);
+      session.clock._timers = kept.timers;
+      session.windows = kept.windows;
+      session._opened = kept.opened;
+      session._closed = kept.closed;
+      throw error;
+    }
     const after = stableJSON(window.document);
     const reply = this._result(window, output, after !== before ? after : null);
     this._addWindowsOpenedAndClosed(reply, session);

@@ -671,7 +671,19 @@ class Module:
         if kind == "refresh":
             return self._result(window)
         before = json.dumps(window.document, sort_keys=True)
-        output = self._run(window, session, request)
+        # A refused command changes nothing: what it changed of the window's view state and
+        # document, the session's timers and its windows is put back (what the module's own
+        # services did is theirs to manage).
+        kept = (json.dumps(window.state), dict(session.clock._timers), dict(session.windows),
+                list(session._opened), list(session._closed))
+        try:
+            output = self._run(window, session, request)
+        except Exception:
+            window.document = json.loads(before)
+            window.state = json.loads(kept[0])
+            session.clock._timers, session.windows = kept[1], kept[2]
+            session._opened, session._closed = kept[3], kept[4]
+            raise
         after = json.dumps(window.document, sort_keys=True)
         reply = self._result(window, output=output, commit=after if after != before else None)
         self._add_windows_opened_and_closed(reply, session)

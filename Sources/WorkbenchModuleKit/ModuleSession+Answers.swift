@@ -167,7 +167,19 @@ extension ModuleSession {
       let document = window.documentName
       let before = host.document(named: document)?.revision
       var text: String? = nil
-      for output in try host.run(line: request.line, in: String(window.id.number)) {
+      let outputs: [CommandOutput]
+      do {
+        outputs = try host.run(line: request.line, in: String(window.id.number))
+      } catch {
+        // A refused command changes nothing: a document it committed before refusing goes back
+        // to the host's copy now (its view state went back with the refusal, as in the host).
+        if host.document(named: document)?.revision != before, let held = given[document] {
+          try? host.replaceDocument(
+            named: document, kind: held.kind, json: held.body, revision: givenRevisions[document] ?? before ?? 1)
+        }
+        throw error
+      }
+      for output in outputs {
         if case .text(let value) = output { text = value }
       }
       let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil

@@ -31,6 +31,13 @@ function makeModule() {
   tally.command('save later', { screens: ['tally'] }, (window) => {
     window.session.clock.schedule(500, () => { window.document = { count: window.document.count + 1 }; });
   });
+  tally.command('spoil', { screens: ['tally'] }, (window) => {
+    // Changes everything a command can, then refuses.
+    window.document = { count: 99 };
+    window.state.searched = 'spoilt';
+    window.session.clock.schedule(10, () => {}, 'debounce');
+    throw new wb.Refused('not today');
+  });
   tally.liveSource('wall', (session, event) => { session.service('wall', () => ({ on: 0 })).on += event.switches; });
   return tally;
 }
@@ -183,4 +190,19 @@ test('handle refuses what is not a request by saying what', () => {
   assert.deepEqual(tally.handle({ ...OPEN, facts: 'text', id: 4 }), {
     type: 'error', message: 'the module could not read the request: `facts` is text', id: 4,
   });
+});
+
+test('a refused command leaves the window, the document and the timers as they were', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('search r', 1000, { text: 'r' })); // a debounce pending at 1100
+  const refused = tally.handle(command('spoil', 1010));
+  assert.equal(refused.type, 'error');
+  assert.equal(refused.message, 'not today');
+  const again = tally.handle(command('add', 1020));
+  assert.equal(again.frame.count, 0);
+  assert.equal(again.frame.searched, null);
+  assert.equal(again.commit, null);
+  assert.equal(again.timers, undefined); // the debounce is still the one at 1100, reported before
+  assert.equal(tally._sessions.get(1).clock.due('debounce'), 1100);
 });

@@ -45,6 +45,14 @@ def make_module():
             window.document = {"count": window.document["count"] + 1}
         window.session.clock.schedule(500, save)
 
+    @module.command("spoil", screens=["tally"])
+    def spoil(window):
+        # Changes everything a command can, then refuses.
+        window.document = {"count": 99}
+        window.state["searched"] = "spoilt"
+        window.session.clock.schedule(10, lambda: None, id="debounce")
+        raise wb.Refused("not today")
+
     @module.live_source("wall")
     def wall(session, event):
         session.service("wall", lambda: {"on": 0})["on"] += event["switches"]
@@ -92,6 +100,23 @@ class TimeIsTheHosts(unittest.TestCase):
         self.assertEqual(done["type"], "ok")
         [update] = done["updates"]  # the window the timer's work changed
         self.assertEqual((update["key"], update["frame"]["searched"]), ("w1", "re"))
+
+
+class Refusals(unittest.TestCase):
+    def test_a_refused_command_leaves_the_window_document_and_timers_as_they_were(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("search r", 1000, text="r"))  # a debounce pending at 1100
+        refused = module.handle(command("spoil", 1010))
+        self.assertEqual(refused["type"], "error")
+        self.assertEqual(refused["message"], "not today")
+        again = module.handle(dict(command("add", 1020)))
+        self.assertEqual(again["frame"]["count"], 0)
+        self.assertIsNone(again["frame"]["searched"])
+        self.assertIsNone(again["commit"])
+        self.assertNotIn("timers", again)  # the debounce is still the one at 1100, reported before
+        session = module._sessions[1]
+        self.assertEqual(session.clock.due("debounce"), 1100)
 
 
 class Commands(unittest.TestCase):

@@ -83,5 +83,5 @@ public final class ReplayTimeline {
   }
 
   /// The longest pause between lines that is taken as noise when no timer fired in it.
-  static let noise = Duration.milliseconds(20)
+  public static let noise = Duration.milliseconds(20)
 }

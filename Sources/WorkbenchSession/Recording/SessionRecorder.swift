@@ -85,7 +85,9 @@ final class SessionRecorder {
       startingAt: try host.sessionRecord(), samples: samples, name: DataFolder.title(for: path),
       at: SourceLocation(file: path, line: 1, column: 1))
     // The session's time now is the replay's at its start: a module told `now` is told the same.
-    start.startsAt = .milliseconds(host.clock.now.wholeMilliseconds)
+    // (What a real clock ran before anything happened, up to the noise a timeline drops, is not.)
+    let now = Duration.milliseconds(host.clock.now.wholeMilliseconds)
+    start.startsAt = now > ReplayTimeline.noise ? now : nil
     beginning = start
     startFrames = host.framesByLabel
     session.facts.startRecording()

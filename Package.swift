@@ -189,6 +189,7 @@ let package = Package(
       dependencies: [
         "WorkbenchShell", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
+        "WorkbenchModuleKit", "Editor",
       ]
     ),
     .testTarget(

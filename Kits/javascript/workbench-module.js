@@ -118,6 +118,22 @@ class Screen {
 
   /** The window closes: cancel what it started. */
   closed() {}
+
+  /**
+   * What the window holds that is not saved to its document (a draft), in words, or null:
+   * `quit`, `close` and `relaunch` ask about it, and the answer calls `save` or `discard`.
+   */
+  unsaved() {
+    return null;
+  }
+
+  /** Saves the unsaved work to `window.document` (throw `Refused` when it cannot be saved). */
+  save() {
+    throw new Refused('this window has nothing to save');
+  }
+
+  /** Drops the unsaved work. */
+  discard() {}
 }
 
 /**
@@ -144,7 +160,10 @@ class Window {
 
   result() {
     const frame = this.screen.frame();
-    return { frame, text: this.screen.text(frame), state: stableJSON(this.state) };
+    const result = { frame, text: this.screen.text(frame), state: stableJSON(this.state) };
+    const unsaved = this.screen.unsaved();
+    if (unsaved !== null && unsaved !== undefined) result.unsaved = String(unsaved); // asked about before it goes (§20)
+    return result;
   }
 }
 
@@ -726,7 +745,7 @@ class Module {
     if (type === 'command' && (key === undefined || key === null)) {
       return { type: 'ok', output: this._run(null, session, request) };
     }
-    if (type !== 'refresh' && type !== 'restore' && type !== 'command') throw new Refused(`unknown request '${type}'`);
+    if (!['refresh', 'restore', 'command', 'leave'].includes(type)) throw new Refused(`unknown request '${type}'`);
     const window = session.windows.get(key);
     if (!window) throw new Refused(`no window ${key} in the module`);
     if (type === 'restore') {
@@ -736,6 +755,15 @@ class Module {
       return this._result(window);
     }
     if (type === 'refresh') return this._result(window);
+    if (type === 'leave') {
+      // The user's choice for the window's unsaved work (§20): saved (the document is
+      // committed) or dropped.
+      const saved = stableJSON(window.document);
+      if (request.choice === 'save') window.screen.save();
+      else window.screen.discard();
+      const now = stableJSON(window.document);
+      return this._result(window, null, now !== saved ? now : null);
+    }
     const before = stableJSON(window.document);
     // A refused command changes nothing: what it changed of the window's view state and
     // document, the session's timers and its windows is put back (what the module's own
@@ -829,7 +857,7 @@ const FIELD_TYPES = {
   type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'],
   arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
   document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'],
-  rows: ['integer'], timer: ['text'], events: ['list'],
+  rows: ['integer'], timer: ['text'], events: ['list'], choice: ['text'],
 };
 
 function hasType(value, type) {

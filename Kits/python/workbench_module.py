@@ -116,6 +116,18 @@ class Screen:
     def closed(self):
         """Called when the window closes: cancel what it started."""
 
+    def unsaved(self):
+        """What the window holds that is not saved to its document (a draft), in words, or None:
+        `quit`, `close` and `relaunch` ask about it, and the answer calls `save` or `discard`."""
+        return None
+
+    def save(self):
+        """Saves the unsaved work to `window.document` (raise `Refused` when it cannot be saved)."""
+        raise Refused("this window has nothing to save")
+
+    def discard(self):
+        """Drops the unsaved work."""
+
 
 class Window:
     """A window of a session: its screen, the document it shows (a dict you may change: the kit
@@ -139,7 +151,11 @@ class Window:
 
     def result(self):
         frame = self.screen.frame()
-        return {"frame": frame, "text": self.screen.text(frame), "state": json.dumps(self.state, sort_keys=True)}
+        result = {"frame": frame, "text": self.screen.text(frame), "state": json.dumps(self.state, sort_keys=True)}
+        unsaved = self.screen.unsaved()
+        if unsaved is not None:
+            result["unsaved"] = str(unsaved)  # the host asks about it before the window goes (§20)
+        return result
 
 
 class Clock:
@@ -658,7 +674,7 @@ class Module:
         if kind == "command" and key is None:
             output = self._run(None, session, request)
             return {"type": "ok", "output": output}
-        if kind not in ("refresh", "restore", "command"):
+        if kind not in ("refresh", "restore", "command", "leave"):
             raise Refused(f"unknown request '{kind}'")
         window = session.windows.get(key)
         if window is None:
@@ -670,6 +686,16 @@ class Module:
             return self._result(window)
         if kind == "refresh":
             return self._result(window)
+        if kind == "leave":
+            # The user's choice for the window's unsaved work (§20): saved (the document is
+            # committed) or dropped.
+            before = json.dumps(window.document, sort_keys=True)
+            if request.get("choice") == "save":
+                window.screen.save()
+            else:
+                window.screen.discard()
+            after = json.dumps(window.document, sort_keys=True)
+            return self._result(window, commit=after if after != before else None)
         before = json.dumps(window.document, sort_keys=True)
         # A refused command changes nothing: what it changed of the window's view state and
         # document, the session's timers and its windows is put back (what the module's own
@@ -741,7 +767,7 @@ _FIELD_TYPES = {
     "type": (str,), "id": (int,), "session": (int,), "key": (str, type(None)), "line": (str,),
     "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
     "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
-    "now": (int,), "rows": (int,), "timer": (str,), "events": (list,),
+    "now": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),
 }
 
 

@@ -238,6 +238,7 @@ extension ModuleProcess {
         return
       }
       screen.takeFrame(update.frame, text: update.text, state: update.state)
+      screen.takeUnsaved(update.unsaved)
     }
   }
 

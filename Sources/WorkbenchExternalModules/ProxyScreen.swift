@@ -26,6 +26,8 @@ public final class ProxyScreen: ScreenModel {
   let viewportRows: Int
   private(set) var currentFrame: FrameValue = .null
   private var revision = 1
+  /// What the module said the window holds unsaved (protocol 2, §20), or `nil`.
+  private(set) var unsaved: String?
 
   /// A screen with no module behind it: it shows an error (the registration builds proxies
   /// with their process).
@@ -110,6 +112,7 @@ public final class ProxyScreen: ScreenModel {
     process?.documentsSent[sentKey] = documentJSON
     takeFacts(result.facts, divergence: result.divergence)
     takeFrame(result.frame, text: result.text, state: result.state)
+    unsaved = result.unsaved
     guard let process, process.version >= 2 else { return }
     process.takeTimers(result.timers, cancelling: result.cancel, in: session)
     process.takeUpdates(result.updates, in: session)
@@ -375,5 +378,44 @@ public final class ProxyScreen: ScreenModel {
     process.stop("it sent a malformed reply: \(what)")
     closeWindows(of: process, in: work)
     return process.stoppedError(process.stopReason ?? what)
+  }
+}
+
+/// A window of a module process holds unsaved work when the module says so (`unsaved` in its
+/// results, protocol 2, §20): `quit`, `close` and `relaunch` ask about it as about a built-in
+/// editor's draft, and the choice goes to the module as `leave`.
+extension ProxyScreen: UnsavedWork {
+  public var unsavedSummary: String? { unsaved.map(TerminalText.visible) }
+
+  func takeUnsaved(_ summary: String?) { unsaved = summary }
+
+  public func saveUnsavedWork(_ context: CommandContext) throws(CommandError) {
+    guard let process else { throw CommandError("no module process for this window") }
+    let reply = try leave("save", process: process, context: context)
+    if let commit = reply.commit {
+      process.documentsSent[sentKey] = nil
+      if let body = try process.admittedBody(commit, toDocument: documentName, in: session, work: context.session) {
+        try context.commit(body, summary: "save")
+      }
+    }
+  }
+
+  public func discardUnsavedWork() {
+    guard let process else { return }
+    var request = LeaveRequest(key: key, choice: "discard")
+    request.session = session
+    if let reply = try? process.result(of: .leave(request)) { take(reply) }
+  }
+
+  private func leave(_ choice: String, process: ModuleProcess, context: CommandContext) throws(CommandError)
+    -> WireResult
+  {
+    var request = LeaveRequest(key: key, choice: choice)
+    request.session = session
+    let reply = try process.duringCommand { () throws(CommandError) -> WireResult in
+      try process.result(of: .leave(request))
+    }
+    take(reply)
+    return reply
   }
 }

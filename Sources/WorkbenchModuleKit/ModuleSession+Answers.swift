@@ -122,6 +122,18 @@ extension ModuleSession {
     case .validate(let validate):
       try host.replaceDocument(named: "validation", kind: validate.kind, json: validate.body, revision: 1)
       return .ok(WireOk())
+    case .leave(let request):
+      // The user's choice for the window's unsaved work (§20), as the host carries it out for a
+      // built-in screen's draft: saved (a commit, or an error saying why not) or dropped.
+      guard let window = current.window(request.key) else {
+        throw CommandError("no window \(request.key) in the module")
+      }
+      let document = window.documentName
+      let before = host.document(named: document)?.revision
+      try host.leave(window.id, choice: request.choice == "save" ? .save : .discard)
+      let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
+      if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
+      return .result(try reply(for: window, text: nil, commit: committed))
     case .open(let request):
       try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
       if let existing = current.window(request.key) { host.closeWindow(existing.id) }
@@ -280,7 +292,9 @@ extension ModuleSession {
       let frame = window.frame
       guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
       side.lastSent[name] = frame
-      updates.append(WireUpdate(key: name, frame: frame, text: window.screen.render(frame), state: state))
+      var update = WireUpdate(key: name, frame: frame, text: window.screen.render(frame), state: state)
+      update.unsaved = side.host.unsavedSummary(of: window.id)
+      updates.append(update)
     }
     return updates
   }
@@ -369,6 +383,7 @@ extension ModuleSession {
     result.state = state
     result.output = text
     result.commit = commit
+    result.unsaved = host.unsavedSummary(of: window.id)
     return result
   }
 }

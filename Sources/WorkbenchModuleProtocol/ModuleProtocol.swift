@@ -298,7 +298,7 @@ public enum SpecCoding {
 /// from the message declarations (`ModuleMessage`); the rules say which message answers what.
 public enum ReplyRules {
   /// The requests answered with a result (or an error).
-  public static let resultRequests: Set<String> = ["open", "command", "refresh", "restore"]
+  public static let resultRequests: Set<String> = ["open", "command", "refresh", "restore", "leave"]
 
   /// The name the rules know a `command` without a `key` by: a command run in no window
   /// (protocol 2, §16), answered with `ok`.

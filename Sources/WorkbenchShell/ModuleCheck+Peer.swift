@@ -64,6 +64,8 @@ extension ModuleCheck {
     /// what it wrote or asked for beyond what it may: another document, a timer more than a day
     /// away (§9, §11).
     private(set) var handedDocuments: Set<String> = []
+    /// What each window said it holds unsaved (§20), by key, as of its last result.
+    private(set) var unsaved: [String: String] = [:]
     private(set) var overreaches: [String] = []
     /// Windows a command opened (§17), and keys it opened one under that an open window had.
     private(set) var windowsOpened = 0
@@ -177,6 +179,10 @@ extension ModuleCheck {
         reply = try channel.receive(timeout: 5000)
       }
       lastReply = reply
+      // What each window says it holds unsaved (§20), as of its last result.
+      if reply["type"]?.stringValue == "result", case .string(let key)? = message["key"] {
+        unsaved[key] = reply["unsaved"]?.stringValue
+      }
       // The process the host started must be the one answering: one that forked and exited
       // leaves a child the host never started on its pipes.
       if endedWhileServing == nil, let ended = exitStatus(within: 0) {

@@ -334,6 +334,25 @@ extension ModuleCheck {
   /// §8 Closing every window.
   static func closeWindows(_ run: CheckRun) {
     for window in run.opened {
+      // A window that says it holds unsaved work (§20) is left as the host leaves it when the
+      // user discards it: `leave`, answered with a result that holds nothing unsaved.
+      if run.speaksTwo, let summary = run.peer.unsaved[window.key] {
+        var leave = LeaveRequest(key: window.key, choice: "discard")
+        leave.session = run.peer.session
+        let reply = try? run.peer.ask(HostMessage.leave(leave).wire)
+        let problems = reply.map { ReplyRules.problems(with: $0, toRequest: "leave") } ?? ["no answer"]
+        let stillUnsaved = reply?["type"]?.stringValue == "result" && run.peer.unsaved[window.key] != nil
+        let passed = problems.isEmpty && reply?["type"]?.stringValue == "result" && !stillUnsaved
+        run.record(
+          "leave \(window.screen)", "§20", passed,
+          passed
+            ? "its unsaved work ('\(summary)') discarded: a result with nothing unsaved"
+            : "expected a result with nothing unsaved to `leave` with `discard`; "
+              + (stillUnsaved
+                ? "it still says '\(run.peer.unsaved[window.key] ?? "")'"
+                : problems.joined(separator: "; ")
+                  + (reply.map { " (got `\($0["type"]?.stringValue ?? "?")`)" } ?? "")))
+      }
       var close = CloseRequest()
       close.key = window.key
       let (passed, otherwise) = run.askExpectingOK(HostMessage.close(close).wire)

@@ -76,6 +76,71 @@ struct PythonKitTests {
     #expect(replayed.status == 0, "\(text)\n\(replayed.stdout)")
   }
 
+  /// A notes module on the kit whose window keeps a draft in its view state until `save`.
+  static let notes = """
+    #!/usr/bin/env python3
+    import sys
+    import workbench_module as wb
+    module = wb.Module("jotter", "1.0", "a list of lines, typed into a draft first")
+    module.document_kind("jotter", samples={"jots": {"lines": []}})
+    @module.screen("jotter", kind="jotter", fields=["lines", "draft"])
+    class Jotter(wb.Screen):
+        def frame(self):
+            return {"lines": self.window.document["lines"], "draft": self.window.state.get("draft")}
+        def unsaved(self):
+            draft = self.window.state.get("draft")
+            return None if draft is None else f"a draft line '{draft}'"
+        def save(self):
+            if self.window.state.get("draft") == "nope":
+                raise wb.Refused("'nope' cannot be saved")
+            self.window.document = {"lines": self.window.document["lines"] + [self.window.state.pop("draft")]}
+        def discard(self):
+            self.window.state.pop("draft", None)
+    @module.command("type", screens=["jotter"], arguments=[wb.rest("text")])
+    def type_(window, text):
+        window.state["draft"] = text
+    sys.exit(module.run())
+    """
+
+  /// A module process's window says it holds unsaved work (§20), and `quit`, `close` and
+  /// `relaunch` treat it as they treat the built-in editor's draft: a script must say `quit
+  /// save`, `quit discard` or `quit keep`; saved, the module commits it; one that cannot be
+  /// saved keeps the window. (Before, `type hi; quit` exited 0 and the draft was gone.)
+  @Test func unsavedWorkInAModuleProcessIsAskedAboutAsABuiltInsIs() throws {
+    let folder = moduleFolder("jotter", Self.notes)
+    let module = folder + "/jotter.py"
+    let workspace = folder + "/work.sqlite"
+    let environment: [String: String?] = ["PYTHONPATH": folder]
+    func workbench(_ line: String) -> ProcessResult {
+      ChildProcess.runWorkbench(["-w", workspace, "-m", module, "-c", line], environment: environment)
+    }
+    let quit = workbench("open jotter jots j; type hi; quit")
+    #expect(quit.status != 0, "\(quit.stdout)\(quit.stderr)")
+    #expect(quit.stderr.contains("a draft line 'hi'"), "\(quit.stderr)")
+    #expect(quit.stderr.contains("quit save"), "\(quit.stderr)")
+    let saved = workbench("open jotter jots j; type hi; quit save")
+    #expect(saved.status == 0, "\(saved.stderr)")
+    let after = workbench("open jotter jots k; frame")
+    #expect(after.stdout.contains(#"{"draft": null, "lines": ["hi"]}"#), "\(after.stdout)\(after.stderr)")
+    let dropped = workbench("open jotter jots d; type gone; close d discard")
+    #expect(dropped.status == 0, "\(dropped.stderr)")
+    #expect(workbench("open jotter jots m").stdout.contains(#"{"draft": null, "lines": ["hi"]}"#))
+    // One that cannot be saved keeps the window and its draft.
+    let refused = workbench("open jotter jots n; type nope; close n save")
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("'nope' cannot be saved"), "\(refused.stderr)")
+    // module-check leaves the unsaved work as the host does, and fails a module that keeps it.
+    let check = ChildProcess.runWorkbench(["module-check", module], environment: environment)
+    #expect(check.status == 0, "\(check.stdout)")
+    #expect(check.stdout.contains("✔ leave jotter"), "\(check.stdout)")
+    let keeping = moduleFolder(
+      "keeping", Self.notes.replacing(#"self.window.state.pop("draft", None)"#, with: "pass"))
+    let kept = ChildProcess.runWorkbench(
+      ["module-check", keeping + "/keeping.py"], environment: ["PYTHONPATH": keeping])
+    #expect(kept.status == 1, "\(kept.stdout)")
+    #expect(kept.stdout.contains("✘ leave jotter"), "\(kept.stdout)")
+  }
+
   /// The kit's README says `pip install --no-index` fails for want of the build backend, and
   /// gives a way that works offline: both hold, run as the README writes them.
   @Test func theKitInstallsOfflineAsItsReadmeSays() throws {

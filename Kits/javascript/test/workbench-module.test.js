@@ -206,3 +206,37 @@ test('a refused command leaves the window, the document and the timers as they w
   assert.equal(again.timers, undefined); // the debounce is still the one at 1100, reported before
   assert.equal(tally._sessions.get(1).clock.due('debounce'), 1100);
 });
+
+test('a window says what it holds unsaved, and leave saves or discards it', () => {
+  const notes = new wb.Module('jotter', '1.0', 'lines typed into a draft first');
+  notes._protocol = 2;
+  notes._send = () => {};
+  notes.documentKind('jotter', { samples: { jots: { lines: [] } } });
+  notes.screen('jotter', { kind: 'jotter', fields: ['lines', 'draft'] }, class extends wb.Screen {
+    frame() { return { lines: this.window.document.lines, draft: this.window.state.draft ?? null }; }
+    unsaved() { return this.window.state.draft === undefined ? null : `a draft line '${this.window.state.draft}'`; }
+    save() {
+      this.window.document = { lines: [...this.window.document.lines, this.window.state.draft] };
+      delete this.window.state.draft;
+    }
+    discard() { delete this.window.state.draft; }
+  });
+  notes.command('type', { screens: ['jotter'], arguments: [wb.rest('text')] }, (window, text) => {
+    window.state.draft = text;
+  });
+  const open = {
+    type: 'open', key: 'w1', screen: 'jotter', document: 'jots', kind: 'jotter', revision: 1, state: null,
+    body: '{"lines": []}', session: 1, now: 0,
+  };
+  assert.equal(notes.handle(open).unsaved, undefined);
+  const typed = notes.handle({ ...open, type: 'command', state: '{}', line: 'type hi', arguments: { text: 'hi' } });
+  assert.equal(typed.unsaved, "a draft line 'hi'");
+  const saved = notes.handle({ type: 'leave', key: 'w1', choice: 'save', session: 1, now: 0 });
+  assert.equal(saved.type, 'result');
+  assert.deepEqual(JSON.parse(saved.commit), { lines: ['hi'] });
+  assert.equal(saved.unsaved, undefined);
+  notes.handle({ ...open, type: 'command', revision: 2, state: '{}', line: 'type gone', arguments: { text: 'gone' } });
+  const dropped = notes.handle({ type: 'leave', key: 'w1', choice: 'discard', session: 1, now: 0 });
+  assert.equal(dropped.commit, null);
+  assert.equal(dropped.unsaved, undefined);
+});

@@ -139,6 +139,36 @@ public struct CloseRequest: WireStructure, WireRequestHeader {
   public static let fields: [MessageField<Self>] = [.text("key", \.key, "the window")] + MessageField<Self>.header
 }
 
+/// `leave`: what to do with a window's unsaved work (protocol 2, §20): `save` it to the
+/// document, or `discard` it. Answered with a `result` (its `commit` when saved, `unsaved` gone),
+/// or an `error` when it cannot be saved (then nothing changes).
+public struct LeaveRequest: WireStructure, WireRequestHeader {
+  public var key = ""
+  public var choice = ""
+  public var id: Int?
+  public var session: Int?
+  public var now: Int?
+
+  public init() {}
+  public init(key: String, choice: String) {
+    self.key = key
+    self.choice = choice
+  }
+
+  public static let definitionName = "leaveRequest"
+  public static let summary =
+    "The user chose what to do with a window's unsaved work: `save` it (a `result` with its `commit`) or `discard` it."
+  public static let fields: [MessageField<Self>] =
+    [
+      .text("key", \.key, "the window"),
+      .text("choice", \.choice, "`save` or `discard`"),
+    ] + MessageField<Self>.header
+
+  public func problems() -> [String] {
+    ["save", "discard"].contains(choice) ? [] : ["`choice` as `save` or `discard`"]
+  }
+}
+
 /// `timer`: a timer the module set is due (protocol 2, §14).
 public struct TimerRequest: WireStructure, WireRequestHeader {
   /// The id the module gave it.
@@ -228,6 +258,7 @@ public enum HostMessage: Equatable, Sendable {
   case sync(SessionRequest)
   case live(LiveRequest)
   case validate(ValidateRequest)
+  case leave(LeaveRequest)
 
   /// The request's `type` on the wire.
   public var type: String {
@@ -243,6 +274,7 @@ public enum HostMessage: Equatable, Sendable {
     case .sync: return "sync"
     case .live: return "live"
     case .validate: return "validate"
+    case .leave: return "leave"
     }
   }
 
@@ -263,6 +295,7 @@ public enum HostMessage: Equatable, Sendable {
     case .end(let request), .capture(let request), .sync(let request): return (request.id, request.session, request.now)
     case .live(let request): return (request.id, request.session, request.now)
     case .validate(let request): return (request.id, request.session, request.now)
+    case .leave(let request): return (request.id, request.session, request.now)
     }
   }
 
@@ -287,6 +320,7 @@ public enum HostMessage: Equatable, Sendable {
     case .sync(let request): return .sync(set(request))
     case .live(let request): return .live(set(request))
     case .validate(let request): return .validate(set(request))
+    case .leave(let request): return .leave(set(request))
     }
   }
 
@@ -306,6 +340,7 @@ public enum HostMessage: Equatable, Sendable {
     case "sync": self = .sync(try SessionRequest(wire: value))
     case "live": self = .live(try LiveRequest(wire: value))
     case "validate": self = .validate(try ValidateRequest(wire: value))
+    case "leave": self = .leave(try LeaveRequest(wire: value))
     case let type?: throw WireProblems(problems: ["a request the protocol has, not `\(type)`"])
     case nil: throw WireProblems(problems: ["a request with a `type`, got \(WireProblems.excerpt(value))"])
     }
@@ -322,13 +357,14 @@ public enum HostMessage: Equatable, Sendable {
     case .end(let request), .capture(let request), .sync(let request): body = request.wire
     case .live(let request): body = request.wire
     case .validate(let request): body = request.wire
+    case .leave(let request): body = request.wire
     }
     guard case .object(let object) = body else { return body }
     return .object(FrameObject(members: [("type", .string(type))] + object.members))
   }
 
   /// The requests only protocol 2 has: each names its session.
-  static let namingSessions: Set<String> = ["restore", "timer", "end", "capture", "sync", "live"]
+  static let namingSessions: Set<String> = ["restore", "timer", "end", "capture", "sync", "live", "leave"]
 
   /// Each request type with the structure it carries, for the schema.
   static let kinds: [(type: String, structure: any WireStructure.Type, summary: String)] = [
@@ -339,6 +375,10 @@ public enum HostMessage: Equatable, Sendable {
     (
       "command", CommandRequest.self,
       "Run a command line in a window, or (protocol 2) in no window; a `result` (or `ok` in no window) answers (§5, §16)."
+    ),
+    (
+      "leave", LeaveRequest.self,
+      "Protocol 2: what to do with a window's unsaved work, `save` (a `result` with its `commit`) or `discard` (§20)."
     ),
     (
       "refresh", WindowRequest.self,

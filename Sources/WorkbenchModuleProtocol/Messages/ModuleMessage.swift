@@ -196,6 +196,8 @@ public struct WireResult: WireStructure {
   public var output: String?
   /// The window's document as JSON text, when the command changed it.
   public var commit: String?
+  /// What the window holds unsaved (protocol 2, §20), or `nil`.
+  public var unsaved: String?
   public var facts: [WireFact]?
   public var divergence: String?
   public var id: Int?
@@ -219,6 +221,10 @@ public struct WireResult: WireStructure {
       .textOrNull(
         "commit", \.commit, required: false,
         "the window's document as JSON text, when the command changed it; null otherwise"),
+      .textOrNull(
+        "unsaved", \.unsaved, required: false,
+        "protocol 2: what the window holds unsaved (a draft), for the question before it closes; null or left out: nothing (§20)"
+      ),
     ] + replyFields()
 }
 

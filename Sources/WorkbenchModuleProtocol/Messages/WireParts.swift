@@ -40,6 +40,8 @@ public struct WireUpdate: WireStructure {
   public var frame: FrameValue = .object(FrameObject())
   public var text = ""
   public var state = ""
+  /// What the window holds unsaved (§20), or `nil`.
+  public var unsaved: String?
 
   public init() {}
   public init(key: String, frame: FrameValue, text: String, state: String) {
@@ -56,6 +58,7 @@ public struct WireUpdate: WireStructure {
     .value("frame", \.frame, type: .anyObject, "the window's new frame"),
     .text("text", \.text, "the frame as text, for the terminal"),
     .text("state", \.state, "the window's view state as JSON text"),
+    .textOrNull("unsaved", \.unsaved, required: false, "what the window holds unsaved, or null (§20)"),
   ]
 }
 

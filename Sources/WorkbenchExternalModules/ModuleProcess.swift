@@ -421,9 +421,8 @@ public final class ModuleProcess {
     return (reopened, changes)
   }
 
-  /// What a new build registers differently (commands, screens, document kinds): the session's
-  /// registry is made once, at the start, so those take effect when the shell starts again.
-  /// `nil` when the build registers the same.
+  /// What a new build registers differently (commands, screens, document kinds), in words;
+  /// `nil` when the build registers the same. (The shell then registers the modules again.)
   static func registrationChanges(from old: WireHello, to new: WireHello) -> String? {
     func names(_ items: [(String, String)]) -> [String: String] {
       Dictionary(items, uniquingKeysWith: { first, _ in first })
@@ -452,7 +451,6 @@ public final class ModuleProcess {
     }
     guard !parts.isEmpty else { return nil }
     return parts.joined(separator: ", ")
-      + ", which take effect when the shell starts again (quit and start it); the windows run the new build meanwhile"
   }
 
   /// The windows on this module, to open again after a reload.

@@ -12,7 +12,7 @@ public final class WorkbenchSession {
   /// Where documents and the session are kept; `nil` until a scenario's first relaunch, which
   /// opens an in-memory workspace with the documents it has by then.
   public private(set) var store: WorkspaceStore?
-  let registry: ModuleRegistry
+  public private(set) var registry: ModuleRegistry
   /// The session's services and view settings (a move in time replaces them with the replay's).
   private(set) var environment: ScreenEnvironment
   /// The external facts of the session, across its relaunches: recorded or replayed.
@@ -282,6 +282,32 @@ public final class WorkbenchSession {
       throw CommandError("the session could not be saved and restored: \(error)")
     }
     return host.restorationWarnings
+  }
+
+  /// Takes a registry made again (a rebuilt module registers other commands, screens or
+  /// document kinds: `--watch`) and relaunches onto it, as SwiftUI previews take a new view: the
+  /// new commands, screens and kinds are there, and a window whose screen went away is closed.
+  ///
+  /// - Returns: what could not be restored (a window on a screen no module registers now).
+  @discardableResult
+  public func reregister(_ registry: ModuleRegistry) throws(CommandError) -> [String] {
+    let previous = self.registry
+    let gone = Set(previous.screens.map(\.name)).subtracting(registry.screens.map(\.name))
+    self.registry = registry
+    let warnings: [RestorationWarning]
+    do {
+      warnings = try relaunch()
+    } catch {
+      self.registry = previous
+      throw error
+    }
+    // A window on a screen that went away is closed (not kept for a module that comes back:
+    // this one came back without it), with a line.
+    let closed = host.dropDormantWindows(onScreens: gone).map {
+      "window \($0) closed: its screen is gone from the module's new build"
+    }
+    try? saveSession()
+    return closed + warnings.map(\.message)
   }
 
   /// Saves the windows, their view state and focus when they changed since the last save.

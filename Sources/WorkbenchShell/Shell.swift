@@ -124,7 +124,7 @@ public enum Shell {
       controller.canAsk = true
       controller.canWatch = true
       controller.savesSessionAfterEachLine = true
-      let watcher = options.watch ? ModuleWatcher(modules: modules.compactMap { $0 as? ExternalModule }) : nil
+      let watcher = options.watch ? ModuleWatcher(modules: modules) : nil
       let status = InteractiveSession(controller: controller, watcher: watcher).run()
       return controller.saveSession() ? status : .failure
     }

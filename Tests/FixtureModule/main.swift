@@ -209,9 +209,12 @@ struct FixtureModule: FeatureModule {
         return .frame(try context.requireWindow().id)
       })
     // A "new build" for reload tests: with the file WORKBENCH_FIXTURE_EXTRA_FILE names present
-    // when it starts, the module registers one more command.
+    // when it starts, the module registers one more command and one more screen.
     if let extra = getenv("WORKBENCH_FIXTURE_EXTRA_FILE"), access(extra, F_OK) == 0 {
       registrar.command(CommandSpec("stamp", summary: "a command only a newer build has") { _ in .text("stamped") })
+      registrar.screen(
+        TallyScreen.self, name: "tally2", documentKind: "tally", summary: "a screen only a newer build has"
+      ) { frame in "pokes: \(frame["pokes"]?.integerValue ?? 0) (second)" }
     }
     registrar.command(
       CommandSpec(

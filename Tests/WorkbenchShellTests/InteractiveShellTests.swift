@@ -386,13 +386,38 @@ import WorkbenchTestSupport
     install(fixture)
     #expect(session.waitFor("1 window opened again", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("pokes: 2 (mine)", after: mark))
-    // A build with a new command: the shell says exactly what waits for a restart.
+    // A build with a new command: the shell says what changed and takes it in at once (the
+    // command runs, help knows it); the window is as it was.
     mark = session.transcript.count
     writeTextFile("", to: folder + "/newer-build")
     install(fixture)
     #expect(
-      session.waitFor("its commands changed (new: stamp), which take effect when the shell starts again", after: mark),
+      session.waitFor("its commands changed (new: stamp), its screens changed (new: tally2), taken in", after: mark),
       "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("t tally:pokes> ", after: mark))
+    mark = session.transcript.count
+    session.type("stamp\r")
+    #expect(session.waitFor("stamped", after: mark), "\(session.screen(from: mark).debugDescription)")
+    session.type("frame\r")
+    #expect(session.waitFor("label: mine", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // Its new screen too: a window opens on it.
+    session.type("open tally2 pokes s\r")
+    #expect(session.waitFor("s tally2:pokes> ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // A build without them: the command is gone again, and the window on the screen that went
+    // away is closed, with a line.
+    mark = session.transcript.count
+    unlink(folder + "/newer-build")
+    install(fixture)
+    #expect(
+      session.waitFor("its commands changed (gone: stamp), its screens changed (gone: tally2), taken in", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
+    #expect(
+      session.waitFor("window s (tally2) closed: its screen is gone from the module's new build", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("t tally:pokes> ", after: mark))
+    mark = session.transcript.count
+    session.type("stamp\r")
+    #expect(session.waitFor("unknown command 'stamp'", after: mark), "\(session.screen(from: mark).debugDescription)")
     // A build that cannot start: the old process goes on serving the window.
     mark = session.transcript.count
     writeTextFile("#!/bin/sh\nexit 3\n", to: folder + "/broken")
@@ -401,7 +426,7 @@ import WorkbenchTestSupport
     #expect(session.waitFor("did not start", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("its windows keep the last good one", after: mark))
     session.type("poke 1\r")
-    #expect(session.waitFor("pokes: 3 (mine)", after: mark))
+    #expect(session.waitFor("pokes: 3 (mine)", after: mark), "\(session.screen(from: mark).debugDescription)")
     #expect(session.waitFor("t tally:pokes> ", after: session.transcript.count - 20))
     session.type("\u{04}")
     #expect(session.exitStatus() == 0)

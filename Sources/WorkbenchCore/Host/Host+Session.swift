@@ -1,4 +1,12 @@
 extension Host {
+  /// Drops the windows kept dormant on screens named in `screens` (a module's new build no
+  /// longer registers them); returns what was dropped, as `NAME (SCREEN)`.
+  public func dropDormantWindows(onScreens screens: Set<String>) -> [String] {
+    let dropped = dormantWindows.filter { screens.contains($0.screen) }
+    dormantWindows.removeAll { screens.contains($0.screen) }
+    return dropped.map { "\($0.name ?? String($0.number)) (\($0.screen))" }
+  }
+
   /// What a session of a workspace that holds documents or windows of modules not loaded says
   /// about them, once: which they are, whose they are (when the workspace saw the module) and
   /// how to load it; `nil` when there are none.

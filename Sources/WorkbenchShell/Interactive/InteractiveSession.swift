@@ -159,11 +159,25 @@ final class InteractiveSession {
   /// Starts again the modules that were rebuilt, says so above the prompt, and shows the
   /// focused window as it is now.
   private func checkWatchedModules() {
-    guard let lines = watcher?.check(), !lines.isEmpty else { return }
+    guard let watcher else { return }
+    var lines = watcher.check()
+    guard !lines.isEmpty else { return }
+    // A build that registers other commands, screens or kinds: the session takes them in (its
+    // registry made again, the session relaunched onto it); a window whose screen went away is
+    // closed, with a line.
+    if watcher.registrationChanged {
+      do {
+        lines += try controller.session.reregister(try watcher.registry())
+      } catch {
+        lines.append("the new registration was not taken in (\(error)); the session keeps the last one")
+      }
+    }
     rl_clear_visible_line()
     wb_rl_flush()
     for line in lines { output.emitShown(line) }
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
+    // The focused window may be another now (one on a screen that went away was closed).
+    if pending == nil { rl_set_prompt(prompt()) }
     rl_on_new_line()
     rl_forced_update_display()
     wb_rl_flush()
@@ -190,6 +204,8 @@ final class InteractiveSession {
     wb_rl_flush()
     for incident in incidents { output.writeError(incident, place: nil) }
     if let window = host.focusedWindow { output.write(.frame(window.id), host: host) }
+    // The focused window may be another now (one on a screen that went away was closed).
+    if pending == nil { rl_set_prompt(prompt()) }
     rl_on_new_line()
     rl_forced_update_display()
     wb_rl_flush()

@@ -19,10 +19,21 @@ final class ModuleWatcher {
   }
 
   private var watched: [(module: ExternalModule, stamp: Stamp?, pending: Stamp?)]
+  /// Every module of the session, built in and external, to register again when a rebuilt one
+  /// registers other commands, screens or document kinds.
+  private let modules: [any FeatureModule]
 
-  init(modules: [ExternalModule]) {
-    watched = modules.map { ($0, Self.stamp($0.path), nil) }
+  init(modules: [any FeatureModule]) {
+    self.modules = modules
+    watched = modules.compactMap { $0 as? ExternalModule }.map { ($0, Self.stamp($0.path), nil) }
   }
+
+  /// Whether the last `check` reloaded a module whose registration changed: the session's
+  /// registry must be made again (`registry()`).
+  private(set) var registrationChanged = false
+
+  /// The modules registered again, with the rebuilt ones' new commands, screens and kinds.
+  func registry() throws(RegistrationError) -> ModuleRegistry { try ModuleRegistry(modules: modules) }
 
   static func stamp(_ path: String) -> Stamp? {
     var info = stat()
@@ -35,6 +46,7 @@ final class ModuleWatcher {
   /// What happened since the last look: a line for each module started again (or not).
   func check() -> [String] {
     var lines: [String] = []
+    registrationChanged = false
     for index in watched.indices {
       let path = watched[index].module.path
       let now = Self.stamp(path)
@@ -52,12 +64,13 @@ final class ModuleWatcher {
       watched[index].pending = nil
       let start = monotonicMilliseconds()
       do {
-        let (reopened, needsRestart) = try watched[index].module.reload()
+        let (reopened, changes) = try watched[index].module.reload()
         let elapsed = monotonicMilliseconds() - start
+        if changes != nil { registrationChanged = true }
         lines.append(
           "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
             + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again"
-            + (needsRestart.map { "; \($0)" } ?? ""))
+            + (changes.map { "; \($0), taken in (help and completion know them now)" } ?? ""))
       } catch {
         // Still open for writing somewhere (ETXTBSY): the same build is tried at the next look.
         if error.message.contains("Text file busy") {

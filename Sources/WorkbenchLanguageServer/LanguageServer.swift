@@ -14,8 +14,11 @@ import WorkbenchSystem
 /// window's screen has, the fields its frames have.
 @MainActor
 public final class LanguageServer {
-  let registry: ModuleRegistry
-  let loader: ScenarioLoader
+  private(set) var registry: ModuleRegistry
+  private(set) var loader: ScenarioLoader
+  /// Asked before each message: a registry made again when a module was rebuilt with other
+  /// commands, screens or document kinds (`nil`: none), which the server then answers from.
+  public var reregistration: (@MainActor () -> ModuleRegistry?)?
   /// The open documents' text, by URI, as lines.
   var documents: [String: [String]] = [:]
   /// How many times each open document changed (a run's diagnostics are shown only on the text
@@ -59,7 +62,10 @@ public final class LanguageServer {
 
   /// Serves standard input until `exit` or the end of input; returns the exit status. Runs go on
   /// in workers meanwhile (`runs`), and the editor's other requests are answered while they do.
-  public static func run(modules: [any FeatureModule], runs: LanguageServerRuns) -> ExitCode {
+  public static func run(
+    modules: [any FeatureModule], runs: LanguageServerRuns,
+    reregistration: (@MainActor () -> ModuleRegistry?)? = nil
+  ) -> ExitCode {
     let server: LanguageServer
     do throws(RegistrationError) {
       server = try LanguageServer(modules: modules, runs: runs) { message in
@@ -69,6 +75,7 @@ public final class LanguageServer {
       StandardStreams.error("workbench lsp: the modules failed to register: \(error.message)\n")
       return .failure
     }
+    server.reregistration = reregistration
     defer { server.cancelAllRuns() }
     var transport = LanguageServerTransport()
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -95,8 +102,21 @@ public final class LanguageServer {
     return server.shutDown ? .success : .failure
   }
 
+  /// A module rebuilt with other commands, screens or kinds: completion, hover and diagnostics
+  /// answer from its new registration from now on, and the open files are checked again.
+  func takeNewRegistration() {
+    guard let registry = reregistration?() else { return }
+    self.registry = registry
+    loader = ScenarioLoader(registry: registry)
+    loadedText = nil
+    lastFile = nil
+    completionSession = nil
+    for uri in documents.keys.sorted() { publishDiagnostics(uri) }
+  }
+
   /// Handles one message's body; returns an exit status when the client said `exit`.
   public func receive(_ body: [UInt8]) -> ExitCode? {
+    takeNewRegistration()
     let message: FrameValue
     do {
       message = try FrameValue.parse(json: body)

@@ -306,7 +306,14 @@ enum Subcommands {
     return invocation.withModules(paths) { modules in
       defer { ExternalModules.shutdown(settled.modules) }
       if options.runWorker { return LanguageServer.serveRun(modules: modules + settled.modules) }
-      return LanguageServer.run(modules: modules + settled.modules, runs: .workers(worker))
+      // A module rebuilt meanwhile is started again, and one that registers other commands,
+      // screens or kinds is taken in (as the shell's --watch does), so the editor's completion,
+      // hover and checks know them.
+      let watcher = ModuleWatcher(modules: modules + settled.modules)
+      return LanguageServer.run(modules: modules + settled.modules, runs: .workers(worker)) {
+        watcher.check()
+        return watcher.registrationChanged ? try? watcher.registry() : nil
+      }
     }
   }
 

@@ -59,6 +59,31 @@ struct LanguageServerProtocolTests {
     return result?["items"]?.elements?.compactMap { $0["label"]?.stringValue } ?? []
   }
 
+  /// A module rebuilt with other screens (the server asks `reregistration` before each message,
+  /// as `workbench lsp` does with its modules' executables): completion and the file's checks
+  /// answer from the new registration at once, as the shell's `--watch` does.
+  @Test func aNewRegistrationIsTakenInBeforeTheNextMessage() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Shelf
+        windows:
+          left: catalog library
+        steps:
+          - do: open 
+        """)
+    #expect(complete(server, sent, line: 4, character: 14).contains("catalog"))
+    var fresh: ModuleRegistry? = try ModuleRegistry(modules: builtInModules.filter { $0.manifest.name != "catalog" })
+    server.reregistration = {
+      defer { fresh = nil }
+      return fresh
+    }
+    let offered = complete(server, sent, line: 4, character: 14)
+    #expect(!offered.contains("catalog") && offered.contains("feed"), "\(offered)")
+    let published = sent.messages.last { $0["method"] == "textDocument/publishDiagnostics" }
+    let problems = published?["params"]?["diagnostics"]?.elements?.compactMap { $0["message"]?.stringValue } ?? []
+    #expect(problems.contains { $0.contains("unknown screen 'catalog'") }, "\(problems)")
+  }
+
   /// After a command, its next argument's values where they are known: choices, subcommands,
   /// the file's windows, screens, and the documents of the screen named before.
   @Test func argumentsAreCompletedFromTheCommandsSpec() throws {

@@ -11,7 +11,7 @@ import WorkbenchSystem
 /// their documents and view states. A build that does not start keeps the old process, and
 /// the next change tries again.
 @MainActor
-final class ModuleWatcher {
+public final class ModuleWatcher {
   struct Stamp: Equatable {
     var modified: Int
     var size: Int
@@ -23,17 +23,17 @@ final class ModuleWatcher {
   /// registers other commands, screens or document kinds.
   private let modules: [any FeatureModule]
 
-  init(modules: [any FeatureModule]) {
+  public init(modules: [any FeatureModule]) {
     self.modules = modules
     watched = modules.compactMap { $0 as? ExternalModule }.map { ($0, Self.stamp($0.path), nil) }
   }
 
   /// Whether the last `check` reloaded a module whose registration changed: the session's
   /// registry must be made again (`registry()`).
-  private(set) var registrationChanged = false
+  public private(set) var registrationChanged = false
 
   /// The modules registered again, with the rebuilt ones' new commands, screens and kinds.
-  func registry() throws(RegistrationError) -> ModuleRegistry { try ModuleRegistry(modules: modules) }
+  public func registry() throws(RegistrationError) -> ModuleRegistry { try ModuleRegistry(modules: modules) }
 
   static func stamp(_ path: String) -> Stamp? {
     var info = stat()
@@ -44,7 +44,8 @@ final class ModuleWatcher {
   }
 
   /// What happened since the last look: a line for each module started again (or not).
-  func check() -> [String] {
+  @discardableResult
+  public func check() -> [String] {
     var lines: [String] = []
     registrationChanged = false
     for index in watched.indices {

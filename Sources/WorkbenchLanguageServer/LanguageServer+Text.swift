@@ -54,11 +54,27 @@ extension LanguageServer {
     return lines
   }
 
-  /// A `file://` URI's path (percent escapes decoded); anything else as it is.
   /// Why `uri` names no path a file can have, or `nil`: a byte it escapes that a path cannot
   /// hold (NUL ends a path in every system call: `a%00b` would name `a`), or escaped bytes that
   /// are not UTF-8 (they would be read as another name).
   static func pathProblem(of uri: String) -> String? {
+    guard let bytes = pathBytes(of: uri) else { return nil }
+    if bytes.contains(0) {
+      return "the file's URI holds a NUL byte (%00), which no path can hold: open the file by its real name"
+    }
+    if String(validating: bytes, as: UTF8.self) == nil {
+      return "the file's URI escapes bytes that are not UTF-8: workbench names files by UTF-8 paths"
+    }
+    return nil
+  }
+
+  /// A `file://` URI's path (percent escapes decoded); anything else as it is.
+  static func path(of uri: String) -> String {
+    pathBytes(of: uri).map { String(decoding: $0, as: UTF8.self) } ?? uri
+  }
+
+  /// The bytes of a `file://` URI's path, percent escapes decoded; `nil` for another URI.
+  private static func pathBytes(of uri: String) -> [UInt8]? {
     guard uri.hasPrefix("file://") else { return nil }
     let raw = Array(uri.utf8.dropFirst("file://".count))
     var bytes: [UInt8] = []
@@ -74,31 +90,6 @@ extension LanguageServer {
         index += 1
       }
     }
-    if bytes.contains(0) {
-      return "the file's URI holds a NUL byte (%00), which no path can hold: open the file by its real name"
-    }
-    if String(validating: bytes, as: UTF8.self) == nil {
-      return "the file's URI escapes bytes that are not UTF-8: workbench names files by UTF-8 paths"
-    }
-    return nil
-  }
-
-  static func path(of uri: String) -> String {
-    guard uri.hasPrefix("file://") else { return uri }
-    var bytes: [UInt8] = []
-    let raw = Array(uri.utf8.dropFirst("file://".count))
-    var index = 0
-    while index < raw.count {
-      if raw[index] == UInt8(ascii: "%"), index + 2 < raw.count,
-        let value = UInt8(String(decoding: raw[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        index += 3
-      } else {
-        bytes.append(raw[index])
-        index += 1
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 }

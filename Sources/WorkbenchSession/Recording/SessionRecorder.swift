@@ -85,9 +85,10 @@ final class SessionRecorder {
       startingAt: try host.sessionRecord(), samples: samples, name: DataFolder.title(for: path),
       at: SourceLocation(file: path, line: 1, column: 1))
     // The session's time now is the replay's at its start: a module told `now` is told the same.
-    // (What a real clock ran before anything happened, up to the noise a timeline drops, is not.)
+    // (Only when a window is open, whose module has been told the time; and not the noise a
+    // timeline drops, what a real clock runs before anything happens.)
     let now = Duration.milliseconds(host.clock.now.wholeMilliseconds)
-    start.startsAt = now > ReplayTimeline.noise ? now : nil
+    start.startsAt = now > ReplayTimeline.noise && !host.windows.isEmpty ? now : nil
     beginning = start
     startFrames = host.framesByLabel
     session.facts.startRecording()

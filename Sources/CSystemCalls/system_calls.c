@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "CSystemCalls.h"
@@ -10,4 +11,40 @@ int workbench_pipe_closed_on_exec(int descriptors[2]) { return pipe2(descriptors
 
 int workbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
   return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+// Held process groups: a fixed table, read and written with atomic operations only, so the
+// signal handler below reads it safely whenever it runs.
+#define WORKBENCH_GROUPS 256
+static volatile int held_groups[WORKBENCH_GROUPS];
+
+void workbench_hold_group(int group) {
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    if (__sync_bool_compare_and_swap(&held_groups[index], 0, group)) return;
+  }
+}
+
+void workbench_release_group(int group) {
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    if (__sync_bool_compare_and_swap(&held_groups[index], group, 0)) return;
+  }
+}
+
+static void end_groups(int signal_number) {
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    int group = held_groups[index];
+    if (group > 0) kill(-group, SIGKILL);
+  }
+  // Then as the signal would have: its default action, raised again.
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
+
+void workbench_end_groups_on_termination(void) {
+  struct sigaction action = {0};
+  action.sa_handler = end_groups;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, 0);
+  sigaction(SIGHUP, &action, 0);
+  sigaction(SIGINT, &action, 0);
 }

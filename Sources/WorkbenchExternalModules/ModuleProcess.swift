@@ -124,6 +124,7 @@ public final class ModuleProcess {
     }
     pid = process.pid
     processGroup = process.pid
+    ChildGroups.hold(process.pid)
     documentsSent = [:]
     documentsHanded = []
     descriptors = [toModule, fromModule]
@@ -313,6 +314,7 @@ public final class ModuleProcess {
       waitpid(pid, &status, 0)
       pid = 0
     }
+    if let group = processGroup { ChildGroups.release(group) }
     processGroup = nil
     for descriptor in descriptors { close(descriptor) }
     descriptors = []
@@ -388,7 +390,10 @@ public final class ModuleProcess {
     let oldGroup = processGroup
     let oldPid = pid
     for descriptor in descriptors { close(descriptor) }
-    if let oldGroup { kill(-oldGroup, SIGKILL) }
+    if let oldGroup {
+      kill(-oldGroup, SIGKILL)
+      ChildGroups.release(oldGroup)
+    }
     if oldPid > 0 {
       kill(oldPid, SIGKILL)
       var status: Int32 = 0

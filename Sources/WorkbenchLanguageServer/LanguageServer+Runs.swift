@@ -180,8 +180,13 @@ extension LanguageServer {
 
   /// Ends a run's worker and everything it started, and answers its request as cancelled.
   func cancel(_ run: ActiveRun, message: String) {
-    run.process.signal(SIGKILL)
-    run.process.wait()
+    // SIGTERM first: the worker ends its module processes (one stuck in a request would never
+    // see its input close), then itself; one that does not end in a second is killed.
+    run.process.signal(SIGTERM)
+    if run.process.wait(upTo: 1000) == nil {
+      run.process.signal(SIGKILL)
+      run.process.wait()
+    }
     active.removeAll { $0 === run }
     endProgress(of: run, message: message)
     send(Self.errorResponse(id: run.requestID, code: Self.requestCancelled, message: message))
@@ -300,6 +305,8 @@ extension LanguageServer {
   /// `workbench lsp --run-worker`: reads one run's request on standard input, carries it out,
   /// and writes its progress and outcome as JSON lines on standard output.
   public static func serveRun(modules: [any FeatureModule]) -> ExitCode {
+    // Cancelled (the editor ends the worker), the module processes end too.
+    ChildGroups.endOnTermination()
     var input: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {

@@ -223,6 +223,22 @@ public final class SpawnedProcess {
     }
   }
 
+  /// Waits up to `milliseconds` for the child to end: how it ended, or `nil` if it runs on.
+  public func wait(upTo milliseconds: Int) -> Termination? {
+    if let termination { return termination }
+    for attempt in 0...max(0, milliseconds / 5) {
+      var status: Int32 = 0
+      let reaped = waitpid(pid, &status, WNOHANG)
+      if reaped == pid {
+        termination = Termination(waitStatus: status)
+        return termination
+      }
+      if reaped < 0, errno != EINTR { return wait() }
+      if attempt < milliseconds / 5 { usleep(5_000) }
+    }
+    return nil
+  }
+
   /// Waits for the child to end.
   @discardableResult
   public func wait() -> Termination {

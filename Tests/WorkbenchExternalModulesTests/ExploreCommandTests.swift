@@ -181,13 +181,24 @@ struct ExploreCommandTests {
     ("hang", ["--time", "5s", "--jobs", "2"], "--time ran out while shrinking", 15.0),
   ])
   func timeIsTheWholeRunsAndSaysWhatItCut(mode: String, time: [String], cut: String, most: Double) {
-    let out = makeTemporaryFolder() + "/found.yaml"
+    let folder = makeTemporaryFolder()
+    let out = folder + "/found.yaml"
     let started = ContinuousClock.now
+    // A mark in the environment of every process the run starts, to find any left behind.
+    let mark = "WORKBENCH_TEST_MARK=" + folder
     let explored = ChildProcess.runWorkbench(
-      ["explore", "-m", fixture, "--screens", "tally", "--out", out] + time, environment: ["WORKBENCH_FIXTURE": mode])
+      ["explore", "-m", fixture, "--screens", "tally", "--out", out] + time,
+      environment: ["WORKBENCH_FIXTURE": mode, "WORKBENCH_TEST_MARK": folder])
     let took = ContinuousClock.now - started
     #expect(explored.stdout.contains("  cut short: \(cut)"), "\(explored.stdout)\(explored.stderr)")
     #expect(took < .seconds(most), "\(took): \(explored.stdout)")
+    // No module process outlives the run: a worker ended by its parent while its module hung in
+    // a request ends the module too (they were left sleeping for ever).
+    usleep(300_000)
+    let left = ChildProcess.run(
+      "/bin/sh", ["-c", "grep -las '\(mark)' /proc/[0-9]*/environ | wc -l"], input: [],
+      environment: ChildProcess.environment([:]))
+    #expect(left.stdout.filter(\.isNumber) == "0", "processes left: \(left.stdout)")
     if mode == "hang" {
       #expect(explored.status == 1)
       #expect(readTextFile(out)?.contains("# Not run through `workbench run` before it was written") == true)

@@ -13,6 +13,8 @@ public enum ScenarioCommand {
   /// Runs `run` with its options, parsed once (`RunOptions.parse`); returns the exit status.
   public static func run(_ options: RunOptions, modules: [any FeatureModule]) -> ExitCode {
     var options = options
+    // A worker its parent ends (`--fail-fast`) ends its module processes too.
+    if options.worker { ChildGroups.endOnTermination() }
     let console = ConsoleReporter(color: colorWanted(), quiet: options.quiet)
     if options.lastFailed, !options.worker {
       let failed = LastFailed.read()

@@ -184,20 +184,14 @@ extension ModuleProcess {
     guard isRunning, let services = entry(of: session)?.services, let work = services.work else { return }
     // Who may write what is checked for every commit before any is stored: a write outside it
     // stops the module and changes nothing.
-    var admitted: [(commit: WireCommit, json: String, body: (any DocumentBody)?)] = []
+    var admitted: [(commit: WireCommit, body: (any DocumentBody)?)] = []
     for commit in reply.commits ?? [] {
-      let value: FrameValue
-      do {
-        value = try FrameValue.parse(json: Array(commit.body.utf8))
-      } catch {
-        throw ProxyScreen.protocolViolation(
-          "its commit of \(TerminalText.visible(commit.document)) was not valid JSON (\(error))", process: self,
-          work: work)
-      }
-      let body = try admittedBody(commit.body, toDocument: commit.document, in: session, work: work)
-      admitted.append((commit, value.jsonText, body))
+      let body = try admittedBody(
+        commit.body, toDocument: commit.document, in: session, work: work,
+        what: "its commit of \(TerminalText.visible(commit.document))")
+      admitted.append((commit, body))
     }
-    for (commit, json, body) in admitted {
+    for (commit, body) in admitted {
       guard let body else {
         services.report(incident: "\(summary) changed \(commit.document), which no longer exists: it was not saved")
         continue
@@ -205,7 +199,9 @@ extension ModuleProcess {
       // The module holds what it committed; a commit the host refuses leaves it holding what
       // the host does not, so the host's copy goes with the next request about the document.
       let sent = SentDocument(session: session, name: commit.document)
-      documentsSent[sent] = json
+      // As the window's request would send it (`ExternalDocument`'s JSON), so the next one
+      // leaves the body out.
+      documentsSent[sent] = (body as? ExternalDocument)?.value.jsonText
       do {
         try work.commit(body, toDocument: commit.document, ifAt: commit.revision, summary: summary)
       } catch {

@@ -11,13 +11,16 @@ extension ModuleProcess {
   ///
   /// - Returns: the body to commit, or `nil` when the document is gone (the caller says so).
   /// - Throws: `CommandError` naming the violation, once the module is stopped.
+  /// `what` names the write in a violation's message (`its \`commit\``).
   func admittedBody(
-    _ json: String, toDocument name: String, in session: Int, work: any SessionWork
+    _ json: String, toDocument name: String, in session: Int, work: any SessionWork, what: String
   ) throws(CommandError) -> (any DocumentBody)? {
     let body: any DocumentBody
     switch work.admitWrite(Array(json.utf8), toDocument: name, by: self.name) {
     case .admitted(let admitted): body = admitted
     case .noDocument: return nil
+    case .notJSON(let problem):
+      throw ProxyScreen.protocolViolation("\(what) was not valid JSON (\(problem))", process: self, work: work)
     case .refused(let what):
       throw ProxyScreen.protocolViolation(TerminalText.visible(what) + " (§9)", process: self, work: work)
     }

@@ -263,13 +263,8 @@ public final class ProxyScreen: ScreenModel {
     // the command fails and the module is stopped, as for any other garbage it sends.
     var committedDocument: (any DocumentBody)?
     if let commit = reply.commit {
-      do {
-        _ = try FrameValue.parse(json: Array(commit.utf8))
-      } catch {
-        throw protocolViolation("its `commit` was not valid JSON (\(error))", process: process, context: context)
-      }
       committedDocument = try process.admittedBody(
-        commit, toDocument: screen.documentName, in: screen.session, work: context.session)
+        commit, toDocument: screen.documentName, in: screen.session, work: context.session, what: "its `commit`")
     }
     screen.take(reply)
     let opened = try adoptWindows(
@@ -394,7 +389,9 @@ extension ProxyScreen: UnsavedWork {
     let reply = try leave("save", process: process, context: context)
     if let commit = reply.commit {
       process.documentsSent[sentKey] = nil
-      if let body = try process.admittedBody(commit, toDocument: documentName, in: session, work: context.session) {
+      if let body = try process.admittedBody(
+        commit, toDocument: documentName, in: session, work: context.session, what: "its `commit`")
+      {
         try context.commit(body, summary: "save")
       }
     }

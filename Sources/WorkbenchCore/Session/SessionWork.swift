@@ -36,6 +36,8 @@ public enum WriteAdmission {
   case admitted(any DocumentBody)
   /// The document is gone: nothing to write (the module is told, not blamed).
   case noDocument
+  /// The body is not JSON at all: a malformed reply (§9), said as such.
+  case notJSON(String)
   /// The module wrote what is not its own, or a body its kind refuses: a violation that
   /// changes nothing. The text says what it did.
   case refused(String)
@@ -53,6 +55,12 @@ extension Host: SessionWork {
     do {
       return .admitted(try registry.decodeDocument(kind: entry.kind, json: json))
     } catch {
+      // Parsed once more only when it failed, to say which of the two it was.
+      do {
+        _ = try FrameValue.parse(json: json)
+      } catch {
+        return .notJSON("\(error)")
+      }
       return .refused(
         "it wrote the document \(name) with a body its kind \(entry.kind) does not read (\(error.message))")
     }

@@ -34,6 +34,31 @@ enum ExploreBenchmark {
         + "\(format(seconds * 1000, 1)) ms\(report.failure.map { "; found: \($0.property.rawValue)" } ?? ""))"
     }
     lines.append("  catalog, built in              " + rate(builtInModules, screens: ["catalog"], runs: 40, steps: 100))
+    // What the checks cost: the same sessions explored (two runs, every property, windows
+    // opened again) and run once through one host with nothing checked, best of three each.
+    if let registry = try? ModuleRegistry(modules: builtInModules) {
+      var options = Explorer.Options()
+      options.screens = ["catalog"]
+      options.runs = 40
+      options.steps = 100
+      let explorer = Explorer(registry: registry, options: options)
+      let sessions = explorer.sessions(options.runs)
+      var explored = Double.infinity
+      var once = Double.infinity
+      var rebuilds = 0
+      for _ in 0..<3 {
+        var start = now()
+        rebuilds = explorer.explore().rebuilds
+        explored = min(explored, now() - start)
+        start = now()
+        for session in sessions { explorer.runOnce(session) }
+        once = min(once, now() - start)
+      }
+      lines.append(
+        "  catalog, the checks' cost       \(format(explored / once, 2))x the same steps run once ("
+          + "\(format(explored * 1000, 1)) ms explored with \(rebuilds) rebuilds, \(format(once * 1000, 1)) ms run once; "
+          + "goal: at most 2.5x)")
+    }
     lines.append("  ledger feed, built in          " + rate(builtInModules, screens: ["feed"], runs: 40, steps: 100))
     if let module = try? ExternalModule(path: repository + "/Examples/countdown/countdown.py") {
       lines.append("  countdown on the Python kit    " + rate([module], screens: ["countdown"], runs: 10, steps: 50))

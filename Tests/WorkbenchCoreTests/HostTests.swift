@@ -38,6 +38,35 @@ import Testing
     #expect(host.documentJSON(named: "tally") == #"{"value":4}"#)
   }
 
+  /// `reopen` makes each window again from its document and its view state, in place: the same
+  /// numbers, names, order and focus, a new screen model, the host's undo history kept. What the
+  /// old model held beyond the two (here the count of replacements it saw) is gone.
+  @Test func reopenMakesEachWindowAgainFromItsDocumentAndViewState() throws {
+    _ = try run("open counter tally a; open counter tally b; @a step 4; @a bump; focus a")
+    let before = try #require(host.window(named: "a")?.model(as: CounterScreen.self))
+    let seen = before.replacements
+    _ = try run("@b bump")
+    #expect(before.replacements == seen + 1)
+    #expect(try run("reopen") == [.frame(WindowID(1))])
+    let after = try #require(host.window(named: "a")?.model(as: CounterScreen.self))
+    #expect(after !== before)
+    #expect(after.replacements == 0)
+    #expect(host.windows.map(\.label) == ["a", "b"])
+    #expect(host.focusedWindowID == WindowID(1))
+    #expect(value("a") == 5 && step("a") == 4 && step("b") == 1)
+    // One window by name; its view-state history goes with it (`undo view` takes its step back).
+    _ = try run("@b step 7")
+    let b = host.window(named: "b")?.model(as: CounterScreen.self)
+    _ = try run("reopen b")
+    #expect(host.window(named: "b")?.model(as: CounterScreen.self) !== b)
+    #expect(step("b") == 7)
+    _ = try run("@b undo view")
+    #expect(step("b") == 1)
+    // None open: an error that says so.
+    _ = try run("close a; close b")
+    #expect(error("reopen")?.message == "no window is open")
+  }
+
   @Test func sampleDocumentsAreLoaded() {
     #expect(host.documentNames == ["tally"])
     #expect(host.document(named: "tally")?.revision == 1)

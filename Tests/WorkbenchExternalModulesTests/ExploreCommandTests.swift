@@ -274,6 +274,69 @@ struct ExploreCommandTests {
     #expect(explored.stderr.hasPrefix("workbench explore: \(always):2:3: no screen 'tallly'"), "\(explored.stderr)")
   }
 
+  /// The newcomer's notes module (#46): `strike N` starts a draft of what to strike, kept in the
+  /// module's process beside the window's view state, before it checks N, and is refused; the
+  /// next strike strikes the draft too. No frame changes at the refusal and a replay does the
+  /// same, so only the window opened again from its document and view state shows it. Found,
+  /// shrunk and written with its `reopen`; the sound version passes as many sessions.
+  @Test func aDraftKeptBesideTheViewStateIsFound() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      """
+      #!/usr/bin/env python3
+      import os, sys
+      sys.path.insert(0, os.environ["WORKBENCH_KIT"])
+      import workbench_module as wb
+
+      module = wb.Module("notes", "1.0", "notes to strike")
+      module.document_kind("notes", samples={"errands": {"items": ["milk", "eggs", "tea", "soap"]}})
+      drafts = {}  # by window: what the next strike strikes besides its own
+      buggy = os.environ.get("NOTES_BUG") == "1"
+
+      @module.screen("notes", kind="notes", fields=["items", "struck"])
+      class Notes(wb.Screen):
+          def frame(self):
+              return {"items": self.window.document["items"], "struck": self.window.state.get("struck", [])}
+
+      @module.command("strike", screens=["notes"], arguments=[wb.integer("n", 0, 9)])
+      def strike(window, n):
+          if buggy:
+              drafts.setdefault(window.key, []).append(n)  # the bug: the draft starts before n is checked
+          if not 1 <= n <= len(window.document["items"]):
+              raise wb.Refused(f"there is no note {n}")
+          draft = drafts.pop(window.key, []) if buggy else [n]
+          window.state["struck"] = sorted(set(window.state.get("struck", [])) | set(draft))
+
+      sys.exit(module.run())
+      """, to: folder + "/notes.py")
+    let environment: [String: String?] = ["WORKBENCH_KIT": repositoryRoot() + "/Kits/python"]
+    let module = folder + "/notes.py"
+    chmod(module, 0o755)
+    let explore = ["explore", "-m", module, "--runs", "60", "--steps", "12", "--json"]
+    let found = ChildProcess.runWorkbench(
+      explore + ["--out", folder + "/found.yaml"], environment: environment.merging(["NOTES_BUG": "1"]) { $1 })
+    #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+    let summary = try FrameValue.parse(json: Array(found.stdout.utf8))
+    #expect(
+      summary["found"]?["property"] == .string("a window rebuilt from its document and view state is the same window"),
+      "\(found.stdout)")
+    #expect(summary["found"]?["failsUnderRun"] == .bool(true), "\(found.stdout)")
+    let written = try #require(readTextFile(folder + "/found.yaml"))
+    #expect(written.contains("- do: reopen\n"), "\(written)")
+    #expect(written.contains("fails: there is no note"), "\(written)")
+    let run = ChildProcess.runWorkbench(
+      ["run", "-m", module, folder + "/found.yaml"],
+      environment: environment.merging(["NOTES_BUG": "1"]) {
+        $1
+      })
+    #expect(run.status == 1, "\(run.stdout)")
+    // The sound module: nothing, with windows opened again as explore went.
+    let sound = ChildProcess.runWorkbench(explore + ["--out", folder + "/none.yaml"], environment: environment)
+    #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
+    let none = try FrameValue.parse(json: Array(sound.stdout.utf8))
+    #expect((none["rebuilds"]?.integerValue ?? 0) > 30, "\(sound.stdout)")
+  }
+
   /// A sound module whose live source is a device that changes once (`wall-once`: the first
   /// `wall-later` of any session switches at once, the rest do nothing): the second run of a
   /// session sees no switch of its own, and is served the first's.

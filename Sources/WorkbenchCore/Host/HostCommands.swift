@@ -10,7 +10,7 @@ enum HostCommands {
     .looking("show") { show.reporting() }, .looking("frame") { frame.reporting() },
     .looking("state") { state.reporting() }, .acting("undo") { undo }, .acting("redo") { redo },
     .acting("clock") { clock.reporting() }, .acting("settle") { settle }, .acting("live") { live },
-    .acting("relaunch") { relaunch },
+    .acting("relaunch") { relaunch }, .acting("reopen") { reopen },
     .acting("record") { record.shellOnly("`record` works in the shell; a scenario is a recording already") },
     .acting("restart-module") { restartModule },
     .acting("source") {
@@ -413,6 +413,25 @@ enum HostCommands {
     "relaunch", summary: "Save the session, tear the host down and restore it, as quitting and starting again would",
     details: "Windows come back in order with their view state; undo histories do not survive."
   ) { context in context.request(.relaunch) }
+
+  static let reopenWindow = Argument<WindowID>.window("window", help: "the window to open again (default: all)")
+    .optional
+
+  static let reopen = CommandSpec(
+    "reopen", arguments: [reopenWindow],
+    summary: "Open windows again from their documents and view states, in place",
+    details: "What a relaunch restores, without ending the session: each window (or the one named) is made again "
+      + "from its document and view state, keeping its number, name and undo history, the clock and the services. "
+      + "A window that then shows something else kept state outside the two."
+  ) { context in
+    let host = context.host
+    let ids = context.arguments[reopenWindow].map { [$0] } ?? host.windows.map(\.id)
+    guard !ids.isEmpty else { throw CommandError("no window is open") }
+    let problems = host.reopenWindows(ids)
+    guard problems.isEmpty else { throw CommandError(problems.joined(separator: "\n")) }
+    return (context.arguments[reopenWindow] ?? host.focusedWindowID).map(CommandOutput.frame)
+      ?? .text("no windows are open")
+  }
 
   static let recordFile = Argument<String>.word("file", help: "the scenario file to write")
 

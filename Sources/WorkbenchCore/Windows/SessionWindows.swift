@@ -91,6 +91,19 @@ final class SessionWindows {
     }
   }
 
+  /// Puts `window` in the place of the open window with its number (its content made again).
+  func replace(_ window: Window) {
+    guard let index = all.firstIndex(where: { $0.id == window.id }) else { return }
+    all[index] = window
+  }
+
+  /// Takes a window out of the list whose content is already closed.
+  func drop(_ id: WindowID) {
+    guard let index = all.firstIndex(where: { $0.id == id }) else { return }
+    all.remove(at: index)
+    if focusedID == id { focusedID = all.isEmpty ? nil : all[max(0, index - 1)].id }
+  }
+
   /// Focuses a window.
   func focus(_ id: WindowID) {
     if window(id) != nil { focusedID = id }

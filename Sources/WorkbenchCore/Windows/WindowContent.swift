@@ -28,6 +28,9 @@ protocol WindowContent: AnyObject {
   func redoViewState() -> Bool
   var canUndoViewState: Bool { get }
   var canRedoViewState: Bool { get }
+  /// Takes the view-state history of the content this one replaces (a window opened again in
+  /// place keeps the host's history of it).
+  func takeHistory(from other: any WindowContent)
 }
 
 @MainActor
@@ -135,5 +138,11 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   }
 
   var canUndoViewState: Bool { !undoStack.isEmpty }
+
+  func takeHistory(from other: any WindowContent) {
+    guard let other = other as? ScreenBox<Model> else { return }
+    undoStack = other.undoStack
+    redoStack = other.redoStack
+  }
   var canRedoViewState: Bool { !redoStack.isEmpty }
 }

@@ -15,7 +15,7 @@ extension ExploreCommand {
     var json: String {
       let line: FrameValue = [
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
-        "checks": .integer(outcome.checks),
+        "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
         "failure": outcome.failure.map { .string("\($0.property.rawValue): \($0.detail)") } ?? .null,
       ]
       return line.jsonText
@@ -34,6 +34,7 @@ extension ExploreCommand {
       else { return nil }
       self.run = run
       self.outcome = Explorer.Outcome(failure: nil, stepsRun: steps, refused: refused, checks: checks)
+      self.outcome.rebuiltAfter = value["rebuilds"]?.elements?.compactMap(\.integerValue) ?? []
       if case .string(let failure)? = value["failure"] { self.failure = failure }
     }
   }

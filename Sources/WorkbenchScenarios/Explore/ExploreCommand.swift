@@ -184,15 +184,16 @@ public enum ExploreCommand {
       let summary: FrameValue = [
         "seed": .string(String(options.explorer.seed)), "sessions": .integer(report.sessions),
         "steps": .integer(report.steps), "refused": .integer(report.refused), "checks": .integer(report.checks),
-        "seconds": .string(String(format3(elapsed))), "found": found,
+        "rebuilds": .integer(report.rebuilds), "seconds": .string(String(format3(elapsed))), "found": found,
         "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
         "notes": .list(report.notes.map(FrameValue.string)),
+        "notReopened": .list(explorer.screensNotReopened.map(FrameValue.string)),
       ]
       StandardStreams.out(summary.jsonText + "\n")
     } else {
       let ran =
         "explored \(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.steps) steps, "
-        + "\(report.refused) refused, \(report.checks) checks) in \(format3(elapsed)) s"
+        + "\(report.refused) refused, \(report.checks) checks, \(Explorer.count(report.rebuilds, "rebuild"))) in \(format3(elapsed)) s"
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
@@ -217,6 +218,13 @@ public enum ExploreCommand {
     if !options.json {
       if let cut = report.cutShort { StandardStreams.out("  cut short: \(cut)\n") }
       for note in report.notes { StandardStreams.out("  note: \(note)\n") }
+      let notReopened = explorer.screensNotReopened
+      if !notReopened.isEmpty {
+        StandardStreams.out(
+          "  note: sessions with a window on \(notReopened.joined(separator: ", ")) were not opened again to check "
+            + "that they are their documents and view states (they ask the outside world or start work as they "
+            + "open); `relaunch` steps still restart them\n")
+      }
     }
     return report.failure == nil ? .success : .failure
   }

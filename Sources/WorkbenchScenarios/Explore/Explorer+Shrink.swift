@@ -31,18 +31,15 @@ extension Explorer {
       guard let found = outcome.failure, found.property == failure.property else { return nil }
       return found
     }
-    var current = session
-    current.steps = Array(current.steps.prefix(failure.step + 1))
+    var current = session.removingSteps { $0 > failure.step }
     var chunk = max(1, current.steps.count / 2)
     while true {
       var start = 0
       var removed = false
       while start < current.steps.count {
-        var candidate = current
-        candidate.steps.removeSubrange(start..<min(start + chunk, candidate.steps.count))
+        let candidate = current.removingSteps(start..<min(start + chunk, current.steps.count))
         if !candidate.steps.isEmpty, let found = failing(candidate) {
-          candidate.steps = Array(candidate.steps.prefix(found.step + 1))
-          current = candidate
+          current = candidate.removingSteps { $0 > found.step }
           removed = true
         } else {
           start += chunk
@@ -53,10 +50,16 @@ extension Explorer {
     }
     // Fewer windows: one taken out with the steps run in it.
     for window in current.windows.map(\.name).reversed() where current.windows.count > 1 {
-      var candidate = current
+      let steps = current.steps
+      var candidate = current.removingSteps { steps[$0].window == window }
       candidate.windows.removeAll { $0.name == window }
-      candidate.steps.removeAll { $0.window == window }
       if !candidate.steps.isEmpty, failing(candidate) != nil { current = candidate }
+    }
+    // Fewer rebuilds: each tried without.
+    for rebuild in current.rebuilds.reversed() where current.rebuilds.count > 1 {
+      var candidate = current
+      candidate.rebuilds.removeAll { $0 == rebuild }
+      if failing(candidate) != nil { current = candidate }
     }
     // Smaller numbers, shorter waits: each word that is one, tried smaller.
     for index in current.steps.indices {
@@ -210,6 +213,26 @@ extension Explorer {
       let message = refusalMessage(of: session, at: failure.step) ?? ""
       scenario.steps.append(Step(action: action, location: here, failure: .substring(message)))
       scenario.steps.append(expectation)
+    case .rebuiltIsSame:
+      // The frames of the run not relaunched, after a scenario that is relaunched where the
+      // session was rebuilt: the expectation fails where the rebuilt window shows another.
+      scenario.steps.append(failingStep)
+      let frames = framesAfter(session, steps: failure.step + 1).filter {
+        failure.windows.isEmpty || failure.windows.contains($0.key)
+      }
+      let shown = frames.map { frame in
+        let screen = session.windows.first { $0.name == frame.key }?.screen ?? ""
+        return (
+          frame.key,
+          YAMLNode(
+            Self.withoutFields(registry.lifetimeFields(ofScreen: screen), frame.value) ?? frame.value, at: here)
+        )
+      }
+      scenario.steps.append(Step(action: .expect(shown), location: here))
+      // The windows opened again, after the steps they follow (last first, so the places hold).
+      for rebuild in session.rebuilds.reversed() where rebuild <= failure.step {
+        scenario.steps.insert(Step(action: .host(line: "reopen"), location: here), at: rebuild + 1)
+      }
     case .replaysEqual:
       scenario.steps.append(failingStep)
       let frames = recorded ?? framesAfter(session, steps: failure.step + 1)

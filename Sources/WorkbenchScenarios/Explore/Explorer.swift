@@ -34,10 +34,38 @@ public struct Explorer {
     public init() {}
   }
 
-  /// A generated session: its windows and its steps (one command a line).
+  /// A generated session: its windows and its steps (one command a line), and after which
+  /// steps (0-based) the second run is rebuilt from its documents and view state.
   public struct Session: Sendable {
     public var windows: [WindowSeed]
     public var steps: [(window: String?, line: String)]
+    /// The steps after which the second run's windows are opened again from their documents and
+    /// view states (`reopen`; the first run's are not), in order.
+    public var rebuilds: [Int] = []
+
+    /// A session of `windows` running `steps`, whose second run is rebuilt after `rebuilds`.
+    public init(windows: [WindowSeed], steps: [(window: String?, line: String)], rebuilds: [Int] = []) {
+      self.windows = windows
+      self.steps = steps
+      self.rebuilds = rebuilds
+    }
+
+    /// The session without the steps `range` holds (rebuilds after them go too; later ones move).
+    func removingSteps(_ range: Range<Int>) -> Session {
+      removingSteps { range.contains($0) }
+    }
+
+    /// The session without the steps whose index `isRemoved`, its rebuilds moved with them.
+    func removingSteps(where isRemoved: (Int) -> Bool) -> Session {
+      var session = Session(windows: windows, steps: [])
+      var kept: [Int: Int] = [:]
+      for (index, step) in steps.enumerated() where !isRemoved(index) {
+        kept[index] = session.steps.count
+        session.steps.append(step)
+      }
+      session.rebuilds = rebuilds.compactMap { kept[$0] }
+      return session
+    }
   }
 
   /// A property a session broke: which, after which step (0-based), and what was seen.
@@ -48,6 +76,7 @@ public struct Explorer {
       case replaysEqual = "a session replays with equal frames"
       case windowsAgree = "windows on one document agree after settle"
       case always = "every window meets its screen's always: expectation"
+      case rebuiltIsSame = "a window rebuilt from its document and view state is the same window"
     }
     public var property: Property
     public var step: Int
@@ -65,6 +94,8 @@ public struct Explorer {
     /// Steps whose command was refused (a word out of range, an id not there, a rule kept).
     public var refused = 0
     public var checks = 0
+    /// How many times a session's second run was rebuilt from its documents and view state.
+    public var rebuilds = 0
     public var failure: Failure?
     public var original: Session?
     public var shrunk: Session?
@@ -86,6 +117,7 @@ public struct Explorer {
       steps += outcome.stepsRun
       refused += outcome.refused
       checks += outcome.checks
+      rebuilds += outcome.rebuiltAfter.count
     }
   }
 
@@ -98,6 +130,11 @@ public struct Explorer {
   let invariants: [String: [(invariant: Invariant, expected: FrameValue)]]
   /// Each screen's module's own commands (those its screen adds to the host's), found once.
   let commands: [String: [CommandSpec]]
+  /// The screens whose windows open again from their document and view state without asking
+  /// the outside world anything or starting work (a ledger feed fetches its rows again as it
+  /// opens, which a run whose window stayed open does not): sessions whose windows are all on
+  /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
+  let rebuildable: Set<String>
 
   /// An explorer of the modules `registry` holds.
   public init(registry: ModuleRegistry, options: Options) {
@@ -117,6 +154,43 @@ public struct Explorer {
         }
     }
     self.commands = commands
+    self.rebuildable = Self.screensRebuiltQuietly(registry: registry)
+  }
+
+  /// The screens explored whose windows are not opened again (`rebuildable` lacks them), by name.
+  public var screensNotReopened: [String] {
+    screens.map(\.name).filter { !rebuildable.contains($0) }
+  }
+
+  /// The screens (with a sample document) whose window, settled and opened again in place,
+  /// asks no fact and starts no timer as it opens again.
+  static func screensRebuiltQuietly(registry: ModuleRegistry) -> Set<String> {
+    var quiet: Set<String> = []
+    let samples = registry.sampleDocuments
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    for screen in registry.screens {
+      guard let document = samples.first(where: { $0.kind == screen.documentKind }) else { continue }
+      let window = WindowSeed(name: "w1", screen: screen.name, document: document.name, location: here)
+      guard
+        let session = try? WorkbenchSession.starting(
+          Scenario(name: "probe", location: here, windows: [window], steps: []), registry: registry)
+      else { continue }
+      defer {
+        session.end()
+        session.finish()
+      }
+      guard (try? session.host.clock.settle(within: .seconds(60), flush: session.host.services.scheduler)) != nil,
+        session.host.clock.pendingTimers == 0
+      else { continue }
+      session.facts.startRecording(capturingStates: false)
+      guard session.host.reopenWindows(session.host.windows.map(\.id)).isEmpty else { continue }
+      if session.host.clock.pendingTimers == 0, session.facts.takeRecorded().isEmpty,
+        session.takeIncidents().isEmpty
+      {
+        quiet.insert(screen.name)
+      }
+    }
+    return quiet
   }
 
   /// Runs `options.runs` sessions (each from its own seed, derived from the run's), stops at the
@@ -166,6 +240,27 @@ public struct Explorer {
   /// What a session cut short by `--time` says.
   static func sessionCutShort(run: Int, outcome: Outcome) -> String {
     "--time ran out in session \(run + 1), after \(outcome.stepsRun) of its steps (they are counted)"
+  }
+
+  /// The sessions numbered `0..<count` as explore generates them (the first that breaks a
+  /// property ends the list): what `runOnce` runs, to measure what the checks cost.
+  public func sessions(_ count: Int) -> [Session] {
+    var sessions: [Session] = []
+    for run in 0..<count {
+      var random = SplitMix64(seed: seed(ofRun: run))
+      guard let (session, outcome) = generateAndCheck(&random) else { break }
+      sessions.append(session)
+      if outcome.failure != nil { break }
+    }
+    return sessions
+  }
+
+  /// Runs a session's steps once through one host, checking nothing: the floor explore's
+  /// checks are measured against.
+  public func runOnce(_ session: Session) {
+    guard let live = try? start(session) else { return }
+    defer { live.end() }
+    for step in session.steps { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
   }
 
   /// The seed of session number `run`.
@@ -246,21 +341,29 @@ public struct Explorer {
           document: screen.documents[random.below(screen.documents.count)], location: here))
     }
     var session = Session(windows: windows, steps: [])
-    let outcome = run(windows: windows, steps: options.steps) { _, live in
-      let window = windows[random.below(windows.count)]
-      var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
-      switch random.below(40) {
-      // Now and then a step of the session's own: everything pending settles, or the session
-      // is relaunched from what it saved.
-      case 0: step = (nil, "settle")
-      case 1: step = (nil, "relaunch")
-      // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
-      case 2, 3: step = (nil, "@\(window.name) " + step.line)
-      default: break
-      }
-      session.steps.append(step)
-      return step
-    }
+    // Where the second run is rebuilt: after every refusal, and after one step in eight, drawn
+    // from a sequence of its own (the session's steps are those of a run without rebuilds).
+    var plan = random
+    var rebuildDraws = SplitMix64(seed: plan.next() ^ 0x7265_6275_696C_6473)
+    let outcome = run(
+      windows: windows, steps: options.steps,
+      rebuildingAfter: { _, refused in rebuildDraws.chance(12) || refused },
+      next: { _, live in
+        let window = windows[random.below(windows.count)]
+        var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
+        switch random.below(40) {
+        // Now and then a step of the session's own: everything pending settles, or the session
+        // is relaunched from what it saved.
+        case 0: step = (nil, "settle")
+        case 1: step = (nil, "relaunch")
+        // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
+        case 2, 3: step = (nil, "@\(window.name) " + step.line)
+        default: break
+        }
+        session.steps.append(step)
+        return step
+      })
+    session.rebuilds = outcome.rebuiltAfter
     return (session, outcome)
   }
 
@@ -329,6 +432,11 @@ public struct Explorer {
     public var checks = 0
     /// Whether `--time` ran out before the session's last step.
     public var cutShort = false
+    /// The steps after which the second run was rebuilt from its documents and view state.
+    public var rebuiltAfter: [Int] = []
+    /// Rebuilds after which a window asked the outside world for something as it opened again,
+    /// so the session's checks ended there.
+    public var inconclusiveRebuilds = 0
   }
 
   /// A fresh session set up as `session` begins.
@@ -340,13 +448,16 @@ public struct Explorer {
   /// that a refused command left every frame and document as they were, and that the second
   /// run, a replay of the first's recording, shows the first's frames.
   public func check(_ session: Session) -> Outcome {
-    run(windows: session.windows, steps: session.steps.count) { index, _ in session.steps[index] }
+    let rebuilds = Set(session.rebuilds)
+    return run(
+      windows: session.windows, steps: session.steps.count, rebuildingAfter: { index, _ in rebuilds.contains(index) },
+      next: { index, _ in session.steps[index] })
   }
 
   /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
   /// steps before left it), on two sessions side by side, checking after each.
   private func run(
-    windows: [WindowSeed], steps count: Int,
+    windows: [WindowSeed], steps count: Int, rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
     next: (Int, WorkbenchSession) -> (window: String?, line: String)
   ) -> Outcome {
     var outcome = Outcome()
@@ -367,6 +478,10 @@ public struct Explorer {
     // Each window's frame stamp when its frames were last compared: a window whose stamp
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
+    // Once the second run has been rebuilt, a difference between the runs is the rebuild's,
+    // and what a window counts of its own life, or shows of a refusal, may differ.
+    var rebuilt = false
+    var ignored: (Window) -> [String] = { _ in [] }
     for index in 0..<count {
       if isOutOfTime {
         outcome.cutShort = true
@@ -398,6 +513,8 @@ public struct Explorer {
         secondRefusal = error
       }
       outcome.stepsRun += 1
+      let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+      let differs: Failure.Property = rebuilt ? .rebuiltIsSame : .replaysEqual
       // A module that stopped (crashed, hung, broke the protocol) is no refusal.
       let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
       let incidents = stopped + first.takeIncidents() + second.takeIncidents()
@@ -410,6 +527,14 @@ public struct Explorer {
         outcome.failure = Failure(
           property: .replaysEqual, step: index,
           detail: "after `\(step.line)`, a replay of the session's recording went another way: \(divergence)")
+        return outcome
+      }
+      if refusal?.message != secondRefusal?.message {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "`\(step.line)` " + Self.outcome(of: refusal) + " in one run, and "
+            + Self.outcome(of: secondRefusal)
+            + (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it"))
         return outcome
       }
       if refusal != nil { outcome.refused += 1 }
@@ -429,18 +554,26 @@ public struct Explorer {
             detail: "`\(step.line)` was refused (\(refusal.message)) and window \(changed.label)'s frame changed")
           return outcome
         }
-        if first.host.documentRevisions.mapValues(\.revision) != revisionsBefore {
+        if revisionsAfter != revisionsBefore {
           outcome.failure = Failure(
             property: .refusalChangesNothing, step: index,
             detail: "`\(step.line)` was refused (\(refusal.message)) and a document's revision moved")
           return outcome
         }
       }
+      if revisionsAfter != second.host.documentRevisions.mapValues(\.revision) {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "after `\(step.line)`, the documents' revisions are "
+            + Self.revisions(first.host) + " in one run and " + Self.revisions(second.host)
+            + (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it"))
+        return outcome
+      }
       let replayed = second.host.windows
       let original = first.host.windows
       guard original.map(\.label) == replayed.map(\.label) else {
         outcome.failure = Failure(
-          property: .replaysEqual, step: index,
+          property: differs, step: index,
           detail: "after `\(step.line)`, the windows are \(original.map(\.label)) in one run and "
             + "\(replayed.map(\.label)) in a replay of the same steps")
         return outcome
@@ -453,11 +586,18 @@ public struct Explorer {
         }
         let frame = one.frame
         let again = other.frame
-        if frame != again {
+        if Self.withoutFields(ignored(one), frame) != Self.withoutFields(ignored(one), again) {
           outcome.failure = Failure(
-            property: .replaysEqual, step: index,
-            detail: "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
-              + Self.difference(frame, again))
+            property: differs, step: index,
+            detail: rebuilt
+              ? "after `\(step.line)`, window \(one.label) shows another frame where the windows were opened again "
+                + "from their documents and view states (`reopen`)"
+                + Self.difference(
+                  Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
+                  first: "where they stayed open", second: "where they were opened again")
+              : "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
+                + Self.difference(frame, again),
+            windows: [one.label])
           return outcome
         }
         // The module's own rules, on a frame that moved.
@@ -485,8 +625,73 @@ public struct Explorer {
           windows: [disagreement.0, disagreement.1])
         return outcome
       }
+      // The seed's first rule: a window is its document and its view state. After a refusal,
+      // and at steps the session chose, the second run's windows are made again from their
+      // documents and view states (`reopen`: new screen models, a module process told the
+      // windows closed and opened) and must show what the first shows, then and at every later
+      // step.
+      guard rebuilds(index, refusal != nil), canReopen(first), Self.timers(first) == Self.timers(second) else {
+        continue
+      }
+      if let problem = second.host.reopenWindows(second.host.windows.map(\.id)).first {
+        outcome.failure = Failure(
+          property: .rebuiltIsSame, step: index,
+          detail: "after `\(step.line)`, \(problem)")
+        return outcome
+      }
+      outcome.rebuiltAfter.append(index)
+      if let incident = second.takeIncidents().first {
+        outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      // A window that asked the outside world for something as it opened again (which the
+      // first run, whose windows stayed open, did not ask) cannot be compared from here.
+      if second.facts.divergence != nil || Self.timers(first) != Self.timers(second) {
+        outcome.inconclusiveRebuilds += 1
+        return outcome
+      }
+      rebuilt = true
+      compared = [:]
+      ignored = { $0.screen.lifetimeFields + $0.screen.refusalFields }
+      outcome.checks += 1
+      for (one, other) in zip(first.host.windows, second.host.windows) {
+        let frame = Self.withoutFields(ignored(one), one.frame)
+        let again = Self.withoutFields(ignored(one), other.frame)
+        if one.label != other.label || frame != again {
+          outcome.failure = Failure(
+            property: .rebuiltIsSame, step: index,
+            detail: "after `\(step.line)`, window \(one.label) opened again from its document and view state "
+              + "(`reopen`) shows another frame"
+              + Self.difference(frame, again, first: "before", second: "opened again"),
+            windows: [one.label])
+          return outcome
+        }
+      }
     }
     return outcome
+  }
+
+  /// Whether a session's windows are all on screens that open again quietly (asking nothing
+  /// of the outside world, starting no work as they open).
+  func canReopen(_ session: WorkbenchSession) -> Bool {
+    session.host.windows.allSatisfy { rebuildable.contains($0.screen.name) }
+  }
+
+  /// When a session's timers are due: windows opened again must leave them as they were (a
+  /// window that sets its timer again from its view state sets the same one), or the two runs
+  /// can no longer be compared step by step.
+  static func timers(_ session: WorkbenchSession) -> [Duration] {
+    session.host.clock.waitingTimers.map(\.due).sorted()
+  }
+
+  /// What a step did, in words: `ran`, `was refused (MESSAGE)`.
+  static func outcome(of refusal: CommandError?) -> String {
+    refusal.map { "was refused (\($0.message))" } ?? "ran"
+  }
+
+  /// A host's documents' revisions, in words (`library 3, notes 1`).
+  static func revisions(_ host: Host) -> String {
+    host.documentRevisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.revision)" }.joined(separator: ", ")
   }
 
   /// Two windows on one document and screen, with equal view states, whose frames differ
@@ -515,12 +720,19 @@ public struct Explorer {
     return frames
   }
 
-  /// Where two frames differ first, in words (`: finished 1, then 2`), or nothing.
-  static func difference(_ first: FrameValue?, _ second: FrameValue?) -> String {
-    guard case .object(let one)? = first, case .object(let other)? = second else { return "" }
-    for (key, value) in one.members where other[key] != value {
-      return
-        ": \(key) \(value.jsonText.prefix(60)), then \(other[key].map { String($0.jsonText.prefix(60)) } ?? "nothing")"
+  /// Where two frames differ first, in words (`: finished 1, then 2`; with words for the two
+  /// frames, `: finished 1 before, 2 opened again`), or nothing.
+  static func difference(
+    _ first: FrameValue?, _ second: FrameValue?, first one: String? = nil, second other: String? = nil
+  )
+    -> String
+  {
+    guard case .object(let members)? = first, case .object(let others)? = second else { return "" }
+    for (key, value) in members.members where others[key] != value {
+      let was = String(value.jsonText.prefix(60))
+      let then = others[key].map { String($0.jsonText.prefix(60)) } ?? "nothing"
+      guard let one, let other else { return ": \(key) \(was), then \(then)" }
+      return ": \(key) \(was) \(one), \(then) \(other)"
     }
     return ""
   }

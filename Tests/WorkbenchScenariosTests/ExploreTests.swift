@@ -108,6 +108,35 @@ import WorkbenchScenarios
     #expect(sound.rebuilds > 50, "\(sound.rebuilds)")
   }
 
+  /// An undo a window forgets (it takes in only a higher count): right after a bump, `undo`
+  /// leaves the window showing the bumped count. Every window on the count forgets alike, and a
+  /// replay does the same: the undo property finds it, and the file says what the window showed
+  /// before the bump.
+  @Test func anUndoAWindowForgetsIsFound() throws {
+    let module = PlantedModule(bug: .undoKeepsTheHighest)
+    let (explorer, report) = try explore(module)
+    let failure = try #require(report.failure, "not found in \(report.sessions) sessions")
+    #expect([.undoRestores, .rebuiltIsSame].contains(failure.property), "\(failure)")
+    let shrunk = try #require(report.shrunk)
+    #expect(shrunk.steps.count <= 3, "\(shrunk.steps.map(\.line))")
+    let text = try #require(explorer.scenarioText(for: report))
+    #expect(explorer.written(for: report)?.failsUnderRun == true, "\(text)")
+    let results = try run(text, modules: [module])
+    #expect(results.first?.failure?.message.contains("the frames do not match") == true, "\(text)")
+    // Without windows opened again, the undo property is what finds it.
+    let here = SourceLocation(file: "<test>", line: 1, column: 1)
+    let session = Explorer.Session(
+      windows: [WindowSeed(name: "w1", screen: "planted", document: "tally", location: here)],
+      steps: [("w1", "bump"), ("w1", "undo")])
+    let found = explorer.check(session).failure
+    #expect(found?.property == .undoRestores, "\(String(describing: found))")
+    #expect(found?.detail.contains("value 0 before, 1 now") == true, "\(String(describing: found))")
+    // The sound module's undos and redos are compared, and pass.
+    let (_, sound) = try explore(PlantedModule(bug: nil))
+    #expect(sound.failure == nil)
+    #expect(sound.historyChecks > 20, "\(sound.historyChecks)")
+  }
+
   /// A window that misses a change another window made: after `settle`, two windows on one
   /// count with one step show different counts. It holds a copy of the document of its own, so
   /// the same window opened again from the document shows the count too: explore finds whichever
@@ -269,6 +298,8 @@ private struct PlantedModule: FeatureModule {
     /// A refused `bump` leaves a carry in the screen model, beside its view state, which the
     /// next `step` adds: nothing shows it until then.
     case refusalLeavesACarry
+    /// A window takes in a new count only when it is higher: an undo of a bump is lost on it.
+    case undoKeepsTheHighest
   }
   let bug: Bug?
 
@@ -316,6 +347,7 @@ private struct PlantedModule: FeatureModule {
 
     func documentReplaced(_ document: Count) {
       // The bug: only the window that made the change sees it (`bump` sets its own).
+      if bug == .undoKeepsTheHighest, document.value < self.document.value { return }
       if bug != .staleWindow { self.document = document }
     }
 

@@ -16,6 +16,7 @@ extension ExploreCommand {
       let line: FrameValue = [
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
         "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
+        "history": .integer(outcome.historyChecks),
         "failure": outcome.failure.map { .string("\($0.property.rawValue): \($0.detail)") } ?? .null,
       ]
       return line.jsonText
@@ -35,6 +36,7 @@ extension ExploreCommand {
       self.run = run
       self.outcome = Explorer.Outcome(failure: nil, stepsRun: steps, refused: refused, checks: checks)
       self.outcome.rebuiltAfter = value["rebuilds"]?.elements?.compactMap(\.integerValue) ?? []
+      self.outcome.historyChecks = value["history"]?.integerValue ?? 0
       if case .string(let failure)? = value["failure"] { self.failure = failure }
     }
   }

@@ -184,7 +184,8 @@ public enum ExploreCommand {
       let summary: FrameValue = [
         "seed": .string(String(options.explorer.seed)), "sessions": .integer(report.sessions),
         "steps": .integer(report.steps), "refused": .integer(report.refused), "checks": .integer(report.checks),
-        "rebuilds": .integer(report.rebuilds), "seconds": .string(String(format3(elapsed))), "found": found,
+        "rebuilds": .integer(report.rebuilds), "undosAndRedos": .integer(report.historyChecks),
+        "seconds": .string(String(format3(elapsed))), "found": found,
         "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
         "notes": .list(report.notes.map(FrameValue.string)),
         "notReopened": .list(explorer.screensNotReopened.map(FrameValue.string)),
@@ -193,7 +194,8 @@ public enum ExploreCommand {
     } else {
       let ran =
         "explored \(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.steps) steps, "
-        + "\(report.refused) refused, \(report.checks) checks, \(Explorer.count(report.rebuilds, "rebuild"))) in \(format3(elapsed)) s"
+        + "\(report.refused) refused, \(report.checks) checks, \(Explorer.count(report.rebuilds, "rebuild")), "
+        + "\(report.historyChecks) undos and redos compared) in \(format3(elapsed)) s"
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"

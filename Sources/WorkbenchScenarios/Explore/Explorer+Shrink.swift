@@ -32,22 +32,47 @@ extension Explorer {
       return found
     }
     var current = session.removingSteps { $0 > failure.step }
-    var chunk = max(1, current.steps.count / 2)
-    while true {
-      var start = 0
-      var removed = false
-      while start < current.steps.count {
-        let candidate = current.removingSteps(start..<min(start + chunk, current.steps.count))
-        if !candidate.steps.isEmpty, let found = failing(candidate) {
-          current = candidate.removingSteps { $0 > found.step }
-          removed = true
-        } else {
-          start += chunk
+    // Runs of steps taken out: halves, quarters, … single steps.
+    func removeSteps() {
+      var chunk = max(1, current.steps.count / 2)
+      while true {
+        var start = 0
+        var removed = false
+        while start < current.steps.count {
+          let candidate = current.removingSteps(start..<min(start + chunk, current.steps.count))
+          if !candidate.steps.isEmpty, let found = failing(candidate) {
+            current = candidate.removingSteps { $0 > found.step }
+            removed = true
+          } else {
+            start += chunk
+          }
         }
+        if chunk == 1 && !removed { break }
+        if !removed { chunk = max(1, chunk / 2) }
       }
-      if chunk == 1 && !removed { break }
-      if !removed { chunk = max(1, chunk / 2) }
     }
+    removeSteps()
+    // Fewer windows: one whose steps move to an earlier window on the same screen and document
+    // (it shows the same, so its steps mean the same there), then one taken out with its steps.
+    for window in current.windows.reversed() where current.windows.count > 1 {
+      guard
+        let other = current.windows.first(where: {
+          $0.name != window.name && $0.screen == window.screen && $0.document == window.document
+        })
+      else { continue }
+      var candidate = current
+      candidate.windows.removeAll { $0.name == window.name }
+      candidate.steps = current.steps.map { step in
+        if step.window == window.name { return (other.name, step.line) }
+        if step.window == nil, step.line.hasPrefix("@\(window.name) ") {
+          return (nil, "@\(other.name) " + step.line.dropFirst(window.name.count + 2))
+        }
+        return step
+      }
+      if failing(candidate) != nil { current = candidate }
+    }
+    // Steps that meant something apart may mean nothing in one window.
+    if current.windows.count < session.windows.count { removeSteps() }
     // Fewer windows: one taken out with the steps run in it.
     for window in current.windows.map(\.name).reversed() where current.windows.count > 1 {
       let steps = current.steps
@@ -232,6 +257,18 @@ extension Explorer {
       // The windows opened again, after the steps they follow (last first, so the places hold).
       for rebuild in session.rebuilds.reversed() where rebuild <= failure.step {
         scenario.steps.insert(Step(action: .host(line: "reopen"), location: here), at: rebuild + 1)
+      }
+    case .undoRestores, .redoRestores:
+      // The window as it was before the command undone (or after the command redone): the frame
+      // two steps back for an undo, one step back for a redo, which is the step before either.
+      scenario.steps.append(failingStep)
+      let window = failure.windows.first ?? ""
+      let screen = session.windows.first { $0.name == window }?.screen ?? ""
+      let back = failure.property == .undoRestores ? 1 : 0
+      let frames = framesAfter(session, steps: max(0, failure.step - back))
+      if let frame = frames.first(where: { $0.key == window }) {
+        let shown = Self.withoutFields(registry.lifetimeFields(ofScreen: screen), frame.value) ?? frame.value
+        scenario.steps.append(Step(action: .expect([(window, YAMLNode(shown, at: here))]), location: here))
       }
     case .replaysEqual:
       scenario.steps.append(failingStep)

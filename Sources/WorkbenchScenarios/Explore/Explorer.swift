@@ -77,6 +77,8 @@ public struct Explorer {
       case windowsAgree = "windows on one document agree after settle"
       case always = "every window meets its screen's always: expectation"
       case rebuiltIsSame = "a window rebuilt from its document and view state is the same window"
+      case undoRestores = "after undo a window shows what it showed before the command undone"
+      case redoRestores = "after redo a window shows what it showed after the command redone"
     }
     public var property: Property
     public var step: Int
@@ -96,6 +98,8 @@ public struct Explorer {
     public var checks = 0
     /// How many times a session's second run was rebuilt from its documents and view state.
     public var rebuilds = 0
+    /// How many undos and redos were compared with the change they take back or bring back.
+    public var historyChecks = 0
     public var failure: Failure?
     public var original: Session?
     public var shrunk: Session?
@@ -118,6 +122,7 @@ public struct Explorer {
       refused += outcome.refused
       checks += outcome.checks
       rebuilds += outcome.rebuiltAfter.count
+      historyChecks += outcome.historyChecks
     }
   }
 
@@ -348,7 +353,15 @@ public struct Explorer {
     let outcome = run(
       windows: windows, steps: options.steps,
       rebuildingAfter: { _, refused in rebuildDraws.chance(12) || refused },
-      next: { _, live in
+      next: { _, live, undoable in
+        // Right after a change a window can undo, often its undo; after that undo, its redo.
+        if let undoable, random.chance(undoable.undone ? 50 : 10) {
+          let step: (window: String?, line: String) = (
+            undoable.window, (undoable.undone ? "redo" : "undo") + (undoable.history == .view ? " view" : "")
+          )
+          session.steps.append(step)
+          return step
+        }
         let window = windows[random.below(windows.count)]
         var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
         switch random.below(40) {
@@ -434,6 +447,8 @@ public struct Explorer {
     public var cutShort = false
     /// The steps after which the second run was rebuilt from its documents and view state.
     public var rebuiltAfter: [Int] = []
+    /// Undos and redos compared with what the window showed before or after the change.
+    public var historyChecks = 0
     /// Rebuilds after which a window asked the outside world for something as it opened again,
     /// so the session's checks ended there.
     public var inconclusiveRebuilds = 0
@@ -451,14 +466,14 @@ public struct Explorer {
     let rebuilds = Set(session.rebuilds)
     return run(
       windows: session.windows, steps: session.steps.count, rebuildingAfter: { index, _ in rebuilds.contains(index) },
-      next: { index, _ in session.steps[index] })
+      next: { index, _, _ in session.steps[index] })
   }
 
   /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
   /// steps before left it), on two sessions side by side, checking after each.
   private func run(
     windows: [WindowSeed], steps count: Int, rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
-    next: (Int, WorkbenchSession) -> (window: String?, line: String)
+    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
   ) -> Outcome {
     var outcome = Outcome()
     let session = Session(windows: windows, steps: [])
@@ -482,6 +497,9 @@ public struct Explorer {
     // and what a window counts of its own life, or shows of a refusal, may differ.
     var rebuilt = false
     var ignored: (Window) -> [String] = { _ in [] }
+    // The last step's change that `undo` (or `undo view`) in its window takes back next.
+    var undoable: Undoable?
+    var historyChecked = false
     for index in 0..<count {
       if isOutOfTime {
         outcome.cutShort = true
@@ -491,7 +509,10 @@ public struct Explorer {
       // so the frames before a step are those the step starts from.
       let liveTaken = first.facts.liveChangesTaken.count
       first.host.services.takeWaitingLiveChanges()
-      let step = next(index, first)
+      let step = next(index, first, undoable)
+      // The window the step runs in, and its view state before, for the undo properties.
+      let target = Self.window(of: step)
+      let viewBefore = target.flatMap { first.host.window(named: $0) }.flatMap { try? $0.viewStateJSON() }
       let before = Self.stampedFrames(of: first.host)
       let revisionsBefore = first.host.documentRevisions.mapValues(\.revision)
       var refusal: CommandError?
@@ -625,6 +646,23 @@ public struct Explorer {
           windows: [disagreement.0, disagreement.1])
         return outcome
       }
+      // Undo shows what the window showed before the command it undoes, and redo what it showed
+      // after, when the undo comes right after a command that changed only the document (or
+      // only the window's view state) and nothing else moved in between.
+      let (found, next) = checkHistory(
+        step: step, index: index, target: target, undoable: undoable, refused: refusal != nil, host: first.host,
+        before: before, viewBefore: viewBefore, revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter,
+        historyChecked: &historyChecked)
+      undoable = next
+      if historyChecked {
+        outcome.historyChecks += 1
+        historyChecked = false
+      }
+      if let found {
+        outcome.checks += 1
+        outcome.failure = found
+        return outcome
+      }
       // The seed's first rule: a window is its document and its view state. After a refusal,
       // and at steps the session chose, the second run's windows are made again from their
       // documents and view states (`reopen`: new screen models, a module process told the
@@ -669,6 +707,114 @@ public struct Explorer {
       }
     }
     return outcome
+  }
+
+  /// A change the last step made in one window that `undo` takes back: what the window showed
+  /// before and after it, and whether it has been undone (then `redo` brings it back).
+  struct Undoable {
+    enum History { case document, view }
+    var window: String
+    var history: History
+    var before: FrameValue
+    var after: FrameValue
+    /// The document's revision before the change and after it.
+    var revisionBefore: Int
+    var revisionAfter: Int
+    /// The revision of the window's document after the change (or after its undo).
+    var revision: Int
+    var undone = false
+  }
+
+  /// Two frames without the top-level fields that show the document's revision (an undo is a
+  /// new revision, so such a field moves on): those holding `expected` in the first and `now`
+  /// in the second.
+  static func withoutRevisionFields(_ first: FrameValue?, _ second: FrameValue?, expected: Int, now: Int) -> (
+    FrameValue?, FrameValue?
+  ) {
+    guard case .object(let one)? = first, case .object(let other)? = second else { return (first, second) }
+    let moved = one.members.filter { $0.value == .integer(expected) && other[$0.key] == .integer(now) }.map(\.key)
+    return (withoutFields(moved, first), withoutFields(moved, second))
+  }
+
+  /// The window a step runs in, by label: its own, or the one its line names (`@w2 undo`).
+  static func window(of step: (window: String?, line: String)) -> String? {
+    if let window = step.window { return window }
+    guard step.line.hasPrefix("@"), let space = step.line.firstIndex(of: " ") else { return nil }
+    return String(step.line[step.line.index(after: step.line.startIndex)..<space])
+  }
+
+  /// A step's words after its `@WINDOW`, for telling `undo`, `undo view`, `redo` apart.
+  static func words(of step: (window: String?, line: String)) -> [String] {
+    var words = step.line.split(separator: " ").map(String.init)
+    if step.window == nil, words.first?.hasPrefix("@") == true { words.removeFirst() }
+    return words
+  }
+
+  /// Checks an `undo` or `redo` against the change it takes back or brings back; returns what
+  /// broke (or `nil`) and the change the next step may undo or redo.
+  private func checkHistory(
+    step: (window: String?, line: String), index: Int, target: String?, undoable: Undoable?, refused: Bool,
+    host: Host, before: [String: (stamp: Int?, frame: FrameValue)], viewBefore: String?,
+    revisionsBefore: [String: Int], revisionsAfter: [String: Int], historyChecked: inout Bool
+  ) -> (Failure?, Undoable?) {
+    // Work under way (a load a search started, a timer) lands later, and is not the history's:
+    // a change that leaves some, or an undo that starts some, is not compared.
+    guard let target, let window = host.window(named: target), host.clock.pendingTimers == 0 else { return (nil, nil) }
+    let words = Self.words(of: step)
+    // What a window loaded is its own (`ownFields`), not its history's.
+    let ignored = window.screen.lifetimeFields + window.screen.refusalFields + window.screen.ownFields
+    let frame = Self.withoutFields(ignored, window.frame)
+    let revision = revisionsAfter[window.documentName] ?? 0
+    if var undoable, undoable.window == window.label,
+      revisionsBefore[window.documentName] == undoable.revision
+    {
+      let suffix = undoable.history == .view ? ["view"] : []
+      let undoing = words == ["undo"] + suffix && !undoable.undone
+      let redoing = words == ["redo"] + suffix && undoable.undone
+      if undoing || redoing {
+        let (expected, shown) = Self.withoutRevisionFields(
+          Self.withoutFields(ignored, undoing ? undoable.before : undoable.after), frame,
+          expected: undoing ? undoable.revisionBefore : undoable.revisionAfter, now: revision)
+        let property: Failure.Property = undoing ? .undoRestores : .redoRestores
+        if refused {
+          return (
+            Failure(
+              property: property, step: index,
+              detail: "`\(step.line)` was refused right after a change it should take \(undoing ? "back" : "again")",
+              windows: [window.label]), nil
+          )
+        }
+        if shown != expected {
+          return (
+            Failure(
+              property: property, step: index,
+              detail:
+                "after `\(step.line)`, window \(window.label) shows another frame than \(undoing ? "before" : "after") "
+                + "the command it \(undoing ? "undid" : "redid")"
+                + Self.difference(expected, shown, first: undoing ? "before" : "after", second: "now"),
+              windows: [window.label]), nil
+          )
+        }
+        undoable.undone = undoing
+        undoable.revision = revision
+        historyChecked = true
+        return (nil, undoable)
+      }
+    }
+    // A command that changed the document and not the window's view state, or the other way
+    // round, can be undone next.
+    guard !refused, !["undo", "redo"].contains(words.first ?? ""), let was = before[window.label]?.frame,
+      let viewBefore, let viewAfter = try? window.viewStateJSON()
+    else { return (nil, nil) }
+    let documentMoved = revisionsBefore[window.documentName] != revision
+    let viewMoved = viewBefore != viewAfter
+    guard documentMoved != viewMoved else { return (nil, nil) }
+    return (
+      nil,
+      Undoable(
+        window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
+        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision)
+    )
   }
 
   /// Whether a session's windows are all on screens that open again quietly (asking nothing

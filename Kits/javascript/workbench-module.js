@@ -203,12 +203,12 @@ class Clock {
     return this._timers.get(timerId)?.due ?? null;
   }
 
-  /** Runs every timer due by `due`, in order, moving the clock to each. */
-  _advanceTo(due) {
+  /** Runs every timer due by `due` (before it, without `includingDue`), in order, moving the clock to each. */
+  _advanceTo(due, includingDue = true) {
     for (;;) {
       let next = null;
       for (const [timerId, timer] of this._timers) {
-        if (timer.due > due) continue;
+        if (timer.due > due || (!includingDue && timer.due === due)) continue;
         if (next === null || timer.due < next[1].due || (timer.due === next[1].due && timer.order < next[1].order)) {
           next = [timerId, timer];
         }
@@ -605,8 +605,12 @@ class Module {
     const before = this._documentsOf(session);
     let reply;
     try {
-      // The session's time is the host's: the clock moves to the time the request carries.
-      if (this._protocol >= 2 && Number.isInteger(request.now)) session.clock._advanceTo(request.now);
+      // The session's time is the host's: the clock moves to the time the request carries (a
+      // timer due before then runs now; one due at that very time waits for the host's `timer`
+      // request, as a built-in's waits for the clock to move).
+      if (this._protocol >= 2 && Number.isInteger(request.now)) {
+        session.clock._advanceTo(request.now, request.type === "timer");
+      }
       reply = this._answer(request, session);
     } catch (error) {
       reply = error instanceof Refused

@@ -190,10 +190,12 @@ class Clock:
     def pending(self):
         return dict(self._timers)
 
-    def _advance_to(self, due):
-        """Runs every timer due by `due`, in order, moving the clock to each."""
+    def _advance_to(self, due, including_due=True):
+        """Runs every timer due by `due` (before it, without `including_due`), in order, moving
+        the clock to each."""
         while True:
-            ready = [(entry[0], entry[1], timer_id) for timer_id, entry in self._timers.items() if entry[0] <= due]
+            ready = [(entry[0], entry[1], timer_id) for timer_id, entry in self._timers.items()
+                     if entry[0] < due or (including_due and entry[0] == due)]
             if not ready:
                 break
             when, _, timer_id = min(ready)
@@ -544,10 +546,12 @@ class Module:
             before = self._documents_of(session)
             try:
                 # The session's time is the host's: the clock moves to the time the request
-                # carries (a timer due by then that the host has not fired yet runs now, with
-                # the request's facts).
+                # carries (a timer due before then that the host has not fired yet runs now, with
+                # the request's facts). One due at that very time runs when the host says it is
+                # due, as a built-in's does (a `timer` request), not at any request at that time:
+                # a timer set `after: 0` waits for the clock to move.
                 if self._protocol >= 2 and isinstance(request.get("now"), int):
-                    session.clock._advance_to(request["now"])
+                    session.clock._advance_to(request["now"], including_due=request.get("type") == "timer")
                 reply = self._answer(request, session)
             except Refused as refusal:
                 reply = {"type": "error", "message": str(refusal)}

@@ -107,6 +107,8 @@ public struct ExternalModule: FeatureModule {
         ExternalDocument.self, name: kind, summary: "a document of the \(manifest.name) module",
         samples: samples[kind] ?? [:])
     }
+    // Changes the module sends unasked (§19) come from its live sources.
+    if hello.liveSources == true { registrar.liveSource("\(manifest.name) changes") }
     let process = self.process
     let rendered = self.rendered
     for screen in hello.screens {

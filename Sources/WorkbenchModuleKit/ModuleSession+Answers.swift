@@ -94,11 +94,17 @@ extension ModuleSession {
   func reply(to request: HostMessage) -> ModuleMessage {
     do {
       // The session's time is the host's: the module's clock moves to the time the request
-      // carries, and keeps none of its own. The host fired every timer due by then, so this
-      // runs none but one it was not told of yet, and that one with the request's facts.
+      // carries, and keeps none of its own. The host fired every timer due before then, so
+      // this runs none but one it was not told of yet, and that one with the request's facts.
+      // A timer due at that very time runs at the host's `timer` request for it (set `after:
+      // 0`, it is due at once), not at any other request made then, as in the other kits.
       if version >= 2, let now = request.header.now {
         let target = Duration.milliseconds(now)
-        if host.clock.now < target { try host.clock.advance(by: target - host.clock.now) }
+        var isTimer: Bool {
+          if case .timer = request { return true }
+          return false
+        }
+        if host.clock.now < target || isTimer { try host.clock.advance(by: max(.zero, target - host.clock.now)) }
       }
       return try answer(request)
     } catch {
@@ -130,8 +136,9 @@ extension ModuleSession {
       }
       let document = window.documentName
       let before = host.document(named: document)?.revision
+      let bodyBefore = host.documentJSON(named: document)
       try host.leave(window.id, choice: request.choice == "save" ? .save : .discard)
-      let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
+      let committed = changedBody(of: document, revisionBefore: before, bodyBefore: bodyBefore)
       if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
       return .result(try reply(for: window, text: nil, commit: committed))
     case .open(let request):
@@ -178,6 +185,7 @@ extension ModuleSession {
       guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
       let document = window.documentName
       let before = host.document(named: document)?.revision
+      let bodyBefore = host.documentJSON(named: document)
       var text: String? = nil
       let outputs: [CommandOutput]
       do {
@@ -194,7 +202,7 @@ extension ModuleSession {
       for output in outputs {
         if case .text(let value) = output { text = value }
       }
-      let committed = host.document(named: document)?.revision != before ? host.documentJSON(named: document) : nil
+      let committed = changedBody(of: document, revisionBefore: before, bodyBefore: bodyBefore)
       if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
       var result = try reply(for: window, text: text, commit: committed)
       if version >= 2 {
@@ -368,6 +376,15 @@ extension ModuleSession {
       side.lastSent[key] = nil
     }
     return (opened, closed)
+  }
+
+  /// The document's body to commit after a command: `nil` when the command committed nothing,
+  /// or committed the body it had (a commit that changes nothing is no change, as the other
+  /// kits have it: the host makes no revision of it).
+  func changedBody(of document: String, revisionBefore: Int?, bodyBefore: String?) -> String? {
+    guard host.document(named: document)?.revision != revisionBefore else { return nil }
+    let body = host.documentJSON(named: document)
+    return body == bodyBefore ? nil : body
   }
 
   func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> WireResult {

@@ -60,6 +60,38 @@ import WorkbenchSystem
   }
 }
 
+extension Invocation {
+  /// `explore --against PATH`: the module at `path` loaded, and `modules` with it in the place
+  /// of the module (built in or loaded) that registers the same screens; a usage error (exit 2)
+  /// when it does not load or no module has its screens.
+  func withModulesAgainst(
+    _ path: String, _ modules: [any FeatureModule],
+    _ body: ((modules: [any FeatureModule], name: String)) -> ExitCode
+  ) -> ExitCode {
+    let loaded = ExternalModules.load([path])
+    for problem in loaded.errors { StandardStreams.error("workbench explore: --against: \(problem)\n") }
+    guard loaded.errors.isEmpty, let against = loaded.modules.first as? ExternalModule else {
+      ExternalModules.shutdown(loaded.modules)
+      return .usage
+    }
+    defer { ExternalModules.shutdown(loaded.modules) }
+    let screens = Set(against.known.screens)
+    let replaced = modules.filter { module in
+      guard let registered = try? ModuleRegistry(modules: [module]) else { return false }
+      return !screens.isDisjoint(with: registered.screens.map(\.name))
+    }
+    guard !replaced.isEmpty else {
+      StandardStreams.error(
+        "workbench explore: --against \(path): no module loaded registers its screens "
+          + "(\(screens.sorted().joined(separator: ", "))): load the module it stands in for, or leave it out\n")
+      return .usage
+    }
+    let names = Set(replaced.map(\.manifest.name))
+    let others = modules.filter { !names.contains($0.manifest.name) }
+    return body((others + [against], path.split(separator: "/").last.map(String.init) ?? path))
+  }
+}
+
 /// The modules a subcommand's `-m PATH` options name, for those that take no other option.
 struct ModulePaths {
   var paths: [String] = []
@@ -141,7 +173,7 @@ enum Subcommands {
         "explore",
         synopsis:
           "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--screens NAMES] [--always FILE] "
-          + "[--jobs N] [--out FILE] [--force] [--json]",
+          + "[--against MODULE] [--jobs N] [--out FILE] [--force] [--json]",
         summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
         details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
       ) { invocation in
@@ -155,7 +187,10 @@ enum Subcommands {
           if options.explorer.screens.isEmpty, !options.paths.isEmpty {
             options.explorer.screens = modules.compactMap { $0 as? ExternalModule }.flatMap(\.known.screens)
           }
-          return ExploreCommand.run(options, modules: modules)
+          guard let path = options.againstPath else { return ExploreCommand.run(options, modules: modules) }
+          return invocation.withModulesAgainst(path, modules) { against in
+            ExploreCommand.run(options, modules: modules, against: against)
+          }
         }
       },
       Subcommand(

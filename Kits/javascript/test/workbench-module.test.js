@@ -71,6 +71,19 @@ test('a timer set again later is reported again for its new time', () => {
   assert.deepEqual(done.updates.map((update) => [update.key, update.frame.searched]), [['w1', 're']]);
 });
 
+test("a timer due at the request's time waits for the host's timer request", () => {
+  // Due at 1100: a command at 1100 does not run it, as a built-in's timer waits for the clock to
+  // move; the host's `timer` request does, and a request after 1100 runs one not fired yet.
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('search r', 1000, { text: 'r' }));
+  assert.equal(tally.handle(command('add 1', 1100, { n: 1 })).frame.searched, null);
+  const done = tally.handle({ type: 'timer', timer: 'debounce', session: 1, now: 1100 });
+  assert.deepEqual(done.updates.map((update) => update.frame.searched), ['r']);
+  tally.handle(command('search s', 2000, { text: 's' }));
+  assert.equal(tally.handle(command('add 1', 2101, { n: 1 })).frame.searched, 's');
+});
+
 test('arguments come bound by name and a left-out one is null', () => {
   const tally = makeModule();
   tally.handle(OPEN);

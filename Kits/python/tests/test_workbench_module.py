@@ -88,6 +88,21 @@ class TimeIsTheHosts(unittest.TestCase):
         reply = module.handle(command("search r", 2500, text="r"))
         self.assertEqual(reply["timers"], [{"id": "debounce", "at": 2600}])
 
+    def test_a_timer_due_at_the_requests_time_waits_for_the_host(self):
+        # Due at 1100: a command at 1100 does not run it (the host's clock has not moved past
+        # it, and a built-in's timer would wait too); the host's `timer` request at 1100 does,
+        # and a request after 1100 runs one the host has not fired yet.
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("search r", 1000, text="r"))
+        reply = module.handle(command("add 1", 1100, n=1))
+        self.assertIsNone(reply["frame"]["searched"])
+        done = module.handle({"type": "timer", "timer": "debounce", "session": 1, "now": 1100})
+        self.assertEqual([update["frame"]["searched"] for update in done["updates"]], ["r"])
+        module.handle(command("search s", 2000, text="s"))
+        later = module.handle(command("add 1", 2101, n=1))
+        self.assertEqual(later["frame"]["searched"], "s")
+
     def test_a_timer_set_again_later_is_reported_again_for_its_new_time(self):
         # Typed 100 ms after the previous keystroke, with no timer due between: the debounce
         # moves to 100 ms after the second one, and the host is told so.

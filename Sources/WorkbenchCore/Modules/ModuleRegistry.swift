@@ -16,6 +16,8 @@ public struct ModuleRegistry {
     var diagrams: [(module: String, name: String, draw: @MainActor () -> Diagram)] = []
     var factTypes: [String: FactType] = [:]
     var liveSources: [String] = []
+    /// The modules that declared a live source.
+    var modulesWithLiveSources: Set<String> = []
     /// The modules not registered yet, with their indexes, in load order.
     var waiting: [(module: any FeatureModule, index: ModuleIndex)] = []
     /// Why a module's registration failed when it was registered late, by module, with the
@@ -170,6 +172,7 @@ public struct ModuleRegistry {
     for diagram in registrar.diagrams { registered.diagrams.append((manifest.name, diagram.name, diagram.draw)) }
     registered.factTypes.merge(facts) { first, _ in first }
     registered.liveSources += registrar.liveSources
+    if !registrar.liveSources.isEmpty { registered.modulesWithLiveSources.insert(manifest.name) }
   }
 
   private static func describe(_ index: ModuleIndex) -> String {
@@ -233,6 +236,12 @@ public struct ModuleRegistry {
     registerAll()
     return registrations.liveSources
   }
+  /// The modules that declared a live source: what they show may change on its own, in real
+  /// time (a device's switch), whatever the steps.
+  public var modulesWithLiveSources: Set<String> {
+    registerAll()
+    return registrations.modulesWithLiveSources
+  }
   var factTypes: [String: FactType] {
     registerAll()
     return registrations.factTypes
@@ -263,7 +272,7 @@ public struct ModuleRegistry {
   }
 
   /// The module that registers the screen named `name`, without registering it.
-  func module(ofScreen name: String) -> String? {
+  public func module(ofScreen name: String) -> String? {
     registrations.screenKinds[name]?.module
       ?? registrations.waiting.first { $0.index.kind(ofScreen: name) != nil }?.module.manifest.name
   }

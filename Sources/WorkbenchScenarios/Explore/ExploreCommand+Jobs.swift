@@ -66,6 +66,7 @@ extension ExploreCommand {
     }
     if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
     for path in options.alwaysPaths { words += ["--always", path] }
+    if let against = options.againstPath { words += ["--against", against] }
     return words + ["--part", "\(part)/\(parts)"]
   }
 

@@ -28,6 +28,9 @@ public enum ExploreCommand {
     public var part: (index: Int, of: Int)?
     /// The built-in modules left out (`--without-builtin`), which workers leave out too.
     public var builtInsLeftOut: [String] = []
+    /// `--against MODULE`: a module to run the second run of each session on, in the place of
+    /// the module that registers the same screens.
+    public var againstPath: String?
 
     public init() {}
   }
@@ -81,6 +84,10 @@ public enum ExploreCommand {
       }
       options.part = (numbers[0], numbers[1])
     },
+    .value(
+      ["--against"], "MODULE",
+      help: "run every session also with MODULE in the place of the module with its screens: both must agree"
+    ) { $0.againstPath = $1 },
     .flag(["--json"], help: "print the summary as JSON") { $0.json = true },
   ]
 
@@ -91,8 +98,12 @@ public enum ExploreCommand {
     some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between.
     After every step it checks that the host and the modules stay up, that a refused command
     changed no frame and no document, that a replay of the same steps (served the first run's facts
-    and live changes) shows the same frames, that after `settle` windows on one document with one
-    view state show the same frame, and every `always:` expectation of --always files. The first
+    and live changes) shows the same frames, outcomes and revisions, that a window made again from
+    its document and view state (`reopen`, after every refusal and one step in eight) is the same
+    window from then on, that `undo` right after a change shows what the window showed before it
+    (and `redo`, after it), that after `settle` windows on one document with one view state show
+    the same frame, and every `always:` expectation of --always files. With --against MODULE the
+    second run has MODULE in the place of the module with its screens, and both must agree. The first
     session that breaks one is shrunk (fewer steps, fewer windows, smaller numbers, shorter waits)
     and written to --out as a scenario, run once through the runner first: the summary says whether
     `workbench run` fails on it.
@@ -110,12 +121,16 @@ public enum ExploreCommand {
   }
 
   /// Runs `explore` on `modules`; returns the exit status.
-  public static func run(_ given: Options, modules: [any FeatureModule]) -> ExitCode {
+  public static func run(
+    _ given: Options, modules: [any FeatureModule], against: (modules: [any FeatureModule], name: String)? = nil
+  ) -> ExitCode {
     var options = given
     if options.explorer.time != nil, !options.runsGiven { options.explorer.runs = 1_000_000_000 }
     let registry: ModuleRegistry
+    var againstRegistry: (registry: ModuleRegistry, name: String)?
     do {
       registry = try ModuleRegistry(modules: modules)
+      if let against { againstRegistry = (try ModuleRegistry(modules: against.modules), against.name) }
     } catch {
       StandardStreams.error("workbench explore: the modules failed to register: \(error.message)\n")
       return .usage
@@ -130,7 +145,7 @@ public enum ExploreCommand {
       }
     }
     if options.explorer.command == nil { options.explorer.command = commandLine(of: options) }
-    let explorer = Explorer(registry: registry, options: options.explorer)
+    let explorer = Explorer(registry: registry, options: options.explorer, against: againstRegistry)
     if let part = options.part { return runPart(explorer, part: part.index, of: part.of) }
     guard !explorer.screens.isEmpty else {
       StandardStreams.error(
@@ -225,7 +240,7 @@ public enum ExploreCommand {
         StandardStreams.out(
           "  note: sessions with a window on \(notReopened.joined(separator: ", ")) were not opened again to check "
             + "that they are their documents and view states (they ask the outside world or start work as they "
-            + "open); `relaunch` steps still restart them\n")
+            + "open, or their module has live sources); `relaunch` steps still restart them\n")
       }
     }
     return report.failure == nil ? .success : .failure
@@ -240,6 +255,7 @@ public enum ExploreCommand {
     for path in options.paths { words += ["--module", path] }
     if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
     for path in options.alwaysPaths { words += ["--always", path] }
+    if let against = options.againstPath { words += ["--against", against] }
     words += ["--steps", String(options.explorer.steps)]
     return words.map(CommandTokenizer.quoted).joined(separator: " ")
   }

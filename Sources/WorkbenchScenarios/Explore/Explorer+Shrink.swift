@@ -64,10 +64,8 @@ extension Explorer {
       candidate.windows.removeAll { $0.name == window.name }
       candidate.steps = current.steps.map { step in
         if step.window == window.name { return (other.name, step.line) }
-        if step.window == nil, step.line.hasPrefix("@\(window.name) ") {
-          return (nil, "@\(other.name) " + step.line.dropFirst(window.name.count + 2))
-        }
-        return step
+        guard step.window == nil, Self.window(of: step) == window.name else { return step }
+        return (nil, (["@" + other.name] + Self.words(of: step).map(CommandTokenizer.quoted)).joined(separator: " "))
       }
       if failing(candidate) != nil { current = candidate }
     }
@@ -130,6 +128,18 @@ extension Explorer {
   /// (`facts:`), whose replay under the runner meets what explore met; when the runner passes
   /// either way, the file says so at its top.
   public func written(for report: Report) -> (text: String, failsUnderRun: Bool)? {
+    // Two implementations: the file passes on the modules explored and fails on the other.
+    if report.failure?.property == .implementationsAgree, let against, let text = scenarioText(for: report) {
+      let failsHere = failsUnderRunner(text)
+      let failsThere = failsUnderRunner(text, registry: against.registry)
+      let note =
+        failsHere
+        ? "# This file fails on the modules explored too: the difference is not the two implementations' alone."
+        : failsThere
+          ? "# It passes on the modules explored, and fails with \(against.name) in its module's place."
+          : "# Run once by `workbench run`, it passes on both: the difference showed only in the sessions explore ran."
+      return (noted(text, note), failsThere && !failsHere)
+    }
     // A replay's failure is the recording's first: its frames hold what the facts said, which
     // another live run would not say again.
     if report.failure?.property == .replaysEqual, let recording = scenarioText(for: report, asRecording: true),
@@ -184,8 +194,9 @@ extension Explorer {
     }
   }
 
-  /// Whether the runner fails on a scenario file's text.
-  func failsUnderRunner(_ text: String) -> Bool {
+  /// Whether the runner fails on a scenario file's text (on `registry`, or the explorer's).
+  func failsUnderRunner(_ text: String, registry given: ModuleRegistry? = nil) -> Bool {
+    let registry = given ?? self.registry
     guard let file = try? ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>") else {
       return false
     }
@@ -258,6 +269,18 @@ extension Explorer {
       for rebuild in session.rebuilds.reversed() where rebuild <= failure.step {
         scenario.steps.insert(Step(action: .host(line: "reopen"), location: here), at: rebuild + 1)
       }
+    case .implementationsAgree:
+      // What the modules explored show: the file passes on them and fails with the other.
+      scenario.steps.append(failingStep)
+      let frames = framesAfter(session, steps: failure.step + 1).filter {
+        failure.windows.isEmpty || failure.windows.contains($0.key)
+      }
+      let shown = frames.map { frame in
+        let screen = session.windows.first { $0.name == frame.key }?.screen ?? ""
+        let ignored = registry.lifetimeFields(ofScreen: screen) + registry.ownFields(ofScreen: screen)
+        return (frame.key, YAMLNode(Self.withoutFields(ignored, frame.value) ?? frame.value, at: here))
+      }
+      scenario.steps.append(Step(action: .expect(shown), location: here))
     case .undoRestores, .redoRestores:
       // The window as it was before the command undone (or after the command redone): the frame
       // two steps back for an undo, one step back for a redo, which is the step before either.

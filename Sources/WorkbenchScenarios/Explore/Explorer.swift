@@ -77,6 +77,7 @@ public struct Explorer {
       case windowsAgree = "windows on one document agree after settle"
       case always = "every window meets its screen's always: expectation"
       case rebuiltIsSame = "a window rebuilt from its document and view state is the same window"
+      case implementationsAgree = "two implementations of a screen agree"
       case undoRestores = "after undo a window shows what it showed before the command undone"
       case redoRestores = "after redo a window shows what it showed after the command redone"
     }
@@ -127,6 +128,9 @@ public struct Explorer {
   }
 
   let registry: ModuleRegistry
+  /// `--against`: the modules the second run of each session runs on instead (one module in
+  /// the place of the one that registers the same screens), and what to call it.
+  let against: (registry: ModuleRegistry, name: String)?
   let options: Options
   /// When the run's time (`options.time`) is up, counted from when the explorer was made.
   let deadline: ContinuousClock.Instant?
@@ -141,9 +145,11 @@ public struct Explorer {
   /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
   let rebuildable: Set<String>
 
-  /// An explorer of the modules `registry` holds.
-  public init(registry: ModuleRegistry, options: Options) {
+  /// An explorer of the modules `registry` holds; with `against`, the second run of each
+  /// session runs on those modules instead, and must show what the first shows.
+  public init(registry: ModuleRegistry, options: Options, against: (registry: ModuleRegistry, name: String)? = nil) {
     self.registry = registry
+    self.against = against
     self.options = options
     self.deadline = options.time.map { ContinuousClock.now + $0 }
     self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
@@ -159,12 +165,13 @@ public struct Explorer {
         }
     }
     self.commands = commands
-    self.rebuildable = Self.screensRebuiltQuietly(registry: registry)
+    // Two implementations side by side are compared as they are: no window is opened again.
+    self.rebuildable = against == nil ? Self.screensRebuiltQuietly(registry: registry) : []
   }
 
   /// The screens explored whose windows are not opened again (`rebuildable` lacks them), by name.
   public var screensNotReopened: [String] {
-    screens.map(\.name).filter { !rebuildable.contains($0) }
+    against == nil ? screens.map(\.name).filter { !rebuildable.contains($0) } : []
   }
 
   /// The screens (with a sample document) whose window, settled and opened again in place,
@@ -173,7 +180,10 @@ public struct Explorer {
     var quiet: Set<String> = []
     let samples = registry.sampleDocuments
     let here = SourceLocation(file: "<explore>", line: 1, column: 1)
-    for screen in registry.screens {
+    // A module with live sources changes what it shows on its own, in real time: a window opened
+    // again may show a change the other run has not taken in yet.
+    let live = registry.modulesWithLiveSources
+    for screen in registry.screens where !live.contains(registry.module(ofScreen: screen.name) ?? "") {
       guard let document = samples.first(where: { $0.kind == screen.documentKind }) else { continue }
       let window = WindowSeed(name: "w1", screen: screen.name, document: document.name, location: here)
       guard
@@ -455,8 +465,8 @@ public struct Explorer {
   }
 
   /// A fresh session set up as `session` begins.
-  func start(_ session: Session) throws(CommandError) -> WorkbenchSession {
-    try WorkbenchSession.starting(scenario(of: session, steps: 0), registry: registry)
+  func start(_ session: Session, on registry: ModuleRegistry? = nil) throws(CommandError) -> WorkbenchSession {
+    try WorkbenchSession.starting(scenario(of: session, steps: 0), registry: registry ?? self.registry)
   }
 
   /// Runs a session twice, checking after every step that nothing crashed or was reported,
@@ -477,7 +487,7 @@ public struct Explorer {
   ) -> Outcome {
     var outcome = Outcome()
     let session = Session(windows: windows, steps: [])
-    guard let first = try? start(session), let second = try? start(session) else {
+    guard let first = try? start(session), let second = try? start(session, on: against?.registry) else {
       outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
       return outcome
     }
@@ -488,15 +498,21 @@ public struct Explorer {
     // The second run replays the first: every fact the first takes from outside (an answer, a
     // service's state, a live source's change) is kept, and served to the second at the same
     // step, so the two differ only where the module itself does.
-    first.facts.startRecording(capturingStates: false)
-    second.facts.startReplaying()
+    // Two implementations (`--against`) each ask their own simulated world, live: one may ask
+    // a fact a step earlier than the other, which a recording replayed whole allows.
+    if against == nil {
+      first.facts.startRecording(capturingStates: false)
+      second.facts.startReplaying()
+    }
     // Each window's frame stamp when its frames were last compared: a window whose stamp
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
     // Once the second run has been rebuilt, a difference between the runs is the rebuild's,
     // and what a window counts of its own life, or shows of a refusal, may differ.
     var rebuilt = false
-    var ignored: (Window) -> [String] = { _ in [] }
+    // Two implementations may differ in what a window counts of its life and what it loaded.
+    var ignored: (Window) -> [String] =
+      against == nil ? { _ in [] } : { $0.screen.lifetimeFields + $0.screen.ownFields }
     // The last step's change that `undo` (or `undo view`) in its window takes back next.
     var undoable: Undoable?
     var historyChecked = false
@@ -523,9 +539,13 @@ public struct Explorer {
       }
       // What the first took in from live sources (before the step, or as its line began), the
       // second takes in before it too: the first's, not what its own sources say.
-      second.facts.serve(first.facts.takeRecorded())
-      for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
-        second.host.services.takeLiveChanges()
+      if against == nil {
+        second.facts.serve(first.facts.takeRecorded())
+        for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
+          second.host.services.takeLiveChanges()
+        }
+      } else {
+        second.host.services.takeWaitingLiveChanges()
       }
       var secondRefusal: CommandError?
       do {
@@ -535,7 +555,12 @@ public struct Explorer {
       }
       outcome.stepsRun += 1
       let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
-      let differs: Failure.Property = rebuilt ? .rebuiltIsSame : .replaysEqual
+      let differs: Failure.Property =
+        against != nil ? .implementationsAgree : rebuilt ? .rebuiltIsSame : .replaysEqual
+      // Where the second run differs from the first, in words.
+      let differsWhere =
+        against.map { " with \($0.name) in its place" }
+        ?? (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it")
       // A module that stopped (crashed, hung, broke the protocol) is no refusal.
       let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
       let incidents = stopped + first.takeIncidents() + second.takeIncidents()
@@ -544,18 +569,26 @@ public struct Explorer {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
         return outcome
       }
+      // Refused in one run and not in the other: said before what followed from it.
+      if (refusal == nil) != (secondRefusal == nil) || (against == nil && refusal?.message != secondRefusal?.message) {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "`\(step.line)` " + Self.outcome(of: refusal) + " in one run, and "
+            + Self.outcome(of: secondRefusal) + differsWhere)
+        return outcome
+      }
       if let divergence = second.facts.divergence {
         outcome.failure = Failure(
-          property: .replaysEqual, step: index,
-          detail: "after `\(step.line)`, a replay of the session's recording went another way: \(divergence)")
+          property: against == nil ? .replaysEqual : .implementationsAgree, step: index,
+          detail: "after `\(step.line)`, a replay of the session's recording went another way"
+            + (against.map { " with \($0.name) in its module's place" } ?? "") + ": \(divergence)")
         return outcome
       }
       if refusal?.message != secondRefusal?.message {
         outcome.failure = Failure(
           property: differs, step: index,
           detail: "`\(step.line)` " + Self.outcome(of: refusal) + " in one run, and "
-            + Self.outcome(of: secondRefusal)
-            + (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it"))
+            + Self.outcome(of: secondRefusal) + differsWhere)
         return outcome
       }
       if refusal != nil { outcome.refused += 1 }
@@ -586,8 +619,7 @@ public struct Explorer {
         outcome.failure = Failure(
           property: differs, step: index,
           detail: "after `\(step.line)`, the documents' revisions are "
-            + Self.revisions(first.host) + " in one run and " + Self.revisions(second.host)
-            + (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it"))
+            + Self.revisions(first.host) + " in one run and " + Self.revisions(second.host) + differsWhere)
         return outcome
       }
       let replayed = second.host.windows
@@ -610,14 +642,20 @@ public struct Explorer {
         if Self.withoutFields(ignored(one), frame) != Self.withoutFields(ignored(one), again) {
           outcome.failure = Failure(
             property: differs, step: index,
-            detail: rebuilt
-              ? "after `\(step.line)`, window \(one.label) shows another frame where the windows were opened again "
-                + "from their documents and view states (`reopen`)"
+            detail: against.map { against in
+              "after `\(step.line)`, window \(one.label) shows another frame with \(against.name) in its module's place"
                 + Self.difference(
                   Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
-                  first: "where they stayed open", second: "where they were opened again")
-              : "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
-                + Self.difference(frame, again),
+                  first: "with the module explored", second: "with \(against.name)")
+            }
+              ?? (rebuilt
+                ? "after `\(step.line)`, window \(one.label) shows another frame where the windows were opened again "
+                  + "from their documents and view states (`reopen`)"
+                  + Self.difference(
+                    Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
+                    first: "where they stayed open", second: "where they were opened again")
+                : "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
+                  + Self.difference(frame, again)),
             windows: [one.label])
           return outcome
         }
@@ -739,15 +777,14 @@ public struct Explorer {
   /// The window a step runs in, by label: its own, or the one its line names (`@w2 undo`).
   static func window(of step: (window: String?, line: String)) -> String? {
     if let window = step.window { return window }
-    guard step.line.hasPrefix("@"), let space = step.line.firstIndex(of: " ") else { return nil }
-    return String(step.line[step.line.index(after: step.line.startIndex)..<space])
+    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return nil }
+    return commands[0].windowPrefix.window
   }
 
   /// A step's words after its `@WINDOW`, for telling `undo`, `undo view`, `redo` apart.
   static func words(of step: (window: String?, line: String)) -> [String] {
-    var words = step.line.split(separator: " ").map(String.init)
-    if step.window == nil, words.first?.hasPrefix("@") == true { words.removeFirst() }
-    return words
+    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return [] }
+    return commands[0].windowPrefix.rest.map(\.text)
   }
 
   /// Checks an `undo` or `redo` against the change it takes back or brings back; returns what
@@ -801,9 +838,11 @@ public struct Explorer {
         return (nil, undoable)
       }
     }
-    // A command that changed the document and not the window's view state, or the other way
-    // round, can be undone next.
-    guard !refused, !["undo", "redo"].contains(words.first ?? ""), let was = before[window.label]?.frame,
+    // A command of the window's module (not `clock advance`, whose timers may change anything)
+    // that changed the document and not the window's view state, or the other way round, can
+    // be undone next.
+    guard !refused, commands[window.screen.name]?.contains(where: { $0.name == words.first }) == true,
+      let was = before[window.label]?.frame,
       let viewBefore, let viewAfter = try? window.viewStateJSON()
     else { return (nil, nil) }
     let documentMoved = revisionsBefore[window.documentName] != revision

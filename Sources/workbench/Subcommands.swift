@@ -173,7 +173,7 @@ enum Subcommands {
         "explore",
         synopsis:
           "explore [-m PATH]... [--seed N] [--runs N | --time 60s] [--steps N] [--screens NAMES] [--always FILE] "
-          + "[--against MODULE] [--jobs N] [--out FILE] [--force] [--json]",
+          + "[--against MODULE] [--coverage FILE] [--jobs N] [--out FILE] [--force] [--json]",
         summary: "run random sessions against the modules, check properties any module keeps, shrink what breaks one",
         details: ExploreCommand.details, options: Interface.options(ExploreCommand.options)
       ) { invocation in

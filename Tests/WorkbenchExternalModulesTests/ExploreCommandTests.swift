@@ -397,6 +397,48 @@ struct ExploreCommandTests {
     #expect(stray.stderr.contains("no module loaded registers its screens (tally)"), "\(stray.stderr)")
   }
 
+  /// `--coverage FILE`: what the sessions covered, per module, as JSON that keeps to
+  /// docs/coverage.schema.json; the same with `--jobs 2` as in one process; a command counted as
+  /// never run exactly when it ran and was refused no time; the feed machine's transitions
+  /// counted from the frames' `state`; a line per module on the console.
+  @Test func coverageSaysWhatTheSessionsReached() throws {
+    let folder = makeTemporaryFolder()
+    let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/coverage.schema.json"))
+    let validator = SchemaValidator(root: try FrameValue.parse(json: Array(schemaText.utf8)))
+    let arguments = ["explore", "--screens", "feed", "--seed", "4", "--out", folder + "/none.yaml"]
+    let one = ChildProcess.runWorkbench(arguments + ["--runs", "30", "--coverage", folder + "/one.json"])
+    #expect(one.status == 0, "\(one.stdout)\(one.stderr)")
+    #expect(
+      one.stdout.contains(/\n  coverage: ledger: \d+ of 16 commands run; feed: \d of 8 transitions taken\n/),
+      "\(one.stdout)")
+    let text = try #require(readTextFile(folder + "/one.json"))
+    let coverage = try FrameValue.parse(json: Array(text.utf8))
+    #expect(validator.validate(coverage).isEmpty, "\(validator.validate(coverage))")
+    #expect(coverage["steps"] == .integer(30 * 30))
+    let ledger = try #require(coverage["modules"]?["ledger"])
+    #expect(coverage["modules"]?["catalog"] == nil, "only the modules of the screens explored")
+    let taken = ledger["machines"]?["feed"]?["transitions"]?.elements?.filter { ($0["taken"]?.integerValue ?? 0) > 0 }
+    #expect(taken?.contains { $0["from"] == "loading" && $0["to"] == "loaded" } == true, "\(text)")
+    #expect((ledger["screens"]?["feed"]?.integerValue ?? 0) >= 30)
+    // Dealt out to two processes, the sessions cover the same.
+    let two = ChildProcess.runWorkbench(
+      arguments + ["--runs", "30", "--coverage", folder + "/two.json", "--jobs", "2"])
+    #expect(two.status == 0, "\(two.stdout)\(two.stderr)")
+    #expect(readTextFile(folder + "/two.json") == text)
+    // One short session leaves commands never run, and says which.
+    let short = ChildProcess.runWorkbench(
+      arguments + ["--runs", "1", "--steps", "3", "--coverage", folder + "/short.json", "--force"])
+    let little = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/short.json")).utf8))
+    let commands = try #require(little["modules"]?["ledger"]?["commands"])
+    let never = Set(little["modules"]?["ledger"]?["neverRun"]?.elements?.compactMap(\.stringValue) ?? [])
+    #expect(never.count >= 12, "\(short.stdout)")
+    guard case .object(let all) = commands else { return }
+    for (name, counts) in all.members {
+      let tried = (counts["ran"]?.integerValue ?? 0) + (counts["refused"]?.integerValue ?? 0)
+      #expect((tried == 0) == never.contains(name), "\(name): \(counts.jsonText)")
+    }
+  }
+
   /// A sound module whose live source is a device that changes once (`wall-once`: the first
   /// `wall-later` of any session switches at once, the rest do nothing): the second run of a
   /// session sees no switch of its own, and is served the first's.

@@ -37,6 +37,10 @@ public final class Window {
   /// The window's current frame.
   public var frame: FrameValue { content.frame }
 
+  /// The window's view state now, to compare with one taken later: whether something moved it,
+  /// without encoding it.
+  public var viewStateSnapshot: ViewStateSnapshot { content.viewStateSnapshot }
+
   /// A number that moves whenever the frame may have changed, or `nil` when the screen cannot
   /// say. Equal stamps of the same window mean the same frame.
   public var frameStamp: Int? { content.frameStamp }

@@ -1,3 +1,12 @@
+/// A window's view state at one moment, compared by the state's own equality (not encoded):
+/// whether a command moved it.
+public struct ViewStateSnapshot: Equatable {
+  let value: Any
+  let matches: (Any) -> Bool
+
+  public static func == (lhs: ViewStateSnapshot, rhs: ViewStateSnapshot) -> Bool { lhs.matches(rhs.value) }
+}
+
 /// A window's screen model behind a non-generic face, with the window's view-state history.
 @MainActor
 protocol WindowContent: AnyObject {
@@ -28,6 +37,8 @@ protocol WindowContent: AnyObject {
   func redoViewState() -> Bool
   var canUndoViewState: Bool { get }
   var canRedoViewState: Bool { get }
+  /// The view state as it is now, to compare with another taken later (no encoding).
+  var viewStateSnapshot: ViewStateSnapshot { get }
   /// Takes the view-state history of the content this one replaces (a window opened again in
   /// place keeps the host's history of it).
   func takeHistory(from other: any WindowContent)
@@ -39,6 +50,10 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   private var pending: Model.State?
   private var undoStack: [Model.State] = []
   private var redoStack: [Model.State] = []
+  var viewStateSnapshot: ViewStateSnapshot {
+    let state = typedModel.viewState
+    return ViewStateSnapshot(value: state) { ($0 as? Model.State) == state }
+  }
   /// How many view-state steps each window keeps.
   static var historyLimit: Int { 200 }
 

@@ -17,6 +17,8 @@ extension ExploreCommand {
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
         "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
         "history": .integer(outcome.historyChecks),
+        "coverage": .object(
+          FrameObject(members: outcome.coverage.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
         "failure": outcome.failure.map { .string("\($0.property.rawValue): \($0.detail)") } ?? .null,
       ]
       return line.jsonText
@@ -37,6 +39,10 @@ extension ExploreCommand {
       self.outcome = Explorer.Outcome(failure: nil, stepsRun: steps, refused: refused, checks: checks)
       self.outcome.rebuiltAfter = value["rebuilds"]?.elements?.compactMap(\.integerValue) ?? []
       self.outcome.historyChecks = value["history"]?.integerValue ?? 0
+      if case .object(let counts)? = value["coverage"] {
+        self.outcome.coverage = ExploreCoverage(
+          counts: Dictionary(counts.members.compactMap { key, value in value.integerValue.map { (key, $0) } }) { $1 })
+      }
       if case .string(let failure)? = value["failure"] { self.failure = failure }
     }
   }
@@ -67,6 +73,8 @@ extension ExploreCommand {
     if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
     for path in options.alwaysPaths { words += ["--always", path] }
     if let against = options.againstPath { words += ["--against", against] }
+    // The workers keep what their sessions covered (the file is the parent's to write).
+    if options.coveragePath != nil { words += ["--coverage", "-"] }
     return words + ["--part", "\(part)/\(parts)"]
   }
 

@@ -31,6 +31,8 @@ public enum ExploreCommand {
     /// `--against MODULE`: a module to run the second run of each session on, in the place of
     /// the module that registers the same screens.
     public var againstPath: String?
+    /// `--coverage FILE`: where to write what the sessions covered, as JSON.
+    public var coveragePath: String?
 
     public init() {}
   }
@@ -88,6 +90,13 @@ public enum ExploreCommand {
       ["--against"], "MODULE",
       help: "run every session also with MODULE in the place of the module with its screens: both must agree"
     ) { $0.againstPath = $1 },
+    .value(
+      ["--coverage"], "FILE",
+      help: "write what the sessions covered (commands, argument edges, screens, state machines) to FILE as JSON"
+    ) {
+      $0.coveragePath = $1
+      $0.explorer.coverage = true
+    },
     .flag(["--json"], help: "print the summary as JSON") { $0.json = true },
   ]
 
@@ -103,7 +112,9 @@ public enum ExploreCommand {
     window from then on, that `undo` right after a change shows what the window showed before it
     (and `redo`, after it), that after `settle` windows on one document with one view state show
     the same frame, and every `always:` expectation of --always files. With --against MODULE the
-    second run has MODULE in the place of the module with its screens, and both must agree. The first
+    second run has MODULE in the place of the module with its screens, and both must agree; with
+    --coverage FILE what the sessions reached (commands, argument edges, screens, state machines) is
+    written to FILE as JSON. The first
     session that breaks one is shrunk (fewer steps, fewer windows, smaller numbers, shorter waits)
     and written to --out as a scenario, run once through the runner first: the summary says whether
     `workbench run` fails on it.
@@ -230,6 +241,15 @@ public enum ExploreCommand {
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n")
       } else {
         StandardStreams.out("\(ran): nothing found\n")
+      }
+    }
+    if let path = options.coveragePath {
+      let json = explorer.coverageJSON(of: report)
+      for line in ExploreCoverage.summary(of: json) where !options.json { StandardStreams.out("  coverage: \(line)\n") }
+      if let problem = FileSystem.writeOutput(Array((json.jsonText + "\n").utf8), to: path, replacing: true) {
+        StandardStreams.error("workbench explore: the coverage was not written: \(problem)\n")
+      } else if !options.json {
+        StandardStreams.out("  coverage written to \(path)\n")
       }
     }
     if !options.json {

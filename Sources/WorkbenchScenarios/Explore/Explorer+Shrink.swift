@@ -250,21 +250,10 @@ extension Explorer {
       scenario.steps.append(Step(action: action, location: here, failure: .substring(message)))
       scenario.steps.append(expectation)
     case .rebuiltIsSame:
-      // The frames of the run not relaunched, after a scenario that is relaunched where the
-      // session was rebuilt: the expectation fails where the rebuilt window shows another.
+      // The frames of the run whose windows stayed open, after a scenario that opens them again
+      // where explore did: the expectation fails where a window made again shows another.
       scenario.steps.append(failingStep)
-      let frames = framesAfter(session, steps: failure.step + 1).filter {
-        failure.windows.isEmpty || failure.windows.contains($0.key)
-      }
-      let shown = frames.map { frame in
-        let screen = session.windows.first { $0.name == frame.key }?.screen ?? ""
-        return (
-          frame.key,
-          YAMLNode(
-            Self.withoutFields(registry.lifetimeFields(ofScreen: screen), frame.value) ?? frame.value, at: here)
-        )
-      }
-      scenario.steps.append(Step(action: .expect(shown), location: here))
+      scenario.steps.append(expectation(of: session, after: failure, leavingOut: registry.lifetimeFields(ofScreen:)))
       // The windows opened again, after the steps they follow (last first, so the places hold).
       for rebuild in session.rebuilds.reversed() where rebuild <= failure.step {
         scenario.steps.insert(Step(action: .host(line: "reopen"), location: here), at: rebuild + 1)
@@ -272,15 +261,10 @@ extension Explorer {
     case .implementationsAgree:
       // What the modules explored show: the file passes on them and fails with the other.
       scenario.steps.append(failingStep)
-      let frames = framesAfter(session, steps: failure.step + 1).filter {
-        failure.windows.isEmpty || failure.windows.contains($0.key)
-      }
-      let shown = frames.map { frame in
-        let screen = session.windows.first { $0.name == frame.key }?.screen ?? ""
-        let ignored = registry.lifetimeFields(ofScreen: screen) + registry.ownFields(ofScreen: screen)
-        return (frame.key, YAMLNode(Self.withoutFields(ignored, frame.value) ?? frame.value, at: here))
-      }
-      scenario.steps.append(Step(action: .expect(shown), location: here))
+      scenario.steps.append(
+        expectation(of: session, after: failure) {
+          registry.lifetimeFields(ofScreen: $0) + registry.ownFields(ofScreen: $0)
+        })
     case .undoRestores, .redoRestores:
       // The window as it was before the command undone (or after the command redone): the frame
       // two steps back for an undo, one step back for a redo, which is the step before either.
@@ -334,6 +318,20 @@ extension Explorer {
       \(session.steps.count) in \(session.windows.count).
 
       """ + body
+  }
+
+  /// An expectation of the frames the windows a failure names (every window when it names none)
+  /// show after its step, without the fields `leavingOut` gives for each window's screen.
+  private func expectation(of session: Session, after failure: Failure, leavingOut: (String) -> [String]) -> Step {
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    let frames = framesAfter(session, steps: failure.step + 1).filter {
+      failure.windows.isEmpty || failure.windows.contains($0.key)
+    }
+    let shown = frames.map { frame in
+      let screen = session.windows.first { $0.name == frame.key }?.screen ?? ""
+      return (frame.key, YAMLNode(Self.withoutFields(leavingOut(screen), frame.value) ?? frame.value, at: here))
+    }
+    return Step(action: .expect(shown), location: here)
   }
 
   /// `1 step`, `3 steps`.

@@ -30,6 +30,8 @@ public struct Explorer {
     /// --module ./notes.py --screens notes`), without `--seed` and `--runs`, which the file's
     /// heading adds: pasted, it finds the same failure. `nil`: `workbench explore`.
     public var command: String?
+    /// Whether to keep what the sessions covered (`--coverage`).
+    public var coverage = false
 
     public init() {}
   }
@@ -101,6 +103,8 @@ public struct Explorer {
     public var rebuilds = 0
     /// How many undos and redos were compared with the change they take back or bring back.
     public var historyChecks = 0
+    /// What the sessions covered, with `Options.coverage`.
+    public var coverage = ExploreCoverage()
     public var failure: Failure?
     public var original: Session?
     public var shrunk: Session?
@@ -124,6 +128,7 @@ public struct Explorer {
       checks += outcome.checks
       rebuilds += outcome.rebuiltAfter.count
       historyChecks += outcome.historyChecks
+      coverage.add(outcome.coverage)
     }
   }
 
@@ -144,6 +149,9 @@ public struct Explorer {
   /// opens, which a run whose window stayed open does not): sessions whose windows are all on
   /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
   let rebuildable: Set<String>
+  /// With `Options.coverage`: each screen's module, and the screens with a state machine.
+  let modules: [String: String]
+  let machineScreens: Set<String>
 
   /// An explorer of the modules `registry` holds; with `against`, the second run of each
   /// session runs on those modules instead, and must show what the first shows.
@@ -165,8 +173,49 @@ public struct Explorer {
         }
     }
     self.commands = commands
+    var modules: [String: String] = [:]
+    var machineScreens: Set<String> = []
+    if options.coverage {
+      for screen in registry.screens {
+        modules[screen.name] = registry.module(ofScreen: screen.name)
+        if ExploreCoverage.machine(of: screen.name, in: registry) != nil { machineScreens.insert(screen.name) }
+      }
+    }
+    self.modules = modules
+    self.machineScreens = machineScreens
     // Two implementations side by side are compared as they are: no window is opened again.
     self.rebuildable = against == nil ? Self.screensRebuiltQuietly(registry: registry) : []
+  }
+
+  /// Counts what a step covered: the module command it ran (and its arguments' edges), and the
+  /// state every window on a screen with a state machine moved to.
+  private func cover(
+    _ step: (window: String?, line: String), target: String?, refused: Bool,
+    before: [String: (stamp: Int?, frame: FrameValue)], in session: WorkbenchSession, _ outcome: inout Outcome
+  ) {
+    var ranIn: String?
+    if let target, let window = session.host.window(named: target), let module = modules[window.screen.name],
+      outcome.coverage.ran(
+        Self.words(of: step), screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
+        refused: refused), !refused
+    {
+      ranIn = window.label
+    }
+    for window in session.host.windows where machineScreens.contains(window.screen.name) {
+      guard let module = modules[window.screen.name] else { continue }
+      outcome.coverage.observed(
+        screen: window.screen.name, module: module, before: before[window.label]?.frame, after: window.frame,
+        ranHere: ranIn == window.label)
+    }
+  }
+
+  /// What `report` covered as JSON (docs/coverage.schema.json), on the screens explored.
+  public func coverageJSON(of report: Report) -> FrameValue {
+    let json = report.coverage.json(registry: registry, screens: screens.map(\.name), commands: commands)
+    guard case .object(let object) = json else { return json }
+    return .object(
+      FrameObject(
+        members: [("sessions", .integer(report.sessions)), ("steps", .integer(report.steps))] + object.members))
   }
 
   /// The screens explored whose windows are not opened again (`rebuildable` lacks them), by name.
@@ -455,6 +504,8 @@ public struct Explorer {
     public var checks = 0
     /// Whether `--time` ran out before the session's last step.
     public var cutShort = false
+    /// What the session covered, with `Options.coverage`.
+    public var coverage = ExploreCoverage()
     /// The steps after which the second run was rebuilt from its documents and view state.
     public var rebuiltAfter: [Int] = []
     /// Undos and redos compared with what the window showed before or after the change.
@@ -504,6 +555,14 @@ public struct Explorer {
       first.facts.startRecording(capturingStates: false)
       second.facts.startReplaying()
     }
+    if options.coverage {
+      for window in first.host.windows {
+        guard let module = modules[window.screen.name] else { continue }
+        outcome.coverage.opened(
+          screen: window.screen.name, module: module, hasMachine: machineScreens.contains(window.screen.name),
+          frame: window.frame)
+      }
+    }
     // Each window's frame stamp when its frames were last compared: a window whose stamp
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
@@ -528,7 +587,7 @@ public struct Explorer {
       let step = next(index, first, undoable)
       // The window the step runs in, and its view state before, for the undo properties.
       let target = Self.window(of: step)
-      let viewBefore = target.flatMap { first.host.window(named: $0) }.flatMap { try? $0.viewStateJSON() }
+      let viewBefore = target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot
       let before = Self.stampedFrames(of: first.host)
       let revisionsBefore = first.host.documentRevisions.mapValues(\.revision)
       var refusal: CommandError?
@@ -554,6 +613,7 @@ public struct Explorer {
         secondRefusal = error
       }
       outcome.stepsRun += 1
+      if options.coverage { cover(step, target: target, refused: refusal != nil, before: before, in: first, &outcome) }
       let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
       let differs: Failure.Property =
         against != nil ? .implementationsAgree : rebuilt ? .rebuiltIsSame : .replaysEqual
@@ -791,7 +851,7 @@ public struct Explorer {
   /// broke (or `nil`) and the change the next step may undo or redo.
   private func checkHistory(
     step: (window: String?, line: String), index: Int, target: String?, undoable: Undoable?, refused: Bool,
-    host: Host, before: [String: (stamp: Int?, frame: FrameValue)], viewBefore: String?,
+    host: Host, before: [String: (stamp: Int?, frame: FrameValue)], viewBefore: ViewStateSnapshot?,
     revisionsBefore: [String: Int], revisionsAfter: [String: Int], historyChecked: inout Bool
   ) -> (Failure?, Undoable?) {
     // Work under way (a load a search started, a timer) lands later, and is not the history's:
@@ -843,10 +903,10 @@ public struct Explorer {
     // be undone next.
     guard !refused, commands[window.screen.name]?.contains(where: { $0.name == words.first }) == true,
       let was = before[window.label]?.frame,
-      let viewBefore, let viewAfter = try? window.viewStateJSON()
+      let viewBefore
     else { return (nil, nil) }
     let documentMoved = revisionsBefore[window.documentName] != revision
-    let viewMoved = viewBefore != viewAfter
+    let viewMoved = viewBefore != window.viewStateSnapshot
     guard documentMoved != viewMoved else { return (nil, nil) }
     return (
       nil,

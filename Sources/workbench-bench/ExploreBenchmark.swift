@@ -73,7 +73,7 @@ enum ExploreBenchmark {
       var options = Explorer.Options()
       options.screens = ["catalog"]
       options.steps = 400
-      options.runs = 20
+      options.runs = 60  // undos take adds back: the walk past 40 books takes longer than it did
       options.invariants = rule
       let explorer = Explorer(registry: registry, options: options)
       let start = now()
@@ -96,8 +96,8 @@ enum ExploreBenchmark {
     // A failure found after 200 steps: the time to shrink it.
     guard let registry = try? ModuleRegistry(modules: [Stopwatch()]) else { return lines }
     var options = Explorer.Options()
-    options.steps = 200
-    options.runs = 20
+    options.steps = 240  // undos take laps back: 150 laps need more steps than 200
+    options.runs = 60
     let explorer = Explorer(registry: registry, options: options)
     let start = now()
     let report = explorer.explore()

@@ -1,6 +1,7 @@
 import Ledger
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -29,6 +30,13 @@ enum TimerBenchmark {
     setenv("PYTHONPATH", repository + "/Kits/python", 1)
     setenv("NODE_PATH", nodeModules, 1)
     var lines = ["timers through a module process (\(iterations) each, virtual clock; wall time per step):"]
+    let processors = PipeFloor.allowedProcessors ?? "unknown"
+    lines.append(
+      processors.contains(where: { $0 == "-" || $0 == "," })
+        ? "  not pinned (processors \(processors)): run under `taskset -c 0` for steady round trips"
+        : "  pinned to processor \(processors)")
+    // Each countdown's p50 for one timer, for the ratios to the floors below.
+    var timerMedians: [String: Double] = [:]
     let countdowns = [
       ("countdown on the Swift kit", buildFolder() + "/countdown-module"),
       ("countdown on the Python kit", repository + "/Examples/countdown/countdown.py"),
@@ -54,6 +62,7 @@ enum TimerBenchmark {
             lineSamples.append(now() - start)
           }
         }
+        timerMedians[path] = percentile(timers, 50)
         lines.append(
           "  \(name.padded(to: 30))one timer due, both windows updated   p50 \(format(percentile(timers, 50) * 1e6, 1)) µs   "
             + "p99 \(format(percentile(timers, 99) * 1e6, 1)) µs")
@@ -64,6 +73,7 @@ enum TimerBenchmark {
         lines.append("  \(name): \(error)")
       }
     }
+    lines += floors(countdowns: countdowns, medians: timerMedians, iterations: iterations)
     do {
       let module = try ExternalModule(path: repository + "/Tests/ProcessModules/Kettle/kettle.pl")
       defer { module.shutdown() }
@@ -126,6 +136,83 @@ enum TimerBenchmark {
     for (name, modules) in runs {
       let seconds = bestOf(3) { timeProcess(workbench, ["run", "-j", "1"] + modules + folders, strict: true) ?? .nan }
       lines.append("  \(name.padded(to: 30))\(format(seconds * 1e3, 0)) ms")
+    }
+    return lines
+  }
+}
+
+extension TimerBenchmark {
+  /// The countdown's own timer request and reply, as its module process exchanged them (from
+  /// the protocol log of a session with one timer), or `nil`.
+  static func timerExchange(path: String) -> (request: [UInt8], reply: FrameValue)? {
+    let log = "/tmp/workbench-bench-protocol-\(getpid()).jsonl"
+    unlink(log)
+    setenv("WORKBENCH_PROTOCOL_LOG", log, 1)
+    defer {
+      unsetenv("WORKBENCH_PROTOCOL_LOG")
+      unlink(log)
+    }
+    guard let module = try? ExternalModule(path: path) else { return nil }
+    defer { module.shutdown() }
+    guard let host = try? Host(modules: [module], clock: .virtual),
+      (try? host.run(line: "open countdown egg c; open countdown egg other; @c seconds 3600; @c start")) != nil,
+      (try? host.clock.advance(by: .seconds(1))) != nil, let bytes = try? FileSystem.read(log)
+    else { return nil }
+    let messages = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap {
+      try? FrameValue.parse(json: Array($0.utf8))
+    }
+    guard let index = messages.lastIndex(where: { $0["from"] == "host" && $0["message"]?["type"] == "timer" }),
+      index + 1 < messages.count, let request = messages[index]["message"],
+      let reply = messages[index + 1]["message"]
+    else { return nil }
+    return (Array(request.jsonText.utf8), reply)
+  }
+
+  /// The floors of the countdown's timer round trip: a C child that answers over the same
+  /// framing without parsing, and a Python child that decodes the request and encodes the reply,
+  /// both with the countdown's own messages; the Swift kit's p50 as a ratio to the C floor, the
+  /// Python kit's to the Python floor.
+  static func floors(countdowns: [(String, String)], medians: [String: Double], iterations: Int) -> [String] {
+    guard let swift = countdowns.first?.1, countdowns.count > 1,
+      let exchange = timerExchange(path: swift), let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-floor")
+    else { return ["  floors: the countdown's timer exchange could not be read"] }
+    defer {
+      for name in ["floor.c", "floor", "floor.py", "reply.json"] { unlink(folder + "/" + name) }
+      rmdir(folder)
+    }
+    let replyPath = folder + "/reply.json"
+    guard FileSystem.write(exchange.reply.jsonText, to: replyPath),
+      FileSystem.write(PipeFloor.pythonSource, to: folder + "/floor.py")
+    else { return ["  floors: no temporary files"] }
+    var lines = [
+      "  floors: the same framing, the countdown's own timer request (\(exchange.request.count) bytes) and reply "
+        + "(\(exchange.reply.jsonText.utf8.count) bytes)"
+    ]
+    func line(_ name: String, _ samples: [Double]?) -> Double? {
+      guard let samples, !samples.isEmpty else {
+        lines.append("  \(name.padded(to: 30))could not be run")
+        return nil
+      }
+      let median = percentile(samples, 50)
+      lines.append(
+        "  \(name.padded(to: 30))one round trip                        p50 \(format(median * 1e6, 1)) µs   "
+          + "p99 \(format(percentile(samples, 99) * 1e6, 1)) µs")
+      return median
+    }
+    let c = PipeFloor.buildC(in: folder).flatMap {
+      line(
+        "C child, no parsing", PipeFloor.roundTrips([$0, replyPath], request: exchange.request, iterations: iterations))
+    }
+    let python = line(
+      "Python child, decode + encode",
+      PipeFloor.roundTrips(
+        ["python3", folder + "/floor.py", replyPath], request: exchange.request, iterations: iterations))
+    if let c, let swiftKit = medians[swift] {
+      lines.append("  countdown on the Swift kit: \(format(swiftKit / c, 2))x the C floor (goal: at most 3x)")
+    }
+    if let python, let pythonKit = medians[countdowns[1].1] {
+      lines.append(
+        "  countdown on the Python kit: \(format(pythonKit / python, 2))x the Python floor (goal: at most 2x)")
     }
     return lines
   }

@@ -18,8 +18,13 @@ extension Explorer {
   ) {
     var tries = 0
     var cutShort = false
+    // Sessions tried that did not fail: taking out any one of 150 equal steps gives one session,
+    // run once.
+    var passed: Set<String> = []
     func failing(_ candidate: Session) -> Failure? {
       guard !cutShort else { return nil }
+      let key = Self.key(of: candidate)
+      guard !passed.contains(key) else { return nil }
       guard !isOutOfTime else {
         cutShort = true
         return nil
@@ -28,10 +33,20 @@ extension Explorer {
       let outcome = check(candidate)
       // A try that time cut short shows nothing either way.
       if outcome.cutShort { cutShort = true }
-      guard let found = outcome.failure, found.property == failure.property else { return nil }
+      guard let found = outcome.failure, found.property == failure.property else {
+        if !outcome.cutShort { passed.insert(key) }
+        return nil
+      }
       return found
     }
     var current = session.removingSteps { $0 > failure.step }
+    // Windows opened again matter only to the property they check: without them every try is
+    // cheaper.
+    if failure.property != .rebuiltIsSame, !current.rebuilds.isEmpty {
+      var candidate = current
+      candidate.rebuilds = []
+      if let found = failing(candidate) { current = candidate.removingSteps { $0 > found.step } }
+    }
     // Runs of steps taken out: halves, quarters, … single steps.
     func removeSteps() {
       var chunk = max(1, current.steps.count / 2)
@@ -51,25 +66,41 @@ extension Explorer {
         if !removed { chunk = max(1, chunk / 2) }
       }
     }
-    removeSteps()
     // Fewer windows: one whose steps move to an earlier window on the same screen and document
-    // (it shows the same, so its steps mean the same there), then one taken out with its steps.
-    for window in current.windows.reversed() where current.windows.count > 1 {
-      guard
-        let other = current.windows.first(where: {
-          $0.name != window.name && $0.screen == window.screen && $0.document == window.document
-        })
-      else { continue }
+    // (it shows the same, so its steps mean the same there). Before steps are taken out one by
+    // one: steps alike in one window make one session whichever is taken out, tried once.
+    func mergeWindows() {
+      for window in current.windows.reversed() where current.windows.count > 1 {
+        guard
+          let other = current.windows.first(where: {
+            $0.name != window.name && $0.screen == window.screen && $0.document == window.document
+          })
+        else { continue }
+        var candidate = current
+        candidate.windows.removeAll { $0.name == window.name }
+        candidate.steps = current.steps.map { step in
+          if step.window == window.name { return (other.name, step.line) }
+          guard step.window == nil, Self.window(of: step) == window.name else { return step }
+          return (nil, (["@" + other.name] + Self.words(of: step).map(CommandTokenizer.quoted)).joined(separator: " "))
+        }
+        if failing(candidate) != nil { current = candidate }
+      }
+    }
+    mergeWindows()
+    // Commands run from elsewhere (`@w1 lap`) run in their windows instead (`w1: lap`), when the
+    // session still fails so: more steps then read alike.
+    if current.steps.contains(where: { $0.window == nil && Self.window(of: $0) != nil }) {
       var candidate = current
-      candidate.windows.removeAll { $0.name == window.name }
       candidate.steps = current.steps.map { step in
-        if step.window == window.name { return (other.name, step.line) }
-        guard step.window == nil, Self.window(of: step) == window.name else { return step }
-        return (nil, (["@" + other.name] + Self.words(of: step).map(CommandTokenizer.quoted)).joined(separator: " "))
+        guard step.window == nil, let window = Self.window(of: step) else { return step }
+        return (window, Self.words(of: step).map(CommandTokenizer.quoted).joined(separator: " "))
       }
       if failing(candidate) != nil { current = candidate }
     }
-    // Steps that meant something apart may mean nothing in one window.
+    removeSteps()
+    // Steps that meant something apart may mean nothing in one window, and taken out, leave
+    // windows to merge.
+    mergeWindows()
     if current.windows.count < session.windows.count { removeSteps() }
     // Fewer windows: one taken out with the steps run in it.
     for window in current.windows.map(\.name).reversed() where current.windows.count > 1 {
@@ -105,6 +136,13 @@ extension Explorer {
       }
     }
     return (current, tries, cutShort)
+  }
+
+  /// A session as one text (its windows, steps and rebuilds): equal texts run alike.
+  static func key(of session: Session) -> String {
+    let windows = session.windows.map { "\($0.name) \($0.screen) \($0.document)" }
+    let steps = session.steps.map { "\($0.window ?? "-") \($0.line)" }
+    return (windows + ["|"] + steps + ["|"] + session.rebuilds.map(String.init)).joined(separator: "\n")
   }
 
   /// The step the shrunk session fails at, when time ran out before it could be checked again:

@@ -57,15 +57,22 @@ public struct Explorer {
       removingSteps { range.contains($0) }
     }
 
-    /// The session without the steps whose index `isRemoved`, its rebuilds moved with them.
+    /// The session without the steps whose index `isRemoved`, its rebuilds moved with them: a
+    /// rebuild after a step taken out comes after the last step kept before it (none before it:
+    /// it goes).
     func removingSteps(where isRemoved: (Int) -> Bool) -> Session {
       var session = Session(windows: windows, steps: [])
-      var kept: [Int: Int] = [:]
-      for (index, step) in steps.enumerated() where !isRemoved(index) {
-        kept[index] = session.steps.count
-        session.steps.append(step)
+      // For each step, the place of the last step kept up to it (-1: none yet).
+      var place: [Int] = []
+      for (index, step) in steps.enumerated() {
+        if !isRemoved(index) { session.steps.append(step) }
+        place.append(session.steps.count - 1)
       }
-      session.rebuilds = rebuilds.compactMap { kept[$0] }
+      var moved: [Int] = []
+      for rebuild in rebuilds where rebuild < place.count && place[rebuild] >= 0 {
+        if moved.last != place[rebuild] { moved.append(place[rebuild]) }
+      }
+      session.rebuilds = moved
       return session
     }
   }

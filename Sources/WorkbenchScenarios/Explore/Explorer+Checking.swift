@@ -1,0 +1,368 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+
+// Each session run twice side by side (or once, for a property judged on the first run), with
+// the properties checked after every step.
+extension Explorer {
+  // MARK: Checking
+
+  /// What running a session found.
+  public struct Outcome: Sendable {
+    public var failure: Failure?
+    public var stepsRun = 0
+    public var refused = 0
+    public var checks = 0
+    /// Whether `--time` ran out before the session's last step.
+    public var cutShort = false
+    /// What the session covered, with `Options.coverage`.
+    public var coverage = ExploreCoverage()
+    /// The steps after which the second run was rebuilt from its documents and view state.
+    public var rebuiltAfter: [Int] = []
+    /// Undos and redos compared with what the window showed before or after the change.
+    public var historyChecks = 0
+    /// Rebuilds after which a window asked the outside world for something as it opened again,
+    /// so the session's checks ended there.
+    public var inconclusiveRebuilds = 0
+  }
+
+  /// A fresh session set up as `session` begins.
+  func start(_ session: Session, on registry: ModuleRegistry? = nil) throws(CommandError) -> WorkbenchSession {
+    try WorkbenchSession.starting(scenario(of: session, steps: 0), registry: registry ?? self.registry)
+  }
+
+  /// Runs a session twice, checking after every step that nothing crashed or was reported,
+  /// that a refused command left every frame and document as they were, and that the second
+  /// run, a replay of the first's recording, shows the first's frames.
+  ///
+  /// Without `secondRun`, only the first run is made: what the properties judged on it alone
+  /// need (a refusal, a module's rule, windows agreeing, undo), at half the cost, as shrinking
+  /// such a failure does.
+  public func check(_ session: Session, secondRun: Bool = true) -> Outcome {
+    let rebuilds = Set(session.rebuilds)
+    return run(
+      windows: session.windows, steps: session.steps.count, secondRun: secondRun,
+      rebuildingAfter: { index, _ in rebuilds.contains(index) }, next: { index, _, _ in session.steps[index] })
+  }
+
+  /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
+  /// steps before left it), on two sessions side by side, checking after each.
+  func run(
+    windows: [WindowSeed], steps count: Int, secondRun: Bool = true,
+    rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
+    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
+  ) -> Outcome {
+    var outcome = Outcome()
+    let session = Session(windows: windows, steps: [])
+    guard let first = try? start(session) else {
+      outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
+      return outcome
+    }
+    defer { first.end() }
+    guard secondRun else { return runAlone(first, steps: count, next: next, outcome: outcome) }
+    guard let second = try? start(session, on: against?.registry) else {
+      outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
+      return outcome
+    }
+    defer { second.end() }
+    // The second run replays the first: every fact the first takes from outside (an answer, a
+    // service's state, a live source's change) is kept, and served to the second at the same
+    // step, so the two differ only where the module itself does.
+    // Two implementations (`--against`) each ask their own simulated world, live: one may ask
+    // a fact a step earlier than the other, which a recording replayed whole allows.
+    if against == nil {
+      first.facts.startRecording(capturingStates: false)
+      second.facts.startReplaying()
+    }
+    if options.coverage {
+      for window in first.host.windows {
+        guard let module = modules[window.screen.name] else { continue }
+        outcome.coverage.opened(
+          screen: window.screen.name, module: module, hasMachine: machineScreens.contains(window.screen.name),
+          frame: window.frame)
+      }
+    }
+    // Each window's frame stamp when its frames were last compared: a window whose stamp
+    // stayed in both runs shows what it showed then, and is not compared again.
+    var compared: [String: (first: Int, second: Int)] = [:]
+    // Once the second run has been rebuilt, a difference between the runs is the rebuild's,
+    // and what a window counts of its own life, or shows of a refusal, may differ.
+    var rebuilt = false
+    // Two implementations may differ in what a window counts of its life and what it loaded.
+    var ignored: (Window) -> [String] =
+      against == nil ? { _ in [] } : { $0.screen.lifetimeFields + $0.screen.ownFields }
+    // The last step's change that `undo` (or `undo view`) in its window takes back next.
+    var undoable: Undoable?
+    var historyChecked = false
+    for index in 0..<count {
+      if isOutOfTime {
+        outcome.cutShort = true
+        return outcome
+      }
+      let ran = runFirst(first, index: index, undoable: undoable, next: next)
+      let (liveTaken, step, target, viewBefore, before, revisionsBefore, refusal) = (
+        ran.liveTaken, ran.step, ran.target, ran.viewBefore, ran.before, ran.revisionsBefore, ran.refusal
+      )
+      // What the first took in from live sources (before the step, or as its line began), the
+      // second takes in before it too: the first's, not what its own sources say.
+      if against == nil {
+        second.facts.serve(first.facts.takeRecorded())
+        for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
+          second.host.services.takeLiveChanges()
+        }
+      } else {
+        second.host.services.takeWaitingLiveChanges()
+      }
+      var secondRefusal: CommandError?
+      do {
+        try second.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      } catch {
+        secondRefusal = error
+      }
+      outcome.stepsRun += 1
+      if options.coverage { cover(step, target: target, refused: refusal != nil, before: before, in: first, &outcome) }
+      let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+      let differs: Failure.Property =
+        against != nil ? .implementationsAgree : rebuilt ? .rebuiltIsSame : .replaysEqual
+      // Where the second run differs from the first, in words.
+      let differsWhere =
+        against.map { " with \($0.name) in its place" }
+        ?? (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it")
+      // A module that stopped (crashed, hung, broke the protocol) is no refusal.
+      let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
+      let incidents = stopped + first.takeIncidents() + second.takeIncidents()
+      outcome.checks += 3
+      if let incident = incidents.first {
+        outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      // Refused in one run and not in the other: said before what followed from it.
+      if (refusal == nil) != (secondRefusal == nil) || (against == nil && refusal?.message != secondRefusal?.message) {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "`\(step.line)` " + Self.outcome(of: refusal) + " in one run, and "
+            + Self.outcome(of: secondRefusal) + differsWhere)
+        return outcome
+      }
+      if let divergence = second.facts.divergence {
+        outcome.failure = Failure(
+          property: against == nil ? .replaysEqual : .implementationsAgree, step: index,
+          detail: "after `\(step.line)`, a replay of the session's recording went another way"
+            + (against.map { " with \($0.name) in its module's place" } ?? "") + ": \(divergence)")
+        return outcome
+      }
+      if refusal != nil { outcome.refused += 1 }
+      if let found = Self.refusalFailure(
+        step: step, index: index, refusal: refusal, host: first.host, before: before,
+        revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter)
+      {
+        outcome.failure = found
+        return outcome
+      }
+      if revisionsAfter != second.host.documentRevisions.mapValues(\.revision) {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "after `\(step.line)`, the documents' revisions are "
+            + Self.revisions(first.host) + " in one run and " + Self.revisions(second.host) + differsWhere)
+        return outcome
+      }
+      let replayed = second.host.windows
+      let original = first.host.windows
+      guard original.map(\.label) == replayed.map(\.label) else {
+        outcome.failure = Failure(
+          property: differs, step: index,
+          detail: "after `\(step.line)`, the windows are \(original.map(\.label)) in one run and "
+            + "\(replayed.map(\.label)) in a replay of the same steps")
+        return outcome
+      }
+      for (one, other) in zip(original, replayed) {
+        if let stamps = compared[one.label], let a = one.frameStamp, let b = other.frameStamp,
+          stamps == (a, b)
+        {
+          continue
+        }
+        let frame = one.frame
+        let again = other.frame
+        if Self.withoutFields(ignored(one), frame) != Self.withoutFields(ignored(one), again) {
+          outcome.failure = Failure(
+            property: differs, step: index,
+            detail: against.map { against in
+              "after `\(step.line)`, window \(one.label) shows another frame with \(against.name) in its module's place"
+                + Self.difference(
+                  Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
+                  first: "with the module explored", second: "with \(against.name)")
+            }
+              ?? (rebuilt
+                ? "after `\(step.line)`, window \(one.label) shows another frame where the windows were opened again "
+                  + "from their documents and view states (`reopen`)"
+                  + Self.difference(
+                    Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
+                    first: "where they stayed open", second: "where they were opened again")
+                : "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
+                  + Self.difference(frame, again)),
+            windows: [one.label])
+          return outcome
+        }
+        // The module's own rules, on a frame that moved.
+        if let found = alwaysFailure(of: one, frame: frame, step: step, index: index, checks: &outcome.checks) {
+          outcome.failure = found
+          return outcome
+        }
+        if let a = one.frameStamp, let b = other.frameStamp { compared[one.label] = (a, b) }
+      }
+      if let found = Self.agreementFailure(step: step, index: index, refused: refusal != nil, host: first.host) {
+        outcome.checks += 1
+        outcome.failure = found
+        return outcome
+      }
+      // Undo shows what the window showed before the command it undoes, and redo what it showed
+      // after, when the undo comes right after a command that changed only the document (or
+      // only the window's view state) and nothing else moved in between.
+      let (found, next) = checkHistory(
+        step: step, index: index, target: target, undoable: undoable, refused: refusal != nil, host: first.host,
+        before: before, viewBefore: viewBefore, revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter,
+        historyChecked: &historyChecked)
+      undoable = next
+      if historyChecked {
+        outcome.historyChecks += 1
+        historyChecked = false
+      }
+      if let found {
+        outcome.checks += 1
+        outcome.failure = found
+        return outcome
+      }
+      // The seed's first rule: a window is its document and its view state. After a refusal,
+      // and at steps the session chose, the second run's windows are made again from their
+      // documents and view states (`reopen`: new screen models, a module process told the
+      // windows closed and opened) and must show what the first shows, then and at every later
+      // step.
+      guard rebuilds(index, refusal != nil), canReopen(first), Self.timers(first) == Self.timers(second) else {
+        continue
+      }
+      if let problem = second.host.reopenWindows(second.host.windows.map(\.id)).first {
+        outcome.failure = Failure(
+          property: .rebuiltIsSame, step: index,
+          detail: "after `\(step.line)`, \(problem)")
+        return outcome
+      }
+      outcome.rebuiltAfter.append(index)
+      if let incident = second.takeIncidents().first {
+        outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      // A window that asked the outside world for something as it opened again (which the
+      // first run, whose windows stayed open, did not ask) cannot be compared from here.
+      if second.facts.divergence != nil || Self.timers(first) != Self.timers(second) {
+        outcome.inconclusiveRebuilds += 1
+        return outcome
+      }
+      rebuilt = true
+      compared = [:]
+      ignored = { $0.screen.lifetimeFields + $0.screen.refusalFields }
+      outcome.checks += 1
+      for (one, other) in zip(first.host.windows, second.host.windows) {
+        let frame = Self.withoutFields(ignored(one), one.frame)
+        let again = Self.withoutFields(ignored(one), other.frame)
+        if one.label != other.label || frame != again {
+          outcome.failure = Failure(
+            property: .rebuiltIsSame, step: index,
+            detail: "after `\(step.line)`, window \(one.label) opened again from its document and view state "
+              + "(`reopen`) shows another frame"
+              + Self.difference(frame, again, first: "before", second: "opened again"),
+            windows: [one.label])
+          return outcome
+        }
+      }
+    }
+    return outcome
+  }
+
+  /// A step of the first run, with what the checks need from before it.
+  struct FirstStep {
+    /// How many live changes the first run had taken before this step.
+    var liveTaken: Int
+    var step: (window: String?, line: String)
+    /// The window the step runs in, and its view state before, for the undo properties.
+    var target: String?
+    var viewBefore: ViewStateSnapshot?
+    var before: [String: (stamp: Int?, frame: FrameValue)]
+    var revisionsBefore: [String: Int]
+    var refusal: CommandError?
+  }
+
+  /// Runs the next step on the first run: what live sources said since the last step comes in
+  /// first (as before an expectation), so the frames before a step are those it starts from.
+  private func runFirst(
+    _ first: WorkbenchSession, index: Int, undoable: Undoable?,
+    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
+  ) -> FirstStep {
+    let liveTaken = first.facts.liveChangesTaken.count
+    first.host.services.takeWaitingLiveChanges()
+    let step = next(index, first, undoable)
+    let target = Self.window(of: step)
+    var ran = FirstStep(
+      liveTaken: liveTaken, step: step, target: target,
+      viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
+      before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.documentRevisions.mapValues(\.revision))
+    do {
+      try first.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+    } catch {
+      ran.refusal = error
+    }
+    return ran
+  }
+
+  /// `run` without its second run: the first run alone, with the properties judged on it.
+  private func runAlone(
+    _ first: WorkbenchSession, steps count: Int,
+    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String),
+    outcome given: Outcome
+  ) -> Outcome {
+    var outcome = given
+    var undoable: Undoable?
+    var historyChecked = false
+    var compared: [String: Int] = [:]
+    for index in 0..<count {
+      if isOutOfTime {
+        outcome.cutShort = true
+        return outcome
+      }
+      let ran = runFirst(first, index: index, undoable: undoable, next: next)
+      let (step, target, viewBefore, before, revisionsBefore, refusal) = (
+        ran.step, ran.target, ran.viewBefore, ran.before, ran.revisionsBefore, ran.refusal
+      )
+      outcome.stepsRun += 1
+      if options.coverage { cover(step, target: target, refused: refusal != nil, before: before, in: first, &outcome) }
+      let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+      let stopped = refusal?.stoppedModule != nil ? [refusal?.message ?? ""] : []
+      if let incident = (stopped + first.takeIncidents()).first {
+        outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+        return outcome
+      }
+      if refusal != nil { outcome.refused += 1 }
+      var failure = Self.refusalFailure(
+        step: step, index: index, refusal: refusal, host: first.host, before: before,
+        revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter)
+      for window in first.host.windows where failure == nil {
+        if let stamp = window.frameStamp, compared[window.label] == stamp { continue }
+        failure = alwaysFailure(of: window, frame: window.frame, step: step, index: index, checks: &outcome.checks)
+        if let stamp = window.frameStamp { compared[window.label] = stamp }
+      }
+      failure = failure ?? Self.agreementFailure(step: step, index: index, refused: refusal != nil, host: first.host)
+      if failure == nil {
+        let (found, next) = checkHistory(
+          step: step, index: index, target: target, undoable: undoable, refused: refusal != nil, host: first.host,
+          before: before, viewBefore: viewBefore, revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter,
+          historyChecked: &historyChecked)
+        undoable = next
+        failure = found
+      }
+      if let failure {
+        outcome.failure = failure
+        return outcome
+      }
+    }
+    return outcome
+  }
+}

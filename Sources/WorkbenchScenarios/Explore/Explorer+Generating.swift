@@ -1,0 +1,129 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+
+// Random sessions, drawn step by step against the session as it is.
+extension Explorer {
+  // MARK: Generating
+
+  /// The screens windows open on, each with the sample documents of its kind.
+  var screens: [(name: String, documents: [String])] {
+    let samples = registry.sampleDocuments
+    return registry.screens.compactMap { screen in
+      guard options.screens.isEmpty || options.screens.contains(screen.name) else { return nil }
+      let documents = samples.filter { $0.kind == screen.documentKind }.map(\.name)
+      return documents.isEmpty ? nil : (screen.name, documents)
+    }
+  }
+
+  /// A random session: 1–4 windows (two on one document often), then `options.steps` commands,
+  /// each drawn against the session as the steps before it left it (so ids come from what its
+  /// windows show), and checked as it runs.
+  func generateAndCheck(_ random: inout SplitMix64) -> (Session, Outcome)? {
+    let screens = self.screens
+    guard !screens.isEmpty else { return nil }
+    var windows: [WindowSeed] = []
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    for index in 0..<random.below(4) + 1 {
+      if let previous = windows.last, random.chance(40) {
+        windows.append(
+          WindowSeed(
+            name: "w\(index + 1)", screen: previous.screen, document: previous.document, location: here))
+        continue
+      }
+      let screen = screens[random.below(screens.count)]
+      windows.append(
+        WindowSeed(
+          name: "w\(index + 1)", screen: screen.name,
+          document: screen.documents[random.below(screen.documents.count)], location: here))
+    }
+    var session = Session(windows: windows, steps: [])
+    // Where the second run is rebuilt: after every refusal, and after one step in eight, drawn
+    // from a sequence of its own (the session's steps are those of a run without rebuilds).
+    var plan = random
+    var rebuildDraws = SplitMix64(seed: plan.next() ^ 0x7265_6275_696C_6473)
+    let outcome = run(
+      windows: windows, steps: options.steps,
+      rebuildingAfter: { _, refused in rebuildDraws.chance(12) || refused },
+      next: { _, live, undoable in
+        // Right after a change a window can undo, often its undo; after that undo, its redo.
+        if let undoable, random.chance(undoable.undone ? 50 : 10) {
+          let step: (window: String?, line: String) = (
+            undoable.window, (undoable.undone ? "redo" : "undo") + (undoable.history == .view ? " view" : "")
+          )
+          session.steps.append(step)
+          return step
+        }
+        let window = windows[random.below(windows.count)]
+        var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
+        switch random.below(40) {
+        // Now and then a step of the session's own: everything pending settles, or the session
+        // is relaunched from what it saved.
+        case 0: step = (nil, "settle")
+        case 1: step = (nil, "relaunch")
+        // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
+        case 2, 3: step = (nil, "@\(window.name) " + step.line)
+        default: break
+        }
+        session.steps.append(step)
+        return step
+      })
+    session.rebuilds = outcome.rebuiltAfter
+    return (session, outcome)
+  }
+
+  /// A command line for `window`: one of its screen's commands, `undo`/`redo`, or `clock
+  /// advance`, with arguments drawn from their kinds.
+  func command(in window: WindowSeed, live: WorkbenchSession, _ random: inout SplitMix64) -> String {
+    switch random.below(20) {
+    case 0: return "undo"
+    case 1: return "redo"
+    case 2: return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
+    default: break
+    }
+    guard let specs = commands[window.screen], !specs.isEmpty else { return "undo" }
+    let route = random.pick(specs)
+    var words = [route.name]
+    var spec = route
+    if !spec.subcommands.isEmpty {
+      spec = random.pick(spec.subcommands)
+      words.append(spec.name)
+    }
+    for argument in spec.arguments {
+      if argument.isOptional, random.chance(35) { break }
+      let typed = "@\(window.name) " + words.joined(separator: " ") + " "
+      words.append(value(for: argument, typed: typed, live: live, &random))
+    }
+    return words.map(CommandTokenizer.quoted).joined(separator: " ")
+  }
+
+  /// A value of an argument's kind: numbers across and at the edges of their range, choices,
+  /// ids and windows the session has (the resolver's completion), words.
+  func value(for argument: ArgumentSpec, typed: String, live: WorkbenchSession, _ random: inout SplitMix64)
+    -> String
+  {
+    // Asked only for the kinds that take what the session offers (it costs a resolve).
+    var offered: [String] { live.host.completions(for: typed) }
+    switch argument.kind {
+    case .integer(let range):
+      let bounds = range ?? -5...1000
+      let near: [Int] = [bounds.lowerBound, bounds.upperBound, 0, 1, 2, 3].filter { bounds.contains($0) }
+      if random.chance(60) {
+        let offered = offered
+        if !offered.isEmpty { return random.pick(offered) }
+      }
+      if random.chance(50), !near.isEmpty { return String(random.pick(near)) }
+      return String(Int.random(in: bounds, using: &random))
+    case .reference:
+      let offered = offered
+      return random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"])
+    case .choice, .window, .windowOr, .document, .screen:
+      let offered = offered
+      return offered.isEmpty ? "x" : random.pick(offered)
+    case .duration:
+      return random.pick(["1ms", "100ms", "1s", "30s"])
+    case .word, .rest:
+      return random.pick(["the", "a", "Dune", "x y", "42", "Война", ""])
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import WorkbenchCore
+import WorkbenchScenarioFormat
+import WorkbenchSession
+
+// What the properties compare: undo and redo, refusals, rules, windows agreeing, windows opened
+// again, and the words a failure is said in.
+extension Explorer {
+  /// A change the last step made in one window that `undo` takes back: what the window showed
+  /// before and after it, and whether it has been undone (then `redo` brings it back).
+  struct Undoable {
+    enum History { case document, view }
+    var window: String
+    var history: History
+    var before: FrameValue
+    var after: FrameValue
+    /// The document's revision before the change and after it.
+    var revisionBefore: Int
+    var revisionAfter: Int
+    /// The revision of the window's document after the change (or after its undo).
+    var revision: Int
+    var undone = false
+  }
+
+  /// Two frames without the top-level fields that show the document's revision (an undo is a
+  /// new revision, so such a field moves on): those holding `expected` in the first and `now`
+  /// in the second.
+  static func withoutRevisionFields(_ first: FrameValue?, _ second: FrameValue?, expected: Int, now: Int) -> (
+    FrameValue?, FrameValue?
+  ) {
+    guard case .object(let one)? = first, case .object(let other)? = second else { return (first, second) }
+    let moved = one.members.filter { $0.value == .integer(expected) && other[$0.key] == .integer(now) }.map(\.key)
+    return (withoutFields(moved, first), withoutFields(moved, second))
+  }
+
+  /// The window a step runs in, by label: its own, or the one its line names (`@w2 undo`).
+  static func window(of step: (window: String?, line: String)) -> String? {
+    if let window = step.window { return window }
+    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return nil }
+    return commands[0].windowPrefix.window
+  }
+
+  /// A step's words after its `@WINDOW`, for telling `undo`, `undo view`, `redo` apart.
+  static func words(of step: (window: String?, line: String)) -> [String] {
+    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return [] }
+    return commands[0].windowPrefix.rest.map(\.text)
+  }
+
+  /// Checks an `undo` or `redo` against the change it takes back or brings back; returns what
+  /// broke (or `nil`) and the change the next step may undo or redo.
+  func checkHistory(
+    step: (window: String?, line: String), index: Int, target: String?, undoable: Undoable?, refused: Bool,
+    host: Host, before: [String: (stamp: Int?, frame: FrameValue)], viewBefore: ViewStateSnapshot?,
+    revisionsBefore: [String: Int], revisionsAfter: [String: Int], historyChecked: inout Bool
+  ) -> (Failure?, Undoable?) {
+    // Work under way (a load a search started, a timer) lands later, and is not the history's:
+    // a change that leaves some, or an undo that starts some, is not compared.
+    guard let target, let window = host.window(named: target), host.clock.pendingTimers == 0 else { return (nil, nil) }
+    let words = Self.words(of: step)
+    // What a window loaded is its own (`ownFields`), not its history's.
+    let ignored = window.screen.lifetimeFields + window.screen.refusalFields + window.screen.ownFields
+    let frame = Self.withoutFields(ignored, window.frame)
+    let revision = revisionsAfter[window.documentName] ?? 0
+    if var undoable, undoable.window == window.label,
+      revisionsBefore[window.documentName] == undoable.revision
+    {
+      let suffix = undoable.history == .view ? ["view"] : []
+      let undoing = words == ["undo"] + suffix && !undoable.undone
+      let redoing = words == ["redo"] + suffix && undoable.undone
+      if undoing || redoing {
+        let (expected, shown) = Self.withoutRevisionFields(
+          Self.withoutFields(ignored, undoing ? undoable.before : undoable.after), frame,
+          expected: undoing ? undoable.revisionBefore : undoable.revisionAfter, now: revision)
+        let property: Failure.Property = undoing ? .undoRestores : .redoRestores
+        if refused {
+          return (
+            Failure(
+              property: property, step: index,
+              detail: "`\(step.line)` was refused right after a change it should take \(undoing ? "back" : "again")",
+              windows: [window.label]), nil
+          )
+        }
+        if shown != expected {
+          return (
+            Failure(
+              property: property, step: index,
+              detail:
+                "after `\(step.line)`, window \(window.label) shows another frame than \(undoing ? "before" : "after") "
+                + "the command it \(undoing ? "undid" : "redid")"
+                + Self.difference(expected, shown, first: undoing ? "before" : "after", second: "now"),
+              windows: [window.label]), nil
+          )
+        }
+        undoable.undone = undoing
+        undoable.revision = revision
+        historyChecked = true
+        return (nil, undoable)
+      }
+    }
+    // A command of the window's module (not `clock advance`, whose timers may change anything)
+    // that changed the document and not the window's view state, or the other way round, can
+    // be undone next.
+    guard !refused, commands[window.screen.name]?.contains(where: { $0.name == words.first }) == true,
+      let was = before[window.label]?.frame,
+      let viewBefore
+    else { return (nil, nil) }
+    let documentMoved = revisionsBefore[window.documentName] != revision
+    let viewMoved = viewBefore != window.viewStateSnapshot
+    guard documentMoved != viewMoved else { return (nil, nil) }
+    return (
+      nil,
+      Undoable(
+        window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
+        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision)
+    )
+  }
+
+  /// A refused command that changed a frame (beyond its screen's refusal fields) or a revision.
+  /// A command that failed after doing part of its work, as its help says it may (`settle` past
+  /// its limit), is not a refusal: what it did stays.
+  static func refusalFailure(
+    step: (window: String?, line: String), index: Int, refusal: CommandError?, host: Host,
+    before: [String: (stamp: Int?, frame: FrameValue)], revisionsBefore: [String: Int], revisionsAfter: [String: Int]
+  ) -> Failure? {
+    guard let refusal, !refusal.isPartial else { return nil }
+    // What a screen shows about a refusal (its refusal fields) may change; nothing else.
+    let changedWindow = host.windows.first { window in
+      guard let was = before[window.label] else { return true }
+      if let stamp = window.frameStamp, stamp == was.stamp { return false }
+      let allowed = window.screen.refusalFields
+      return withoutFields(allowed, window.frame) != withoutFields(allowed, was.frame)
+    }
+    if let changed = changedWindow {
+      return Failure(
+        property: .refusalChangesNothing, step: index,
+        detail: "`\(step.line)` was refused (\(refusal.message)) and window \(changed.label)'s frame changed")
+    }
+    if revisionsAfter != revisionsBefore {
+      return Failure(
+        property: .refusalChangesNothing, step: index,
+        detail: "`\(step.line)` was refused (\(refusal.message)) and a document's revision moved")
+    }
+    return nil
+  }
+
+  /// The first of the module's own rules (`--always`) that `window`'s `frame` breaks.
+  func alwaysFailure(
+    of window: Window, frame: FrameValue, step: (window: String?, line: String), index: Int, checks: inout Int
+  ) -> Failure? {
+    for (invariant, expected) in invariants[window.screen.name] ?? [] {
+      checks += 1
+      if let problem = FrameMatcher.differences(expected: expected, actual: frame).first {
+        return Failure(
+          property: .always, step: index,
+          detail: "after `\(step.line)`, window \(window.label) does not meet the always: expectation of "
+            + "\(window.screen.name) (\(invariant.location)): \(window.label).\(problem)",
+          windows: [window.label])
+      }
+    }
+    return nil
+  }
+
+  /// After a `settle` that ran: two windows on one document with one view state that disagree.
+  static func agreementFailure(step: (window: String?, line: String), index: Int, refused: Bool, host: Host)
+    -> Failure?
+  {
+    guard step.window == nil, step.line == "settle", !refused, let disagreement = disagreement(in: host) else {
+      return nil
+    }
+    return Failure(
+      property: .windowsAgree, step: index,
+      detail: "after `settle`, windows \(disagreement.0) and \(disagreement.1) show one document with one view "
+        + "state, and different frames" + disagreement.difference,
+      windows: [disagreement.0, disagreement.1])
+  }
+
+  /// Whether a session's windows are all on screens that open again quietly (asking nothing
+  /// of the outside world, starting no work as they open).
+  func canReopen(_ session: WorkbenchSession) -> Bool {
+    session.host.windows.allSatisfy { rebuildable.contains($0.screen.name) }
+  }
+
+  /// When a session's timers are due: windows opened again must leave them as they were (a
+  /// window that sets its timer again from its view state sets the same one), or the two runs
+  /// can no longer be compared step by step.
+  static func timers(_ session: WorkbenchSession) -> [Duration] {
+    session.host.clock.waitingTimers.map(\.due).sorted()
+  }
+
+  /// What a step did, in words: `ran`, `was refused (MESSAGE)`.
+  static func outcome(of refusal: CommandError?) -> String {
+    refusal.map { "was refused (\($0.message))" } ?? "ran"
+  }
+
+  /// A host's documents' revisions, in words (`library 3, notes 1`).
+  static func revisions(_ host: Host) -> String {
+    host.documentRevisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.revision)" }.joined(separator: ", ")
+  }
+
+  /// Two windows on one document and screen, with equal view states, whose frames differ
+  /// (fields about a window's own life aside): one of them missed a change.
+  static func disagreement(in host: Host) -> (String, String, difference: String)? {
+    var seen: [String: Window] = [:]
+    for window in host.windows {
+      guard let state = try? window.viewStateJSON() else { continue }
+      let key = window.documentName + "\u{0}" + window.screen.name + "\u{0}" + state
+      guard let other = seen[key] else {
+        seen[key] = window
+        continue
+      }
+      let ignored = window.screen.lifetimeFields + window.screen.ownFields
+      let frame = withoutFields(ignored, window.frame)
+      let otherFrame = withoutFields(ignored, other.frame)
+      if frame != otherFrame { return (other.label, window.label, difference(otherFrame, frame)) }
+    }
+    return nil
+  }
+
+  /// Each window's frame with the stamp it was projected at.
+  static func stampedFrames(of host: Host) -> [String: (stamp: Int?, frame: FrameValue)] {
+    var frames: [String: (stamp: Int?, frame: FrameValue)] = [:]
+    for window in host.windows { frames[window.label] = (window.frameStamp, window.frame) }
+    return frames
+  }
+
+  /// Where two frames differ first, in words (`: finished 1, then 2`; with words for the two
+  /// frames, `: finished 1 before, 2 opened again`), or nothing.
+  static func difference(
+    _ first: FrameValue?, _ second: FrameValue?, first one: String? = nil, second other: String? = nil
+  )
+    -> String
+  {
+    guard case .object(let members)? = first, case .object(let others)? = second else { return "" }
+    for (key, value) in members.members where others[key] != value {
+      let was = String(value.jsonText.prefix(60))
+      let then = others[key].map { String($0.jsonText.prefix(60)) } ?? "nothing"
+      guard let one, let other else { return ": \(key) \(was), then \(then)" }
+      return ": \(key) \(was) \(one), \(then) \(other)"
+    }
+    return ""
+  }
+
+  /// A frame without some of its top-level fields.
+  static func withoutFields(_ fields: [String], _ frame: FrameValue?) -> FrameValue? {
+    guard !fields.isEmpty, case .object(let object)? = frame else { return frame }
+    return .object(FrameObject(members: object.members.filter { !fields.contains($0.key) }))
+  }
+
+  /// The session as a scenario, with its first `steps` steps.
+  func scenario(of session: Session, steps count: Int? = nil, name: String = "explore") -> Scenario {
+    let here = SourceLocation(file: "<explore>", line: 1, column: 1)
+    let steps = session.steps.prefix(count ?? session.steps.count).map { step in
+      Step(action: step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line), location: here)
+    }
+    return Scenario(name: name, location: here, windows: session.windows, steps: Array(steps))
+  }
+}

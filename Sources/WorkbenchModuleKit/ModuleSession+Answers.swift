@@ -135,10 +135,9 @@ extension ModuleSession {
         throw CommandError("no window \(request.key) in the module")
       }
       let document = window.documentName
-      let before = host.document(named: document)?.revision
-      let bodyBefore = host.documentJSON(named: document)
+      let before = host.document(named: document)
       try host.leave(window.id, choice: request.choice == "save" ? .save : .discard)
-      let committed = changedBody(of: document, revisionBefore: before, bodyBefore: bodyBefore)
+      let committed = changedBody(of: document, before: before)
       if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
       return .result(try reply(for: window, text: nil, commit: committed))
     case .open(let request):
@@ -184,8 +183,7 @@ extension ModuleSession {
       }
       guard let window = current.window(key) else { throw CommandError("no window \(key) in the module") }
       let document = window.documentName
-      let before = host.document(named: document)?.revision
-      let bodyBefore = host.documentJSON(named: document)
+      let before = host.document(named: document)
       var text: String? = nil
       let outputs: [CommandOutput]
       do {
@@ -193,16 +191,17 @@ extension ModuleSession {
       } catch {
         // A refused command changes nothing: a document it committed before refusing goes back
         // to the host's copy now (its view state went back with the refusal, as in the host).
-        if host.document(named: document)?.revision != before, let held = given[document] {
+        if host.document(named: document)?.revision != before?.revision, let held = given[document] {
           try? host.replaceDocument(
-            named: document, kind: held.kind, json: held.body, revision: givenRevisions[document] ?? before ?? 1)
+            named: document, kind: held.kind, json: held.body,
+            revision: givenRevisions[document] ?? before?.revision ?? 1)
         }
         throw error
       }
       for output in outputs {
         if case .text(let value) = output { text = value }
       }
-      let committed = changedBody(of: document, revisionBefore: before, bodyBefore: bodyBefore)
+      let committed = changedBody(of: document, before: before)
       if let committed, let kind = host.documentKind(of: document) { given[document] = (kind, committed) }
       var result = try reply(for: window, text: text, commit: committed)
       if version >= 2 {
@@ -381,10 +380,14 @@ extension ModuleSession {
   /// The document's body to commit after a command: `nil` when the command committed nothing,
   /// or committed the body it had (a commit that changes nothing is no change, as the other
   /// kits have it: the host makes no revision of it).
-  func changedBody(of document: String, revisionBefore: Int?, bodyBefore: String?) -> String? {
-    guard host.document(named: document)?.revision != revisionBefore else { return nil }
-    let body = host.documentJSON(named: document)
-    return body == bodyBefore ? nil : body
+  func changedBody(of document: String, before: DocumentSnapshot?) -> String? {
+    guard let after = host.document(named: document), after.revision != before?.revision else { return nil }
+    // Both encoded the one way (the host's text and this process's may order keys apart).
+    let encoder = FrameValueEncoder()
+    if let before, let was = try? encoder.json(before.body), let now = try? encoder.json(after.body), was == now {
+      return nil
+    }
+    return host.documentJSON(named: document)
   }
 
   func reply(for window: Window, text: String?, commit: String?) throws(CommandError) -> WireResult {

@@ -76,17 +76,15 @@ extension Invocation {
     }
     defer { ExternalModules.shutdown(loaded.modules) }
     let screens = Set(against.known.screens)
-    let replaced = modules.filter { module in
-      guard let registered = try? ModuleRegistry(modules: [module]) else { return false }
-      return !screens.isDisjoint(with: registered.screens.map(\.name))
-    }
-    guard !replaced.isEmpty else {
+    // The modules that register its screens (built in or loaded), by name.
+    let registry = try? ModuleRegistry(modules: modules)
+    let names = Set(screens.compactMap { registry?.module(ofScreen: $0) })
+    guard !names.isEmpty else {
       StandardStreams.error(
         "workbench explore: --against \(path): no module loaded registers its screens "
           + "(\(screens.sorted().joined(separator: ", "))): load the module it stands in for, or leave it out\n")
       return .usage
     }
-    let names = Set(replaced.map(\.manifest.name))
     let others = modules.filter { !names.contains($0.manifest.name) }
     return body((others + [against], path.split(separator: "/").last.map(String.init) ?? path))
   }

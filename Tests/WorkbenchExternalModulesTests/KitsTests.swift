@@ -59,6 +59,18 @@ struct KitsTests {
     #expect(run.stdout.hasPrefix("explored 10 sessions (500 steps"), "\(countdown.kit): \(run.stdout)")
   }
 
+  /// A command that sets a document to what it already holds commits nothing, on every kit: a
+  /// second `seconds 1` leaves the egg at revision 2 (the Swift kit made revision 3, found by
+  /// `explore --against`).
+  @Test(arguments: countdowns)
+  func aCommitThatChangesNothingMakesNoRevision(_ countdown: (kit: String, module: String)) {
+    let run = ChildProcess.runWorkbench([
+      "-w", ":memory:", "-m", countdown.module, "-c", "open countdown egg c; seconds 1; seconds 1; documents",
+    ])
+    #expect(run.status == 0, "\(countdown.kit): \(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("egg  countdown  revision 2 "), "\(countdown.kit): \(run.stdout)")
+  }
+
   /// The scaffold's module runs on the kit it carries (node_modules/workbench-module), with no
   /// other kit to be found.
   @Test func aScaffoldedJavaScriptModuleWorksAsPrinted() {

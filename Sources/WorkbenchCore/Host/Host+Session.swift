@@ -164,15 +164,13 @@ extension Host {
       }
       guard let screen = registry.screenKind(named: stored.screen), let entry = documents[stored.document], let body,
         entry.kind == screen.documentKind,
-        let content = screen.make(
-          body, self.environment(for: stored.document, screen: stored.screen, window: stored.number))
+        let content = makeContent(screen, showing: entry, body: body, window: stored.number)
       else {
         warnings.append(
           RestorationWarning(
             message: "window \(label) (\(stored.screen) \(stored.document)) cannot be shown any more; closed"))
         continue
       }
-      content.documentRevisionChanged(entry.revision)
       if let problem = content.restoreViewState(from: stored.viewState) {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }

@@ -270,12 +270,21 @@ public final class Host {
         "\(screenName) shows \(screen.documentKind) documents, and '\(documentName)' is a \(entry.kind) document")
     }
     if let name { try windowList.validateName(name) }
-    let body = try entry.load()
-    guard let content = screen.make(body, environment(for: documentName, screen: screenName)) else {
+    guard let content = makeContent(screen, showing: entry, body: try entry.load(), window: nil) else {
       throw CommandError("the \(screenName) screen cannot show '\(documentName)'")
     }
-    content.documentRevisionChanged(entry.revision)
     return windowList.open(screen: screen, document: documentName, name: name, content: content)
+  }
+
+  /// A window's content: `screen`'s model made on `body` (the document `entry` holds) for the
+  /// window numbered `window` (the next one when `nil`), told the document's revision. Opening,
+  /// restoring and reopening a window all make it here.
+  func makeContent(_ screen: ScreenKind, showing entry: DocumentEntry, body: any DocumentBody, window: Int?)
+    -> (any WindowContent)?
+  {
+    let content = screen.make(body, environment(for: entry.name, screen: screen.name, window: window))
+    content?.documentRevisionChanged(entry.revision)
+    return content
   }
 
   /// The environment a window on `documentName` is made with.

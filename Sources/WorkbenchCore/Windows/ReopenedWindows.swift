@@ -13,25 +13,24 @@ extension Host {
     for id in ids {
       guard let window = window(id) else { continue }
       let record: ViewStateRecord
+      let entry: DocumentEntry
       let body: any DocumentBody
       do {
         record = try window.content.viewStateRecord()
-        guard let entry = documents[window.documentName] else { throw CommandError("its document is gone") }
+        guard let found = documents[window.documentName] else { throw CommandError("its document is gone") }
+        entry = found
         body = try entry.load()
       } catch {
         problems.append("window \(window.label) was not opened again: \(error)")
         continue
       }
+      // The old model goes first (a module process is told the window closed before it opens).
       window.content.windowClosed()
-      guard let entry = documents[window.documentName],
-        let content = window.screen.make(
-          body, environment(for: window.documentName, screen: window.screen.name, window: id.number))
-      else {
+      guard let content = makeContent(window.screen, showing: entry, body: body, window: id.number) else {
         windowList.drop(id)
         problems.append("window \(window.label) could not be opened again; it is closed")
         continue
       }
-      content.documentRevisionChanged(entry.revision)
       if let problem = content.restoreViewState(from: record) {
         problems.append("window \(window.label): \(problem); it starts from a fresh view")
       }

@@ -83,12 +83,8 @@ final class SessionWindows {
 
   /// Closes a window; focus moves to the window opened before it, or the last one.
   func close(_ id: WindowID) {
-    guard let index = all.firstIndex(where: { $0.id == id }) else { return }
-    all[index].content.windowClosed()
-    all.remove(at: index)
-    if focusedID == id {
-      focusedID = all.isEmpty ? nil : all[max(0, index - 1)].id
-    }
+    window(id)?.content.windowClosed()
+    drop(id)
   }
 
   /// Puts `window` in the place of the open window with its number (its content made again).

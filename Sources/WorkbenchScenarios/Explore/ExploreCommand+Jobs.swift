@@ -16,7 +16,7 @@ extension ExploreCommand {
       let line: FrameValue = [
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
         "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
-        "history": .integer(outcome.historyChecks),
+        "history": .integer(outcome.historyChecks), "endedAtRebuild": .bool(outcome.endedAtRebuild),
         "coverage": .object(
           FrameObject(members: outcome.coverage.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
         "failure": outcome.failure.map { .string("\($0.property.rawValue): \($0.detail)") } ?? .null,
@@ -39,6 +39,7 @@ extension ExploreCommand {
       self.outcome = Explorer.Outcome(failure: nil, stepsRun: steps, refused: refused, checks: checks)
       self.outcome.rebuiltAfter = value["rebuilds"]?.elements?.compactMap(\.integerValue) ?? []
       self.outcome.historyChecks = value["history"]?.integerValue ?? 0
+      self.outcome.endedAtRebuild = value["endedAtRebuild"] == .bool(true)
       if case .object(let counts)? = value["coverage"] {
         self.outcome.coverage = ExploreCoverage(
           counts: Dictionary(counts.members.compactMap { key, value in value.integerValue.map { (key, $0) } }) { $1 })

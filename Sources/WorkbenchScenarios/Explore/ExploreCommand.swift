@@ -215,6 +215,7 @@ public enum ExploreCommand {
         "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
         "notes": .list(report.notes.map(FrameValue.string)),
         "notReopened": .list(explorer.screensNotReopened.map(FrameValue.string)),
+        "endedAtRebuild": .integer(report.endedAtRebuild),
       ]
       StandardStreams.out(summary.jsonText + "\n")
     } else {
@@ -255,6 +256,12 @@ public enum ExploreCommand {
     if !options.json {
       if let cut = report.cutShort { StandardStreams.out("  cut short: \(cut)\n") }
       for note in report.notes { StandardStreams.out("  note: \(note)\n") }
+      if report.endedAtRebuild > 0 {
+        StandardStreams.out(
+          "  note: \(Explorer.count(report.endedAtRebuild, "session")) stopped being checked where "
+            + "their windows, "
+            + "opened again, asked the outside world for something or set a timer\n")
+      }
       let notReopened = explorer.screensNotReopened
       if !notReopened.isEmpty {
         StandardStreams.out(

@@ -180,15 +180,12 @@ public struct ExploreCoverage: Sendable, Equatable {
   public static func summary(of json: FrameValue) -> [String] {
     guard case .object(let modules)? = json["modules"] else { return [] }
     return modules.members.map { module, value in
-      let commands =
-        value["commands"].flatMap { value -> Int? in
-          guard case .object(let object) = value else { return nil }
-          return object.members.count
-        } ?? 0
+      var commands = 0
+      if case .object(let object)? = value["commands"] { commands = object.members.count }
       let never = value["neverRun"]?.elements?.count ?? 0
       var line = "\(module): \(commands - never) of \(commands) commands run"
       if case .object(let machines)? = value["machines"] {
-        for (screen, machine) in machine(members: machines) {
+        for (screen, machine) in machines.members {
           let all = machine["transitions"]?.elements?.count ?? 0
           let untaken = machine["transitionsNeverTaken"]?.elements?.count ?? 0
           line += "; \(screen): \(all - untaken) of \(all) transitions taken"
@@ -196,9 +193,5 @@ public struct ExploreCoverage: Sendable, Equatable {
       }
       return line
     }
-  }
-
-  private static func machine(members object: FrameObject) -> [(String, FrameValue)] {
-    object.members.map { ($0.key, $0.value) }
   }
 }

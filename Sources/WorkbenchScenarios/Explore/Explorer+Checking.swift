@@ -21,9 +21,10 @@ extension Explorer {
     public var rebuiltAfter: [Int] = []
     /// Undos and redos compared with what the window showed before or after the change.
     public var historyChecks = 0
-    /// Rebuilds after which a window asked the outside world for something as it opened again,
-    /// so the session's checks ended there.
-    public var inconclusiveRebuilds = 0
+    /// Whether the session's checks ended at a rebuild whose windows asked the outside world for
+    /// something, or set a timer, as they opened again (the two runs cannot be compared from
+    /// there).
+    public var endedAtRebuild = false
   }
 
   /// A fresh session set up as `session` begins.
@@ -48,7 +49,7 @@ extension Explorer {
   /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
   /// steps before left it), on two sessions side by side, checking after each.
   func run(
-    windows: [WindowSeed], steps count: Int, secondRun: Bool = true,
+    windows: [WindowSeed], steps count: Int, secondRun: Bool = true, covering: Bool = false,
     rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
     next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
   ) -> Outcome {
@@ -74,7 +75,7 @@ extension Explorer {
       first.facts.startRecording(capturingStates: false)
       second.facts.startReplaying()
     }
-    if options.coverage {
+    if covering {
       for window in first.host.windows {
         guard let module = modules[window.screen.name] else { continue }
         outcome.coverage.opened(
@@ -93,15 +94,14 @@ extension Explorer {
       against == nil ? { _ in [] } : { $0.screen.lifetimeFields + $0.screen.ownFields }
     // The last step's change that `undo` (or `undo view`) in its window takes back next.
     var undoable: Undoable?
-    var historyChecked = false
     for index in 0..<count {
       if isOutOfTime {
         outcome.cutShort = true
         return outcome
       }
       let ran = runFirst(first, index: index, undoable: undoable, next: next)
-      let (liveTaken, step, target, viewBefore, before, revisionsBefore, refusal) = (
-        ran.liveTaken, ran.step, ran.target, ran.viewBefore, ran.before, ran.revisionsBefore, ran.refusal
+      let (liveTaken, step, before, revisionsBefore, refusal) = (
+        ran.liveTaken, ran.step, ran.before, ran.revisionsBefore, ran.refusal
       )
       // What the first took in from live sources (before the step, or as its line began), the
       // second takes in before it too: the first's, not what its own sources say.
@@ -120,14 +120,15 @@ extension Explorer {
         secondRefusal = error
       }
       outcome.stepsRun += 1
-      if options.coverage { cover(step, target: target, refused: refusal != nil, before: before, in: first, &outcome) }
+      if covering { cover(ran, in: first, &outcome) }
       let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
       let differs: Failure.Property =
         against != nil ? .implementationsAgree : rebuilt ? .rebuiltIsSame : .replaysEqual
-      // Where the second run differs from the first, in words.
-      let differsWhere =
+      // Where the second run differs from the first, in words (made only for a failure).
+      var differsWhere: String {
         against.map { " with \($0.name) in its place" }
-        ?? (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it")
+          ?? (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it")
+      }
       // A module that stopped (crashed, hung, broke the protocol) is no refusal.
       let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
       let incidents = stopped + first.takeIncidents() + second.takeIncidents()
@@ -182,24 +183,25 @@ extension Explorer {
           continue
         }
         let frame = one.frame
-        let again = other.frame
-        if Self.withoutFields(ignored(one), frame) != Self.withoutFields(ignored(one), again) {
+        let shown = Self.withoutFields(ignored(one), frame)
+        let again = Self.withoutFields(ignored(one), other.frame)
+        if shown != again {
+          // Where the two frames come from, in words.
+          let (place, first, second): (String, String?, String?) =
+            if let against {
+              ("with \(against.name) in its module's place", "with the module explored", "with \(against.name)")
+            } else if rebuilt {
+              (
+                "where the windows were opened again from their documents and view states (`reopen`)",
+                "where they stayed open", "where they were opened again"
+              )
+            } else {
+              ("in a replay of the same steps", nil, nil)
+            }
           outcome.failure = Failure(
             property: differs, step: index,
-            detail: against.map { against in
-              "after `\(step.line)`, window \(one.label) shows another frame with \(against.name) in its module's place"
-                + Self.difference(
-                  Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
-                  first: "with the module explored", second: "with \(against.name)")
-            }
-              ?? (rebuilt
-                ? "after `\(step.line)`, window \(one.label) shows another frame where the windows were opened again "
-                  + "from their documents and view states (`reopen`)"
-                  + Self.difference(
-                    Self.withoutFields(ignored(one), frame), Self.withoutFields(ignored(one), again),
-                    first: "where they stayed open", second: "where they were opened again")
-                : "after `\(step.line)`, window \(one.label) shows another frame in a replay of the same steps"
-                  + Self.difference(frame, again)),
+            detail: "after `\(step.line)`, window \(one.label) shows another frame \(place)"
+              + Self.difference(shown, again, first: first, second: second),
             windows: [one.label])
           return outcome
         }
@@ -218,16 +220,11 @@ extension Explorer {
       // Undo shows what the window showed before the command it undoes, and redo what it showed
       // after, when the undo comes right after a command that changed only the document (or
       // only the window's view state) and nothing else moved in between.
-      let (found, next) = checkHistory(
-        step: step, index: index, target: target, undoable: undoable, refused: refusal != nil, host: first.host,
-        before: before, viewBefore: viewBefore, revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter,
-        historyChecked: &historyChecked)
-      undoable = next
-      if historyChecked {
-        outcome.historyChecks += 1
-        historyChecked = false
-      }
-      if let found {
+      let history = checkHistory(
+        ran, index: index, undoable: undoable, host: first.host, revisionsAfter: revisionsAfter)
+      undoable = history.next
+      if history.compared { outcome.historyChecks += 1 }
+      if let found = history.failure {
         outcome.checks += 1
         outcome.failure = found
         return outcome
@@ -254,7 +251,7 @@ extension Explorer {
       // A window that asked the outside world for something as it opened again (which the
       // first run, whose windows stayed open, did not ask) cannot be compared from here.
       if second.facts.divergence != nil || Self.timers(first) != Self.timers(second) {
-        outcome.inconclusiveRebuilds += 1
+        outcome.endedAtRebuild = true
         return outcome
       }
       rebuilt = true
@@ -283,8 +280,10 @@ extension Explorer {
     /// How many live changes the first run had taken before this step.
     var liveTaken: Int
     var step: (window: String?, line: String)
-    /// The window the step runs in, and its view state before, for the undo properties.
+    /// The window the step runs in, its words (after any `@WINDOW`), and its view state before,
+    /// for the undo properties and the coverage.
     var target: String?
+    var words: [String]
     var viewBefore: ViewStateSnapshot?
     var before: [String: (stamp: Int?, frame: FrameValue)]
     var revisionsBefore: [String: Int]
@@ -300,9 +299,9 @@ extension Explorer {
     let liveTaken = first.facts.liveChangesTaken.count
     first.host.services.takeWaitingLiveChanges()
     let step = next(index, first, undoable)
-    let target = Self.window(of: step)
+    let (target, words) = Self.parsed(step)
     var ran = FirstStep(
-      liveTaken: liveTaken, step: step, target: target,
+      liveTaken: liveTaken, step: step, target: target, words: words,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
       before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.documentRevisions.mapValues(\.revision))
     do {
@@ -321,7 +320,6 @@ extension Explorer {
   ) -> Outcome {
     var outcome = given
     var undoable: Undoable?
-    var historyChecked = false
     var compared: [String: Int] = [:]
     for index in 0..<count {
       if isOutOfTime {
@@ -329,11 +327,8 @@ extension Explorer {
         return outcome
       }
       let ran = runFirst(first, index: index, undoable: undoable, next: next)
-      let (step, target, viewBefore, before, revisionsBefore, refusal) = (
-        ran.step, ran.target, ran.viewBefore, ran.before, ran.revisionsBefore, ran.refusal
-      )
+      let (step, before, revisionsBefore, refusal) = (ran.step, ran.before, ran.revisionsBefore, ran.refusal)
       outcome.stepsRun += 1
-      if options.coverage { cover(step, target: target, refused: refusal != nil, before: before, in: first, &outcome) }
       let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
       let stopped = refusal?.stoppedModule != nil ? [refusal?.message ?? ""] : []
       if let incident = (stopped + first.takeIncidents()).first {
@@ -351,12 +346,10 @@ extension Explorer {
       }
       failure = failure ?? Self.agreementFailure(step: step, index: index, refused: refusal != nil, host: first.host)
       if failure == nil {
-        let (found, next) = checkHistory(
-          step: step, index: index, target: target, undoable: undoable, refused: refusal != nil, host: first.host,
-          before: before, viewBefore: viewBefore, revisionsBefore: revisionsBefore, revisionsAfter: revisionsAfter,
-          historyChecked: &historyChecked)
-        undoable = next
-        failure = found
+        let history = checkHistory(
+          ran, index: index, undoable: undoable, host: first.host, revisionsAfter: revisionsAfter)
+        undoable = history.next
+        failure = history.failure
       }
       if let failure {
         outcome.failure = failure

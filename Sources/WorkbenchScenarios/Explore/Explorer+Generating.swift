@@ -6,11 +6,12 @@ import WorkbenchSession
 extension Explorer {
   // MARK: Generating
 
-  /// The screens windows open on, each with the sample documents of its kind.
-  var screens: [(name: String, documents: [String])] {
+  /// The screens of `registry` among `names` (all when empty) that windows open on, each with
+  /// the sample documents of its kind.
+  static func screens(of registry: ModuleRegistry, among names: [String]) -> [(name: String, documents: [String])] {
     let samples = registry.sampleDocuments
     return registry.screens.compactMap { screen in
-      guard options.screens.isEmpty || options.screens.contains(screen.name) else { return nil }
+      guard names.isEmpty || names.contains(screen.name) else { return nil }
       let documents = samples.filter { $0.kind == screen.documentKind }.map(\.name)
       return documents.isEmpty ? nil : (screen.name, documents)
     }
@@ -20,7 +21,6 @@ extension Explorer {
   /// each drawn against the session as the steps before it left it (so ids come from what its
   /// windows show), and checked as it runs.
   func generateAndCheck(_ random: inout SplitMix64) -> (Session, Outcome)? {
-    let screens = self.screens
     guard !screens.isEmpty else { return nil }
     var windows: [WindowSeed] = []
     let here = SourceLocation(file: "<explore>", line: 1, column: 1)
@@ -43,7 +43,7 @@ extension Explorer {
     var plan = random
     var rebuildDraws = SplitMix64(seed: plan.next() ^ 0x7265_6275_696C_6473)
     let outcome = run(
-      windows: windows, steps: options.steps,
+      windows: windows, steps: options.steps, covering: options.coverage,
       rebuildingAfter: { _, refused in rebuildDraws.chance(12) || refused },
       next: { _, live, undoable in
         // Right after a change a window can undo, often its undo; after that undo, its redo.

@@ -32,30 +32,27 @@ extension Explorer {
     return (withoutFields(moved, first), withoutFields(moved, second))
   }
 
-  /// The window a step runs in, by label: its own, or the one its line names (`@w2 undo`).
-  static func window(of step: (window: String?, line: String)) -> String? {
-    if let window = step.window { return window }
-    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return nil }
-    return commands[0].windowPrefix.window
-  }
-
-  /// A step's words after its `@WINDOW`, for telling `undo`, `undo view`, `redo` apart.
-  static func words(of step: (window: String?, line: String)) -> [String] {
-    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else { return [] }
-    return commands[0].windowPrefix.rest.map(\.text)
+  /// The window a step runs in, by label (its own, or the one its line names: `@w2 undo`), and
+  /// its words after any `@WINDOW` (`undo view`), read once.
+  static func parsed(_ step: (window: String?, line: String)) -> (window: String?, words: [String]) {
+    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else {
+      return (step.window, [])
+    }
+    let (window, _, rest) = commands[0].windowPrefix
+    return (step.window ?? window, rest.map(\.text))
   }
 
   /// Checks an `undo` or `redo` against the change it takes back or brings back; returns what
-  /// broke (or `nil`) and the change the next step may undo or redo.
+  /// broke (or `nil`), the change the next step may undo or redo, and whether it compared.
   func checkHistory(
-    step: (window: String?, line: String), index: Int, target: String?, undoable: Undoable?, refused: Bool,
-    host: Host, before: [String: (stamp: Int?, frame: FrameValue)], viewBefore: ViewStateSnapshot?,
-    revisionsBefore: [String: Int], revisionsAfter: [String: Int], historyChecked: inout Bool
-  ) -> (Failure?, Undoable?) {
+    _ ran: FirstStep, index: Int, undoable: Undoable?, host: Host, revisionsAfter: [String: Int]
+  ) -> (failure: Failure?, next: Undoable?, compared: Bool) {
+    let (step, words, refused, revisionsBefore) = (ran.step, ran.words, ran.refusal != nil, ran.revisionsBefore)
     // Work under way (a load a search started, a timer) lands later, and is not the history's:
     // a change that leaves some, or an undo that starts some, is not compared.
-    guard let target, let window = host.window(named: target), host.clock.pendingTimers == 0 else { return (nil, nil) }
-    let words = Self.words(of: step)
+    guard let target = ran.target, let window = host.window(named: target), host.clock.pendingTimers == 0 else {
+      return (nil, nil, false)
+    }
     // What a window loaded is its own (`ownFields`), not its history's.
     let ignored = window.screen.lifetimeFields + window.screen.refusalFields + window.screen.ownFields
     let frame = Self.withoutFields(ignored, window.frame)
@@ -76,7 +73,7 @@ extension Explorer {
             Failure(
               property: property, step: index,
               detail: "`\(step.line)` was refused right after a change it should take \(undoing ? "back" : "again")",
-              windows: [window.label]), nil
+              windows: [window.label]), nil, true
           )
         }
         if shown != expected {
@@ -87,30 +84,30 @@ extension Explorer {
                 "after `\(step.line)`, window \(window.label) shows another frame than \(undoing ? "before" : "after") "
                 + "the command it \(undoing ? "undid" : "redid")"
                 + Self.difference(expected, shown, first: undoing ? "before" : "after", second: "now"),
-              windows: [window.label]), nil
+              windows: [window.label]), nil, true
           )
         }
         undoable.undone = undoing
         undoable.revision = revision
-        historyChecked = true
-        return (nil, undoable)
+        return (nil, undoable, true)
       }
     }
     // A command of the window's module (not `clock advance`, whose timers may change anything)
     // that changed the document and not the window's view state, or the other way round, can
     // be undone next.
     guard !refused, commands[window.screen.name]?.contains(where: { $0.name == words.first }) == true,
-      let was = before[window.label]?.frame,
-      let viewBefore
-    else { return (nil, nil) }
+      let was = ran.before[window.label]?.frame,
+      let viewBefore = ran.viewBefore
+    else { return (nil, nil, false) }
     let documentMoved = revisionsBefore[window.documentName] != revision
     let viewMoved = viewBefore != window.viewStateSnapshot
-    guard documentMoved != viewMoved else { return (nil, nil) }
+    guard documentMoved != viewMoved else { return (nil, nil, false) }
     return (
       nil,
       Undoable(
         window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
-        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision)
+        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision),
+      false
     )
   }
 

@@ -4,9 +4,10 @@ import WorkbenchSession
 
 extension Explorer {
   /// The smallest session found that breaks the same property: the steps after the failure
-  /// dropped, then runs of steps taken out (halves, quarters, … single steps), windows taken out
-  /// with their steps, numbers made smaller and waits shorter, each kept only when the session
-  /// still fails the same way.
+  /// dropped (and the rebuilds, for a property not theirs), windows on one screen and document
+  /// merged and `@WINDOW` commands run in their windows, runs of steps taken out (halves,
+  /// quarters, … single steps), windows taken out with their steps, rebuilds taken out, numbers
+  /// made smaller and waits shorter, each kept only when the session still fails the same way.
   public func shrink(_ session: Session, failing failure: Failure) -> Session {
     shrinkWithinTime(session, failing: failure).session
   }
@@ -82,8 +83,9 @@ extension Explorer {
         candidate.windows.removeAll { $0.name == window.name }
         candidate.steps = current.steps.map { step in
           if step.window == window.name { return (other.name, step.line) }
-          guard step.window == nil, Self.window(of: step) == window.name else { return step }
-          return (nil, (["@" + other.name] + Self.words(of: step).map(CommandTokenizer.quoted)).joined(separator: " "))
+          let (named, words) = Self.parsed(step)
+          guard step.window == nil, named == window.name else { return step }
+          return (nil, (["@" + other.name] + words.map(CommandTokenizer.quoted)).joined(separator: " "))
         }
         if failing(candidate) != nil { current = candidate }
       }
@@ -91,11 +93,12 @@ extension Explorer {
     mergeWindows()
     // Commands run from elsewhere (`@w1 lap`) run in their windows instead (`w1: lap`), when the
     // session still fails so: more steps then read alike.
-    if current.steps.contains(where: { $0.window == nil && Self.window(of: $0) != nil }) {
+    if current.steps.contains(where: { $0.window == nil && Self.parsed($0).window != nil }) {
       var candidate = current
       candidate.steps = current.steps.map { step in
-        guard step.window == nil, let window = Self.window(of: step) else { return step }
-        return (window, Self.words(of: step).map(CommandTokenizer.quoted).joined(separator: " "))
+        let (window, words) = Self.parsed(step)
+        guard step.window == nil, let window else { return step }
+        return (window, words.map(CommandTokenizer.quoted).joined(separator: " "))
       }
       if failing(candidate) != nil { current = candidate }
     }

@@ -110,6 +110,8 @@ public struct Explorer {
     public var rebuilds = 0
     /// How many undos and redos were compared with the change they take back or bring back.
     public var historyChecks = 0
+    /// How many sessions' checks ended at a rebuild that could not be compared (`Outcome`).
+    public var endedAtRebuild = 0
     /// What the sessions covered, with `Options.coverage`.
     public var coverage = ExploreCoverage()
     public var failure: Failure?
@@ -135,6 +137,7 @@ public struct Explorer {
       checks += outcome.checks
       rebuilds += outcome.rebuiltAfter.count
       historyChecks += outcome.historyChecks
+      if outcome.endedAtRebuild { endedAtRebuild += 1 }
       coverage.add(outcome.coverage)
     }
   }
@@ -156,6 +159,8 @@ public struct Explorer {
   /// opens, which a run whose window stayed open does not): sessions whose windows are all on
   /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
   let rebuildable: Set<String>
+  /// The screens windows open on, each with the sample documents of its kind (found once).
+  let screens: [(name: String, documents: [String])]
   /// With `Options.coverage`: each screen's module, and the screens with a state machine.
   let modules: [String: String]
   let machineScreens: Set<String>
@@ -180,6 +185,8 @@ public struct Explorer {
         }
     }
     self.commands = commands
+    let screens = Self.screens(of: registry, among: options.screens)
+    self.screens = screens
     var modules: [String: String] = [:]
     var machineScreens: Set<String> = []
     if options.coverage {
@@ -191,19 +198,19 @@ public struct Explorer {
     self.modules = modules
     self.machineScreens = machineScreens
     // Two implementations side by side are compared as they are: no window is opened again.
-    self.rebuildable = against == nil ? Self.screensRebuiltQuietly(registry: registry) : []
+    self.rebuildable =
+      against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : []
   }
 
   /// Counts what a step covered: the module command it ran (and its arguments' edges), and the
   /// state every window on a screen with a state machine moved to.
-  func cover(
-    _ step: (window: String?, line: String), target: String?, refused: Bool,
-    before: [String: (stamp: Int?, frame: FrameValue)], in session: WorkbenchSession, _ outcome: inout Outcome
-  ) {
+  func cover(_ ran: FirstStep, in session: WorkbenchSession, _ outcome: inout Outcome) {
     var ranIn: String?
-    if let target, let window = session.host.window(named: target), let module = modules[window.screen.name],
+    let refused = ran.refusal != nil
+    if let target = ran.target, let window = session.host.window(named: target),
+      let module = modules[window.screen.name],
       outcome.coverage.ran(
-        Self.words(of: step), screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
+        ran.words, screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
         refused: refused), !refused
     {
       ranIn = window.label
@@ -211,7 +218,7 @@ public struct Explorer {
     for window in session.host.windows where machineScreens.contains(window.screen.name) {
       guard let module = modules[window.screen.name] else { continue }
       outcome.coverage.observed(
-        screen: window.screen.name, module: module, before: before[window.label]?.frame, after: window.frame,
+        screen: window.screen.name, module: module, before: ran.before[window.label]?.frame, after: window.frame,
         ranHere: ranIn == window.label)
     }
   }
@@ -230,16 +237,18 @@ public struct Explorer {
     against == nil ? screens.map(\.name).filter { !rebuildable.contains($0) } : []
   }
 
-  /// The screens (with a sample document) whose window, settled and opened again in place,
-  /// asks no fact and starts no timer as it opens again.
-  static func screensRebuiltQuietly(registry: ModuleRegistry) -> Set<String> {
+  /// The screens of `names` (each with a sample document) whose window, settled and opened
+  /// again in place, asks no fact and starts no timer as it opens again. Only the screens
+  /// explored are tried: each try opens a window, on a module process too.
+  static func screensRebuiltQuietly(_ names: [String], registry: ModuleRegistry) -> Set<String> {
     var quiet: Set<String> = []
     let samples = registry.sampleDocuments
     let here = SourceLocation(file: "<explore>", line: 1, column: 1)
     // A module with live sources changes what it shows on its own, in real time: a window opened
     // again may show a change the other run has not taken in yet.
     let live = registry.modulesWithLiveSources
-    for screen in registry.screens where !live.contains(registry.module(ofScreen: screen.name) ?? "") {
+    for screen in registry.screens
+    where names.contains(screen.name) && !live.contains(registry.module(ofScreen: screen.name) ?? "") {
       guard let document = samples.first(where: { $0.kind == screen.documentKind }) else { continue }
       let window = WindowSeed(name: "w1", screen: screen.name, document: document.name, location: here)
       guard

@@ -399,6 +399,9 @@ class Feed(wb.Screen):
             self.appear()
 
     def restored(self, previous):
+        # Signed out, there is no navigation to give back (undo after a sign-out collapsed it).
+        if app_session(self.window.session).state == "signed out":
+            self.path, self.flow = [], None
         if self.window.state.get("query", "") != previous.get("query", "") and self.feed[0] != "idle":
             try:
                 self.apply("query")

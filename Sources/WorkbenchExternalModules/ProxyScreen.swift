@@ -319,8 +319,16 @@ public final class ProxyScreen: ScreenModel {
       let model = ProxyScreen(
         document: body, viewState: ExternalViewState(json: entry.state),
         environment: environment, process: process, rendered: process.rendered, adopting: entry)
-      let window = try work.openWindow(model, screen: entry.screen, document: entry.document, name: entry.name)
-      last = window.id
+      do {
+        let window = try work.openWindow(model, screen: entry.screen, document: entry.document, name: entry.name)
+        last = window.id
+      } catch {
+        // The host cannot open it (a name that is not a window name, or one in use): the module
+        // opened it already, and is told it closed, so the refused command leaves nothing open
+        // there that the host does not have (the lights port sent updates for such a window).
+        model.windowClosed()
+        throw error
+      }
     }
     for key in closed ?? [] {
       for window in work.windows {

@@ -173,9 +173,10 @@ public final class WorkbenchSession {
   private func travel(_ request: TravelRequest) throws(CommandError) -> String {
     guard let journal else {
       throw CommandError(
-        "time travel works in the shell, which keeps the session's steps: `workbench`, or "
-          + "`workbench run FILE:LINE --shell` to open a scenario at a step")
+        "time travel works in the shell and in scenarios, which keep the session's steps: `workbench`, "
+          + "`workbench run FILE:LINE --shell` to open a scenario at a step, or a `travel` step in a scenario")
     }
+    journal.keepLineSoFar(host)
     let target: Int
     switch request {
     case .steps(nil): return journal.listing()

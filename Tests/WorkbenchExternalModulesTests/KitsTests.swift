@@ -23,7 +23,7 @@ struct KitsTests {
       let folder = makeTemporaryFolder() + "/" + kit
       let run = ChildProcess.runWorkbench(["run", "-m", module, Self.examples + "/Scenarios", "--trace", folder])
       #expect(run.status == 0, "\(kit): \(run.stdout)\(run.stderr)")
-      #expect(run.stdout.hasSuffix("4 passed, 0 failed\n"), "\(kit): \(run.stdout)")
+      #expect(run.stdout.hasSuffix("5 passed, 0 failed\n"), "\(kit): \(run.stdout)")
       traces.append((kit, folder))
     }
     // frames.jsonl holds each distinct frame once; the traces say every step's outcome.
@@ -33,7 +33,7 @@ struct KitsTests {
         .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
     }
     let names = folderEntries(traces[0].folder)
-    #expect(names.count == 5, "\(names)")  // 4 scenarios and the frames
+    #expect(names.count == 6, "\(names)")  // 5 scenarios and the frames
     for (kit, folder) in traces.dropFirst() {
       #expect(folderEntries(folder) == names, "\(kit)")
       for name in names {

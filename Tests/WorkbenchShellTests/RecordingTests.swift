@@ -231,6 +231,23 @@ import WorkbenchTestSupport
       "\(run.stdout)")
   }
 
+  /// A host command run in a named window that is not the focused one (`@1 undo view` with
+  /// window 2 focused) is recorded in that window: written as `do: undo view` it undid window 2's
+  /// view on the replay, and the recording failed its own expectation. (Time travel replays the
+  /// same way: `workbench explore` found it there.)
+  @Test func aHostCommandInANamedWindowReplaysThere() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/undo.yaml"
+    let shell = ChildProcess.runWorkbench([
+      "-q", "-w", ":memory:", "-c",
+      "record start \(file); open editor notes; open editor notes; @1 title x; @1 undo view; record stop",
+    ])
+    #expect(shell.status == 0, "\(shell.stderr)")
+    let recorded = try #require(readTextFile(file))
+    #expect(recorded.contains("  - '1': undo view\n"), "\(recorded)")
+    #expect(Self.replayProblems(file, times: 1) == nil, "\(recorded)")
+  }
+
   /// A document too big to read inline goes to a data file beside the recording; text beyond
   /// ASCII stays readable.
   @Test func aBigDocumentGoesToADataFile() throws {

@@ -117,4 +117,49 @@ struct ReportBrowserTests {
       ], input: [], environment: ChildProcess.environment(["HOME": folder + "/profile"]))
     #expect((readBytes(shot)?.count ?? 0) > 10_000, "no screenshot")
   }
+
+  /// `run --coverage FILE --html REPORT`: the report's coverage page (`#coverage`, or its button)
+  /// lists each module's commands, the ones never carried out marked, and draws the feed's
+  /// machine with the transitions taken and those never taken told apart.
+  @Test(
+    .enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"),
+    .enabled(if: chromium != nil || required, "no Chromium is installed (CI sets WORKBENCH_REQUIRE_CHROMIUM)"))
+  func theCoveragePageShowsWhatRanAndWhatDidNot() throws {
+    _ = try #require(Self.chromium, "WORKBENCH_REQUIRE_CHROMIUM is set, and no Chromium was found")
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      """
+      scenario: A feed that loads and fails
+      windows:
+        main: feed account
+      steps:
+        - do: clock advance 1s
+        - do: network fail
+        - main: refresh
+        - do: clock advance 1s
+        - expect:
+            main: {state: failed}
+      """, to: folder + "/feed.yaml")
+    let page = folder + "/report.html"
+    let run = ChildProcess.runWorkbench(
+      ["run", "-j", "1", folder + "/feed.yaml", "--html", page, "--coverage", folder + "/coverage.json"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(
+      run.stdout.contains("coverage: ledger: 2 of 16 commands run, 2 carried out; feed: 4 of 8 transitions taken"),
+      "\(run.stdout)")
+    let opened = dom(page, fragment: "#coverage", profile: folder + "/profile")
+    let shown = section(opened, from: "id=\"scenario\"")
+    #expect(shown.contains("<h2>Coverage</h2>"), "\(shown.prefix(800))")
+    #expect(shown.contains("<tr class=\"never\"><td>retry</td><td>0</td><td>0</td></tr>"), "\(shown.prefix(3000))")
+    #expect(shown.contains("<tr class=\"\"><td>refresh</td><td>1</td><td>0</td></tr>"), "\(shown.prefix(3000))")
+    #expect(shown.contains("feed: 4 of 8 transitions taken"))
+    #expect(
+      shown.contains("never taken: loading → empty, loading → loading, empty → loading, failed → loading"),
+      "\(shown.prefix(6000))")
+    // Drawn by Graphviz where it is installed: taken edges green, the others dashed red.
+    if access("/usr/bin/dot", X_OK) == 0 {
+      #expect(shown.contains("<svg"), "no drawing")
+      #expect(shown.contains("stroke=\"#1a7f37\"") && shown.contains("stroke=\"#cf222e\""), "\(shown.prefix(6000))")
+    }
+  }
 }

@@ -110,6 +110,11 @@ public final class LedgerScreen: ActionHandling {
   public func restore(_ viewState: LedgerViewState) {
     let appearedWith = self.viewState.query
     self.viewState = viewState
+    // Signed out, there is no navigation to give back (undo after a sign-out collapsed it).
+    if session.state == .signedOut {
+      self.viewState.path = []
+      self.viewState.dispute = nil
+    }
     guard viewState.query != appearedWith else { return }
     if case .idle = feed { return }
     try? apply(.queryChanged)

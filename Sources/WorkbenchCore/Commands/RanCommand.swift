@@ -13,6 +13,9 @@ public struct RanCommand: Sendable {
   public let request: SessionRequest?
   /// Why it failed, when it did (its arguments did not bind, or its handler refused).
   public let failure: CommandError?
+  /// Whether its window was named (a scenario's `w1: undo`, `@w1 undo`) rather than the focused
+  /// one: a host command that ran in a named window runs there again on a replay.
+  public var windowNamed = false
 
   /// Whether the command is the host's (`open`, `relaunch`) rather than a module's.
   public var isHostCommand: Bool { module == nil }

@@ -128,10 +128,11 @@ extension Host {
     var request: SessionRequest?
     defer {
       if let commandObserver {
-        commandObserver(
-          RanCommand(
-            words: Array(tokens.windowPrefix.rest), window: resolved.window, module: resolved.module,
-            request: request, failure: failure))
+        var ran = RanCommand(
+          words: Array(tokens.windowPrefix.rest), window: resolved.window, module: resolved.module,
+          request: request, failure: failure)
+        ran.windowNamed = window != nil || tokens.windowPrefix.window != nil
+        commandObserver(ran)
       }
     }
     do {

@@ -21,10 +21,8 @@ enum HostCommands {
     },
     .looking("set") { set.reporting().shellOnly("`set` changes how the shell prints; a scenario asserts on frames") },
     .looking("watch") { watch.shellOnly("`watch` works at the shell's prompt, where a key stops it") },
-    .looking("travel") {
-      travel.reporting().shellOnly(
-        "time travel works in the shell: `workbench run FILE:LINE --shell` opens a scenario at a step")
-    },
+    // In the shell, and in a scenario (the runner keeps the steps of one that travels).
+    .looking("travel") { travel.reporting() },
     .acting("quit") { quit.shellOnly("`quit` ends a shell session; a scenario ends after its last step") },
     .acting("exit") { exit.shellOnly("`exit` ends a shell session; a scenario ends after its last step") },
   ]

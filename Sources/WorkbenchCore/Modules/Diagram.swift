@@ -55,9 +55,16 @@ public struct Diagram: Equatable, Sendable {
   }
 
   /// Graphviz DOT, for `dot -Tsvg`.
-  public var dot: String {
+  public var dot: String { dot(nodeAttributes: { _ in [] }, edgeAttributes: { _ in [] }) }
+
+  /// Graphviz DOT with attributes of the caller's on each node and edge (`color=red`), as a
+  /// coverage page marks what was reached and what was not.
+  public func dot(nodeAttributes: (String) -> [String], edgeAttributes: (Edge) -> [String]) -> String {
     func quoted(_ text: String) -> String {
       "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    }
+    func list(_ attributes: [String]) -> String {
+      attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
     }
     var lines = [
       "digraph \(quoted(title)) {", "  rankdir=LR;", "  node [shape=\(isStateMachine ? "ellipse" : "box")];",
@@ -66,11 +73,10 @@ public struct Diagram: Equatable, Sendable {
       lines.append("  __start [shape=point];")
       lines.append("  __start -> \(quoted(start));")
     }
-    for node in nodes { lines.append("  \(quoted(node));") }
+    for node in nodes { lines.append("  \(quoted(node))\(list(nodeAttributes(node)));") }
     for edge in edges {
-      lines.append(
-        "  \(quoted(edge.from)) -> \(quoted(edge.to))" + (edge.label.isEmpty ? "" : " [label=\(quoted(edge.label))]")
-          + ";")
+      let label = edge.label.isEmpty ? [] : ["label=\(quoted(edge.label))"]
+      lines.append("  \(quoted(edge.from)) -> \(quoted(edge.to))" + list(label + edgeAttributes(edge)) + ";")
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"

@@ -17,6 +17,7 @@ extension ExploreCommand {
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
         "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
         "history": .integer(outcome.historyChecks), "endedAtRebuild": .bool(outcome.endedAtRebuild),
+        "travels": .integer(outcome.travels),
         "coverage": .object(
           FrameObject(members: outcome.coverage.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
         "failure": outcome.failure.map { .string("\($0.property.rawValue): \($0.detail)") } ?? .null,
@@ -39,6 +40,7 @@ extension ExploreCommand {
       self.outcome = Explorer.Outcome(failure: nil, stepsRun: steps, refused: refused, checks: checks)
       self.outcome.rebuiltAfter = value["rebuilds"]?.elements?.compactMap(\.integerValue) ?? []
       self.outcome.historyChecks = value["history"]?.integerValue ?? 0
+      self.outcome.travels = value["travels"]?.integerValue ?? 0
       self.outcome.endedAtRebuild = value["endedAtRebuild"] == .bool(true)
       if case .object(let counts)? = value["coverage"] {
         self.outcome.coverage = ExploreCoverage(
@@ -74,6 +76,7 @@ extension ExploreCommand {
     if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
     for path in options.alwaysPaths { words += ["--always", path] }
     if let against = options.againstPath { words += ["--against", against] }
+    if !options.explorer.guided { words.append("--unguided") }
     // The workers keep what their sessions covered (the file is the parent's to write).
     if options.coveragePath != nil { words += ["--coverage", "-"] }
     return words + ["--part", "\(part)/\(parts)"]

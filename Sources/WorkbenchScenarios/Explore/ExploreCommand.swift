@@ -97,6 +97,10 @@ public enum ExploreCommand {
       $0.coveragePath = $1
       $0.explorer.coverage = true
     },
+    .flag(
+      ["--unguided"],
+      help: "draw every command by chance alone (by default a session tries first what it has not yet carried out)"
+    ) { $0.explorer.guided = false },
     .flag(["--json"], help: "print the summary as JSON") { $0.json = true },
   ]
 
@@ -111,10 +115,14 @@ public enum ExploreCommand {
     its document and view state (`reopen`, after every refusal and one step in eight) is the same
     window from then on, that `undo` right after a change shows what the window showed before it
     (and `redo`, after it), that after `settle` windows on one document with one view state show
-    the same frame, and every `always:` expectation of --always files. With --against MODULE the
+    the same frame, that a session moved back in time and forward again (`travel back N`, then
+    forward, one session in eight) is the same session, and every `always:` expectation of
+    --always files. With --against MODULE the
     second run has MODULE in the place of the module with its screens, and both must agree; with
     --coverage FILE what the sessions reached (commands, argument edges, screens, state machines) is
-    written to FILE as JSON. The first
+    written to FILE as JSON. Each session steers by what it has tried: half its commands are
+    ones not yet carried out in the state their window is in, and numbers and words are now and
+    then taken from what the window shows (--unguided: chance alone). The first
     session that breaks one is shrunk (fewer steps, fewer windows, smaller numbers, shorter waits)
     and written to --out as a scenario, run once through the runner first: the summary says whether
     `workbench run` fails on it.
@@ -211,6 +219,7 @@ public enum ExploreCommand {
         "seed": .string(String(options.explorer.seed)), "sessions": .integer(report.sessions),
         "steps": .integer(report.steps), "refused": .integer(report.refused), "checks": .integer(report.checks),
         "rebuilds": .integer(report.rebuilds), "undosAndRedos": .integer(report.historyChecks),
+        "travels": .integer(report.travels),
         "seconds": .string(String(format3(elapsed))), "found": found,
         "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
         "notes": .list(report.notes.map(FrameValue.string)),
@@ -222,7 +231,7 @@ public enum ExploreCommand {
       let ran =
         "explored \(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.steps) steps, "
         + "\(report.refused) refused, \(report.checks) checks, \(Explorer.count(report.rebuilds, "rebuild")), "
-        + "\(report.historyChecks) undos and redos compared) in \(format3(elapsed)) s"
+        + "\(report.historyChecks) undos and redos compared, \(report.travels) moves in time) in \(format3(elapsed)) s"
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
@@ -283,6 +292,7 @@ public enum ExploreCommand {
     if !options.explorer.screens.isEmpty { words += ["--screens", options.explorer.screens.joined(separator: ",")] }
     for path in options.alwaysPaths { words += ["--always", path] }
     if let against = options.againstPath { words += ["--against", against] }
+    if !options.explorer.guided { words.append("--unguided") }
     words += ["--steps", String(options.explorer.steps)]
     return words.map(CommandTokenizer.quoted).joined(separator: " ")
   }

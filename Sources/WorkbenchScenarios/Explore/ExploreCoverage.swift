@@ -41,11 +41,19 @@ public struct ExploreCoverage: Sendable, Equatable {
 
   // MARK: Taking it in
 
-  /// A window of `module` opened on `screen`, showing `frame`; `hasMachine` when the screen
-  /// has a state machine.
-  mutating func opened(screen: String, module: String, hasMachine: Bool, frame: FrameValue) {
+  /// A window of `module` opened on `screen`, showing `frame`, with the screen's state machine
+  /// if it has one. A window that shows another state than the machine's start as it opens
+  /// came through the start: a transition from it straight to that state is counted taken
+  /// (the feed opens `loading`, having `appeared` from `idle`).
+  mutating func opened(screen: String, module: String, machine: Diagram?, frame: FrameValue) {
     count(module, "screen", screen)
-    if hasMachine, let state = frame["state"]?.stringValue { count(module, "state", screen, state) }
+    guard let machine, let state = frame["state"]?.stringValue else { return }
+    if let start = machine.start, start != state, machine.edges.contains(where: { $0.from == start && $0.to == state })
+    {
+      count(module, "state", screen, start)
+      count(module, "transition", screen, start, state)
+    }
+    count(module, "state", screen, state)
   }
 
   /// A step that ran `words` (its `@WINDOW` taken off) in a window on `screen`, refused or not.
@@ -121,6 +129,7 @@ public struct ExploreCoverage: Sendable, Equatable {
         )
       }
       let neverRun = names.filter { (ran[[$0, "ran"]] ?? 0) + (ran[[$0, "refused"]] ?? 0) == 0 }
+      let neverCarriedOut = names.filter { (ran[[$0, "ran"]] ?? 0) == 0 }
       let opened = counts(under: module, "screen")
       let arguments = counts(under: module, "argument")
       let argumentNames = Set(arguments.keys.compactMap(\.first)).sorted()
@@ -166,6 +175,7 @@ public struct ExploreCoverage: Sendable, Equatable {
           [
             "commands": .object(FrameObject(members: commandValues)),
             "neverRun": .list(neverRun.map(FrameValue.string)),
+            "neverCarriedOut": .list(neverCarriedOut.map(FrameValue.string)),
             "screens": .object(
               FrameObject(members: moduleScreens.sorted().map { ($0, .integer(opened[[$0]] ?? 0)) })),
             "arguments": .object(FrameObject(members: argumentValues)),
@@ -176,14 +186,28 @@ public struct ExploreCoverage: Sendable, Equatable {
     return ["modules": .object(FrameObject(members: modules))]
   }
 
-  /// One line per module: `ledger: 14 of 19 commands run; feed: 9 of 11 transitions taken`.
+  /// The coverage of scenarios run (`run --coverage`) as JSON (docs/coverage.schema.json): the
+  /// modules whose windows they opened, with every screen of those modules.
+  @MainActor
+  public func runJSON(registry: ModuleRegistry, scenarios: Int, steps: Int) -> FrameValue {
+    let touched = Set(counts.keys.compactMap { $0.split(separator: Self.separator).first.map(String.init) })
+    let screens = registry.screens.map(\.name).filter { touched.contains(registry.module(ofScreen: $0) ?? "") }
+    let json = json(registry: registry, screens: screens, commands: CoverageTracker.moduleCommands(of: registry))
+    guard case .object(let object) = json else { return json }
+    return .object(
+      FrameObject(members: [("scenarios", .integer(scenarios)), ("steps", .integer(steps))] + object.members))
+  }
+
+  /// One line per module: `ledger: 16 of 16 commands run, 12 carried out; feed: 8 of 8
+  /// transitions taken` (a command refused every time it ran was run, not carried out).
   public static func summary(of json: FrameValue) -> [String] {
     guard case .object(let modules)? = json["modules"] else { return [] }
     return modules.members.map { module, value in
       var commands = 0
       if case .object(let object)? = value["commands"] { commands = object.members.count }
       let never = value["neverRun"]?.elements?.count ?? 0
-      var line = "\(module): \(commands - never) of \(commands) commands run"
+      let refusedAlways = value["neverCarriedOut"]?.elements?.count ?? 0
+      var line = "\(module): \(commands - never) of \(commands) commands run, \(commands - refusedAlways) carried out"
       if case .object(let machines)? = value["machines"] {
         for (screen, machine) in machines.members {
           let all = machine["transitions"]?.elements?.count ?? 0

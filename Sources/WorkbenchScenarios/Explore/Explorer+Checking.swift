@@ -25,6 +25,11 @@ extension Explorer {
     /// something, or set a timer, as they opened again (the two runs cannot be compared from
     /// there).
     public var endedAtRebuild = false
+    /// Moves back in time and forward again compared with the session before them.
+    public var travels = 0
+    /// Whether the first run took a fact from outside (an answer, a service's state): a move in
+    /// time asks the outside world again, so such a session is not moved.
+    var askedOutside = false
   }
 
   /// A fresh session set up as `session` begins.
@@ -42,14 +47,14 @@ extension Explorer {
   public func check(_ session: Session, secondRun: Bool = true) -> Outcome {
     let rebuilds = Set(session.rebuilds)
     return run(
-      windows: session.windows, steps: session.steps.count, secondRun: secondRun,
+      windows: session.windows, steps: session.steps.count, secondRun: secondRun, travel: session.travel,
       rebuildingAfter: { index, _ in rebuilds.contains(index) }, next: { index, _, _ in session.steps[index] })
   }
 
   /// Runs `count` steps, each given by `next` (its index, and the first run's session as the
   /// steps before left it), on two sessions side by side, checking after each.
   func run(
-    windows: [WindowSeed], steps count: Int, secondRun: Bool = true, covering: Bool = false,
+    windows: [WindowSeed], steps count: Int, secondRun: Bool = true, covering: Bool = false, travel: Int? = nil,
     rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
     next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
   ) -> Outcome {
@@ -60,7 +65,19 @@ extension Explorer {
       return outcome
     }
     defer { first.end() }
-    guard secondRun else { return runAlone(first, steps: count, next: next, outcome: outcome) }
+    // A session that ends with a move in time keeps its steps, as the shell does (two
+    // implementations side by side are compared as they are).
+    let travel = against == nil ? travel : nil
+    if travel != nil {
+      first.journal = SessionJournal(
+        origin: scenario(of: session, steps: 0), label: "the session explored", registry: registry,
+        frames: first.host.framesByLabel)
+    }
+    guard secondRun else {
+      // What it takes from outside is kept, to know whether it may move in time.
+      if travel != nil { first.facts.startRecording(capturingStates: false) }
+      return travelled(first, back: travel, outcome: runAlone(first, steps: count, next: next, outcome: outcome))
+    }
     guard let second = try? start(session, on: against?.registry) else {
       outcome.failure = Failure(property: .staysUp, step: 0, detail: "the session could not be set up")
       return outcome
@@ -75,14 +92,7 @@ extension Explorer {
       first.facts.startRecording(capturingStates: false)
       second.facts.startReplaying()
     }
-    if covering {
-      for window in first.host.windows {
-        guard let module = modules[window.screen.name] else { continue }
-        outcome.coverage.opened(
-          screen: window.screen.name, module: module, hasMachine: machineScreens.contains(window.screen.name),
-          frame: window.frame)
-      }
-    }
+    if covering { tracker?.opened(first.host, into: &outcome.coverage) }
     // Each window's frame stamp when its frames were last compared: a window whose stamp
     // stayed in both runs shows what it showed then, and is not compared again.
     var compared: [String: (first: Int, second: Int)] = [:]
@@ -106,7 +116,9 @@ extension Explorer {
       // What the first took in from live sources (before the step, or as its line began), the
       // second takes in before it too: the first's, not what its own sources say.
       if against == nil {
-        second.facts.serve(first.facts.takeRecorded())
+        let taken = first.facts.takeRecorded()
+        if taken.contains(where: { !Self.isLiveChange($0.key) }) { outcome.askedOutside = true }
+        second.facts.serve(taken)
         for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
           second.host.services.takeLiveChanges()
         }
@@ -272,7 +284,85 @@ extension Explorer {
         }
       }
     }
+    return travelled(first, back: travel, outcome: outcome)
+  }
+
+  /// `outcome`, with the first run moved `back` steps back in time and as many forward again
+  /// after its last step (a session that passed every other check): every window must show
+  /// what it showed before the move (lifetime fields aside, which a replay does not live again)
+  /// and every document keep its revision.
+  func travelled(_ first: WorkbenchSession, back: Int?, outcome given: Outcome) -> Outcome {
+    var outcome = given
+    guard let back, let position = first.journal?.position, position > 0, outcome.failure == nil, !outcome.cutShort
+    else { return outcome }
+    // A move in time replays the steps and asks the outside world again (it serves again what
+    // live sources said, not the answers facts gave): a session that took any is not moved.
+    guard !outcome.askedOutside, !first.facts.takeRecorded().contains(where: { !Self.isLiveChange($0.key) }) else {
+      return outcome
+    }
+    let steps = min(back, position)
+    let index = outcome.stepsRun - 1
+    func shown() -> [(String, FrameValue)] {
+      Self.takeLiveChanges(first)
+      return first.host.windows.map { ($0.label, Self.withoutFields($0.screen.lifetimeFields, $0.frame) ?? $0.frame) }
+    }
+    let before = shown()
+    let revisions = first.host.documentRevisions.mapValues(\.revision)
+    outcome.checks += 1
+    do {
+      try first.run("travel back \(steps)", frontEnd: QuietFrontEnd())
+      try first.run("travel forward \(steps)", frontEnd: QuietFrontEnd())
+    } catch {
+      outcome.failure = Failure(
+        property: .travelIsSame, step: index,
+        detail: "`travel back \(steps)` then `travel forward \(steps)` was refused: \(error.message)")
+      return outcome
+    }
+    if let incident = first.takeIncidents().first {
+      outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
+      return outcome
+    }
+    let after = shown()
+    guard before.map(\.0) == after.map(\.0) else {
+      outcome.failure = Failure(
+        property: .travelIsSame, step: index,
+        detail: "after `travel back \(steps)` and `travel forward \(steps)`, the windows are \(after.map(\.0)), "
+          + "not \(before.map(\.0))")
+      return outcome
+    }
+    for ((label, frame), (_, again)) in zip(before, after) where frame != again {
+      outcome.failure = Failure(
+        property: .travelIsSame, step: index,
+        detail: "after `travel back \(steps)` and `travel forward \(steps)`, window \(label) shows another frame"
+          + Self.difference(frame, again, first: "before", second: "after"),
+        windows: [label])
+      return outcome
+    }
+    if revisions != first.host.documentRevisions.mapValues(\.revision) {
+      outcome.failure = Failure(
+        property: .travelIsSame, step: index,
+        detail: "after `travel back \(steps)` and `travel forward \(steps)`, the documents' revisions are "
+          + Self.revisions(first.host) + ", not as before")
+    }
+    outcome.travels += 1
     return outcome
+  }
+
+  /// Takes in what the session's live sources said, as an expectation does. A session that keeps
+  /// its steps (it will move in time) takes them in as a `live` line, the shell's way, so a
+  /// move brings them in again at their step.
+  static func takeLiveChanges(_ session: WorkbenchSession) {
+    guard session.journal != nil else {
+      session.host.services.takeWaitingLiveChanges()
+      return
+    }
+    if session.host.services.liveChangesWaitWhenAsked() { try? session.run("live", frontEnd: QuietFrontEnd()) }
+  }
+
+  /// Whether a recorded fact is what a module's live sources said (`NAME live` `changed`): a move
+  /// in time serves those again at their steps.
+  static func isLiveChange(_ key: SessionFacts.Key) -> Bool {
+    key.source == "changed" && key.scope.hasSuffix(" live")
   }
 
   /// A step of the first run, with what the checks need from before it.
@@ -297,7 +387,7 @@ extension Explorer {
     next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
   ) -> FirstStep {
     let liveTaken = first.facts.liveChangesTaken.count
-    first.host.services.takeWaitingLiveChanges()
+    Self.takeLiveChanges(first)
     let step = next(index, first, undoable)
     let (target, words) = Self.parsed(step)
     var ran = FirstStep(

@@ -42,9 +42,16 @@ extension Explorer {
     // from a sequence of its own (the session's steps are those of a run without rebuilds).
     var plan = random
     var rebuildDraws = SplitMix64(seed: plan.next() ^ 0x7265_6275_696C_6473)
+    // Whether the session ends with a move back in time and forward again, and how far.
+    var travelDraws = SplitMix64(seed: plan.next() ^ 0x7472_6176_656C)
+    let travel = travelDraws.chance(12) ? 1 + travelDraws.below(options.steps) : nil
+    var guide = ExploreGuide()
     let outcome = run(
-      windows: windows, steps: options.steps, covering: options.coverage,
-      rebuildingAfter: { _, refused in rebuildDraws.chance(12) || refused },
+      windows: windows, steps: options.steps, covering: options.coverage, travel: travel,
+      rebuildingAfter: { _, refused in
+        guide.finished(refused: refused)
+        return rebuildDraws.chance(12) || refused
+      },
       next: { _, live, undoable in
         // Right after a change a window can undo, often its undo; after that undo, its redo.
         if let undoable, random.chance(undoable.undone ? 50 : 10) {
@@ -55,7 +62,9 @@ extension Explorer {
           return step
         }
         let window = windows[random.below(windows.count)]
-        var step: (window: String?, line: String) = (window.name, command(in: window, live: live, &random))
+        var step: (window: String?, line: String) = (
+          window.name, command(in: window, live: live, guide: &guide, &random)
+        )
         switch random.below(40) {
         // Now and then a step of the session's own: everything pending settles, or the session
         // is relaunched from what it saved.
@@ -69,28 +78,70 @@ extension Explorer {
         return step
       })
     session.rebuilds = outcome.rebuiltAfter
+    session.travel = travel.map { min($0, session.steps.count) }
     return (session, outcome)
   }
 
   /// A command line for `window`: one of its screen's commands, `undo`/`redo`, or `clock
-  /// advance`, with arguments drawn from their kinds.
-  func command(in window: WindowSeed, live: WorkbenchSession, _ random: inout SplitMix64) -> String {
+  /// advance`, with arguments drawn from their kinds. Guided (`Options.guided`), half the time
+  /// a command not yet carried out in the state the window is in comes first (`ExploreGuide`).
+  func command(
+    in window: WindowSeed, live: WorkbenchSession, guide: inout ExploreGuide, _ random: inout SplitMix64
+  ) -> String {
     switch random.below(20) {
     case 0: return "undo"
     case 1: return "redo"
     case 2: return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
     default: break
     }
-    guard let specs = commands[window.screen], !specs.isEmpty else { return "undo" }
-    let route = random.pick(specs)
-    var words = [route.name]
-    var spec = route
-    if !spec.subcommands.isEmpty {
-      spec = random.pick(spec.subcommands)
-      words.append(spec.name)
+    // Guided, time someone waits on (a load, a debounce) is let pass more often.
+    if options.guided, random.chance(15), live.host.clock.pendingTimers > 0 {
+      return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
     }
+    guard let specs = commands[window.screen], !specs.isEmpty else { return "undo" }
+    let shown = options.guided ? live.host.window(named: window.name)?.frame ?? .null : .null
+    var words: [String] = []
+    var spec: CommandSpec
+    if options.guided, random.chance(50) {
+      let place = ExploreGuide.place(of: shown, screen: window.screen)
+      let names = specs.flatMap { route in
+        route.subcommands.isEmpty ? [route.name] : route.subcommands.map { route.name + " " + $0.name }
+      }
+      let untried = guide.untried(names, at: place)
+      let name = untried.isEmpty ? random.pick(names) : random.pick(untried)
+      guide.chose(name, at: place)
+      words = name.split(separator: " ").map(String.init)
+      let route = specs.first { $0.name == words[0] } ?? specs[0]
+      spec = words.count > 1 ? route.subcommands.first { $0.name == words[1] } ?? route : route
+    } else {
+      let route = random.pick(specs)
+      words = [route.name]
+      spec = route
+      if !spec.subcommands.isEmpty {
+        spec = random.pick(spec.subcommands)
+        words.append(spec.name)
+      }
+      if options.guided {
+        guide.chose(words.joined(separator: " "), at: ExploreGuide.place(of: shown, screen: window.screen))
+      }
+    }
+    let values = options.guided ? ExploreGuide.values(in: shown) : (numbers: [], words: [])
     for argument in spec.arguments {
       if argument.isOptional, random.chance(35) { break }
+      // Now and then a value the window shows: an id in a row, a name.
+      switch argument.kind {
+      case .integer, .reference:
+        if !values.numbers.isEmpty, random.chance(25) {
+          words.append(String(random.pick(values.numbers)))
+          continue
+        }
+      case .word, .rest:
+        if !values.words.isEmpty, random.chance(25) {
+          words.append(random.pick(values.words))
+          continue
+        }
+      default: break
+      }
       let typed = "@\(window.name) " + words.joined(separator: " ") + " "
       words.append(value(for: argument, typed: typed, live: live, &random))
     }

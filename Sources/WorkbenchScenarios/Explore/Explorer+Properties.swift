@@ -92,10 +92,15 @@ extension Explorer {
         return (nil, undoable, true)
       }
     }
-    // A command of the window's module (not `clock advance`, whose timers may change anything)
-    // that changed the document and not the window's view state, or the other way round, can
-    // be undone next.
-    guard !refused, commands[window.screen.name]?.contains(where: { $0.name == words.first }) == true,
+    // A command of the window's module for its windows (not `clock advance`, whose timers may
+    // change anything, nor one for the whole session, such as the ledger's `session sign-out`,
+    // which changes what is not the window's) that changed the document and not the window's
+    // view state, or the other way round, can be undone next.
+    guard !refused,
+      commands[window.screen.name]?.contains(where: {
+        guard $0.name == words.first, case .window = $0.scope else { return false }
+        return true
+      }) == true,
       let was = ran.before[window.label]?.frame,
       let viewBefore = ran.viewBefore
     else { return (nil, nil, false) }

@@ -120,6 +120,17 @@ extension Explorer {
       candidate.rebuilds.removeAll { $0 == rebuild }
       if failing(candidate) != nil { current = candidate }
     }
+    // A shorter move in time (the move belongs only to the property it checks).
+    if let travel = current.travel {
+      for steps in 0..<travel where failure.property == .travelIsSame || steps == 0 {
+        var candidate = current
+        candidate.travel = steps == 0 ? nil : steps
+        if failing(candidate) != nil {
+          current = candidate
+          break
+        }
+      }
+    }
     // Smaller numbers, shorter waits: each word that is one, tried smaller.
     for index in current.steps.indices {
       guard let commands = try? CommandTokenizer.commands(in: current.steps[index].line), commands.count == 1 else {
@@ -153,7 +164,8 @@ extension Explorer {
   static func key(of session: Session) -> String {
     let windows = session.windows.map { "\($0.name) \($0.screen) \($0.document)" }
     let steps = session.steps.map { "\($0.window ?? "-") \($0.line)" }
-    return (windows + ["|"] + steps + ["|"] + session.rebuilds.map(String.init)).joined(separator: "\n")
+    return (windows + ["|"] + steps + ["|"] + session.rebuilds.map(String.init) + ["|", "\(session.travel ?? 0)"])
+      .joined(separator: "\n")
   }
 
   /// The step the shrunk session fails at, when time ran out before it could be checked again:
@@ -326,6 +338,14 @@ extension Explorer {
         let shown = Self.withoutFields(registry.lifetimeFields(ofScreen: screen), frame.value) ?? frame.value
         scenario.steps.append(Step(action: .expect([(window, YAMLNode(shown, at: here))]), location: here))
       }
+    case .travelIsSame:
+      // The session's last step, a move back in time and forward again, then what its windows
+      // showed before the move: the expectation fails where the session came back otherwise.
+      scenario.steps.append(failingStep)
+      let back = session.travel ?? 1
+      scenario.steps.append(Step(action: .host(line: "travel back \(back)"), location: here))
+      scenario.steps.append(Step(action: .host(line: "travel forward \(back)"), location: here))
+      scenario.steps.append(expectation(of: session, after: failure, leavingOut: registry.lifetimeFields(ofScreen:)))
     case .replaysEqual:
       scenario.steps.append(failingStep)
       let frames = recorded ?? framesAfter(session, steps: failure.step + 1)

@@ -32,6 +32,9 @@ public struct Explorer {
     public var command: String?
     /// Whether to keep what the sessions covered (`--coverage`).
     public var coverage = false
+    /// Whether each session steers by what it has tried (`ExploreGuide`); `--unguided` draws
+    /// every command by chance alone.
+    public var guided = true
 
     public init() {}
   }
@@ -44,6 +47,9 @@ public struct Explorer {
     /// The steps after which the second run's windows are opened again from their documents and
     /// view states (`reopen`; the first run's are not), in order.
     public var rebuilds: [Int] = []
+    /// After its last step, the first run moves this many steps back in time and as many
+    /// forward again (`travel back N`, `travel forward N`), and must be the session it was.
+    public var travel: Int?
 
     /// A session of `windows` running `steps`, whose second run is rebuilt after `rebuilds`.
     public init(windows: [WindowSeed], steps: [(window: String?, line: String)], rebuilds: [Int] = []) {
@@ -73,6 +79,7 @@ public struct Explorer {
         if moved.last != place[rebuild] { moved.append(place[rebuild]) }
       }
       session.rebuilds = moved
+      session.travel = travel.map { min($0, session.steps.count) }.flatMap { $0 > 0 ? $0 : nil }
       return session
     }
   }
@@ -89,6 +96,7 @@ public struct Explorer {
       case implementationsAgree = "two implementations of a screen agree"
       case undoRestores = "after undo a window shows what it showed before the command undone"
       case redoRestores = "after redo a window shows what it showed after the command redone"
+      case travelIsSame = "a session moved back in time and forward again is the same session"
     }
     public var property: Property
     public var step: Int
@@ -96,6 +104,14 @@ public struct Explorer {
     /// The windows it is about: the one whose frame broke an `always:` expectation; the two
     /// that disagree.
     public var windows: [String] = []
+
+    /// A failure of `property` after step `step` (0-based), said in `detail`, about `windows`.
+    public init(property: Property, step: Int, detail: String, windows: [String] = []) {
+      self.property = property
+      self.step = step
+      self.detail = detail
+      self.windows = windows
+    }
   }
 
   /// What a run of explore found: how many sessions and steps ran, and the first failure with
@@ -112,6 +128,8 @@ public struct Explorer {
     public var historyChecks = 0
     /// How many sessions' checks ended at a rebuild that could not be compared (`Outcome`).
     public var endedAtRebuild = 0
+    /// How many moves back in time and forward again were compared.
+    public var travels = 0
     /// What the sessions covered, with `Options.coverage`.
     public var coverage = ExploreCoverage()
     public var failure: Failure?
@@ -138,6 +156,7 @@ public struct Explorer {
       rebuilds += outcome.rebuiltAfter.count
       historyChecks += outcome.historyChecks
       if outcome.endedAtRebuild { endedAtRebuild += 1 }
+      travels += outcome.travels
       coverage.add(outcome.coverage)
     }
   }
@@ -161,9 +180,8 @@ public struct Explorer {
   let rebuildable: Set<String>
   /// The screens windows open on, each with the sample documents of its kind (found once).
   let screens: [(name: String, documents: [String])]
-  /// With `Options.coverage`: each screen's module, and the screens with a state machine.
-  let modules: [String: String]
-  let machineScreens: Set<String>
+  /// With `Options.coverage`: what counts what the sessions covered.
+  let tracker: CoverageTracker?
 
   /// An explorer of the modules `registry` holds; with `against`, the second run of each
   /// session runs on those modules instead, and must show what the first shows.
@@ -173,30 +191,10 @@ public struct Explorer {
     self.options = options
     self.deadline = options.time.map { ContinuousClock.now + $0 }
     self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
-    let hostNames = Set(registry.router.names(forScreen: nil))
-    var commands: [String: [CommandSpec]] = [:]
-    for screen in registry.screens {
-      commands[screen.name] = registry.router.names(forScreen: screen.name).filter { !hostNames.contains($0) }
-        .compactMap { name in
-          guard case .success(let route) = registry.router.route(name, screen: screen.name) else { return nil }
-          // A command of the module for another of its screens is not this window's.
-          if case .window(let screens) = route.spec.scope, !screens.contains(screen.name) { return nil }
-          return route.spec
-        }
-    }
-    self.commands = commands
+    self.commands = CoverageTracker.moduleCommands(of: registry)
     let screens = Self.screens(of: registry, among: options.screens)
     self.screens = screens
-    var modules: [String: String] = [:]
-    var machineScreens: Set<String> = []
-    if options.coverage {
-      for screen in registry.screens {
-        modules[screen.name] = registry.module(ofScreen: screen.name)
-        if ExploreCoverage.machine(of: screen.name, in: registry) != nil { machineScreens.insert(screen.name) }
-      }
-    }
-    self.modules = modules
-    self.machineScreens = machineScreens
+    self.tracker = options.coverage ? CoverageTracker(registry: registry) : nil
     // Two implementations side by side are compared as they are: no window is opened again.
     self.rebuildable =
       against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : []
@@ -205,22 +203,9 @@ public struct Explorer {
   /// Counts what a step covered: the module command it ran (and its arguments' edges), and the
   /// state every window on a screen with a state machine moved to.
   func cover(_ ran: FirstStep, in session: WorkbenchSession, _ outcome: inout Outcome) {
-    var ranIn: String?
-    let refused = ran.refusal != nil
-    if let target = ran.target, let window = session.host.window(named: target),
-      let module = modules[window.screen.name],
-      outcome.coverage.ran(
-        ran.words, screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
-        refused: refused), !refused
-    {
-      ranIn = window.label
-    }
-    for window in session.host.windows where machineScreens.contains(window.screen.name) {
-      guard let module = modules[window.screen.name] else { continue }
-      outcome.coverage.observed(
-        screen: window.screen.name, module: module, before: ran.before[window.label]?.frame, after: window.frame,
-        ranHere: ranIn == window.label)
-    }
+    tracker?.stepped(
+      target: ran.target, words: ran.words, refused: ran.refusal != nil, before: ran.before.mapValues(\.frame),
+      host: session.host, into: &outcome.coverage)
   }
 
   /// What `report` covered as JSON (docs/coverage.schema.json), on the screens explored.

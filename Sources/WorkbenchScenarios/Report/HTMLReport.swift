@@ -61,7 +61,7 @@ public enum HTMLReport {
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       + "<title>\(escape(title))</title>\n<style>\(style)</style>\n</head>\n<body>\n"
       + "<script id=\"data\" type=\"application/json\">"
-    let tail = "</script>\n" + body + "<script>\(script)</script>\n</body>\n</html>\n"
+    let tail = "</script>\n" + body + "<script>\(script)\n\(coverageScript)</script>\n</body>\n</html>\n"
     var bytes: [UInt8] = []
     bytes.reserveCapacity(head.utf8.count + data.estimatedSize + tail.utf8.count)
     bytes += head.utf8
@@ -85,6 +85,8 @@ public enum HTMLReport {
     private var tags: Set<String> = []
     private var expectedFailures = 0
     private var duration = 0.0
+    /// What the scenarios covered, with its machines drawn (`with(coverage:registry:)`).
+    var coverage: FrameValue?
 
     init(baseline: [ScenarioTrace], diagrams: [ScreenDiagram]) {
       self.diagrams = diagrams
@@ -175,7 +177,7 @@ public enum HTMLReport {
         "expectedFailures": .integer(expectedFailures), "duration": .number(duration),
         "tags": .list(tags.sorted().map(FrameValue.string)), "baseline": .bool(hasBaseline),
       ]
-      let rest: FrameValue = [
+      var rest: FrameValue = [
         "frames": .object(FrameObject(members: frames.keys.sorted().map { ($0, frames[$0]!) })),
         "diagrams": .list(
           diagrams.map {
@@ -185,6 +187,10 @@ public enum HTMLReport {
             ]
           }),
       ]
+      if let coverage, case .object(var members) = rest {
+        members["coverage"] = coverage
+        rest = .object(members)
+      }
       bytes += #"{"summary":"#.utf8
       Self.appendEscaped(summary, to: &bytes)
       bytes += #","scenarios":["#.utf8
@@ -279,6 +285,10 @@ public enum HTMLReport {
     .diagram .current polygon, .diagram .current ellipse { fill: #fff0a0; stroke: #7a4b00; stroke-width: 2; }
     .diagram .current-line { background: #fff0a0; font-weight: bold; }
     .hint { color: #4a4a4a; }
+    .never { color: #cf222e; }
+    table.coverage { border-collapse: collapse; margin: 6px 0; }
+    table.coverage td, table.coverage th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
+    .coverage-diagram { border-left: 0; max-width: 100%; }
     @media (max-width: 1000px) {
       main { grid-template-columns: 1fr; }
       nav { border-right: 0; border-bottom: 1px solid #ccc; max-height: 30vh; }
@@ -479,6 +489,6 @@ public enum HTMLReport {
     renderList();
     const match = /s=(\d+)&t=(\d+)/.exec(location.hash);
     if (match && data.scenarios[+match[1]]) choose(+match[1], +match[2]);
-    else if (order.length) choose(order[0], null);
+    else if (order.length && !(location.hash === "#coverage" && data.coverage)) choose(order[0], null);
     """#
 }

@@ -34,6 +34,8 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var snapshotsUsed: [String]
   /// Each step run, as `LINE:COLUMN  summary`, when the run is verbose (`run -v`).
   public var stepLog: [String]? = nil
+  /// What the scenario covered (`run --coverage`), as `ExploreCoverage` counts by key.
+  public var coverage: [String: Int]? = nil
   /// Every step with the frames it left, when the run keeps traces (`run --trace`).
   public var trace: ScenarioTrace? = nil
 

@@ -22,6 +22,8 @@ public struct ScenarioRunner {
     public var logsSteps = false
     /// Keep a trace of every step, with the frames (`run --trace`, `run --html`).
     public var traces = false
+    /// Count what each scenario covered (`run --coverage`): `ScenarioResult.coverage`.
+    public var coverage = false
     /// Leave the frames of traces for the caller to resolve (`ScenarioTrace.resolveFrames`), as
     /// a run writing traces does on its output queue.
     var leavesTraceFramesUnresolved = false
@@ -38,6 +40,8 @@ public struct ScenarioRunner {
   let options: Options
   /// The modules registered once, for every scenario's host.
   let registry: Result<ModuleRegistry, RegistrationError>
+  /// With `Options.coverage`: what counts what each scenario covered.
+  let tracker: CoverageTracker?
   /// The frames this runner's traces have rendered, shared across its scenarios.
   let traceFrames = TraceFrameCache()
   /// Told after each step of a scenario that ran (how many ran, out of how many, and the step),
@@ -48,9 +52,12 @@ public struct ScenarioRunner {
   public init(modules: [any FeatureModule], options: Options = Options()) {
     self.options = options
     do {
-      registry = .success(try ModuleRegistry(modules: modules))
+      let registered = try ModuleRegistry(modules: modules)
+      registry = .success(registered)
+      tracker = options.coverage ? CoverageTracker(registry: registered) : nil
     } catch {
       registry = .failure(error)
+      tracker = nil
     }
   }
 
@@ -58,6 +65,7 @@ public struct ScenarioRunner {
   public init(registry: ModuleRegistry, options: Options = Options()) {
     self.options = options
     self.registry = .success(registry)
+    self.tracker = options.coverage ? CoverageTracker(registry: registry) : nil
   }
 
   private struct StepFailure: Error {
@@ -129,11 +137,24 @@ public struct ScenarioRunner {
       throw FailedStep(failure: error, step: nil)
     }
     state.session.facts.keepsServedFacts = recorder != nil
+    // A scenario that travels in time keeps its steps, each a step (expectations too), as a
+    // scenario opened in the shell at a step does: `travel back 2` goes back two of them.
+    var journal: SessionJournal?
+    if scenario.steps.contains(where: \.travels), let registry = try? registry.get() {
+      var origin = scenario
+      origin.steps = []
+      journal = SessionJournal(
+        origin: origin, label: "the set-up of \"\(scenario.name)\" (\(scenario.location))", registry: registry,
+        frames: state.session.host.framesByLabel)
+    }
     recorder?.end(
       kind: "set-up", text: "set-up: \(scenario.documents.count) documents, \(scenario.windows.count) windows",
       location: scenario.location.description, origin: [], host: state.session.host, outcome: "passed",
       facts: state.session.facts.takeServedFacts())
     state.frames = state.session.host.framesByLabel
+    var coverage = ExploreCoverage()
+    tracker?.opened(state.session.host, into: &coverage)
+    defer { if tracker != nil { result.coverage = coverage.counts } }
     for step in scenario.steps {
       recorder?.begin()
       state.output = []
@@ -158,6 +179,12 @@ public struct ScenarioRunner {
       if options.logsSteps {
         result.stepLog = (result.stepLog ?? []) + ["\(step.location.line):\(step.location.column)  \(step.summary)"]
       }
+      let framesBefore = tracker?.framesBefore(state.session.host) ?? [:]
+      let clock = state.session.host.clock.now
+      // A move in time moves the journal; every other step is kept in it.
+      let travels = journal != nil && step.travels
+      if travels { state.session.journal = journal }
+      defer { if travels { state.session.journal = nil } }
       do {
         try perform(step, state: &state, result: &result)
         try checkReplay(state.session)
@@ -165,6 +192,16 @@ public struct ScenarioRunner {
       } catch {
         state.stepFailure = (error.message, error.details)
         throw FailedStep(failure: error, step: step)
+      }
+      if let journal, !travels {
+        journal.stepRan(
+          step, label: step.summary, clockAtStart: clock, host: state.session.host,
+          failure: state.expectedFailureMessage)
+      }
+      if let tracker {
+        Self.cover(
+          step, refused: state.expectedFailureMessage != nil, before: framesBefore, state.session.host, tracker,
+          &coverage)
       }
       result.stepsRun += 1
       stepFinished?(result.stepsRun, scenario.steps.count, step)
@@ -186,6 +223,31 @@ public struct ScenarioRunner {
           details: Self.divergenceAdvice),
         step: scenario.steps.last)
     }
+  }
+
+  /// Counts what a step that ran covered: each command of its line in the window it names (or
+  /// the focused one), and the states windows moved to.
+  private static func cover(
+    _ step: Step, refused: Bool, before: [String: FrameValue], _ host: Host, _ tracker: CoverageTracker,
+    _ coverage: inout ExploreCoverage
+  ) {
+    let window: String?
+    switch step.action {
+    case .command(let named, _): window = named
+    case .host: window = nil
+    default: return
+    }
+    var ranIn: String?
+    let commands = step.tokenizedCommands ?? []
+    for (index, tokens) in commands.enumerated() {
+      let (prefix, _, rest) = tokens.windowPrefix
+      // A refused step was refused at its last command that ran; those before it ran.
+      let ran = tracker.ran(
+        target: window ?? prefix ?? host.focusedWindow?.label, words: rest.map(\.text),
+        refused: refused && index == commands.count - 1, host: host, into: &coverage)
+      ranIn = ran ?? ranIn
+    }
+    tracker.observed(before: before, ranIn: ranIn, host: host, into: &coverage)
   }
 
   private static let divergenceAdvice = [
@@ -231,6 +293,10 @@ public struct ScenarioRunner {
     for step in scenario.steps.prefix(max(0, count)) {
       let clock = state.session.host.clock.now
       var failure: StepFailure?
+      // A move in time moves the journal (the steps are kept here, one a step, not as lines).
+      let travels = step.travels
+      if travels { state.session.journal = journal }
+      defer { if travels { state.session.journal = nil } }
       do {
         try perform(step, state: &state, result: &result)
         try checkReplay(state.session)
@@ -246,8 +312,10 @@ public struct ScenarioRunner {
             location: location, step: step.summary, message: failure.message, details: failure.details,
             origin: step.origin))
       }
-      journal.stepRan(
-        step, label: step.summary, clockAtStart: clock, host: state.session.host, failure: failure?.message)
+      if !travels {
+        journal.stepRan(
+          step, label: step.summary, clockAtStart: clock, host: state.session.host, failure: failure?.message)
+      }
       result.stepsRun += 1
       stepFinished?(result.stepsRun, min(count, scenario.steps.count), step)
     }
@@ -492,6 +560,11 @@ extension Step {
     case .command, .host: return true
     case .expect, .snapshot: return false
     }
+  }
+
+  /// Whether one of its commands moves in time (`travel back 2`): the run keeps its steps.
+  var travels: Bool {
+    commands.contains { $0.tokens.windowPrefix.rest.first?.text == "travel" }
   }
 
   /// What kind of step it is, for traces.

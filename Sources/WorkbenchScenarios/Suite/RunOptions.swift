@@ -61,6 +61,10 @@ public struct RunOptions: Sendable {
   public var tracePath: String?
   /// Write a self-contained HTML report here.
   public var htmlPath: String?
+  /// Write what the scenarios covered here, as JSON (docs/coverage.schema.json).
+  public var coveragePath: String?
+  /// Internal, for workers: count what each scenario covered.
+  public var countsCoverage = false
   /// The traces of an earlier green run, which the report compares failures with.
   public var baselinePath: String?
   /// Internal, for workers: keep traces.
@@ -132,6 +136,10 @@ public struct RunOptions: Sendable {
     .value(["--baseline"], "DIR", help: "with --html: traces of a green run to compare failures with") {
       $0.baselinePath = $1
     },
+    .value(
+      ["--coverage"], "FILE",
+      help: "write what the scenarios covered (commands, argument edges, screens, state machines) to FILE as JSON"
+    ) { $0.coveragePath = $1 },
     .modules(\.modulePaths),
     .flag(["--watch"], help: "run again whenever a scenario file or a module's executable changes (Ctrl-C stops)") {
       $0.watch = true
@@ -143,6 +151,7 @@ public struct RunOptions: Sendable {
     .flag(["--worker"], help: nil) { $0.worker = true },
     .value(["--without-builtin"], "NAME", help: nil) { $0.builtInsLeftOut.append($1) },
     .flag(["--keep-traces"], help: nil) { $0.traces = true },
+    .flag(["--count-coverage"], help: nil) { $0.countsCoverage = true },
     .value(["--skip-scenario"], "FILE:LINE", help: nil) { $0.skippedScenarios.insert($1) },
     .value(["--skip-file"], "FILE", help: nil) { $0.skippedFiles.insert($1) },
     .flag(["--file-queue"], help: nil) { $0.fileQueue = true },
@@ -188,6 +197,7 @@ public struct RunOptions: Sendable {
     if failFast { arguments.append("--fail-fast") }
     if verbose { arguments.append("--verbose") }
     if keepsTraces { arguments.append("--keep-traces") }
+    if countsCoverage || coveragePath != nil { arguments.append("--count-coverage") }
     for scenario in skippedScenarios.sorted() { arguments += ["--skip-scenario", scenario] }
     for file in skippedFiles.sorted() { arguments += ["--skip-file", file] }
     for scenario in (onlyScenarios ?? []).sorted() { arguments += ["--only-scenario", scenario] }

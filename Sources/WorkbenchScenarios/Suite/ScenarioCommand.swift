@@ -68,6 +68,23 @@ public enum ScenarioCommand {
           : "nothing in \(options.paths.joined(separator: " ")) matched \(filters.joined(separator: ", "))"
       }
       console.summary(report)
+      var coverage: FrameValue?
+      if let path = options.coveragePath, let registry = try? runner.registry() {
+        var counted = ExploreCoverage()
+        for result in report.results { counted.add(ExploreCoverage(counts: result.coverage ?? [:])) }
+        let json = counted.runJSON(
+          registry: registry, scenarios: report.results.count, steps: report.results.reduce(0) { $0 + $1.stepsRun })
+        coverage = json
+        if !options.quiet {
+          for line in ExploreCoverage.summary(of: json) {
+            StandardStreams.write("coverage: \(line)\n", to: STDOUT_FILENO)
+          }
+        }
+        guard FileSystem.write(json.jsonText + "\n", to: path) else {
+          StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
+          return .usage
+        }
+      }
       if let path = options.junitPath, !FileSystem.write(ReportWriters.junit(report), to: path) {
         StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
         return .usage
@@ -83,7 +100,9 @@ public enum ScenarioCommand {
           return .usage
         }
         if let page, let path = options.htmlPath,
-          !FileSystem.write(bytes: HTMLReport.page(page), to: path, makingFolders: true)
+          !FileSystem.write(
+            bytes: HTMLReport.page(page.with(coverage: coverage, registry: try? runner.registry())), to: path,
+            makingFolders: true)
         {
           StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
           return .usage

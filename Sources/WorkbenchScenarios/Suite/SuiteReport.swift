@@ -47,7 +47,7 @@ enum WorkerLine {
     if let file = message.loading, !file.contains("\t"), !file.contains("\n") { return "L\t\(file)" }
     if let count = message.loaded { return "F\t\(count)" }
     if let result = message.result, result.passed, result.snapshotsWritten.isEmpty, result.stepLog == nil,
-      result.trace == nil
+      result.trace == nil, result.coverage == nil
     {
       let fields = [result.file, result.name] + result.snapshotsUsed
       if !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) {

@@ -184,6 +184,7 @@ public final class SuiteRunner {
       traces: options.keepsTraces)
     // Traces handed to an output are resolved there, off this thread.
     runnerOptions.leavesTraceFramesUnresolved = traceOutput != nil
+    runnerOptions.coverage = options.countsCoverage || options.coveragePath != nil
     let runner = ScenarioRunner(registry: registry, options: runnerOptions)
     var named = files[...]
     var queued: [String] = []

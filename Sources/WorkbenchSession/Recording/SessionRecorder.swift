@@ -127,7 +127,9 @@ final class SessionRecorder {
     // what it showed is in the expectations the recording writes.
     if command.onlyLooks { return }
     writeTimePassed()
-    let window = command.isHostCommand ? nil : command.window?.label
+    // A host command keeps its window when one was named (`w1: undo view`): the focused window
+    // may be another on the replay.
+    let window = command.isHostCommand && !command.windowNamed ? nil : command.window?.label
     steps.append(RecordedStep(window: window, words: command.words, failure: command.failure?.message))
   }
 

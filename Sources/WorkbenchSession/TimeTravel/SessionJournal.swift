@@ -147,6 +147,16 @@ public final class SessionJournal {
 
   /// A scenario step ran (a session opened at a step keeps the steps that led there).
   public func stepRan(_ step: Step, label: String, clockAtStart: Duration, host: Host, failure: String?) {
+    // Behind the last step (a scenario that moved back), a step that only looks is none, and
+    // one that acts starts a branch: the steps ahead go, as after a command typed in the shell.
+    if position < entries.count {
+      switch step.action {
+      case .expect, .snapshot: return
+      case .command, .host:
+        host.services.facts.forgetLiveChangesToServe()
+        entries.removeSubrange(position...)
+      }
+    }
     entries.append(
       Entry(
         label: label, location: step.location.description, steps: [step], clockAtStart: clockAtStart,
@@ -187,7 +197,9 @@ public final class SessionJournal {
     // The words are kept as they ran (a replay runs them); the text is for showing and writing.
     let line = command.words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
     let here = SourceLocation(file: "<session>", line: 1, column: 1)
-    let window = command.isHostCommand ? nil : command.window?.label
+    // A host command keeps its window when one was named (`w1: undo view`): the focused window
+    // may be another on the replay.
+    let window = command.isHostCommand && !command.windowNamed ? nil : command.window?.label
     pending?.steps.append(
       Step(
         action: window.map { .command(window: $0, line: line) } ?? .host(line: line), location: here,
@@ -328,11 +340,28 @@ public final class SessionJournal {
   /// The session is about to move from `host`: from its last step, the time it left it at, and
   /// the live changes it took (the whole timeline's, from its last step).
   func leaving(_ host: Host) {
+    keepLineSoFar(host)
     if position == entries.count {
       leftAt = host.clock.now
       liveChanges = host.services.facts.liveChangesTaken
     }
     settleOrigin(from: host)
+  }
+
+  /// What a moving line did before its move (live changes taken in as it began) is a step of
+  /// the timeline it leaves, kept before the move is measured (`travel back 1` goes back from
+  /// it): after the move it would start a branch that drops the steps ahead.
+  func keepLineSoFar(_ host: Host) {
+    if var entry = pending, !entry.steps.isEmpty {
+      pending = Entry(label: entry.label, location: nil, steps: [], clockAtStart: host.clock.now, frames: [:])
+      entry.label = "live"
+      entry.frames = host.framesByLabel
+      if position < entries.count { host.services.facts.forgetLiveChangesToServe() }
+      entries.removeSubrange(position...)
+      entries.append(entry)
+      leftAt = nil
+      position = entries.count
+    }
   }
 
   /// Runs steps as a scenario would, showing nothing: commands, and what live sources said

@@ -1,0 +1,101 @@
+import WorkbenchCore
+
+/// Counts into an `ExploreCoverage` what a session does, step by step: the windows it opens,
+/// the module commands it runs (refused or not) and the states its windows on a screen with a
+/// state machine move through. Explore and `run --coverage` count through it, so both files
+/// mean the same.
+@MainActor
+public struct CoverageTracker {
+  /// Each screen's module's own commands (those its screen adds to the host's).
+  let commands: [String: [CommandSpec]]
+  /// Each screen's module, and the screens with a state machine.
+  let modules: [String: String]
+  /// The state machines of screens that have one, by screen.
+  let machines: [String: Diagram]
+
+  public init(registry: ModuleRegistry) {
+    commands = Self.moduleCommands(of: registry)
+    var modules: [String: String] = [:]
+    var machines: [String: Diagram] = [:]
+    for screen in registry.screens {
+      modules[screen.name] = registry.module(ofScreen: screen.name)
+      machines[screen.name] = ExploreCoverage.machine(of: screen.name, in: registry)
+    }
+    self.modules = modules
+    self.machines = machines
+  }
+
+  /// Each screen's module's own commands (those its screen adds to the host's), found once.
+  static func moduleCommands(of registry: ModuleRegistry) -> [String: [CommandSpec]] {
+    let hostNames = Set(registry.router.names(forScreen: nil))
+    var commands: [String: [CommandSpec]] = [:]
+    for screen in registry.screens {
+      commands[screen.name] = registry.router.names(forScreen: screen.name).filter { !hostNames.contains($0) }
+        .compactMap { name in
+          guard case .success(let route) = registry.router.route(name, screen: screen.name) else { return nil }
+          // A command of the module for another of its screens is not this window's.
+          if case .window(let screens) = route.spec.scope, !screens.contains(screen.name) { return nil }
+          return route.spec
+        }
+    }
+    return commands
+  }
+
+  /// The windows `host` has open, as a session starts.
+  public func opened(_ host: Host, into coverage: inout ExploreCoverage) {
+    for window in host.windows { opened(window, into: &coverage) }
+  }
+
+  func opened(_ window: Window, into coverage: inout ExploreCoverage) {
+    guard let module = modules[window.screen.name] else { return }
+    coverage.opened(
+      screen: window.screen.name, module: module, machine: machines[window.screen.name], frame: window.frame)
+  }
+
+  /// The frames a step starts from, of the windows the coverage follows the states of.
+  public func framesBefore(_ host: Host) -> [String: FrameValue] {
+    var frames: [String: FrameValue] = [:]
+    for window in host.windows where machines[window.screen.name] != nil {
+      frames[window.label] = window.frame
+    }
+    return frames
+  }
+
+  /// A step that ran `words` (its `@WINDOW` taken off) in the window `target`, refused or not,
+  /// starting from `before` (`framesBefore`): the module command it ran, and the state every
+  /// window on a screen with a state machine moved to. Windows it opened are counted as opened.
+  public func stepped(
+    target: String?, words: [String], refused: Bool, before: [String: FrameValue], host: Host,
+    into coverage: inout ExploreCoverage
+  ) {
+    let ranIn = ran(target: target, words: words, refused: refused, host: host, into: &coverage)
+    observed(before: before, ranIn: ranIn, host: host, into: &coverage)
+  }
+
+  /// A command that ran `words` in the window `target`: the window's label when it was one of
+  /// its module's commands and was not refused.
+  func ran(target: String?, words: [String], refused: Bool, host: Host, into coverage: inout ExploreCoverage)
+    -> String?
+  {
+    guard let target, let window = host.window(named: target), let module = modules[window.screen.name],
+      coverage.ran(
+        words, screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
+        refused: refused), !refused
+    else { return nil }
+    return window.label
+  }
+
+  /// The state every window on a screen with a state machine moved to from `before`, a
+  /// transition taken where a command ran in it (`ranIn`) or its state changed.
+  func observed(before: [String: FrameValue], ranIn: String?, host: Host, into coverage: inout ExploreCoverage) {
+    for window in host.windows {
+      guard let machine = machines[window.screen.name], let module = modules[window.screen.name] else { continue }
+      guard let was = before[window.label] else {
+        coverage.opened(screen: window.screen.name, module: module, machine: machine, frame: window.frame)
+        continue
+      }
+      coverage.observed(
+        screen: window.screen.name, module: module, before: was, after: window.frame, ranHere: ranIn == window.label)
+    }
+  }
+}

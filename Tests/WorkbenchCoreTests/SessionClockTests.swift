@@ -30,4 +30,30 @@ struct SessionClockTests {
     try clock.advance(by: .seconds(10))
     #expect(runs == 1500)
   }
+
+  /// A `settle` past its limit keeps what it did: the timers it fired, even at once (a load
+  /// with no latency, due now), make it a partial failure, not a refusal that changed nothing
+  /// (explore took it for one: the window's frame had changed).
+  @Test func aSettlePastItsLimitThatFiredATimerNowIsPartial() {
+    let clock = SessionClock(mode: .virtual)
+    var fired = 0
+    clock.schedule(after: .zero) { fired += 1 }
+    clock.schedule(after: .seconds(90)) { fired += 1 }
+    do {
+      try clock.settle(within: .seconds(60), flush: ConnectionScheduler())
+      Issue.record("settle went past its limit")
+    } catch {
+      #expect(fired == 1)
+      #expect(error.isPartial, "\(error.message)")
+      #expect(error.message.hasPrefix("settled 0s, and nothing more was due within 60s"), "\(error.message)")
+    }
+    // Nothing fired: a refusal that changed nothing.
+    let idle = SessionClock(mode: .virtual)
+    idle.schedule(after: .seconds(90)) {}
+    do {
+      try idle.settle(within: .seconds(60), flush: ConnectionScheduler())
+    } catch {
+      #expect(!error.isPartial, "\(error.message)")
+    }
+  }
 }

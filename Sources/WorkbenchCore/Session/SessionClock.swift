@@ -174,7 +174,7 @@ public final class SessionClock {
           : "settled \(SessionClock.describe(passed)), and nothing more was due within \(SessionClock.describe(limit))"
         var error = CommandError("\(did): \(pendingSummary) (give a longer time: `settle \(advice)`)")
         // The time that passed, and what its timers did, stays.
-        error.isPartial = passed > .zero
+        error.isPartial = waited || passed > .zero
         throw error
       }
       waited = true

@@ -125,19 +125,26 @@ extension Explorer {
         guide.chose(words.joined(separator: " "), at: ExploreGuide.place(of: shown, screen: window.screen))
       }
     }
-    let values = options.guided ? ExploreGuide.values(in: shown) : (numbers: [], words: [])
+    // What the window shows, found the first time an argument wants it.
+    var found: (numbers: [Int], words: [String])?
+    func values() -> (numbers: [Int], words: [String]) {
+      if let found { return found }
+      let made = ExploreGuide.values(in: shown)
+      found = made
+      return made
+    }
     for argument in spec.arguments {
       if argument.isOptional, random.chance(35) { break }
-      // Now and then a value the window shows: an id in a row, a name.
+      // Guided, now and then a value the window shows: an id in a row, a name.
       switch argument.kind {
       case .integer, .reference:
-        if !values.numbers.isEmpty, random.chance(25) {
-          words.append(String(random.pick(values.numbers)))
+        if options.guided, random.chance(25), !values().numbers.isEmpty {
+          words.append(String(random.pick(values().numbers)))
           continue
         }
       case .word, .rest:
-        if !values.words.isEmpty, random.chance(25) {
-          words.append(random.pick(values.words))
+        if options.guided, random.chance(25), !values().words.isEmpty {
+          words.append(random.pick(values().words))
           continue
         }
       default: break

@@ -36,6 +36,9 @@ struct ExploreGuide {
   /// The step about to run chose `name` at `place`.
   mutating func chose(_ name: String, at place: String) { pending = place + "\u{1F}" + name }
 
+  /// The choice did not run (the step became another).
+  mutating func drop() { pending = nil }
+
   /// The step ran: refused or carried out.
   mutating func finished(refused: Bool) {
     guard let key = pending else { return }

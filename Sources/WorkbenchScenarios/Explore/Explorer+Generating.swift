@@ -68,8 +68,13 @@ extension Explorer {
         switch random.below(40) {
         // Now and then a step of the session's own: everything pending settles, or the session
         // is relaunched from what it saved.
-        case 0: step = (nil, "settle")
-        case 1: step = (nil, "relaunch")
+        // (The command drawn then does not run: the guide is told nothing of it.)
+        case 0:
+          step = (nil, "settle")
+          guide.drop()
+        case 1:
+          step = (nil, "relaunch")
+          guide.drop()
         // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
         case 2, 3: step = (nil, "@\(window.name) " + step.line)
         default: break

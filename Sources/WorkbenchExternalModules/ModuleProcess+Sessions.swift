@@ -295,18 +295,18 @@ extension ModuleProcess {
   func takeChanges(in session: Int) {
     guard version >= 2, let facts = facts(of: session) else { return }
     _ = changesWait(in: session)
-    let scope = "\(name) live"
+    let key = SessionFacts.Key.liveChanges(of: name)
     let group: FrameValue
     let fromFile = facts.isReplaying && !facts.isRelivingRecordedStart
     if fromFile {
-      guard facts.remaining(in: scope)["changed"]?.isEmpty == false else { return }
-      group = facts.value(of: "changed", in: scope) { .null }
+      guard facts.remaining(in: key.scope)[key.source]?.isEmpty == false else { return }
+      group = facts.value(of: key.source, in: key.scope) { .null }
     } else {
       let mine = changes.filter { $0.session == session }
       changes.removeAll { $0.session == session }
       // What a live step takes in, kept in order for a move in time, which brings the same
       // group in again at this step (a device changes once).
-      group = facts.liveChange(in: scope) {
+      group = facts.liveChange(in: key.scope) {
         .list(
           mine.map { change in
             var kept: FrameValue = ["updates": numbered(change.updates, in: session)]
@@ -318,7 +318,7 @@ extension ModuleProcess {
           })
       }
       // Kept while recording, one group a `live` step (empty when this module had nothing).
-      _ = facts.value(of: "changed", in: scope) { group }
+      _ = facts.value(of: key.source, in: key.scope) { group }
     }
     // In order: the frames of a change without an event; the events of those with one, handed
     // back together.
@@ -346,7 +346,8 @@ extension ModuleProcess {
         let (updates, problem) = recordedUpdates(change, in: session)
         if let problem {
           entry(of: session)?.services?.report(
-            incident: "the recording's live change of \(name) (facts: `\(scope)`: changed) \(problem): its facts do "
+            incident:
+              "the recording's live change of \(name) (facts: `\(key.scope)`: \(key.source)) \(problem): its facts do "
               + "not belong to this session (was the file edited?)")
         }
         takeUpdates(updates, in: session)

@@ -25,6 +25,13 @@ public final class SessionFacts {
 
     public static func < (lhs: Key, rhs: Key) -> Bool { (lhs.scope, lhs.source) < (rhs.scope, rhs.source) }
     public var description: String { "\(scope) \(source)" }
+
+    /// Where what a module process's live sources said is kept: one group a `live` step, under
+    /// `changed` in the scope `NAME live` (a move in time brings it in again at its step).
+    public static func liveChanges(of module: String) -> Key { Key(scope: module + " live", source: "changed") }
+
+    /// Whether the fact is what a module's live sources said (`liveChanges(of:)`).
+    public var isLiveChanges: Bool { source == "changed" && scope.hasSuffix(" live") }
   }
 
   /// One recorded fact.

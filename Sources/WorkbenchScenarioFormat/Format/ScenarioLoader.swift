@@ -378,7 +378,7 @@ public final class ScenarioLoader {
             "the facts '\(source.key)' of '\(scope.key)' are a list, in the order they were used",
             at: source.value.location)
         }
-        if scope.key.hasSuffix(" live"), source.key == "changed" {
+        if SessionFacts.Key(scope: scope.key, source: source.key).isLiveChanges {
           try Self.checkLiveChanges(values, of: scope.key, highestWindow: highestWindow)
         }
         let frameValues = values.map(\.frameValue)

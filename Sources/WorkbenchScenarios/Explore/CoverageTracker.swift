@@ -14,7 +14,7 @@ public struct CoverageTracker {
   let machines: [String: Diagram]
 
   public init(registry: ModuleRegistry) {
-    commands = Self.moduleCommands(of: registry)
+    commands = registry.moduleCommandsByScreen()
     var modules: [String: String] = [:]
     var machines: [String: Diagram] = [:]
     for screen in registry.screens {
@@ -23,22 +23,6 @@ public struct CoverageTracker {
     }
     self.modules = modules
     self.machines = machines
-  }
-
-  /// Each screen's module's own commands (those its screen adds to the host's), found once.
-  static func moduleCommands(of registry: ModuleRegistry) -> [String: [CommandSpec]] {
-    let hostNames = Set(registry.router.names(forScreen: nil))
-    var commands: [String: [CommandSpec]] = [:]
-    for screen in registry.screens {
-      commands[screen.name] = registry.router.names(forScreen: screen.name).filter { !hostNames.contains($0) }
-        .compactMap { name in
-          guard case .success(let route) = registry.router.route(name, screen: screen.name) else { return nil }
-          // A command of the module for another of its screens is not this window's.
-          if case .window(let screens) = route.spec.scope, !screens.contains(screen.name) { return nil }
-          return route.spec
-        }
-    }
-    return commands
   }
 
   /// The windows `host` has open, as a session starts.
@@ -97,5 +81,25 @@ public struct CoverageTracker {
       coverage.observed(
         screen: window.screen.name, module: module, before: was, after: window.frame, ranHere: ranIn == window.label)
     }
+  }
+}
+
+extension ModuleRegistry {
+  /// Each screen's module's own commands (those its screen adds to the host's), by screen: what
+  /// explore draws from and what coverage counts.
+  @MainActor
+  func moduleCommandsByScreen() -> [String: [CommandSpec]] {
+    let hostNames = Set(router.names(forScreen: nil))
+    var commands: [String: [CommandSpec]] = [:]
+    for screen in screens {
+      commands[screen.name] = router.names(forScreen: screen.name).filter { !hostNames.contains($0) }
+        .compactMap { name in
+          guard case .success(let route) = router.route(name, screen: screen.name) else { return nil }
+          // A command of the module for another of its screens is not this window's.
+          if case .window(let screens) = route.spec.scope, !screens.contains(screen.name) { return nil }
+          return route.spec
+        }
+    }
+    return commands
   }
 }

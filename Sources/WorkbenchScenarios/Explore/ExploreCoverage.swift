@@ -192,7 +192,7 @@ public struct ExploreCoverage: Sendable, Equatable {
   public func runJSON(registry: ModuleRegistry, scenarios: Int, steps: Int) -> FrameValue {
     let touched = Set(counts.keys.compactMap { $0.split(separator: Self.separator).first.map(String.init) })
     let screens = registry.screens.map(\.name).filter { touched.contains(registry.module(ofScreen: $0) ?? "") }
-    let json = json(registry: registry, screens: screens, commands: CoverageTracker.moduleCommands(of: registry))
+    let json = json(registry: registry, screens: screens, commands: registry.moduleCommandsByScreen())
     guard case .object(let object) = json else { return json }
     return .object(
       FrameObject(members: [("scenarios", .integer(scenarios)), ("steps", .integer(steps))] + object.members))

@@ -24,13 +24,11 @@ struct ExploreGuide {
     screen + "\u{1F}" + (frame["state"]?.stringValue ?? "")
   }
 
-  /// The choices of `names` (commands, `name sub` for a subcommand) not yet carried out at
-  /// `place` and not refused there too often.
-  func untried(_ names: [String], at place: String) -> [String] {
-    names.filter { name in
-      let key = place + "\u{1F}" + name
-      return !carriedOut.contains(key) && refusals[key, default: 0] < Self.patience
-    }
+  /// Whether the choice `name` (a command, `name sub` for a subcommand) was not yet carried out
+  /// at `place`, and not refused there too often.
+  func isUntried(_ name: String, at place: String) -> Bool {
+    let key = place + "\u{1F}" + name
+    return !carriedOut.contains(key) && refusals[key, default: 0] < Self.patience
   }
 
   /// The step about to run chose `name` at `place`.

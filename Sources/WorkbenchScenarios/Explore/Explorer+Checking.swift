@@ -117,7 +117,7 @@ extension Explorer {
       // second takes in before it too: the first's, not what its own sources say.
       if against == nil {
         let taken = first.facts.takeRecorded()
-        if taken.contains(where: { !Self.isLiveChange($0.key) }) { outcome.askedOutside = true }
+        if taken.contains(where: { !$0.key.isLiveChanges }) { outcome.askedOutside = true }
         second.facts.serve(taken)
         for _ in liveTaken..<max(liveTaken, first.facts.liveChangesTaken.count) {
           second.host.services.takeLiveChanges()
@@ -297,7 +297,7 @@ extension Explorer {
     else { return outcome }
     // A move in time replays the steps and asks the outside world again (it serves again what
     // live sources said, not the answers facts gave): a session that took any is not moved.
-    guard !outcome.askedOutside, !first.facts.takeRecorded().contains(where: { !Self.isLiveChange($0.key) }) else {
+    guard !outcome.askedOutside, !first.facts.takeRecorded().contains(where: { !$0.key.isLiveChanges }) else {
       return outcome
     }
     let steps = min(back, position)
@@ -357,12 +357,6 @@ extension Explorer {
       return
     }
     if session.host.services.liveChangesWaitWhenAsked() { try? session.run("live", frontEnd: QuietFrontEnd()) }
-  }
-
-  /// Whether a recorded fact is what a module's live sources said (`NAME live` `changed`): a move
-  /// in time serves those again at their steps.
-  static func isLiveChange(_ key: SessionFacts.Key) -> Bool {
-    key.source == "changed" && key.scope.hasSuffix(" live")
   }
 
   /// A step of the first run, with what the checks need from before it.

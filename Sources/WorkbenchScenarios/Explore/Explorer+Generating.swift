@@ -107,17 +107,12 @@ extension Explorer {
     let shown = options.guided ? live.host.window(named: window.name)?.frame ?? .null : .null
     var words: [String] = []
     var spec: CommandSpec
-    if options.guided, random.chance(50) {
+    if options.guided, random.chance(50), let all = choices[window.screen] {
       let place = ExploreGuide.place(of: shown, screen: window.screen)
-      let names = specs.flatMap { route in
-        route.subcommands.isEmpty ? [route.name] : route.subcommands.map { route.name + " " + $0.name }
-      }
-      let untried = guide.untried(names, at: place)
-      let name = untried.isEmpty ? random.pick(names) : random.pick(untried)
-      guide.chose(name, at: place)
-      words = name.split(separator: " ").map(String.init)
-      let route = specs.first { $0.name == words[0] } ?? specs[0]
-      spec = words.count > 1 ? route.subcommands.first { $0.name == words[1] } ?? route : route
+      let untried = all.filter { guide.isUntried($0.name, at: place) }
+      let choice = untried.isEmpty ? random.pick(all) : random.pick(untried)
+      guide.chose(choice.name, at: place)
+      (words, spec) = (choice.words, choice.spec)
     } else {
       let route = random.pick(specs)
       words = [route.name]

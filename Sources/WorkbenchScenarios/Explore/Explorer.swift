@@ -173,6 +173,9 @@ public struct Explorer {
   let invariants: [String: [(invariant: Invariant, expected: FrameValue)]]
   /// Each screen's module's own commands (those its screen adds to the host's), found once.
   let commands: [String: [CommandSpec]]
+  /// Each screen's commands as the guide chooses among them: a command, or one subcommand of it
+  /// (`network latency`), with its name and words (made once).
+  let choices: [String: [(name: String, words: [String], spec: CommandSpec)]]
   /// The screens whose windows open again from their document and view state without asking
   /// the outside world anything or starting work (a ledger feed fetches its rows again as it
   /// opens, which a run whose window stayed open does not): sessions whose windows are all on
@@ -191,7 +194,15 @@ public struct Explorer {
     self.options = options
     self.deadline = options.time.map { ContinuousClock.now + $0 }
     self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
-    self.commands = CoverageTracker.moduleCommands(of: registry)
+    let commands = registry.moduleCommandsByScreen()
+    self.commands = commands
+    self.choices = commands.mapValues { specs in
+      specs.flatMap { route in
+        route.subcommands.isEmpty
+          ? [(route.name, [route.name], route)]
+          : route.subcommands.map { (route.name + " " + $0.name, [route.name, $0.name], $0) }
+      }
+    }
     let screens = Self.screens(of: registry, among: options.screens)
     self.screens = screens
     self.tracker = options.coverage ? CoverageTracker(registry: registry) : nil

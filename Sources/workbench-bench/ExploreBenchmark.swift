@@ -34,31 +34,7 @@ enum ExploreBenchmark {
         + "\(format(seconds * 1000, 1)) ms\(report.failure.map { "; found: \($0.property.rawValue)" } ?? ""))"
     }
     lines.append("  catalog, built in              " + rate(builtInModules, screens: ["catalog"], runs: 40, steps: 100))
-    // What the checks cost: the same sessions explored (two runs, every property, windows
-    // opened again) and run once through one host with nothing checked, best of three each.
-    if let registry = try? ModuleRegistry(modules: builtInModules) {
-      var options = Explorer.Options()
-      options.screens = ["catalog"]
-      options.runs = 40
-      options.steps = 100
-      let explorer = Explorer(registry: registry, options: options)
-      let sessions = explorer.sessions(options.runs)
-      var explored = Double.infinity
-      var once = Double.infinity
-      var rebuilds = 0
-      for _ in 0..<3 {
-        var start = now()
-        rebuilds = explorer.explore().rebuilds
-        explored = min(explored, now() - start)
-        start = now()
-        for session in sessions { explorer.runOnce(session) }
-        once = min(once, now() - start)
-      }
-      lines.append(
-        "  catalog, the checks' cost       \(format(explored / once, 2))x the same steps run once ("
-          + "\(format(explored * 1000, 1)) ms explored with \(rebuilds) rebuilds, \(format(once * 1000, 1)) ms run once; "
-          + "goal: at most 2.5x)")
-    }
+    lines.append(checksCost(rounds: 3))
     lines.append("  ledger feed, built in          " + rate(builtInModules, screens: ["feed"], runs: 40, steps: 100))
     // What guidance reaches: on the feed, 100 sessions of 30 steps guided and by chance alone,
     // the steps until every transition of its machine was taken and the commands carried out.
@@ -139,6 +115,39 @@ enum ExploreBenchmark {
       lines.append("  shrinking: the planted failure was not found")
     }
     return lines
+  }
+
+  /// What the checks cost: the same sessions explored (two runs, every property, windows
+  /// opened again) and run once through one host with nothing checked, best of `rounds` each.
+  /// Alone as the `explore-cost` section, to profile.
+  static func checksCost(rounds: Int) -> String {
+    guard let registry = try? ModuleRegistry(modules: builtInModules) else { return "the modules failed to register" }
+    var options = Explorer.Options()
+    options.screens = ["catalog"]
+    options.runs = 40
+    options.steps = 100
+    let explorer = Explorer(registry: registry, options: options)
+    let sessions = explorer.sessions(options.runs)
+    var explored = Double.infinity
+    var once = Double.infinity
+    var twice = Double.infinity
+    var rebuilds = 0
+    var agreed = true
+    for _ in 0..<rounds {
+      var start = now()
+      rebuilds = explorer.explore().rebuilds
+      explored = min(explored, now() - start)
+      start = now()
+      for session in sessions { explorer.runOnce(session) }
+      once = min(once, now() - start)
+      start = now()
+      for session in sessions { agreed = explorer.runTwiceComparingFrames(session) && agreed }
+      twice = min(twice, now() - start)
+    }
+    return "  catalog, the checks' cost       \(format(explored / once, 2))x the same steps run once ("
+      + "\(format(explored * 1000, 1)) ms explored with \(rebuilds) rebuilds, \(format(once * 1000, 1)) ms run once; "
+      + "goal: at most 2.5x); two runs side by side with their frames compared and nothing else: "
+      + "\(format(twice / once, 2))x\(agreed ? "" : " (the frames differed)")"
   }
 }
 

@@ -1,6 +1,6 @@
 // Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
-// hostile, recording, big, reload, timers, lsp, travel, explore.
+// hostile, recording, big, reload, timers, lsp, travel, explore (explore-cost: its checks' cost alone).
 let requested = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
 
@@ -23,4 +23,6 @@ if wants("reload") { ReloadBenchmark.run(reloads: 20).forEach { print($0) } }
 if wants("lsp") { LanguageServerBenchmark.run(steps: 1000, edits: 200, files: 200).forEach { print($0) } }
 if wants("travel") { TimeTravelBenchmark.run(iterations: 200, commands: 10_000).forEach { print($0) } }
 if wants("explore") { ExploreBenchmark.run().forEach { print($0) } }
+// Not part of a full run (`explore` prints it): the checks' cost alone, many rounds, to profile.
+if requested.contains("explore-cost") { print(ExploreBenchmark.checksCost(rounds: 20)) }
 if wants("scenarios") { ScenarioBenchmark.run(files: 1000, stepsPerScenario: 50).forEach { print($0) } }

@@ -25,6 +25,23 @@ import WorkbenchCore
     #expect(host.completions(for: "select ") == ["1", "2", "10"])
   }
 
+  /// An argument's candidates asked for directly (as explore draws them) are completion's, for
+  /// the window named, not the focused one; a document after a screen is one that screen shows.
+  @Test func candidatesOfAnArgumentAreCompletions() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    _ = try host.run(line: "open catalog library left")
+    _ = try host.run(line: "open room home right")
+    let select = try host.router.route("select", screen: "catalog").get().spec
+    let direct = host.candidates(at: 0, of: select.arguments, after: [], inWindow: "left")
+    #expect(direct.count == 30)
+    #expect(direct == host.completions(for: "@left select "))
+    let open = try host.router.route("open", screen: nil).get().spec
+    let rooms = host.candidates(at: 1, of: open.arguments, after: ["room"], inWindow: "left")
+    #expect(rooms.contains("home") && !rooms.contains("library"))
+    #expect(rooms == host.completions(for: "open room "))
+    #expect(host.candidates(at: 5, of: open.arguments, after: [], inWindow: "left").isEmpty)
+  }
+
   /// `help` keeps its summaries in one column: a usage too long for it (`network`, `bridge`) has
   /// its own line and the summary goes under it, in the column.
   @Test func helpSummariesStayInTheirColumn() throws {

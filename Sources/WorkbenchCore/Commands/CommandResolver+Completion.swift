@@ -64,15 +64,25 @@ extension CommandResolver {
       position -= 1
     }
     guard position < resolved.spec.arguments.count else { return nil }
-    // A document after a screen: only the documents that screen shows.
     let arguments = resolved.spec.arguments
-    let words = Array(tokens.dropFirst(tokens.count - position))
+    let words = tokens.dropFirst(tokens.count - position).map(\.text)
+    let target = resolved.window ?? window
+    let candidates = candidates(at: position, of: arguments, after: words, in: target, directory: directory)
+    return (candidates.filter { $0.hasPrefix(partial) }, arguments[position], target)
+  }
+
+  /// What `arguments[position]` may be, as completion offers it, for a command in `window`
+  /// whose arguments before it are `words`: a document after a screen is one of the documents
+  /// that screen shows.
+  public func candidates(
+    at position: Int, of arguments: [ArgumentSpec], after words: [String], in window: DirectoryWindow?,
+    directory: some WindowDirectory
+  ) -> [String] {
+    guard arguments.indices.contains(position) else { return [] }
     let screen = arguments.indices.first { index in
       if case .screen = arguments[index].kind { return index < position } else { return false }
-    }.flatMap { words.indices.contains($0) ? registry.screenKind(named: words[$0].text) : nil }
-    let target = resolved.window ?? window
-    let candidates = values(for: arguments[position], in: target, screen: screen, directory: directory)
-    return (candidates.filter { $0.hasPrefix(partial) }, arguments[position], target)
+    }.flatMap { words.indices.contains($0) ? registry.screenKind(named: words[$0]) : nil }
+    return values(for: arguments[position], in: window, screen: screen, directory: directory)
   }
 
   private func values(
@@ -92,7 +102,10 @@ extension CommandResolver {
       else { return [] }
       // Whole-number identifiers in numeric order (2 before 10).
       guard source.isInteger else { return identifiers }
-      return identifiers.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+      // Each read as a number once, not at every comparison; often already in order.
+      let keyed = identifiers.map { (Int($0) ?? .max, $0) }
+      if zip(keyed, keyed.dropFirst()).allSatisfy({ $0 <= $1 }) { return identifiers }
+      return keyed.sorted { $0 < $1 }.map(\.1)
     case .duration: return ["100ms", "300ms", "1s", "2s", "10s", "1m"]
     case .integer, .word, .rest: return []
     }

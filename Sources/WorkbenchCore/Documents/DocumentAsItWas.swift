@@ -1,6 +1,10 @@
 /// What a time-travel journal needs of the documents: their revisions without reading
 /// bodies, and each body as it was before it changed (`Host.documentWillChange`).
 extension Host {
+  /// Every document's revision by its name: to tell whether a step changed one, at the cost
+  /// of one pass over the documents.
+  public var revisionsByDocument: [String: Int] { documents.revisions }
+
   /// The documents now, by name: kind and revision, no bodies read.
   public var documentRevisions: [String: (kind: String, revision: Int)] {
     var result: [String: (kind: String, revision: Int)] = [:]

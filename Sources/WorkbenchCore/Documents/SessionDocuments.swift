@@ -36,6 +36,9 @@ final class SessionDocuments {
   /// Every document's name, sorted.
   var names: [String] { entries.keys.sorted() }
 
+  /// Every document's revision by its name.
+  var revisions: [String: Int] { entries.mapValues(\.revision) }
+
   /// The modules' sample documents, at revision 1, with their JSON when a host has encoded it.
   /// A sample of a module not registered yet is listed now and made when first read (which
   /// registers its module).

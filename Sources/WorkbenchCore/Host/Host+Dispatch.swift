@@ -195,6 +195,16 @@ extension Host {
     resolver.completions(for: line, in: directory)
   }
 
+  /// What argument `position` of `arguments` may be for a command in the window labelled
+  /// `window`, after the arguments `words`: what completion offers there, without a line to
+  /// read (explore draws its arguments from it).
+  public func candidates(at position: Int, of arguments: [ArgumentSpec], after words: [String], inWindow window: String)
+    -> [String]
+  {
+    resolver.candidates(
+      at: position, of: arguments, after: words, in: directory.findWindow(named: window), directory: directory)
+  }
+
   /// What each candidate completing `line` names, for listing beside it: a book's title beside
   /// its id.
   public func completionLabels(for line: String, candidates: [String]) -> [String: String] {

@@ -133,7 +133,7 @@ extension Explorer {
       }
       outcome.stepsRun += 1
       if covering { cover(ran, in: first, &outcome) }
-      let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+      let revisionsAfter = first.host.revisionsByDocument
       let differs: Failure.Property =
         against != nil ? .implementationsAgree : rebuilt ? .rebuiltIsSame : .replaysEqual
       // Where the second run differs from the first, in words (made only for a failure).
@@ -172,7 +172,7 @@ extension Explorer {
         outcome.failure = found
         return outcome
       }
-      if revisionsAfter != second.host.documentRevisions.mapValues(\.revision) {
+      if revisionsAfter != second.host.revisionsByDocument {
         outcome.failure = Failure(
           property: differs, step: index,
           detail: "after `\(step.line)`, the documents' revisions are "
@@ -307,7 +307,7 @@ extension Explorer {
       return first.host.windows.map { ($0.label, Self.withoutFields($0.screen.lifetimeFields, $0.frame) ?? $0.frame) }
     }
     let before = shown()
-    let revisions = first.host.documentRevisions.mapValues(\.revision)
+    let revisions = first.host.revisionsByDocument
     outcome.checks += 1
     do {
       try first.run("travel back \(steps)", frontEnd: QuietFrontEnd())
@@ -338,7 +338,7 @@ extension Explorer {
         windows: [label])
       return outcome
     }
-    if revisions != first.host.documentRevisions.mapValues(\.revision) {
+    if revisions != first.host.revisionsByDocument {
       outcome.failure = Failure(
         property: .travelIsSame, step: index,
         detail: "after `travel back \(steps)` and `travel forward \(steps)`, the documents' revisions are "
@@ -387,7 +387,7 @@ extension Explorer {
     var ran = FirstStep(
       liveTaken: liveTaken, step: step, target: target, words: words,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
-      before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.documentRevisions.mapValues(\.revision))
+      before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument)
     do {
       try first.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
     } catch {
@@ -413,7 +413,7 @@ extension Explorer {
       let ran = runFirst(first, index: index, undoable: undoable, next: next)
       let (step, before, revisionsBefore, refusal) = (ran.step, ran.before, ran.revisionsBefore, ran.refusal)
       outcome.stepsRun += 1
-      let revisionsAfter = first.host.documentRevisions.mapValues(\.revision)
+      let revisionsAfter = first.host.revisionsByDocument
       let stopped = refusal?.stoppedModule != nil ? [refusal?.message ?? ""] : []
       if let incident = (stopped + first.takeIncidents()).first {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)

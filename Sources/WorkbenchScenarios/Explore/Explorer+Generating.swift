@@ -133,6 +133,7 @@ extension Explorer {
       found = made
       return made
     }
+    let commandWords = words.count
     for argument in spec.arguments {
       if argument.isOptional, random.chance(35) { break }
       // Guided, now and then a value the window shows: an id in a row, a name.
@@ -149,27 +150,28 @@ extension Explorer {
         }
       default: break
       }
-      let typed = "@\(window.name) " + words.joined(separator: " ") + " "
-      words.append(value(for: argument, typed: typed, live: live, &random))
+      let offered = {
+        live.host.candidates(
+          at: words.count - commandWords, of: spec.arguments, after: Array(words.dropFirst(commandWords)),
+          inWindow: window.name)
+      }
+      words.append(value(for: argument, offered: offered, &random))
     }
     return words.map(CommandTokenizer.quoted).joined(separator: " ")
   }
 
   /// A value of an argument's kind: numbers across and at the edges of their range, choices,
   /// ids and windows the session has (the resolver's completion), words.
-  func value(for argument: ArgumentSpec, typed: String, live: WorkbenchSession, _ random: inout SplitMix64)
-    -> String
-  {
-    // Asked only for the kinds that take what the session offers (it costs a resolve).
-    var offered: [String] { live.host.completions(for: typed) }
+  func value(for argument: ArgumentSpec, offered candidates: () -> [String], _ random: inout SplitMix64) -> String {
+    // Asked only for the kinds that take what the session offers (a reference's ids are read
+    // from the window's model).
+    var offered: [String] { candidates() }
     switch argument.kind {
     case .integer(let range):
       let bounds = range ?? -5...1000
       let near: [Int] = [bounds.lowerBound, bounds.upperBound, 0, 1, 2, 3].filter { bounds.contains($0) }
-      if random.chance(60) {
-        let offered = offered
-        if !offered.isEmpty { return random.pick(offered) }
-      }
+      // Completion offers no whole numbers; the draw is kept, so a seed makes the sessions it made.
+      _ = random.chance(60)
       if random.chance(50), !near.isEmpty { return String(random.pick(near)) }
       return String(Int.random(in: bounds, using: &random))
     case .reference:

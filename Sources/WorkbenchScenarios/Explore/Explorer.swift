@@ -339,6 +339,29 @@ public struct Explorer {
     for step in session.steps { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
   }
 
+  /// Runs a session's steps on two hosts side by side, comparing after each step the frames
+  /// of the windows whose frame may have moved, checking nothing else: what the replay property
+  /// alone costs, the floor under every other check. Returns whether the frames agreed.
+  public func runTwiceComparingFrames(_ session: Session) -> Bool {
+    guard let one = try? start(session), let other = try? start(session) else { return false }
+    defer {
+      one.end()
+      other.end()
+    }
+    var agreed = true
+    var compared: [String: Int] = [:]
+    for step in session.steps {
+      try? one.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      try? other.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      for (first, second) in zip(one.host.windows, other.host.windows) {
+        if let stamp = first.frameStamp, compared[first.label] == stamp { continue }
+        agreed = agreed && first.frame == second.frame
+        compared[first.label] = first.frameStamp
+      }
+    }
+    return agreed
+  }
+
   /// The seed of session number `run`.
   func seed(ofRun run: Int) -> UInt64 {
     var seeds = SplitMix64(seed: options.seed)

@@ -122,15 +122,51 @@ private struct JSONBytes {
         break
       }
     }
+    if isInteger, let integer = Self.integer(bytes[start..<index]) { return .integer(integer) }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     if isInteger, let integer = Int(text) { return .integer(integer) }
     guard let number = Double(text), !text.isEmpty else { throw error("not a value") }
     return .number(number)
   }
 
+  /// Decimal digits with an optional minus, read without making a string; `nil` for anything
+  /// else (a plus, a lone minus, a number past `Int`'s range), which `Int(_:)` then judges.
+  static func integer(_ digits: ArraySlice<UInt8>) -> Int? {
+    var rest = digits[...]
+    let negative = rest.first == UInt8(ascii: "-")
+    if negative { rest = rest.dropFirst() }
+    guard !rest.isEmpty, rest.count <= 18 else { return nil }
+    var value = 0
+    for byte in rest {
+      guard (0x30...0x39).contains(byte) else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+    }
+    return negative ? -value : value
+  }
+
   mutating func string() throws(JSONParseError) -> String {
     try expect(UInt8(ascii: "\""))
-    var result: [UInt8] = []
+    // Most strings hold no escape and only ASCII: made from the bytes in place.
+    let start = index
+    var ascii = true
+    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+      ascii = ascii && bytes[index] < 0x80
+      index += 1
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      defer { index += 1 }
+      if ascii {
+        return bytes.withUnsafeBufferPointer {
+          String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self)
+        }
+      }
+      let text = bytes.withUnsafeBufferPointer {
+        String(validating: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self)
+      }
+      guard let text else { throw error("invalid UTF-8") }
+      return text
+    }
+    var result = Array(bytes[start..<index])
     while true {
       guard index < bytes.count else { throw error("unclosed string") }
       let byte = bytes[index]

@@ -75,8 +75,16 @@ final class ScreenBox<Model: ScreenModel>: WindowContent {
   }
   var frameStamp: Int? { typedModel.frameStamp }
   var projectedFrame: FrameValue { typedModel.frame }
+  /// The view state last encoded and its JSON: a view state equal to it (by its own `==`,
+  /// which undo trusts too) is not encoded again.
+  private var encoded: (state: Model.State, json: String)?
+
   func viewStateJSON() throws -> String {
-    try FrameValueEncoder(sortsKeys: true).json(typedModel.viewState)
+    let state = typedModel.viewState
+    if let encoded, encoded.state == state { return encoded.json }
+    let json = try FrameValueEncoder(sortsKeys: true).json(state)
+    encoded = (state, json)
+    return json
   }
 
   func viewStateRecord() throws -> ViewStateRecord {

@@ -39,15 +39,21 @@ let package = Package(
     // execution, relaunch, unsaved work, saving and the end of the session.
     .target(
       name: "WorkbenchSession",
-      dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore"]),
+      dependencies: ["WorkbenchCore", "WorkbenchScenarioModel", "WorkbenchStore"]),
 
     // The interactive and piped front end; the only importer of readline.
     .target(
       name: "WorkbenchShell",
       dependencies: [
-        "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "WorkbenchModuleProtocol",
-        "WorkbenchSystem", "CReadline", "EmbeddedKits",
+        "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "WorkbenchSystem",
+        "CReadline",
       ]),
+
+    // Tools for module authors, no session of their own: `module-check` (a module process put
+    // through the protocol's rules) and `new-module` (a module's files, with the kits).
+    .target(
+      name: "WorkbenchModuleTools",
+      dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem", "EmbeddedKits"]),
 
     // The kits of other languages, as `new-module` writes them beside a module: the packages'
     // own files (Kits/python, Kits/javascript), compiled into the binary as they are, never
@@ -66,15 +72,21 @@ let package = Package(
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
     .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
 
-    // The scenario format: YAML with locations, the scenario model, the loader and the writer
-    // (recordings); the only importer of libyaml.
-    .target(name: "WorkbenchScenarioFormat", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CYAML"]),
+    // The scenario model: steps, expectations with their places, matchers, and the writer a
+    // recording uses. Values only: no YAML parser.
+    .target(name: "WorkbenchScenarioModel", dependencies: ["WorkbenchCore", "WorkbenchSystem"]),
+    // Reading scenarios: YAML with locations into the model, checked against the modules (the
+    // loader); the only importer of libyaml.
+    .target(
+      name: "WorkbenchScenarioFormat",
+      dependencies: ["WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchSystem", "CYAML"]),
 
     // Running scenarios: the runner, workers, traces and reports.
     .target(
       name: "WorkbenchScenarios",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchSession", "WorkbenchStore", "WorkbenchSystem",
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchSession", "WorkbenchStore",
+        "WorkbenchSystem",
       ]),
 
     // The language server for scenario files (`workbench lsp`), split by concern: transport,
@@ -82,7 +94,8 @@ let package = Package(
     .target(
       name: "WorkbenchLanguageServer",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchSession", "WorkbenchSystem",
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios", "WorkbenchSession",
+        "WorkbenchSystem",
       ]),
 
     // External modules: the protocol, the kit a module links to run as a process, and the
@@ -106,8 +119,8 @@ let package = Package(
     .executableTarget(
       name: "workbench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchShell", "WorkbenchScenarios", "WorkbenchLanguageServer", "WorkbenchExternalModules",
-        "WorkbenchSystem", "WorkbenchModuleProtocol", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchExternalModules", "WorkbenchSystem", "WorkbenchModuleProtocol", "BuiltInModules",
       ]
     ),
 
@@ -115,7 +128,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-bench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchLanguageServer",
         "WorkbenchExternalModules", "Catalog", "Lights",
         "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession", "WorkbenchSystem",
       ]),
@@ -124,7 +138,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-fuzz",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchLanguageServer",
         "WorkbenchModuleProtocol", "WorkbenchModuleKit", "WorkbenchSystem", "BuiltInModules",
       ],
       path: "Fuzz/Harnesses"),
@@ -156,17 +171,22 @@ let package = Package(
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: [
-        "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "WorkbenchStore", "Catalog", "BuiltInModules",
+        "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchStore",
+        "Catalog", "BuiltInModules",
         "WorkbenchTestSupport", "WorkbenchSystem", "WorkbenchSession",
       ],
       exclude: ["Broken"]
     ),
     .testTarget(
       name: "WorkbenchScenarioFormatTests",
-      dependencies: ["WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport"]),
+      dependencies: [
+        "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport",
+      ]),
     .testTarget(
       name: "WorkbenchSessionTests",
-      dependencies: ["WorkbenchSession", "WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules"]),
+      dependencies: [
+        "WorkbenchSession", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "BuiltInModules",
+      ]),
     .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore", "WorkbenchTestSupport"]),
     .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore", "WorkbenchTestSupport"]),
@@ -178,7 +198,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "BuiltInModules",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "BuiltInModules",
         "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
         "WorkbenchLanguageServer",
@@ -187,15 +208,16 @@ let package = Package(
     .testTarget(
       name: "WorkbenchExternalModulesTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
-        "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
+        "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport",
+        "workbench", "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
         "WorkbenchModuleKit", "Editor",
       ]
     ),
     .testTarget(
       name: "WorkbenchLanguageServerTests",
       dependencies: [
-        "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchCore", "BuiltInModules",
+        "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchCore", "BuiltInModules",
         "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module",
       ]

@@ -4,6 +4,7 @@ import WorkbenchLanguageServer
 import WorkbenchModuleKit
 import WorkbenchModuleProtocol
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 
 /// The fuzzing harnesses: each takes arbitrary bytes to one parser or decoder of untrusted

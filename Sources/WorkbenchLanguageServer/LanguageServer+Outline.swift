@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// The file as the loader reads it: the one model of a scenario the runner also runs, read once
 /// per text. Windows, their screens and where they are declared, and each step's commands with

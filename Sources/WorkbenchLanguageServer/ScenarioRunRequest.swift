@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 
 /// A run the editor asked for: `workbench.run` (the scenario at a line, to its end),

@@ -1,5 +1,5 @@
 import WorkbenchCore
-import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 extension WorkbenchSession {
   /// A session set up as `scenario` begins, before its first step: its own in-memory session on

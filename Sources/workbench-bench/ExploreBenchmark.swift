@@ -2,6 +2,7 @@ import BuiltInModules
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 
 #if canImport(Glibc)

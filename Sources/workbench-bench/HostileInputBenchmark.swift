@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 
 /// Input an adversary would write, timed: a command line holding one 4 MB word through the

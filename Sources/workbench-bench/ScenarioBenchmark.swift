@@ -1,4 +1,5 @@
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchSystem
 

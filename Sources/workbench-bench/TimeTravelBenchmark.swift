@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchSession
 

@@ -3,6 +3,7 @@ import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchLanguageServer
 import WorkbenchModuleProtocol
+import WorkbenchModuleTools
 import WorkbenchScenarios
 import WorkbenchShell
 import WorkbenchSystem

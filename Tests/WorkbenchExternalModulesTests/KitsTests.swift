@@ -26,19 +26,13 @@ struct KitsTests {
       #expect(run.stdout.hasSuffix("5 passed, 0 failed\n"), "\(kit): \(run.stdout)")
       traces.append((kit, folder))
     }
-    // frames.jsonl holds each distinct frame once; the traces say every step's outcome.
-    func withoutTimings(_ path: String) throws -> String {
-      let text = try #require(readTextFile(path))
-      return text.split(separator: "\n").sorted().joined(separator: "\n")
-        .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
-    }
     let names = folderEntries(traces[0].folder)
     #expect(names.count == 6, "\(names)")  // 5 scenarios and the frames
     for (kit, folder) in traces.dropFirst() {
       #expect(folderEntries(folder) == names, "\(kit)")
       for name in names {
-        #expect(
-          try withoutTimings(folder + "/" + name) == withoutTimings(traces[0].folder + "/" + name), "\(kit) \(name)")
+        let trace = try #require(traceWithoutTimings(folder + "/" + name), "\(kit) \(name)")
+        #expect(trace == traceWithoutTimings(traces[0].folder + "/" + name), "\(kit) \(name)")
       }
     }
   }

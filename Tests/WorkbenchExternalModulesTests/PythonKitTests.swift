@@ -1,7 +1,7 @@
 import Testing
 import WorkbenchTestSupport
 
-@testable import WorkbenchShell
+@testable import WorkbenchModuleTools
 
 #if canImport(Glibc)
   import Glibc

@@ -40,17 +40,12 @@ struct PythonPortsTests {
     let ported = makeTemporaryFolder() + "/ported"
     #expect(ChildProcess.runWorkbench(["run"] + folders + ["--trace", builtIn]).status == 0)
     #expect(ChildProcess.runWorkbench(["run"] + ports + folders + ["--trace", ported]).status == 0)
-    // frames.jsonl holds each distinct frame once, in the order the run's workers wrote them.
-    func withoutTimings(_ path: String) throws -> String {
-      let text = try #require(readTextFile(path))
-      return text.split(separator: "\n").sorted().joined(separator: "\n")
-        .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
-    }
     let names = folderEntries(builtIn)
     #expect(names.count == 20, "\(names)")  // 19 scenarios and the frames
     #expect(folderEntries(ported) == names)
     for name in names {
-      #expect(try withoutTimings(ported + "/" + name) == withoutTimings(builtIn + "/" + name), "\(name)")
+      let trace = try #require(traceWithoutTimings(ported + "/" + name), "\(name)")
+      #expect(trace == traceWithoutTimings(builtIn + "/" + name), "\(name)")
     }
   }
 

@@ -3,6 +3,7 @@ import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchTestSupport
 
@@ -15,37 +16,11 @@ import WorkbenchTestSupport
 /// scenario (never over one that is there) and shown on the file, linked to it.
 @MainActor
 struct LanguageServerExploreTests {
-  final class Sent {
-    var messages: [FrameValue] = []
-    func reply(to id: Int) -> FrameValue? { messages.last { $0["id"] == .integer(id) && $0["method"] == nil } }
-    var diagnostics: [FrameValue] {
-      messages.last { $0["method"] == "textDocument/publishDiagnostics" }?["params"]?["diagnostics"]?.elements ?? []
-    }
-  }
-
   /// A server over `modules` with `text` open as `path`.
   private func server(
     _ modules: [any FeatureModule], runs: LanguageServerRuns = .inProcess, path: String, text: String
   ) throws -> (LanguageServer, Sent) {
-    let sent = Sent()
-    let server = try LanguageServer(modules: modules, runs: runs) { sent.messages.append($0) }
-    send(server, ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
-    send(
-      server,
-      [
-        "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": [
-          "textDocument": [
-            "uri": .string(ScenarioURI.of(path)), "languageId": "yaml", "version": 1, "text": .string(text),
-          ]
-        ],
-      ])
-    return (server, sent)
-  }
-
-  @discardableResult
-  private func send(_ server: LanguageServer, _ message: FrameValue) -> ExitCode? {
-    server.receive(Array(message.jsonText.utf8))
+    try openServer(modules, runs: runs, uri: .string(ScenarioURI.of(path)), text: text)
   }
 
   private func actions(_ server: LanguageServer, _ sent: Sent, path: String, line: Int) -> [FrameValue] {

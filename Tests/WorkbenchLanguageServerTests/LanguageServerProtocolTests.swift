@@ -3,6 +3,7 @@ import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchTestSupport
 
@@ -13,29 +14,9 @@ import WorkbenchTestSupport
 /// `workbench lsp` in process, message by message: what an editor's requests get back.
 @MainActor
 struct LanguageServerProtocolTests {
-  final class Sent {
-    var messages: [FrameValue] = []
-  }
-
   /// A server with `text` open as a scenario file, and what it has sent.
   private func server(opening text: String) throws -> (LanguageServer, Sent) {
-    let sent = Sent()
-    let server = try LanguageServer(modules: builtInModules) { sent.messages.append($0) }
-    send(server, ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
-    send(
-      server,
-      [
-        "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": [
-          "textDocument": ["uri": "file:///shelf.yaml", "languageId": "yaml", "version": 1, "text": .string(text)]
-        ],
-      ])
-    return (server, sent)
-  }
-
-  @discardableResult
-  private func send(_ server: LanguageServer, _ message: FrameValue) -> ExitCode? {
-    server.receive(Array(message.jsonText.utf8))
+    try openServer(uri: "file:///shelf.yaml", text: text)
   }
 
   /// The result of a request about a position in the open file.

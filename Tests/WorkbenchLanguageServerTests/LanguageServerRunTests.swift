@@ -14,36 +14,12 @@ import WorkbenchTestSupport
 /// every one, and goes on.
 @MainActor
 struct LanguageServerRunTests {
-  final class Sent {
-    var messages: [FrameValue] = []
-    func reply(to id: Int) -> FrameValue? { messages.last { $0["id"] == .integer(id) && $0["method"] == nil } }
-    func progress(_ token: FrameValue) -> [FrameValue] {
-      messages.filter { $0["method"] == "$/progress" && $0["params"]?["token"] == token }.compactMap {
-        $0["params"]?["value"]
-      }
-    }
-  }
-
   static let uri: FrameValue = "file:///slow.yaml"
 
   private func server(
     runs: LanguageServerRuns = .inProcess, text: String, capabilities: FrameValue = [:]
   ) throws -> (LanguageServer, Sent) {
-    let sent = Sent()
-    let server = try LanguageServer(modules: builtInModules, runs: runs) { sent.messages.append($0) }
-    send(server, ["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": capabilities]])
-    send(
-      server,
-      [
-        "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": ["textDocument": ["uri": Self.uri, "languageId": "yaml", "version": 1, "text": .string(text)]],
-      ])
-    return (server, sent)
-  }
-
-  @discardableResult
-  private func send(_ server: LanguageServer, _ message: FrameValue) -> ExitCode? {
-    server.receive(Array(message.jsonText.utf8))
+    try openServer(runs: runs, uri: Self.uri, text: text, capabilities: capabilities)
   }
 
   private func hover(_ server: LanguageServer, id: Int, line: Int = 0, character: Int = 0) {

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchTestSupport
 
 /// What `ScenarioWriter` writes, `ScenarioLoader` reads back as the same scenario: random

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// The loader's one model of a scenario: each step's commands read once, located in the file, and
 /// resolved against the windows open at that step (window, screen, spec, bound arguments); the

@@ -2,7 +2,7 @@ import Testing
 import WorkbenchCore
 import WorkbenchTestSupport
 
-@testable import WorkbenchScenarioFormat
+@testable import WorkbenchScenarioModel
 
 /// `TextPattern`, the regex engine of `$matches`, `fails: /…/` and `--filter`: the same answers
 /// as Swift's `Regex` on the syntax both take, refusals with a column for what it does not

@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

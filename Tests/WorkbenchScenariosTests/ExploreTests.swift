@@ -3,6 +3,7 @@ import Catalog
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 
 /// `workbench explore` finds bugs planted in a module it knows nothing about, shrinks each to a

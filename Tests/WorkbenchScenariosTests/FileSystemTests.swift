@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchSystem
 import WorkbenchTestSupport
 

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchStore
 import WorkbenchTestSupport
 

@@ -2,6 +2,7 @@ import Catalog
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchTestSupport
 
 @testable import WorkbenchScenarios

@@ -1,6 +1,7 @@
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

@@ -1,5 +1,6 @@
 import Catalog
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

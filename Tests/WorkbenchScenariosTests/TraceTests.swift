@@ -1,6 +1,7 @@
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchTestSupport
 
 @testable import WorkbenchScenarios

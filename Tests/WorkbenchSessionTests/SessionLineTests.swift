@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchSession
 
 /// A session runs a line's commands as they were read (a scenario's step, read by the loader;

@@ -97,7 +97,7 @@ import WorkbenchTestSupport
       targets.contains(
         Target(
           name: "WorkbenchSession", kind: "target",
-          dependencies: ["WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchStore"])))
+          dependencies: ["WorkbenchCore", "WorkbenchScenarioModel", "WorkbenchStore"])))
     let drawing = Self.mermaid(targets)
     let doc = try #require(readTextFile(root + "/docs/architecture.md"))
     let begin = "<!-- targets: generated from Package.swift by ArchitectureDocTests -->\n"

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// Every built-in screen declares its frame's fields, and its frames have exactly those.
 @MainActor struct FrameSchemaTests {

@@ -76,14 +76,10 @@ import WorkbenchTestSupport
     let parallel = makeTemporaryFolder() + "/two"
     #expect(ChildProcess.runWorkbench(["run", "--jobs", "1", folder, "--trace", serial]).status == 1)
     #expect(ChildProcess.runWorkbench(["run", "--jobs", "2", folder, "--trace", parallel]).status == 1)
-    func withoutTimings(_ path: String) throws -> String {
-      let text = try #require(readTextFile(path))
-      return text.split(separator: "\n").sorted().joined(separator: "\n")
-        .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
-    }
     let names = ["frames.jsonl", "\(folder.dropFirst())/a.yaml.1.trace.json".replacing("/", with: "_")]
     for name in names {
-      #expect(try withoutTimings(serial + "/" + name) == withoutTimings(parallel + "/" + name), "\(name)")
+      let trace = try #require(traceWithoutTimings(serial + "/" + name), "\(name)")
+      #expect(trace == traceWithoutTimings(parallel + "/" + name), "\(name)")
     }
     let frames = try #require(readTextFile(serial + "/frames.jsonl"))
     #expect(frames.contains(#""value":{"query":"#), "a frame's fields keep their order")

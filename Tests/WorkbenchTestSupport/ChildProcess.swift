@@ -224,6 +224,15 @@ public func readTextFile(_ path: String) -> String? {
   readBytes(path).map { String(decoding: $0, as: UTF8.self) }
 }
 
+/// A trace file of `run --trace` (`frames.jsonl`, a scenario's `.trace.json`) as two runs of
+/// the same scenarios must agree on it: its lines sorted (workers write frames in the order
+/// they meet them) and the times left out. `nil` when it cannot be read.
+public func traceWithoutTimings(_ path: String) -> String? {
+  guard let text = readTextFile(path) else { return nil }
+  return text.split(separator: "\n").sorted().joined(separator: "\n")
+    .replacing(/"(ms|duration)":[0-9.e-]+/, with: "")
+}
+
 /// Reads a whole file's bytes, or `nil` when it cannot be opened.
 public func readBytes(_ path: String) -> [UInt8]? {
   let descriptor = open(path, O_RDONLY)

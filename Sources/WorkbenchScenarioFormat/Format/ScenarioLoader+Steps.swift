@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioModel
 import WorkbenchSystem
 
 /// What the loader knows while it reads steps: the parameters in scope, the windows open at

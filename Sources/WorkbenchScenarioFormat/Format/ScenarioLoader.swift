@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchScenarioModel
 import WorkbenchSystem
 
 /// A scenario file after loading: its scenarios, or a reusable flow (run only when included).

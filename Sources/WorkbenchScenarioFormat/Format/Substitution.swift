@@ -1,3 +1,5 @@
+import WorkbenchScenarioModel
+
 /// `${name}` parameters in scenario text, filled from an example row, an include's `with:`, or
 /// a repeat's iteration. `$$` writes a literal `$`. A value that is exactly `${name}` takes the
 /// parameter's value as written, list or mapping included (`rows: "${rows}"`; in a flow mapping

@@ -1,4 +1,5 @@
 import CYAML
+import WorkbenchScenarioModel
 
 /// Parses YAML text into `YAMLNode` documents with libyaml's event parser, keeping the line and
 /// column of every node.

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchSession
 
 // What the properties compare: undo and redo, refusals, rules, windows agreeing, windows opened

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchSession
 
 /// Random sessions against the loaded modules, built from what they declare: windows on their

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// One self-contained HTML file from a run's traces: inline CSS, a little JavaScript, the data
 /// as JSON in the page. No network: it reads the same from disk as attached to a CI job.

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// Compares an expected frame (from YAML) with an actual one, as a subset:
 /// - an expected object's keys must be in the actual object (other keys are ignored);

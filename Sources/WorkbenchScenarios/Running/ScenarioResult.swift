@@ -1,4 +1,5 @@
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// Why a scenario failed: which step, where, and what differed.
 public struct ScenarioFailure: Codable, Equatable, Sendable {

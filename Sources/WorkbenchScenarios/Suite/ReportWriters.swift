@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// JUnit XML and JSON reports of a run, for CI systems.
 public enum ReportWriters {

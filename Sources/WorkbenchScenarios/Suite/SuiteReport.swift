@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// Everything a run produced: each scenario's result, the files that could not be loaded, and
 /// snapshot files no scenario used.

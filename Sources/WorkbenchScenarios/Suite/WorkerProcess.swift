@@ -1,4 +1,5 @@
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 import WorkbenchSystem
 
 #if canImport(Glibc)

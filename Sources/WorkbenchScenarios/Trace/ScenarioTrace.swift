@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// What one scenario did, step by step, for `workbench run --trace DIR` and the HTML report:
 /// each step as written, where, how long, the virtual clock, the windows whose frames changed,
@@ -106,7 +107,7 @@ struct TraceCaptures: Sendable, Equatable {
     var closed: [String] = []
     /// The scenario's step, whose text and place the trace step takes when resolved (made
     /// there, off the running thread).
-    var source: WorkbenchScenarioFormat.Step?
+    var source: WorkbenchScenarioModel.Step?
   }
   var steps: [Step] = []
   /// Whether the trace's frames were made from these already.

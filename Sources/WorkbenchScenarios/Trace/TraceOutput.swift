@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import WorkbenchCore
 import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// Where a run's traces go while it runs: the trace folder (`--trace DIR`) and the report's
 /// data (`--html FILE`). Each scenario's trace is handed over as the scenario finishes and is

@@ -1,5 +1,5 @@
 import WorkbenchCore
-import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import WorkbenchCore
-import WorkbenchScenarioFormat
+import WorkbenchScenarioModel
 
 /// The steps of a shell session, kept so the session can be moved to any of them
 /// (`travel back`, `travel forward`, `travel to`): where the session started (a scenario's

@@ -15,6 +15,12 @@ public struct YAMLNode: Sendable {
   /// Where the node starts.
   public var location: SourceLocation
 
+  /// A node holding `content`, written at `location`.
+  public init(content: Content, location: SourceLocation) {
+    self.content = content
+    self.location = location
+  }
+
   /// The text of a scalar, or `nil`.
   public var scalarText: String? {
     if case .scalar(let text, _) = content { return text }
@@ -89,4 +95,11 @@ public struct YAMLPair: Sendable {
   public var keyLocation: SourceLocation
   /// The value.
   public var value: YAMLNode
+
+  /// A pair whose key `key` was written at `keyLocation`.
+  public init(key: String, keyLocation: SourceLocation, value: YAMLNode) {
+    self.key = key
+    self.keyLocation = keyLocation
+    self.value = value
+  }
 }

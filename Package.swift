@@ -168,6 +168,10 @@ let package = Package(
       name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore", "WorkbenchSystem"],
       path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+    .testTarget(name: "WorkbenchSystemTests", dependencies: ["WorkbenchSystem", "WorkbenchTestSupport"]),
+    .testTarget(name: "WorkbenchModuleProtocolTests", dependencies: ["WorkbenchModuleProtocol", "WorkbenchCore"]),
+    .testTarget(
+      name: "WorkbenchModuleKitTests", dependencies: ["WorkbenchModuleKit", "WorkbenchCore", "Catalog", "Editor"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: [

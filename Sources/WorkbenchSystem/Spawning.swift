@@ -4,7 +4,10 @@
 
 /// What every child the workbench starts gets: signals this process ignores or catches
 /// (SIGPIPE above all) back at their defaults, as a login shell would start it, so a child
-/// that writes to a closed pipe dies of it instead of hiding the error.
+/// that writes to a closed pipe dies of it instead of hiding the error; and no signal blocked.
+/// A child inherits the mask of the thread that spawns it, and a worker thread (Dispatch's, a
+/// test runner's) blocks nearly every signal: a child started there would never hear SIGTERM,
+/// SIGINT or SIGPIPE.
 public enum Spawning {
   /// Calls `body` with spawn attributes that reset `signals` to their defaults, and, when
   /// `newProcessGroup`, put the child in a group of its own.
@@ -19,7 +22,10 @@ public enum Spawning {
     sigemptyset(&defaults)
     for signal in signals { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var flags = Int32(POSIX_SPAWN_SETSIGDEF)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
     if newProcessGroup {
       posix_spawnattr_setpgroup(&attributes, 0)
       flags |= Int32(POSIX_SPAWN_SETPGROUP)

@@ -1,0 +1,103 @@
+import Testing
+import WorkbenchCore
+import WorkbenchModuleProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The protocol's framing (docs/protocol.md §2): a 4-byte big-endian length, then that many
+/// bytes of JSON. A message arrives whole however the pipe splits it, a length past the limit
+/// or a body that is not JSON is malformed, and a channel says how the other end went away.
+struct FramingTests {
+  static func framed(_ message: FrameValue) -> [UInt8] {
+    let body = Array(message.jsonText.utf8)
+    let length = UInt32(body.count)
+    return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + body
+  }
+
+  /// Two messages fed a byte at a time come out whole, in order, each exactly when its last
+  /// byte arrives; an incomplete buffer is left as it was.
+  @Test func messagesSplitAnywhereComeOutWhole() throws {
+    let first: FrameValue = ["type": "timer", "id": 1, "timer": "t1", "text": "é \"quoted\""]
+    let second: FrameValue = ["type": "end", "session": 2]
+    let bytes = Self.framed(first) + Self.framed(second)
+    var buffer: [UInt8] = []
+    var received: [FrameValue] = []
+    var completedAt: [Int] = []
+    for (index, byte) in bytes.enumerated() {
+      buffer.append(byte)
+      let before = buffer
+      if let message = try MessageChannel.nextMessage(in: &buffer) {
+        received.append(message)
+        completedAt.append(index + 1)
+      } else {
+        #expect(buffer == before)
+      }
+    }
+    #expect(received == [first, second])
+    #expect(completedAt == [Self.framed(first).count, bytes.count])
+    #expect(buffer.isEmpty)
+  }
+
+  @Test func aLengthPastTheLimitOrABodyThatIsNotJSONIsMalformed() {
+    let limit = ModuleProtocol.maximumMessage + 1
+    var tooLong: [UInt8] = [
+      UInt8(limit >> 24), UInt8(limit >> 16 & 0xFF), UInt8(limit >> 8 & 0xFF), UInt8(limit & 0xFF),
+    ]
+    #expect(throws: ChannelError.malformed("a message of \(limit) bytes announced")) {
+      try MessageChannel.nextMessage(in: &tooLong)
+    }
+    var notJSON: [UInt8] = [0, 0, 0, 3] + Array("{x}".utf8)
+    #expect(throws: ChannelError.self) { try MessageChannel.nextMessage(in: &notJSON) }
+    // The biggest length the 4 bytes can say is refused before any of it is awaited.
+    var largest: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+    #expect(throws: ChannelError.self) { try MessageChannel.nextMessage(in: &largest) }
+  }
+
+  /// Over a real pipe: what one end sends the other receives; nothing sent is a timeout after
+  /// the time given; a closed writer is `closed`.
+  @Test func aChannelOverAPipeReceivesTimesOutAndSeesTheEnd() throws {
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    let writer = MessageChannel(input: -1, output: ends[1])
+    let reader = MessageChannel(input: ends[0], output: -1)
+    let message: FrameValue = ["type": "ok", "id": 7, "timers": [["id": "t1", "at": 1000]]]
+    try writer.send(message)
+    #expect(try reader.receive(timeout: 1000) == message)
+    #expect(throws: ChannelError.timedOut(20)) { try reader.receive(timeout: 20) }
+    close(ends[1])
+    #expect(throws: ChannelError.closed) { try reader.receive(timeout: 1000) }
+    close(ends[0])
+  }
+}
+
+/// What a reply must be for its request (`ReplyRules`): the kind of message, and every field's
+/// type, each problem named by its field.
+struct ReplyRulesTests {
+  @Test func aReplyOfTheWrongKindOrWithAFieldOfTheWrongTypeIsRefused() {
+    let result: FrameValue = [
+      "type": "result", "id": 1, "frame": ["n": 1], "text": "n 1", "state": "{}",
+    ]
+    #expect(ReplyRules.problems(with: result, toRequest: "command") == [])
+    #expect(
+      ReplyRules.problems(with: ["type": "ok", "id": 1], toRequest: "open")
+        == ["a `result` or an `error` for `open`, got `ok`"])
+    #expect(
+      ReplyRules.problems(with: result, toRequest: "timer") == ["`ok` or an `error` for `timer`, got `result`"])
+    let badFrame: FrameValue = ["type": "result", "id": 1, "frame": "not an object", "text": "n 1", "state": "{}"]
+    #expect(ReplyRules.problems(with: badFrame, toRequest: "command").contains { $0.contains("`frame`") })
+    let noText: FrameValue = ["type": "result", "id": 1, "frame": ["n": 1], "state": "{}"]
+    #expect(ReplyRules.problems(with: noText, toRequest: "command").contains { $0.contains("`text`") })
+  }
+
+  /// A number from outside at `Int`'s edges is read, or refused, never trapped on.
+  @Test func numbersAtTheEdgesAreReadOrRefused() {
+    for id in [Int.max, Int.min, 0] {
+      let reply: FrameValue = ["type": "ok", "id": .integer(id), "timers": [["id": "t", "at": .integer(Int.max)]]]
+      _ = ReplyRules.problems(with: reply, toRequest: "timer")
+    }
+    let far: FrameValue = ["type": "ok", "id": 1, "timers": [["id": "t", "after": .integer(Int.max)]]]
+    #expect(!ReplyRules.problems(with: far, toRequest: "timer").isEmpty)
+  }
+}

@@ -1,0 +1,67 @@
+import Testing
+import WorkbenchSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Child processes as `SpawnedProcess` starts them: pipes both ways, how they ended, default
+/// signal dispositions, and only the descriptors they were given.
+struct SpawnedProcessTests {
+  /// Bytes written to a child come back through its output, and its exit status is kept.
+  @Test func aChildReadsWhatIsWrittenAndItsStatusIsKept() throws {
+    let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "cat; exit 3"], input: .pipe, output: .pipe)
+    #expect(child.write(Array("over the pipe\n".utf8)))
+    child.closeInput()
+    var output: [UInt8] = []
+    while let chunk = child.readOutput(), !chunk.isEmpty { output += chunk }
+    #expect(String(decoding: output, as: UTF8.self) == "over the pipe\n")
+    #expect(child.wait() == .exited(3))
+    #expect(child.termination?.status == 3)
+  }
+
+  /// SIGPIPE starts at its default in the child even when this process ignores it: a child
+  /// writing to a closed pipe ends by the signal, as it would from a login shell.
+  @Test func aChildStartsWithSIGPIPEAtItsDefault() throws {
+    let previous = signal(SIGPIPE, SIG_IGN)
+    defer { signal(SIGPIPE, previous) }
+    let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "sleep 0.2; exec yes"], output: .pipe)
+    child.closeOutput()
+    #expect(child.wait() == .signalled(SIGPIPE))
+    #expect(child.wait().status == 128 + SIGPIPE)
+    #expect(child.wait().description.contains("SIGPIPE"))
+  }
+
+  /// A descriptor of this process not handed to the child is closed in it (close-on-exec and
+  /// the spawn's own closing), so a child cannot hold a pipe of another child open.
+  @Test func aChildHasOnlyTheDescriptorsItWasGiven() throws {
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    defer { ends.forEach { close($0) } }
+    let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "ls /proc/self/fd"], output: .pipe)
+    var output: [UInt8] = []
+    while let chunk = child.readOutput(), !chunk.isEmpty { output += chunk }
+    #expect(child.wait() == .exited(0))
+    let open = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+    #expect(!open.contains(ends[0]) && !open.contains(ends[1]), "the child holds \(open)")
+  }
+
+  /// A program that is not there is a `StartError` naming it, and a wait with a deadline on a
+  /// child that goes on returns nothing until it ends. The child hears SIGTERM though the
+  /// thread that started it blocks it (a test runner's threads do, as Dispatch's workers do): a
+  /// child inherits its spawner's signal mask unless the spawn clears it, and this one ran its
+  /// full five seconds before the spawn did.
+  @Test func aMissingProgramIsAnErrorAndAWaitCanBeBounded() throws {
+    var blocked = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    #expect(throws: SpawnedProcess.StartError.self) { try SpawnedProcess("/no/such/program") }
+    let child = try SpawnedProcess("/bin/sleep", arguments: ["5"])
+    #expect(child.wait(upTo: 50) == nil)
+    child.signal(SIGTERM)
+    #expect(child.wait() == .signalled(SIGTERM))
+  }
+}

@@ -54,16 +54,19 @@ enum CatalogCommands {
 
   static let deselect = viewCommand("deselect", summary: "Clear the selection") { _, _ in .selected(nil) }
 
-  static let onOff = Argument<String>.choice("switch", ["on", "off"], help: "left out: toggle").optional
+  /// `only-selected`'s switch.
+  enum Switch: String, CaseIterable { case on, off }
+
+  static let onOff = Argument<Switch>.choice("switch", help: "left out: toggle").optional
 
   static let onlySelected = viewCommand(
     "only-selected", arguments: [onOff],
     summary: "Show only the selected book (an empty list when nothing is selected)"
   ) { arguments, model in
     switch arguments[onOff] {
-    case "on": .onlySelectedChanged(true)
-    case "off": .onlySelectedChanged(false)
-    default: .onlySelectedChanged(!model.viewState.showsOnlySelected)
+    case .on?: .onlySelectedChanged(true)
+    case .off?: .onlySelectedChanged(false)
+    case nil: .onlySelectedChanged(!model.viewState.showsOnlySelected)
     }
   }
 
@@ -82,20 +85,23 @@ enum CatalogCommands {
     .scrolled(arguments[anchorBook].map { ViewportAnchor(bookID: $0, offset: arguments[anchorOffset] ?? 0) })
   }
 
-  static let direction = Argument<String>.choice("direction", ["next", "previous"])
+  /// Which way `page` moves.
+  enum Direction: String, CaseIterable { case next, previous }
+
+  static let direction = Argument<Direction>.choice("direction")
 
   static let page = viewCommand(
     "page", arguments: [direction], summary: "Move the viewport a page down or up"
-  ) { arguments, _ in .paged(arguments[direction] == "previous" ? .previous : .next) }
+  ) { arguments, _ in .paged(arguments[direction] == .previous ? .previous : .next) }
 
-  static let policy = Argument<String>.choice("policy", ["keep", "close"])
+  static let policy = Argument<DetailPolicy>.choice("policy")
 
   static let detail = viewCommand(
     "detail", arguments: [policy],
     summary: "Choose whether the detail pane stays open while its book is filtered out",
     details: "keep (the default) shows the selected book, marked as filtered out; close hides the pane "
       + "until the book is visible again. The selection is kept either way."
-  ) { arguments, _ in .detailPolicyChanged(arguments[policy] == "close" ? .close : .keep) }
+  ) { arguments, _ in .detailPolicyChanged(arguments[policy]) }
 
   static let newTitle = Argument<String>.rest("title", help: "the new book's title")
 

@@ -64,8 +64,11 @@ enum EditorCommands {
   static let discard = DraftCommands.discard(
     screens: screens, summary: "Drop the draft; the window shows the document again")
 
-  static let resolution = Argument<String>.choice(
-    "choice", ["diff", "keep", "take"],
+  /// How a save conflict is resolved.
+  enum Resolution: String, CaseIterable { case diff, keep, take }
+
+  static let resolution = Argument<Resolution>.choice(
+    "choice",
     help: "diff: compare the versions; keep: save yours over the newer one; take: drop yours")
 
   static let resolve = CommandSpec(
@@ -75,12 +78,12 @@ enum EditorCommands {
     let screen = try context.model(EditorScreen.self)
     guard screen.conflict != nil else { throw CommandError("there is no conflict to resolve in this window") }
     switch context.arguments[resolution] {
-    case "diff":
+    case .diff:
       let lines = ["--- revision \(screen.revision) (theirs)", "+++ your draft"] + screen.conflictDiff()
       return .text(lines.joined(separator: "\n"))
-    case "keep":
+    case .keep:
       try screen.save(context, overriding: true)
-    default:
+    case .take:
       screen.sessionEnded()
     }
     return .frame(try context.requireWindow().id)

@@ -99,7 +99,14 @@ enum LedgerCommands {
     }
   }
 
-  static let sessionChange = Argument<String>.choice("change", ["sign-out", "sign-in", "lock", "unlock"])
+  /// What `session` does to the app session.
+  enum SessionChange: String, CaseIterable {
+    case signOut = "sign-out"
+    case signIn = "sign-in"
+    case lock, unlock
+  }
+
+  static let sessionChange = Argument<SessionChange>.choice("change")
 
   static let session = CommandSpec(
     "session", arguments: [sessionChange],
@@ -107,11 +114,11 @@ enum LedgerCommands {
   ) { context in
     let session = context.services[LedgerSessionKey.self]
     switch context.arguments[sessionChange] {
-    case "sign-out": session.change(to: .signedOut)
-    case "lock":
+    case .signOut: session.change(to: .signedOut)
+    case .lock:
       guard session.state == .active else { throw CommandError("only an active session can be locked") }
       session.change(to: .locked)
-    default: session.change(to: .active)
+    case .signIn, .unlock: session.change(to: .active)
     }
     return context.window.map { .frame($0.id) } ?? .nothing
   }

@@ -16,10 +16,13 @@ enum LightsCommands {
       name, for: RoomAction.self, screens: roomScreens, arguments: arguments, summary: summary, action: action)
   }
 
-  static let direction = Argument<String>.choice("direction", ["next", "previous"])
+  /// Which way `page` moves.
+  enum Direction: String, CaseIterable { case next, previous }
+
+  static let direction = Argument<Direction>.choice("direction")
   static let page = roomCommand(
     "page", arguments: [direction], summary: "Show the next or previous page of the room's lights"
-  ) { arguments in .paged(forward: arguments[direction] == "next") }
+  ) { arguments in .paged(forward: arguments[direction] == .next) }
 
   @MainActor static func lightsWindow(_ context: CommandContext) throws(CommandError) -> any LightsWindow {
     let window = try context.requireWindow()
@@ -93,7 +96,10 @@ enum LightsCommands {
     .text(try lightsWindow(context).scopeTree().joined(separator: "\n"))
   }
 
-  static let wallState = Argument<String>.choice("state", ["on", "off"])
+  /// Where a wall switch was put.
+  enum WallSwitch: String, CaseIterable { case on, off }
+
+  static let wallState = Argument<WallSwitch>.choice("state")
   static let newLightRoom = Argument<String>.word("room", help: "the room it goes in")
   static let newLightName = Argument<String>.rest("name", help: "what it is called")
 
@@ -102,7 +108,7 @@ enum LightsCommands {
     subcommands: [
       bridgeCommand("switch", arguments: [lightID, wallState], summary: "A light switched at the wall") {
         bridge, arguments throws(CommandError) in
-        try bridge.switchAtWall(arguments[lightID], on: arguments[wallState] == "on")
+        try bridge.switchAtWall(arguments[lightID], on: arguments[wallState] == .on)
       },
       bridgeCommand("add", arguments: [newLightRoom, newLightName], summary: "A light added to a room") {
         bridge, arguments throws(CommandError) in

@@ -33,6 +33,9 @@ final class CounterScreen: ScreenModel {
   var frame: FrameValue { ["value": .integer(document.value), "step": .integer(viewState.step)] }
 }
 
+/// A kind of document no module registers.
+struct OtherDocument: DocumentBody { var text: String }
+
 struct CounterModule: FeatureModule {
   static let size = Argument<Int>.integer("size", in: 1...10)
 
@@ -65,6 +68,21 @@ struct CounterModule: FeatureModule {
         "mode", arguments: [Argument<String>.choice("kind", ["fast", "slow"])], summary: "choose a mode",
         scope: .window(screens: ["counter"])
       ) { _ in .nothing })
+    // The window's document as a command reads it, as its own type and as one it is not.
+    registrar.command(
+      CommandSpec("peek", summary: "say the number", scope: .window(screens: ["counter"])) { context in
+        .text(String(try context.document(CounterDocument.self).value))
+      })
+    registrar.command(
+      CommandSpec("misread", summary: "read it as another kind", scope: .window(screens: ["counter"])) { context in
+        .text(try context.document(OtherDocument.self).text)
+      })
+    // What a module's code gets as its session is the session's work, not the host behind it.
+    registrar.command(
+      CommandSpec("cast", summary: "try for the host") { context in
+        let reached: [AnyObject?] = [context.session, context.services.work]
+        return .text(reached.contains { $0 is Host } ? "the host" : "its work")
+      })
     registrar.command(
       CommandSpec("fail", summary: "always rejected", scope: .window(screens: ["counter"])) { context in
         try context.model(CounterScreen.self).setStep(9)

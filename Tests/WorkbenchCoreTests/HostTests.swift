@@ -67,6 +67,20 @@ import Testing
     #expect(error("reopen")?.message == "no window is open")
   }
 
+  /// A command reads its window's document as the type it knows, as it is now; asked as
+  /// another type, it is refused with a message, not a trap.
+  @Test func aCommandReadsItsWindowsDocumentByItsType() throws {
+    _ = try run("open counter tally c; bump; bump")
+    #expect(try run("peek") == [.text("2")])
+    #expect(error("misread")?.message == "window c shows a counter document, which has no such command")
+  }
+
+  /// A module's command reaches the session's work, and a cast gets it no further: the work
+  /// is not the host.
+  @Test func aModuleCannotCastItsWayToTheHost() throws {
+    #expect(try run("cast") == [.text("its work")])
+  }
+
   @Test func sampleDocumentsAreLoaded() {
     #expect(host.documentNames == ["tally"])
     #expect(host.document(named: "tally")?.revision == 1)

@@ -25,11 +25,7 @@ enum LightsCommands {
   ) { arguments in .paged(forward: arguments[direction] == .next) }
 
   @MainActor static func lightsWindow(_ context: CommandContext) throws(CommandError) -> any LightsWindow {
-    let window = try context.requireWindow()
-    guard let lights = window.anyModel as? any LightsWindow else {
-      throw CommandError("window \(window.label) is not a lights window")
-    }
-    return lights
+    try context.model((any LightsWindow).self)
   }
 
   static let enter: CommandSpec = {
@@ -49,10 +45,7 @@ enum LightsCommands {
     let window = try context.requireWindow()
     let room = context.arguments[roomID]
     let environment = context.environment(forDocument: window.documentName)
-    let document =
-      try (window.anyModel as? HomeScreen<LiveMode>)?.document
-      ?? (window.anyModel as? HomeScreen<PreviewMode>)?.document
-      ?? { () throws(CommandError) -> HomeDocument in throw CommandError("not a home window") }()
+    let document = try context.document(HomeDocument.self)
     let opened: Window
     if lights.isPreview {
       let screen = RoomScreen<PreviewMode>(document: document, viewState: RoomViewState(), environment: environment)

@@ -10,7 +10,7 @@ extension LightsModule {
     var edges: [Diagram.Edge] = []
     guard let host = try? Host(modules: [LightsModule()], clock: .virtual),
       let home = try? host.openWindow(screen: "home", document: "home"),
-      let homeWindow = home.anyModel as? HomeScreen<LiveMode>
+      let homeWindow = home.model(as: HomeScreen<LiveMode>.self)
     else {
       return Diagram(title: "the scopes of a lights session", nodes: [], edges: [])
     }

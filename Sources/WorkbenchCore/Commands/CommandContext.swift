@@ -24,7 +24,7 @@ public struct CommandContext {
 
   /// The session's work outside this window: its documents, a compare-and-swap commit, opening
   /// and closing windows (what a module process's windows need).
-  public var session: any SessionWork { host }
+  public var session: any SessionWork { host.work }
 
   /// What a screen on `document` is made with: the session's clock, scheduler and services.
   public func environment(forDocument document: String) -> ScreenEnvironment {
@@ -54,13 +54,26 @@ public struct CommandContext {
     return window
   }
 
-  /// The screen model of the window, as type `Model`.
-  public func model<Model: ScreenModel>(_ type: Model.Type) throws(CommandError) -> Model {
+  /// The screen model of the window, as type `Model`: a screen's class, or a protocol a
+  /// module's screens share.
+  public func model<Model>(_ type: Model.Type) throws(CommandError) -> Model {
     let window = try requireWindow()
     guard let model = window.model(as: type) else {
       throw CommandError("window \(window.label) shows \(window.screen.name), which has no such command")
     }
     return model
+  }
+
+  /// The window's document as it is now, as type `Body`.
+  public func document<Body: DocumentBody>(_ type: Body.Type) throws(CommandError) -> Body {
+    let window = try requireWindow()
+    guard let entry = host.documents[window.documentName] else {
+      throw CommandError("document '\(window.documentName)' no longer exists")
+    }
+    guard let body = try entry.load() as? Body else {
+      throw CommandError("window \(window.label) shows a \(entry.kind) document, which has no such command")
+    }
+    return body
   }
 
   /// The current revision of the window's document.

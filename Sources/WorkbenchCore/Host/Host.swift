@@ -21,6 +21,8 @@ public final class Host {
   let documents: SessionDocuments
   /// The session's windows: order, numbers, names, focus.
   let windowList = SessionWindows()
+  /// The session's work as modules reach it: `SessionWork` and no more of the host.
+  private(set) lazy var work = HostWork(host: self)
   /// Open windows in the order they were opened.
   public var windows: [Window] { windowList.all }
   /// The window commands run in unless they name another.
@@ -96,7 +98,7 @@ public final class Host {
     documents.warned = { [weak self] warning in self?.restorationWarnings.append(warning) }
     documents.removed = { [weak self] name in self?.documentRemoved(name) }
     if loadSamples { documents.loadSamples() }
-    services.work = self
+    services.work = work
   }
 
   // MARK: Documents

@@ -14,7 +14,7 @@ public final class SessionServices {
   private var keyed: [ObjectIdentifier: Any] = [:]
   /// Whether keys give their test values (`ServiceKey.testValue`) rather than their live ones;
   /// a test sets it before the first use.
-  public var usesTestValues = false
+  package var usesTestValues = false
   /// The session's clock.
   public let clock: SessionClock
   /// The session's scheduler, which delivers source changes after they land.
@@ -34,7 +34,7 @@ public final class SessionServices {
 
   /// What work outside a command (a module's timer, a live source's event) may do to the
   /// session: its host, which sets itself here.
-  public weak var work: (any SessionWork)?
+  public package(set) weak var work: (any SessionWork)?
 
   /// The session's value of a dependency: the one given with `override`, else the key's live
   /// (or test) value, made on first use and kept for the session.
@@ -101,7 +101,7 @@ public final class SessionServices {
   }
 
   /// The events the sources saw and nobody applied yet, in order, now the caller's to apply.
-  public func takeLiveEvents() -> [(source: String, value: FrameValue)] {
+  package func takeLiveEvents() -> [(source: String, value: FrameValue)] {
     readLiveEvents()
     defer { eventsSeen = [] }
     return eventsSeen
@@ -110,7 +110,7 @@ public final class SessionServices {
   /// Applies an event to the source it names (a replay's recorded one); `false` when the
   /// session has no source of that name (yet).
   @discardableResult
-  public func applyLiveEvent(source: String, value: FrameValue) -> Bool {
+  package func applyLiveEvent(source: String, value: FrameValue) -> Bool {
     guard let found = eventSources.first(where: { $0.name == source }) else { return false }
     found.apply(value)
     return true
@@ -118,39 +118,39 @@ public final class SessionServices {
 
   /// Asks every live source for what it saw so far (before a line runs and before a scenario's
   /// expectation is checked): then `liveChangesWait` says whether any has changes.
-  public func synchronizeLiveSources() {
+  package func synchronizeLiveSources() {
     for source in liveSources { source.synchronize?() }
   }
 
   /// Whether a live source has changes waiting (the host then runs `live` before a line).
-  public var liveChangesWait: Bool { liveSources.contains { $0.waiting() } }
+  package var liveChangesWait: Bool { liveSources.contains { $0.waiting() } }
 
   /// Asks the live sources for what they saw (`synchronizeLiveSources`), then says whether any
   /// has changes: what the host does before a line runs.
-  public func liveChangesWaitWhenAsked() -> Bool {
+  package func liveChangesWaitWhenAsked() -> Bool {
     synchronizeLiveSources()
     return liveChangesWait
   }
 
   /// Asks the live sources for what they saw and brings it in, if anything: what a scenario
   /// does before it checks an expectation.
-  public func takeWaitingLiveChanges() {
+  package func takeWaitingLiveChanges() {
     if liveChangesWaitWhenAsked() { takeLiveChanges() }
   }
 
   /// Brings in what every live source has (the `live` command).
-  public func takeLiveChanges() {
+  package func takeLiveChanges() {
     for source in liveSources { source.take() }
   }
 
   /// The descriptors the shell waits on besides the terminal, for live sources.
-  public var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
+  package var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
 
   /// What went wrong outside a command, waiting to be said where it happened: a module process
   /// that stopped while its timer ran, as a window on it was refreshed, or between requests.
   /// The host fails the command it was noticed in; the scenario runner, the step; the shell says
   /// it at the prompt.
-  public private(set) var incidents: [String] = []
+  package private(set) var incidents: [String] = []
 
   /// Notes something that went wrong outside a command, to be said where it is noticed.
   public func report(incident: String) {
@@ -163,13 +163,13 @@ public final class SessionServices {
   }
 
   /// What went wrong since the last time, once.
-  public func takeIncidents() -> [String] {
+  package func takeIncidents() -> [String] {
     defer { incidents = [] }
     return incidents
   }
 
   /// What went wrong since the last time, as one message (a line each), once; `nil` when nothing.
-  public func takeIncidentMessage() -> String? {
+  package func takeIncidentMessage() -> String? {
     let taken = takeIncidents()
     return taken.isEmpty ? nil : taken.joined(separator: "\n")
   }
@@ -187,7 +187,7 @@ public final class SessionServices {
 
   /// Ends the session: each end handler runs once (a module process is told, and lets go of
   /// what it kept for the session). What goes wrong meanwhile is in `incidents`.
-  public func end() {
+  package func end() {
     guard !hasEnded else { return }
     hasEnded = true
     let handlers = endHandlers

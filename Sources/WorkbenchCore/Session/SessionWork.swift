@@ -43,7 +43,38 @@ public enum WriteAdmission {
   case refused(String)
 }
 
-extension Host: SessionWork {
+/// The session's work as a module's code reaches it (`CommandContext.session`,
+/// `SessionServices.work`): what `SessionWork` says and nothing more. It is not the host, so a
+/// cast gets a module no further.
+@MainActor
+final class HostWork: SessionWork {
+  unowned let host: Host
+
+  init(host: Host) { self.host = host }
+
+  var windows: [Window] { host.windows }
+  func document(named name: String) -> DocumentSnapshot? { host.document(named: name) }
+  func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
+    throws(CommandError)
+  {
+    try host.commit(body, toDocument: name, ifAt: revision, summary: summary)
+  }
+  func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission {
+    host.admitWrite(json, toDocument: name, by: module)
+  }
+  func screenEnvironment(for documentName: String) -> ScreenEnvironment { host.screenEnvironment(for: documentName) }
+  func openWindow(screen: String, document: String, name: String?) throws(CommandError) -> Window {
+    try host.openWindow(screen: screen, document: document, name: name)
+  }
+  func openWindow<Model: ScreenModel>(_ model: Model, screen: String, document: String, name: String?)
+    throws(CommandError) -> Window
+  {
+    try host.openWindow(model, screen: screen, document: document, name: name)
+  }
+  func closeWindow(_ id: WindowID) { host.closeWindow(id) }
+}
+
+extension Host {
   public func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission {
     guard let entry = documents[name] else { return .noDocument }
     let owner = registry.owner(ofKind: entry.kind)

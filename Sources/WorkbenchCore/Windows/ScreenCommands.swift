@@ -63,7 +63,7 @@ public enum ScreenCommands {
     CommandSpec(name, arguments: arguments, summary: summary, details: details, scope: .window(screens: screens)) {
       context in
       let window = try context.requireWindow()
-      guard let model = window.anyModel as? any ActionHandling<Action> else {
+      guard let model = window.model(as: (any ActionHandling<Action>).self) else {
         throw CommandError("window \(window.label) shows \(window.screen.name), which has no such command")
       }
       try deliver(try action(context.arguments), to: model, context: context)

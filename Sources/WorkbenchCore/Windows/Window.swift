@@ -52,11 +52,13 @@ public final class Window {
   /// The window's view state as JSON with sorted keys.
   public func viewStateJSON() throws -> String { try content.viewStateJSON() }
 
-  /// The screen model, for casts to a protocol a module's screens share.
-  public var anyModel: AnyObject { content.model }
+  /// The screen model, untyped: for the host's own parts (a module process's proxy screens),
+  /// not for modules, which ask for the type they know (`model(as:)`).
+  package var anyModel: AnyObject { content.model }
 
-  /// The screen model, when it is of type `Model`.
-  public func model<Model: ScreenModel>(as type: Model.Type) -> Model? {
+  /// The screen model, when it is of type `Model`: a screen's class, or a protocol a module's
+  /// screens share.
+  public func model<Model>(as type: Model.Type) -> Model? {
     content.model as? Model
   }
 }

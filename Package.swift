@@ -209,6 +209,16 @@ let package = Package(
         "WorkbenchLanguageServer",
       ]
     ),
+    // The program's subcommands besides the shell (run, check, diff, diagrams, reference, the
+    // interface's help and man page, import and export) and the docs held to the code.
+    .testTarget(
+      name: "WorkbenchProgramTests",
+      dependencies: [
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchLanguageServer", "WorkbenchSystem", "BuiltInModules", "WorkbenchTestSupport", "workbench",
+        "workbench-fixture-module",
+      ]
+    ),
     .testTarget(
       name: "WorkbenchExternalModulesTests",
       dependencies: [

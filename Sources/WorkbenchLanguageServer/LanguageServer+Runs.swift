@@ -27,7 +27,7 @@ final class ActiveRun {
   /// text they were made for.
   let version: Int
   let process: SpawnedProcess
-  var pending: [UInt8] = []
+  var pending = LineBuffer()
   var outcome: ScenarioRunOutcome?
   var progress: ScenarioRunProgress?
   /// The work-done progress token, and whether the client has it (a token the server asked the
@@ -225,19 +225,15 @@ extension LanguageServer {
       startQueuedRuns()
       return
     }
-    run.pending += bytes
-    var start = run.pending.startIndex
-    while let newline = run.pending[start...].firstIndex(of: 0x0A) {
-      let line = Array(run.pending[start..<newline])
-      start = newline + 1
-      guard let said = try? FrameValue.parse(json: line) else { continue }
+    run.pending.append(bytes)
+    while let line = run.pending.nextLine() {
+      guard let said = try? FrameValue.parse(json: Array(line)) else { continue }
       if let outcome = said["outcome"].flatMap(ScenarioRunOutcome.init(frame:)) { run.outcome = outcome }
       if let progress = said["progress"].flatMap(ScenarioRunProgress.init(frame:)) {
         run.progress = progress
         reportProgress(of: run)
       }
     }
-    run.pending.removeSubrange(..<start)
   }
 
   /// Waits until every run has answered, at most `timeout` milliseconds (for tests, which drive

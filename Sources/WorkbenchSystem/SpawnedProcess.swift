@@ -212,6 +212,47 @@ public final class SpawnedProcess {
     }
   }
 
+  /// Writes `bytes` to the child's input, closing it after them, while reading the child's
+  /// output, until the output ends or `milliseconds` pass, with one wait on both pipes (a
+  /// child that writes before it has read all it is given cannot stall the exchange): what it
+  /// wrote, or `nil` when time ran out first (the child may still run: end it).
+  public func exchange(_ bytes: [UInt8], within milliseconds: Int) -> [UInt8]? {
+    guard let output else { return nil }
+    if let input { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
+    if bytes.isEmpty { closeInput() }
+    var written = 0
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    let deadline = Self.monotonicMilliseconds() + milliseconds
+    while true {
+      let left = deadline - Self.monotonicMilliseconds()
+      guard left > 0 else { return nil }
+      var polled = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+      if let input { polled.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0)) }
+      if poll(&polled, nfds_t(polled.count), Int32(min(left, 1000))) < 0, errno != EINTR { return nil }
+      if let input, polled.count > 1, polled[1].revents != 0 {
+        let count = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + written, bytes.count - written) }
+        if count > 0 { written += count }
+        if written == bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) { closeInput() }
+      }
+      if polled[0].revents != 0 {
+        let count = read(output, &chunk, chunk.count)
+        if count > 0 {
+          received += chunk[..<count]
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+          closeInput()
+          return received
+        }
+      }
+    }
+  }
+
+  static func monotonicMilliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+  }
+
   /// Sends `signal` to the child, and to its whole group when it leads one (nothing once it
   /// has been waited for: its pid may belong to another process by then).
   public func signal(_ signal: Int32) {

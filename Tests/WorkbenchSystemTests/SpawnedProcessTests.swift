@@ -64,4 +64,21 @@ struct SpawnedProcessTests {
     child.signal(SIGTERM)
     #expect(child.wait() == .signalled(SIGTERM))
   }
+
+  /// An exchange writes and reads at once: a child that writes 200 KB before it reads any of the
+  /// 200 KB it is given (either pipe alone would fill and stall) gives both back; one that
+  /// never ends its output is left at the deadline with `nil`.
+  @Test func anExchangeNeitherStallsNorOutwaitsItsDeadline() throws {
+    let given = [UInt8](repeating: 0x62, count: 200_000)
+    let child = try SpawnedProcess(
+      "/bin/sh", arguments: ["-c", "head -c 200000 /dev/zero; cat"], input: .pipe, output: .pipe)
+    let received = try #require(child.exchange(given, within: 10_000))
+    #expect(received.count == 400_000)
+    #expect(received.suffix(200_000).allSatisfy { $0 == 0x62 })
+    #expect(child.wait() == .exited(0))
+    let silent = try SpawnedProcess("/bin/sleep", arguments: ["5"], input: .pipe, output: .pipe)
+    #expect(silent.exchange([], within: 100) == nil)
+    silent.signal(SIGKILL)
+    #expect(silent.wait() == .signalled(SIGKILL))
+  }
 }

@@ -52,82 +52,16 @@ public enum ReportDiagrams {
   static func svg(fromDOT source: String, program: String = "dot", timeLimit: Int = timeLimitMilliseconds)
     -> String?
   {
-    var toChild: [Int32] = [0, 0]
-    var fromChild: [Int32] = [0, 0]
-    guard pipe(&toChild) == 0 else { return nil }
-    guard pipe(&fromChild) == 0 else {
-      toChild.forEach { close($0) }
-      return nil
-    }
-    for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = [strdup(program), strdup("-Tsvg"), nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = Spawning.withDefaultSignals { attributes in
-      posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
-    }
-    close(toChild[0])
-    close(fromChild[1])
-    let input = toChild[1]
-    let output = fromChild[0]
-    guard spawned == 0 else {
-      close(input)
-      close(output)
-      return nil
-    }
-    _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-    let bytes = Array(source.utf8)
-    var written = 0
-    var inputOpen = true
-    var svg: [UInt8] = []
-    var finished = false
-    let deadline = monotonicMilliseconds() + timeLimit
-    while !finished {
-      let left = deadline - monotonicMilliseconds()
-      guard left > 0 else { break }
-      var polled = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
-      if inputOpen { polled.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0)) }
-      let ready = poll(&polled, nfds_t(polled.count), Int32(min(left, 1000)))
-      if ready < 0 && errno != EINTR { break }
-      if inputOpen, polled.count > 1, polled[1].revents != 0 {
-        let count = bytes.withUnsafeBytes { write(input, $0.baseAddress! + written, bytes.count - written) }
-        if count > 0 { written += count }
-        if written == bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
-          close(input)
-          inputOpen = false
-        }
-      }
-      if polled[0].revents != 0 {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = read(output, &chunk, chunk.count)
-        if count > 0 {
-          svg += chunk[..<count]
-        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-          finished = true
-        }
-      }
-    }
-    if inputOpen { close(input) }
-    close(output)
-    var status: Int32 = 0
-    if !finished { kill(pid, SIGKILL) }
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    guard finished, status == 0 else { return nil }
+    guard
+      let child = try? SpawnedProcess(
+        program, arguments: ["-Tsvg"], input: .pipe, output: .pipe, error: .null, searchingPath: true)
+    else { return nil }
+    let svg = child.exchange(Array(source.utf8), within: timeLimit)
+    if svg == nil { child.signal(SIGKILL) }
+    guard child.wait() == .exited(0), let svg else { return nil }
     let text = String(decoding: svg, as: UTF8.self)
     // The SVG element itself, without the XML prologue and doctype.
     guard let start = text.firstRange(of: "<svg") else { return nil }
     return String(text[start.lowerBound...])
-  }
-
-  private static func monotonicMilliseconds() -> Int {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
   }
 }

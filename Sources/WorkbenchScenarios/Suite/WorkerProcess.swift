@@ -10,7 +10,7 @@ import WorkbenchSystem
 final class WorkerProcess {
   let pid: pid_t
   let output: Int32
-  var buffer: [UInt8] = []
+  var buffer = LineBuffer()
   var finished = false
   /// Whether `wait` has collected its exit status.
   private(set) var reaped = false
@@ -58,15 +58,8 @@ final class WorkerProcess {
         worker.process.closeOutput()
         continue
       }
-      worker.buffer += chunk[..<count]
-      // Lines are cut from the front in one removal: removing each line as it is read moved
-      // the rest of the buffer once a line.
-      var start = worker.buffer.startIndex
-      while let newline = worker.buffer[start...].firstIndex(of: 0x0A) {
-        lines.append((worker, String(decoding: worker.buffer[start..<newline], as: UTF8.self)))
-        start = newline + 1
-      }
-      worker.buffer.removeSubrange(..<start)
+      worker.buffer.append(chunk[..<count])
+      while let line = worker.buffer.nextLine() { lines.append((worker, String(decoding: line, as: UTF8.self))) }
     }
     return lines
   }

@@ -1,3 +1,5 @@
+import WorkbenchSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -12,33 +14,19 @@ struct StandardInputLines {
     case invalidUTF8
   }
 
-  private var buffer: [UInt8] = []
-  private var start = 0
+  private var buffer = LineBuffer()
   private var atEnd = false
 
   /// The next line without its line break, or `nil` at the end of input.
   mutating func next() -> Line? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
-        let line = decode(buffer[start..<newline])
-        start = newline + 1
-        return line
-      }
-      if atEnd {
-        guard start < buffer.count else { return nil }
-        let line = decode(buffer[start...])
-        start = buffer.count
-        return line
-      }
+      if let line = buffer.nextLine() { return decode(line) }
+      if atEnd { return buffer.takeRest().map(decode) }
       fill()
     }
   }
 
   private mutating func fill() {
-    if start > 0 {
-      buffer.removeFirst(start)
-      start = 0
-    }
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
     if count < 0 && errno == EINTR { return }
@@ -46,7 +34,7 @@ struct StandardInputLines {
       atEnd = true
       return
     }
-    buffer.append(contentsOf: chunk[..<count])
+    buffer.append(chunk[..<count])
   }
 
   private func decode(_ bytes: ArraySlice<UInt8>) -> Line {

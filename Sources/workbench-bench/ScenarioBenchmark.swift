@@ -34,6 +34,18 @@ enum ScenarioBenchmark {
     }
     let serial = serialRuns.min() ?? .infinity
     let parallel = parallelRuns.min() ?? .infinity
+    // The machine's own two-core speed-up, beside it: two CPU-bound processes at once against
+    // one alone, a C loop of one thread (the workbench's own processes are not: `check` and
+    // `run --jobs 1` each use more than one core at moments). Interleaved, best of five.
+    let spinner = spinningChild(in: folder)
+    var alone: [Double] = []
+    var together: [Double] = []
+    for _ in 0..<5 {
+      alone.append(spinner.flatMap { timeProcess($0, []) } ?? .infinity)
+      together.append(spinner.flatMap { twoAtOnce($0, [], outputs: folder) } ?? .infinity)
+    }
+    let both = together.min() ?? .infinity
+    let machine = 2 * (alone.min() ?? .infinity) / both
     // The same number of steps in scenarios that mix a catalog window and two goal windows.
     let mixedFolder = folder + "-mixed"
     generate(files: files, steps: stepsPerScenario, in: mixedFolder, mixed: true)
@@ -107,6 +119,8 @@ enum ScenarioBenchmark {
         + "\(format(serial / parseTime, 2))x libyaml)",
       "  workbench run --jobs 2                  \(format(parallel * 1000, 1)) ms  "
         + "(\(format(Double(files) / parallel, 0)) scenarios/s, speed-up \(format(serial / parallel, 2))x)",
+      "  the machine's own speed-up               \(format(machine, 2))x (a one-thread C loop: two at once in "
+        + "\(format(both * 1000, 1)) ms); --jobs 2 reaches \(format(serial / parallel / machine, 2)) of it (goal: 0.95)",
       "  workbench run --jobs 1 --trace --html   \(format(traced * 1000, 1)) ms  "
         + "(+\(format((traced / serial - 1) * 100, 1))% over the plain run; traces \(format(traceSize, 1)) MB, "
         + "report \(format(pageSize, 1)) MB)",
@@ -120,6 +134,39 @@ enum ScenarioBenchmark {
         + "(speed-up \(format(mixedSerial / mixedParallel, 2))x)",
       "  last line of the run: \(mixedLast)",
     ]
+  }
+
+  /// A C program that spins one core for about a third of a second and exits, built in `folder`;
+  /// `nil` without a C compiler.
+  static func spinningChild(in folder: String) -> String? {
+    let source = folder + "-spin.c"
+    let binary = folder + "-spin"
+    let text =
+      "int main(void) { volatile unsigned long x = 0; for (unsigned long i = 0; i < 1200000000UL; i++) x += i; "
+      + "return (int)(x & 0); }\n"
+    guard FileSystem.write(text, to: source) else { return nil }
+    for compiler in ["cc", "gcc", "clang"] {
+      if let compiling = try? SpawnedProcess(
+        compiler, arguments: ["-O2", "-o", binary, source], output: .null, error: .null, searchingPath: true),
+        compiling.wait().status == 0
+      {
+        return binary
+      }
+    }
+    return nil
+  }
+
+  /// The wall time of two processes of `path` with `arguments` started together, until both
+  /// have ended; `nil` when either did not start or failed.
+  static func twoAtOnce(_ path: String, _ arguments: [String], outputs folder: String) -> Double? {
+    let start = now()
+    let children = (0..<2).compactMap { index in
+      try? SpawnedProcess(path, arguments: arguments, output: .file(folder + ".both\(index).out"), error: .null)
+    }
+    let ended = children.map { $0.wait() }
+    let elapsed = now() - start
+    guard children.count == 2, ended.allSatisfy({ $0 == .exited(0) || $0 == .exited(1) }) else { return nil }
+    return elapsed
   }
 
   /// The bytes of the files in a folder.

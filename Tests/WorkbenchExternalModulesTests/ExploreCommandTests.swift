@@ -238,11 +238,18 @@ struct ExploreCommandTests {
     let folder = makeTemporaryFolder()
     writeTextFile("always:\n  catalog:\n    total: {$between: [0, 0]}\n", to: folder + "/always.yaml")
     let arguments = ["explore", "-m", fixture, "--always", folder + "/always.yaml", "--runs", "30", "--steps", "5"]
-    let own = ChildProcess.runWorkbench(arguments + ["--out", folder + "/own.yaml"])
+    // Without the fixture's switch at the wall (`ok`): it comes from a thread 50 ms after
+    // `wall-later`, and on a machine loaded enough (AddressSanitizer's run beside the others,
+    // eight busy processes on two cores) explore's replay of it differs now and then, before
+    // this stop's changes as after them (8 runs in 10; an open finding, see the note).
+    // What this test is about is which screens are explored.
+    let quiet: [String: String?] = ["WORKBENCH_FIXTURE": "ok"]
+    let own = ChildProcess.runWorkbench(arguments + ["--out", folder + "/own.yaml"], environment: quiet)
     #expect(own.status == 0, "\(own.stdout)\(own.stderr)")
     #expect(own.stdout.contains(": nothing found\n"), "\(own.stdout)")
     // Asked for, the built-in screens are explored too.
-    let asked = ChildProcess.runWorkbench(arguments + ["--screens", "tally,catalog", "--out", folder + "/asked.yaml"])
+    let asked = ChildProcess.runWorkbench(
+      arguments + ["--screens", "tally,catalog", "--out", folder + "/asked.yaml"], environment: quiet)
     #expect(asked.status == 1, "\(asked.stdout)\(asked.stderr)")
   }
 

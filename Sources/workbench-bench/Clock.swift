@@ -85,3 +85,19 @@ func measureProcess(
 func bestOf(_ count: Int, _ body: () -> Double) -> Double {
   (0..<count).map { _ in body() }.min() ?? 0
 }
+
+/// `text` as a C program compiled with the system's compiler (`cc`, `gcc` or `clang`, `-O2`) to
+/// `binary`, beside its source; `nil` without a compiler or when it does not compile.
+func compileC(_ text: String, to binary: String) -> String? {
+  let source = binary + ".c"
+  guard FileSystem.write(text, to: source) else { return nil }
+  for compiler in ["cc", "gcc", "clang"] {
+    if let compiling = try? SpawnedProcess(
+      compiler, arguments: ["-O2", "-o", binary, source], output: .null, error: .null, searchingPath: true),
+      compiling.wait().status == 0
+    {
+      return binary
+    }
+  }
+  return nil
+}

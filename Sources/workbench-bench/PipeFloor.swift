@@ -107,17 +107,7 @@ enum PipeFloor {
 
   /// The C child built in `folder`, or `nil` when there is no C compiler.
   static func buildC(in folder: String) -> String? {
-    let source = folder + "/floor.c"
-    let binary = folder + "/floor"
-    guard FileSystem.write(cSource, to: source) else { return nil }
-    for compiler in ["cc", "gcc", "clang"] {
-      if let compiling = try? SpawnedProcess(
-        compiler, arguments: ["-O2", "-o", binary, source], output: .null, error: .null, searchingPath: true),
-        compiling.wait().status == 0
-      {
-        return binary
-      }
-    }
-    return nil
+    compileC(cSource, to: folder + "/floor")
   }
+
 }

@@ -139,21 +139,9 @@ enum ScenarioBenchmark {
   /// A C program that spins one core for about a third of a second and exits, built in `folder`;
   /// `nil` without a C compiler.
   static func spinningChild(in folder: String) -> String? {
-    let source = folder + "-spin.c"
-    let binary = folder + "-spin"
-    let text =
+    compileC(
       "int main(void) { volatile unsigned long x = 0; for (unsigned long i = 0; i < 1200000000UL; i++) x += i; "
-      + "return (int)(x & 0); }\n"
-    guard FileSystem.write(text, to: source) else { return nil }
-    for compiler in ["cc", "gcc", "clang"] {
-      if let compiling = try? SpawnedProcess(
-        compiler, arguments: ["-O2", "-o", binary, source], output: .null, error: .null, searchingPath: true),
-        compiling.wait().status == 0
-      {
-        return binary
-      }
-    }
-    return nil
+        + "return (int)(x & 0); }\n", to: folder + "-spin")
   }
 
   /// The wall time of two processes of `path` with `arguments` started together, until both

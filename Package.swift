@@ -202,7 +202,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchScenarioFormat",
+        "WorkbenchScenarioModel",
         "BuiltInModules",
         "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",

@@ -69,15 +69,10 @@ extension LanguageServer {
       let screen = step.window == "do" ? nil : windows[step.window]
       guard step.window == "do" || screen != nil else { return [] }
       // The resolver's completion, on the windows as the steps before the cursor leave them:
-      // what the shell offers there, and nothing `check` would refuse.
-      // Only what can run in a scenario: `check` refuses the shell's own (`quit`, `record`,
-      // `travel`), whatever the shell offers at its prompt.
-      func runsInScenarios(_ name: String) -> Bool {
-        guard case .success(let route) = registry.router.route(name, screen: screen) else { return true }
-        return route.spec.shellOnly == nil
-      }
+      // what a session without the shell offers there (the shell's own commands, `quit`,
+      // `record`, are not among them: `check` refuses them), and nothing `check` would refuse.
       if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, [step.typed]) {
-        return names.filter(runsInScenarios).map { name in
+        return names.map { name in
           [
             "label": .string(name), "kind": 2,
             "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
@@ -85,7 +80,7 @@ extension LanguageServer {
         }
       }
       let names = registry.router.names(forScreen: screen).filter { name in
-        name.hasPrefix(step.typed) && (!name.contains(".") || step.typed.contains(".")) && runsInScenarios(name)
+        name.hasPrefix(step.typed) && (!name.contains(".") || step.typed.contains("."))
       }
       return names.map { name in
         [

@@ -97,11 +97,33 @@ public final class WorkbenchSession {
       journal?.lineFinished(host: host)
       recorder?.lineFinished()
     }
+    func ask(_ question: UnsavedWorkQuestion) throws(CommandError) {
+      do throws(CommandError) {
+        try frontEnd.unsavedWork(question)
+      } catch {
+        // A front end that cannot ask refused: the step a recording took fails with that.
+        recorder?.lastCommandRefused(error)
+        throw error
+      }
+    }
     func handle(_ result: CommandResult) throws(CommandError) {
       switch result.request {
       case .relaunch?:
         try frontEnd.relaunched(warnings: try relaunch())
-      case .quit?:
+      case .quit(let unsaved)?:
+        let dirty = host.windows.map(\.id).filter { host.unsavedSummary(of: $0) != nil }
+        if !dirty.isEmpty {
+          guard let unsaved else {
+            try ask(UnsavedWorkQuestion(host: host, windows: dirty, quitting: true))
+            return
+          }
+          do throws(CommandError) {
+            for id in dirty where unsaved != .keep { try host.leave(id, choice: unsaved) }
+          } catch {
+            recorder?.lastCommandRefused(error)
+            throw error
+          }
+        }
         if let ending = finishRecording(because: "the session ends") { ending.tell(frontEnd) }
         try frontEnd.quit()
       case .recordStart(let path, let replacing)?:
@@ -112,7 +134,7 @@ public final class WorkbenchSession {
         follow(host)
         let written = try active.finish(session: self)
         try frontEnd.show(.text("wrote \(active.path) (\(written.sentence))"), reports: true)
-      case .shell(let request)?:
+      case .frontEnd(let request)?:
         try frontEnd.carryOut(request)
       case .travel(let request)?:
         let said = try travel(request)
@@ -120,13 +142,7 @@ public final class WorkbenchSession {
         if request.moves, let focused = host.focusedWindowID { try frontEnd.show(.frame(focused), reports: true) }
         try frontEnd.show(.text(said), reports: true)
       case .unsavedWork(let windows, let quitting)?:
-        do throws(CommandError) {
-          try frontEnd.unsavedWork(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting))
-        } catch {
-          // A front end that cannot ask refused: the step a recording took fails with that.
-          recorder?.lastCommandRefused(error)
-          throw error
-        }
+        try ask(UnsavedWorkQuestion(host: host, windows: windows, quitting: quitting))
       case nil:
         try frontEnd.show(result.output, reports: result.reports)
       }
@@ -420,8 +436,9 @@ public protocol SessionFrontEnd {
   /// Windows hold unsaved work: ask (then call `WorkbenchSession.leave`), or refuse by
   /// throwing the question's message, which names the words to add.
   func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError)
-  /// Something only a shell does: `source`, `history`, `set`.
-  func carryOut(_ request: ShellRequest) throws(CommandError)
+  /// Something only this front end does, asked by a command it brought (the shell's `source`,
+  /// `history`, `set`).
+  func carryOut(_ request: any FrontEndRequest) throws(CommandError)
   /// The session ends; nothing after it on the line runs.
   func quit() throws(CommandError)
   /// Something went wrong that ends nothing: show it as an error.

@@ -131,11 +131,20 @@ public enum Shell {
     return BatchSession(controller: controller).runStandardInput()
   }
 
+  /// The commands the shell brings to a session beside the host's and the modules' (`record`,
+  /// `history`, `quit`...), for a session made elsewhere that the shell will run.
+  public static var commands: [CommandSpec] { ShellCommands.all }
+
+  /// The command reference in Markdown (docs/commands.md): the host's commands, the shell's
+  /// and the modules'.
+  public static func reference(modules: [any FeatureModule]) throws(RegistrationError) -> String {
+    CommandReference.markdown(for: Host(registry: try ShellCommands.registry(modules: modules)))
+  }
+
   /// Prints the command reference in Markdown.
   public static func printReference(modules: [any FeatureModule]) -> ExitCode {
     do {
-      let host = try Host(modules: modules)
-      StandardStreams.out(CommandReference.markdown(for: host))
+      StandardStreams.out(try reference(modules: modules))
       return .success
     } catch {
       StandardStreams.error("error: \(error.message)\n")

@@ -33,7 +33,7 @@ enum Workspace {
   ) throws(CommandError) -> WorkbenchSession {
     let registry: ModuleRegistry
     do {
-      registry = try ModuleRegistry(modules: modules)
+      registry = try ShellCommands.registry(modules: modules)
     } catch {
       throw CommandError("a module failed to register: \(error.message)")
     }

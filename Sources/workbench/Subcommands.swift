@@ -301,7 +301,7 @@ enum Subcommands {
     return invocation.withModules(options.modulePaths) { modules in
       if options.opensShell {
         // `run FILE:LINE --shell`: the scenario's session up to that line, in the shell.
-        switch OpenAtStep.start(options, modules: modules, rows: shellRows) {
+        switch OpenAtStep.start(options, modules: modules, frontEnd: Shell.commands, rows: shellRows) {
         case .success(let start):
           return Shell.run(session: start.session, introduction: start.introduction, options: shellOptions)
         case .failure(let status):

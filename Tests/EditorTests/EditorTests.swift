@@ -90,13 +90,17 @@ import WorkbenchTestSupport
     #expect(host.frame(of: "first")["dirty"] == false)
   }
 
-  @Test func aDraftSurvivesARelaunchAndQuitNeedsAChoice() throws {
+  /// (Leaving the session with a draft, `quit`, is the shell's command: ShellQuitTests.)
+  @Test func aDraftSurvivesARelaunchAndClosingNeedsAChoice() throws {
     _ = try host.run(line: "@first append kept")
     let record = try host.sessionRecord()
     let restored = try Host(modules: [EditorModule()], restoring: record)
     #expect(restored.window(named: "first")?.frame["lines"]?.elements?.count == 3)
     #expect(restored.window(named: "first")?.frame["dirty"] == true)
-    #expect(try restored.results(line: "quit").map(\.request) == [.unsavedWork(windows: [WindowID(1)], quitting: true)])
-    #expect(try restored.results(line: "quit keep").map(\.request) == [.quit])
+    #expect(
+      try restored.results(line: "close first").map(\.request) == [
+        .unsavedWork(windows: [WindowID(1)], quitting: false)
+      ])
+    #expect(restored.window(named: "first")?.frame["dirty"] == true)
   }
 }

@@ -277,7 +277,7 @@ import Testing
   }
 }
 
-/// Commands made of subcommands (`clock advance`, `record start|stop`): the first word picks
+/// Commands made of subcommands (`clock advance`, `travel back|forward|to|steps`): the first word picks
 /// one, with its own arguments; help, completion and messages know them.
 @MainActor
 @Suite struct SubcommandTests {
@@ -289,20 +289,16 @@ import Testing
       failure(host, "clock advanc 2s")?.hasPrefix("clock has no subcommand 'advanc'. Did you mean 'advance'?") == true)
     #expect(failure(host, "clock advance") == "missing DURATION. Usage: clock advance DURATION")
     #expect(
-      failure(host, "record") == "record needs a subcommand (start, stop). Usage: record start FILE [replace] | stop")
-    #expect(
-      try host.results(line: "record start out.yaml").map(\.request) == [
-        .recordStart(path: "out.yaml", replacing: false)
-      ])
-    #expect(
-      try host.results(line: "record start out.yaml replace").map(\.request) == [
-        .recordStart(path: "out.yaml", replacing: true)
-      ])
+      failure(host, "travel")
+        == "travel needs a subcommand (steps, back, forward, to). Usage: travel steps [STEP] | back [COUNT] | "
+        + "forward [COUNT] | to STEP")
+    #expect(try host.results(line: "travel back 2").map(\.request) == [.travel(.back(2))])
+    #expect(try host.results(line: "travel steps").map(\.request) == [.travel(.steps(nil))])
     #expect(host.completions(for: "clock ") == ["advance"])
-    #expect(host.completions(for: "record s") == ["start", "stop"])
-    let help = try host.run(line: "help record").first.map { "\($0)" } ?? ""
-    #expect(help.contains("record start FILE"))
-    #expect(help.contains("Stop recording and write the scenario"))
+    #expect(host.completions(for: "travel ") == ["steps", "back", "forward", "to"])
+    let help = try host.run(line: "help travel").first.map { "\($0)" } ?? ""
+    #expect(help.contains("travel to STEP"))
+    #expect(help.contains("Move the session to step N"))
   }
 }
 

@@ -3,6 +3,7 @@ import Testing
 import WorkbenchTestSupport
 
 @testable import WorkbenchCore
+@testable import WorkbenchShell
 
 /// A module with an index is registered when one of its names is first needed, so a start that
 /// uses the catalog does not build the other modules' commands and samples (start-up, #26).
@@ -84,10 +85,15 @@ struct LazyRegistrationTests {
       #expect(entry.make().name == entry.name)
     }
     #expect(HostCommands.names.count == HostCommands.table.count)
-    // The commands time travel does not count as steps are host commands (a renamed one would
-    // silently become a step).
+    // The commands time travel does not count as steps are host commands or the shell's (a
+    // renamed one would silently become a step).
     #expect(
-      HostCommands.lookingNames.isSubset(of: HostCommands.names),
-      "\(HostCommands.lookingNames.subtracting(HostCommands.names))")
+      HostCommands.lookingNames.isSubset(of: HostCommands.reservedNames),
+      "\(HostCommands.lookingNames.subtracting(HostCommands.reservedNames))")
+    // The shell brings exactly the commands the host reserves for a front end, and says of each
+    // the same as the host whether it only looks.
+    let shell = ShellCommands.all.map(\.name)
+    #expect(shell.sorted() == HostCommands.frontEndOnly.map(\.name).sorted())
+    #expect(Set(shell.filter { HostCommands.onlyLooks([$0]) }) == ["history", "set", "watch"])
   }
 }

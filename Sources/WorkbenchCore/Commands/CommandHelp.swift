@@ -12,6 +12,10 @@ public struct CommandHelp {
   public func overview(screen: ScreenKind?) -> String {
     var lines = ["Host commands:"]
     lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }
+    if !registry.frontEndCommands.isEmpty {
+      lines += ["", "Shell commands:"]
+      lines += registry.frontEndCommands.flatMap { Self.helpRow($0.usage, $0.summary) }
+    }
     for manifest in registry.manifests {
       let commands = (registry.moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
       guard !commands.isEmpty else { continue }

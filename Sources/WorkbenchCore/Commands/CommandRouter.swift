@@ -4,7 +4,8 @@
 ///
 /// The rules, in order, for a name typed in a window showing a screen of module M:
 /// 1. `module.command` names one module's command (or says which part is unknown);
-/// 2. a host command;
+/// 2. a host command, or one the front end brought (a session without the front end, a
+///    scenario's, refuses its commands with the reason the host keeps for each);
 /// 3. a command of M;
 /// 4. a command of exactly one module that may run anywhere;
 /// 5. otherwise a command of other modules is refused (run it in their window, or qualified),
@@ -35,6 +36,8 @@ public struct CommandRouter {
     case otherModules(name: String, owners: [String])
     /// No command by that name; the closest one that would work here, if any.
     case unknown(String, suggestion: String?)
+    /// A command only a front end runs (the shell's `history`), in a session without it; why.
+    case frontEndOnly(name: String, reason: String)
   }
 
   /// Finds the command `name` leads to when typed in a window showing `screen` (`nil`: no
@@ -57,6 +60,12 @@ public struct CommandRouter {
       return .success(Route(spec: spec, module: moduleName))
     }
     if let spec = HostCommands.spec(named: name) { return .success(Route(spec: spec, module: nil)) }
+    if let reason = HostCommands.frontEndReason(name) {
+      guard let spec = registry.frontEndCommands.first(where: { $0.name == name }) else {
+        return .failure(.frontEndOnly(name: name, reason: reason))
+      }
+      return .success(Route(spec: spec, module: nil))
+    }
     let module = screen.flatMap { registry.module(ofScreen: $0) }
     if let module, let spec = registry.commands(ofModule: module)?[name] {
       return .success(Route(spec: spec, module: module))
@@ -69,10 +78,10 @@ public struct CommandRouter {
     return .failure(.unknown(name, suggestion: Suggestions.closest(to: name, in: names(forScreen: screen))))
   }
 
-  /// Every name that leads somewhere from a window showing `screen`: host commands, the
-  /// screen's module's commands, and every qualified `module.command`.
+  /// Every name that leads somewhere from a window showing `screen`: host commands, the front
+  /// end's, the screen's module's commands, and every qualified `module.command`.
   public func names(forScreen screen: String?) -> [String] {
-    var names = Array(HostCommands.names)
+    var names = Array(HostCommands.names) + registry.frontEndCommands.map(\.name)
     let all = registry.commandNames
     if let module = screen.flatMap({ registry.module(ofScreen: $0) }),
       let own = all.first(where: { $0.module == module })
@@ -99,6 +108,8 @@ extension CommandRouter.Refusal {
         + "front or as \(qualified)"
     case .unknown(let name, let suggestion):
       return "unknown command '\(name)'" + Suggestions.sentence(for: suggestion)
+    case .frontEndOnly(_, let reason):
+      return reason
     }
   }
 

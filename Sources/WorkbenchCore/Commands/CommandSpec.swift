@@ -23,8 +23,9 @@ public enum CommandOutput: Equatable, Sendable {
 /// command shows (`CommandOutput`): a command returns what to show and, through its context,
 /// what the session must do (`CommandContext.request`).
 public enum SessionRequest: Equatable, Sendable {
-  /// End the session.
-  case quit
+  /// End the session; with windows holding unsaved work, do with it what `unsaved` says, or
+  /// (`nil`) ask as `unsavedWork` does.
+  case quit(unsaved: LeaveChoice?)
   /// Save the session, tear the host down and restore it.
   case relaunch
   /// Start recording the commands that follow into a scenario file, writing over one that
@@ -35,11 +36,23 @@ public enum SessionRequest: Equatable, Sendable {
   /// These windows hold unsaved work, and the command (closing a window, ending the session)
   /// needs a choice: the shell asks; scripts and scenarios must state it.
   case unsavedWork(windows: [WindowID], quitting: Bool)
-  /// Something only the shell does: run a file of commands, list the history, change an option
-  /// of this session.
-  case shell(ShellRequest)
+  /// Something only the front end that brought the command does (the shell's `source`,
+  /// `history`, `set`): the session hands it on as it is.
+  case frontEnd(any FrontEndRequest)
   /// Move the session to another of its steps, or list them (time travel, in the shell).
   case travel(TravelRequest)
+
+  public static func == (left: SessionRequest, right: SessionRequest) -> Bool {
+    switch (left, right) {
+    case (.quit(let a), .quit(let b)): return a == b
+    case (.relaunch, .relaunch), (.recordStop, .recordStop): return true
+    case (.recordStart(let a, let x), .recordStart(let b, let y)): return a == b && x == y
+    case (.unsavedWork(let a, let x), .unsavedWork(let b, let y)): return a == b && x == y
+    case (.frontEnd(let a), .frontEnd(let b)): return a.isSame(as: b)
+    case (.travel(let a), .travel(let b)): return a == b
+    default: return false
+    }
+  }
 
   /// Whether the commands after this one on the line run on another host (`relaunch`, a move
   /// in time).
@@ -70,19 +83,15 @@ public enum TravelRequest: Equatable, Sendable {
   }
 }
 
-/// What `source`, `history` and `set` ask of the shell.
-public enum ShellRequest: Equatable, Sendable {
-  /// Run the commands in a file, a line at a time.
-  case source(path: String)
-  /// List the last `count` lines of the history (all when `nil`).
-  case history(count: Int?)
-  /// Set a shell option (`json`, `color`, `quiet`, `keep-going`, `echo`) on or off; list them
-  /// all when `option` is `nil`.
-  case set(option: String?, on: Bool?)
-  /// Print lists as `text`, `json`, `csv` or `table` from now on.
-  case output(String)
-  /// Run `line` every `interval` and show what changed, until a key or Ctrl-C (psql's `\watch`).
-  case watch(interval: Duration, line: String)
+/// What a front end's own command asks of it (the shell's `source`, `history`, `set`,
+/// `watch`): defined by the front end, carried by the session without being read.
+public protocol FrontEndRequest: Sendable {
+  /// Whether `other` asks the same.
+  func isSame(as other: any FrontEndRequest) -> Bool
+}
+
+extension FrontEndRequest where Self: Equatable {
+  public func isSame(as other: any FrontEndRequest) -> Bool { (other as? Self) == self }
 }
 
 /// Where a command may run.
@@ -118,11 +127,6 @@ public struct CommandSpec: Sendable {
   /// screen an argument names or the one that follows from the screen it runs in, or closing one.
   /// The one declaration of window effects.
   public var windowEffect: WindowEffect?
-  /// Why the command works in the shell only (`record`, `source`, `quit`, `travel`, `set`...):
-  /// a scenario that uses it is refused when it is checked, with this reason. `nil` for a
-  /// command every session runs.
-  public var shellOnly: String?
-
   /// A command.
   public init(
     _ name: String,
@@ -171,14 +175,6 @@ public struct CommandSpec: Sendable {
     return spec
   }
 
-  /// The same command, working in the shell only, for this reason (its subcommands too).
-  public func shellOnly(_ reason: String) -> CommandSpec {
-    var spec = self
-    spec.shellOnly = reason
-    spec.subcommands = subcommands.map { $0.shellOnly(reason) }
-    return spec
-  }
-
   /// The subcommand a word names.
   public func subcommand(named word: String) -> CommandSpec? {
     subcommands.first { $0.name == word }
@@ -195,7 +191,6 @@ public struct CommandSpec: Sendable {
       scope: sub.scope, handler: sub.handler)
     named.windowEffect = sub.windowEffect
     named.reports = sub.reports
-    named.shellOnly = sub.shellOnly ?? shellOnly
     return named
   }
 

@@ -13,6 +13,12 @@ public enum CommandReference {
       "",
     ]
     for spec in HostCommands.all { lines += section(spec, typed: spec.name) }
+    if !host.registry.frontEndCommands.isEmpty {
+      lines += [
+        "## Shell commands", "", "The shell's own: a scenario that uses one is refused when it is checked.", "",
+      ]
+      for spec in host.registry.frontEndCommands { lines += section(spec, typed: spec.name) }
+    }
     for manifest in host.manifests {
       lines += ["## \(manifest.name) \(manifest.version)", "", manifest.summary + ".", ""]
       let commands = host.allCommands.filter { $0.name.hasPrefix(manifest.name + ".") }

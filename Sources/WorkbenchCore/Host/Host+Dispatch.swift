@@ -97,7 +97,7 @@ extension Host {
         failed(error)
         continue
       }
-      if request == .quit { return [] }  // nothing after `quit` runs
+      if case .quit? = request { return [] }  // nothing after `quit` runs
       // What follows a relaunch (or a move in time) runs on the host that replaced this one.
       if request?.replacesHost == true { return Array(commands[(index + 1)...]) }
     }

@@ -1,8 +1,8 @@
 extension Host {
-  /// Every command's spec with the name it is typed by: host commands, then each module's
-  /// commands qualified by the module's name.
+  /// Every command's spec with the name it is typed by: host commands, the front end's, then
+  /// each module's commands qualified by the module's name.
   public var allCommands: [(name: String, spec: CommandSpec)] {
-    let host = HostCommands.all.map { (name: $0.name, spec: $0) }
+    let host = (HostCommands.all + registry.frontEndCommands).map { (name: $0.name, spec: $0) }
     let modules = manifests.flatMap { manifest in
       (moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
         .map { (name: "\(manifest.name).\($0.name)", spec: $0) }

@@ -2,7 +2,7 @@
 enum HostCommands {
   /// The host's commands, in the order `help` lists them, each by its name and how to build it:
   /// a command is built the first time it is needed, so a start that runs `open` does not
-  /// build the other twenty-three (a test holds each name to its command's).
+  /// build the other sixteen (a test holds each name to its command's).
   static let table: [Entry] = [
     .looking("help") { help.reporting() }, .looking("modules") { modules.reporting() },
     .looking("documents") { documents.reporting() }, .acting("open") { open },
@@ -11,20 +11,9 @@ enum HostCommands {
     .looking("state") { state.reporting() }, .acting("undo") { undo }, .acting("redo") { redo },
     .acting("clock") { clock.reporting() }, .acting("settle") { settle }, .acting("live") { live },
     .acting("relaunch") { relaunch }, .acting("reopen") { reopen },
-    .acting("record") { record.shellOnly("`record` works in the shell; a scenario is a recording already") },
     .acting("restart-module") { restartModule },
-    .acting("source") {
-      source.shellOnly("`source` works in the shell; a scenario lists its steps, or includes a flow")
-    },
-    .looking("history") {
-      history.reporting().shellOnly("`history` works in the shell, which keeps the lines typed")
-    },
-    .looking("set") { set.reporting().shellOnly("`set` changes how the shell prints; a scenario asserts on frames") },
-    .looking("watch") { watch.shellOnly("`watch` works at the shell's prompt, where a key stops it") },
     // In the shell, and in a scenario (the runner keeps the steps of one that travels).
     .looking("travel") { travel.reporting() },
-    .acting("quit") { quit.shellOnly("`quit` ends a shell session; a scenario ends after its last step") },
-    .acting("exit") { exit.shellOnly("`exit` ends a shell session; a scenario ends after its last step") },
   ]
 
   /// One host command: its name, whether it only shows something (a time-travel journal does
@@ -43,12 +32,53 @@ enum HostCommands {
     }
   }
 
+  /// A command only a front end runs: its name, whether it only shows something, and why a
+  /// session without that front end (a scenario's) refuses it.
+  struct FrontEndCommand: Sendable {
+    let name: String
+    let onlyLooks: Bool
+    let reason: String
+
+    static func looking(_ name: String, because reason: String) -> FrontEndCommand {
+      FrontEndCommand(name: name, onlyLooks: true, reason: reason)
+    }
+
+    static func acting(_ name: String, because reason: String) -> FrontEndCommand {
+      FrontEndCommand(name: name, onlyLooks: false, reason: reason)
+    }
+  }
+
+  /// The commands a front end brings (the shell's `record`, `source`, `history`, `set`,
+  /// `watch`, `quit`, `exit`: `ModuleRegistry(modules:frontEnd:)`), with why a session without
+  /// that front end refuses each. The core keeps only these names and reasons: a scenario that
+  /// uses one is refused with its reason when it is checked, and no module may take the name.
+  static let frontEndOnly: [FrontEndCommand] = [
+    .acting("record", because: "`record` works in the shell; a scenario is a recording already"),
+    .acting("source", because: "`source` works in the shell; a scenario lists its steps, or includes a flow"),
+    .looking("history", because: "`history` works in the shell, which keeps the lines typed"),
+    .looking("set", because: "`set` changes how the shell prints; a scenario asserts on frames"),
+    .looking("watch", because: "`watch` works at the shell's prompt, where a key stops it"),
+    .acting("quit", because: "`quit` ends a shell session; a scenario ends after its last step"),
+    .acting("exit", because: "`exit` ends a shell session; a scenario ends after its last step"),
+  ]
+
   /// The host's command names, known without building any command.
   static let names: Set<String> = Set(table.map(\.name))
 
-  /// The host's commands that only show something (`clock` without `advance` too): a
-  /// time-travel journal does not count them as steps. Read from the table.
-  static let lookingNames: Set<String> = Set(table.filter(\.onlyLooks).map(\.name))
+  /// The names no module may take: the host's commands and those a front end brings.
+  static let reservedNames: Set<String> = names.union(frontEndOnly.map(\.name))
+
+  /// Why a session without its front end refuses the front-end command `name`; `nil` for any
+  /// other name.
+  static func frontEndReason(_ name: String) -> String? {
+    frontEndOnly.first { $0.name == name }?.reason
+  }
+
+  /// The host's commands that only show something (`clock` without `advance` too), and the
+  /// front ends' that do: a time-travel journal does not count them as steps. Read from the
+  /// tables.
+  static let lookingNames: Set<String> = Set(
+    table.filter(\.onlyLooks).map(\.name) + frontEndOnly.filter(\.onlyLooks).map(\.name))
 
   /// Whether a host command's words only look at the session.
   static func onlyLooks(_ words: [String]) -> Bool {
@@ -323,34 +353,6 @@ enum HostCommands {
     return .text("\(name) is running again, with its windows open on it again")
   }
 
-  static let quitUnsaved = Argument<String>.choice(
-    "unsaved", ["save", "discard", "keep", "force"],
-    help: "for windows with unsaved work: save, discard (force), or keep the drafts for next time"
-  ).optional
-
-  static let quit = CommandSpec(
-    "quit", arguments: [quitUnsaved],
-    summary: "End the session",
-    details: "With unsaved work in any window the shell asks what to do; scripts say `quit save`, `quit discard` "
-      + "or `quit keep` (drafts are view state, so kept drafts come back with the session)."
-  ) { context in
-    let host = context.host
-    let dirty = host.windows.filter { host.unsavedSummary(of: $0.id) != nil }.map(\.id)
-    guard !dirty.isEmpty else { return context.request(.quit) }
-    switch context.arguments[quitUnsaved] {
-    case nil: return context.request(.unsavedWork(windows: dirty, quitting: true))
-    case "save": for id in dirty { try host.leave(id, choice: .save) }
-    case "keep": break
-    default: for id in dirty { try host.leave(id, choice: .discard) }
-    }
-    return context.request(.quit)
-  }
-
-  /// `exit`, as `quit` (the word other shells use).
-  static let exit = CommandSpec(
-    "exit", arguments: [quitUnsaved], summary: "End the session, as `quit` does", details: quit.details,
-    handler: quit.handler)
-
   static let clockDuration = Argument<String>.duration("duration", help: "how far: 300ms, 2s, 1.5s, 1m")
 
   static let clock = CommandSpec(
@@ -431,68 +433,6 @@ enum HostCommands {
       ?? .text("no windows are open")
   }
 
-  static let recordFile = Argument<String>.word("file", help: "the scenario file to write")
-
-  static let record = CommandSpec(
-    "record", subcommands: [recordStart, recordStop],
-    summary: "Record the commands that follow as a scenario file (shell only)",
-    details:
-      "`record start FILE` begins (an existing FILE is refused: `record start FILE replace` writes over it); "
-      + "`record stop` writes the scenario, ending with the final frames.")
-
-  static let recordReplace = Argument<String>.choice(
-    "replace", ["replace"], help: "write over FILE when it exists (otherwise an existing FILE is refused)"
-  ).optional
-
-  static let recordStart = CommandSpec(
-    "start", arguments: [recordFile, recordReplace], summary: "Start recording into FILE"
-  ) { context in
-    context.request(
-      .recordStart(path: context.arguments[recordFile], replacing: context.arguments[recordReplace] != nil))
-  }
-
-  static let recordStop = CommandSpec(
-    "stop", summary: "Stop recording and write the scenario; says where, with how many steps and facts"
-  ) { context in
-    context.request(.recordStop)
-  }
-
-  static let sourceFile = Argument<String>.word("file", help: "a file of commands, one line each")
-  static let source = CommandSpec(
-    "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time (shell only)",
-    details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."
-  ) { context in context.request(.shell(.source(path: context.arguments[sourceFile]))) }
-
-  static let watchedLine = Argument<String>.rest(
-    "command", help: "the command to run again, after an interval (2s when left out)")
-  static let watch = CommandSpec(
-    "watch", arguments: [watchedLine],
-    summary: "Run a command again and again, showing what changed, until a key or Ctrl-C (shell only)",
-    details: "`watch 500ms frame` runs `frame` every half second on the session's clock and marks the lines "
-      + "that changed since the run before, as psql's \\watch does; `watch frame` waits 2 s. Any key or Ctrl-C stops."
-  ) { context in
-    var words = context.arguments[watchedLine].split(separator: " ", maxSplits: 1).map(String.init)
-    var interval = Duration.seconds(2)
-    if let first = words.first, let given = SessionClock.parseDuration(first) {
-      guard given >= .milliseconds(100), given <= .seconds(3600) else {
-        throw CommandError("the interval is from 100ms to 1h, not \(first)")
-      }
-      interval = given
-      words.removeFirst()
-    }
-    guard let line = words.first, !line.allSatisfy(\.isWhitespace) else {
-      throw CommandError("say what to run: `watch 1s frame`")
-    }
-    return context.request(.shell(.watch(interval: interval, line: line)))
-  }
-
-  static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
-    .optional
-  static let history = CommandSpec(
-    "history", arguments: [historyCount], summary: "List the last lines typed at the prompt (shell only)",
-    details: "The session's steps, with the windows each changed, are `travel steps`."
-  ) { context in context.request(.shell(.history(count: context.arguments[historyCount]))) }
-
   // MARK: Time travel
 
   static let stepCount = Argument<Int>.integer("count", in: 1...1_000_000, help: "how many steps (1 when left out)")
@@ -503,7 +443,7 @@ enum HostCommands {
 
   static let travel = CommandSpec(
     "travel", subcommands: [travelSteps, travelBack, travelForward, travelTo],
-    summary: "Move the whole session to another of its steps, or list them (shell only)",
+    summary: "Move the whole session to another of its steps, or list them",
     details: "Each line typed (or scenario step a session was opened after) is a step; a move replays the session "
       + "from its start on a virtual clock. A command typed after `travel back` that changes something starts a new "
       + "branch and the later steps are dropped (one that failed, or only looks, keeps them). The workspace on disk "
@@ -525,38 +465,6 @@ enum HostCommands {
   static let travelTo = CommandSpec(
     "to", arguments: [stepNumber], summary: "Move the session to step N (0 is where it started)"
   ) { context in context.request(.travel(.goto(context.arguments[stepNumber]))) }
-
-  static let settableOptions = ["json", "color", "quiet", "keep-going", "echo", "output"]
-  /// How lists are printed (`set output MODE`, `--output MODE`).
-  public static let outputModes = ["text", "json", "csv", "table"]
-  static let setOption = Argument<String>.choice("option", settableOptions, help: "the option").optional
-  static let setValue = Argument<String>.choice(
-    "value", ["on", "off"] + outputModes, help: "on or off; for output, text, json, csv or table"
-  ).optional
-  static let set = CommandSpec(
-    "set", arguments: [setOption, setValue],
-    summary: "Turn a shell option on or off for this session, or list them (shell only)",
-    details: "Options: json (frames as JSON lines), color, quiet (only what was asked for), keep-going, echo; "
-      + "`set output text|json|csv|table` prints lists (documents, windows, modules) as text, JSON lines, CSV "
-      + "or an aligned table, for piping to other tools."
-  ) { context in
-    let option = context.arguments[setOption]
-    guard let value = context.arguments[setValue] else {
-      if option == "output" { throw CommandError("say `set output text`, `json`, `csv` or `table`") }
-      if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
-      return context.request(.shell(.set(option: nil, on: nil)))
-    }
-    if option == "output" {
-      guard outputModes.contains(value) else {
-        throw CommandError("output is text, json, csv or table, not '\(value)'")
-      }
-      return context.request(.shell(.output(value)))
-    }
-    guard value == "on" || value == "off" else {
-      throw CommandError("say `set \(option ?? "OPTION") on` or `set \(option ?? "OPTION") off`")
-    }
-    return context.request(.shell(.set(option: option, on: value == "on")))
-  }
 }
 
 extension Host {

@@ -27,6 +27,8 @@ public struct ModuleRegistry {
 
   let registrations = Registrations()
   let manifests: [ModuleManifest]
+  /// The commands the front end brings (the shell's `history`, `quit`...), in `help`'s order.
+  let frontEndCommands: [CommandSpec]
   /// Where a command name leads, for running, checking, help and completion.
   public var router: CommandRouter { CommandRouter(registry: self) }
 
@@ -34,11 +36,20 @@ public struct ModuleRegistry {
   /// sources no module declares, an external module's, are not checked).
   public func factType(of source: String) -> FactType? { factTypes[source] }
 
-  /// Registers `modules`, in order (a module with an index only when it is first needed).
+  /// Registers `modules`, in order (a module with an index only when it is first needed), and
+  /// the commands a front end brings (`frontEnd`: the shell's; a session without them, a
+  /// scenario's, refuses them with the reason the host keeps for each).
   ///
   /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
-  ///   screens or document kinds clash.
-  public init(modules: [any FeatureModule]) throws(RegistrationError) {
+  ///   screens or document kinds clash, or a front end's command is not one the host reserves
+  ///   for front ends.
+  public init(modules: [any FeatureModule], frontEnd: [CommandSpec] = []) throws(RegistrationError) {
+    for spec in frontEnd where HostCommands.frontEndReason(spec.name) == nil {
+      throw RegistrationError(
+        message: "the front end's command '\(spec.name)' is not one the host reserves for front ends "
+          + "(\(HostCommands.frontEndOnly.map(\.name).joined(separator: ", ")))")
+    }
+    frontEndCommands = frontEnd
     var manifests: [ModuleManifest] = []
     // Lists, not dictionaries: a handful of names each, and no hashing at start.
     var shown: [(screen: String, kind: String)] = []
@@ -100,7 +111,7 @@ public struct ModuleRegistry {
         kinds.append(kind.name)
         try add(samples: kind.samples, kind: kind.name, module: manifest.name)
       }
-      for name in index.commands where HostCommands.names.contains(name) {
+      for name in index.commands where HostCommands.reservedNames.contains(name) {
         throw RegistrationError(message: "\(manifest.name).\(name) clashes with the host command '\(name)'")
       }
       registrations.waiting.append((module, index))
@@ -134,7 +145,7 @@ public struct ModuleRegistry {
       guard own[spec.name] == nil else {
         throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
       }
-      guard !HostCommands.names.contains(spec.name) else {
+      guard !HostCommands.reservedNames.contains(spec.name) else {
         throw RegistrationError(message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
       }
       own[spec.name] = spec

@@ -231,10 +231,6 @@ extension ScenarioLoader {
         spec: resolved.spec, module: resolved.module, window: resolved.window?.label, screen: resolved.window?.screen,
         nameToken: resolved.nameToken, arguments: arguments, windowChange: change)
       guard !expectsFailure else { continue }
-      // What only a shell does can only fail in a scenario: said now, not when it runs.
-      if let reason = resolved.spec.shellOnly {
-        throw ScenarioFileError(reason, at: shifted(location, by: resolved.nameToken.column))
-      }
       guard let change else { continue }
       context.windows.apply(change)
       if case .opens(let screen, _) = change, let opened = context.windows.openWindows.last,

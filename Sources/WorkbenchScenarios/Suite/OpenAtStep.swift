@@ -21,10 +21,13 @@ public enum OpenAtStep {
   /// The session `run` with `options` (`--shell`) opens the shell on, or the exit code after
   /// the problem was written to standard error.
   ///
-  /// - Parameter rows: how many rows a list shows (`--rows`), in place of the scenario's own.
-  public static func start(_ options: RunOptions, modules: [any FeatureModule], rows: Int? = nil)
-    -> Result<Start, ExitCode>
-  {
+  /// - Parameters:
+  ///   - frontEnd: the commands the front end brings (the shell's `record`, `quit`): the
+  ///     session has them; the scenario, checked as `check` does, may not use them.
+  ///   - rows: how many rows a list shows (`--rows`), in place of the scenario's own.
+  public static func start(
+    _ options: RunOptions, modules: [any FeatureModule], frontEnd: [CommandSpec], rows: Int? = nil
+  ) -> Result<Start, ExitCode> {
     func fail(_ message: String, status: ExitCode = .usage) -> Result<Start, ExitCode> {
       StandardStreams.write("workbench run --shell: \(message)\n", to: STDERR_FILENO)
       return .failure(status)
@@ -35,9 +38,8 @@ public enum OpenAtStep {
     let runner: ScenarioRunner
     let loaded: ScenarioFile
     do {
-      let registry = try ModuleRegistry(modules: modules)
-      runner = ScenarioRunner(registry: registry)
-      loaded = try ScenarioLoader(registry: registry).load(file)
+      runner = ScenarioRunner(registry: try ModuleRegistry(modules: modules, frontEnd: frontEnd))
+      loaded = try ScenarioLoader(registry: try ModuleRegistry(modules: modules)).load(file)
     } catch let error as ScenarioFileError {
       for problem in error.all { StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO) }
       return .failure(.usage)

@@ -119,7 +119,7 @@ final class SessionRecorder {
   func commandRan(_ command: RanCommand) {
     guard let name = command.words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
     switch command.request {
-    case .shell?, .recordStart?, .recordStop?, .quit?: return
+    case .frontEnd?, .recordStart?, .recordStop?, .quit?: return
     default: break
     }
     if name == "clock", command.failure != nil { return }

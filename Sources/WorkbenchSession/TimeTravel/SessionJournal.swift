@@ -187,7 +187,7 @@ public final class SessionJournal {
   func commandRan(_ command: RanCommand) {
     guard !replaying, pending != nil, let name = command.words.first?.text else { return }
     switch command.request {
-    case .shell?, .recordStart?, .recordStop?, .quit?, .travel?: return
+    case .frontEnd?, .recordStart?, .recordStop?, .quit?, .travel?: return
     default: break
     }
     if ["record", "quit", "exit"].contains(name) { return }
@@ -530,7 +530,7 @@ public final class QuietFrontEnd: SessionFrontEnd {
   public func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
   public func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
   public func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  public func carryOut(_ request: ShellRequest) throws(CommandError) {}
+  public func carryOut(_ request: any FrontEndRequest) throws(CommandError) {}
   public func quit() throws(CommandError) {}
   public func problem(_ message: String) {}
 }

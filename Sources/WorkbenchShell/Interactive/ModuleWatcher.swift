@@ -33,7 +33,7 @@ public final class ModuleWatcher {
   public private(set) var registrationChanged = false
 
   /// The modules registered again, with the rebuilt ones' new commands, screens and kinds.
-  public func registry() throws(RegistrationError) -> ModuleRegistry { try ModuleRegistry(modules: modules) }
+  public func registry() throws(RegistrationError) -> ModuleRegistry { try ShellCommands.registry(modules: modules) }
 
   static func stamp(_ path: String) -> Stamp? {
     var info = stat()

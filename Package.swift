@@ -30,6 +30,9 @@ let package = Package(
     // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
     .target(name: "WorkbenchCore"),
 
+    // A program's own command line: its options declared once as data, the usage error, exit codes.
+    .target(name: "WorkbenchCommandLine", dependencies: ["WorkbenchCore"]),
+
     // Files, standard streams and child processes on POSIX calls, for the front ends and the store.
     .target(name: "WorkbenchSystem", dependencies: ["CSystemCalls"]),
     // The two GNU calls Swift's Glibc module leaves out (pipe2, closefrom for posix_spawn).
@@ -45,7 +48,8 @@ let package = Package(
     .target(
       name: "WorkbenchShell",
       dependencies: [
-        "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules", "WorkbenchSystem",
+        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules",
+        "WorkbenchSystem",
         "CReadline",
       ]),
 
@@ -53,7 +57,9 @@ let package = Package(
     // through the protocol's rules) and `new-module` (a module's files, with the kits).
     .target(
       name: "WorkbenchModuleTools",
-      dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem", "EmbeddedKits"]),
+      dependencies: [
+        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchModuleProtocol", "WorkbenchSystem", "EmbeddedKits",
+      ]),
 
     // The kits of other languages, as `new-module` writes them beside a module: the packages'
     // own files (Kits/python, Kits/javascript), compiled into the binary as they are, never
@@ -85,7 +91,8 @@ let package = Package(
     .target(
       name: "WorkbenchScenarios",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchSession", "WorkbenchStore",
+        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchSession", "WorkbenchStore",
         "WorkbenchSystem",
       ]),
 
@@ -94,7 +101,8 @@ let package = Package(
     .target(
       name: "WorkbenchLanguageServer",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios", "WorkbenchSession",
+        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchScenarios", "WorkbenchSession",
         "WorkbenchSystem",
       ]),
 
@@ -119,7 +127,8 @@ let package = Package(
     .executableTarget(
       name: "workbench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchScenarios", "WorkbenchLanguageServer",
+        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchScenarios",
+        "WorkbenchLanguageServer",
         "WorkbenchExternalModules", "WorkbenchSystem", "WorkbenchModuleProtocol", "BuiltInModules",
       ]
     ),
@@ -215,7 +224,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchProgramTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchScenarios",
         "WorkbenchLanguageServer", "WorkbenchSystem", "BuiltInModules", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module",
       ]
@@ -232,7 +242,7 @@ let package = Package(
       name: "WorkbenchLanguageServerTests",
       dependencies: [
         "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
-        "WorkbenchCore", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchCommandLine", "BuiltInModules",
         "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module",
       ]

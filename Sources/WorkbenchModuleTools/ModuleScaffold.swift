@@ -1,4 +1,5 @@
 import EmbeddedKits
+import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchSystem
 

@@ -1,3 +1,4 @@
+import WorkbenchCommandLine
 import WorkbenchCore
 
 /// One subcommand of the program, declared once: its name, synopsis and summary, its options

@@ -1,4 +1,5 @@
 import BuiltInModules
+import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchLanguageServer

@@ -1,6 +1,7 @@
 // The composition root: which modules, which front end. Option parsing comes first and the
 // fast paths (--version, --help) return before any module or host is built.
 import BuiltInModules
+import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchModuleProtocol

@@ -1,3 +1,4 @@
+import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel

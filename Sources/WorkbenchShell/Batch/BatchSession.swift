@@ -1,3 +1,4 @@
+import WorkbenchCommandLine
 import WorkbenchCore
 
 /// Runs commands without a terminal: from a pipe or from `-c`. No prompt and no terminal

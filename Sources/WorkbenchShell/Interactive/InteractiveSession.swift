@@ -1,4 +1,5 @@
 import CReadline
+import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchSession
 import WorkbenchSystem

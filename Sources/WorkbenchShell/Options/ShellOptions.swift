@@ -1,3 +1,4 @@
+import WorkbenchCommandLine
 import WorkbenchCore
 
 /// How the shell was asked to run, parsed from the command line.

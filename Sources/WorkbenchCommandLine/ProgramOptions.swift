@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// One option of the program's own command line (`--rows N`, `--json`), declared once as data:
 /// the parser, `--help` and the man page are made from the same declarations.
 public struct ProgramOption<Target>: Sendable {

@@ -108,8 +108,8 @@ let package = Package(
 
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.
-    .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore"]),
-    .target(name: "WorkbenchModuleKit", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol"]),
+    .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore", "WorkbenchSystem"]),
+    .target(name: "WorkbenchModuleKit", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
     .target(
       name: "WorkbenchExternalModules", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
 
@@ -178,7 +178,9 @@ let package = Package(
       path: "Tests/WorkbenchTestSupport"),
     .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
     .testTarget(name: "WorkbenchSystemTests", dependencies: ["WorkbenchSystem", "WorkbenchTestSupport"]),
-    .testTarget(name: "WorkbenchModuleProtocolTests", dependencies: ["WorkbenchModuleProtocol", "WorkbenchCore"]),
+    .testTarget(
+      name: "WorkbenchModuleProtocolTests",
+      dependencies: ["WorkbenchModuleProtocol", "WorkbenchCore", "WorkbenchSystem"]),
     .testTarget(
       name: "WorkbenchModuleKitTests", dependencies: ["WorkbenchModuleKit", "WorkbenchCore", "Catalog", "Editor"]),
     .testTarget(

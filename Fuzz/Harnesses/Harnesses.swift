@@ -6,6 +6,7 @@ import WorkbenchModuleProtocol
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
+import WorkbenchSystem
 
 /// The fuzzing harnesses: each takes arbitrary bytes to one parser or decoder of untrusted
 /// input. Whatever the bytes, a harness must return (an error is a fine answer); a crash, a
@@ -123,7 +124,7 @@ enum Harness: String, CaseIterable {
       ]
       for message in messages { _ = Self.server.receive(Array(message.jsonText.utf8)) }
     case .protocolHost:
-      var buffer = bytes
+      var buffer = InputBuffer(bytes)
       while let message = try? MessageChannel.nextMessage(in: &buffer) {
         // A handshake as the host reads it, and each command in it alone (one bad command must
         // not hide what the others would do).

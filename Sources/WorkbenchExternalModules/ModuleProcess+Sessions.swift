@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchModuleProtocol
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -248,12 +249,9 @@ extension ModuleProcess {
   /// Whether the module said, unasked, that windows of a session changed (§19); reads what it
   /// sent. A replay uses the recording's changes, so the module's never wait.
   func changesWait(in session: Int) -> Bool {
-    guard noticeEnd(), version >= 2, let channel, let descriptor = readDescriptor else { return false }
+    guard noticeEnd(), version >= 2, let channel, readDescriptor != nil else { return false }
     // A module that closed its end is gone: stopped now, so the shell stops waiting on it.
-    var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    if !channel.hasBufferedInput, poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) == 0,
-      polled.revents & Int16(POLLHUP | POLLERR) != 0
-    {
+    if channel.peerHasClosed {
       stop("it closed the connection (it exited or crashed)")
       return false
     }

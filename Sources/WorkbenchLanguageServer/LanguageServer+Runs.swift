@@ -28,7 +28,7 @@ final class ActiveRun {
   /// text they were made for.
   let version: Int
   let process: SpawnedProcess
-  var pending = LineBuffer()
+  var pending = InputBuffer()
   var outcome: ScenarioRunOutcome?
   var progress: ScenarioRunProgress?
   /// The work-done progress token, and whether the client has it (a token the server asked the
@@ -244,9 +244,10 @@ extension LanguageServer {
     while !active.isEmpty || !queuedRuns.isEmpty {
       let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
       guard left > 0 else { return false }
-      var descriptors = runOutputs.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      guard poll(&descriptors, nfds_t(descriptors.count), left) > 0 else { continue }
-      for entry in descriptors where entry.revents != 0 { serviceRun(readable: entry.fd) }
+      let outputs = runOutputs
+      let wanted = outputs.map { (descriptor: $0, wanted: Readiness.readable) }
+      guard case .ready(let happened) = Descriptors.wait(forAny: wanted, milliseconds: Int(left)) else { continue }
+      for (output, what) in zip(outputs, happened) where what.happened { serviceRun(readable: output) }
     }
     return true
   }

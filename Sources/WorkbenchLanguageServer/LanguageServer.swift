@@ -83,11 +83,17 @@ public final class LanguageServer {
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
       let outputs = server.runOutputs
-      var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-      descriptors += outputs.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
-      for entry in descriptors.dropFirst() where entry.revents != 0 { server.serviceRun(readable: entry.fd) }
-      guard descriptors[0].revents != 0 else { continue }
+      let wanted = ([STDIN_FILENO] + outputs).map { (descriptor: $0, wanted: Readiness.readable) }
+      let happened: [Readiness]
+      switch Descriptors.wait(forAny: wanted, milliseconds: -1) {
+      case .ready(let what): happened = what
+      case .timedOut, .interrupted: continue
+      case .failed: return server.shutDown ? .success : .failure
+      }
+      for (output, what) in zip(outputs, happened.dropFirst()) where what.happened {
+        server.serviceRun(readable: output)
+      }
+      guard happened[0].happened else { continue }
       let count = read(STDIN_FILENO, &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }

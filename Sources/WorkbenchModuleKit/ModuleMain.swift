@@ -1,5 +1,6 @@
 @_exported import WorkbenchCore
 import WorkbenchModuleProtocol
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -69,12 +70,11 @@ public enum ModuleMain {
   /// looked at again, so a careless one cannot spin the process.
   private static func waitForRequest(on channel: MessageChannel, or sources: [Int32]) -> Bool {
     guard !sources.isEmpty else { return true }
-    var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-    descriptors += sources.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    guard poll(&descriptors, nfds_t(descriptors.count), -1) > 0 else { return false }
-    if descriptors[0].revents != 0 { return true }
-    var input = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-    return poll(&input, 1, 20) > 0
+    let wanted = ([STDIN_FILENO] + sources).map { (descriptor: $0, wanted: Readiness.readable) }
+    guard case .ready(let happened) = Descriptors.wait(forAny: wanted, milliseconds: -1) else { return false }
+    if happened[0].happened { return true }
+    if case .ready = Descriptors.wait(for: STDIN_FILENO, .readable, milliseconds: 20) { return true }
+    return false
   }
 }
 

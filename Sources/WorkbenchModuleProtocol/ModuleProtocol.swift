@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -62,30 +63,21 @@ public enum ChannelError: Error, Equatable, Sendable, CustomStringConvertible {
 public final class MessageChannel {
   let input: Int32
   let output: Int32
-  private var buffer: [UInt8] = []
-  /// Where each read lands, made once (a fresh 64 KB a read cost more than the round trip).
-  private var chunk = [UInt8](repeating: 0, count: 65536)
+  /// What was read and not yet taken: the one reader of frames (`InputBuffer`).
+  private var buffer = InputBuffer()
 
-  private func take(_ bytes: ArraySlice<UInt8>) { buffer += bytes }
+  private func take(_ bytes: ArraySlice<UInt8>) { buffer.append(bytes) }
 
   /// Whether a message (or part of one) was read past the last one returned.
   public var hasBufferedInput: Bool { !buffer.isEmpty }
 
-  /// Whether a whole message was read past the last one returned (`receive` returns it without
-  /// waiting).
   /// Whether what came next announced more than a message may hold (§11): the stream cannot be
   /// read on from there. (A whole message whose body is not JSON leaves it readable.)
-  public var isFramingBroken: Bool {
-    guard buffer.count >= 4 else { return false }
-    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
-    return length > ModuleProtocol.maximumMessage
-  }
+  public var isFramingBroken: Bool { (buffer.announcedLength ?? 0) > ModuleProtocol.maximumMessage }
 
-  public var holdsAMessage: Bool {
-    guard buffer.count >= 4 else { return false }
-    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
-    return buffer.count >= 4 + length
-  }
+  /// Whether a whole message was read past the last one returned (`receive` returns it without
+  /// waiting).
+  public var holdsAMessage: Bool { buffer.holdsAFrame }
 
   /// A channel reading from `input` and writing to `output`.
   public init(input: Int32, output: Int32) {
@@ -107,9 +99,9 @@ public final class MessageChannel {
     let deadline = Deadline(timeout: timeout)
     var offset = 0
     while offset < frame.count {
-      guard let revents = try deadline.wait(for: output, events: POLLOUT) else { continue }
-      // POLLERR or POLLHUP alone: the reader is gone (write would fail with EPIPE).
-      if revents & Int16(POLLOUT) == 0 { throw .closed }
+      guard let happened = try deadline.wait(for: output, .writable) else { continue }
+      // An error or a hang-up alone: the reader is gone (write would fail with EPIPE).
+      if !happened.contains(.writable) { throw .closed }
       let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
@@ -119,10 +111,8 @@ public final class MessageChannel {
     }
   }
 
-  /// Reads what is waiting into `chunk`: the count, or -1 with `errno` set.
-  fileprivate func readChunk() -> Int {
-    chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-  }
+  /// Reads what is waiting into the buffer: the count, or -1 with `errno` set.
+  fileprivate func readSome() -> Int { buffer.read(from: input) }
 
   /// Makes a descriptor non-blocking, so no single read or write can wait past a deadline.
   public static func makeNonBlocking(_ descriptor: Int32) {
@@ -134,29 +124,28 @@ public final class MessageChannel {
     let deadline = Deadline(timeout: timeout)
     while true {
       if let message = try Self.nextMessage(in: &buffer) { return message }
-      guard try deadline.wait(for: input, events: POLLIN) != nil else { continue }
-      let count = readChunk()
+      guard try deadline.wait(for: input, .readable) != nil else { continue }
+      let count = readSome()
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       guard count > 0 else { throw .closed }
-      buffer += chunk[..<count]
     }
   }
 
-  /// Takes the first complete message off the front of `buffer`, or returns `nil` (leaving
-  /// `buffer` alone) when it does not hold one yet.
+  /// Takes the first complete message off the front of `buffer`, or returns `nil` (taking
+  /// nothing) when it does not hold one yet.
   ///
-  /// - Throws: `ChannelError.malformed` for a length over the limit or a body that is not JSON.
-  public static func nextMessage(in buffer: inout [UInt8]) throws(ChannelError) -> FrameValue? {
-    guard buffer.count >= 4 else { return nil }
-    let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
-    guard length <= ModuleProtocol.maximumMessage else {
-      throw .malformed("a message of \(length) bytes announced")
-    }
-    guard buffer.count >= 4 + length else { return nil }
-    let body = Array(buffer[4..<(4 + length)])
-    buffer.removeFirst(4 + length)
+  /// - Throws: `ChannelError.malformed` for a length over the limit (nothing taken) or a body
+  ///   that is not JSON (taken: the next message can be read).
+  public static func nextMessage(in buffer: inout InputBuffer) throws(ChannelError) -> FrameValue? {
+    let body: ArraySlice<UInt8>?
     do {
-      return try FrameValue.parse(json: body)
+      body = try buffer.nextFrame(maximum: ModuleProtocol.maximumMessage)
+    } catch {
+      throw .malformed("a message of \(error.length) bytes announced")
+    }
+    guard let body else { return nil }
+    do {
+      return try FrameValue.parse(json: Array(body))
     } catch {
       throw .malformed("not JSON: \(error)")
     }
@@ -172,26 +161,23 @@ public final class MessageChannel {
       end = MessageChannel.milliseconds() + Int(timeout)
     }
 
-    /// Waits until `descriptor` is ready for `events` or the deadline passes.
+    /// Waits until `descriptor` is ready for `wanted` or the deadline passes.
     ///
-    /// - Returns: the events that happened, or `nil` when a signal interrupted the wait (try
-    ///   again).
-    /// - Throws: `.timedOut` when the deadline passed, `.closed` when polling failed.
-    func wait(for descriptor: Int32, events: Int32) throws(ChannelError) -> Int16? {
-      var wait: Int32 = -1
+    /// - Returns: what happened, or `nil` when a signal interrupted the wait (try again).
+    /// - Throws: `.timedOut` when the deadline passed, `.closed` when waiting failed.
+    func wait(for descriptor: Int32, _ wanted: Readiness) throws(ChannelError) -> Readiness? {
+      var wait = -1
       if timeout >= 0 {
         let left = end - MessageChannel.milliseconds()
         guard left > 0 else { throw .timedOut(Int(timeout)) }
-        wait = Int32(left)
+        wait = left
       }
-      var polled = pollfd(fd: descriptor, events: Int16(events), revents: 0)
-      let ready = poll(&polled, 1, wait)
-      if ready < 0 {
-        if errno == EINTR { return nil }
-        throw .closed
+      switch Descriptors.wait(for: descriptor, wanted, milliseconds: wait) {
+      case .ready(let happened): return happened
+      case .interrupted: return nil
+      case .timedOut: throw .timedOut(Int(timeout))
+      case .failed: throw .closed
       }
-      if ready == 0 { throw .timedOut(Int(timeout)) }
-      return polled.revents
     }
   }
 
@@ -350,13 +336,20 @@ extension MessageChannel {
   /// Whether the other end has sent something that was not asked for: a message already read
   /// past the last reply, or bytes waiting on the pipe. A closed pipe is not such a message
   /// (the next request finds the module gone).
-  public func hasUnaskedInput() -> Bool {
+  ///
+  /// - Parameter milliseconds: how long to wait for bytes when none are there yet (0: not at all).
+  public func hasUnaskedInput(within milliseconds: Int = 0) -> Bool {
     if hasBufferedInput { return true }
-    var polled = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-    guard poll(&polled, 1, 0) > 0, polled.revents & Int16(POLLIN) != 0 else { return false }
-    let count = readChunk()
-    guard count > 0 else { return false }
-    take(chunk[..<count])
-    return true
+    guard case .ready(let happened) = Descriptors.wait(for: input, .readable, milliseconds: milliseconds),
+      happened.contains(.readable)
+    else { return false }
+    return readSome() > 0
+  }
+
+  /// Whether the other end closed its side with nothing left to read: a module that exited.
+  public var peerHasClosed: Bool {
+    guard !hasBufferedInput, case .ready(let happened) = Descriptors.wait(for: input, .readable, milliseconds: 0)
+    else { return false }
+    return !happened.contains(.readable) && !happened.isDisjoint(with: [.hangUp, .failed])
   }
 }

@@ -192,12 +192,7 @@ extension ModuleCheck {
         wrongIDs.append("\(message["type"]?.stringValue ?? "?") \(requestCount) answered as \(echoed.jsonText)")
       }
       // One reply per request (§7): anything behind it within a moment is a second message.
-      var extra = channel.hasUnaskedInput()
-      if !extra {
-        var polled = pollfd(fd: fromModule, events: Int16(POLLIN), revents: 0)
-        extra = poll(&polled, 1, 30) > 0 && channel.hasUnaskedInput()
-      }
-      if extra {
+      if channel.hasUnaskedInput(within: 30) {
         // What came after is read: a change (protocol 2) is counted, anything else is a second
         // reply, dropped so the next request gets its own.
         var second = false
@@ -251,8 +246,7 @@ extension ModuleCheck {
           continue
         }
         guard count < 0, errno == EAGAIN || errno == EINTR, ContinuousClock.now < deadline else { return false }
-        var ready = pollfd(fd: toModule, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&ready, 1, 100)
+        _ = Descriptors.wait(for: toModule, .writable, milliseconds: 100)
       }
       return written == bytes.count
     }

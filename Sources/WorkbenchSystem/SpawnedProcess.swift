@@ -227,15 +227,20 @@ public final class SpawnedProcess {
     while true {
       let left = deadline - Self.monotonicMilliseconds()
       guard left > 0 else { return nil }
-      var polled = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
-      if let input { polled.append(pollfd(fd: input, events: Int16(POLLOUT), revents: 0)) }
-      if poll(&polled, nfds_t(polled.count), Int32(min(left, 1000))) < 0, errno != EINTR { return nil }
-      if let input, polled.count > 1, polled[1].revents != 0 {
+      var wanted = [(descriptor: output, wanted: Readiness.readable)]
+      if let input { wanted.append((input, .writable)) }
+      let happened: [Readiness]
+      switch Descriptors.wait(forAny: wanted, milliseconds: min(left, 1000)) {
+      case .ready(let what): happened = what
+      case .timedOut, .interrupted: continue
+      case .failed: return nil
+      }
+      if let input, happened.count > 1, happened[1].happened {
         let count = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + written, bytes.count - written) }
         if count > 0 { written += count }
         if written == bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) { closeInput() }
       }
-      if polled[0].revents != 0 {
+      if happened[0].happened {
         let count = read(output, &chunk, chunk.count)
         if count > 0 {
           received += chunk[..<count]

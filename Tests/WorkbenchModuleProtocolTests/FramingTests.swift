@@ -1,6 +1,7 @@
 import Testing
 import WorkbenchCore
 import WorkbenchModuleProtocol
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -22,17 +23,17 @@ struct FramingTests {
     let first: FrameValue = ["type": "timer", "id": 1, "timer": "t1", "text": "é \"quoted\""]
     let second: FrameValue = ["type": "end", "session": 2]
     let bytes = Self.framed(first) + Self.framed(second)
-    var buffer: [UInt8] = []
+    var buffer = InputBuffer()
     var received: [FrameValue] = []
     var completedAt: [Int] = []
     for (index, byte) in bytes.enumerated() {
-      buffer.append(byte)
-      let before = buffer
+      buffer.append([byte])
+      let before = Array(buffer.unread)
       if let message = try MessageChannel.nextMessage(in: &buffer) {
         received.append(message)
         completedAt.append(index + 1)
       } else {
-        #expect(buffer == before)
+        #expect(Array(buffer.unread) == before)
       }
     }
     #expect(received == [first, second])
@@ -42,16 +43,16 @@ struct FramingTests {
 
   @Test func aLengthPastTheLimitOrABodyThatIsNotJSONIsMalformed() {
     let limit = ModuleProtocol.maximumMessage + 1
-    var tooLong: [UInt8] = [
+    var tooLong = InputBuffer([
       UInt8(limit >> 24), UInt8(limit >> 16 & 0xFF), UInt8(limit >> 8 & 0xFF), UInt8(limit & 0xFF),
-    ]
+    ])
     #expect(throws: ChannelError.malformed("a message of \(limit) bytes announced")) {
       try MessageChannel.nextMessage(in: &tooLong)
     }
-    var notJSON: [UInt8] = [0, 0, 0, 3] + Array("{x}".utf8)
+    var notJSON = InputBuffer([0, 0, 0, 3] + Array("{x}".utf8))
     #expect(throws: ChannelError.self) { try MessageChannel.nextMessage(in: &notJSON) }
     // The biggest length the 4 bytes can say is refused before any of it is awaited.
-    var largest: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+    var largest = InputBuffer([0xFF, 0xFF, 0xFF, 0xFF])
     #expect(throws: ChannelError.self) { try MessageChannel.nextMessage(in: &largest) }
   }
 

@@ -10,7 +10,7 @@ import WorkbenchSystem
 final class WorkerProcess {
   let pid: pid_t
   let output: Int32
-  var buffer = LineBuffer()
+  var buffer = InputBuffer()
   var finished = false
   /// Whether `wait` has collected its exit status.
   private(set) var reaped = false
@@ -46,19 +46,17 @@ final class WorkerProcess {
   /// worker that wrote it.
   static func readLines(from workers: [WorkerProcess]) -> [(WorkerProcess, String)] {
     let active = workers.filter { !$0.finished }
-    var descriptors = active.map { pollfd(fd: $0.output, events: Int16(POLLIN), revents: 0) }
-    guard poll(&descriptors, nfds_t(descriptors.count), 1000) > 0 else { return [] }
+    let wanted = active.map { (descriptor: $0.output, wanted: Readiness.readable) }
+    guard case .ready(let happened) = Descriptors.wait(forAny: wanted, milliseconds: 1000) else { return [] }
     var lines: [(WorkerProcess, String)] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    for (index, worker) in active.enumerated() where descriptors[index].revents != 0 {
-      let count = read(worker.output, &chunk, chunk.count)
+    for (index, worker) in active.enumerated() where happened[index].happened {
+      let count = worker.buffer.read(from: worker.output)
       if count <= 0 {
         if count < 0 && errno == EINTR { continue }
         worker.finished = true
         worker.process.closeOutput()
         continue
       }
-      worker.buffer.append(chunk[..<count])
       while let line = worker.buffer.nextLine() { lines.append((worker, String(decoding: line, as: UTF8.self))) }
     }
     return lines

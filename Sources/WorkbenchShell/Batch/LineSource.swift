@@ -14,7 +14,7 @@ struct StandardInputLines {
     case invalidUTF8
   }
 
-  private var buffer = LineBuffer()
+  private var buffer = InputBuffer()
   private var atEnd = false
 
   /// The next line without its line break, or `nil` at the end of input.
@@ -27,14 +27,9 @@ struct StandardInputLines {
   }
 
   private mutating func fill() {
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+    let count = buffer.read(from: STDIN_FILENO)
     if count < 0 && errno == EINTR { return }
-    if count <= 0 {
-      atEnd = true
-      return
-    }
-    buffer.append(chunk[..<count])
+    if count <= 0 { atEnd = true }
   }
 
   private func decode(_ bytes: ArraySlice<UInt8>) -> Line {

@@ -51,31 +51,32 @@ final class InteractiveSession {
     controller.interruptibleWait = { time in InteractiveSession.wait(time, unless: interrupts) }
     defer { controller.interruptibleWait = nil }
     rl_callback_handler_install(prompt(), handleLine)
-    while !finished {
+    reading: while !finished {
       // Changes a module sent while a command ran (kept, not on its pipe any more) show now.
       showLiveChanges()
-      var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-      if interrupts >= 0 { descriptors.append(pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)) }
       // Either a key or Ctrl-C (readline's key reader, wb_getc, tells them apart), a live
       // source with something to say (a module's bridge saw a switch), or the next timer on
       // the session clock (a load finishing) is due.
-      let keys = descriptors.count
-      descriptors += host.services.liveSourceDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      let keys = interrupts >= 0 ? [STDIN_FILENO, interrupts] : [STDIN_FILENO]
+      let wanted = (keys + host.services.liveSourceDescriptors).map { (descriptor: $0, wanted: Readiness.readable) }
       if controller.watching != nil {
         runWatch(interrupts: interrupts)
         continue
       }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
-      if ready < 0 && errno != EINTR { break }
-      if ready == 0 {
+      let happened: [Readiness]
+      switch Descriptors.wait(forAny: wanted, milliseconds: Int(timeout())) {
+      case .ready(let what): happened = what
+      case .interrupted: continue
+      case .failed: break reading
+      case .timedOut:
         runDueTimers()
         checkWatchedModules()
         sayIncidents()
         continue
       }
-      if descriptors[keys...].contains(where: { $0.revents != 0 }) { showLiveChanges() }
+      if happened[keys.count...].contains(where: \.happened) { showLiveChanges() }
       sayIncidents()
-      if descriptors[..<keys].contains(where: { $0.revents != 0 }) { rl_callback_read_char() }
+      if happened[..<keys.count].contains(where: \.happened) { rl_callback_read_char() }
     }
     rl_callback_handler_remove()
     return .success
@@ -107,16 +108,14 @@ final class InteractiveSession {
       // Wait the interval, running due timers, until it passes or a key or Ctrl-C comes.
       let deadline = host.clock.now + watch.interval
       while host.clock.now < deadline {
-        var descriptors = [
-          pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-          pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0),
-        ]
+        let keys = interrupts >= 0 ? [STDIN_FILENO, interrupts] : [STDIN_FILENO]
         let left = deadline - host.clock.now
-        let wait = min(Int32(left.wholeMilliseconds + 1), timeout() < 0 ? Int32.max : timeout())
-        let ready = poll(&descriptors, interrupts >= 0 ? 2 : 1, max(1, wait))
-        if ready > 0 {
+        let wait = min(Int32(clamping: left.wholeMilliseconds + 1), timeout() < 0 ? Int32.max : timeout())
+        let waited = Descriptors.wait(
+          forAny: keys.map { (descriptor: $0, wanted: .readable) }, milliseconds: Int(max(1, wait)))
+        if case .ready(let happened) = waited {
           // A key stops the watch and is not typed; Ctrl-C stops it too.
-          if descriptors[0].revents & Int16(POLLIN) != 0 {
+          if happened[0].contains(.readable) {
             var byte: UInt8 = 0
             _ = read(STDIN_FILENO, &byte, 1)
           }
@@ -140,10 +139,11 @@ final class InteractiveSession {
     let deadline = ContinuousClock.now + time
     while ContinuousClock.now < deadline {
       let left = deadline - ContinuousClock.now
-      var descriptor = pollfd(fd: interrupts, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, interrupts >= 0 ? 1 : 0, Int32(min(60_000, left.wholeMilliseconds + 1)))
+      let waited = Descriptors.wait(
+        forAny: interrupts >= 0 ? [(interrupts, .readable)] : [],
+        milliseconds: Int(min(60_000, left.wholeMilliseconds + 1)))
       if wb_take_interrupt() != 0 { return false }
-      if ready < 0, errno != EINTR { return true }
+      if case .failed = waited { return true }
     }
     return true
   }

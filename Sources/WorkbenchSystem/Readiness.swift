@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a descriptor is waited for, and what happened to it: readable, room to write, the other
+/// end hung up, an error.
+public struct Readiness: OptionSet, Sendable, Equatable {
+  public let rawValue: Int16
+  public init(rawValue: Int16) { self.rawValue = rawValue }
+
+  /// Bytes to read (or the end of input).
+  public static let readable = Readiness(rawValue: Int16(POLLIN))
+  /// Room to write.
+  public static let writable = Readiness(rawValue: Int16(POLLOUT))
+  /// The other end closed (said whether or not it was asked for).
+  public static let hangUp = Readiness(rawValue: Int16(POLLHUP))
+  /// An error on the descriptor, or one that is not open (said whether or not asked for).
+  public static let failed = Readiness(rawValue: Int16(POLLERR) | Int16(POLLNVAL))
+
+  /// Whether anything at all happened.
+  public var happened: Bool { rawValue != 0 }
+}
+
+/// How a wait ended.
+public enum WaitOutcome<Value> {
+  /// Something happened: to each descriptor, what (nothing for those that stayed quiet).
+  case ready(Value)
+  /// The time passed first.
+  case timedOut
+  /// A signal came first: wait again when it still makes sense.
+  case interrupted
+  /// Waiting itself failed (`errno` says why).
+  case failed
+}
+
+/// The one wait for descriptors every loop of the program uses (module pipes, workers, the
+/// language server's input and runs, the shell's keys and live sources): `poll(2)` in one
+/// place, with its signal and time-out cases named.
+public enum Descriptors {
+  /// Waits until `descriptor` is ready for `wanted` (or hung up, or failed), at most
+  /// `milliseconds` (negative: for ever; above `Int32.max`: as long as `poll` allows).
+  @inlinable
+  public static func wait(for descriptor: Int32, _ wanted: Readiness, milliseconds: Int) -> WaitOutcome<Readiness> {
+    var polled = pollfd(fd: descriptor, events: wanted.rawValue, revents: 0)
+    return outcome(of: poll(&polled, 1, clamped(milliseconds))) { Readiness(rawValue: polled.revents) }
+  }
+
+  /// Waits until any of `descriptors` is ready for what it is wanted for, at most
+  /// `milliseconds`; what happened to each, in their order.
+  public static func wait(
+    forAny descriptors: [(descriptor: Int32, wanted: Readiness)], milliseconds: Int
+  ) -> WaitOutcome<[Readiness]> {
+    var polled = descriptors.map { pollfd(fd: $0.descriptor, events: $0.wanted.rawValue, revents: 0) }
+    let count = poll(&polled, nfds_t(polled.count), clamped(milliseconds))
+    return outcome(of: count) { polled.map { Readiness(rawValue: $0.revents) } }
+  }
+
+  /// Whether `descriptor` has something to read now, without waiting.
+  @inlinable
+  public static func isReadable(_ descriptor: Int32) -> Bool {
+    if case .ready(let what) = wait(for: descriptor, .readable, milliseconds: 0) { return what.contains(.readable) }
+    return false
+  }
+
+  @usableFromInline
+  static func clamped(_ milliseconds: Int) -> Int32 {
+    milliseconds < 0 ? -1 : Int32(clamping: milliseconds)
+  }
+
+  @usableFromInline
+  static func outcome<Value>(of count: Int32, _ happened: () -> Value) -> WaitOutcome<Value> {
+    if count > 0 { return .ready(happened()) }
+    if count == 0 { return .timedOut }
+    return errno == EINTR ? .interrupted : .failed
+  }
+}

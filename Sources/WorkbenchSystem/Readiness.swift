@@ -62,12 +62,12 @@ public enum Descriptors {
     return false
   }
 
-  @usableFromInline
+  @inlinable
   static func clamped(_ milliseconds: Int) -> Int32 {
     milliseconds < 0 ? -1 : Int32(clamping: milliseconds)
   }
 
-  @usableFromInline
+  @inlinable
   static func outcome<Value>(of count: Int32, _ happened: () -> Value) -> WaitOutcome<Value> {
     if count > 0 { return .ready(happened()) }
     if count == 0 { return .timedOut }

@@ -60,12 +60,6 @@ public struct CommandRouter {
       return .success(Route(spec: spec, module: moduleName))
     }
     if let spec = HostCommands.spec(named: name) { return .success(Route(spec: spec, module: nil)) }
-    if let reason = HostCommands.frontEndReason(name) {
-      guard let spec = registry.frontEndCommands.first(where: { $0.name == name }) else {
-        return .failure(.frontEndOnly(name: name, reason: reason))
-      }
-      return .success(Route(spec: spec, module: nil))
-    }
     let module = screen.flatMap { registry.module(ofScreen: $0) }
     if let module, let spec = registry.commands(ofModule: module)?[name] {
       return .success(Route(spec: spec, module: module))
@@ -75,6 +69,14 @@ public struct CommandRouter {
       return .success(Route(spec: spec, module: owners[0]))
     }
     if !owners.isEmpty { return .failure(.otherModules(name: name, owners: owners)) }
+    // A front end's command: looked up last, as no module may take its name (registration
+    // refuses it), so a module's command pays nothing for it.
+    if let reason = HostCommands.frontEndReason(name) {
+      guard let spec = registry.frontEndCommands.first(where: { $0.name == name }) else {
+        return .failure(.frontEndOnly(name: name, reason: reason))
+      }
+      return .success(Route(spec: spec, module: nil))
+    }
     return .failure(.unknown(name, suggestion: Suggestions.closest(to: name, in: names(forScreen: screen))))
   }
 

@@ -116,7 +116,12 @@ public final class ModuleSession {
     /// named it at (each session has its own documents: two sessions' `egg` are two documents).
     var given: [String: (kind: String, body: String)] = [:]
     var givenRevisions: [String: Int] = [:]
-    init(host: Host) { self.host = host }
+    init(host: Host) {
+      self.host = host
+      // The events its sources see go to the host (`liveChanges`), which hands each back to be
+      // applied (`live`): this session's own host never applies one.
+      host.services.appliesLiveEventsWhenTaken = false
+    }
 
     /// The window the host calls `key`.
     func window(_ key: String) -> Window? {

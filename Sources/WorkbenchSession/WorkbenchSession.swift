@@ -86,8 +86,10 @@ public final class WorkbenchSession {
   ///
   /// - Parameter commands: the line's commands, when they were read already (a scenario's step):
   ///   run as they are, and `line` only names the line.
+  /// - Parameter takingLiveChanges: whether live sources' changes come in as the line begins (the
+  ///   host's `live` in front); `false` when the caller takes them in itself between lines.
   public func run(
-    _ line: String, commands: [[CommandToken]]? = nil, in window: String? = nil,
+    _ line: String, commands: [[CommandToken]]? = nil, in window: String? = nil, takingLiveChanges: Bool = true,
     continuingAfter failed: ((CommandError) -> Void)? = nil, frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
     journal?.lineStarts(line, host: host)
@@ -150,9 +152,11 @@ public final class WorkbenchSession {
     // The commands after a `relaunch` on the line run on the host it made.
     var rest =
       if let commands {
-        try host.run(lineOf: commands, in: window, continuingAfter: failed, handle: handle)
+        try host.run(
+          lineOf: commands, in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
       } else {
-        try host.run(line: line, in: window, continuingAfter: failed, handle: handle)
+        try host.run(
+          line: line, in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
       }
     while !rest.isEmpty { rest = try host.run(commands: rest, in: window, continuingAfter: failed, handle: handle) }
   }

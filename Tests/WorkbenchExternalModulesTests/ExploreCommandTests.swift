@@ -239,10 +239,11 @@ struct ExploreCommandTests {
     writeTextFile("always:\n  catalog:\n    total: {$between: [0, 0]}\n", to: folder + "/always.yaml")
     let arguments = ["explore", "-m", fixture, "--always", folder + "/always.yaml", "--runs", "30", "--steps", "5"]
     // Without the fixture's switch at the wall (`ok`): it comes from a thread 50 ms after
-    // `wall-later`, and on a machine loaded enough (AddressSanitizer's run beside the others,
-    // eight busy processes on two cores) explore's replay of it differs now and then, before
-    // this stop's changes as after them (8 runs in 10; an open finding, see the note).
-    // What this test is about is which screens are explored.
+    // `wall-later`. Under heavy load (eight busy processes on two cores) explore's replay of it
+    // differed in 8 seeds of 10, because the Swift kit applied an event its own host took in
+    // between two looks; since that was mended, 1 seed in 15 still fails there, in a move in
+    // time (the moved session's device switches again). What this test is about is which
+    // screens are explored.
     let quiet: [String: String?] = ["WORKBENCH_FIXTURE": "ok"]
     let own = ChildProcess.runWorkbench(arguments + ["--out", folder + "/own.yaml"], environment: quiet)
     #expect(own.status == 0, "\(own.stdout)\(own.stderr)")

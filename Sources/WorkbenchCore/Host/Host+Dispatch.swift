@@ -26,14 +26,18 @@ extension Host {
   /// as soon as it has run. The line stops at the first error, or, with `continuingAfter`, reports
   /// it there and goes on (`--keep-going`); nothing after a `quit` runs.
   ///
+  /// - Parameter takingLiveChanges: whether what live sources said changed comes in as the line
+  ///   begins (a `live` command put in front); `false` for a driver that takes them in itself
+  ///   between lines (explore, whose replay must take them at the same point).
   /// - Returns: the commands after a `relaunch`, not run: they are for the host that replaces
   ///   this one (`run(commands:in:continuingAfter:handle:)` on it).
   @discardableResult
   public func run(
-    line: String, in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
-    handle: (CommandResult) throws(CommandError) -> Void
+    line: String, in window: String?, takingLiveChanges: Bool = true,
+    continuingAfter failed: ((CommandError) -> Void)?, handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) -> [[CommandToken]] {
-    try runLine(in: window, continuingAfter: failed, handle: handle) { () throws(CommandError) in
+    try runLine(in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle) {
+      () throws(CommandError) in
       do throws(CommandSyntaxError) {
         return try CommandTokenizer.commands(in: line)
       } catch {
@@ -48,15 +52,17 @@ extension Host {
   /// - Returns: the commands after a `relaunch`, not run.
   @discardableResult
   public func run(
-    lineOf commands: [[CommandToken]], in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
-    handle: (CommandResult) throws(CommandError) -> Void
+    lineOf commands: [[CommandToken]], in window: String?, takingLiveChanges: Bool = true,
+    continuingAfter failed: ((CommandError) -> Void)?, handle: (CommandResult) throws(CommandError) -> Void
   ) throws(CommandError) -> [[CommandToken]] {
-    try runLine(in: window, continuingAfter: failed, handle: handle) { () throws(CommandError) in commands }
+    try runLine(in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle) {
+      () throws(CommandError) in commands
+    }
   }
 
   /// A line's work before its commands, then its commands (`read` gives them, after the timers).
   private func runLine(
-    in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+    in window: String?, takingLiveChanges: Bool, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void, read: () throws(CommandError) -> [[CommandToken]]
   ) throws(CommandError) -> [[CommandToken]] {
     // Due timers fire; the clock holds the line's time (and a recording notes the time passed).
@@ -69,7 +75,7 @@ extension Host {
     var commands = try read()
     // What live sources said changed comes in between commands, never during one, as a `live`
     // step of its own (shown, and written where a recording is made).
-    if commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
+    if takingLiveChanges, commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
       commands.insert([CommandToken(text: "live", column: 1)], at: 0)
     }
     return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)

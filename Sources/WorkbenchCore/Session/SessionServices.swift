@@ -73,6 +73,13 @@ public final class SessionServices {
   /// Events the sources reported and nobody applied yet, in order.
   private var eventsSeen: [(source: String, value: FrameValue)] = []
 
+  /// Whether taking in live changes applies the events sources saw (a host's way). A module
+  /// process's session says no: there an event is applied only when the host hands it back
+  /// (`live`, §19), live and on a replay alike, so the process's own host never takes one in
+  /// itself, not even as a line begins (an event read between two looks would otherwise change
+  /// the module unrecorded, or a replaying session by its own device).
+  package var appliesLiveEventsWhenTaken = true
+
   /// Adds a live source of events (a device's: a switch at the wall). `read` gives the events
   /// it saw since it was last read (from `descriptor`, which wakes the shell when it has some);
   /// `apply` changes the session by one event, and must take nothing else from outside. Kept
@@ -86,11 +93,13 @@ public final class SessionServices {
     eventSources.append((name, read, apply))
     addLiveSource(
       waiting: { [weak self] in
-        self?.readLiveEvents()
-        return self?.eventsSeen.isEmpty == false
+        guard let self else { return false }
+        readLiveEvents()
+        return appliesLiveEventsWhenTaken && !eventsSeen.isEmpty
       },
       take: { [weak self] in
-        for event in self?.takeLiveEvents() ?? [] { self?.applyLiveEvent(source: event.source, value: event.value) }
+        guard let self, appliesLiveEventsWhenTaken else { return }
+        for event in takeLiveEvents() { applyLiveEvent(source: event.source, value: event.value) }
       }, descriptor: descriptor)
   }
 

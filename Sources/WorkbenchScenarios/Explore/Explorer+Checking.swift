@@ -128,7 +128,7 @@ extension Explorer {
       }
       var secondRefusal: CommandError?
       do {
-        try second.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+        try second.run(step.line, in: step.window, takingLiveChanges: false, frontEnd: QuietFrontEnd())
       } catch {
         secondRefusal = error
       }
@@ -364,6 +364,9 @@ extension Explorer {
   struct FirstStep {
     /// How many live changes the first run had taken before this step.
     var liveTaken: Int
+    /// How many it had taken after the step (a `live` step takes some; no other does, as live
+    /// changes come in between steps): an undo after more were taken is not the history's alone.
+    var liveTakenAfter = 0
     var step: (window: String?, line: String)
     /// The window the step runs in, its words (after any `@WINDOW`), and its view state before,
     /// for the undo properties and the coverage.
@@ -389,11 +392,16 @@ extension Explorer {
       liveTaken: liveTaken, step: step, target: target, words: words,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
       before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument)
+    // Live changes come in before the step (above) and never as its line begins: the frames
+    // before it then hold them, so a refusal or an undo is judged on what the command did, and
+    // the replay, which takes the first's groups before its step, takes them at the same point
+    // (inside the line they would land after its due timers, before them in the replay).
     do {
-      try first.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      try first.run(step.line, in: step.window, takingLiveChanges: false, frontEnd: QuietFrontEnd())
     } catch {
       ran.refusal = error
     }
+    ran.liveTakenAfter = first.facts.liveChangesTaken.count
     return ran
   }
 

@@ -20,6 +20,9 @@ extension Explorer {
     /// The revision of the window's document after the change (or after its undo).
     var revision: Int
     var undone = false
+    /// How many live changes the session had taken after the change (or its undo): one taken
+    /// since changed the window besides its history, and the next undo or redo is not compared.
+    var liveTaken: Int
   }
 
   /// Two frames without the top-level fields that show the document's revision (an undo is a
@@ -59,7 +62,7 @@ extension Explorer {
     let frame = Self.withoutFields(ignored, window.frame)
     let revision = revisionsAfter[window.documentName] ?? 0
     if var undoable, undoable.window == window.label,
-      revisionsBefore[window.documentName] == undoable.revision
+      revisionsBefore[window.documentName] == undoable.revision, undoable.liveTaken == ran.liveTakenAfter
     {
       let suffix = undoable.history == .view ? ["view"] : []
       let undoing = words == ["undo"] + suffix && !undoable.undone
@@ -90,6 +93,7 @@ extension Explorer {
         }
         undoable.undone = undoing
         undoable.revision = revision
+        undoable.liveTaken = ran.liveTakenAfter
         return (nil, undoable, true)
       }
     }
@@ -112,7 +116,8 @@ extension Explorer {
       nil,
       Undoable(
         window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
-        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision),
+        revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision,
+        liveTaken: ran.liveTakenAfter),
       false
     )
   }

@@ -1,0 +1,70 @@
+import Testing
+
+@testable import WorkbenchCore
+
+/// A live source of events (a device: a switch at the wall) is applied where its session takes
+/// changes in: in a host, as the `live` command or a line's start takes them; in a module
+/// process's session, only when the host hands an event back, so an event that comes between
+/// two looks is sent, never applied unrecorded (explore found a replay that differed from its
+/// recording when the device wrote just as the module ran a command).
+@MainActor
+struct LiveEventTests {
+  /// A device with one event waiting, and how many events were applied.
+  @MainActor final class Device {
+    var waiting: [FrameValue] = []
+    var applied: [FrameValue] = []
+
+    func attach(to services: SessionServices) {
+      services.addLiveSource(
+        named: "wall", descriptor: { nil },
+        read: { [self] in
+          defer { waiting = [] }
+          return waiting
+        },
+        apply: { [self] in applied.append($0) })
+    }
+  }
+
+  @Test func aHostAppliesAnEventAsALineBegins() throws {
+    let host = try Host(modules: [CounterModule()], clock: .virtual)
+    let device = Device()
+    device.attach(to: host.services)
+    device.waiting = [1]
+    _ = try host.run(line: "windows")
+    #expect(device.applied == [1])
+  }
+
+  /// A driver that takes changes in itself between lines (explore) runs a line without the
+  /// `live` in front: what came stays until it takes it.
+  @Test func aLineRunWithoutTakingLiveChangesLeavesThemWaiting() throws {
+    let host = try Host(modules: [CounterModule()], clock: .virtual)
+    let device = Device()
+    device.attach(to: host.services)
+    device.waiting = [1]
+    try host.run(line: "windows", in: nil, takingLiveChanges: false, continuingAfter: nil) { _ in }
+    #expect(device.applied.isEmpty)
+    host.services.takeWaitingLiveChanges()
+    #expect(device.applied == [1])
+  }
+
+  @Test func aModuleProcessSessionLeavesEveryEventToBeSent() throws {
+    let host = try Host(modules: [CounterModule()], clock: .virtual)
+    host.services.appliesLiveEventsWhenTaken = false
+    let device = Device()
+    device.attach(to: host.services)
+    device.waiting = [1]
+    // Neither a line's start nor the `live` command applies it, nor does asking what waits.
+    _ = try host.run(line: "windows")
+    _ = try host.run(line: "live")
+    #expect(!host.services.liveChangesWaitWhenAsked())
+    host.services.takeLiveChanges()
+    #expect(device.applied.isEmpty)
+    // It is still there to send, once, and applied when handed back.
+    device.waiting = [2]
+    let events = host.services.takeLiveEvents()
+    #expect(events.map(\.value) == [1, 2])
+    #expect(host.services.takeLiveEvents().isEmpty)
+    for event in events { host.services.applyLiveEvent(source: event.source, value: event.value) }
+    #expect(device.applied == [1, 2])
+  }
+}

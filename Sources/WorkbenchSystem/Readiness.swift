@@ -1,3 +1,5 @@
+import CSystemCalls
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -72,5 +74,16 @@ public enum Descriptors {
     if count > 0 { return .ready(happened()) }
     if count == 0 { return .timedOut }
     return errno == EINTR ? .interrupted : .failed
+  }
+}
+
+extension Descriptors {
+  /// A pipe whose ends are close-on-exec from the moment they exist (`pipe2`), so no child
+  /// another thread starts meanwhile holds an end (a reader would then never see the end of
+  /// input): `nil` when none could be made.
+  public static func pipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [-1, -1]
+    guard workbench_pipe_closed_on_exec(&ends) == 0 else { return nil }
+    return (ends[0], ends[1])
   }
 }

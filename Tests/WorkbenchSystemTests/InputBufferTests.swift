@@ -77,8 +77,8 @@ struct InputBufferTests {
   /// Reading from a descriptor adds what it had, says 0 at its end, and lines and frames read
   /// across several reads come out whole.
   @Test func readingFromAPipeAddsWhatItHad() throws {
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+    let pipe = try #require(Descriptors.pipe())
+    let ends = [pipe.read, pipe.write]
     defer { close(ends[0]) }
     let written = Array("one\ntw".utf8) + Self.framed(Array("x".utf8))
     _ = written.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
@@ -96,10 +96,11 @@ struct InputBufferTests {
 /// `Descriptors.wait`, the one wait on descriptors: what is ready is said, a quiet descriptor
 /// times out, a closed writer is a hang-up, and a time from outside (`Int.max`) does not trap.
 struct DescriptorWaitTests {
-  @Test func aWaitSaysWhatHappenedToEachDescriptor() {
-    var quiet: [Int32] = [0, 0]
-    var busy: [Int32] = [0, 0]
-    #expect(pipe(&quiet) == 0 && pipe(&busy) == 0)
+  @Test func aWaitSaysWhatHappenedToEachDescriptor() throws {
+    let quietPipe = try #require(Descriptors.pipe())
+    let busyPipe = try #require(Descriptors.pipe())
+    var quiet = [quietPipe.read, quietPipe.write]
+    let busy = [busyPipe.read, busyPipe.write]
     defer { for descriptor in quiet + busy { close(descriptor) } }
     guard case .timedOut = Descriptors.wait(for: quiet[0], .readable, milliseconds: 10) else {
       Issue.record("a quiet pipe did not time out")

@@ -94,6 +94,37 @@ public struct MessageField<Message>: Sendable {
   var problem: String { "`\(name)` as \(expected ?? type.phrase)" }
 }
 
+/// A stored property of a message, read and written at its byte offset
+/// (`MemoryLayout.offset(of:)`) rather than through its key path, whose projection looks up
+/// metadata at run time: every message of every round trip is read and written field by field.
+/// A property with no offset (one not stored inline) goes through the key path.
+struct StoredProperty<Message, Value>: Sendable {
+  let path: WritableKeyPath<Message, Value> & Sendable
+  let offset: Int?
+
+  init(_ path: WritableKeyPath<Message, Value> & Sendable) {
+    self.path = path
+    offset = MemoryLayout<Message>.offset(of: path)
+  }
+
+  func get(_ message: Message) -> Value {
+    guard let offset else { return message[keyPath: path] }
+    return withUnsafePointer(to: message) { pointer in
+      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    }
+  }
+
+  func set(_ message: inout Message, _ value: Value) {
+    guard let offset else {
+      message[keyPath: path] = value
+      return
+    }
+    withUnsafeMutablePointer(to: &message) { pointer in
+      UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee = value
+    }
+  }
+}
+
 /// Why a field could not be read: said by the field's own problem text, or more precisely.
 struct FieldProblem: Error {
   var detail: String?
@@ -173,24 +204,26 @@ extension MessageField {
   public static func text(
     _ name: String, _ path: WritableKeyPath<Message, String> & Sendable, _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .string, required: true, description,
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
-        message[keyPath: path] = text
-      }, write: { .string($0[keyPath: path]) })
+        property.set(&message, text)
+      }, write: { .string(property.get($0)) })
   }
 
   /// Text that may be left out.
   public static func text(
     _ name: String, _ path: WritableKeyPath<Message, String?> & Sendable, _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .string, required: false, description,
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
-        message[keyPath: path] = text
-      }, write: { $0[keyPath: path].map(FrameValue.string) })
+        property.set(&message, text)
+      }, write: { property.get($0).map(FrameValue.string) })
   }
 
   /// Text or null, always written (`null` for `nil`); `required` says whether it may be left out.
@@ -198,15 +231,16 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, String?> & Sendable, required: Bool = true,
     _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .nullable(.string), required: required, description,
       read: { message, value throws(FieldProblem) in
         switch value {
-        case .string(let text): message[keyPath: path] = text
-        case .null: message[keyPath: path] = nil
+        case .string(let text): property.set(&message, text)
+        case .null: property.set(&message, nil)
         default: throw FieldProblem()
         }
-      }, write: { FrameValue($0[keyPath: path]) })
+      }, write: { FrameValue(property.get($0)) })
   }
 
   /// A whole number that must be there.
@@ -214,13 +248,14 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, Int> & Sendable, minimum: Int? = nil, maximum: Int? = nil,
     _ description: String = ""
   ) -> Self {
+    let property = StoredProperty(path)
     let type = WireType.integer(minimum: minimum, maximum: maximum)
     return Self(
       name, type, required: true, description,
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
-        message[keyPath: path] = number
-      }, write: { .integer($0[keyPath: path]) })
+        property.set(&message, number)
+      }, write: { .integer(property.get($0)) })
   }
 
   /// A whole number that may be left out.
@@ -228,25 +263,27 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, Int?> & Sendable, minimum: Int? = nil, maximum: Int? = nil,
     _ description: String = ""
   ) -> Self {
+    let property = StoredProperty(path)
     let type = WireType.integer(minimum: minimum, maximum: maximum)
     return Self(
       name, type, required: false, description,
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
-        message[keyPath: path] = number
-      }, write: { $0[keyPath: path].map(FrameValue.integer) })
+        property.set(&message, number)
+      }, write: { property.get($0).map(FrameValue.integer) })
   }
 
   /// True or false, left out when `nil`.
   public static func boolean(
     _ name: String, _ path: WritableKeyPath<Message, Bool?> & Sendable, _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .boolean, required: false, description,
       read: { message, value throws(FieldProblem) in
         guard case .bool(let flag) = value else { throw FieldProblem() }
-        message[keyPath: path] = flag
-      }, write: { $0[keyPath: path].map(FrameValue.bool) })
+        property.set(&message, flag)
+      }, write: { property.get($0).map(FrameValue.bool) })
   }
 
   /// Any JSON value (or an object, with `type: .anyObject`), that must be there.
@@ -254,12 +291,13 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, FrameValue> & Sendable, type: WireType = .anyValue,
     _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, type, required: true, description,
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
-        message[keyPath: path] = value
-      }, write: { $0[keyPath: path] })
+        property.set(&message, value)
+      }, write: { property.get($0) })
   }
 
   /// Any JSON value (or one of `type`), that may be left out.
@@ -267,12 +305,13 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, FrameValue?> & Sendable, type: WireType = .anyValue,
     _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, type, required: false, description,
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
-        message[keyPath: path] = value
-      }, write: { $0[keyPath: path] })
+        property.set(&message, value)
+      }, write: { property.get($0) })
   }
 
   /// A list of texts.
@@ -280,7 +319,8 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, [String]?> & Sendable, _ description: String = "",
     expected: String? = nil
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .list(.string), required: false, description, expected: expected,
       read: { message, value throws(FieldProblem) in
         guard case .list(let items) = value else { throw FieldProblem() }
@@ -290,15 +330,16 @@ extension MessageField {
           guard case .string(let text) = item else { throw FieldProblem() }
           texts.append(text)
         }
-        message[keyPath: path] = texts
-      }, write: { $0[keyPath: path].map { .list($0.map(FrameValue.string)) } })
+        property.set(&message, texts)
+      }, write: { property.get($0).map { .list($0.map(FrameValue.string)) } })
   }
 
   /// A list of texts that must be there.
   public static func texts(
     _ name: String, _ path: WritableKeyPath<Message, [String]> & Sendable, _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .list(.string), required: true, description,
       read: { message, value throws(FieldProblem) in
         guard case .list(let items) = value else { throw FieldProblem() }
@@ -307,8 +348,8 @@ extension MessageField {
           guard case .string(let text) = item else { throw FieldProblem() }
           texts.append(text)
         }
-        message[keyPath: path] = texts
-      }, write: { .list($0[keyPath: path].map(FrameValue.string)) })
+        property.set(&message, texts)
+      }, write: { .list(property.get($0).map(FrameValue.string)) })
   }
 
   /// A structure that may be left out.
@@ -316,30 +357,32 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, Structure?> & Sendable, _ description: String = "",
     expected: String? = nil
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .structure(Structure.definitionName), required: false, description, expected: expected,
       read: { message, value throws(FieldProblem) in
         do throws(WireProblems) {
-          message[keyPath: path] = try Structure(wire: value)
+          property.set(&message, try Structure(wire: value))
         } catch {
           throw FieldProblem(detail: expected == nil ? error.description : nil)
         }
-      }, write: { $0[keyPath: path]?.wire })
+      }, write: { property.get($0)?.wire })
   }
 
   /// A structure that must be there.
   public static func structure<Structure: WireStructure>(
     _ name: String, _ path: WritableKeyPath<Message, Structure> & Sendable, _ description: String = ""
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .structure(Structure.definitionName), required: true, description,
       read: { message, value throws(FieldProblem) in
         do throws(WireProblems) {
-          message[keyPath: path] = try Structure(wire: value)
+          property.set(&message, try Structure(wire: value))
         } catch {
           throw FieldProblem(detail: error.description)
         }
-      }, write: { $0[keyPath: path].wire })
+      }, write: { property.get($0).wire })
   }
 
   /// A list of structures, that may be left out (at most `maximum`).
@@ -347,12 +390,13 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, [Structure]?> & Sendable, maximum: Int? = nil,
     _ description: String = "", expected: String? = nil
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: false, description,
       expected: expected,
       read: { message, value throws(FieldProblem) in
-        message[keyPath: path] = try readStructures(value, maximum: maximum, expected: expected)
-      }, write: { $0[keyPath: path].map { .list($0.map(\.wire)) } })
+        property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
+      }, write: { property.get($0).map { .list($0.map(\.wire)) } })
   }
 
   /// A list of structures that must be there (at most `maximum`).
@@ -360,12 +404,13 @@ extension MessageField {
     _ name: String, _ path: WritableKeyPath<Message, [Structure]> & Sendable, maximum: Int? = nil,
     _ description: String = "", expected: String? = nil
   ) -> Self {
-    Self(
+    let property = StoredProperty(path)
+    return Self(
       name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: true, description,
       expected: expected,
       read: { message, value throws(FieldProblem) in
-        message[keyPath: path] = try readStructures(value, maximum: maximum, expected: expected)
-      }, write: { .list($0[keyPath: path].map(\.wire)) })
+        property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
+      }, write: { .list(property.get($0).map(\.wire)) })
   }
 
   /// Each item of a list read as a structure; the first that is not one says where.

@@ -210,7 +210,10 @@ extension LanguageServer {
   /// Reads what the worker of `descriptor` wrote; answers its request once it has ended.
   func serviceRun(readable descriptor: Int32) {
     guard let run = active.first(where: { $0.process.output == descriptor }) else { return }
-    guard let bytes = run.process.readOutput() else {
+    // Read straight into the run's buffer (a signal's interruption: read again when woken).
+    let count = run.pending.read(from: descriptor)
+    if count < 0, errno == EINTR || errno == EAGAIN { return }
+    guard count > 0 else {
       run.process.closeOutput()
       let termination = run.process.wait()
       active.removeAll { $0 === run }
@@ -226,7 +229,6 @@ extension LanguageServer {
       startQueuedRuns()
       return
     }
-    run.pending.append(bytes)
     while let line = run.pending.nextLine() {
       guard let said = try? FrameValue.parse(json: Array(line)) else { continue }
       if let outcome = said["outcome"].flatMap(ScenarioRunOutcome.init(frame:)) { run.outcome = outcome }

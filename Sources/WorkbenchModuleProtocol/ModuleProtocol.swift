@@ -66,8 +66,6 @@ public final class MessageChannel {
   /// What was read and not yet taken: the one reader of frames (`InputBuffer`).
   private var buffer = InputBuffer()
 
-  private func take(_ bytes: ArraySlice<UInt8>) { buffer.append(bytes) }
-
   /// Whether a message (or part of one) was read past the last one returned.
   public var hasBufferedInput: Bool { !buffer.isEmpty }
 

@@ -442,7 +442,7 @@ public protocol SessionFrontEnd {
   func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError)
   /// Something only this front end does, asked by a command it brought (the shell's `source`,
   /// `history`, `set`).
-  func carryOut(_ request: any FrontEndRequest) throws(CommandError)
+  func carryOut(_ request: FrontEndRequest) throws(CommandError)
   /// The session ends; nothing after it on the line runs.
   func quit() throws(CommandError)
   /// Something went wrong that ends nothing: show it as an error.

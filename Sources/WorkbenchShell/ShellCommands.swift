@@ -2,7 +2,7 @@ import WorkbenchCore
 
 /// What the shell's own commands ask of it: carried by the session, unread, from the command
 /// to the shell (`ShellController.carryOut`).
-enum ShellRequest: FrontEndRequest, Equatable {
+enum ShellRequest: Equatable, Sendable {
   /// Run the commands in a file, a line at a time.
   case source(path: String)
   /// List the last `count` lines of the history (20 when `nil`).
@@ -25,7 +25,12 @@ enum ShellCommands {
 
   /// The modules' registry with the shell's commands.
   @MainActor static func registry(modules: [any FeatureModule]) throws(RegistrationError) -> ModuleRegistry {
-    try ModuleRegistry(modules: modules, frontEnd: all)
+    try ModuleRegistry(modules: modules).bringing(frontEnd: all)
+  }
+
+  /// What a shell command returns: its request to the shell, carried through the session.
+  @MainActor static func ask(_ context: CommandContext, _ request: ShellRequest) -> CommandOutput {
+    context.request(.frontEnd(FrontEndRequest(request)))
   }
 
   // MARK: Leaving
@@ -90,7 +95,7 @@ enum ShellCommands {
   static let source = CommandSpec(
     "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time",
     details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."
-  ) { context in context.request(.frontEnd(ShellRequest.source(path: context.arguments[sourceFile]))) }
+  ) { context in ask(context, .source(path: context.arguments[sourceFile])) }
 
   static let watchedLine = Argument<String>.rest(
     "command", help: "the command to run again, after an interval (2s when left out)")
@@ -112,7 +117,7 @@ enum ShellCommands {
     guard let line = words.first, !line.allSatisfy(\.isWhitespace) else {
       throw CommandError("say what to run: `watch 1s frame`")
     }
-    return context.request(.frontEnd(ShellRequest.watch(interval: interval, line: line)))
+    return ask(context, .watch(interval: interval, line: line))
   }
 
   static let historyCount = Argument<Int>.integer("count", in: 1...100_000, help: "how many (20 when left out)")
@@ -120,7 +125,7 @@ enum ShellCommands {
   static let history = CommandSpec(
     "history", arguments: [historyCount], summary: "List the last lines typed at the prompt",
     details: "The session's steps, with the windows each changed, are `travel steps`."
-  ) { context in context.request(.frontEnd(ShellRequest.history(count: context.arguments[historyCount]))) }
+  ) { context in ask(context, .history(count: context.arguments[historyCount])) }
   .reporting()
 
   static let settableOptions = ["json", "color", "quiet", "keep-going", "echo", "output"]
@@ -141,18 +146,18 @@ enum ShellCommands {
     guard let value = context.arguments[setValue] else {
       if option == "output" { throw CommandError("say `set output text`, `json`, `csv` or `table`") }
       if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
-      return context.request(.frontEnd(ShellRequest.set(option: nil, on: nil)))
+      return ask(context, .set(option: nil, on: nil))
     }
     if option == "output" {
       guard outputModes.contains(value) else {
         throw CommandError("output is text, json, csv or table, not '\(value)'")
       }
-      return context.request(.frontEnd(ShellRequest.output(value)))
+      return ask(context, .output(value))
     }
     guard value == "on" || value == "off" else {
       throw CommandError("say `set \(option ?? "OPTION") on` or `set \(option ?? "OPTION") off`")
     }
-    return context.request(.frontEnd(ShellRequest.set(option: option, on: value == "on")))
+    return ask(context, .set(option: option, on: value == "on"))
   }
   .reporting()
 }

@@ -300,9 +300,9 @@ extension ShellController: SessionFrontEnd {
     lineOutcome = .ask(question)
   }
 
-  func carryOut(_ request: any FrontEndRequest) throws(CommandError) {
+  func carryOut(_ request: FrontEndRequest) throws(CommandError) {
     // Only the shell's own commands ask anything of it, and they ask in its own terms.
-    guard let request = request as? ShellRequest else { return }
+    guard let request = request.value as? ShellRequest else { return }
     if let outcome = try carryOutShellRequest(request) { lineOutcome = outcome }
   }
 

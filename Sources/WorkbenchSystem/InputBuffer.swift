@@ -24,8 +24,9 @@ public struct InputBuffer: Sendable {
   /// The bytes not taken yet.
   public var unread: ArraySlice<UInt8> { bytes[start...] }
 
-  /// Adds a piece read.
-  public mutating func append(_ piece: some Sequence<UInt8>) {
+  /// Adds a piece read (not generic: a caller in another module gets no unspecialised copy that
+  /// walks the piece a byte at a time).
+  public mutating func append(_ piece: ArraySlice<UInt8>) {
     if start > 0 {
       if start == bytes.count {
         bytes.removeAll(keepingCapacity: true)
@@ -36,6 +37,9 @@ public struct InputBuffer: Sendable {
     }
     bytes.append(contentsOf: piece)
   }
+
+  /// Adds a piece read.
+  public mutating func append(_ piece: [UInt8]) { append(piece[...]) }
 
   /// Where each read lands before it is added, made at the first read and kept (a fresh 64 KB
   /// for each read cost more than a module's round trip).

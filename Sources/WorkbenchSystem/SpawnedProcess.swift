@@ -101,12 +101,11 @@ public final class SpawnedProcess {
     var parentEnds: [Int32] = []
     var childEnds: [Int32] = []
     func makePipe() throws(StartError) -> (read: Int32, write: Int32) {
-      var ends: [Int32] = [-1, -1]
-      guard workbench_pipe_closed_on_exec(&ends) == 0 else {
+      guard let ends = Descriptors.pipe() else {
         for descriptor in parentEnds + childEnds { close(descriptor) }
         throw StartError(description: "cannot start \(executable): no pipes (\(String(cString: strerror(errno))))")
       }
-      return (ends[0], ends[1])
+      return ends
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

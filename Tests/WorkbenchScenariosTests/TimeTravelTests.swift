@@ -70,7 +70,7 @@ final class Shown: SessionFrontEnd {
   }
   func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
   func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  func carryOut(_ request: any FrontEndRequest) throws(CommandError) {}
+  func carryOut(_ request: FrontEndRequest) throws(CommandError) {}
   func quit() throws(CommandError) {}
   func problem(_ message: String) { texts.append(message) }
 }

@@ -14,11 +14,11 @@ struct ShellCommandsTests {
   final class Asked: SessionFrontEnd {
     var questions: [UnsavedWorkQuestion] = []
     var quitted = 0
-    var requests: [any FrontEndRequest] = []
+    var requests: [FrontEndRequest] = []
     func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
     func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
     func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { questions.append(question) }
-    func carryOut(_ request: any FrontEndRequest) throws(CommandError) { requests.append(request) }
+    func carryOut(_ request: FrontEndRequest) throws(CommandError) { requests.append(request) }
     func quit() throws(CommandError) { quitted += 1 }
     func problem(_ message: String) {}
   }
@@ -88,10 +88,20 @@ struct ShellCommandsTests {
     let asked = Asked()
     try session.run("history 3; set json on; set output csv; watch 500ms frame", frontEnd: asked)
     #expect(
-      asked.requests.compactMap { $0 as? ShellRequest } == [
+      asked.requests.compactMap { $0.value as? ShellRequest } == [
         .history(count: 3), .set(option: "json", on: true), .output("csv"),
         .watch(interval: .milliseconds(500), line: "frame"),
       ])
+  }
+
+  /// Two requests are the same when they are of one type and equal: what makes a command's
+  /// `SessionRequest` comparable although the core cannot read the shell's requests.
+  @Test func aFrontEndRequestEqualsOnlyTheSameRequestOfItsType() {
+    let history = SessionRequest.frontEnd(FrontEndRequest(ShellRequest.history(count: 3)))
+    #expect(history == .frontEnd(FrontEndRequest(ShellRequest.history(count: 3))))
+    #expect(history != .frontEnd(FrontEndRequest(ShellRequest.history(count: 4))))
+    #expect(history != .frontEnd(FrontEndRequest(3)))
+    #expect(history != .recordStop)
   }
 
   /// Where the shell is not (a scenario's session), its commands are refused with the reason
@@ -140,6 +150,6 @@ struct ShellCommandsTests {
   /// A front end brings only the commands the host reserves for front ends.
   @Test func aFrontEndCannotBringACommandTheHostDoesNotReserve() {
     let stray = CommandSpec("stray", summary: "not reserved") { _ in .nothing }
-    #expect(throws: RegistrationError.self) { try ModuleRegistry(modules: [], frontEnd: [stray]) }
+    #expect(throws: RegistrationError.self) { try ModuleRegistry(modules: []).bringing(frontEnd: [stray]) }
   }
 }

@@ -38,21 +38,9 @@ public enum SessionRequest: Equatable, Sendable {
   case unsavedWork(windows: [WindowID], quitting: Bool)
   /// Something only the front end that brought the command does (the shell's `source`,
   /// `history`, `set`): the session hands it on as it is.
-  case frontEnd(any FrontEndRequest)
+  case frontEnd(FrontEndRequest)
   /// Move the session to another of its steps, or list them (time travel, in the shell).
   case travel(TravelRequest)
-
-  public static func == (left: SessionRequest, right: SessionRequest) -> Bool {
-    switch (left, right) {
-    case (.quit(let a), .quit(let b)): return a == b
-    case (.relaunch, .relaunch), (.recordStop, .recordStop): return true
-    case (.recordStart(let a, let x), .recordStart(let b, let y)): return a == b && x == y
-    case (.unsavedWork(let a, let x), .unsavedWork(let b, let y)): return a == b && x == y
-    case (.frontEnd(let a), .frontEnd(let b)): return a.isSame(as: b)
-    case (.travel(let a), .travel(let b)): return a == b
-    default: return false
-    }
-  }
 
   /// Whether the commands after this one on the line run on another host (`relaunch`, a move
   /// in time).
@@ -84,14 +72,19 @@ public enum TravelRequest: Equatable, Sendable {
 }
 
 /// What a front end's own command asks of it (the shell's `source`, `history`, `set`,
-/// `watch`): defined by the front end, carried by the session without being read.
-public protocol FrontEndRequest: Sendable {
-  /// Whether `other` asks the same.
-  func isSame(as other: any FrontEndRequest) -> Bool
-}
+/// `watch`): a value of the front end's own type, carried by the session without being read.
+public struct FrontEndRequest: Equatable, Sendable {
+  /// The request, in the front end's type (the shell reads it back as its `ShellRequest`).
+  public let value: any Sendable
+  private let isEqual: @Sendable (any Sendable) -> Bool
 
-extension FrontEndRequest where Self: Equatable {
-  public func isSame(as other: any FrontEndRequest) -> Bool { (other as? Self) == self }
+  /// A request of the front end's own type.
+  public init<Request: Equatable & Sendable>(_ value: Request) {
+    self.value = value
+    isEqual = { ($0 as? Request) == value }
+  }
+
+  public static func == (left: FrontEndRequest, right: FrontEndRequest) -> Bool { left.isEqual(right.value) }
 }
 
 /// Where a command may run.

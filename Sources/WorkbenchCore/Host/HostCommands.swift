@@ -49,7 +49,7 @@ enum HostCommands {
   }
 
   /// The commands a front end brings (the shell's `record`, `source`, `history`, `set`,
-  /// `watch`, `quit`, `exit`: `ModuleRegistry(modules:frontEnd:)`), with why a session without
+  /// `watch`, `quit`, `exit`: `ModuleRegistry.bringing(frontEnd:)`), with why a session without
   /// that front end refuses each. The core keeps only these names and reasons: a scenario that
   /// uses one is refused with its reason when it is checked, and no module may take the name.
   static let frontEndOnly: [FrontEndCommand] = [

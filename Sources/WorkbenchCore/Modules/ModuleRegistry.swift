@@ -28,7 +28,7 @@ public struct ModuleRegistry {
   let registrations = Registrations()
   let manifests: [ModuleManifest]
   /// The commands the front end brings (the shell's `history`, `quit`...), in `help`'s order.
-  let frontEndCommands: [CommandSpec]
+  private(set) var frontEndCommands: [CommandSpec] = []
   /// Where a command name leads, for running, checking, help and completion.
   public var router: CommandRouter { CommandRouter(registry: self) }
 
@@ -36,20 +36,28 @@ public struct ModuleRegistry {
   /// sources no module declares, an external module's, are not checked).
   public func factType(of source: String) -> FactType? { factTypes[source] }
 
-  /// Registers `modules`, in order (a module with an index only when it is first needed), and
-  /// the commands a front end brings (`frontEnd`: the shell's; a session without them, a
-  /// scenario's, refuses them with the reason the host keeps for each).
+  /// The same modules, registered once for both, with the commands a front end brings (the
+  /// shell's): a session on it runs them, while one on `self` (a scenario's) refuses them with
+  /// the reason the host keeps for each.
   ///
-  /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
-  ///   screens or document kinds clash, or a front end's command is not one the host reserves
-  ///   for front ends.
-  public init(modules: [any FeatureModule], frontEnd: [CommandSpec] = []) throws(RegistrationError) {
-    for spec in frontEnd where HostCommands.frontEndReason(spec.name) == nil {
+  /// - Throws: `RegistrationError` for a command that is not one the host reserves for front
+  ///   ends.
+  public func bringing(frontEnd commands: [CommandSpec]) throws(RegistrationError) -> ModuleRegistry {
+    for spec in commands where HostCommands.frontEndReason(spec.name) == nil {
       throw RegistrationError(
         message: "the front end's command '\(spec.name)' is not one the host reserves for front ends "
           + "(\(HostCommands.frontEndOnly.map(\.name).joined(separator: ", ")))")
     }
-    frontEndCommands = frontEnd
+    var registry = self
+    registry.frontEndCommands = commands
+    return registry
+  }
+
+  /// Registers `modules`, in order (a module with an index only when it is first needed).
+  ///
+  /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
+  ///   screens or document kinds clash.
+  public init(modules: [any FeatureModule]) throws(RegistrationError) {
     var manifests: [ModuleManifest] = []
     // Lists, not dictionaries: a handful of names each, and no hashing at start.
     var shown: [(screen: String, kind: String)] = []

@@ -620,7 +620,7 @@ final class ScenarioFrontEnd: SessionFrontEnd {
     throw CommandError(question.message)
   }
 
-  func carryOut(_ request: any FrontEndRequest) throws(CommandError) {
+  func carryOut(_ request: FrontEndRequest) throws(CommandError) {
     throw CommandError("`source`, `history` and `set` work in the shell; a scenario lists its steps itself")
   }
 

@@ -39,8 +39,11 @@ public enum OpenAtStep {
     let runner: ScenarioRunner
     let loaded: ScenarioFile
     do {
-      runner = ScenarioRunner(registry: try ModuleRegistry(modules: modules, frontEnd: frontEnd))
-      loaded = try ScenarioLoader(registry: try ModuleRegistry(modules: modules)).load(file)
+      // One registration: the file is checked without the front end's commands, as `check`
+      // does, and the session it opens has them.
+      let registry = try ModuleRegistry(modules: modules)
+      runner = ScenarioRunner(registry: try registry.bringing(frontEnd: frontEnd))
+      loaded = try ScenarioLoader(registry: registry).load(file)
     } catch let error as ScenarioFileError {
       for problem in error.all { StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO) }
       return .failure(.usage)

@@ -530,7 +530,7 @@ public final class QuietFrontEnd: SessionFrontEnd {
   public func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
   public func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
   public func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  public func carryOut(_ request: any FrontEndRequest) throws(CommandError) {}
+  public func carryOut(_ request: FrontEndRequest) throws(CommandError) {}
   public func quit() throws(CommandError) {}
   public func problem(_ message: String) {}
 }

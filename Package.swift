@@ -187,7 +187,7 @@ let package = Package(
       name: "WorkbenchScenariosTests",
       dependencies: [
         "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchStore",
-        "Catalog", "BuiltInModules",
+        "Catalog", "Goal", "Editor", "Lights", "Ledger", "BuiltInModules",
         "WorkbenchTestSupport", "WorkbenchSystem", "WorkbenchSession",
       ],
       exclude: ["Broken"]

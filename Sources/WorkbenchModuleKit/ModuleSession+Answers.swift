@@ -299,7 +299,7 @@ extension ModuleSession {
       let frame = window.frame
       guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
       side.lastSent[name] = frame
-      var update = WireUpdate(key: name, frame: frame, text: window.screen.render(frame), state: state)
+      var update = WireUpdate(key: name, frame: frame, text: window.text, state: state)
       update.unsaved = side.host.unsavedSummary(of: window.id)
       updates.append(update)
     }
@@ -399,7 +399,7 @@ extension ModuleSession {
     }
     var result = WireResult()
     result.frame = window.frame
-    result.text = window.screen.render(window.frame)
+    result.text = window.text
     result.state = state
     result.output = text
     result.commit = commit

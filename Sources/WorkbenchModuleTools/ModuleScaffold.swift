@@ -194,8 +194,21 @@ enum ScaffoldFiles {
           public init() {}
         }
 
+        /// What a window shows: the shared number and the window's step.
+        public struct \(type)Frame: FrameRecord {
+          public var count = 0
+          public var step = 1
+          public init() {}
+
+          /// The frame's fields: its JSON, and the schema a scenario is checked against before it runs.
+          public static let fields: FrameFields<\(type)Frame> = [
+            FrameField("count", \\.count, "the shared number"),
+            FrameField("step", \\.step, "how much `add` adds in this window"),
+          ]
+        }
+
         @MainActor
-        public final class \(type)Screen: ScreenModel {
+        public final class \(type)Screen: FramedScreen {
           public private(set) var document: \(type)Document
           public private(set) var viewState: \(type)ViewState
 
@@ -207,9 +220,12 @@ enum ScaffoldFiles {
           public func documentReplaced(_ document: \(type)Document) { self.document = document }
           public func restore(_ viewState: \(type)ViewState) { self.viewState = viewState }
 
-          public var frame: FrameValue { ["count": .integer(document.count), "step": .integer(viewState.step)] }
-          /// The frame's fields: a scenario expecting another one is refused before it runs.
-          public static var frameFields: [String]? { ["count", "step"] }
+          public var typedFrame: \(type)Frame {
+            var frame = \(type)Frame()
+            frame.count = document.count
+            frame.step = viewState.step
+            return frame
+          }
         }
 
         public struct \(type)Module: FeatureModule {

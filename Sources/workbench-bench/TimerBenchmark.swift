@@ -142,6 +142,31 @@ enum TimerBenchmark {
 }
 
 extension TimerBenchmark {
+  /// The Swift kit's countdown timer alone (the first figure of `run`), for a profiler to watch
+  /// with nothing else in the process: the host's side here, the kit's in `countdown-module`.
+  static func swiftKitTimer(iterations: Int) -> String {
+    do {
+      let module = try ExternalModule(path: buildFolder() + "/countdown-module")
+      defer { module.shutdown() }
+      let host = try Host(modules: [module], clock: .virtual)
+      _ = try host.run(line: "open countdown egg c; open countdown egg other; @c seconds 3600; @c start")
+      var samples: [Double] = []
+      samples.reserveCapacity(iterations)
+      for index in 0..<iterations {
+        // The countdown stops at zero: start it again off the clock.
+        if index % 3000 == 2999 { _ = try host.run(line: "@c reset; @c start") }
+        let start = now()
+        try host.clock.advance(by: .seconds(1))
+        samples.append(now() - start)
+      }
+      return
+        "countdown on the Swift kit, one timer due (\(iterations)): p50 \(format(percentile(samples, 50) * 1e6, 1)) µs   "
+        + "p99 \(format(percentile(samples, 99) * 1e6, 1)) µs"
+    } catch {
+      return "countdown on the Swift kit: \(error)"
+    }
+  }
+
   /// The countdown's own timer request and reply, as its module process exchanged them (from
   /// the protocol log of a session with one timer), or `nil`.
   static func timerExchange(path: String) -> (request: [UInt8], reply: FrameValue)? {

@@ -2,47 +2,38 @@ import WorkbenchCore
 
 extension CatalogScreenModel {
   /// The frame: the viewport's rows, the selection, the query, and the detail pane.
-  ///
-  /// ```
-  /// {query, onlySelected, selected, matches, total,
-  ///  rows: [{id, title}], viewport: {anchor, offset, firstRow},
-  ///  detail: {id, title, filteredOut} | null, detailPolicy}
-  /// ```
-  public var frame: FrameValue {
+  public var typedFrame: CatalogFrame {
     let visible = visiblePositions
     let first = firstRow(in: visible)
     let shown = visible[first..<min(visible.count, first + viewportRows)]
-    let rows = shown.map { position -> FrameValue in
+    var frame = CatalogFrame()
+    frame.query = viewState.query
+    frame.onlySelected = viewState.showsOnlySelected
+    frame.selected = viewState.selectedID
+    frame.matches = visible.count
+    frame.total = document.books.count
+    frame.rows = shown.map { position in
       let book = document.books[position]
-      return ["id": .integer(book.id), "title": .string(book.title)]
+      return CatalogFrame.Row(id: book.id, title: book.title)
     }
-    return [
-      "query": .string(viewState.query),
-      "onlySelected": .bool(viewState.showsOnlySelected),
-      "selected": FrameValue(viewState.selectedID),
-      "matches": .integer(visible.count),
-      "total": .integer(document.books.count),
-      "rows": .list(rows),
-      "viewport": [
-        "anchor": FrameValue(viewState.anchor?.bookID),
-        "offset": .integer(viewState.anchor?.offset ?? 0),
-        "firstRow": visible.isEmpty ? .null : .integer(first + 1),
-      ],
-      "detail": detail(visible: visible),
-      "detailPolicy": .string(viewState.detailPolicy.rawValue),
-    ]
+    frame.viewport.anchor = viewState.anchor?.bookID
+    frame.viewport.offset = viewState.anchor?.offset ?? 0
+    frame.viewport.firstRow = visible.isEmpty ? nil : first + 1
+    frame.detail = detail(visible: visible)
+    frame.detailPolicy = viewState.detailPolicy.rawValue
+    return frame
   }
 
-  private func detail(visible: [Int]) -> FrameValue {
-    guard let id = viewState.selectedID, let position = document.position(of: id) else { return .null }
+  private func detail(visible: [Int]) -> CatalogFrame.Detail? {
+    guard let id = viewState.selectedID, let position = document.position(of: id) else { return nil }
     let row = lowerBound(of: position, in: visible)
     let isVisible = row < visible.count && visible[row] == position
-    if !isVisible && viewState.detailPolicy == .close { return .null }
-    return [
-      "id": .integer(id),
-      "title": .string(document.books[position].title),
-      "position": .integer(position + 1),
-      "filteredOut": .bool(!isVisible),
-    ]
+    if !isVisible && viewState.detailPolicy == .close { return nil }
+    var detail = CatalogFrame.Detail()
+    detail.id = id
+    detail.title = document.books[position].title
+    detail.position = position + 1
+    detail.filteredOut = !isVisible
+    return detail
   }
 }

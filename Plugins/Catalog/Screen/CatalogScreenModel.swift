@@ -10,27 +10,7 @@ import WorkbenchCore
 ///   survived (or the previous one when none follows); when its book is filtered out, the
 ///   viewport shows the nearest visible row after it, and the anchor is kept for later.
 @MainActor
-public final class CatalogScreenModel: ActionHandling {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    ["query", "onlySelected", "selected", "matches", "total", "rows", "viewport", "detail", "detailPolicy"]
-  }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "query": "the window's filter: titles containing it, ignoring case (\"\" shows every book)",
-      "onlySelected": "whether the list shows only the selected book",
-      "selected": "the id of the selected book, or null",
-      "matches": "how many books the filter leaves (all of them, not only the rows shown)",
-      "total": "how many books the catalog holds",
-      "rows": "the rows in the viewport: {id, title}, at most --rows of them",
-      "viewport": "where the list is scrolled: {anchor (a book id or null), offset, firstRow (1-based)}",
-      "detail":
-        "the selected book: {id, title, position, filteredOut}; null when none, or filtered out under `detail close`",
-      "detailPolicy": "keep or close: whether the detail stays while its book is filtered out",
-    ]
-  }
-
+public final class CatalogScreenModel: ActionHandling, FramedScreen {
   public private(set) var document: CatalogDocument {
     didSet { changes &+= 1 }
   }

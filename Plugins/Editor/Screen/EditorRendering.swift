@@ -2,25 +2,19 @@ import WorkbenchCore
 
 /// The terminal text of an editor frame.
 enum EditorRendering {
-  static func text(_ frame: FrameValue) -> String {
-    let title = frame["title"]?.stringValue ?? ""
-    var state = "saved"
-    if frame["dirty"]?.boolValue == true {
-      state = "unsaved draft based on revision \(frame["baseRevision"]?.integerValue ?? 0)"
-    }
-    var lines = ["\(title)  (\(state))"]
-    if let conflict = frame["conflict"], case .object = conflict {
+  static func text(_ frame: EditorFrame) -> String {
+    let state = frame.dirty ? "unsaved draft based on revision \(frame.baseRevision ?? 0)" : "saved"
+    var lines = ["\(frame.title)  (\(state))"]
+    if let conflict = frame.conflict {
       lines.append(
-        "! conflict: the document moved to revision \(conflict["current"]?.integerValue ?? 0); "
+        "! conflict: the document moved to revision \(conflict.current); "
           + "`resolve diff`, `resolve keep` (save yours over it) or `resolve take` (drop yours)")
     }
-    let body = frame["lines"]?.elements ?? []
-    if body.isEmpty { lines.append("  (no lines)") }
-    let width = String(body.count).count
-    for line in body {
-      let number = String(line["n"]?.integerValue ?? 0)
-      lines.append(
-        String(repeating: " ", count: width - number.count) + number + "  " + (line["text"]?.stringValue ?? ""))
+    if frame.lines.isEmpty { lines.append("  (no lines)") }
+    let width = String(frame.lines.count).count
+    for line in frame.lines {
+      let number = String(line.n)
+      lines.append(String(repeating: " ", count: max(0, width - number.count)) + number + "  " + line.text)
     }
     return lines.joined(separator: "\n")
   }

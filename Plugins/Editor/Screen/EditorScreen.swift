@@ -13,23 +13,7 @@ public enum SaveResult: Equatable, Sendable {
 /// The model and controller of an editor window: a draft over the shared document, edited line
 /// by line, and the save use case with its three outcomes.
 @MainActor
-public final class EditorScreen: ActionHandling, UnsavedWork {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    ["title", "lines", "dirty", "baseRevision", "documentRevision", "conflict"]
-  }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "title": "the title the window shows (the draft's while there is one)",
-      "lines": "the text, as {n, text} lines (the draft's while there is one)",
-      "dirty": "whether the window holds an unsaved draft",
-      "baseRevision": "the document revision the draft started from, or null without a draft",
-      "documentRevision": "the document's revision now",
-      "conflict": "{base, current} when the document moved on under the draft, or null",
-    ]
-  }
-
+public final class EditorScreen: ActionHandling, FramedScreen, UnsavedWork {
   public private(set) var document: TextDocument {
     didSet { changes &+= 1 }
   }
@@ -197,19 +181,20 @@ public final class EditorScreen: ActionHandling, UnsavedWork {
 
   // MARK: Frame
 
-  public var frame: FrameValue {
-    let numbered = lines.enumerated().map { index, text -> FrameValue in
-      ["n": .integer(index + 1), "text": .string(text)]
+  public var typedFrame: EditorFrame {
+    var frame = EditorFrame()
+    frame.title = title
+    frame.lines = lines.enumerated().map { EditorFrame.Line(n: $0.offset + 1, text: $0.element) }
+    frame.dirty = isDirty
+    frame.baseRevision = viewState.session?.baseRevision
+    frame.documentRevision = revision
+    frame.conflict = conflict.map { conflict in
+      var shown = EditorFrame.Conflict()
+      shown.base = conflict.base
+      shown.current = conflict.current
+      return shown
     }
-    let conflictValue: FrameValue =
-      conflict.map { ["base": .integer($0.base), "current": .integer($0.current)] } ?? .null
-    return [
-      "title": .string(title),
-      "lines": .list(numbered),
-      "dirty": .bool(isDirty),
-      "baseRevision": FrameValue(viewState.session?.baseRevision),
-      "documentRevision": .integer(revision),
-      "conflict": conflictValue,
-    ]
+    return frame
   }
+
 }

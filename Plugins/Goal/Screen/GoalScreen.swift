@@ -7,29 +7,7 @@ import WorkbenchCore
 /// before the command returns (the host hands the new document to each), so the next frame of
 /// every window shows it. A closed window is released and receives nothing more.
 @MainActor
-public final class GoalScreen: ActionHandling, UnsavedWork {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    ["progress", "completed", "target", "finished", "revision", "showing", "draft", "canComplete", "message"]
-  }
-  /// A refused intent shows why in `message` (seed 003: the controller turns the model's
-  /// refusal into display data); nothing else changes.
-  public static var refusalFields: [String] { ["message"] }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "progress": "the shared goal as \"N of M\"",
-      "completed": "how many books of the shared goal are read",
-      "target": "how many books the shared goal wants",
-      "finished": "whether the shared goal is reached",
-      "revision": "the shared goal's revision",
-      "showing": "saved or draft: which goal the window shows",
-      "draft": "this window's draft: {progress, target, completed, baseRevision, saved}, or null",
-      "canComplete": "whether `complete` is possible for what the window shows",
-      "message": "why the window's last intent was refused, or null",
-    ]
-  }
-
+public final class GoalScreen: ActionHandling, FramedScreen, UnsavedWork {
   public private(set) var document: GoalDocument {
     didSet { changes &+= 1 }
   }
@@ -151,34 +129,25 @@ public final class GoalScreen: ActionHandling, UnsavedWork {
   // MARK: Presentation
 
   /// The frame: the shared goal's progress, this window's draft, and the message.
-  public var frame: FrameValue {
+  public var typedFrame: GoalFrame {
     let goal = document.goal
-    var frame: [(key: String, value: FrameValue)] = [
-      ("progress", .string("\(goal.completed) of \(goal.target)")),
-      ("completed", .integer(goal.completed)),
-      ("target", .integer(goal.target)),
-      ("finished", .bool(goal.isFinished)),
-      ("revision", .integer(revision)),
-      ("showing", .string(viewState.draft == nil ? "saved" : "draft")),
-    ]
-    if let draft = viewState.draft {
-      frame.append(
-        (
-          "draft",
-          [
-            "progress": .string("\(draft.goal.completed) of \(draft.goal.target)"),
-            "completed": .integer(draft.goal.completed),
-            "target": .integer(draft.goal.target),
-            "baseRevision": .integer(draft.baseRevision),
-            "saved": false,
-          ]
-        ))
-      frame.append(("canComplete", .bool(!draft.goal.isFinished)))
-    } else {
-      frame.append(("draft", .null))
-      frame.append(("canComplete", .bool(!goal.isFinished)))
+    var frame = GoalFrame()
+    frame.progress = "\(goal.completed) of \(goal.target)"
+    frame.completed = goal.completed
+    frame.target = goal.target
+    frame.finished = goal.isFinished
+    frame.revision = revision
+    frame.showing = viewState.draft == nil ? "saved" : "draft"
+    frame.draft = viewState.draft.map { draft in
+      var shown = GoalFrame.Draft()
+      shown.progress = "\(draft.goal.completed) of \(draft.goal.target)"
+      shown.completed = draft.goal.completed
+      shown.target = draft.goal.target
+      shown.baseRevision = draft.baseRevision
+      return shown
     }
-    frame.append(("message", FrameValue(message)))
-    return .object(FrameObject(members: frame))
+    frame.canComplete = !(viewState.draft?.goal ?? goal).isFinished
+    frame.message = message
+    return frame
   }
 }

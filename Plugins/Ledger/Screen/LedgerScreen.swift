@@ -14,44 +14,7 @@ public struct LedgerViewState: ViewStateValue {
 /// clock (keyed by this window; a new query cancels the running load and starts another), and
 /// projects frames.
 @MainActor
-public final class LedgerScreen: ActionHandling {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    [
-      "session", "state", "isLoading", "query", "rows", "count", "message", "canRetry", "fetchesStarted",
-      "serverRequests", "balance", "path", "link", "detail", "dispute",
-    ]
-  }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "session": "the app session above the windows: active, locked or signed out (amounts hidden unless active)",
-      "state": "the feed's state machine: idle, loading, loaded, empty or failed",
-      "isLoading": "whether a load is running",
-      "query": "the search the feed shows (\"\" for every transaction)",
-      "rows":
-        "the newest transactions found, as many as the window shows (at most 50): {id, counterparty, amount, memo}",
-      "count": "how many transactions the last load found",
-      "message": "why the load failed, or null",
-      "canRetry": "whether `retry` would load again (after a failure)",
-      "fetchesStarted": "fetches this window started since it opened, superseded ones included",
-      "serverRequests": "requests the server answered in this session, from every window",
-      "balance": "the account's balance, as text with two decimals",
-      "path": "the navigation path: routes such as detail(47) and dispute(47)",
-      "link": "the path as a deep link (ledger://transaction/47)",
-      "detail": "the transaction the path shows: {id, counterparty, amount, memo}, or null",
-      "dispute": "the dispute being drafted: {transaction, step, reason}, or null",
-    ]
-  }
-  /// Loads started since the window opened: a replay opens it fresh, so a recording does not
-  /// expect the count it had.
-  public static var lifetimeFields: [String] { ["fetchesStarted"] }
-  /// Each window loads its own feed: two windows on one account may have loaded at different
-  /// times, or one may have failed while the other had not tried yet.
-  public static var ownFields: [String] {
-    ["state", "isLoading", "rows", "count", "message", "canRetry", "detail"]
-  }
-
+public final class LedgerScreen: ActionHandling, FramedScreen {
   public private(set) var document: LedgerDocument
   public private(set) var viewState: LedgerViewState
   /// The feed's one state.
@@ -308,56 +271,46 @@ public final class LedgerScreen: ActionHandling {
 
   // MARK: Frame
 
-  public var frame: FrameValue {
+  public var typedFrame: LedgerFrame {
     let hidden = session.state != .active
-    let rows: [FrameValue]
-    var count = 0
-    if case .loaded(let transactions) = feed, session.state != .signedOut {
-      count = transactions.count
-      // A feed shows its newest page; `count` says how many matched.
-      rows = transactions.prefix(min(Self.pageSize, viewportRows)).map { transaction in
-        [
-          "id": .integer(transaction.id), "counterparty": .string(transaction.counterparty),
-          "amount": .string(hidden ? "•••" : transaction.amount.description), "memo": .string(transaction.memo),
-        ]
-      }
-    } else {
-      rows = []
+    func shown(_ transaction: Transaction) -> LedgerFrame.Transaction {
+      var row = LedgerFrame.Transaction()
+      row.id = transaction.id
+      row.counterparty = transaction.counterparty
+      row.amount = hidden ? "•••" : transaction.amount.description
+      row.memo = transaction.memo
+      return row
     }
-    var message: FrameValue = .null
-    if case .failed(let text) = feed { message = .string(text) }
-    var detail: FrameValue = .null
+    var frame = LedgerFrame()
+    frame.session = session.state.rawValue
+    frame.state = feed.name
+    frame.isLoading = feed.isLoading
+    frame.query = viewState.query
+    if case .loaded(let transactions) = feed, session.state != .signedOut {
+      frame.count = transactions.count
+      // A feed shows its newest page; `count` says how many matched.
+      frame.rows = transactions.prefix(min(Self.pageSize, viewportRows)).map(shown)
+    }
+    if case .failed(let text) = feed { frame.message = text }
+    frame.canRetry = feed.name == "failed"
+    frame.fetchesStarted = fetchesStarted
+    frame.serverRequests = network.fetches
+    frame.balance = hidden ? "•••" : document.balance.description
+    frame.path = viewState.path.map(\.description)
+    frame.link = DeepLink.link(for: viewState.path)
     if case .detail(let id)? = viewState.path.first,
       let transaction = document.transactions.first(where: { $0.id == id })
     {
-      detail = [
-        "id": .integer(id), "counterparty": .string(transaction.counterparty),
-        "amount": .string(hidden ? "•••" : transaction.amount.description), "memo": .string(transaction.memo),
-      ]
+      frame.detail = shown(transaction)
     }
-    var dispute: FrameValue = .null
-    if let flow = viewState.dispute {
-      dispute = [
-        "transaction": .integer(flow.transactionID), "step": .string(flow.step.rawValue),
-        "reason": FrameValue(flow.reason),
-      ]
+    frame.dispute = viewState.dispute.map { flow in
+      var dispute = LedgerFrame.Dispute()
+      dispute.transaction = flow.transactionID
+      dispute.step = flow.step.rawValue
+      dispute.reason = flow.reason
+      return dispute
     }
-    return [
-      "session": .string(session.state.rawValue),
-      "state": .string(feed.name),
-      "isLoading": .bool(feed.isLoading),
-      "query": .string(viewState.query),
-      "rows": .list(rows),
-      "count": .integer(count),
-      "message": message,
-      "canRetry": .bool(feed.name == "failed"),
-      "fetchesStarted": .integer(fetchesStarted),
-      "serverRequests": .integer(network.fetches),
-      "balance": .string(hidden ? "•••" : document.balance.description),
-      "path": .list(viewState.path.map { .string($0.description) }),
-      "link": .string(DeepLink.link(for: viewState.path)),
-      "detail": detail,
-      "dispute": dispute,
-    ]
+    return frame
   }
+
 }

@@ -5,35 +5,26 @@ enum LightsRendering {
   /// "1 light", "3 lights".
   static func lights(_ count: Int) -> String { count == 1 ? "1 light" : "\(count) lights" }
 
-  static func home(_ frame: FrameValue) -> String {
-    var lines = ["home (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"]
-    for room in frame["rooms"]?.elements ?? [] {
-      lines.append(
-        "  \(room["id"]?.stringValue ?? "")  \(room["name"]?.stringValue ?? "") · "
-          + Self.lights(room["lights"]?.integerValue ?? 0)
-      )
-    }
+  static func home(_ frame: HomeFrame) -> String {
+    var lines = ["home (\(frame.container)) · bridge \(frame.bridge)"]
+    for room in frame.rooms { lines.append("  \(room.id)  \(room.name) · " + Self.lights(room.lights)) }
     lines.append("`enter ROOM` opens a room")
     return lines.joined(separator: "\n")
   }
 
-  static func room(_ frame: FrameValue) -> String {
-    guard let name = frame["name"]?.stringValue else { return "no room chosen: `room ROOM`" }
-    var header = "\(name) (\(frame["container"]?.stringValue ?? "")) · bridge \(frame["bridge"]?.stringValue ?? "")"
-    if frame["detecting"]?.boolValue == true { header += " · detecting lights..." }
-    if frame["exists"]?.boolValue == false { header += " · the room is gone" }
+  static func room(_ frame: RoomFrame) -> String {
+    guard let name = frame.name else { return "no room chosen: `room ROOM`" }
+    var header = "\(name) (\(frame.container)) · bridge \(frame.bridge)"
+    if frame.detecting == true { header += " · detecting lights..." }
+    if frame.exists == false { header += " · the room is gone" }
     var lines = [header]
-    for light in frame["lights"]?.elements ?? [] {
-      let on = light["on"]?.boolValue == true ? "on " : "off"
-      lines.append(
-        "  \(light["id"]?.integerValue ?? 0)  [\(on)] \(light["name"]?.stringValue ?? "") · \(light["brightness"]?.integerValue ?? 0)%"
-      )
+    for light in frame.lights {
+      lines.append("  \(light.id)  [\(light.on ? "on " : "off")] \(light.name) · \(light.brightness)%")
     }
-    if (frame["lights"]?.elements ?? []).isEmpty { lines.append("  (no lights)") }
-    let shown = frame["lights"]?.elements?.count ?? 0
-    let count = frame["count"]?.integerValue ?? shown
-    if shown < count, let first = frame["firstRow"]?.integerValue {
-      lines.append("  lights \(first)-\(first + shown - 1) of \(count): `page next` and `page previous` move")
+    if frame.lights.isEmpty { lines.append("  (no lights)") }
+    let shown = frame.lights.count
+    if shown < frame.count, let first = frame.firstRow {
+      lines.append("  lights \(first)-\(first &+ shown &- 1) of \(frame.count): `page next` and `page previous` move")
     }
     return lines.joined(separator: "\n")
   }

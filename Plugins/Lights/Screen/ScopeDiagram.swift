@@ -19,7 +19,7 @@ extension LightsModule {
     let environment = host.screenEnvironment(for: home.documentName)
     _ = home.frame
     var lines = homeWindow.scopeTree()
-    for room in home.frame["rooms"]?.elements?.compactMap({ $0["id"]?.stringValue }) ?? [] {
+    for room in homeWindow.typedFrame.rooms.map(\.id) {
       let screen = RoomScreen<LiveMode>(
         document: homeWindow.document, viewState: RoomViewState(), environment: environment)
       do {

@@ -51,20 +51,7 @@ public struct HomeViewState: ViewStateValue {
 
 /// A home window: the rooms of the home.
 @MainActor
-public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    ["container", "bridge", "rooms"]
-  }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "container": "live or preview: which container's dependencies the window reads",
-      "bridge": "reachable, unreachable or preview",
-      "rooms": "every room: {id, name, lights (how many)}",
-    ]
-  }
-
+public final class HomeScreen<Mode: ContainerMode>: FramedScreen, LightsWindow {
   public private(set) var document: HomeDocument
   public private(set) var viewState: HomeViewState
   private(set) var home: ScopeResolver<HomeScope>
@@ -102,20 +89,21 @@ public final class HomeScreen<Mode: ContainerMode>: ScreenModel, LightsWindow {
 
   func scopeTree() -> [String] { home.tree() }
 
-  public var frame: FrameValue {
-    let rooms = home.value(\.roomIDs).map { roomID -> FrameValue in
+  public var typedFrame: HomeFrame {
+    var frame = HomeFrame()
+    frame.container = Mode.isPreview ? "preview" : "live"
+    frame.bridge = home.value(\.status)
+    frame.rooms = home.value(\.roomIDs).map { roomID in
       let room = home.child(\.roomScope, configuration: roomID, name: "RoomScope")
-      return [
-        "id": .string(roomID), "name": .string(room.value(\.name)),
-        "lights": .integer(room.value(\.lightIDs).count),
-      ]
+      var shown = HomeFrame.Room()
+      shown.id = roomID
+      shown.name = room.value(\.name)
+      shown.lights = room.value(\.lightIDs).count
+      return shown
     }
-    return [
-      "container": .string(Mode.isPreview ? "preview" : "live"),
-      "bridge": .string(home.value(\.status)),
-      "rooms": .list(rooms),
-    ]
+    return frame
   }
+
 }
 
 /// A room window's view state: which room it shows, and the first light of the page it shows.
@@ -139,26 +127,7 @@ public struct RoomViewState: ViewStateValue {
 
 /// A room window: the lights of one room, from the room's child scope of the home scope.
 @MainActor
-public final class RoomScreen<Mode: ContainerMode>: ActionHandling, LightsWindow {
-  /// The fields of every frame (checked against the frames by FrameSchemaTests).
-  public static var frameFields: [String]? {
-    ["container", "bridge", "room", "name", "exists", "detecting", "count", "firstRow", "lights"]
-  }
-  /// What each field means (an editor shows it over an expectation's field).
-  public static var frameFieldSummaries: [String: String] {
-    [
-      "container": "live or preview: which container's dependencies the window reads",
-      "bridge": "reachable, unreachable or preview",
-      "room": "the room the window shows, or null",
-      "name": "the room's name (null without a room)",
-      "exists": "whether the room is in the home (null without a room)",
-      "detecting": "whether the bridge is detecting new lights in the room",
-      "count": "how many lights the room has",
-      "firstRow": "the 1-based number of the first light shown, null when the room has none",
-      "lights": "one page of the room's lights: {id, name, on, brightness}",
-    ]
-  }
-
+public final class RoomScreen<Mode: ContainerMode>: ActionHandling, FramedScreen, LightsWindow {
   public private(set) var document: HomeDocument
   public private(set) var viewState: RoomViewState
   private(set) var home: ScopeResolver<HomeScope>
@@ -264,38 +233,31 @@ public final class RoomScreen<Mode: ContainerMode>: ActionHandling, LightsWindow
     return room.child(\.lightScope, configuration: id, name: "LightScope")
   }
 
-  public var frame: FrameValue {
-    var members: [(key: String, value: FrameValue)] = [
-      ("container", .string(Mode.isPreview ? "preview" : "live")),
-      ("bridge", .string(home.value(\.status))),
-      ("room", FrameValue(viewState.room)),
-    ]
-    guard let room else {
-      members += [
-        ("name", .null), ("exists", .null), ("detecting", .null), ("count", .integer(0)), ("firstRow", .null),
-        ("lights", []),
-      ]
-      return .object(FrameObject(members: members))
-    }
+  public var typedFrame: RoomFrame {
+    var frame = RoomFrame()
+    frame.container = Mode.isPreview ? "preview" : "live"
+    frame.bridge = home.value(\.status)
+    frame.room = viewState.room
+    guard let room else { return frame }
     // One page of lights: what a frame shows is projected, not every light of the room.
     let ids = room.value(\.lightIDs)
     let first = ids.isEmpty ? 0 : min(viewState.firstLight, ids.count - 1)
     let page = ids[first..<min(ids.count, first + max(1, environment.viewportRows))]
-    let lights = page.map { lightID -> FrameValue in
+    frame.name = room.value(\.name)
+    frame.exists = room.value(\.exists)
+    frame.detecting = room.value(\.isDetecting)
+    frame.count = ids.count
+    frame.firstRow = ids.isEmpty ? nil : first + 1
+    frame.lights = page.map { lightID in
       let light = room.child(\.lightScope, configuration: lightID, name: "LightScope")
-      return [
-        "id": .integer(lightID), "name": .string(light.value(\.name)), "on": .bool(light.value(\.isOn)),
-        "brightness": .integer(light.value(\.brightness)),
-      ]
+      var shown = RoomFrame.Light()
+      shown.id = lightID
+      shown.name = light.value(\.name)
+      shown.on = light.value(\.isOn)
+      shown.brightness = light.value(\.brightness)
+      return shown
     }
-    members += [
-      ("name", .string(room.value(\.name))),
-      ("exists", .bool(room.value(\.exists))),
-      ("detecting", .bool(room.value(\.isDetecting))),
-      ("count", .integer(ids.count)),
-      ("firstRow", ids.isEmpty ? .null : .integer(first + 1)),
-      ("lights", .list(lights)),
-    ]
-    return .object(FrameObject(members: members))
+    return frame
   }
+
 }

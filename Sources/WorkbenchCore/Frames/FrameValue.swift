@@ -75,6 +75,11 @@ public struct FrameObject: Equatable, Sendable {
     }
   }
 
+  /// An object with the given members, in order, whose keys the caller knows are distinct (a
+  /// typed frame's table, checked once): not checked again.
+  @usableFromInline
+  init(uniqueMembers members: [(key: String, value: FrameValue)]) { self.members = members }
+
   /// Whether two members share a key. Objects are small, so comparing pairs beats hashing.
   static func hasDuplicateKeys(_ members: [(key: String, value: FrameValue)]) -> Bool {
     guard members.count > 1 else { return false }

@@ -340,7 +340,7 @@ public final class Host {
     let header =
       "[\(window.id.number)\(name)] \(window.screen.name) \(window.documentName)"
       + (entry.map { " · revision \($0.revision)" } ?? "")
-    return header + "\n" + window.screen.render(window.frame)
+    return header + "\n" + window.text
   }
 
 }

@@ -65,6 +65,22 @@ public final class Registrar {
       make: { Model(document: $0, viewState: $1, environment: $2) })
   }
 
+  /// Registers a screen with a typed frame, rendered from the typed frame.
+  ///
+  /// - Parameter render: the terminal text for a frame of this screen.
+  public func screen<Model: FramedScreen>(
+    _ model: Model.Type,
+    name: String,
+    documentKind: String,
+    summary: String,
+    render: @escaping @Sendable (Model.Frame) -> String
+  ) {
+    screen(model, name: name, documentKind: documentKind, summary: summary, render: Model.rendering(render))
+    // A window renders from its model's typed frame; the frame's value is read back only where
+    // there is no model (a trace's kept frames).
+    screenKinds[screenKinds.count - 1].renderModel = { model in (model as? Model).map { render($0.typedFrame) } }
+  }
+
   /// Registers a screen whose models `make` builds, for models that need more than the
   /// document, a view state and the environment (a proxy for a module process, say).
   ///
@@ -156,6 +172,15 @@ public struct ScreenRegistration {
   public static func screen<Model: ScreenModel>(
     _ model: Model.Type, name: String, summary: String,
     render: @escaping @Sendable (FrameValue) -> String = { $0.outlineText }
+  ) -> ScreenRegistration {
+    ScreenRegistration { registrar, kind in
+      registrar.screen(model, name: name, documentKind: kind, summary: summary, render: render)
+    }
+  }
+
+  /// A screen whose model has a typed frame, rendered as text from it by `render`.
+  public static func screen<Model: FramedScreen>(
+    _ model: Model.Type, name: String, summary: String, render: @escaping @Sendable (Model.Frame) -> String
   ) -> ScreenRegistration {
     ScreenRegistration { registrar, kind in
       registrar.screen(model, name: name, documentKind: kind, summary: summary, render: render)

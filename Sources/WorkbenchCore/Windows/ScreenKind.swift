@@ -11,6 +11,9 @@ public struct ScreenKind: Sendable {
   public let summary: String
   /// The terminal text of a frame of this screen.
   public let render: @Sendable (FrameValue) -> String
+  /// The terminal text of a window's model, from its typed frame (a `FramedScreen`'s), without
+  /// reading the frame back; `nil` for a screen whose frames render only from their value.
+  var renderModel: (@MainActor @Sendable (AnyObject) -> String?)?
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).

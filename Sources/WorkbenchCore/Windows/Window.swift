@@ -36,6 +36,9 @@ public final class Window {
 
   /// The window's current frame.
   public var frame: FrameValue { content.frame }
+  /// The terminal text of the window: its screen's rendering of its frame (of the typed frame,
+  /// for a screen that has one).
+  public var text: String { screen.renderModel?(content.model) ?? screen.render(frame) }
 
   /// The window's view state now, to compare with one taken later: whether something moved it,
   /// without encoding it.

@@ -94,37 +94,6 @@ public struct MessageField<Message>: Sendable {
   var problem: String { "`\(name)` as \(expected ?? type.phrase)" }
 }
 
-/// A stored property of a message, read and written at its byte offset
-/// (`MemoryLayout.offset(of:)`) rather than through its key path, whose projection looks up
-/// metadata at run time: every message of every round trip is read and written field by field.
-/// A property with no offset (one not stored inline) goes through the key path.
-struct StoredProperty<Message, Value>: Sendable {
-  let path: WritableKeyPath<Message, Value> & Sendable
-  let offset: Int?
-
-  init(_ path: WritableKeyPath<Message, Value> & Sendable) {
-    self.path = path
-    offset = MemoryLayout<Message>.offset(of: path)
-  }
-
-  func get(_ message: Message) -> Value {
-    guard let offset else { return message[keyPath: path] }
-    return withUnsafePointer(to: message) { pointer in
-      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-    }
-  }
-
-  func set(_ message: inout Message, _ value: Value) {
-    guard let offset else {
-      message[keyPath: path] = value
-      return
-    }
-    withUnsafeMutablePointer(to: &message) { pointer in
-      UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee = value
-    }
-  }
-}
-
 /// Why a field could not be read: said by the field's own problem text, or more precisely.
 struct FieldProblem: Error {
   var detail: String?

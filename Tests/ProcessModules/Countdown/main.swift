@@ -110,7 +110,7 @@ final class Counting {
 }
 
 @MainActor
-final class CountdownScreen: ScreenModel {
+final class CountdownScreen: FramedScreen {
   private(set) var document: CountdownDocument
   private(set) var viewState: CountdownViewState
   let counting: Counting
@@ -124,13 +124,29 @@ final class CountdownScreen: ScreenModel {
   func documentReplaced(_ document: CountdownDocument) { self.document = document }
   func restore(_ viewState: CountdownViewState) { self.viewState = viewState }
 
-  var frame: FrameValue {
-    [
-      "state": .string(counting.state), "left": .integer(counting.left ?? document.seconds * 1000),
-      "finished": .integer(document.finished), "presses": .integer(counting.presses),
-    ]
+  var typedFrame: CountdownFrame {
+    CountdownFrame(
+      state: counting.state, left: counting.left ?? document.seconds * 1000, finished: document.finished,
+      presses: counting.presses)
   }
-  static var frameFields: [String]? { ["state", "left", "finished", "presses"] }
+}
+
+/// What a countdown window shows.
+struct CountdownFrame: FrameRecord {
+  var state = "idle"
+  /// Milliseconds left.
+  var left = 0
+  /// How many times the countdown reached zero (the document's count).
+  var finished = 0
+  /// How many times the device's button was pressed.
+  var presses = 0
+
+  static let fields: FrameFields<CountdownFrame> = [
+    FrameField("state", \.state, "idle, running, paused or done"),
+    FrameField("left", \.left, "milliseconds left"),
+    FrameField("finished", \.finished, "how many times the countdown reached zero"),
+    FrameField("presses", \.presses, "how many times the device's button was pressed"),
+  ]
 }
 
 enum CountdownArguments {
@@ -148,9 +164,8 @@ struct CountdownModule: FeatureModule {
       CountdownDocument.self, name: "countdown", summary: "seconds to count",
       samples: ["egg": CountdownDocument(seconds: 5, finished: 0)])
     registrar.screen(CountdownScreen.self, name: "countdown", documentKind: "countdown", summary: "a countdown") {
-      frame in
-      "\(frame["state"]?.stringValue ?? ""): \(frame["left"]?.integerValue ?? 0) ms left "
-        + "(finished \(frame["finished"]?.integerValue ?? 0), presses \(frame["presses"]?.integerValue ?? 0))"
+      (frame: CountdownFrame) in
+      "\(frame.state): \(frame.left) ms left (finished \(frame.finished), presses \(frame.presses))"
     }
     func command(
       _ name: String, _ summary: String, arguments: [any ArgumentDeclaration] = [],

@@ -105,7 +105,10 @@ extension FrameRecord {
     let fields = Self.fields
     var members: [(key: String, value: FrameValue)] = []
     members.reserveCapacity(fields.count)
-    for field in fields { members.append((field.name, field.write(self))) }
+    // Read in place: a field copied out of the table would retain its name and both closures.
+    fields.fields.withUnsafeBufferPointer { table in
+      for index in table.indices { members.append((table[index].name, table[index].write(self))) }
+    }
     return .object(fields.namesRepeat ? FrameObject(members: members) : FrameObject(uniqueMembers: members))
   }
 
@@ -116,12 +119,17 @@ extension FrameRecord {
     let fields = Self.fields
     guard case .object(let object) = frameValue, object.members.count == fields.count else { return nil }
     self.init()
-    for (index, field) in fields.enumerated() {
-      // Members come in the table's order when the record wrote them: looked up only when not.
-      let member = object.members[index]
-      guard let value = member.key == field.name ? member.value : object[field.name], field.read(&self, value)
-      else { return nil }
+    let read = fields.fields.withUnsafeBufferPointer { table in
+      for index in table.indices {
+        // Members come in the table's order when the record wrote them: looked up only when not.
+        let member = object.members[index]
+        let name = table[index].name
+        guard let value = member.key == name ? member.value : object[name], table[index].read(&self, value)
+        else { return false }
+      }
+      return true
     }
+    if !read { return nil }
   }
 }
 

@@ -71,7 +71,7 @@ extension LanguageServer {
       // The resolver's completion, on the windows as the steps before the cursor leave them:
       // what a session without the shell offers there (the shell's own commands, `quit`,
       // `record`, are not among them: `check` refuses them), and nothing `check` would refuse.
-      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, [step.typed]) {
+      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.typed) {
         return names.map { name in
           [
             "label": .string(name), "kind": 2,
@@ -111,9 +111,7 @@ extension LanguageServer {
       if case .reference = argument.kind {
         return identifiers(in: lines, line: position.line, uri: uri, step: step)
       }
-      if let names = resolverCompletions(
-        in: lines, line: position.line, uri: uri, window: step.window, [step.command] + step.words + [step.typed])
-      {
+      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.text) {
         return names.map { ["label": .string($0), "kind": 12, "detail": .string(argument.name)] }
       }
       let values: [String]
@@ -137,17 +135,27 @@ extension LanguageServer {
       }
     }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
-    // `      left: {viewport: {anc`: a field inside a field, from the window's frame as the steps
-    // before leave it (frames declare only their top-level fields).
+    // `      left: {viewport: {anc`: a field inside a field, from the screen's typed frame (its
+    // table declares what each field holds), or else from the window's frame as the steps before
+    // leave it (a module process declares only its top-level fields).
     if let nested = Self.nestedFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line),
-      windows[nested.window] != nil
+      let screen = windows[nested.window]
     {
+      let place = nested.path.joined(separator: ".")
+      if let fields = registry.nestedFields(ofScreen: screen, at: nested.path) {
+        return fields.filter { $0.name.hasPrefix(nested.typed) }.map { field in
+          [
+            "label": .string(field.name), "kind": 5,
+            "detail": .string(field.summary.isEmpty ? "a field of \(place)" : field.summary),
+          ]
+        }
+      }
       var value = liveSession(in: lines, line: position.line, uri: uri)?.host.window(named: nested.window)?.frame
       for key in nested.path { value = value?[key] }
       if case .list(let items)? = value { value = items.first }
       guard case .object(let object)? = value else { return [] }
       return object.members.map(\.key).filter { $0.hasPrefix(nested.typed) }.map { name in
-        ["label": .string(name), "kind": 5, "detail": .string("a field of \(nested.path.joined(separator: "."))")]
+        ["label": .string(name), "kind": 5, "detail": .string("a field of \(place)")]
       }
     }
     if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
@@ -161,29 +169,28 @@ extension LanguageServer {
     return []
   }
 
-  /// The identifiers an argument takes (a book's id), with what each names (its title): read
-  /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
-  /// them, so the documents the scenario declares or loads, and what its steps did to them,
-  /// are what is offered.
-  /// What the resolver completes for `words` (the last one being typed) in `window` (`do`: a
-  /// step in no window), on the session the steps before `line` leave; `nil` when the file
-  /// cannot be run that far (it is mid-edit), where the spec-only completion stands in.
-  func resolverCompletions(in lines: [String], line: Int, uri: String, window: String, _ words: [String])
+  /// What the resolver completes for the command `text` (its last word being typed) in `window`
+  /// (`do`: a step in no window), on the session the steps before `line` leave; `nil` when the
+  /// file cannot be run that far (it is mid-edit), where the spec-only completion stands in.
+  func resolverCompletions(in lines: [String], line: Int, uri: String, window: String, _ text: String)
     -> [String]?
   {
     guard let session = liveSession(in: lines, line: line, uri: uri) else { return nil }
     if window != "do", session.host.window(named: window) == nil { return nil }
-    let typed = (window == "do" ? "" : "@\(window) ") + words.joined(separator: " ")
+    let typed = (window == "do" ? "" : "@\(window) ") + text
     return session.host.completions(for: typed)
   }
 
+  /// The identifiers an argument takes (a book's id), with what each names (its title): read
+  /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
+  /// them, so the documents the scenario declares or loads, and what its steps did to them,
+  /// are what is offered.
   func identifiers(
-    in lines: [String], line: Int, uri: String, step: (window: String, command: String, words: [String], typed: String)
+    in lines: [String], line: Int, uri: String,
+    step: (window: String, command: String, words: [String], typed: String, text: String)
   ) -> [FrameValue] {
     guard let session = liveSession(in: lines, line: line, uri: uri) else { return [] }
-    let typed =
-      (step.window == "do" ? "" : "@\(step.window) ")
-      + ([step.command] + step.words + [step.typed]).joined(separator: " ")
+    let typed = (step.window == "do" ? "" : "@\(step.window) ") + step.text
     let host = session.host
     let candidates = host.completions(for: typed)
     let labels = host.completionLabels(for: typed, candidates: candidates)
@@ -451,19 +458,31 @@ extension LanguageServer {
   }
 
   /// `  - NAME: COMMAND WORD... part` (the cursor after a step's command): the window, the
-  /// command, the words typed after it and what is typed of the next.
-  static func stepArguments(_ prefix: Substring) -> (window: String, command: String, words: [String], typed: String)? {
+  /// command, the words typed after it and what is typed of the next, read by the tokenizer the
+  /// command will run through (a quoted word is one word, an open quote is a word being typed),
+  /// and the command's text as typed.
+  static func stepArguments(_ prefix: Substring) -> (
+    window: String, command: String, words: [String], typed: String, text: String
+  )? {
     let rest = prefix.drop { $0 == " " }
     guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
     let item = rest.dropFirst().drop { $0 == " " }
     guard let colon = item.firstIndex(of: ":"), isName(item[..<colon]) else { return nil }
     let line = item[item.index(after: colon)...]
     guard line.first == " " else { return nil }
-    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-    guard let command = words.first, isName(command), words.count >= 2 || line.last == " " else { return nil }
-    let typed = line.last == " " ? "" : words.last ?? ""
-    let between = Array(words.dropFirst().dropLast(line.last == " " ? 0 : 1))
-    return (String(item[..<colon]), command, between, typed)
+    let text = String(line.dropFirst())
+    // The last command of the line (`select 3; sort ti`); an open quote is closed to read it.
+    guard
+      let tokens = (try? CommandTokenizer.commands(in: text))?.last
+        ?? (try? CommandTokenizer.commands(in: text + "\""))?.last
+    else { return nil }
+    let quoteIsOpen = (try? CommandTokenizer.commands(in: text)) == nil
+    let endsWithSpace = !quoteIsOpen && (text.last == " " || text.last == "\t")
+    var words = tokens.map(\.text)
+    guard let command = words.first, isName(command), words.count >= 2 || endsWithSpace else { return nil }
+    words.removeFirst()
+    let typed = endsWithSpace ? "" : words.removeLast()
+    return (String(item[..<colon]), command, words, typed, text)
   }
 
   /// The documents the file declares (`documents:` keys).

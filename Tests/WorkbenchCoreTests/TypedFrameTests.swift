@@ -118,6 +118,26 @@ private struct Shelf: FrameRecord {
     #expect(!fields.namesRepeat)
   }
 
+  /// What an editor offers inside a field comes from the table: a record's fields, through the
+  /// optionals and lists that hold one, and none inside a number; a record that holds its own
+  /// kind ends at the depth asked for.
+  @Test func theSchemaReachesIntoRecordsThroughOptionalsAndLists() {
+    let schema = Shelf.fieldSchema(depth: 8)
+    #expect(schema.map(\.name) == Shelf.fields.map(\.name))
+    #expect(schema.first?.summary == "the shelf's name")
+    #expect(FrameFieldSchema.fields(at: ["books"], in: schema)?.map(\.name) == ["id", "title", "lent"])
+    #expect(FrameFieldSchema.fields(at: ["pinned"], in: schema)?.map(\.name) == ["id", "title", "lent"])
+    #expect(FrameFieldSchema.fields(at: ["count"], in: schema) == [])
+    #expect(FrameFieldSchema.fields(at: ["books", "nope"], in: schema) == nil)
+    struct Tree: FrameRecord {
+      var children: [Tree] = []
+      static let fields: FrameFields<Tree> = [FrameField("children", \.children)]
+    }
+    let tree = Tree.fieldSchema(depth: 3)
+    #expect(FrameFieldSchema.fields(at: ["children", "children"], in: tree)?.map(\.name) == ["children"])
+    #expect(FrameFieldSchema.fields(at: ["children", "children", "children"], in: tree) == [])
+  }
+
   /// A table that names a field twice is a mistake the frame does not hide: it keeps one member
   /// of that name (the last field's value), and reads back as no record.
   @Test func aTableThatRepeatsANameWritesOneMemberAndReadsBackAsNothing() {

@@ -192,6 +192,23 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 6, character: 52) == ["offset"])
     #expect(complete(server, sent, line: 6, character: 49) == ["anchor", "offset", "firstRow"])
     #expect(complete(server, sent, line: 8, character: 25) == ["filteredOut"])
+    // From the screen's typed frame: a field that is null as the steps leave it (nothing
+    // selected) and a list of records, in a file whose steps could not run that far.
+    let (typed, typedSent) = try self.server(
+      opening: """
+        scenario: Typed
+        windows:
+          left: catalog library
+          feed: feed account
+        steps:
+          - left: frobnicate
+          - expect:
+              left: {detail: {fil
+          - expect:
+              feed: {rows: {coun
+        """)
+    #expect(complete(typed, typedSent, line: 7, character: 25) == ["filteredOut"])
+    #expect(complete(typed, typedSent, line: 9, character: 24) == ["counterparty"])
     // A data file of a document leads to the file.
     let (files, seen) = try self.server(
       opening:
@@ -203,6 +220,23 @@ struct LanguageServerProtocolTests {
         "params": ["textDocument": ["uri": "file:///shelf.yaml"], "position": ["line": 4, "character": 12]],
       ])
     #expect(seen.messages.last?["result"]?["uri"]?.stringValue == "file:///data/big.json", "\(seen.messages.last!)")
+  }
+
+  /// A step's words are read as the command will be (the tokenizer's quoting, the last command
+  /// of a line of several), whether or not the steps before it can run.
+  @Test func aStepsWordsAreReadAsTheCommandWillBe() throws {
+    // Built line by line: three of them end in a space.
+    let lines = [
+      "scenario: Words", "windows:", "  left: catalog library", "steps:", "  - left: select 3; sort ti",
+      "  - left: frobnicate", "  - do: open catalog ", "  - do: open \"catalog\" ", "  - left: rename 3 \"The Hob",
+    ]
+    let (server, sent) = try server(opening: lines.joined(separator: "\n") + "\n")
+    func end(_ line: Int) -> Int { lines[line].utf16.count }
+    #expect(complete(server, sent, line: 4, character: end(4)) == ["title"])
+    let unquoted = complete(server, sent, line: 6, character: end(6))
+    #expect(unquoted.contains("library") && !unquoted.contains("account"), "\(unquoted)")
+    #expect(complete(server, sent, line: 7, character: end(7)) == unquoted)
+    #expect(complete(server, sent, line: 8, character: end(8)) == [])
   }
 
   /// `${` offers the parameters the text can use there, and each goes to where it is defined:

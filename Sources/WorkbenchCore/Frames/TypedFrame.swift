@@ -5,6 +5,38 @@ public protocol FrameFieldValue: Sendable {
   var frameValue: FrameValue { get }
   /// The value a frame value holds, or `nil` when it holds something else.
   init?(frameValue: FrameValue)
+  /// The fields inside such a value, as far as `depth` levels down: a record's, or those of the
+  /// record an optional or a list holds; none for a number, text or a truth value.
+  static func fieldSchema(depth: Int) -> [FrameFieldSchema]
+}
+
+extension FrameFieldValue {
+  public static func fieldSchema(depth: Int) -> [FrameFieldSchema] { [] }
+}
+
+/// A field of a typed frame as an editor offers it: its name, what it means, and the fields of
+/// the value inside it.
+public struct FrameFieldSchema: Equatable, Sendable {
+  public var name: String
+  public var summary: String
+  public var fields: [FrameFieldSchema]
+
+  public init(name: String, summary: String, fields: [FrameFieldSchema]) {
+    self.name = name
+    self.summary = summary
+    self.fields = fields
+  }
+
+  /// The fields at `path` below `fields` (`["viewport"]`: the viewport's), or `nil` when the path
+  /// leaves them.
+  public static func fields(at path: [String], in fields: [FrameFieldSchema]) -> [FrameFieldSchema]? {
+    var level = fields
+    for name in path {
+      guard let field = level.first(where: { $0.name == name }) else { return nil }
+      level = field.fields
+    }
+    return level
+  }
 }
 
 extension Int: FrameFieldValue {
@@ -48,6 +80,7 @@ extension FrameValue: FrameFieldValue {
 /// `nil` is `null`. (So a field cannot tell a missing value from a `null` one it holds: an
 /// optional of an optional is not a frame field's type.)
 extension Optional: FrameFieldValue where Wrapped: FrameFieldValue {
+  public static func fieldSchema(depth: Int) -> [FrameFieldSchema] { Wrapped.fieldSchema(depth: depth) }
   @inlinable
   public var frameValue: FrameValue {
     guard let wrapped = self else { return .null }
@@ -66,6 +99,7 @@ extension Optional: FrameFieldValue where Wrapped: FrameFieldValue {
 }
 
 extension Array: FrameFieldValue where Element: FrameFieldValue {
+  public static func fieldSchema(depth: Int) -> [FrameFieldSchema] { Element.fieldSchema(depth: depth) }
   @inlinable
   public var frameValue: FrameValue {
     var elements: [FrameValue] = []
@@ -100,6 +134,13 @@ public protocol FrameRecord: FrameFieldValue, Equatable {
 }
 
 extension FrameRecord {
+  /// The table's fields with what each holds inside, as far as `depth` levels down (a record
+  /// that holds its own kind ends there).
+  public static func fieldSchema(depth: Int) -> [FrameFieldSchema] {
+    guard depth > 0 else { return [] }
+    return fields.map { FrameFieldSchema(name: $0.name, summary: $0.summary, fields: $0.innerSchema(depth - 1)) }
+  }
+
   @inlinable
   public var frameValue: FrameValue {
     let fields = Self.fields
@@ -181,6 +222,8 @@ public struct FrameField<Record>: Sendable {
   public let role: FrameFieldRole
   @usableFromInline let write: @Sendable (Record) -> FrameValue
   @usableFromInline let read: @Sendable (inout Record, FrameValue) -> Bool
+  /// The fields inside the field's value (`Value.fieldSchema(depth:)`).
+  @usableFromInline let innerSchema: @Sendable (Int) -> [FrameFieldSchema]
 
   /// The field `name`, held by the stored property `path`.
   @inlinable
@@ -191,6 +234,7 @@ public struct FrameField<Record>: Sendable {
     self.name = name
     self.summary = summary
     self.role = role
+    innerSchema = { Value.fieldSchema(depth: $0) }
     write = { property.get($0).frameValue }
     read = { record, value in
       guard let read = Value(frameValue: value) else { return false }

@@ -11,6 +11,13 @@ extension ModuleRegistry {
     screenKinds[screen]?.fieldSummaries()[field]
   }
 
+  /// The fields inside the field at `path` of `screen`'s frames (`["viewport"]`), from its typed
+  /// frame's table; `nil` when the screen has no typed frame or the path leaves its fields.
+  public func nestedFields(ofScreen screen: String, at path: [String]) -> [FrameFieldSchema]? {
+    guard let schema = screenKinds[screen]?.fieldSchema else { return nil }
+    return FrameFieldSchema.fields(at: path, in: schema())
+  }
+
   /// What every field of a screen's frames means, by name (empty when the screen does not say).
   public func fieldSummaries(ofScreen screen: String) -> [String: String] {
     screenKinds[screen]?.fieldSummaries() ?? [:]

@@ -79,6 +79,8 @@ public final class Registrar {
     // A window renders from its model's typed frame; the frame's value is read back only where
     // there is no model (a trace's kept frames).
     screenKinds[screenKinds.count - 1].renderModel = { model in (model as? Model).map { render($0.typedFrame) } }
+    // Eight levels are deeper than any frame goes; a record that holds its own kind stops there.
+    screenKinds[screenKinds.count - 1].fieldSchema = { Model.Frame.fieldSchema(depth: 8) }
   }
 
   /// Registers a screen whose models `make` builds, for models that need more than the

@@ -14,6 +14,9 @@ public struct ScreenKind: Sendable {
   /// The terminal text of a window's model, from its typed frame (a `FramedScreen`'s), without
   /// reading the frame back; `nil` for a screen whose frames render only from their value.
   var renderModel: (@MainActor @Sendable (AnyObject) -> String?)?
+  /// The fields of its frames with the fields inside them, from its typed frame's table; `nil`
+  /// for a screen without one.
+  var fieldSchema: (@Sendable () -> [FrameFieldSchema])?
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).

@@ -105,6 +105,10 @@ struct LanguageServerTests {
       for _, reply in pairs(vim.lsp.buf_request_sync(buffer, "workspace/executeCommand", actions[2].command,
         60000) or {}) do log("explored " .. tostring(reply.result)) end
     end
+    -- A field inside a field, typed at the end of the file: from the catalog's typed frame.
+    local last = vim.api.nvim_buf_line_count(buffer)
+    vim.api.nvim_buf_set_lines(buffer, last, last, false, { "  - expect:", "      left: {viewport: {an" })
+    log("nested " .. complete(last + 1, 26))
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -170,6 +174,8 @@ struct LanguageServerTests {
           && $0.contains("▸  4  Introduction to Algorithms") && $0.contains(":5 --shell")
       },
       "\(seen)")
+    // Inside `viewport: {an`, the viewport's own fields, from the catalog's typed frame.
+    #expect(lines.contains("nested anchor"), "\(seen)")
     // "Explore this file's screens": the catalog, 100 sessions in a worker, nothing found.
     #expect(
       lines.contains("explore action Explore this file's screens (workbench explore: 100 random sessions, seed 1)"),

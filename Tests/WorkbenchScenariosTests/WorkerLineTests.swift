@@ -1,0 +1,49 @@
+import Testing
+import WorkbenchScenarioModel
+
+@testable import WorkbenchScenarios
+
+/// The lines a worker sends its parent, and the order the parent puts results in.
+@MainActor struct WorkerLineTests {
+  private func passing(_ file: String, _ line: Int, _ name: String, used: [String] = []) -> ScenarioResult {
+    ScenarioResult(
+      file: file, name: name, location: SourceLocation(file: file, line: line, column: 1), duration: 0.25,
+      stepsRun: 3, failure: nil, snapshotsWritten: [], snapshotsUsed: used)
+  }
+
+  /// A passing result travels as a tab-separated line and comes back whole, whatever text its
+  /// fields hold (accents, other scripts, a combining mark first, an empty field).
+  @Test func aPassingResultComesBackWholeFromItsLine() throws {
+    for (file, name, used) in [
+      ("Scenarios/a.yaml", "plain", [String]()),
+      ("Scénarios/ü/名前.yaml", "\u{301}combining first, then ☃", ["__snapshots__/x.txt", ""]),
+      ("/tmp/e\u{301}.yaml", "", ["é"]),
+    ] {
+      let result = passing(file, 7, name, used: used)
+      let line = try #require(WorkerLine.encode(WorkerMessage(result: result)))
+      #expect(line.hasPrefix("P\t"), "\(line)")
+      let back = try #require(WorkerLine.decode(line)?.result)
+      #expect(back.file == file && back.name == name && back.snapshotsUsed == used, "\(line)")
+      #expect(back.location == result.location && back.stepsRun == 3 && back.duration == 0.25)
+    }
+    let location = SourceLocation(file: "é\u{301}.yaml", line: 4, column: 2)
+    let startedLine = try #require(WorkerLine.encode(WorkerMessage(started: location)))
+    let started = try #require(WorkerLine.decode(startedLine)?.started)
+    #expect(started == SourceLocation(file: "é\u{301}.yaml", line: 4, column: 2))
+  }
+
+  /// Results from workers come in any order; the parent puts them by file, line and name, and
+  /// keeps equal ones as they came.
+  @Test func resultsArePutInFileOrder() {
+    let results = [
+      passing("b.yaml", 1, "x"), passing("a.yaml", 9, "y"), passing("a.yaml", 2, "z"), passing("a.yaml", 2, "w"),
+      passing("b.yaml", 1, "x", used: ["second"]),
+    ]
+    let ordered = SuiteRunner.inFileOrder(results)
+    #expect(
+      ordered.map { "\($0.file):\($0.location.line) \($0.name)" } == [
+        "a.yaml:2 w", "a.yaml:2 z", "a.yaml:9 y", "b.yaml:1 x", "b.yaml:1 x",
+      ])
+    #expect(ordered[3].snapshotsUsed.isEmpty && ordered[4].snapshotsUsed == ["second"])
+  }
+}

@@ -795,21 +795,27 @@ class Module {
   }
 
   _run(window, session, request) {
-    // The command is named by the line's first words (`network fail`); its arguments come bound
-    // by the host, by name (a left-out optional one is absent, so null).
-    const line = request.line ?? '';
-    const words = line.split(' ');
+    // Protocol 2 names the command (`network fail`); an older host sends only the line, whose
+    // first words name it. Its arguments come bound by the host, by name (a left-out optional
+    // one is absent, so null).
+    const command = this._commandNamed(request.command, request.line ?? '');
     const bound = request.arguments ?? {};
-    const commands = [...this._commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-    for (const command of commands) {
-      const names = command.name.split(' ');
-      if (names.every((name, index) => words[index] === name)) {
-        const values = command.arguments.map((argument) => bound[argument.name] ?? null);
-        const output = command.handler(window, ...values, session);
-        return output === undefined || output === null ? null : String(output);
-      }
+    const values = command.arguments.map((argument) => bound[argument.name] ?? null);
+    const output = command.handler(window, ...values, session);
+    return output === undefined || output === null ? null : String(output);
+  }
+
+  _commandNamed(name, line) {
+    if (name !== undefined) {
+      const command = this._commands.find((candidate) => candidate.name === name);
+      if (command === undefined) throw new Refused(`unknown command '${name}'`);
+      return command;
     }
-    throw new Refused(`unknown command '${line}'`);
+    const words = line.split(' ');
+    const commands = [...this._commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
+    const command = commands.find((candidate) => candidate.name.split(' ').every((part, index) => words[index] === part));
+    if (command === undefined) throw new Refused(`unknown command '${line}'`);
+    return command;
   }
 
   _result(window, output = null, commit = null) {
@@ -858,7 +864,7 @@ function jsonType(value) {
 
 // The fields the kit reads from a request, and the JSON types each must have when present.
 const FIELD_TYPES = {
-  type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'],
+  type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'], command: ['text'],
   arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
   document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'],
   rows: ['integer'], timer: ['text'], events: ['list'], choice: ['text'],

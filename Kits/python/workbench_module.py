@@ -720,18 +720,27 @@ class Module:
         return reply
 
     def _run(self, window, session, request):
-        # The command is named by the line's first words (`network fail`); its arguments come
-        # bound by the host, by name (a left-out optional one is absent, so None).
-        line = request.get("line", "")
-        words = line.split(" ")
+        # Protocol 2 names the command (`network fail`); an older host sends only the line, whose
+        # first words name it. Its arguments come bound by the host, by name (a left-out
+        # optional one is absent, so None).
+        command = self._command_named(request.get("command"), request.get("line", ""))
         bound = request.get("arguments") or {}
+        values = [bound.get(argument["name"]) for argument in command["arguments"]]
+        extra = {"session": session} if command["wantsSession"] else {}
+        output = command["handler"](window, *values, **extra)
+        return None if output is None else str(output)
+
+    def _command_named(self, name, line):
+        if name is not None:
+            for command in self._commands:
+                if command["name"] == name:
+                    return command
+            raise Refused(f"unknown command '{name}'")
+        words = line.split(" ")
         for command in sorted(self._commands, key=lambda command: -len(command["name"].split(" "))):
             names = command["name"].split(" ")
             if words[:len(names)] == names:
-                values = [bound.get(argument["name"]) for argument in command["arguments"]]
-                extra = {"session": session} if command["wantsSession"] else {}
-                output = command["handler"](window, *values, **extra)
-                return None if output is None else str(output)
+                return command
         raise Refused(f"unknown command '{line}'")
 
     def _result(self, window, output=None, commit=None):
@@ -769,6 +778,7 @@ class _Unreadable:
 # The fields the kit reads from a request, and the JSON types each must have when present.
 _FIELD_TYPES = {
     "type": (str,), "id": (int,), "session": (int,), "key": (str, type(None)), "line": (str,),
+    "command": (str,),
     "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
     "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
     "now": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),

@@ -211,19 +211,15 @@ public final class ProxyScreen: ScreenModel {
     _ name: String, arguments: [ArgumentSpec], module: String, process: ModuleProcess? = nil, anywhere: Bool = false,
     context: CommandContext
   ) throws(CommandError) -> CommandOutput {
-    let words = arguments.compactMap { argument -> String? in
-      guard let text = context.arguments.text(named: argument.name) else { return nil }
-      if case .rest = argument.kind { return text }
-      return CommandTokenizer.quoted(text)
-    }
-    let line = ([name] + words).joined(separator: " ")
+    // The line is the bound command written out, the one way the host writes a command.
+    let line = context.command?.text ?? name
     let bound = boundArguments(arguments, in: context)
     let shown = context.window.flatMap { $0.model(as: ProxyScreen.self) }
     guard let window = context.window, let screen = shown, screen.process === process ?? screen.process else {
       // A command of the module's that runs anywhere, with none of its windows in front: it
       // runs in the module's session without one (protocol 2, §16).
       if let process, process.version >= 2, anywhere {
-        return try runInNoWindow(line, arguments: bound, process: process, context: context)
+        return try runInNoWindow(name, line: line, arguments: bound, process: process, context: context)
       }
       let window = try context.requireWindow()
       throw CommandError("window \(window.label) does not show a \(module) screen")
@@ -236,8 +232,8 @@ public final class ProxyScreen: ScreenModel {
     do {
       return try process.duringCommand { () throws(CommandError) -> CommandOutput in
         try forward(
-          line, arguments: bound, to: screen, in: window, process: process, command: "\(module).\(name)",
-          context: context)
+          name, line: line, arguments: bound, to: screen, in: window, process: process,
+          summary: "\(module).\(name)", context: context)
       }
     } catch {
       if !process.isRunning { closeWindows(of: process, in: context) }
@@ -247,13 +243,15 @@ public final class ProxyScreen: ScreenModel {
 
   /// Sends a command line to the module for `screen`'s window and takes what the reply says.
   private static func forward(
-    _ line: String, arguments: FrameValue, to screen: ProxyScreen, in window: Window, process: ModuleProcess,
-    command: String, context: CommandContext
+    _ name: String, line: String, arguments: FrameValue, to screen: ProxyScreen, in window: Window,
+    process: ModuleProcess, summary: String, context: CommandContext
   ) throws(CommandError) -> CommandOutput {
     let reply: WireResult
     _ = process.takeRefusal()
     do {
-      reply = try process.result(of: .command(screen.commandRequest(line, arguments: arguments)))
+      var request = screen.commandRequest(line, arguments: arguments)
+      if process.version >= 2 { request.command = name }
+      reply = try process.result(of: .command(request))
     } catch {
       // What the refused work learnt from outside is kept (an answer that made it fail).
       if let refusal = process.takeRefusal() { screen.takeFacts(refusal.facts, divergence: refusal.divergence) }
@@ -274,7 +272,7 @@ public final class ProxyScreen: ScreenModel {
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.sentKey] = nil }
     if let committedDocument {
-      try context.commit(committedDocument, summary: command)
+      try context.commit(committedDocument, summary: summary)
     }
     if let output = reply.output { return .text(output) }
     // A command that opened a window shows it, as the built-in `enter` does.
@@ -343,11 +341,12 @@ public final class ProxyScreen: ScreenModel {
 
   /// Runs a command line in the module's side of the session with no window (§16): the module
   /// answers `ok`, with text to show and the windows it changed.
-  static func runInNoWindow(_ line: String, arguments: FrameValue, process: ModuleProcess, context: CommandContext)
-    throws(CommandError) -> CommandOutput
-  {
+  static func runInNoWindow(
+    _ name: String, line: String, arguments: FrameValue, process: ModuleProcess, context: CommandContext
+  ) throws(CommandError) -> CommandOutput {
     let session = process.session(of: context.services)
     var request = CommandRequest()
+    request.command = name
     request.line = line
     request.arguments = arguments
     request.session = session

@@ -171,7 +171,7 @@ extension ModuleSession {
       guard let key = request.key else {
         // A command run in no window (§16): in the session, as typed.
         var text: String? = nil
-        for output in try host.run(line: request.line) {
+        for output in try run(request, in: nil) {
           if case .text(let value) = output { text = value }
         }
         var ok = WireOk()
@@ -187,7 +187,7 @@ extension ModuleSession {
       var text: String? = nil
       let outputs: [CommandOutput]
       do {
-        outputs = try host.run(line: request.line, in: String(window.id.number))
+        outputs = try run(request, in: String(window.id.number))
       } catch {
         // A refused command changes nothing: a document it committed before refusing goes back
         // to the host's copy now (its view state went back with the refusal, as in the host).
@@ -375,6 +375,32 @@ extension ModuleSession {
       side.lastSent[key] = nil
     }
     return (opened, closed)
+  }
+
+  /// Runs the command the host sent: by its full name and the arguments the host bound
+  /// (protocol 2 names the command), so the line is not read again; from a host that sends
+  /// only the line, or arguments that are not numbers and text, by reading the line.
+  func run(_ request: CommandRequest, in window: String?) throws(CommandError) -> [CommandOutput] {
+    guard let name = request.command, let values = Self.argumentValues(request.arguments) else {
+      return try host.run(line: request.line, in: window)
+    }
+    return [try host.run(command: name, arguments: values, in: window)]
+  }
+
+  /// The host's bound arguments as argument values: a number as a number, text as text; `nil`
+  /// for anything else (the line is read instead).
+  static func argumentValues(_ arguments: FrameValue?) -> [String: ArgumentValue]? {
+    guard let arguments else { return [:] }
+    guard case .object(let object) = arguments else { return nil }
+    var values: [String: ArgumentValue] = [:]
+    for (key, value) in object.members {
+      switch value {
+      case .integer(let number): values[key] = .integer(number)
+      case .string(let text): values[key] = .text(text)
+      default: return nil
+      }
+    }
+    return values
   }
 
   /// The document's body to commit after a command: `nil` when the command committed nothing,

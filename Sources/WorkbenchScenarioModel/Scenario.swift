@@ -170,38 +170,33 @@ public struct StepCommand: Sendable {
   /// may say an unknown command on purpose).
   public var resolution: Resolution?
 
-  /// A command as resolved by the loader, against the windows planned at its step. (A class: a
-  /// step's commands are copied whenever steps are, and a spec is many references.)
+  /// A command as resolved and bound by the loader, against the windows planned at its step.
+  /// (A class: a step's commands are copied whenever steps are, and a spec is many references.)
   public final class Resolution: Sendable {
-    /// The command (or subcommand) the words name.
-    public let spec: CommandSpec
-    /// The module that registered it; `nil` for a host command.
-    public let module: String?
-    /// The window it runs in (the step's, or the one `@NAME` names), by label; `nil` for a
-    /// command that runs in no window.
-    public let window: String?
-    /// The screen that window shows.
-    public let screen: String?
-    /// The word that named the command (the subcommand's, for a subcommand).
-    public let nameToken: CommandToken
-    /// The arguments, bound to the spec's declarations.
-    public let arguments: ParsedArguments
+    /// The command as the resolver bound it: spec, module, planned window and arguments.
+    public let command: BoundCommand
     /// The window the command opens or closes when it succeeds.
     public let windowChange: WindowChange?
 
-    /// A resolution.
-    public init(
-      spec: CommandSpec, module: String?, window: String?, screen: String?, nameToken: CommandToken,
-      arguments: ParsedArguments, windowChange: WindowChange?
-    ) {
-      self.spec = spec
-      self.module = module
-      self.window = window
-      self.screen = screen
-      self.nameToken = nameToken
-      self.arguments = arguments
+    /// A resolution of `command`, which changes the windows as `windowChange` says.
+    public init(_ command: BoundCommand, windowChange: WindowChange?) {
+      self.command = command
       self.windowChange = windowChange
     }
+
+    /// The command (or subcommand) the words name.
+    public var spec: CommandSpec { command.spec }
+    /// The module that registered it; `nil` for a host command.
+    public var module: String? { command.module }
+    /// The window it runs in (the step's, or the one `@NAME` names), by label; `nil` for a
+    /// command that runs in no window.
+    public var window: String? { command.window?.label }
+    /// The screen that window shows.
+    public var screen: String? { command.window?.screen }
+    /// The word that named the command (the subcommand's, for a subcommand).
+    public var nameToken: CommandToken { command.resolved.nameToken }
+    /// The arguments, bound to the spec's declarations.
+    public var arguments: ParsedArguments { command.arguments }
   }
 
   /// A command read from a line starting at `lineStart`.

@@ -53,7 +53,7 @@ public enum Shell {
         store: store, modules: modules, environment: ScreenEnvironment(viewportRows: options.viewportRows),
         restoringWindows: interactive)
       // Said once, not at every start: a note, not an error.
-      if let note = session.host.dormantNote, (try? store?.noteOnce(note)) == true {
+      if let note = DormantNote.text(for: session.host), (try? store?.noteOnce(note)) == true {
         StandardStreams.error("note: \(note)\n")
       }
     } catch let error as StoreError {

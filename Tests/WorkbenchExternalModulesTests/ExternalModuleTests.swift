@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchCore
 import WorkbenchTestSupport
 
 /// Modules built as their own executables, loaded with `--module`: they work like built-in
@@ -35,6 +36,34 @@ import WorkbenchTestSupport
     #expect(result.stdout.contains("[2 u] tally pokes · revision 2\npokes: 3 (tally)"))  // the commit reached the host
     #expect(result.stdout.contains("usage: poke [TIMES]"))
     #expect(result.stdout.contains("pokes  tally  revision 2"))
+  }
+
+  /// A module's command arrives as the host bound it: by name (protocol 2) with its arguments,
+  /// and as a line written from the bound command, so text the tokenizer gives a meaning (`;`,
+  /// `#`, quotes) reaches the module as the user typed it under either protocol. (The line once
+  /// wrote a rest argument raw, and the module read `x; #y z` as `x`.)
+  @Test(arguments: [1, 2])
+  func aCommandReachesTheModuleAsBoundNotAsRetypedText(protocolVersion: Int) throws {
+    let log = makeTemporaryFolder() + "/protocol.jsonl"
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture], input: Array(#"open tally pokes t; label "x; #y" z"#.utf8 + [10]),
+      environment: [
+        "WORKBENCH_FIXTURE": "ok", "XDG_STATE_HOME": makeTemporaryFolder(), "WORKBENCH_PROTOCOL_LOG": log,
+        "WORKBENCH_MODULE_PROTOCOL_OVERRIDE": protocolVersion == 1 ? "1" : nil,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("pokes: 0 (x; #y z)"), "\(result.stdout)")
+    var requests: [FrameValue] = []
+    for line in (readTextFile(log) ?? "").split(separator: "\n") {
+      let entry = try FrameValue.parse(json: Array(line.utf8))
+      if entry["from"] == "host", let message = entry["message"], message["type"] == "command" {
+        requests.append(message)
+      }
+    }
+    let request = try #require(requests.first, "\(requests)")
+    #expect(request["arguments"] == ["text": "x; #y z"])
+    #expect(request["line"] == ##"label "x;" "#y" z"##)
+    #expect(request["command"] == (protocolVersion == 2 ? "label" : nil), "\(request)")
   }
 
   @Test func argumentsAreCheckedByTheHostFromTheHandshake() {

@@ -52,6 +52,30 @@ struct ModuleSessionTests {
     #expect(update["state"]?.stringValue?.contains("selectedID") == false, "\(update)")
   }
 
+  /// A command the host names (protocol 2) runs by its name and the arguments the host bound:
+  /// the line is not read again, so what it says does not decide what runs. Without a name (a
+  /// protocol 1 host) the line is read, as it was.
+  @Test func aNamedCommandRunsWithTheHostsArgumentsNotItsLine() throws {
+    let session = try ModuleSession(module: CatalogModule(), version: 2)
+    let body = try #require(session.hello()["samples"]?.elements?.first { $0["name"] == "library" }?["body"])
+    #expect(Self.open(session, key: "w1", id: 1, body: body)["type"] == "result")
+    var named = Self.command(session, key: "w1", id: 2, "select 2", ["id": 3])
+    #expect(named["frame"]?["selected"] == 2, "the line, with no command named: \(named)")
+    func select(_ id: Int, request: Int) -> FrameValue {
+      [
+        "type": "command", "id": .integer(request), "session": 1, "now": 0, "key": "w1", "screen": "catalog",
+        "document": "library", "kind": "catalog", "revision": 1, "state": .null, "command": "select",
+        "line": "select 2", "arguments": ["id": .integer(id)],
+      ]
+    }
+    named = session.handle(select(3, request: 3))
+    #expect(named["frame"]?["selected"] == 3, "\(named)")
+    // The arguments are checked where they run, as words are.
+    let refused = session.handle(select(999, request: 4))
+    #expect(refused["type"] == "error", "\(refused)")
+    #expect(refused["message"]?.stringValue?.contains("999") == true, "\(refused)")
+  }
+
   /// A request that does not read is answered with an error naming what is wrong, and the
   /// session answers the next one.
   @Test func aMalformedRequestIsAnErrorAndTheSessionGoesOn() throws {

@@ -93,6 +93,17 @@ test('arguments come bound by name and a left-out one is null', () => {
   assert.equal(tally.handle(command('nope', 0)).type, 'error');
 });
 
+test('a command the host names is found by its name, not the line', () => {
+  // Protocol 2 names the command; the line is then only for showing.
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally.handle({ ...command('shown only', 0, { n: 4 }), command: 'add' }).output, 'n=4 note=null');
+  assert.equal(tally.handle({ ...command('add 1', 0), command: 'save later' }).type, 'result');
+  const unknown = tally.handle({ ...command('add 1', 0, { n: 1 }), command: 'nope' });
+  assert.deepEqual([unknown.type, unknown.message], ['error', "unknown command 'nope'"]);
+  assert.equal(tally.handle({ ...command('add 1', 0, { n: 1 }), command: 3 }).type, 'error');
+});
+
 test("a timer's change to the document is committed from the revision it had", () => {
   const tally = makeModule();
   tally.handle(OPEN);

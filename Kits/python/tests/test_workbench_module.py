@@ -147,6 +147,17 @@ class Commands(unittest.TestCase):
         self.assertEqual(module.handle(command("save later", 0))["type"], "result")
         self.assertEqual(module.handle(command("nope", 0))["type"], "error")
 
+    def test_a_command_the_host_names_is_found_by_its_name_not_the_line(self):
+        # Protocol 2 names the command; the line is then only for showing.
+        module = make_module()
+        module.handle(OPEN)
+        named = dict(command("shown only", 0, n=4), command="add")
+        self.assertEqual(module.handle(named)["output"], "n=4 note=None")
+        self.assertEqual(module.handle(dict(command("add 1", 0), command="save later"))["type"], "result")
+        unknown = module.handle(dict(command("add 1", 0, n=1), command="nope"))
+        self.assertEqual((unknown["type"], unknown["message"]), ("error", "unknown command 'nope'"))
+        self.assertEqual(module.handle(dict(command("add 1", 0, n=1), command=3))["type"], "error")
+
 
 class TimersWork(unittest.TestCase):
     def test_a_timers_change_to_the_document_is_committed_from_the_revision_it_had(self):

@@ -1,8 +1,11 @@
 /// What a command handler gets: its parsed arguments, the window it runs in, and the host.
 @MainActor
 public struct CommandContext {
+  /// The command as it runs: its spec, window and bound arguments; `nil` for work that is not a
+  /// command's (a window's unsaved work saved as it is left).
+  public let command: BoundCommand?
   /// The parsed, validated arguments.
-  public let arguments: ParsedArguments
+  public var arguments: ParsedArguments { command?.arguments ?? ParsedArguments() }
   /// The window the command runs in (`@WINDOW` or the focused one); `nil` when none is open.
   public let window: Window?
   /// The host, for the host's own commands. A module's command gets what it needs through the
@@ -12,8 +15,8 @@ public struct CommandContext {
   /// What the command did that the host needs to know once it returns.
   let effects: CommandEffects
 
-  init(arguments: ParsedArguments, window: Window?, host: Host, effects: CommandEffects = CommandEffects()) {
-    self.arguments = arguments
+  init(command: BoundCommand?, window: Window?, host: Host, effects: CommandEffects = CommandEffects()) {
+    self.command = command
     self.window = window
     self.host = host
     self.effects = effects

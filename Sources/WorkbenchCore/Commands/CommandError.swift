@@ -26,6 +26,21 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
   }
 
   public var description: String { message }
+
+  /// Any error a command's handler throws, as the command's error: a run-time refusal points at
+  /// its command (`column`) as a parse error points at its word; a module's own error meant for
+  /// the user (`UserFacingError`) is converted here, once, for every module.
+  init(converting error: any Error, column: Int) {
+    switch error {
+    case let error as CommandError:
+      self = error
+      if self.column == nil { self.column = column }
+    case let error as any UserFacingError:
+      self.init(error.userMessage, column: column)
+    default:
+      self.init(String(describing: error), column: column)
+    }
+  }
 }
 
 /// An error a module's own code throws (a validation failure, a rule of its model) whose message

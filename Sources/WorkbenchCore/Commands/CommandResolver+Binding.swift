@@ -6,7 +6,7 @@ extension CommandResolver {
   /// - Throws: `CommandError` at the column of the word that is wrong, or of the command's
   ///   name for a missing argument.
   public func bind(_ command: ResolvedCommand, in directory: some WindowDirectory) throws(CommandError)
-    -> ParsedArguments
+    -> BoundCommand
   {
     let spec = command.spec
     let words = command.argumentTokens
@@ -38,7 +38,45 @@ extension CommandResolver {
         "too many arguments: '\(words[index].text)' is extra. Usage: \(spec.usage)",
         column: words[index].column)
     }
-    return parsed
+    return BoundCommand(command, arguments: parsed)
+  }
+
+  /// Binds arguments given as values by name (what a module's kit is handed by the host that
+  /// bound them from its line), checked as words are: a number in its range, a choice among its
+  /// words, a window open, a document there. The spec's order holds as on a line: an optional
+  /// argument given after one left out, or a name the spec lacks, is refused.
+  public func bind(
+    _ command: ResolvedCommand, values: [String: ArgumentValue], in directory: some WindowDirectory
+  ) throws(CommandError) -> BoundCommand {
+    let spec = command.spec
+    var parsed = ParsedArguments()
+    parsed.declared = Set(spec.arguments.map(\.name))
+    parsed.command = spec.name
+    if let unknown = values.keys.sorted().first(where: { !parsed.declared.contains($0) }) {
+      throw CommandError(
+        "\(spec.name) has no argument '\(unknown)'. Usage: \(spec.usage)", column: command.nameToken.column)
+    }
+    var leftOut: ArgumentSpec?
+    for argument in spec.arguments {
+      guard let given = values[argument.name] else {
+        guard argument.isOptional else { throw missing(argument, of: spec, at: command.nameToken) }
+        leftOut = leftOut ?? argument
+        continue
+      }
+      if let leftOut {
+        throw CommandError(
+          "\(argument.name.uppercased()) is given but \(leftOut.name.uppercased()) before it is not. Usage: \(spec.usage)",
+          column: command.nameToken.column)
+      }
+      guard let text = given.textValue else { continue }
+      if case .rest = argument.kind {
+        parsed.values[argument.name] = .text(text)
+        continue
+      }
+      let word = CommandToken(text: text, column: command.nameToken.column)
+      parsed.values[argument.name] = try value(of: word, for: argument, in: command, directory: directory)
+    }
+    return BoundCommand(command, arguments: parsed)
   }
 
   private func missing(_ argument: ArgumentSpec, of spec: CommandSpec, at token: CommandToken) -> CommandError {

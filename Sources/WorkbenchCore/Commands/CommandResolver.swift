@@ -128,8 +128,9 @@ public struct CommandResolver {
   }
 
   /// What the command will do to the windows when it succeeds, with these arguments.
-  public func windowChange(of command: ResolvedCommand, arguments: ParsedArguments) -> WindowChange? {
-    let values = arguments.values
+  public func windowChange(of bound: BoundCommand) -> WindowChange? {
+    let command = bound.resolved
+    let values = bound.arguments.values
     switch command.spec.windowEffect {
     case .opens(let screenArgument, let nameArgument)?:
       guard let screen = values[screenArgument]?.textValue else { return nil }

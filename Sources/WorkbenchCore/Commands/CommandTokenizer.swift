@@ -130,12 +130,14 @@ public enum CommandTokenizer {
 
   /// Quotes `word` so that the tokenizer reads it back as one word with the same text.
   public static func quoted(_ word: String) -> String {
-    // Bytes, not characters: a word is plain unless it holds a space, tab, quote, backslash,
-    // `#` or `;` (a character built on one of them is quoted too, which reads back the same).
+    // Bytes, not characters: a word is plain unless it holds a space, tab, line break, quote,
+    // backslash, `#` or `;` (a character built on one of them is quoted too, which reads back
+    // the same).
     let plain =
       !word.isEmpty
       && word.utf8.allSatisfy { byte in
-        byte != 0x20 && byte != 0x09 && byte != 0x22 && byte != 0x27 && byte != 0x5C && byte != 0x23 && byte != 0x3B
+        byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x22 && byte != 0x27 && byte != 0x5C
+          && byte != 0x23 && byte != 0x3B
       }
     if plain { return word }
     var result = "\""

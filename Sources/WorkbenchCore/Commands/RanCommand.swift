@@ -11,6 +11,8 @@ public struct RanCommand: Sendable {
   public let module: String?
   /// What it asked of the session, if anything.
   public let request: SessionRequest?
+  /// The command as it ran, bound; `nil` when its arguments did not bind.
+  public var command: BoundCommand?
   /// Why it failed, when it did (its arguments did not bind, or its handler refused).
   public let failure: CommandError?
   /// Whether its window was named (a scenario's `w1: undo`, `@w1 undo`) rather than the focused

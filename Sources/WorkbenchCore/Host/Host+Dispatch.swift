@@ -68,17 +68,45 @@ extension Host {
     // Due timers fire; the clock holds the line's time (and a recording notes the time passed).
     clock.beginLine()
     defer { clock.endLine() }
-    try synchronize()
-    // Changes the timers and other processes' saves caused reach every window before the
-    // first command reads a frame.
-    services.scheduler.flush()
+    try beginLine()
     var commands = try read()
     // What live sources said changed comes in between commands, never during one, as a `live`
     // step of its own (shown, and written where a recording is made).
     if takingLiveChanges, commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
-      commands.insert([CommandToken(text: "live", column: 1)], at: 0)
+      commands.insert(Self.liveCommand, at: 0)
     }
     return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
+  }
+
+  /// The `live` command a line begins with when live sources said something changed.
+  private static let liveCommand = [CommandToken(text: "live", column: 1)]
+
+  /// What a line does before its commands, after its time is set: timers that are due fire,
+  /// and what other processes saved comes in; what they changed reaches every window before
+  /// the first command reads a frame.
+  private func beginLine() throws(CommandError) {
+    try synchronize()
+    services.scheduler.flush()
+  }
+
+  /// Runs one command given by its full name (`network fail`) and its arguments as bound
+  /// elsewhere, as a line of that one command runs: what a module kit's session does with the
+  /// command the workbench host sends it, so no line is read again. The arguments are checked
+  /// here as words would be.
+  ///
+  /// - Parameter window: the window it runs in (by label or number); the focused one when `nil`.
+  public func run(
+    command name: String, arguments: [String: ArgumentValue], in window: String?
+  ) throws(CommandError) -> CommandOutput {
+    clock.beginLine()
+    defer { clock.endLine() }
+    try beginLine()
+    if services.liveChangesWaitWhenAsked() { _ = try runReporting(Self.liveCommand) }
+    let words = name.split(separator: " ", omittingEmptySubsequences: true).map {
+      CommandToken(text: String($0), column: 1)
+    }
+    guard !words.isEmpty else { throw CommandError("the command has no name", isUsageError: true) }
+    return try runReporting(words, in: window, values: arguments).output
   }
 
   /// Runs tokenized commands in order, as `run(line:in:continuingAfter:handle:)` does after its
@@ -118,9 +146,14 @@ extension Host {
   }
 
   /// Runs one tokenized command, and says whether it reports.
-  func runReporting(_ tokens: [CommandToken], in window: String? = nil) throws(CommandError) -> CommandResult {
+  ///
+  /// - Parameter values: the arguments by name, bound elsewhere, when the words are only the
+  ///   command's name (`run(command:arguments:in:)`); `nil` to bind the words after the name.
+  func runReporting(
+    _ tokens: [CommandToken], in window: String? = nil, values: [String: ArgumentValue]? = nil
+  ) throws(CommandError) -> CommandResult {
     let resolved: ResolvedCommand
-    let arguments: ParsedArguments
+    let command: BoundCommand
     let directory = self.directory
     do {
       resolved = try resolver.resolve(tokens, in: directory, window: window)
@@ -130,6 +163,7 @@ extension Host {
       throw usage
     }
     // What ran, success or failure, is reported once it is known (a recording listens).
+    var bound: BoundCommand?
     var failure: CommandError?
     var request: SessionRequest?
     defer {
@@ -137,12 +171,18 @@ extension Host {
         var ran = RanCommand(
           words: Array(tokens.windowPrefix.rest), window: resolved.window, module: resolved.module,
           request: request, failure: failure)
+        ran.command = bound
         ran.windowNamed = window != nil || tokens.windowPrefix.window != nil
         commandObserver(ran)
       }
     }
     do {
-      arguments = try resolver.bind(resolved, in: directory)
+      if let values {
+        command = try resolver.bind(resolved, values: values, in: directory)
+      } else {
+        command = try resolver.bind(resolved, in: directory)
+      }
+      bound = command
     } catch {
       var usage = error
       usage.isUsageError = true
@@ -150,7 +190,7 @@ extension Host {
       throw usage
     }
     let window = resolved.window?.live
-    let context = CommandContext(arguments: arguments, window: window, host: self)
+    let context = CommandContext(command: command, window: window, host: self)
     let content = window?.content
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
@@ -163,7 +203,7 @@ extension Host {
       request = context.effects.request
     } catch {
       content?.abandonCommand()
-      let refusal = Self.commandError(error, column: resolved.nameToken.column)
+      let refusal = CommandError(converting: error, column: resolved.nameToken.column)
       failure = refusal
       throw refusal
     }
@@ -173,21 +213,6 @@ extension Host {
       throw failure!
     }
     return CommandResult(output: output, reports: resolved.spec.reports, request: request)
-  }
-
-  /// Any error a handler throws as the command's error: a run-time refusal points at its
-  /// command, as a parse error points at its word; a module's own error meant for the user
-  /// (`UserFacingError`) is converted here, once, for every module.
-  static func commandError(_ error: any Error, column: Int) -> CommandError {
-    switch error {
-    case var error as CommandError:
-      if error.column == nil { error.column = column }
-      return error
-    case let error as any UserFacingError:
-      return CommandError(error.userMessage, column: column)
-    default:
-      return CommandError(String(describing: error), column: column)
-    }
   }
 
   /// The session's windows and documents, as the resolver reads them.

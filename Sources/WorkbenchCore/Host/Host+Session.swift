@@ -7,40 +7,6 @@ extension Host {
     return dropped.map { "\($0.name ?? String($0.number)) (\($0.screen))" }
   }
 
-  /// What a session of a workspace that holds documents or windows of modules not loaded says
-  /// about them, once: which they are, whose they are (when the workspace saw the module) and
-  /// how to load it; `nil` when there are none.
-  public var dormantNote: String? {
-    guard !dormantDocuments.isEmpty || !dormantWindows.isEmpty else { return nil }
-    var parts: [String] = []
-    if !dormantDocuments.isEmpty {
-      let names = dormantDocuments.map { "'\($0.name)' (\($0.kind))" }
-      parts.append("document\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))")
-    }
-    if !dormantWindows.isEmpty {
-      let names = dormantWindows.map { "\($0.name ?? String($0.number)) (\($0.screen))" }
-      parts.append("window\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))")
-    }
-    let owners = Set(
-      dormantDocuments.compactMap { knownModules.owner(ofKind: $0.kind) }.map(\.name)
-        + dormantWindows.compactMap { knownModules.owner(ofScreen: $0.screen) }.map(\.name))
-    let loading = owners.sorted().compactMap { name in knownModules.first { $0.name == name } }
-      .map { "\($0.name): \($0.howToLoad)" }
-    let one = dormantDocuments.count + dormantWindows.count == 1
-    return parts.joined(separator: " and ")
-      + (one
-        ? " belongs to a module that is not loaded; it is kept as it is"
-        : " belong to a module that is not loaded; they are kept as they are")
-      + (dormantDocuments.isEmpty
-        ? ""
-        : one
-          ? ", `documents` lists it and `documents remove NAME` removes it"
-          : ", `documents` lists them and `documents remove NAME` removes one")
-      + (loading.isEmpty
-        ? " (load the module with -m PATH, or `workbench modules add PATH` for every start)"
-        : " (" + loading.joined(separator: "; ") + ")")
-  }
-
   /// The session as a record: documents, windows in order, view states, focus.
   ///
   /// - Parameter includingDocuments: false leaves the documents out (they are saved as they
@@ -128,7 +94,7 @@ extension Host {
         continue
       }
       guard let kind = registry.documentKind(named: stored.kind) else {
-        // Of a module not loaded this time: kept, listed and removable (see `dormantNote`).
+        // Of a module not loaded this time: kept, listed and removable (the shell's `DormantNote`).
         dormantDocuments.append(
           SessionRecord.Document(name: stored.name, kind: stored.kind, revision: stored.revision, body: ""))
         continue

@@ -491,7 +491,7 @@ extension Host {
     guard let window = window(id), let work = window.content.unsavedWork else { return }
     switch choice {
     case .save:
-      let context = CommandContext(arguments: ParsedArguments(), window: window, host: self)
+      let context = CommandContext(command: nil, window: window, host: self)
       do {
         try work.saveUnsavedWork(context)
       } catch {

@@ -75,6 +75,9 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
   public var revision: Int?
   public var state: String?
   public var body: String?
+  /// Protocol 2: the command's full name as the module registered it (`network fail` for a
+  /// subcommand), so a kit finds the command without reading the line.
+  public var command: String?
   /// The line as typed (its words after the command's name are its arguments).
   public var line = ""
   /// The arguments the host bound from the line against the command's spec, by name: a number
@@ -99,7 +102,10 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
       .integer("revision", \.revision, minimum: 0),
       .textOrNull("state", \.state, required: false, "the window's view state as JSON text"),
       .text("body", \.body, "the document as JSON text; left out when the module already holds this revision"),
-      .text("line", \.line, "the command as typed: its name (and subcommand), then its arguments"),
+      .text(
+        "command", \.command,
+        "protocol 2: the command's full name as the module registered it (`network fail`), to find the command by"),
+      .text("line", \.line, "the command as the host writes it: its name (and subcommand), then its arguments"),
       .value(
         "arguments", \.arguments, type: .anyObject,
         "the arguments as the host bound them against the command's spec, by name: integers as numbers, words and rests as text; an optional one left out is absent"

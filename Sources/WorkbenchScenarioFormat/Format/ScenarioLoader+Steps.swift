@@ -215,21 +215,17 @@ extension ScenarioLoader {
       // The same resolution a run makes, against the windows open at this step.
       var planned = context.windows
       planned.current = window.flatMap { planned.findWindow(named: $0) }
-      let resolved: ResolvedCommand
-      let arguments: ParsedArguments
+      let bound: BoundCommand
       do {
-        resolved = try resolver.resolve(tokens, in: planned)
-        arguments = try resolver.bind(resolved, in: planned)
+        bound = try resolver.bind(try resolver.resolve(tokens, in: planned), in: planned)
       } catch {
         // A step expected to fail may fail here (that may be what it tests): the run compares
         // the message. It changes no windows either way.
         if expectsFailure { continue }
         throw ScenarioFileError(error.message, at: shifted(location, by: error.column ?? 1))
       }
-      let change = resolver.windowChange(of: resolved, arguments: arguments)
-      command.resolution = StepCommand.Resolution(
-        spec: resolved.spec, module: resolved.module, window: resolved.window?.label, screen: resolved.window?.screen,
-        nameToken: resolved.nameToken, arguments: arguments, windowChange: change)
+      let change = resolver.windowChange(of: bound)
+      command.resolution = StepCommand.Resolution(bound, windowChange: change)
       guard !expectsFailure else { continue }
       guard let change else { continue }
       context.windows.apply(change)
@@ -237,7 +233,7 @@ extension ScenarioLoader {
         !declaredWindows.contains(where: { $0.name == opened.label })
       {
         // Where the name is written (`open catalog shelf left`), else the command's name.
-        let nameToken = tokens.last { $0.text == opened.label } ?? resolved.nameToken
+        let nameToken = tokens.last { $0.text == opened.label } ?? bound.resolved.nameToken
         declaredWindows.append(
           DeclaredWindow(name: opened.label, screen: screen, location: command.location(of: nameToken)))
       }

@@ -296,10 +296,10 @@ extension ModuleSession {
     var updates: [WireUpdate] = []
     for window in side.host.windows {
       guard let name = side.key(of: window), name != key else { continue }
-      let frame = window.frame
+      let (frame, text) = window.frameAndText
       guard side.lastSent[name] != frame, let state = try? window.viewStateJSON() else { continue }
       side.lastSent[name] = frame
-      var update = WireUpdate(key: name, frame: frame, text: window.text, state: state)
+      var update = WireUpdate(key: name, frame: frame, text: text(), state: state)
       update.unsaved = side.host.unsavedSummary(of: window.id)
       updates.append(update)
     }
@@ -424,8 +424,9 @@ extension ModuleSession {
       throw CommandError("the view state cannot be encoded: \(error)")
     }
     var result = WireResult()
-    result.frame = window.frame
-    result.text = window.text
+    let (frame, rendered) = window.frameAndText
+    result.frame = frame
+    result.text = rendered()
     result.state = state
     result.output = text
     result.commit = commit

@@ -44,24 +44,7 @@ enum TimerBenchmark {
     ]
     for (name, path) in countdowns {
       do {
-        let module = try ExternalModule(path: path)
-        defer { module.shutdown() }
-        let host = try Host(modules: [module], clock: .virtual)
-        _ = try host.run(line: "open countdown egg c; open countdown egg other; @c seconds 3600; @c start")
-        // The timer alone (the clock moved, the module told, both windows updated), then a whole
-        // line that moves the clock: before it, the host asks the module's live sources (`sync`).
-        var timers: [Double] = []
-        var lineSamples: [Double] = []
-        for index in 0..<iterations {
-          let start = now()
-          if index % 2 == 0 {
-            try host.clock.advance(by: .seconds(1))
-            timers.append(now() - start)
-          } else {
-            _ = try host.run(line: "clock advance 1000ms")
-            lineSamples.append(now() - start)
-          }
-        }
+        let (timers, lineSamples) = try countdownSteps(path: path, iterations: iterations, withLines: true)
         timerMedians[path] = percentile(timers, 50)
         lines.append(
           "  \(name.padded(to: 30))one timer due, both windows updated   p50 \(format(percentile(timers, 50) * 1e6, 1)) µs   "
@@ -146,25 +129,42 @@ extension TimerBenchmark {
   /// with nothing else in the process: the host's side here, the kit's in `countdown-module`.
   static func swiftKitTimer(iterations: Int) -> String {
     do {
-      let module = try ExternalModule(path: buildFolder() + "/countdown-module")
-      defer { module.shutdown() }
-      let host = try Host(modules: [module], clock: .virtual)
-      _ = try host.run(line: "open countdown egg c; open countdown egg other; @c seconds 3600; @c start")
-      var samples: [Double] = []
-      samples.reserveCapacity(iterations)
-      for index in 0..<iterations {
-        // The countdown stops at zero: start it again off the clock.
-        if index % 3000 == 2999 { _ = try host.run(line: "@c reset; @c start") }
-        let start = now()
-        try host.clock.advance(by: .seconds(1))
-        samples.append(now() - start)
-      }
+      let (samples, _) = try countdownSteps(
+        path: buildFolder() + "/countdown-module", iterations: iterations, withLines: false)
       return
-        "countdown on the Swift kit, one timer due (\(iterations)): p50 \(format(percentile(samples, 50) * 1e6, 1)) µs   "
+        "countdown on the Swift kit, one timer due (\(samples.count)): p50 \(format(percentile(samples, 50) * 1e6, 1)) µs   "
         + "p99 \(format(percentile(samples, 99) * 1e6, 1)) µs"
     } catch {
       return "countdown on the Swift kit: \(error)"
     }
+  }
+
+  /// A countdown of the module at `path` in two windows, stepped `iterations` times: the timer
+  /// alone (the clock moved, the module told, both windows updated), and, `withLines`, every
+  /// other step a whole line that moves the clock (before it, the host asks the module's live
+  /// sources: `sync`). The countdown is started again off the clock before it reaches zero.
+  static func countdownSteps(path: String, iterations: Int, withLines: Bool) throws -> (
+    timers: [Double], lines: [Double]
+  ) {
+    let module = try ExternalModule(path: path)
+    defer { module.shutdown() }
+    let host = try Host(modules: [module], clock: .virtual)
+    _ = try host.run(line: "open countdown egg c; open countdown egg other; @c seconds 3600; @c start")
+    var timers: [Double] = []
+    var lines: [Double] = []
+    timers.reserveCapacity(iterations)
+    for index in 0..<iterations {
+      if index % 3000 == 2999 { _ = try host.run(line: "@c reset; @c start") }
+      let start = now()
+      if withLines, index % 2 == 1 {
+        _ = try host.run(line: "clock advance 1000ms")
+        lines.append(now() - start)
+      } else {
+        try host.clock.advance(by: .seconds(1))
+        timers.append(now() - start)
+      }
+    }
+    return (timers, lines)
   }
 
   /// The countdown's own timer request and reply, as its module process exchanged them (from

@@ -6,6 +6,10 @@ import WorkbenchScenarioModel
 
 /// Every built-in screen declares its frame's fields, and its frames have exactly those.
 @MainActor struct FrameSchemaTests {
+  /// What a window shows has the fields its screen declares. For a screen with a typed frame
+  /// both come from the frame's table, so this holds what the table cannot: a window's frame
+  /// (kept by its stamp, or a `frame` a screen writes itself instead of its typed frame's) is
+  /// the typed frame's, and a screen without a typed frame declares what it builds.
   @Test func everyBuiltInScreenDeclaresTheFieldsItsFramesHave() throws {
     let registry = try ModuleRegistry(modules: builtInModules)
     let host = try Host(modules: builtInModules, clock: .virtual)

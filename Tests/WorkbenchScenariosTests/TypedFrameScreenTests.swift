@@ -98,7 +98,25 @@ import Testing
     let registry = try ModuleRegistry(modules: builtInModules)
     #expect(registry.screenKinds.count == 8)  // catalog, goal, editor, feed, and home and room live and preview
     for screen in registry.screenKinds.values {
-      #expect(screen.renderModel != nil, "\(screen.name) renders only from its frame's value")
+      #expect(screen.typed != nil, "\(screen.name) renders only from its frame's value")
     }
+  }
+
+  /// A window's frame and text taken at once (one projection of the typed frame, what a kit
+  /// sends) are its frame and its text, for every built-in screen on every sample it shows.
+  @Test func aWindowsFrameAndTextAtOnceAreItsFrameAndText() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    var seen: Set<String> = []
+    for screen in host.screens {
+      for document in host.documentNames where host.documentKind(of: document) == screen.documentKind {
+        let window = try host.openWindow(screen: screen.name, document: document)
+        try host.clock.settle(within: .seconds(60), flush: host.services.scheduler)
+        let (frame, text) = window.frameAndText
+        #expect(frame == window.frame, "\(screen.name) on \(document)")
+        #expect(text() == window.text, "\(screen.name) on \(document)")
+        seen.insert(screen.name)
+      }
+    }
+    #expect(seen.count == 8, "\(seen.sorted())")
   }
 }

@@ -1,8 +1,9 @@
 /// One command ready to run: resolved against the windows (its spec, module and window) and its
 /// arguments bound to the spec's declarations. The resolver makes it once; the host runs it, the
 /// recorder hears of it, a module's proxy sends it, and the scenario loader keeps it for each
-/// step, so no layer reads the command's words again.
-public struct BoundCommand: Sendable {
+/// step, so no layer reads the command's words again. (A class: a spec is many references, and
+/// the command is handed from layer to layer on every command a session runs.)
+public final class BoundCommand: Sendable {
   /// What the words named, and where it runs.
   public let resolved: ResolvedCommand
   /// The arguments, bound and checked.

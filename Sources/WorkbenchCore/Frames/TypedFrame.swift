@@ -269,7 +269,7 @@ extension FramedScreen {
 
   /// Text for a frame value from a typed rendering: the frame read back as `Frame`, or its
   /// outline when it is not one (a window showing a module's error).
-  public static func rendering(_ render: @escaping @Sendable (Frame) -> String) -> @Sendable (FrameValue) -> String {
+  static func rendering(_ render: @escaping @Sendable (Frame) -> String) -> @Sendable (FrameValue) -> String {
     { value in Frame(frameValue: value).map(render) ?? value.outlineText }
   }
 }

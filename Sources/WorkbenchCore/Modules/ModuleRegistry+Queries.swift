@@ -14,7 +14,7 @@ extension ModuleRegistry {
   /// The fields inside the field at `path` of `screen`'s frames (`["viewport"]`), from its typed
   /// frame's table; `nil` when the screen has no typed frame or the path leaves its fields.
   public func nestedFields(ofScreen screen: String, at path: [String]) -> [FrameFieldSchema]? {
-    guard let schema = screenKinds[screen]?.fieldSchema else { return nil }
+    guard let schema = screenKinds[screen]?.typed?.fieldSchema else { return nil }
     return FrameFieldSchema.fields(at: path, in: schema())
   }
 

@@ -75,12 +75,21 @@ public final class Registrar {
     summary: String,
     render: @escaping @Sendable (Model.Frame) -> String
   ) {
-    screen(model, name: name, documentKind: documentKind, summary: summary, render: Model.rendering(render))
     // A window renders from its model's typed frame; the frame's value is read back only where
     // there is no model (a trace's kept frames).
-    screenKinds[screenKinds.count - 1].renderModel = { model in (model as? Model).map { render($0.typedFrame) } }
-    // Eight levels are deeper than any frame goes; a record that holds its own kind stops there.
-    screenKinds[screenKinds.count - 1].fieldSchema = { Model.Frame.fieldSchema(depth: 8) }
+    let typed = ScreenKind.Typed(
+      text: { model in (model as? Model).map { render($0.typedFrame) } },
+      frameAndText: { model in
+        (model as? Model).map { model in
+          let frame = model.typedFrame
+          return (frame.frameValue, { render(frame) })
+        }
+      },
+      // Eight levels are deeper than any frame goes; a record that holds its own kind stops there.
+      fieldSchema: { Model.Frame.fieldSchema(depth: 8) })
+    appendScreen(
+      Model.self, name: name, documentKind: documentKind, summary: summary, render: Model.rendering(render),
+      typed: typed, make: { Model(document: $0, viewState: $1, environment: $2) })
   }
 
   /// Registers a screen whose models `make` builds, for models that need more than the
@@ -105,10 +114,23 @@ public final class Registrar {
     fieldSummaries: [String: String]? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
+    appendScreen(
+      Model.self, name: name, documentKind: documentKind, summary: summary, render: render, frameFields: frameFields,
+      lifetimeFields: lifetimeFields, refusalFields: refusalFields, ownFields: ownFields,
+      fieldSummaries: fieldSummaries, typed: nil, make: make)
+  }
+
+  /// The one place a screen kind is made, for every way a module registers one.
+  private func appendScreen<Model: ScreenModel>(
+    _ model: Model.Type, name: String, documentKind: String, summary: String,
+    render: @escaping @Sendable (FrameValue) -> String, frameFields: [String]? = nil, lifetimeFields: [String]? = nil,
+    refusalFields: [String]? = nil, ownFields: [String]? = nil, fieldSummaries: [String: String]? = nil,
+    typed: ScreenKind.Typed?, make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
+  ) {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
-        render: render, frameFields: frameFields ?? Model.frameFields,
+        render: render, typed: typed, frameFields: frameFields ?? Model.frameFields,
         lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: refusalFields ?? Model.refusalFields,
         ownFields: ownFields ?? Model.ownFields,
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },

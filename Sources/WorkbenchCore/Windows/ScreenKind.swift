@@ -11,12 +11,21 @@ public struct ScreenKind: Sendable {
   public let summary: String
   /// The terminal text of a frame of this screen.
   public let render: @Sendable (FrameValue) -> String
-  /// The terminal text of a window's model, from its typed frame (a `FramedScreen`'s), without
-  /// reading the frame back; `nil` for a screen whose frames render only from their value.
-  var renderModel: (@MainActor @Sendable (AnyObject) -> String?)?
-  /// The fields of its frames with the fields inside them, from its typed frame's table; `nil`
-  /// for a screen without one.
-  var fieldSchema: (@Sendable () -> [FrameFieldSchema])?
+  /// What a screen with a typed frame (a `FramedScreen`) does from its model's typed frame;
+  /// `nil` for a screen whose frames render only from their value.
+  let typed: Typed?
+
+  /// The typed frame's work, on a window's model (the `AnyObject` a window holds).
+  struct Typed: Sendable {
+    /// The terminal text of the model, rendered from its typed frame without reading the
+    /// frame back.
+    let text: @MainActor @Sendable (AnyObject) -> String?
+    /// The model's frame, and its text to render when wanted, from one projection of its
+    /// typed frame.
+    let frameAndText: @MainActor @Sendable (AnyObject) -> (frame: FrameValue, text: () -> String)?
+    /// The fields of its frames with the fields inside them, from the typed frame's table.
+    let fieldSchema: @Sendable () -> [FrameFieldSchema]
+  }
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).

@@ -38,7 +38,15 @@ public final class Window {
   public var frame: FrameValue { content.frame }
   /// The terminal text of the window: its screen's rendering of its frame (of the typed frame,
   /// for a screen that has one).
-  public var text: String { screen.renderModel?(content.model) ?? screen.render(frame) }
+  public var text: String { screen.typed?.text(content.model) ?? screen.render(frame) }
+
+  /// The frame, and its text to render when wanted: for a screen with a typed frame and no
+  /// frame stamp, both from one projection of the typed frame rather than one each (what a
+  /// module kit compares and sends for every window a request may have changed).
+  public var frameAndText: (frame: FrameValue, text: () -> String) {
+    if content.frameStamp == nil, let both = screen.typed?.frameAndText(content.model) { return both }
+    return (frame, { self.text })
+  }
 
   /// The window's view state now, to compare with one taken later: whether something moved it,
   /// without encoding it.

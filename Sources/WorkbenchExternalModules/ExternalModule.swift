@@ -34,20 +34,34 @@ public struct ExternalViewState: ViewStateValue {
   }
 }
 
-/// The terminal text a module rendered for each frame it sent (render functions get only the
-/// frame, and the module rendered it). One per module process.
+/// The terminal text a module rendered for each frame it sent, for a frame shown without its
+/// window (a trace's, a report's: render functions get only the frame, and the module rendered
+/// it). One per module process. A window shows its model's text; so frames are only kept as
+/// they come, and keyed by their JSON when a text is first asked for, not on every reply.
 final class RenderedTexts: Sendable {
-  private let texts = Mutex<[String: String]>([:])
+  private struct Cache {
+    var texts: [String: String] = [:]
+    var unkeyed: [(frame: FrameValue, text: String)] = []
+  }
+  private let cache = Mutex(Cache())
 
   /// The text the module rendered for `frame`, or `nil`.
-  func text(for frame: FrameValue) -> String? { texts.withLock { $0[frame.jsonText] } }
+  func text(for frame: FrameValue) -> String? {
+    cache.withLock { cache in
+      for (frame, text) in cache.unkeyed { cache.texts[frame.jsonText] = text }
+      cache.unkeyed.removeAll()
+      return cache.texts[frame.jsonText]
+    }
+  }
 
   /// Remembers the module's text for a frame (the cache is emptied past 10,000 frames).
   func remember(_ text: String, for frame: FrameValue) {
-    let key = frame.jsonText
-    texts.withLock { cache in
-      if cache.count > 10_000 { cache.removeAll() }
-      cache[key] = text
+    cache.withLock { cache in
+      if cache.texts.count + cache.unkeyed.count > 10_000 {
+        cache.texts.removeAll()
+        cache.unkeyed.removeAll()
+      }
+      cache.unkeyed.append((frame, text))
     }
   }
 }
@@ -117,7 +131,7 @@ public struct ExternalModule: FeatureModule {
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
         frameFields: screen.fields, lifetimeFields: screen.lifetimeFields, refusalFields: screen.refusalFields,
         ownFields: screen.ownFields,
-        fieldSummaries: Self.fieldSummaries(screen.fieldSummaries),
+        fieldSummaries: Self.fieldSummaries(screen.fieldSummaries), text: { $0.text },
         make: { document, viewState, environment in
           ProxyScreen(
             document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)

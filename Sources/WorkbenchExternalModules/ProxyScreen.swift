@@ -24,7 +24,11 @@ public final class ProxyScreen: ScreenModel {
   /// How many rows a window shows (`--rows`, a scenario's `rows:`), sent with `open` and
   /// `restore` in protocol 2 so a module pages as a built-in screen does.
   let viewportRows: Int
-  private(set) var currentFrame: FrameValue = .null
+  private(set) var currentFrame: FrameValue = .null {
+    didSet { currentText = nil }
+  }
+  /// The module's text for `currentFrame`, when it sent one with it.
+  private var currentText: String?
   private var revision = 1
   /// What the module said the window holds unsaved (protocol 2, §20), or `nil`.
   private(set) var unsaved: String?
@@ -121,6 +125,7 @@ public final class ProxyScreen: ScreenModel {
   /// The frame, its text and the view state a reply (or one of its `updates`) carries.
   func takeFrame(_ frame: FrameValue, text: String, state: String) {
     currentFrame = frame
+    currentText = text
     rendered.remember(text, for: frame)
     viewState.json = state
   }
@@ -179,6 +184,14 @@ public final class ProxyScreen: ScreenModel {
     if process.version >= 2 { request.session = session }
     guard let reply = try? process.ok(of: .close(request)), process.version >= 2 else { return }
     try? process.takeWork(reply, in: session, summary: "\(process.name) close")
+  }
+
+  /// The module's own text for the frame the window shows; `nil` when it shows one the module
+  /// did not send (an error, or a module gone since).
+  var text: String? {
+    process?.noticeEnd()
+    guard process?.stopReason == nil else { return nil }
+    return currentText
   }
 
   public var frame: FrameValue {

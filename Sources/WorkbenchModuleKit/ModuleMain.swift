@@ -267,14 +267,18 @@ public final class ModuleSession {
         ok.id = header.id
         return .ok(ok)
       }
-      // A window shows as many rows as the host's (`rows`, sent with `open`), within reason: a
-      // screen adds it to an index.
-      var rows = ScreenEnvironment.defaultViewportRows
-      if case .open(let window) = request, let given = window.rows { rows = given }
-      let environment = ScreenEnvironment(viewportRows: min(max(1, rows), 10_000))
-      current =
-        sides[number] ?? Side(host: Host(registry: main.host.registry, environment: environment, clock: .virtual))
-      sides[number] = current
+      if let side = sides[number] {
+        current = side
+      } else {
+        // A window shows as many rows as the host's (`rows`, sent with `open`), within reason: a
+        // screen adds it to an index. (Made with the side: an environment brings the session's
+        // services, too many to make again for every request.)
+        var rows = ScreenEnvironment.defaultViewportRows
+        if case .open(let window) = request, let given = window.rows { rows = given }
+        let environment = ScreenEnvironment(viewportRows: min(max(1, rows), 10_000))
+        current = Side(host: Host(registry: main.host.registry, environment: environment, clock: .virtual))
+        sides[number] = current
+      }
     }
     defer { current = main }
     // Work outside a window's command (a timer's, a live event's) may change documents: each is

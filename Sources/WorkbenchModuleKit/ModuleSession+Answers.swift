@@ -257,7 +257,8 @@ extension ModuleSession {
   /// built-in module registers one), taken in and sent as `changed` messages (§19): one per
   /// session with windows whose frames changed. Empty with protocol 1, which has no changes.
   public func liveChanges() -> [FrameValue] {
-    guard version >= 2 else { return [] }
+    // Asked after every request: most modules have no live source in any session.
+    guard version >= 2, sides.values.contains(where: { $0.host.services.hasLiveSources }) else { return [] }
     var changes: [FrameValue] = []
     for (number, side) in sides.sorted(by: { $0.key < $1.key }) {
       let services = side.host.services
@@ -285,7 +286,8 @@ extension ModuleSession {
 
   /// The descriptors the module's live sources wait on, in every session.
   public var liveSourceDescriptors: [Int32] {
-    version >= 2 ? sides.values.flatMap { $0.host.services.liveSourceDescriptors } : []
+    guard version >= 2, sides.values.contains(where: { $0.host.services.hasLiveSources }) else { return [] }
+    return sides.values.flatMap { $0.host.services.liveSourceDescriptors }
   }
 
   /// The windows of `side` but `key` whose frames changed since the host last got them, as

@@ -54,3 +54,23 @@ struct StoredPropertyTests {
     #expect(sample.number == 42 && computed.get(sample) == 84)
   }
 }
+
+/// Every field of every message and structure the protocol declares is read and written at its
+/// offset: one declared through a key path with none (a shared protocol's requirement, as the
+/// requests' `id`, `session` and `now` once were) costs a run-time projection on every message
+/// of every round trip.
+struct MessageFieldLayoutTests {
+  static func fieldsNotInline<Structure: WireStructure>(of structure: Structure.Type) -> [String] {
+    Structure.fields.filter { !$0.isInline }.map { "\(Structure.definitionName).\($0.name)" }
+  }
+
+  @Test func everyFieldOfEveryMessageIsReachedAtItsOffset() {
+    let all = HostMessage.kinds.map(\.structure) + ModuleMessage.kinds.map(\.structure) + ProtocolSchema.structures
+    #expect(all.count == ProtocolSchema.definitionCount)
+    var notInline: [String] = []
+    for structure in all { notInline += Self.fieldsNotInline(of: structure) }
+    // Computed on purpose: each turns the wire's shape into the Swift value (a kind with its
+    // extra, a list or null), and is read once, in a module's hello.
+    #expect(notInline == ["argumentSpec.kind", "commandSpec.screens"])
+  }
+}

@@ -78,7 +78,6 @@ public final class Registrar {
     // A window renders from its model's typed frame; the frame's value is read back only where
     // there is no model (a trace's kept frames).
     let typed = ScreenKind.Typed(
-      text: { model in (model as? Model).map { render($0.typedFrame) } },
       frameAndText: { model in
         (model as? Model).map { model in
           let frame = model.typedFrame
@@ -89,7 +88,8 @@ public final class Registrar {
       fieldSchema: { Model.Frame.fieldSchema(depth: 8) })
     appendScreen(
       Model.self, name: name, documentKind: documentKind, summary: summary, render: Model.rendering(render),
-      typed: typed, make: { Model(document: $0, viewState: $1, environment: $2) })
+      modelText: { model in (model as? Model).map { render($0.typedFrame) } }, typed: typed,
+      make: { Model(document: $0, viewState: $1, environment: $2) })
   }
 
   /// Registers a screen whose models `make` builds, for models that need more than the
@@ -102,6 +102,8 @@ public final class Registrar {
   ///   - refusalFields: likewise for `Model.refusalFields`.
   ///   - ownFields: likewise for `Model.ownFields`.
   ///   - fieldSummaries: likewise for `Model.frameFieldSummaries`.
+  ///   - text: a window's text from its model, when the model has it for the frame it shows (a
+  ///     module process renders its own frames); `nil` from it renders the frame with `render`.
   public func screen<Model: ScreenModel>(
     name: String,
     documentKind: String,
@@ -112,12 +114,17 @@ public final class Registrar {
     refusalFields: [String]? = nil,
     ownFields: [String]? = nil,
     fieldSummaries: [String: String]? = nil,
+    text: (@MainActor @Sendable (Model) -> String?)? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
+    var modelText: (@MainActor @Sendable (AnyObject) -> String?)?
+    if let text {
+      modelText = { model in (model as? Model).flatMap { text($0) } }
+    }
     appendScreen(
       Model.self, name: name, documentKind: documentKind, summary: summary, render: render, frameFields: frameFields,
       lifetimeFields: lifetimeFields, refusalFields: refusalFields, ownFields: ownFields,
-      fieldSummaries: fieldSummaries, typed: nil, make: make)
+      fieldSummaries: fieldSummaries, modelText: modelText, typed: nil, make: make)
   }
 
   /// The one place a screen kind is made, for every way a module registers one.
@@ -125,12 +132,13 @@ public final class Registrar {
     _ model: Model.Type, name: String, documentKind: String, summary: String,
     render: @escaping @Sendable (FrameValue) -> String, frameFields: [String]? = nil, lifetimeFields: [String]? = nil,
     refusalFields: [String]? = nil, ownFields: [String]? = nil, fieldSummaries: [String: String]? = nil,
-    typed: ScreenKind.Typed?, make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
+    modelText: (@MainActor @Sendable (AnyObject) -> String?)?, typed: ScreenKind.Typed?,
+    make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
-        render: render, typed: typed, frameFields: frameFields ?? Model.frameFields,
+        render: render, modelText: modelText, typed: typed, frameFields: frameFields ?? Model.frameFields,
         lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: refusalFields ?? Model.refusalFields,
         ownFields: ownFields ?? Model.ownFields,
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },

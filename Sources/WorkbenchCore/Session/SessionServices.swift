@@ -155,6 +155,10 @@ public final class SessionServices {
   /// The descriptors the shell waits on besides the terminal, for live sources.
   package var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
 
+  /// Whether the session has any live source (a device's changes or its events): without one
+  /// there is nothing to look for between requests.
+  package var hasLiveSources: Bool { !liveSources.isEmpty || !eventSources.isEmpty }
+
   /// What went wrong outside a command, waiting to be said where it happened: a module process
   /// that stopped while its timer ran, as a window on it was refreshed, or between requests.
   /// The host fails the command it was noticed in; the scenario runner, the step; the shell says

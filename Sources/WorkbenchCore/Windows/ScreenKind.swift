@@ -11,15 +11,16 @@ public struct ScreenKind: Sendable {
   public let summary: String
   /// The terminal text of a frame of this screen.
   public let render: @Sendable (FrameValue) -> String
+  /// The terminal text of a window's model, when the model can give it without its frame being
+  /// read back: a typed frame's rendering, a module process's own text for the frame it sent.
+  /// `nil` (or a `nil` text) renders the frame's value.
+  let modelText: (@MainActor @Sendable (AnyObject) -> String?)?
   /// What a screen with a typed frame (a `FramedScreen`) does from its model's typed frame;
-  /// `nil` for a screen whose frames render only from their value.
+  /// `nil` for a screen without one.
   let typed: Typed?
 
   /// The typed frame's work, on a window's model (the `AnyObject` a window holds).
   struct Typed: Sendable {
-    /// The terminal text of the model, rendered from its typed frame without reading the
-    /// frame back.
-    let text: @MainActor @Sendable (AnyObject) -> String?
     /// The model's frame, and its text to render when wanted, from one projection of its
     /// typed frame.
     let frameAndText: @MainActor @Sendable (AnyObject) -> (frame: FrameValue, text: () -> String)?

@@ -38,7 +38,7 @@ public final class Window {
   public var frame: FrameValue { content.frame }
   /// The terminal text of the window: its screen's rendering of its frame (of the typed frame,
   /// for a screen that has one).
-  public var text: String { screen.typed?.text(content.model) ?? screen.render(frame) }
+  public var text: String { screen.modelText?(content.model) ?? screen.render(frame) }
 
   /// The frame, and its text to render when wanted: for a screen with a typed frame and no
   /// frame stamp, both from one projection of the typed frame rather than one each (what a

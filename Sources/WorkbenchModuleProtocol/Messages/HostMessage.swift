@@ -8,19 +8,25 @@ public protocol WireRequestHeader {
   var now: Int? { get set }
 }
 
-extension MessageField where Message: WireRequestHeader {
-  /// `id`, `session` and `now`, declared once for every request.
-  static var header: [Self] {
+extension MessageField {
+  /// `id`, `session` and `now`, declared once for every request. Each request hands over its own
+  /// properties, so they are read and written at their offsets (a key path through
+  /// `WireRequestHeader`'s requirements has none, and costs a run-time projection on every
+  /// message).
+  static func header(
+    _ id: WritableKeyPath<Message, Int?> & Sendable, _ session: WritableKeyPath<Message, Int?> & Sendable,
+    _ now: WritableKeyPath<Message, Int?> & Sendable
+  ) -> [Self] {
     [
       .integer(
-        "id", \.id, minimum: 1,
+        "id", id, minimum: 1,
         "the request's number, counting from 1 for each module process; a reply carries it back (§7)"),
       .integer(
-        "session", \.session, minimum: 1,
+        "session", session, minimum: 1,
         "protocol 2: the host session the request is about; the module keeps each session's state (windows, clock, services) apart (§16)"
       ),
       .integer(
-        "now", \.now, minimum: 0,
+        "now", now, minimum: 0,
         "protocol 2: the session's time when the request was sent, in milliseconds since the session started (the virtual clock of a scenario, real time in the shell); a timer's `after` counts from it (§14)"
       ),
     ]
@@ -63,7 +69,7 @@ public struct WindowRequest: WireStructure, WireRequestHeader {
         "rows", \.rows, minimum: 1,
         "protocol 2, with `open` and `restore`: how many rows a window shows at once (`--rows`, a scenario's `rows:`)"),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header
+    ] + MessageField<Self>.header(\.id, \.session, \.now)
 }
 
 /// `command`: a line to run, in a window (with its fields) or, protocol 2, in no window.
@@ -111,7 +117,7 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
         "the arguments as the host bound them against the command's spec, by name: integers as numbers, words and rests as text; an optional one left out is absent"
       ),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header
+    ] + MessageField<Self>.header(\.id, \.session, \.now)
 }
 
 extension CommandRequest {
@@ -142,7 +148,8 @@ public struct CloseRequest: WireStructure, WireRequestHeader {
 
   public static let definitionName = "closeRequest"
   public static let summary = "The window closed: the module drops it and replies `ok`."
-  public static let fields: [MessageField<Self>] = [.text("key", \.key, "the window")] + MessageField<Self>.header
+  public static let fields: [MessageField<Self>] =
+    [.text("key", \.key, "the window")] + MessageField<Self>.header(\.id, \.session, \.now)
 }
 
 /// `leave`: what to do with a window's unsaved work (protocol 2, §20): `save` it to the
@@ -168,7 +175,7 @@ public struct LeaveRequest: WireStructure, WireRequestHeader {
     [
       .text("key", \.key, "the window"),
       .text("choice", \.choice, "`save` or `discard`"),
-    ] + MessageField<Self>.header
+    ] + MessageField<Self>.header(\.id, \.session, \.now)
 
   public func problems() -> [String] {
     ["save", "discard"].contains(choice) ? [] : ["`choice` as `save` or `discard`"]
@@ -193,7 +200,7 @@ public struct TimerRequest: WireStructure, WireRequestHeader {
     [
       .text("timer", \.timer, "the id the module gave the timer"),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header
+    ] + MessageField<Self>.header(\.id, \.session, \.now)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -209,7 +216,7 @@ public struct SessionRequest: WireStructure, WireRequestHeader {
   public static let definitionName = "sessionRequest"
   public static let summary =
     "About a session as a whole: its end (§16), the states a recording starts from (§12), or the changes its live sources saw (§19)."
-  public static let fields: [MessageField<Self>] = MessageField<Self>.header
+  public static let fields: [MessageField<Self>] = MessageField<Self>.header(\.id, \.session, \.now)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -230,7 +237,7 @@ public struct LiveRequest: WireStructure, WireRequestHeader {
     "A replay's live step: the events the module's `changed` messages carried when the session was recorded, to apply as if its live sources saw them again; the module replies `ok` with the windows that changed (§19)."
   public static let fields: [MessageField<Self>] =
     [.value("events", \.events, type: .list(.anyValue), "each recorded change's `event`, in order")]
-    + MessageField<Self>.header
+    + MessageField<Self>.header(\.id, \.session, \.now)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -248,7 +255,7 @@ public struct ValidateRequest: WireStructure, WireRequestHeader {
   public static let definitionName = "validateRequest"
   public static let summary = "Reserved (§13): whether a document of a kind is valid."
   public static let fields: [MessageField<Self>] =
-    [.text("kind", \.kind), .text("body", \.body)] + MessageField<Self>.header
+    [.text("kind", \.kind), .text("body", \.body)] + MessageField<Self>.header(\.id, \.session, \.now)
 }
 
 /// What the host sends a module (docs/protocol.md): one case a request type.

@@ -75,12 +75,18 @@ public struct MessageField<Message>: Sendable {
   public let expected: String?
   let read: @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void
   let write: @Sendable (Message) -> FrameValue?
+  /// Whether the field is read and written at its byte offset; `false` when its key path has
+  /// none (a computed property, or a protocol's requirement), which costs a key path's run-time
+  /// projection on every message.
+  let isInline: Bool
 
-  init(
+  init<Value>(
     _ name: String, _ type: WireType, required: Bool, _ description: String, expected: String? = nil,
+    property: StoredProperty<Message, Value>,
     read: @escaping @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void,
     write: @escaping @Sendable (Message) -> FrameValue?
   ) {
+    isInline = property.offset != nil
     self.name = name
     self.type = type
     self.required = required
@@ -176,6 +182,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .string, required: true, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
         property.set(&message, text)
@@ -189,6 +196,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .string, required: false, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
         property.set(&message, text)
@@ -203,6 +211,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .nullable(.string), required: required, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         switch value {
         case .string(let text): property.set(&message, text)
@@ -221,6 +230,7 @@ extension MessageField {
     let type = WireType.integer(minimum: minimum, maximum: maximum)
     return Self(
       name, type, required: true, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
         property.set(&message, number)
@@ -236,6 +246,7 @@ extension MessageField {
     let type = WireType.integer(minimum: minimum, maximum: maximum)
     return Self(
       name, type, required: false, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
         property.set(&message, number)
@@ -249,6 +260,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .boolean, required: false, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .bool(let flag) = value else { throw FieldProblem() }
         property.set(&message, flag)
@@ -263,6 +275,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, type, required: true, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
         property.set(&message, value)
@@ -277,6 +290,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, type, required: false, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
         property.set(&message, value)
@@ -291,6 +305,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .list(.string), required: false, description, expected: expected,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .list(let items) = value else { throw FieldProblem() }
         var texts: [String] = []
@@ -310,6 +325,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .list(.string), required: true, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         guard case .list(let items) = value else { throw FieldProblem() }
         var texts: [String] = []
@@ -329,6 +345,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .structure(Structure.definitionName), required: false, description, expected: expected,
+      property: property,
       read: { message, value throws(FieldProblem) in
         do throws(WireProblems) {
           property.set(&message, try Structure(wire: value))
@@ -345,6 +362,7 @@ extension MessageField {
     let property = StoredProperty(path)
     return Self(
       name, .structure(Structure.definitionName), required: true, description,
+      property: property,
       read: { message, value throws(FieldProblem) in
         do throws(WireProblems) {
           property.set(&message, try Structure(wire: value))
@@ -363,6 +381,7 @@ extension MessageField {
     return Self(
       name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: false, description,
       expected: expected,
+      property: property,
       read: { message, value throws(FieldProblem) in
         property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
       }, write: { property.get($0).map { .list($0.map(\.wire)) } })
@@ -377,6 +396,7 @@ extension MessageField {
     return Self(
       name, .list(.structure(Structure.definitionName), maximumCount: maximum), required: true, description,
       expected: expected,
+      property: property,
       read: { message, value throws(FieldProblem) in
         property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
       }, write: { .list(property.get($0).map(\.wire)) })

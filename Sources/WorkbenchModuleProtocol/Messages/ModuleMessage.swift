@@ -225,7 +225,7 @@ public struct WireResult: WireStructure {
         "unsaved", \.unsaved, required: false,
         "protocol 2: what the window holds unsaved (a draft), for the question before it closes; null or left out: nothing (§20)"
       ),
-    ] + replyFields()
+    ] + replyFields(\.facts, \.divergence, \.id, \.timers, \.cancel, \.updates, \.opened, \.closed)
 }
 
 /// `ok`: the answer to `close`, `timer`, `end`, `capture`, `sync`, `live` and a command run in
@@ -256,7 +256,7 @@ public struct WireOk: WireStructure {
         "commits", \.commits,
         "protocol 2: the documents the work changed (a timer's, a live event's, a command's in no window), each saved if it is still at the revision given (§14)"
       ),
-    ] + replyFields()
+    ] + replyFields(\.facts, \.divergence, \.id, \.timers, \.cancel, \.updates, \.opened, \.closed)
 }
 
 /// `error`: a refusal, with a message for the user (§7).
@@ -320,22 +320,31 @@ private protocol ReplyFields {
 extension WireResult: ReplyFields {}
 extension WireOk: ReplyFields {}
 
-private func replyFields<Reply: ReplyFields>() -> [MessageField<Reply>] {
+/// The fields `result` and `ok` share. Each reply hands over its own properties, so they are
+/// read and written at their offsets (a key path through `ReplyFields`' requirements has none,
+/// and costs a run-time projection on every reply).
+private func replyFields<Reply: ReplyFields>(
+  _ facts: WritableKeyPath<Reply, [WireFact]?> & Sendable, _ divergence: WritableKeyPath<Reply, String?> & Sendable,
+  _ id: WritableKeyPath<Reply, Int?> & Sendable, _ timers: WritableKeyPath<Reply, [WireTimer]?> & Sendable,
+  _ cancel: WritableKeyPath<Reply, [String]?> & Sendable, _ updates: WritableKeyPath<Reply, [WireUpdate]?> & Sendable,
+  _ opened: WritableKeyPath<Reply, [WireOpenedWindow]?> & Sendable,
+  _ closed: WritableKeyPath<Reply, [String]?> & Sendable
+) -> [MessageField<Reply>] {
   [
-    .structures("facts", \.facts, "the facts from outside the work used (§12)", expected: factsExpected),
-    .text("divergence", \.divergence, "a replay asked for a fact the recording does not have (§12)"),
-    .integer("id", \.id, minimum: 1, "the id of the request this answers; when present it must be that request's (§7)"),
+    .structures("facts", facts, "the facts from outside the work used (§12)", expected: factsExpected),
+    .text("divergence", divergence, "a replay asked for a fact the recording does not have (§12)"),
+    .integer("id", id, minimum: 1, "the id of the request this answers; when present it must be that request's (§7)"),
     .structures(
-      "timers", \.timers, "protocol 2: timers to set (or set again) on the session's clock (§14)",
+      "timers", timers, "protocol 2: timers to set (or set again) on the session's clock (§14)",
       expected:
         "a list of {id, after} objects (or {id, at}): an id (text) and a delay in milliseconds from 0 to \(ModuleProtocol.maximumTimerDelay), or a time on the session's clock (§14)"
     ),
-    .texts("cancel", \.cancel, "protocol 2: ids of timers to cancel (§14)", expected: "a list of timer ids (§14)"),
+    .texts("cancel", cancel, "protocol 2: ids of timers to cancel (§14)", expected: "a list of timer ids (§14)"),
     .structures(
-      "updates", \.updates, maximum: ModuleProtocol.maximumUpdatesPerReply,
+      "updates", updates, maximum: ModuleProtocol.maximumUpdatesPerReply,
       "protocol 2: other windows of the session whose frames changed (§15)", expected: updatesExpected),
-    .structures("opened", \.opened, "protocol 2: windows the work opened, under keys the module chose (§17)"),
-    .texts("closed", \.closed, "protocol 2: keys of windows the work closed (§17)"),
+    .structures("opened", opened, "protocol 2: windows the work opened, under keys the module chose (§17)"),
+    .texts("closed", closed, "protocol 2: keys of windows the work closed (§17)"),
   ]
 }
 

@@ -77,37 +77,70 @@ public final class MessageChannel {
   /// waiting).
   public var holdsAMessage: Bool { buffer.holdsAFrame }
 
+  /// Whether a message is written at once, and the descriptor waited on only when it is full;
+  /// otherwise it is polled for room before each write.
+  let writesBeforeLooking: Bool
+
   /// A channel reading from `input` and writing to `output`.
-  public init(input: Int32, output: Int32) {
+  ///
+  /// - Parameter writesBeforeLooking: write without polling first; by default where this
+  ///   process ignores SIGPIPE (the host does), so a reader gone is EPIPE and not the signal.
+  public init(input: Int32, output: Int32, writesBeforeLooking: Bool = MessageChannel.ignoresBrokenPipes) {
     self.input = input
     self.output = output
+    self.writesBeforeLooking = writesBeforeLooking
   }
 
   /// Writes one message, waiting at most `timeout` milliseconds (-1: forever) for the other
-  /// end to take it. A peer that stops reading cannot block the writer past the deadline: the
-  /// descriptor is polled for room before each write, and a non-blocking descriptor never
-  /// waits inside `write` (the host makes its ends non-blocking; see `makeNonBlocking`).
+  /// end to take it. A peer that stops reading cannot block the writer past the deadline: a
+  /// non-blocking descriptor never waits inside `write` (the host makes its ends non-blocking;
+  /// see `makeNonBlocking`), and the wait for room is polled under the deadline.
   public func send(_ message: FrameValue, timeout: Int32 = -1) throws(ChannelError) {
-    let body = Array(message.jsonText.utf8)
-    let length = UInt32(body.count)
-    var frame: [UInt8] = [
-      UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF),
-    ]
-    frame += body
+    // The length and the body in one buffer, the body encoded straight into it after four
+    // bytes kept for the length.
+    var frame: [UInt8] = [0, 0, 0, 0]
+    frame.reserveCapacity(512)
+    message.appendJSON(to: &frame)
+    let length = UInt32(truncatingIfNeeded: frame.count - 4)
+    frame[0] = UInt8(length >> 24)
+    frame[1] = UInt8((length >> 16) & 0xFF)
+    frame[2] = UInt8((length >> 8) & 0xFF)
+    frame[3] = UInt8(length & 0xFF)
     let deadline = Deadline(timeout: timeout)
+    // A pipe almost always has room: where a reader gone cannot kill this process (SIGPIPE
+    // ignored, as the host has it), the message is written at once, and the wait is only for a
+    // pipe that is full. A module keeps SIGPIPE's default, so it looks first: a write to a host
+    // that has gone would end it by the signal, not as its loop ends.
+    var mayWrite = writesBeforeLooking
     var offset = 0
     while offset < frame.count {
-      guard let happened = try deadline.wait(for: output, .writable) else { continue }
-      // An error or a hang-up alone: the reader is gone (write would fail with EPIPE).
-      if !happened.contains(.writable) { throw .closed }
+      if !mayWrite {
+        guard let happened = try deadline.wait(for: output, .writable) else { continue }
+        // An error or a hang-up alone: the reader is gone (write would fail with EPIPE).
+        if !happened.contains(.writable) { throw .closed }
+      }
+      mayWrite = writesBeforeLooking
       let written = frame.withUnsafeBytes { write(output, $0.baseAddress! + offset, frame.count - offset) }
       if written < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+        if errno == EINTR { continue }
+        if errno == EAGAIN {
+          mayWrite = false
+          continue
+        }
         throw .closed  // EPIPE among others: the module exited or closed its input
       }
       offset += written
     }
   }
+
+  /// Whether this process ignores SIGPIPE (the host does; a module keeps its default), read
+  /// once: then a write to a reader that has gone fails with EPIPE rather than ending it.
+  public static let ignoresBrokenPipes: Bool = {
+    var current = sigaction()
+    guard sigaction(SIGPIPE, nil, &current) == 0 else { return false }
+    guard let handler = current.__sigaction_handler.sa_handler else { return false }
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+  }()
 
   /// Reads what is waiting into the buffer: the count, or -1 with `errno` set.
   fileprivate func readSome() -> Int { buffer.read(from: input) }

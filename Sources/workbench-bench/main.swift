@@ -1,6 +1,13 @@
 // Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
 // hostile, recording, big, reload, timers, lsp, travel, explore (explore-cost: its checks' cost alone).
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// As the workbench binary has it: a module that goes away is an error on the pipe, not a signal
+// (and the host writes to a module's pipe without looking first).
+signal(SIGPIPE, SIG_IGN)
 let requested = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
 

@@ -75,6 +75,27 @@ struct FramingTests {
   }
 }
 
+/// Writing a message at once or after looking for room, a pipe with room takes it whole, and a
+/// full one that nobody reads times the writer out instead of holding it.
+struct ChannelWritingTests {
+  @Test(arguments: [true, false]) func aFullPipeTimesTheWriterOutEitherWay(writesBeforeLooking: Bool) throws {
+    let pipe = try #require(Descriptors.pipe())
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    MessageChannel.makeNonBlocking(pipe.write)
+    let writer = MessageChannel(input: -1, output: pipe.write, writesBeforeLooking: writesBeforeLooking)
+    let reader = MessageChannel(input: pipe.read, output: -1)
+    let small: FrameValue = ["type": "ok", "id": 1]
+    try writer.send(small, timeout: 1000)
+    #expect(try reader.receive(timeout: 1000) == small)
+    // Larger than a pipe holds (64 KiB): written in part, then the wait for room times out.
+    let large: FrameValue = ["type": "ok", "output": .string(String(repeating: "x", count: 300_000))]
+    #expect(throws: ChannelError.timedOut(50)) { try writer.send(large, timeout: 50) }
+  }
+}
+
 /// What a reply must be for its request (`ReplyRules`): the kind of message, and every field's
 /// type, each problem named by its field.
 struct ReplyRulesTests {

@@ -55,7 +55,7 @@ extension ModuleProcess {
       now = Int(clamping: milliseconds)
       entry.requestTime = .milliseconds(milliseconds)
     }
-    let wire = request.with(id: id, now: now).wire
+    let message = request.with(id: id, now: now)
     // Every request gets exactly one reply (§7). Something waiting before a request is sent was
     // not asked for (a second reply, or a message of the module's own): read as the answer to
     // this request, it would put every later reply one command late.
@@ -70,8 +70,8 @@ extension ModuleProcess {
     let sent = Self.milliseconds()
     let reply: FrameValue
     do {
-      logMessage(wire, from: "host")
-      try channel.send(wire, timeout: timeoutMilliseconds)
+      logMessage(message.wire, from: "host")
+      try channel.send(message, timeout: timeoutMilliseconds)
       reply = try channel.receive(timeout: timeoutMilliseconds)
       logMessage(reply, from: "module")
     } catch {

@@ -176,8 +176,9 @@ public final class ModuleProcess {
   /// for debugging a module.
   private let protocolLog: String? = getenv("WORKBENCH_PROTOCOL_LOG").map { String(cString: $0) }
 
-  func logMessage(_ message: FrameValue, from side: String) {
+  func logMessage(_ message: @autoclosure () -> FrameValue, from side: String) {
     guard let protocolLog else { return }
+    let message = message()
     let line = Array(
       (FrameValue.object(FrameObject(members: [("from", .string(side)), ("message", message)])).jsonText + "\n").utf8)
     // It holds document bodies: readable by the user only, as the workspace is.

@@ -36,7 +36,10 @@ public enum ModuleMain {
     do {
       session = try ModuleSession(module: module, version: ModuleSession.negotiatedVersion())
     } catch {
-      _ = try? channel.send(["type": "error", "message": .string("the module failed to register: \(error.message)")])
+      let refusal: FrameValue = [
+        "type": "error", "message": .string("the module failed to register: \(error.message)"),
+      ]
+      _ = try? channel.send(refusal)
       exit(1)
     }
     do {
@@ -48,12 +51,12 @@ public enum ModuleMain {
           for change in session.liveChanges() { try channel.send(change) }
           continue
         }
-        let reply: FrameValue
+        let reply: ModuleMessage
         do {
-          reply = session.handle(try channel.receive(timeout: -1))
+          reply = session.reply(toWire: try channel.receive(timeout: -1))
         } catch .malformed(let problem) where !channel.isFramingBroken {
           // A whole message that does not read is answered with an error (§7), and on we go.
-          reply = ModuleMessage.error(WireError(message: "the module could not read the request: \(problem)")).wire
+          reply = .error(WireError(message: "the module could not read the request: \(problem)"))
         }
         // Changes seen while the request was answered go first: the host keeps them and reads
         // the reply after them (§19).
@@ -244,16 +247,20 @@ public final class ModuleSession {
   }
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
-  public func handle(_ wire: FrameValue) -> FrameValue {
+  public func handle(_ wire: FrameValue) -> FrameValue { reply(toWire: wire).wire }
+
+  /// The reply to one request from the host as it came (`handle(_:)` without writing the reply
+  /// out, which the channel does straight into its frame).
+  public func reply(toWire wire: FrameValue) -> ModuleMessage {
     let request: HostMessage
     do throws(WireProblems) {
       request = try HostMessage(wire: wire)
     } catch {
       var refusal = WireError(message: "the request was not what the protocol says: expected \(error.description)")
       refusal.id = wire["id"]?.integerValue
-      return ModuleMessage.error(refusal).wire
+      return .error(refusal)
     }
-    return handle(request).wire
+    return handle(request)
   }
 
   /// The reply to one request from the host, as a value.

@@ -95,12 +95,12 @@ public final class MessageChannel {
   /// end to take it. A peer that stops reading cannot block the writer past the deadline: a
   /// non-blocking descriptor never waits inside `write` (the host makes its ends non-blocking;
   /// see `makeNonBlocking`), and the wait for room is polled under the deadline.
-  public func send(_ message: FrameValue, timeout: Int32 = -1) throws(ChannelError) {
+  public func send(_ message: some WireWritable, timeout: Int32 = -1) throws(ChannelError) {
     // The length and the body in one buffer, the body encoded straight into it after four
     // bytes kept for the length.
     var frame: [UInt8] = [0, 0, 0, 0]
     frame.reserveCapacity(512)
-    message.appendJSON(to: &frame)
+    message.appendWire(to: &frame)
     let length = UInt32(truncatingIfNeeded: frame.count - 4)
     frame[0] = UInt8(length >> 24)
     frame[1] = UInt8((length >> 16) & 0xFF)

@@ -36,18 +36,6 @@ private struct LabelModule: FeatureModule {
   }
 }
 
-/// A generator of values from a seed, so a failing case can be made again.
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @MainActor
 @Suite struct BoundCommandTests {
   /// Characters the tokenizer gives a meaning, and some it does not.
@@ -55,12 +43,12 @@ private struct SeededGenerator: RandomNumberGenerator {
     "a", "Z", "7", " ", "  ", "\t", "\n", "\r", "\"", "'", "\\", "#", ";", "@", "é", "e\u{301}", "🙂", "-", "$",
   ]
 
-  private static func word(_ generator: inout SeededGenerator, empty: Bool) -> String {
+  private static func word(_ generator: inout SplitMix64, empty: Bool) -> String {
     let length = Int.random(in: (empty ? 0 : 1)...6, using: &generator)
     return (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
   }
 
-  private static func values(_ generator: inout SeededGenerator) -> [String: ArgumentValue] {
+  private static func values(_ generator: inout SplitMix64) -> [String: ArgumentValue] {
     let counts = [0, 1, -1, Int.max, Int.min, Int.random(in: Int.min...Int.max, using: &generator)]
     var values: [String: ArgumentValue] = [
       "count": .integer(counts.randomElement(using: &generator)!),
@@ -82,7 +70,7 @@ private struct SeededGenerator: RandomNumberGenerator {
   @Test(arguments: seeds) func aBoundCommandsTextReadsBackAsTheSameCommand(seed: UInt64) throws {
     let host = try Host(modules: [LabelModule()])
     let resolver = host.resolver
-    var generator = SeededGenerator(state: seed)
+    var generator = SplitMix64(seed: seed)
     for _ in 0..<200 {
       let values = Self.values(&generator)
       let name = [CommandToken(text: "label", column: 1)]

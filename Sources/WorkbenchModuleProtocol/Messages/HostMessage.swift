@@ -259,7 +259,7 @@ public struct ValidateRequest: WireStructure, WireRequestHeader {
 }
 
 /// What the host sends a module (docs/protocol.md): one case a request type.
-public enum HostMessage: Equatable, Sendable {
+public enum HostMessage: Equatable, Sendable, WireWritable {
   case open(WindowRequest)
   case refresh(WindowRequest)
   case restore(WindowRequest)
@@ -360,6 +360,26 @@ public enum HostMessage: Equatable, Sendable {
   }
 
   /// The request on the wire, its `type` first.
+  /// Appends the message's JSON (`type` first, then its fields), byte for byte what
+  /// `wire.jsonText` gives, without making the `FrameValue` between.
+  public func appendWire(to output: inout [UInt8]) {
+    output += #"{"type":"#.utf8
+    FrameValue.appendJSONString(type, to: &output)
+    switch self {
+    case .open(let request), .refresh(let request), .restore(let request):
+      request.appendWireMembers(to: &output, first: false)
+    case .command(let request): request.appendWireMembers(to: &output, first: false)
+    case .close(let request): request.appendWireMembers(to: &output, first: false)
+    case .timer(let request): request.appendWireMembers(to: &output, first: false)
+    case .end(let request), .capture(let request), .sync(let request):
+      request.appendWireMembers(to: &output, first: false)
+    case .live(let request): request.appendWireMembers(to: &output, first: false)
+    case .validate(let request): request.appendWireMembers(to: &output, first: false)
+    case .leave(let request): request.appendWireMembers(to: &output, first: false)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
   public var wire: FrameValue {
     let body: FrameValue
     switch self {

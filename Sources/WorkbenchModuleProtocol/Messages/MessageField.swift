@@ -59,6 +59,17 @@ public indirect enum WireType: Sendable, Equatable {
   }
 }
 
+/// What is written as JSON straight into a message's frame (`MessageChannel.send`): a message
+/// of the protocol, or any frame value.
+public protocol WireWritable {
+  /// Appends the JSON text of the message as UTF-8.
+  func appendWire(to output: inout [UInt8])
+}
+
+extension FrameValue: WireWritable {
+  public func appendWire(to output: inout [UInt8]) { appendJSON(to: &output) }
+}
+
 /// One field of a protocol message or structure, declared once: its name on the wire, its type,
 /// whether it must be there, what it means, and how it reads from and writes to the Swift value.
 /// Decoding, encoding, the checks of a reply and the JSON Schema all come from these.
@@ -79,14 +90,30 @@ public struct MessageField<Message>: Sendable {
   /// none (a computed property, or a protocol's requirement), which costs a key path's run-time
   /// projection on every message.
   let isInline: Bool
+  /// `"name":` as JSON, written before the field's value.
+  let key: [UInt8]
+  /// Appends the field's value as JSON, as `write` gives it, without the `FrameValue` between;
+  /// appends nothing and says `false` when the field has no value.
+  let appendValue: @Sendable (Message, inout [UInt8]) -> Bool
 
   init<Value>(
     _ name: String, _ type: WireType, required: Bool, _ description: String, expected: String? = nil,
     property: StoredProperty<Message, Value>,
     read: @escaping @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void,
-    write: @escaping @Sendable (Message) -> FrameValue?
+    write: @escaping @Sendable (Message) -> FrameValue?,
+    appendValue: (@Sendable (Message, inout [UInt8]) -> Bool)? = nil
   ) {
     isInline = property.offset != nil
+    var key: [UInt8] = []
+    FrameValue.appendJSONString(name, to: &key)
+    key.append(UInt8(ascii: ":"))
+    self.key = key
+    self.appendValue =
+      appendValue ?? { message, output in
+        guard let value = write(message) else { return false }
+        value.appendJSON(to: &output)
+        return true
+      }
     self.name = name
     self.type = type
     self.required = required
@@ -139,27 +166,69 @@ extension WireStructure {
     }
     self.init()
     var problems: [String] = []
-    for field in Self.fields {
-      guard let member = object[field.name] else {
-        if field.required { problems.append(field.problem) }
-        continue
-      }
-      do throws(FieldProblem) {
-        try field.read(&self, member)
-      } catch {
-        problems.append(error.detail.map { "`\(field.name)`: \($0)" } ?? field.problem)
+    // Read in place: a field copied out of the table retains its name, its key and every closure.
+    Self.fields.withUnsafeBufferPointer { fields in
+      for index in fields.indices {
+        guard let member = object[fields[index].name] else {
+          if fields[index].required { problems.append(fields[index].problem) }
+          continue
+        }
+        do throws(FieldProblem) {
+          try fields[index].read(&self, member)
+        } catch {
+          problems.append(error.detail.map { "`\(fields[index].name)`: \($0)" } ?? fields[index].problem)
+        }
       }
     }
     if problems.isEmpty { problems = self.problems() }
     if !problems.isEmpty { throw WireProblems(problems: problems) }
   }
 
+  /// Appends the structure's JSON, byte for byte what `wire.jsonText` gives, without making
+  /// the `FrameValue` between: what a message costs on every round trip.
+  public func appendWire(to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "{"))
+    appendWireMembers(to: &output, first: true)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// Appends the fields that have a value as JSON members, each after a comma unless it is the
+  /// `first` member of its object.
+  func appendWireMembers(to output: inout [UInt8], first: Bool) {
+    var first = first
+    // Read in place: a field copied out of the table retains its name, its key and every closure.
+    Self.fields.withUnsafeBufferPointer { fields in
+      for index in fields.indices {
+        let mark = output.count
+        if !first { output.append(UInt8(ascii: ",")) }
+        output += fields[index].key
+        if fields[index].appendValue(self, &output) {
+          first = false
+        } else {
+          output.removeLast(output.count - mark)
+        }
+      }
+    }
+  }
+
+  /// Appends a list of structures as JSON.
+  static func appendWire(_ structures: [Self], to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "["))
+    for (index, structure) in structures.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      structure.appendWire(to: &output)
+    }
+    output.append(UInt8(ascii: "]"))
+  }
+
   /// The structure's wire form: its fields in order, those without a value left out.
   public var wire: FrameValue {
     var members: [(key: String, value: FrameValue)] = []
     members.reserveCapacity(Self.fields.count)
-    for field in Self.fields {
-      if let value = field.write(self) { members.append((field.name, value)) }
+    Self.fields.withUnsafeBufferPointer { fields in
+      for index in fields.indices {
+        if let value = fields[index].write(self) { members.append((fields[index].name, value)) }
+      }
     }
     return .object(FrameObject(members: members))
   }
@@ -186,7 +255,11 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
         property.set(&message, text)
-      }, write: { .string(property.get($0)) })
+      }, write: { .string(property.get($0)) },
+      appendValue: { message, output in
+        FrameValue.appendJSONString(property.get(message), to: &output)
+        return true
+      })
   }
 
   /// Text that may be left out.
@@ -200,7 +273,12 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard case .string(let text) = value else { throw FieldProblem() }
         property.set(&message, text)
-      }, write: { property.get($0).map(FrameValue.string) })
+      }, write: { property.get($0).map(FrameValue.string) },
+      appendValue: { message, output in
+        guard let text = property.get(message) else { return false }
+        FrameValue.appendJSONString(text, to: &output)
+        return true
+      })
   }
 
   /// Text or null, always written (`null` for `nil`); `required` says whether it may be left out.
@@ -218,7 +296,15 @@ extension MessageField {
         case .null: property.set(&message, nil)
         default: throw FieldProblem()
         }
-      }, write: { FrameValue(property.get($0)) })
+      }, write: { FrameValue(property.get($0)) },
+      appendValue: { message, output in
+        if let text = property.get(message) {
+          FrameValue.appendJSONString(text, to: &output)
+        } else {
+          output += "null".utf8
+        }
+        return true
+      })
   }
 
   /// A whole number that must be there.
@@ -234,7 +320,11 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
         property.set(&message, number)
-      }, write: { .integer(property.get($0)) })
+      }, write: { .integer(property.get($0)) },
+      appendValue: { message, output in
+        output += String(property.get(message)).utf8
+        return true
+      })
   }
 
   /// A whole number that may be left out.
@@ -250,7 +340,12 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard case .integer(let number) = value, type.admits(value) else { throw FieldProblem() }
         property.set(&message, number)
-      }, write: { property.get($0).map(FrameValue.integer) })
+      }, write: { property.get($0).map(FrameValue.integer) },
+      appendValue: { message, output in
+        guard let number = property.get(message) else { return false }
+        output += String(number).utf8
+        return true
+      })
   }
 
   /// True or false, left out when `nil`.
@@ -279,7 +374,11 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
         property.set(&message, value)
-      }, write: { property.get($0) })
+      }, write: { property.get($0) },
+      appendValue: { message, output in
+        property.get(message).appendJSON(to: &output)
+        return true
+      })
   }
 
   /// Any JSON value (or one of `type`), that may be left out.
@@ -294,7 +393,12 @@ extension MessageField {
       read: { message, value throws(FieldProblem) in
         guard type.admits(value) else { throw FieldProblem() }
         property.set(&message, value)
-      }, write: { property.get($0) })
+      }, write: { property.get($0) },
+      appendValue: { message, output in
+        guard let value = property.get(message) else { return false }
+        value.appendJSON(to: &output)
+        return true
+      })
   }
 
   /// A list of texts.
@@ -352,7 +456,12 @@ extension MessageField {
         } catch {
           throw FieldProblem(detail: expected == nil ? error.description : nil)
         }
-      }, write: { property.get($0)?.wire })
+      }, write: { property.get($0)?.wire },
+      appendValue: { message, output in
+        guard let structure = property.get(message) else { return false }
+        structure.appendWire(to: &output)
+        return true
+      })
   }
 
   /// A structure that must be there.
@@ -369,7 +478,11 @@ extension MessageField {
         } catch {
           throw FieldProblem(detail: error.description)
         }
-      }, write: { property.get($0).wire })
+      }, write: { property.get($0).wire },
+      appendValue: { message, output in
+        property.get(message).appendWire(to: &output)
+        return true
+      })
   }
 
   /// A list of structures, that may be left out (at most `maximum`).
@@ -384,7 +497,12 @@ extension MessageField {
       property: property,
       read: { message, value throws(FieldProblem) in
         property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
-      }, write: { property.get($0).map { .list($0.map(\.wire)) } })
+      }, write: { property.get($0).map { .list($0.map(\.wire)) } },
+      appendValue: { message, output in
+        guard let structures = property.get(message) else { return false }
+        Structure.appendWire(structures, to: &output)
+        return true
+      })
   }
 
   /// A list of structures that must be there (at most `maximum`).
@@ -399,7 +517,11 @@ extension MessageField {
       property: property,
       read: { message, value throws(FieldProblem) in
         property.set(&message, try readStructures(value, maximum: maximum, expected: expected))
-      }, write: { .list(property.get($0).map(\.wire)) })
+      }, write: { .list(property.get($0).map(\.wire)) },
+      appendValue: { message, output in
+        Structure.appendWire(property.get(message), to: &output)
+        return true
+      })
   }
 
   /// Each item of a list read as a structure; the first that is not one says where.

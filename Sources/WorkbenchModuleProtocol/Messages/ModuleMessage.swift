@@ -349,7 +349,7 @@ private func replyFields<Reply: ReplyFields>(
 }
 
 /// What a module sends (docs/protocol.md): one case a message type.
-public enum ModuleMessage: Equatable, Sendable {
+public enum ModuleMessage: Equatable, Sendable, WireWritable {
   case hello(WireHello)
   case result(WireResult)
   case ok(WireOk)
@@ -394,6 +394,21 @@ public enum ModuleMessage: Equatable, Sendable {
   }
 
   /// The message on the wire, its `type` first.
+  /// Appends the message's JSON (`type` first, then its fields), byte for byte what
+  /// `wire.jsonText` gives, without making the `FrameValue` between.
+  public func appendWire(to output: inout [UInt8]) {
+    output += #"{"type":"#.utf8
+    FrameValue.appendJSONString(type, to: &output)
+    switch self {
+    case .hello(let message): message.appendWireMembers(to: &output, first: false)
+    case .result(let message): message.appendWireMembers(to: &output, first: false)
+    case .ok(let message): message.appendWireMembers(to: &output, first: false)
+    case .error(let message): message.appendWireMembers(to: &output, first: false)
+    case .changed(let message): message.appendWireMembers(to: &output, first: false)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
   public var wire: FrameValue {
     let body: FrameValue
     switch self {

@@ -46,4 +46,21 @@ import WorkbenchScenarioModel
       ])
     #expect(ordered[3].snapshotsUsed.isEmpty && ordered[4].snapshotsUsed == ["second"])
   }
+
+  /// Which files a folder's search keeps out: those in a snapshot folder or a data folder
+  /// (`data`, `NAME.data`), wherever it is in the path, and no others; folders are split at the
+  /// byte `/` (a combining mark after it does not hide the separator).
+  @Test func aFileInASnapshotOrDataFolderIsKeptOut() {
+    let out = [
+      "a/data/x.yaml", "a/b.data/x.yaml", "a/__snapshots__/x.yaml", "/abs/data/x.yaml", "ü/data/名前.yaml",
+      ".data/x.yaml", "data/x.yaml", "a/data/b/c/x.yaml", "a//data//x.yaml", "e\u{301}/data/x.yaml",
+      "a/\u{301}/data/x.yaml",
+    ]
+    let kept = [
+      "data.yaml", "a/database/x.yaml", "a/mydata/x.yaml", "a/x.data", "a/data.yaml", "a/datas/x.yaml",
+      "a/data\u{301}/x.yaml", "a/b.data\u{301}/x.yaml", "a/.dat/x.yaml", "x.yaml", "", "/x.yaml",
+    ]
+    for file in out { #expect(SuiteRunner.isInDataFolder(file), "\(file.debugDescription)") }
+    for file in kept { #expect(!SuiteRunner.isInDataFolder(file), "\(file.debugDescription)") }
+  }
 }

@@ -237,7 +237,7 @@ let package = Package(
       dependencies: [
         "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
-        "WorkbenchModuleKit", "Editor",
+        "WorkbenchModuleKit", "WorkbenchExternalModules", "Editor",
       ]
     ),
     .testTarget(

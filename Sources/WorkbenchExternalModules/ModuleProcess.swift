@@ -52,7 +52,8 @@ public final class ModuleProcess {
   }
   /// The command line the module was running when it stopped, for the message.
   var runningLine: String?
-  private var pid: pid_t = 0
+  /// The module's process id while it runs; 0 once it is reaped.
+  private(set) var pid: pid_t = 0
   /// The module's process group (its pid when it started), kept after the module itself has
   /// been reaped so what it started can still be ended.
   private var processGroup: pid_t?

@@ -257,6 +257,7 @@ class Session {
     this._captures = new Map(); // "scope\u0000source" -> a function giving the state now
     this._revisions = new Map(); // document name -> the revision the host last gave
     this._documents = new Map(); // document name -> body: each session has its own documents
+    this._committed = new Map(); // document name -> its text as the host holds it (sent, or committed)
   }
 
   /** The session's one object named `name` (a bridge per home), made on first use. */
@@ -602,7 +603,7 @@ class Module {
     session._relay = facts === null ? null : this._relay(facts, key);
     if (session._relay?.replaying) session.replaying = true;
     session.replayingStart = Boolean(facts?.start);
-    const before = this._documentsOf(session);
+    const shown = this._documentsShown(session);
     let reply;
     try {
       // The session's time is the host's: the clock moves to the time the request carries (a
@@ -623,7 +624,7 @@ class Module {
     }
     session._relay = null;
     session._currentKey = null;
-    if (this._protocol >= 2 && reply.type === 'ok') this._addWork(reply, session, before);
+    if (this._protocol >= 2 && reply.type === 'ok') this._addWork(reply, session, shown);
     if (this._protocol >= 2 && (reply.type === 'result' || reply.type === 'ok')) this._addTimersAndUpdates(reply, session, key);
     return reply;
   }
@@ -644,29 +645,40 @@ class Module {
     };
   }
 
-  /** The documents the session's windows show, as JSON text. */
-  _documentsOf(session) {
-    const texts = new Map();
+  /** The names of the documents the session's windows show, sorted. */
+  _documentsShown(session) {
+    const names = new Set();
     for (const window of session.windows.values()) {
-      if (session._documents.has(window.documentName)) {
-        texts.set(window.documentName, stableJSON(session._documents.get(window.documentName)));
-      }
+      if (session._documents.has(window.documentName)) names.add(window.documentName);
     }
-    return texts;
+    return [...names].sort();
+  }
+
+  /**
+   * The text of document `name` as the host holds it: the body it sent, or the one the module
+   * last committed (read once, when the host sends the body).
+   */
+  _committedText(session, name) {
+    if (!session._committed.has(name)) session._committed.set(name, stableJSON(session._documents.get(name)));
+    return session._committed.get(name);
   }
 
   /**
    * Adds to an `ok` what its work did besides the windows: the documents it changed (`commits`,
-   * each from the revision the host last gave, §14) and the windows it opened or closed (§17).
+   * each from the revision the host last gave, §14) and the windows it opened or closed (§17). A
+   * document counts as changed when its text is not the host's: one encoding of it, not one
+   * before the work and one after.
    */
-  _addWork(reply, session, before) {
+  _addWork(reply, session, shown) {
     const commits = [];
-    for (const name of [...before.keys()].sort()) {
+    for (const name of shown) {
+      const committed = this._committedText(session, name);
       const after = stableJSON(session._documents.get(name));
-      if (after !== before.get(name)) {
+      if (after !== committed) {
         const revision = session._revisions.get(name) ?? 1;
         commits.push({ document: name, revision, body: after });
         session._revisions.set(name, revision + 1);
+        session._committed.set(name, after);
       }
     }
     if (commits.length > 0) reply.commits = commits;
@@ -706,8 +718,10 @@ class Module {
     if (typeof request.body === 'string' && typeof request.document === 'string') {
       const name = request.document;
       const body = JSON.parse(request.body);
-      const replaced = session._documents.has(name) && stableJSON(session._documents.get(name)) !== stableJSON(body);
+      const text = stableJSON(body);
+      const replaced = session._documents.has(name) && stableJSON(session._documents.get(name)) !== text;
       session._documents.set(name, body);
+      session._committed.set(name, text);
       if (replaced) {
         for (const window of session.windows.values()) {
           if (window.documentName === name) window.screen.documentReplaced();
@@ -765,8 +779,7 @@ class Module {
       const saved = stableJSON(window.document);
       if (request.choice === 'save') window.screen.save();
       else window.screen.discard();
-      const now = stableJSON(window.document);
-      return this._result(window, null, now !== saved ? now : null);
+      return this._result(window, null, this._commit(session, window, saved));
     }
     const before = stableJSON(window.document);
     // A refused command changes nothing: what it changed of the window's view state and
@@ -788,10 +801,20 @@ class Module {
       session._closed = kept.closed;
       throw error;
     }
-    const after = stableJSON(window.document);
-    const reply = this._result(window, output, after !== before ? after : null);
+    const reply = this._result(window, output, this._commit(session, window, before));
     this._addWindowsOpenedAndClosed(reply, session);
     return reply;
+  }
+
+  /**
+   * The body of the window's document when the command changed it (`before` is its text when
+   * the command began), now the host's; or null.
+   */
+  _commit(session, window, before) {
+    const after = stableJSON(window.document);
+    if (after === before) return null;
+    session._committed.set(window.documentName, after);
+    return after;
   }
 
   _run(window, session, request) {

@@ -36,6 +36,12 @@ __version__ = "2.1.0"
 __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 
 
+# The two ways the kit writes JSON, each made once: `json.dumps` with arguments builds an encoder
+# at every call, which costs a timer's round trip about a microsecond a message.
+_canonical = json.JSONEncoder(sort_keys=True).encode  # a document or view state, compared as text
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # a message on the wire
+
+
 class Refused(Exception):
     """A request or command the module refuses: the host shows the message (protocol §7)."""
 
@@ -103,7 +109,7 @@ class Screen:
         return {}
 
     def text(self, frame):
-        return json.dumps(frame, sort_keys=True)
+        return _canonical(frame)
 
     def restored(self, previous):
         """Called after the host gave the window a restored view state (`window.state`; the one
@@ -151,7 +157,8 @@ class Window:
 
     def result(self):
         frame = self.screen.frame()
-        result = {"frame": frame, "text": self.screen.text(frame), "state": json.dumps(self.state, sort_keys=True)}
+        state = "{}" if self.state == {} else _canonical(self.state)  # most windows keep none
+        result = {"frame": frame, "text": self.screen.text(frame), "state": state}
         unsaved = self.screen.unsaved()
         if unsaved is not None:
             result["unsaved"] = str(unsaved)  # the host asks about it before the window goes (§20)
@@ -232,6 +239,7 @@ class Session:
         self._captures = {}  # (scope, source) -> a function giving the state now
         self._revisions = {}  # document name -> the revision the host last gave
         self._documents = {}  # document name -> body: each session has its own documents
+        self._committed = {}  # document name -> its text as the host holds it (sent, or committed)
         self.replaying = False  # a replay's session: its live sources' events come from the recording
         self.replaying_start = False
         self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
@@ -455,7 +463,7 @@ class Module:
         return updates
 
     def _send(self, sink, message):
-        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
+        body = _compact(message).encode("utf-8")
         sink.write(struct.pack(">I", len(body)) + body)
         sink.flush()
 
@@ -543,7 +551,7 @@ class Module:
             # A replay setting up the windows its recording started with: they load live, and
             # a module does not count that work again (the recorded states count it).
             session.replaying_start = bool(facts and facts.get("start"))
-            before = self._documents_of(session)
+            shown = self._documents_shown(session)
             try:
                 # The session's time is the host's: the clock moves to the time the request
                 # carries (a timer due before then that the host has not fired yet runs now, with
@@ -564,31 +572,41 @@ class Module:
             session._relay = None
             session._current_key = None
             if self._protocol >= 2 and reply.get("type") == "ok":
-                self._add_work(reply, session, before)
+                self._add_work(reply, session, shown)
             if self._protocol >= 2 and reply.get("type") in ("result", "ok"):
                 self._add_timers_and_updates(reply, session, key)
         if "id" in request:
             reply["id"] = request["id"]  # the reply names the request it answers (§7)
         return reply
 
-    def _documents_of(self, session):
-        """The documents the session's windows show, as JSON text: what work outside a command
+    def _documents_shown(self, session):
+        """The names of the documents the session's windows show: what work outside a command
         (a timer's, a live event's) may change and commit."""
-        names = {window.document_name for window in session.windows.values()}
         documents = session._documents
-        return {name: json.dumps(documents[name], sort_keys=True) for name in names if name in documents}
+        return sorted({window.document_name for window in session.windows.values()} & documents.keys())
 
-    def _add_work(self, reply, session, before):
+    def _committed_text(self, session, name):
+        """The text of document `name` as the host holds it: the body it sent, or the one the
+        module last committed (read once, when the host sends the body)."""
+        text = session._committed.get(name)
+        if text is None:
+            text = session._committed[name] = _canonical(session._documents.get(name))
+        return text
+
+    def _add_work(self, reply, session, shown):
         """Adds to an `ok` what its work did besides the windows: the documents it changed
         (`commits`, each from the revision the host last gave, §14) and the windows it opened
-        or closed (§17)."""
+        or closed (§17). A document counts as changed when its text is not the host's: one
+        encoding a document, not one before the work and one after it."""
         commits = []
-        for name, text in sorted(before.items()):
-            after = json.dumps(session._documents.get(name), sort_keys=True)
-            if after != text:
+        for name in shown:
+            committed = self._committed_text(session, name)
+            after = _canonical(session._documents.get(name))
+            if after != committed:
                 revision = session._revisions.get(name, 1)
                 commits.append({"document": name, "revision": revision, "body": after})
                 session._revisions[name] = revision + 1
+                session._committed[name] = after
         if commits:
             reply["commits"] = commits
         self._add_windows_opened_and_closed(reply, session)
@@ -641,6 +659,7 @@ class Module:
             name, body = request["document"], json.loads(request["body"])
             replaced = name in session._documents and session._documents[name] != body
             session._documents[name] = body
+            session._committed[name] = _canonical(body)
             if replaced:
                 for window in list(session.windows.values()):
                     if window.document_name == name:
@@ -693,18 +712,17 @@ class Module:
         if kind == "leave":
             # The user's choice for the window's unsaved work (§20): saved (the document is
             # committed) or dropped.
-            before = json.dumps(window.document, sort_keys=True)
+            before = _canonical(window.document)
             if request.get("choice") == "save":
                 window.screen.save()
             else:
                 window.screen.discard()
-            after = json.dumps(window.document, sort_keys=True)
-            return self._result(window, commit=after if after != before else None)
-        before = json.dumps(window.document, sort_keys=True)
+            return self._result(window, commit=self._commit(session, window, before))
+        before = _canonical(window.document)
         # A refused command changes nothing: what it changed of the window's view state and
         # document, the session's timers and its windows is put back (what the module's own
         # services did is theirs to manage).
-        kept = (json.dumps(window.state), dict(session.clock._timers), dict(session.windows),
+        kept = (_canonical(window.state), dict(session.clock._timers), dict(session.windows),
                 list(session._opened), list(session._closed))
         try:
             output = self._run(window, session, request)
@@ -714,10 +732,18 @@ class Module:
             session.clock._timers, session.windows = kept[1], kept[2]
             session._opened, session._closed = kept[3], kept[4]
             raise
-        after = json.dumps(window.document, sort_keys=True)
-        reply = self._result(window, output=output, commit=after if after != before else None)
+        reply = self._result(window, output=output, commit=self._commit(session, window, before))
         self._add_windows_opened_and_closed(reply, session)
         return reply
+
+    def _commit(self, session, window, before):
+        """The body of the window's document when the command changed it (`before` is its text
+        when the command began), now the host's; or None."""
+        after = _canonical(window.document)
+        if after == before:
+            return None
+        session._committed[window.document_name] = after
+        return after
 
     def _run(self, window, session, request):
         # Protocol 2 names the command (`network fail`); an older host sends only the line, whose

@@ -31,6 +31,11 @@ function makeModule() {
   tally.command('save later', { screens: ['tally'] }, (window) => {
     window.session.clock.schedule(500, () => { window.document = { count: window.document.count + 1 }; });
   });
+  tally.command('bump', { screens: ['tally'] }, (window) => {
+    window.document = { count: window.document.count + 1 };
+  });
+  tally.held = []; // windows a test changes between requests, as a module's own timer or socket would
+  tally.command('hold', { screens: ['tally'] }, (window) => { tally.held.push(window); });
   tally.command('spoil', { screens: ['tally'] }, (window) => {
     // Changes everything a command can, then refuses.
     window.document = { count: 99 };
@@ -110,6 +115,26 @@ test("a timer's change to the document is committed from the revision it had", (
   tally.handle(command('save later', 0));
   const reply = tally.handle({ type: 'timer', timer: 't1', session: 1, now: 500 });
   assert.deepEqual(reply.commits, [{ document: 'tally', revision: 1, body: '{"count": 1}' }]);
+});
+
+test("a command's change is committed once, not again by the next timer's work", () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally.handle(command('bump', 0)).commit, '{"count": 1}');
+  tally.handle(command('save later', 0));
+  assert.equal(tally.handle({ type: 'timer', timer: 'none', session: 1, now: 100 }).commits, undefined);
+  const reply = tally.handle({ type: 'timer', timer: 't1', session: 1, now: 500 });
+  assert.deepEqual(reply.commits, [{ document: 'tally', revision: 1, body: '{"count": 2}' }]);
+});
+
+test("a document changed between requests is committed by the next one's work", () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('hold', 0));
+  tally.held[0].document.count = 5; // in place, outside any request
+  const reply = tally.handle({ type: 'timer', timer: 'none', session: 1, now: 100 });
+  assert.deepEqual(reply.commits, [{ document: 'tally', revision: 1, body: '{"count": 5}' }]);
+  assert.equal(tally.handle({ type: 'timer', timer: 'none', session: 1, now: 200 }).commits, undefined);
 });
 
 test('an event is sent after any reply, and applied when the host hands it back', () => {

@@ -45,6 +45,16 @@ def make_module():
             window.document = {"count": window.document["count"] + 1}
         window.session.clock.schedule(500, save)
 
+    @module.command("bump", screens=["tally"])
+    def bump(window):
+        window.document = {"count": window.document["count"] + 1}
+
+    module.held = []  # windows a test changes between requests, as a module's own thread would
+
+    @module.command("hold", screens=["tally"])
+    def hold(window):
+        module.held.append(window)
+
     @module.command("spoil", screens=["tally"])
     def spoil(window):
         # Changes everything a command can, then refuses.
@@ -166,6 +176,27 @@ class TimersWork(unittest.TestCase):
         module.handle(command("save later", 0))
         reply = module.handle({"type": "timer", "timer": "t1", "session": 1, "now": 500})
         self.assertEqual(reply["commits"], [{"document": "tally", "revision": 1, "body": '{"count": 1}'}])
+
+
+    def test_a_commands_change_is_committed_once_not_again_by_the_next_timers_work(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module.handle(command("bump", 0))["commit"], '{"count": 1}')
+        module.handle(command("save later", 0))
+        reply = module.handle({"type": "timer", "timer": "none", "session": 1, "now": 100})
+        self.assertNotIn("commits", reply)
+        reply = module.handle({"type": "timer", "timer": "t1", "session": 1, "now": 500})
+        self.assertEqual(reply["commits"], [{"document": "tally", "revision": 1, "body": '{"count": 2}'}])
+
+    def test_a_document_changed_between_requests_is_committed_by_the_next_ones_work(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("hold", 0))
+        module.held[0].document["count"] = 5  # in place, outside any request
+        reply = module.handle({"type": "timer", "timer": "none", "session": 1, "now": 100})
+        self.assertEqual(reply["commits"], [{"document": "tally", "revision": 1, "body": '{"count": 5}'}])
+        reply = module.handle({"type": "timer", "timer": "none", "session": 1, "now": 200})
+        self.assertNotIn("commits", reply)
 
 
 class LiveSources(unittest.TestCase):

@@ -11,8 +11,8 @@ import WorkbenchSystem
 /// of, on the same machine at the same moment, so a figure is a ratio that a slower day leaves
 /// alone.
 enum PipeFloor {
-  /// The C child: reads a framed message, answers with the framed reply held in argv[1].
-  static let cSource = """
+  /// What both C children start with: the headers, and reading or writing `n` bytes whole.
+  static let cReadingAndWriting = """
     #include <stdio.h>
     #include <stdlib.h>
     #include <unistd.h>
@@ -24,22 +24,57 @@ enum PipeFloor {
       }
       return 1;
     }
-    int main(int argc, char **argv) {
-      FILE *f = fopen(argv[1], "rb");
-      if (!f) return 2;
-      static unsigned char reply[1 << 20], body[1 << 20];
-      size_t size = fread(reply + 4, 1, sizeof reply - 4, f);
-      fclose(f);
-      reply[0] = size >> 24; reply[1] = (size >> 16) & 255; reply[2] = (size >> 8) & 255; reply[3] = size & 255;
-      unsigned char head[4];
-      while (full(0, head, 4, 1)) {
-        size_t n = (size_t)head[0] << 24 | (size_t)head[1] << 16 | (size_t)head[2] << 8 | head[3];
-        if (n > sizeof body || !full(0, body, n, 1)) return 1;
-        if (!full(1, reply, size + 4, 0)) return 1;
-      }
-      return 0;
-    }
+
     """
+
+  /// The C child: reads a framed message, answers with the framed reply held in argv[1].
+  static let cSource =
+    cReadingAndWriting + """
+      int main(int argc, char **argv) {
+        FILE *f = fopen(argv[1], "rb");
+        if (!f) return 2;
+        static unsigned char reply[1 << 20], body[1 << 20];
+        size_t size = fread(reply + 4, 1, sizeof reply - 4, f);
+        fclose(f);
+        reply[0] = size >> 24; reply[1] = (size >> 16) & 255; reply[2] = (size >> 8) & 255; reply[3] = size & 255;
+        unsigned char head[4];
+        while (full(0, head, 4, 1)) {
+          size_t n = (size_t)head[0] << 24 | (size_t)head[1] << 16 | (size_t)head[2] << 8 | head[3];
+          if (n > sizeof body || !full(0, body, n, 1)) return 1;
+          if (!full(1, reply, size + 4, 0)) return 1;
+        }
+        return 0;
+      }
+      """
+
+  /// The replaying child: sends the framed messages of the file `WORKBENCH_BENCH_REPLIES` names
+  /// in order, the first (a module's hello) at once and each next one after a framed request,
+  /// parsing nothing. With a module's recorded messages it is that module at no cost: what is
+  /// left of a step is the host's own work and the pipes.
+  static let replayerSource =
+    cReadingAndWriting + """
+      static size_t framed(const unsigned char *p) {
+        return 4 + ((size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3]);
+      }
+      int main(void) {
+        const char *path = getenv("WORKBENCH_BENCH_REPLIES");
+        FILE *f = path ? fopen(path, "rb") : NULL;
+        if (!f) return 2;
+        static unsigned char replies[64 << 20], body[1 << 20];
+        size_t size = fread(replies, 1, sizeof replies, f), at = 0;
+        fclose(f);
+        if (size < 4 || !full(1, replies, framed(replies), 0)) return 1;
+        at = framed(replies);
+        unsigned char head[4];
+        while (at + 4 <= size && full(0, head, 4, 1)) {
+          size_t n = framed(head) - 4;
+          if (n > sizeof body || !full(0, body, n, 1)) return 1;
+          if (!full(1, replies + at, framed(replies + at), 0)) return 1;
+          at += framed(replies + at);
+        }
+        return 0;
+      }
+      """
 
   /// The Python child: decodes each request and encodes the reply held in argv[1].
   static let pythonSource = """

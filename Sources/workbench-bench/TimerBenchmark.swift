@@ -235,11 +235,70 @@ extension TimerBenchmark {
     if let c, let swiftKit = medians[swift] {
       lines.append("  countdown on the Swift kit: \(format(swiftKit / c, 2))x the C floor (goal: at most 3x)")
     }
+    if let c { lines += hostAlone(swiftKit: swift, cFloor: c, in: folder, iterations: iterations) }
     if let python, let pythonKit = medians[countdowns[1].1] {
       lines.append(
         "  countdown on the Python kit: \(format(pythonKit / python, 2))x the Python floor (goal: at most 2x)")
     }
     return lines
+  }
+}
+
+extension TimerBenchmark {
+  /// The host's own share of a countdown step: the Swift kit's countdown recorded (every message
+  /// it sent, from the protocol log), then the same steps against a C child that replays those
+  /// messages without reading the requests, beside the Swift kit itself. What the replay costs is
+  /// the host's work and the pipes', which no kit can take away: it bounds how close to the C
+  /// floor any kit's step can come.
+  static func hostAlone(swiftKit: String, cFloor: Double?, in folder: String, iterations: Int) -> [String] {
+    let log = folder + "/recorded.jsonl"
+    let replies = folder + "/replies"
+    defer {
+      for path in [log, replies, folder + "/replayer", folder + "/replayer.c"] { unlink(path) }
+    }
+    setenv("WORKBENCH_PROTOCOL_LOG", log, 1)
+    let recorded = try? countdownSteps(path: swiftKit, iterations: iterations, withLines: false)
+    unsetenv("WORKBENCH_PROTOCOL_LOG")
+    guard recorded != nil, let bytes = try? FileSystem.read(log, limit: 1 << 30) else {
+      return ["  the host alone: the Swift kit's messages could not be recorded"]
+    }
+    guard let replayer = compileC(PipeFloor.replayerSource, to: folder + "/replayer") else {
+      return ["  the host alone: no C compiler"]
+    }
+    var framed: [UInt8] = []
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      guard let entry = try? FrameValue.parse(json: Array(line)), entry["from"] == "module",
+        let message = entry["message"]
+      else { continue }
+      let body = Array(message.jsonText.utf8)
+      let length = UInt32(body.count)
+      framed += [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
+      framed += body
+    }
+    guard FileSystem.write(bytes: framed, to: replies) else { return ["  the host alone: no temporary file"] }
+    setenv("WORKBENCH_BENCH_REPLIES", replies, 1)
+    defer { unsetenv("WORKBENCH_BENCH_REPLIES") }
+    guard let alone = try? countdownSteps(path: replayer, iterations: iterations, withLines: false).timers,
+      let kit = try? countdownSteps(path: swiftKit, iterations: iterations, withLines: false).timers
+    else { return ["  the host alone: the replay of the Swift kit's messages did not run as recorded"] }
+    let (hostP50, kitP50) = (percentile(alone, 50), percentile(kit, 50))
+    return [
+      "  the host alone (a C child replays the Swift kit's recorded messages)  p50 \(format(hostP50 * 1e6, 1)) µs   "
+        + "p99 \(format(percentile(alone, 99) * 1e6, 1)) µs",
+      "    beside the Swift kit's p50 \(format(kitP50 * 1e6, 1)) µs: the host and the pipes are "
+        + "\(format(100 * hostP50 / kitP50, 0))% of a step"
+        + (cFloor.map { ", \(format(hostP50 / $0, 2))x the C floor by themselves" } ?? ""),
+    ]
+  }
+
+  /// The host's side of the countdown alone (`hostAlone`), many rounds, for a profiler to watch
+  /// with no module doing work.
+  static func hostAloneToProfile(iterations: Int) -> [String] {
+    guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-host-alone") else {
+      return ["the host alone: no temporary folder"]
+    }
+    defer { rmdir(folder) }
+    return hostAlone(swiftKit: buildFolder() + "/countdown-module", cFloor: nil, in: folder, iterations: iterations)
   }
 }
 

@@ -252,6 +252,31 @@ import WorkbenchTestSupport
   }
 
   /// With several workers, results print in file order, not in the order workers finish.
+  /// Workers finish in any order; the reports list the scenarios as one process runs them: the
+  /// paths in the order they were named (the file named first, though its path sorts last),
+  /// a folder's files as its search finds them.
+  @Test func reportsListScenariosInTheOrderOneProcessRunsThem() throws {
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/a", 0o755)
+    mkdir(folder + "/a/b", 0o755)
+    for (file, name) in [("a/b/x.yaml", "In the folder b"), ("a/b.yaml", "Beside it"), ("c.yaml", "Named first")] {
+      writeTextFile(
+        "scenario: \(name)\nwindows:\n  main: catalog library\nsteps:\n  - main: select 1\n", to: folder + "/" + file)
+    }
+    func order(jobs: String) throws -> [String] {
+      let report = folder + "/report-\(jobs).xml"
+      let result = ChildProcess.runWorkbench(["run", "-j", jobs, "--junit", report, folder + "/c.yaml", folder + "/a"])
+      #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+      let junit = try #require(readTextFile(report))
+      return junit.split(separator: "\n").compactMap { line in
+        line.contains("<testcase ") ? String(line.split(separator: " name=\"")[1].prefix { $0 != "\"" }) : nil
+      }
+    }
+    let expected = ["Named first", "Beside it", "In the folder b"]
+    #expect(try order(jobs: "1") == expected)
+    #expect(try order(jobs: "2") == expected)
+  }
+
   @Test func resultsPrintInFileOrderWithWorkers() {
     let folder = makeTemporaryFolder()
     writeTextFile(

@@ -73,17 +73,27 @@ extension SuiteRunner {
       }
     }
     printer.flushEverything()
-    report.results = Self.inFileOrder(report.results)
+    report.results = Self.inFileOrder(report.results, files: files)
     return report
   }
 
-  /// `results` by file, line and name (as they came for equal ones): their order is sorted and
-  /// each result moved once, where sorting the results themselves moved each large value many
-  /// times (a tenth of the parent's time after its workers ended, with a thousand results).
-  static func inFileOrder(_ results: [ScenarioResult]) -> [ScenarioResult] {
-    let keys = results.map { ($0.file, $0.location.line, $0.name) }
-    let order = keys.indices.sorted {
-      (keys[$0].0, keys[$0].1, keys[$0].2, $0) < (keys[$1].0, keys[$1].1, keys[$1].2, $1)
+  /// `results` in the order one process runs them: by the file's place among `files` (a file
+  /// not among them after those, by its path), then line and name, as they came for equal ones.
+  /// Their order is sorted and each result moved once, where sorting the results themselves
+  /// moved each large value many times; files are compared by their place, not their paths
+  /// (comparing paths as text was half the parent's time after its workers ended).
+  static func inFileOrder(_ results: [ScenarioResult], files: [String]) -> [ScenarioResult] {
+    var places: [String: Int] = [:]
+    places.reserveCapacity(files.count)
+    for (place, file) in files.enumerated() where places[file] == nil { places[file] = place }
+    let keys = results.map { (places[$0.file] ?? files.count, $0.location.line) }
+    let order = results.indices.sorted { left, right in
+      if keys[left] != keys[right] { return keys[left] < keys[right] }
+      if keys[left].0 == files.count, results[left].file != results[right].file {
+        return results[left].file < results[right].file
+      }
+      if results[left].name != results[right].name { return results[left].name < results[right].name }
+      return left < right
     }
     return order.map { results[$0] }
   }
@@ -140,8 +150,9 @@ extension SuiteRunner {
       if stop { break }
       // Lines are read in batches: woken for each line, this process would take a core from
       // a worker as often (on a machine with a core per worker), for output that nobody can
-      // read faster than every 2 ms.
-      if !workers.contains(where: { $0.finished && !$0.reaped }) { usleep(2000) }
+      // read faster than every 2 ms. A worker that ends cuts the pause short: the run's last
+      // moments are spent on its end, not asleep.
+      if !workers.contains(where: { $0.finished && !$0.reaped }) { WorkerProcess.pause(2, orUntilAnEndOf: workers) }
       // A worker whose output ended is reaped now; one that crashed is replaced.
       for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
         let status = worker.wait()

@@ -62,6 +62,13 @@ final class WorkerProcess {
     return lines
   }
 
+  /// Waits `milliseconds`, or less when a worker's output ends first (it exited, or closed it):
+  /// a wait for no event still hears a hang-up.
+  static func pause(_ milliseconds: Int, orUntilAnEndOf workers: [WorkerProcess]) {
+    let outputs = workers.filter { !$0.finished }.map { (descriptor: $0.output, wanted: Readiness()) }
+    _ = Descriptors.wait(forAny: outputs, milliseconds: milliseconds)
+  }
+
   func terminate() {
     process.signal(SIGTERM)
   }

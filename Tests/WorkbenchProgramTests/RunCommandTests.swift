@@ -198,6 +198,42 @@ import WorkbenchTestSupport
     #expect(!result.stdout.contains("After"))
   }
 
+  /// Workers start while the parent still looks for the files; whatever the looking finds (a
+  /// path that is not there, one file, none, fewer files than jobs), the run says the same as
+  /// with one job. The parent looks late here, so the workers wait on an empty queue first.
+  @Test func workersStartedBeforeTheFilesAreFoundEndAsTheRunDoes() {
+    let folder = suiteFolder()
+    let one = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: Alone\nwindows:\n  main: catalog library\nsteps:\n  - main: select 1\n", to: one + "/a.yaml")
+    let empty = makeTemporaryFolder()
+    let late: [String: String?] = ["WORKBENCH_TEST_FIND_FILES_LATE": "300"]
+    for jobs in ["1", "2", "5"] {
+      let missing = ChildProcess.runWorkbench(["run", "-j", jobs, folder, folder + "/nowhere"], environment: late)
+      #expect(missing.status == 2, "-j \(jobs): \(missing.stdout)\(missing.stderr)")
+      #expect(missing.stderr.contains("no such file or folder: \(folder)/nowhere"), "\(missing.stderr)")
+      #expect(!missing.stdout.contains("✔"), "-j \(jobs): nothing runs: \(missing.stdout)")
+      let alone = ChildProcess.runWorkbench(["run", "-j", jobs, one], environment: late)
+      #expect(alone.status == 0 && alone.stdout.hasSuffix("1 passed, 0 failed\n"), "-j \(jobs): \(alone.stdout)")
+      let nothing = ChildProcess.runWorkbench(["run", "-j", jobs, empty], environment: late)
+      #expect(nothing.status == 5, "-j \(jobs): \(nothing.stdout)\(nothing.stderr)")
+      let fewer = ChildProcess.runWorkbench(["run", "-j", jobs, folder], environment: late)
+      #expect(fewer.status == 1 && fewer.stdout.hasSuffix("2 passed, 1 failed\n"), "-j \(jobs): \(fewer.stdout)")
+      // A shard's selection is what its workers are told: the two shards run each scenario once.
+      let shards = ["1/2", "2/2"].map { shard in
+        ChildProcess.runWorkbench(["run", "-j", jobs, "--shard", shard, folder], environment: late).stdout
+          .split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }
+          .map { String($0.split(separator: "(")[0]) }
+      }
+      #expect(
+        (shards[0] + shards[1]).sorted()
+          == fewer.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("✔") || $0.hasPrefix("✘")
+          }.map { String($0.split(separator: "(")[0]) }.sorted(), "-j \(jobs): \(shards)")
+      #expect(!shards[0].isEmpty && !shards[1].isEmpty, "-j \(jobs): \(shards)")
+    }
+  }
+
   /// A filter or tag that selects nothing is no success: exit 5, saying what matched nothing.
   @Test func selectingNothingExitsFive() {
     let folder = suiteFolder()

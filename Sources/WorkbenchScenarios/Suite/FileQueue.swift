@@ -12,8 +12,14 @@ import WorkbenchSystem
 /// reads from. A read of 4 bytes from a pipe is atomic with respect to other readers and every
 /// write is whole records, so each number reaches exactly one worker. The list of names is in
 /// an unlinked temporary file that every worker inherits, and goes away with the last of them.
+///
+/// A queue can be made before its files are known, so workers start while the parent still
+/// looks for the files: the list is written whole before the first number (`deal`), so a
+/// worker reads the list when its first number comes.
 final class FileQueue {
-  let files: [String]
+  private(set) var files: [String] = []
+  /// Whether the files were dealt: until then nothing is written and the queue stays open.
+  private var dealt = false
   /// The numbers a worker has the list and the queue as.
   static let workerList: Int32 = 3
   static let workerQueue: Int32 = 4
@@ -26,16 +32,20 @@ final class FileQueue {
   private var writeEnd: Int32
   private var written = 0
 
-  init?(files: [String]) {
-    self.files = files
+  /// A queue of `files`, dealt at once.
+  convenience init?(files: [String]) {
+    self.init()
+    guard deal(files) else { return nil }
+  }
+
+  /// A queue whose files come later (`deal`).
+  init?() {
     var template = Array((FileSystem.temporaryFolder() + "/workbench-files-XXXXXX").utf8CString)
     let list = mkstemp(&template)
     guard list >= 0 else { return nil }
     unlink(template)
-    var bytes: [UInt8] = []
-    for file in files { bytes += file.utf8 + [0] }
     var descriptors: [Int32] = [0, 0]
-    guard FileSystem.writeAll(bytes, to: list), pipe(&descriptors) == 0 else {
+    guard pipe(&descriptors) == 0 else {
       close(list)
       return nil
     }
@@ -61,7 +71,31 @@ final class FileQueue {
     listDescriptor = moved[0]
     readEnd = descriptors[0]
     writeEnd = descriptors[1]
+  }
+
+  /// Writes the list of `files`, then as many of their numbers as the pipe takes; `false` when
+  /// the list could not be written (the queue is then closed: its workers take nothing).
+  func deal(_ files: [String]) -> Bool {
+    guard !dealt else { return false }
+    dealt = true
+    var bytes: [UInt8] = []
+    for file in files { bytes += file.utf8 + [0] }
+    guard FileSystem.writeAll(bytes, to: listDescriptor) else {
+      end()
+      return false
+    }
+    self.files = files
     topUp()
+    return true
+  }
+
+  /// Ends the queue without more files: each worker's next take finds the end.
+  func end() {
+    dealt = true
+    if writeEnd >= 0 {
+      close(writeEnd)
+      writeEnd = -1
+    }
   }
 
   deinit {
@@ -72,6 +106,7 @@ final class FileQueue {
 
   /// Writes as many records as the pipe takes now; closes the write end after the last one.
   func topUp() {
+    guard dealt else { return }
     while writeEnd >= 0 && written < files.count {
       // At most PIPE_BUF bytes a write, so each write goes in whole or not at all.
       let count = min(files.count - written, 1024)
@@ -87,10 +122,7 @@ final class FileQueue {
       }
       written += count
     }
-    if writeEnd >= 0 && written == files.count {
-      close(writeEnd)
-      writeEnd = -1
-    }
+    if written == files.count { end() }
   }
 
   /// The worker's side: the files named by the list its parent made.

@@ -19,11 +19,13 @@ extension SuiteRunner {
   /// the signal): the rest of its file goes to a new worker that skips what was already done,
   /// and takes from the queue after it. Every crash accounts for at least one scenario or file,
   /// so this ends.
-  func runInWorkers(_ files: [String]) -> SuiteReport {
+  func runInWorkers(_ files: [String], started: StartedWorkers? = nil) -> SuiteReport {
     var report = SuiteReport()
-    guard let queue = FileQueue(files: files) else {
+    guard let started = started ?? startWorkers(count: min(options.jobs, files.count)), started.queue.deal(files)
+    else {
       // No temporary file (a read-only TMPDIR, say) or no pipe: the run goes on in this
       // process, as with --jobs 1, and says why.
+      started?.dismiss()
       StandardStreams.write(
         "warning: running in this process: no queue of files for worker processes "
           + "(\(FileSystem.temporaryFolder()) takes no temporary file, or no pipe could be made)\n",
@@ -31,14 +33,17 @@ extension SuiteRunner {
       runHere(files, into: &report)
       return report
     }
-    var workers: [WorkerProcess] = []
+    let queue = started.queue
+    var workers = started.workers
+    report.fileErrors += started.failures
+    // Those started early were as many as the cores: more when asked for, and files enough.
+    while workers.count < min(options.jobs, files.count),
+      let worker = startWorker(files: [], skipping: [], skippingFiles: [], queue: queue, report: &report)
+    {
+      workers.append(worker)
+    }
     // Results print in file order whatever the order workers finish in, so two runs diff cleanly.
     let printer = FileOrderPrinter(console: console, files: files)
-    for _ in 0..<min(options.jobs, files.count) {
-      if let worker = startWorker(files: [], skipping: [], skippingFiles: [], queue: queue, report: &report) {
-        workers.append(worker)
-      }
-    }
     var stop = false
     var retried = false
     // The files workers said they took, and those a worker died loading (loaded once more).
@@ -169,6 +174,38 @@ extension SuiteRunner {
         }
       }
     }
+  }
+
+  /// Workers started on an empty queue, whose files are dealt when they are known.
+  final class StartedWorkers {
+    let queue: FileQueue
+    let workers: [WorkerProcess]
+    /// Workers that could not be started, said as file errors of the run.
+    let failures: [ScenarioFileError]
+
+    init(queue: FileQueue, workers: [WorkerProcess], failures: [ScenarioFileError]) {
+      self.queue = queue
+      self.workers = workers
+      self.failures = failures
+    }
+
+    /// Ends the queue with nothing on it and ends the workers, which took nothing: at once, not
+    /// after each has started up only to find the queue empty (a folder of one file runs here).
+    func dismiss() {
+      queue.end()
+      for worker in workers where !worker.reaped { worker.kill() }
+      for worker in workers where !worker.reaped { _ = worker.wait() }
+    }
+  }
+
+  /// Starts `count` workers on a queue whose files come later; `nil` when no queue can be made.
+  func startWorkers(count: Int) -> StartedWorkers? {
+    guard let queue = FileQueue() else { return nil }
+    var report = SuiteReport()
+    let workers = (0..<count).compactMap { _ in
+      startWorker(files: [], skipping: [], skippingFiles: [], queue: queue, report: &report)
+    }
+    return StartedWorkers(queue: queue, workers: workers, failures: report.fileErrors)
   }
 
   func startWorker(

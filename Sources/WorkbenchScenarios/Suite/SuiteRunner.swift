@@ -133,11 +133,26 @@ public final class SuiteRunner {
   public func run() throws(ProgramUsageError) -> SuiteReport {
     let sharded = options.shard != nil
     let start = monotonicSeconds()
-    let files = try selectedFiles()
+    // Workers start before the files are found when there may be several (a folder, or more
+    // than one path): they start up while this process looks. A shard's selection changes
+    // what workers are told, so a shard finds its files first.
+    let early =
+      options.jobs > 1 && !options.worker && !sharded
+        && (options.paths.count > 1 || options.paths.contains { FileSystem.isDirectory($0) })
+      ? startWorkers(count: min(options.jobs, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))) : nil
+    if early != nil { Self.findFilesLateIfAsked() }
+    let files: [String]
+    do {
+      files = try selectedFiles()
+    } catch {
+      early?.dismiss()
+      throw error
+    }
     var report = SuiteReport()
     if options.jobs > 1 && files.count > 1 && !options.worker {
-      report = runInWorkers(files)
+      report = runInWorkers(files, started: early)
     } else {
+      early?.dismiss()
       runHere(files, into: &report)
     }
     // A worker's parent looks for orphans over every worker's results.
@@ -194,26 +209,34 @@ public final class SuiteRunner {
     runnerOptions.coverage = options.countsCoverage || options.coveragePath != nil
     let runner = ScenarioRunner(registry: registry, options: runnerOptions)
     var named = files[...]
-    var queued: [String] = []
+    // The parent's list of files, read when the first number comes: the parent may still be
+    // finding the files as this worker starts, and writes the list whole before any number.
+    var queued: [String]?
+    var listUnreadable = false
     if options.fileQueue {
       // Module processes this worker starts do not inherit the queue.
       for descriptor in [FileQueue.workerList, FileQueue.workerQueue] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-      guard let list = FileQueue.readList(from: FileQueue.workerList) else {
-        let error = ScenarioFileError(
-          "the worker process could not read its list of files", at: SourceLocation(file: "-", line: 1, column: 1))
-        report.fileErrors.append(error)
-        emit(WorkerMessage(result: nil, fileError: error))
-        return
-      }
-      queued = list
     }
     // The files named first, then (a worker) one at a time from the parent's queue.
     func nextFile() -> String? {
       if let file = named.popFirst() { return file }
       guard options.fileQueue, let index = FileQueue.next(from: FileQueue.workerQueue) else { return nil }
-      guard queued.indices.contains(index) else { return nil }
-      Self.dieIfAsked(taking: queued[index])
-      return queued[index]
+      if queued == nil { queued = FileQueue.readList(from: FileQueue.workerList) }
+      guard let list = queued else {
+        listUnreadable = true
+        return nil
+      }
+      guard list.indices.contains(index) else { return nil }
+      Self.dieIfAsked(taking: list[index])
+      return list[index]
+    }
+    defer {
+      if listUnreadable {
+        let error = ScenarioFileError(
+          "the worker process could not read its list of files", at: SourceLocation(file: "-", line: 1, column: 1))
+        report.fileErrors.append(error)
+        emit(WorkerMessage(result: nil, fileError: error))
+      }
     }
     while let file = nextFile() {
       if options.skippedFiles.contains(file) { continue }
@@ -282,6 +305,16 @@ public final class SuiteRunner {
   private static func crashIfAsked(_ scenario: Scenario) {
     guard let name = getenv("WORKBENCH_TEST_CRASH_SCENARIO"), String(cString: name) == scenario.name else { return }
     kill(getpid(), SIGKILL)
+  }
+
+  /// The same for the parent that started its workers before finding the files: with
+  /// `WORKBENCH_TEST_FIND_FILES_LATE` (milliseconds) it looks that much later, so its workers
+  /// are waiting on an empty queue when the files come, as on a big tree.
+  private static func findFilesLateIfAsked() {
+    guard let text = getenv("WORKBENCH_TEST_FIND_FILES_LATE"), let milliseconds = Int(String(cString: text)),
+      (1...10_000).contains(milliseconds)
+    else { return }
+    usleep(useconds_t(milliseconds) * 1000)
   }
 
   /// The same for the moment a worker has taken a file from the queue and not yet said which

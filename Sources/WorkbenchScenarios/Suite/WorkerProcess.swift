@@ -73,6 +73,11 @@ final class WorkerProcess {
     process.signal(SIGTERM)
   }
 
+  /// Ends it at once: for a worker that has taken nothing yet.
+  func kill() {
+    process.signal(SIGKILL)
+  }
+
   /// Waits for the worker to end; returns its exit status (128 + signal when killed).
   func wait() -> Int32 {
     waitForEnd().status

@@ -258,7 +258,7 @@ extension ModuleSession {
   /// session with windows whose frames changed. Empty with protocol 1, which has no changes.
   public func liveChanges() -> [FrameValue] {
     // Asked after every request: most modules have no live source in any session.
-    guard version >= 2, sides.values.contains(where: { $0.host.services.hasLiveSources }) else { return [] }
+    guard hasLiveSources else { return [] }
     var changes: [FrameValue] = []
     for (number, side) in sides.sorted(by: { $0.key < $1.key }) {
       let services = side.host.services
@@ -284,9 +284,15 @@ extension ModuleSession {
     return changes
   }
 
+  /// Whether any session has a live source whose changes go to the host (protocol 2): without
+  /// one there is nothing to look for between requests, nor to wait on beside them.
+  var hasLiveSources: Bool {
+    version >= 2 && sides.values.contains { $0.host.services.hasLiveSources }
+  }
+
   /// The descriptors the module's live sources wait on, in every session.
   public var liveSourceDescriptors: [Int32] {
-    guard version >= 2, sides.values.contains(where: { $0.host.services.hasLiveSources }) else { return [] }
+    guard hasLiveSources else { return [] }
     return sides.values.flatMap { $0.host.services.liveSourceDescriptors }
   }
 

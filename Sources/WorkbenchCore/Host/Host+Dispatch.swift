@@ -65,17 +65,25 @@ extension Host {
     in window: String?, takingLiveChanges: Bool, continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void, read: () throws(CommandError) -> [[CommandToken]]
   ) throws(CommandError) -> [[CommandToken]] {
-    // Due timers fire; the clock holds the line's time (and a recording notes the time passed).
+    try asALine { () throws(CommandError) in
+      var commands = try read()
+      // What live sources said changed comes in between commands, never during one, as a `live`
+      // step of its own (shown, and written where a recording is made).
+      if takingLiveChanges, commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
+        commands.insert(Self.liveCommand, at: 0)
+      }
+      return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
+    }
+  }
+
+  /// Runs `body` as a line runs: at the line's time (due timers fire first, and a recording
+  /// notes the time passed), after what other processes saved came in. A line given as words
+  /// and a command given by name with its values both run this way.
+  private func asALine<Result>(_ body: () throws(CommandError) -> Result) throws(CommandError) -> Result {
     clock.beginLine()
     defer { clock.endLine() }
     try beginLine()
-    var commands = try read()
-    // What live sources said changed comes in between commands, never during one, as a `live`
-    // step of its own (shown, and written where a recording is made).
-    if takingLiveChanges, commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
-      commands.insert(Self.liveCommand, at: 0)
-    }
-    return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
+    return try body()
   }
 
   /// The `live` command a line begins with when live sources said something changed.
@@ -98,15 +106,14 @@ extension Host {
   public func run(
     command name: String, arguments: [String: ArgumentValue], in window: String?
   ) throws(CommandError) -> CommandOutput {
-    clock.beginLine()
-    defer { clock.endLine() }
-    try beginLine()
-    if services.liveChangesWaitWhenAsked() { _ = try runReporting(Self.liveCommand) }
-    let words = name.split(separator: " ", omittingEmptySubsequences: true).map {
-      CommandToken(text: String($0), column: 1)
+    try asALine { () throws(CommandError) in
+      if services.liveChangesWaitWhenAsked() { _ = try runReporting(Self.liveCommand) }
+      let words = name.split(separator: " ", omittingEmptySubsequences: true).map {
+        CommandToken(text: String($0), column: 1)
+      }
+      guard !words.isEmpty else { throw CommandError("the command has no name", isUsageError: true) }
+      return try runReporting(words, in: window, values: arguments).output
     }
-    guard !words.isEmpty else { throw CommandError("the command has no name", isUsageError: true) }
-    return try runReporting(words, in: window, values: arguments).output
   }
 
   /// Runs tokenized commands in order, as `run(line:in:continuingAfter:handle:)` does after its

@@ -153,9 +153,16 @@ public final class MessageChannel {
   /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
   public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
     let deadline = Deadline(timeout: timeout)
+    // With no deadline the first read goes first: a module's kit asks once it saw the request
+    // come, so looking again before reading would cost a system call a message. (A descriptor
+    // that does not block answers that there is nothing yet, and then it waits.)
+    var waitsFirst = timeout >= 0
     while true {
       if let message = try Self.nextMessage(in: &buffer) { return message }
-      guard try deadline.wait(for: input, .readable) != nil else { continue }
+      if waitsFirst {
+        guard try deadline.wait(for: input, .readable) != nil else { continue }
+      }
+      waitsFirst = true
       let count = readSome()
       if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       guard count > 0 else { throw .closed }

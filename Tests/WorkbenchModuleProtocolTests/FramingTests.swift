@@ -75,6 +75,38 @@ struct FramingTests {
   }
 }
 
+/// Reading with no deadline (a module's kit, once it saw a request come) reads before it looks:
+/// a message already there comes at once, and on a descriptor that does not block, nothing yet
+/// is waited for, not taken for the end.
+struct ChannelReadingTests {
+  @Test func withNoDeadlineAMessageThereOrStillToComeIsRead() throws {
+    let pipe = try #require(Descriptors.pipe())
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    let writer = MessageChannel(input: -1, output: pipe.write)
+    let reader = MessageChannel(input: pipe.read, output: -1)
+    let there: FrameValue = ["type": "timer", "id": 1, "timer": "t1", "now": 1000]
+    try writer.send(there)
+    #expect(try reader.receive(timeout: -1) == there)
+    // Not there yet: another process writes it a moment later, into a read end that does not block.
+    MessageChannel.makeNonBlocking(pipe.read)
+    let later: FrameValue = ["type": "end", "id": 2, "session": 1]
+    let folder = try #require(FileSystem.makeTemporaryFolder(prefix: "workbench-channel"))
+    defer {
+      unlink(folder + "/message")
+      rmdir(folder)
+    }
+    #expect(FileSystem.write(bytes: FramingTests.framed(later), to: folder + "/message"))
+    let child = try SpawnedProcess(
+      "/bin/sh", arguments: ["-c", "sleep 0.1; cat '\(folder)/message' >&3"], input: .null, output: .null,
+      error: .inherited, descriptors: [(pipe.write, 3)])
+    #expect(try reader.receive(timeout: -1) == later)
+    #expect(child.wait().status == 0)
+  }
+}
+
 /// Writing a message at once or after looking for room, a pipe with room takes it whole, and a
 /// full one that nobody reads times the writer out instead of holding it.
 struct ChannelWritingTests {

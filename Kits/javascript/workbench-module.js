@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.1.0';
+const version = '2.1.1';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}

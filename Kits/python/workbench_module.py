@@ -31,7 +31,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.1.0"
+__version__ = "2.1.1"
 
 __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 

@@ -207,7 +207,7 @@ import WorkbenchTestSupport
     writeTextFile(
       "scenario: Alone\nwindows:\n  main: catalog library\nsteps:\n  - main: select 1\n", to: one + "/a.yaml")
     let empty = makeTemporaryFolder()
-    let late: [String: String?] = ["WORKBENCH_TEST_FIND_FILES_LATE": "300"]
+    let late: [String: String?] = ["WORKBENCH_TEST_FIND_FILES_LATE": "100"]
     for jobs in ["1", "2", "5"] {
       let missing = ChildProcess.runWorkbench(["run", "-j", jobs, folder, folder + "/nowhere"], environment: late)
       #expect(missing.status == 2, "-j \(jobs): \(missing.stdout)\(missing.stderr)")

@@ -32,12 +32,6 @@ final class FileQueue {
   private var writeEnd: Int32
   private var written = 0
 
-  /// A queue of `files`, dealt at once.
-  convenience init?(files: [String]) {
-    self.init()
-    guard deal(files) else { return nil }
-  }
-
   /// A queue whose files come later (`deal`).
   init?() {
     var template = Array((FileSystem.temporaryFolder() + "/workbench-files-XXXXXX").utf8CString)

@@ -139,7 +139,7 @@ public final class SuiteRunner {
     let early =
       options.jobs > 1 && !options.worker && !sharded
         && (options.paths.count > 1 || options.paths.contains { FileSystem.isDirectory($0) })
-      ? startWorkers(count: min(options.jobs, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))) : nil
+      ? startWorkers(count: min(options.jobs, max(1, ScenarioCommand.cores()))) : nil
     if early != nil { Self.findFilesLateIfAsked() }
     let files: [String]
     do {

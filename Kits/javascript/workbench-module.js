@@ -159,8 +159,12 @@ class Window {
   }
 
   result() {
-    const frame = this.screen.frame();
-    const result = { frame, text: this.screen.text(frame), state: stableJSON(this.state) };
+    return this._result(this.screen.frame(), stableJSON(this.state));
+  }
+
+  /** The window as the host takes it, from its frame and view state as text: the text is drawn here, once it is known to be sent. */
+  _result(frame, state) {
+    const result = { frame, text: this.screen.text(frame), state };
     const unsaved = this.screen.unsaved();
     if (unsaved !== null && unsaved !== undefined) result.unsaved = String(unsaved); // asked about before it goes (§20)
     return result;
@@ -497,11 +501,14 @@ class Module {
     const updates = [];
     for (const key of [...session.windows.keys()].sort()) {
       if (key === besides) continue;
-      const result = session.windows.get(key).result();
-      const sent = stableJSON([result.frame, result.state]);
+      // Compared by frame and view state; the text is drawn only for a window that changed.
+      const window = session.windows.get(key);
+      const frame = window.screen.frame();
+      const state = stableJSON(window.state);
+      const sent = stableJSON([frame, state]);
       if (session._lastSent.get(key) !== sent) {
         session._lastSent.set(key, sent);
-        updates.push({ ...result, key });
+        updates.push({ ...window._result(frame, state), key });
       }
     }
     return updates;

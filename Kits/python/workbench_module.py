@@ -156,8 +156,14 @@ class Window:
         self.session._documents[self.document_name] = value
 
     def result(self):
-        frame = self.screen.frame()
-        state = "{}" if self.state == {} else _canonical(self.state)  # most windows keep none
+        return self._result(self.screen.frame(), self._state_text())
+
+    def _state_text(self):
+        return "{}" if self.state == {} else _canonical(self.state)  # most windows keep none
+
+    def _result(self, frame, state):
+        """The window as the host takes it, from its frame and view state as text: the text
+        is drawn here, once it is known to be sent."""
         result = {"frame": frame, "text": self.screen.text(frame), "state": state}
         unsaved = self.screen.unsaved()
         if unsaved is not None:
@@ -456,10 +462,11 @@ class Module:
         for key, window in sorted(session.windows.items()):
             if key == besides:
                 continue
-            result = window.result()
-            if session._last_sent.get(key) != (result["frame"], result["state"]):
-                session._last_sent[key] = (result["frame"], result["state"])
-                updates.append(dict(result, key=key))
+            # Compared by frame and view state; the text is drawn only for a window that changed.
+            sent = (window.screen.frame(), window._state_text())
+            if session._last_sent.get(key) != sent:
+                session._last_sent[key] = sent
+                updates.append(dict(window._result(*sent), key=key))
         return updates
 
     def _send(self, sink, message):

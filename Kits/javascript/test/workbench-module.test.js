@@ -20,7 +20,13 @@ function makeModule() {
       const wall = this.window.session.service('wall', () => ({ on: 0 }));
       return { count: this.window.document.count, searched: this.window.state.searched ?? null, wall: wall.on };
     }
+
+    text(frame) {
+      tally.drawn.push(this.window.key);
+      return super.text(frame);
+    }
   });
+  tally.drawn = []; // the windows whose text was drawn, in order
   tally.command('search', { screens: ['tally'], arguments: [wb.rest('text')] }, (window, text) => {
     // Debounced: the search runs 100 ms after the last keystroke.
     window.session.clock.schedule(100, () => { window.state.searched = text; }, 'debounce');
@@ -87,6 +93,22 @@ test("a timer due at the request's time waits for the host's timer request", () 
   assert.deepEqual(done.updates.map((update) => update.frame.searched), ['r']);
   tally.handle(command('search s', 2000, { text: 's' }));
   assert.equal(tally.handle(command('add 1', 2101, { n: 1 })).frame.searched, 's');
+});
+
+test('another window is drawn only when its frame changed', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  const { body, ...withoutBody } = OPEN;
+  assert.equal(tally.handle({ ...withoutBody, key: 'w2' }).type, 'result');
+  tally.drawn.length = 0;
+  let reply = tally.handle(command('add 1', 10, { n: 1 })); // w2 shows what it showed
+  assert.equal(reply.updates, undefined);
+  assert.deepEqual(tally.drawn, ['w1']);
+  tally.drawn.length = 0;
+  reply = tally.handle(command('bump', 20)); // the document both show changed
+  assert.deepEqual(reply.updates.map((update) => update.key), ['w2']);
+  assert.deepEqual(JSON.parse(reply.updates[0].text), reply.updates[0].frame);
+  assert.deepEqual([...tally.drawn].sort(), ['w1', 'w2']);
 });
 
 test('arguments come bound by name and a left-out one is null', () => {

@@ -28,6 +28,10 @@ def make_module():
             return {"count": self.window.document["count"], "searched": self.window.state.get("searched"),
                     "wall": wall["on"]}
 
+        def text(self, frame):
+            module.drawn.append(self.window.key)
+            return super().text(frame)
+
     @module.command("search", screens=["tally"], arguments=[wb.rest("text")])
     def search(window, text):
         # Debounced: the search runs 100 ms after the last keystroke.
@@ -50,6 +54,7 @@ def make_module():
         window.document = {"count": window.document["count"] + 1}
 
     module.held = []  # windows a test changes between requests, as a module's own thread would
+    module.drawn = []  # the windows whose text was drawn, in order
 
     @module.command("hold", screens=["tally"])
     def hold(window):
@@ -125,6 +130,23 @@ class TimeIsTheHosts(unittest.TestCase):
         self.assertEqual(done["type"], "ok")
         [update] = done["updates"]  # the window the timer's work changed
         self.assertEqual((update["key"], update["frame"]["searched"]), ("w1", "re"))
+
+
+class OtherWindows(unittest.TestCase):
+    def test_another_window_is_drawn_only_when_its_frame_changed(self):
+        module = make_module()
+        module.handle(OPEN)
+        second = module.handle({key: value for key, value in OPEN.items() if key != "body"} | {"key": "w2"})
+        self.assertEqual(second["type"], "result")
+        module.drawn.clear()
+        reply = module.handle(command("add 1", 10, n=1))  # w2 shows what it showed
+        self.assertNotIn("updates", reply)
+        self.assertEqual(module.drawn, ["w1"])
+        module.drawn.clear()
+        reply = module.handle(command("bump", 20))  # the document both show changed
+        self.assertEqual([update["key"] for update in reply["updates"]], ["w2"])
+        self.assertEqual(json.loads(reply["updates"][0]["text"]), reply["updates"][0]["frame"])
+        self.assertEqual(sorted(module.drawn), ["w1", "w2"])
 
 
 class Refusals(unittest.TestCase):

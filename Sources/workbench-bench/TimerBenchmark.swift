@@ -1,6 +1,7 @@
 import Ledger
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleProtocol
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -293,6 +294,39 @@ extension TimerBenchmark {
 
   /// The host's side of the countdown alone (`hostAlone`), many rounds, for a profiler to watch
   /// with no module doing work.
+  /// What reading the countdown's recorded timer reply costs the host in-process, without the
+  /// pipes: its JSON parse (and freeing what it built), and with the check field by field that
+  /// makes it a `ModuleMessage`. The least of three rounds of `iterations` each.
+  static func replyDecoding(iterations: Int) -> [String] {
+    guard let exchange = timerExchange(path: buildFolder() + "/countdown-module") else {
+      return ["reading a reply: the countdown module did not run (build countdown-module: swift build -c release)"]
+    }
+    let bytes = Array(exchange.reply.jsonText.utf8)
+    var parse = Double.infinity
+    var checked = Double.infinity
+    var read = 0
+    for _ in 0..<3 {
+      var start = now()
+      for _ in 0..<iterations {
+        if case .object? = try? FrameValue.parse(json: bytes) { read += 1 }
+      }
+      parse = min(parse, (now() - start) / Double(iterations))
+      start = now()
+      for _ in 0..<iterations {
+        if let value = try? FrameValue.parse(json: bytes), case .success = ReplyRules.reply(value, toRequest: "timer") {
+          read += 1
+        }
+      }
+      checked = min(checked, (now() - start) / Double(iterations))
+    }
+    guard read == 6 * iterations else { return ["reading a reply: the recorded reply did not read"] }
+    return [
+      "reading the countdown's timer reply (\(bytes.count) bytes), in-process, least of 3 rounds of \(iterations):",
+      "  parsed (and freed)                       \(format(parse * 1e6, 2)) µs",
+      "  parsed and checked into a ModuleMessage  \(format(checked * 1e6, 2)) µs",
+    ]
+  }
+
   static func hostAloneToProfile(iterations: Int) -> [String] {
     guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-host-alone") else {
       return ["the host alone: no temporary folder"]

@@ -1,7 +1,8 @@
 // Release-build benchmarks that print figures: `swift build -c release && .build/release/workbench-bench`.
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
 // hostile, recording, big, reload, timers, lsp, travel, explore (explore-cost: its checks' cost alone;
-// timers-swift and host-alone: the Swift kit's countdown timer, and the host's side of it, to profile).
+// timers-swift and host-alone: the Swift kit's countdown timer, and the host's side of it, to profile;
+// reply-decoding: what reading that timer's reply costs the host in-process).
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -36,5 +37,6 @@ if requested.contains("explore-cost") { print(ExploreBenchmark.checksCost(rounds
 // Not part of a full run: the Swift kit's countdown timer alone, many rounds, to profile.
 if requested.contains("timers-swift") { print(TimerBenchmark.swiftKitTimer(iterations: 20_000)) }
 // Not part of a full run: the host's side of that timer, the module replayed by a C child.
+if requested.contains("reply-decoding") { TimerBenchmark.replyDecoding(iterations: 100_000).forEach { print($0) } }
 if requested.contains("host-alone") { TimerBenchmark.hostAloneToProfile(iterations: 20_000).forEach { print($0) } }
 if wants("scenarios") { ScenarioBenchmark.run(files: 1000, stepsPerScenario: 50).forEach { print($0) } }

@@ -41,7 +41,10 @@ private struct JSONBytes {
     switch bytes[index] {
     case UInt8(ascii: "{"):
       index += 1
+      // Room for a small object's members (and a short list's items) at once: grown one by one,
+      // four members took three allocations, and a module's reply read a fifth slower.
       var members: [(key: String, value: FrameValue)] = []
+      members.reserveCapacity(4)
       skipSpace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
         index += 1
@@ -65,6 +68,7 @@ private struct JSONBytes {
     case UInt8(ascii: "["):
       index += 1
       var items: [FrameValue] = []
+      items.reserveCapacity(4)
       skipSpace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
         index += 1

@@ -51,6 +51,16 @@ extension LanguageServer {
       return "window \(word.text): a \(window.screen) window"
         + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
+    // A field inside a field of a window's expectation (`left: {viewport: {anchor: 3}}`, a list's
+    // records too), from the screen's typed frame: the word as a key, not as a value.
+    if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text,
+      Self.isKey(in: line, before: word.start), Self.isInExpectation(lines, line: position.line),
+      let screen = windows[nested.window]?.screen,
+      let field = registry.nestedFields(ofScreen: screen, at: nested.path)?.first(where: { $0.name == word.text })
+    {
+      let meaning = field.summary.isEmpty ? "" : ": \(field.summary)"
+      return "\(word.text)\(meaning) (a field of \(nested.path.joined(separator: ".")) in \(screen) frames)"
+    }
     // A field inside a window's expectation: `left: {query: ...}`.
     if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
       let screen = windows[String(match.1)]?.screen,
@@ -60,6 +70,14 @@ extension LanguageServer {
       return "\(word.text)\(meaning) (a field of \(screen) frames)"
     }
     return nil
+  }
+
+  /// Whether the word starting at UTF-16 offset `start` of `line` stands where a key of a flow
+  /// mapping does: first in its braces or after a comma.
+  static func isKey(in line: String, before start: Int) -> Bool {
+    let blank: Set<UInt16> = [0x20, 0x09]
+    let before = line.utf16.prefix(start).last { !blank.contains($0) }
+    return before == UInt16(UInt8(ascii: "{")) || before == UInt16(UInt8(ascii: ","))
   }
 
   /// Where the window under the cursor is declared (under `windows:`, or the step that opens

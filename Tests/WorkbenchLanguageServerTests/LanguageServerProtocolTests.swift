@@ -465,6 +465,28 @@ struct LanguageServerProtocolTests {
       shown
         == "matches: how many books the filter leaves (all of them, not only the rows shown) (a field of catalog frames)",
       "\(shown)")
+    // Inside a field, the field of the record it holds (a list's records too); a value is not a
+    // field, even one spelt as a field's name.
+    let (inside, insideSent) = try self.server(
+      opening: """
+        scenario: Inside
+        windows:
+          left: catalog library
+          feed: feed account
+        steps:
+          - expect:
+              left: {viewport: {anchor: null, offset: 0}}
+              feed: {rows: [{id: 3, memo: id}]}
+        """)
+    func hover(line: Int, character: Int) -> String? {
+      request(inside, insideSent, "textDocument/hover", line: line, character: character)?["contents"]?["value"]?
+        .stringValue
+    }
+    #expect(
+      hover(line: 6, character: 26)
+        == "anchor: the id of the book the viewport is anchored to, or null (a field of viewport in catalog frames)")
+    #expect(hover(line: 7, character: 30) == "memo: the transaction's memo (a field of rows in feed frames)")
+    #expect(hover(line: 7, character: 35) == nil)
 
     func hover(_ arguments: [String], _ scenario: String, line: Int, character: Int) -> String {
       func framed(_ message: FrameValue) -> String {

@@ -44,6 +44,27 @@ import WorkbenchScenarioModel
     }
   }
 
+  /// So does every field inside one (a row's, a viewport's), as deep as the typed frames go: an
+  /// editor shows it over an expectation's nested field and beside its completion.
+  @Test func everyFieldInsideABuiltInFrameSaysWhatItMeansToo() throws {
+    let registry = try ModuleRegistry(modules: builtInModules)
+    var nested = 0
+    func check(_ fields: [FrameFieldSchema], at path: [String], of screen: String) {
+      for field in fields {
+        let place = ([screen] + path + [field.name]).joined(separator: ".")
+        #expect(!field.summary.isEmpty && field.summary.count <= 120, "\(place): \(field.summary)")
+        if !path.isEmpty { nested += 1 }
+        check(field.fields, at: path + [field.name], of: screen)
+      }
+    }
+    for screen in registry.screens {
+      let fields = try #require(
+        registry.nestedFields(ofScreen: screen.name, at: []), "\(screen.name) has no typed frame")
+      check(fields, at: [], of: screen.name)
+    }
+    #expect(nested >= 30, "the built-in frames' records hold \(nested) fields")
+  }
+
   @Test func anExpectationOnAFieldTheScreenLacksIsRefusedBeforeAnythingRuns() throws {
     let yaml = """
       scenario: misspelt

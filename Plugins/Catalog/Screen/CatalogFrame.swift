@@ -12,7 +12,9 @@ public struct CatalogFrame: FrameRecord {
       self.id = id
       self.title = title
     }
-    public static let fields: FrameFields<Row> = [FrameField("id", \.id), FrameField("title", \.title)]
+    public static let fields: FrameFields<Row> = [
+      FrameField("id", \.id, "the book's id"), FrameField("title", \.title, "the book's title"),
+    ]
   }
 
   /// Where the list is scrolled.
@@ -25,7 +27,9 @@ public struct CatalogFrame: FrameRecord {
     public var firstRow: Int?
     public init() {}
     public static let fields: FrameFields<Viewport> = [
-      FrameField("anchor", \.anchor), FrameField("offset", \.offset), FrameField("firstRow", \.firstRow),
+      FrameField("anchor", \.anchor, "the id of the book the viewport is anchored to, or null"),
+      FrameField("offset", \.offset, "the anchor's row in the viewport, from 0"),
+      FrameField("firstRow", \.firstRow, "the 1-based number of the first row shown among the matches; null with none"),
     ]
   }
 
@@ -39,8 +43,9 @@ public struct CatalogFrame: FrameRecord {
     public var filteredOut = false
     public init() {}
     public static let fields: FrameFields<Detail> = [
-      FrameField("id", \.id), FrameField("title", \.title), FrameField("position", \.position),
-      FrameField("filteredOut", \.filteredOut),
+      FrameField("id", \.id, "the selected book's id"), FrameField("title", \.title, "the selected book's title"),
+      FrameField("position", \.position, "its 1-based position in the catalog"),
+      FrameField("filteredOut", \.filteredOut, "whether the window's filter hides it from the list"),
     ]
   }
 

@@ -13,7 +13,9 @@ public struct EditorFrame: FrameRecord {
       self.n = n
       self.text = text
     }
-    public static let fields: FrameFields<Line> = [FrameField("n", \.n), FrameField("text", \.text)]
+    public static let fields: FrameFields<Line> = [
+      FrameField("n", \.n, "the line's 1-based number"), FrameField("text", \.text, "the line's text"),
+    ]
   }
 
   /// The revisions of a draft the document moved on under.
@@ -21,7 +23,10 @@ public struct EditorFrame: FrameRecord {
     public var base = 0
     public var current = 0
     public init() {}
-    public static let fields: FrameFields<Conflict> = [FrameField("base", \.base), FrameField("current", \.current)]
+    public static let fields: FrameFields<Conflict> = [
+      FrameField("base", \.base, "the document revision the draft started from"),
+      FrameField("current", \.current, "the document's revision now, which the draft did not see"),
+    ]
   }
 
   public var title = ""

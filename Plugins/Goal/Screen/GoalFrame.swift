@@ -14,8 +14,11 @@ public struct GoalFrame: FrameRecord {
     public init() {}
 
     public static let fields: FrameFields<Draft> = [
-      FrameField("progress", \.progress), FrameField("completed", \.completed), FrameField("target", \.target),
-      FrameField("baseRevision", \.baseRevision), FrameField("saved", \.saved),
+      FrameField("progress", \.progress, "the draft's goal as \"N of M\""),
+      FrameField("completed", \.completed, "how many books the draft counts as read"),
+      FrameField("target", \.target, "how many books the draft wants"),
+      FrameField("baseRevision", \.baseRevision, "the shared goal's revision the draft started from"),
+      FrameField("saved", \.saved, "always false: a saved draft is no longer a draft"),
     ]
   }
 

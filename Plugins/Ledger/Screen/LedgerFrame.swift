@@ -12,8 +12,11 @@ public struct LedgerFrame: FrameRecord {
     public var memo = ""
     public init() {}
     public static let fields: FrameFields<Transaction> = [
-      FrameField("id", \.id), FrameField("counterparty", \.counterparty), FrameField("amount", \.amount),
-      FrameField("memo", \.memo),
+      FrameField("id", \.id, "the transaction's id"),
+      FrameField("counterparty", \.counterparty, "who the money went to or came from"),
+      FrameField(
+        "amount", \.amount, "the amount with two decimals, negative when sent; ••• unless the session is active"),
+      FrameField("memo", \.memo, "the transaction's memo"),
     ]
   }
 
@@ -25,7 +28,9 @@ public struct LedgerFrame: FrameRecord {
     public var reason: String?
     public init() {}
     public static let fields: FrameFields<Dispute> = [
-      FrameField("transaction", \.transaction), FrameField("step", \.step), FrameField("reason", \.reason),
+      FrameField("transaction", \.transaction, "the id of the disputed transaction"),
+      FrameField("step", \.step, "where the dispute is: choosingReason, reviewing or submitted"),
+      FrameField("reason", \.reason, "why, as given with `dispute reason`, or null until then"),
     ]
   }
 

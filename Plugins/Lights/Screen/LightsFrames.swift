@@ -10,7 +10,8 @@ public struct HomeFrame: FrameRecord {
     public var lights = 0
     public init() {}
     public static let fields: FrameFields<Room> = [
-      FrameField("id", \.id), FrameField("name", \.name), FrameField("lights", \.lights),
+      FrameField("id", \.id, "the room's id in the home (living)"), FrameField("name", \.name, "the room's name"),
+      FrameField("lights", \.lights, "how many lights the room has"),
     ]
   }
 
@@ -36,8 +37,9 @@ public struct RoomFrame: FrameRecord {
     public var brightness = 0
     public init() {}
     public static let fields: FrameFields<Light> = [
-      FrameField("id", \.id), FrameField("name", \.name), FrameField("on", \.on),
-      FrameField("brightness", \.brightness),
+      FrameField("id", \.id, "the light's id"), FrameField("name", \.name, "the light's name"),
+      FrameField("on", \.on, "whether the light is on"),
+      FrameField("brightness", \.brightness, "its brightness, 0 to 100"),
     ]
   }
 

@@ -259,10 +259,19 @@ def matching(document, query):
     return [t for t in transactions if needle in (t["counterparty"] + "\n" + t["memo"]).lower()]
 
 
+TRANSACTION = {"id": "the transaction's id", "counterparty": "who the money went to or came from",
+               "amount": "the amount with two decimals, negative when sent; ••• unless the session is active",
+               "memo": "the transaction's memo"}
+
+
 @module.screen("feed", kind="ledger", lifetime=["fetchesStarted"],
                own=["state", "isLoading", "rows", "count", "message", "canRetry", "detail"], fields=[
     "session", "state", "isLoading", "query", "rows", "count", "message", "canRetry", "fetchesStarted",
-    "serverRequests", "balance", "path", "link", "detail", "dispute"])
+    "serverRequests", "balance", "path", "link", "detail", "dispute"],
+               records={"rows": TRANSACTION, "detail": TRANSACTION, "dispute": {
+                   "transaction": "the id of the disputed transaction",
+                   "step": "where the dispute is: choosingReason, reviewing or submitted",
+                   "reason": "why, as given with `dispute reason`, or null until then"}})
 class Feed(wb.Screen):
     """A feed window: its view state (search, debounce, path, dispute) is the window's; the load
     is a timer on the session's clock, cancelled and started again by a new search."""

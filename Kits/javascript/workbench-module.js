@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.1.1';
+const version = '2.2.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -84,6 +84,14 @@ function editDistance(a, b) {
 }
 
 /** JSON with keys sorted and `, ` and `: ` between them: one text for one value, in any kit. */
+/** A record's fields as the handshake declares them (§3): each with what it means, and the fields of a record it holds in turn. */
+function recordFields(fields) {
+  return Object.entries(fields).map(([name, said]) => {
+    const [summary, inner] = typeof said === 'string' ? [said, null] : said;
+    return { name, summary, ...(inner && Object.keys(inner).length > 0 ? { fields: recordFields(inner) } : {}) };
+  });
+}
+
 function stableJSON(value) {
   if (Array.isArray(value)) return `[${value.map(stableJSON).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
@@ -386,10 +394,13 @@ class Module {
    * window's life, which recordings leave out; `summaries` says what each field means;
    * `refusal` those that show why the last command was refused (a refusal may change them);
    * `own` those a window holds of its own beyond its view state (what it loaded), where two
-   * windows on one document may differ after `settle`.
+   * windows on one document may differ after `settle`; `records` the fields inside a field that
+   * holds a record (a row of a list, a detail), by the field's name, each with what it means, or
+   * with a `[meaning, {fields}]` pair when it holds a record in turn:
+   * `records: { rows: { id: "the row's id", owner: ['who has it', { name: 'their name' }] } }`.
    */
-  screen(name, { kind, fields = null, lifetime = null, summaries = {}, refusal = null, own = null }, ScreenClass) {
-    this._screens.set(name, { ScreenClass, kind, fields, lifetime, summaries, refusal, own });
+  screen(name, { kind, fields = null, lifetime = null, summaries = {}, refusal = null, own = null, records = {} }, ScreenClass) {
+    this._screens.set(name, { ScreenClass, kind, fields, lifetime, summaries, refusal, own, records });
     return ScreenClass;
   }
 
@@ -553,6 +564,9 @@ class Module {
         ...(screen.refusal ? { refusalFields: screen.refusal } : {}),
         ...(screen.own ? { ownFields: screen.own } : {}),
         ...(Object.keys(screen.summaries).length > 0 ? { fieldSummaries: screen.summaries } : {}),
+        ...(Object.keys(screen.records).length > 0
+          ? { recordFields: Object.entries(screen.records).map(([field, inner]) => ({ name: field, fields: recordFields(inner) })) }
+          : {}),
       })),
       commands: specs,
       diagrams: this._diagrams,

@@ -31,7 +31,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.1.1"
+__version__ = "2.2.0"
 
 __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 
@@ -357,17 +357,21 @@ class Module:
         self._kinds[name] = dict(samples or {})
         self._validators[name] = validate
 
-    def screen(self, name, kind, fields=None, lifetime=None, summaries=None, refusal=None, own=None):
+    def screen(self, name, kind, fields=None, lifetime=None, summaries=None, refusal=None, own=None, records=None):
         """A class decorator: the class (a `Screen`) shows documents of `kind` in windows.
         `fields` are the top-level fields of its frames; `lifetime` those of them that count
         what happened in a window's life (loads since it opened), which recordings leave out;
         `summaries` says what each field means, by name (an editor shows it over the field);
         `refusal` those that show why the last command was refused (a refusal may change them);
         `own` those a window holds of its own beyond its view state (what it loaded), where two
-        windows on one document may differ after `settle`."""
+        windows on one document may differ after `settle`; `records` the fields inside a field
+        that holds a record (a row of a list, a detail), by the field's name, each with what it
+        means, or with a `(meaning, {fields})` pair when it holds a record in turn:
+        `records={"rows": {"id": "the row's id", "owner": ("who has it", {"name": "their name"})}}`."""
         def register(screen_class):
             self._screens[name] = {"class": screen_class, "kind": kind, "fields": fields, "lifetime": lifetime,
-                                   "summaries": dict(summaries or {}), "refusal": refusal, "own": own}
+                                   "summaries": dict(summaries or {}), "refusal": refusal, "own": own,
+                                   "records": dict(records or {})}
             return screen_class
         return register
 
@@ -503,7 +507,10 @@ class Module:
                              **({"lifetimeFields": screen["lifetime"]} if screen["lifetime"] else {}),
                              **({"refusalFields": screen["refusal"]} if screen["refusal"] else {}),
                              **({"ownFields": screen["own"]} if screen["own"] else {}),
-                             **({"fieldSummaries": screen["summaries"]} if screen["summaries"] else {}))
+                             **({"fieldSummaries": screen["summaries"]} if screen["summaries"] else {}),
+                             **({"recordFields": [{"name": field, "fields": _record_fields(inner)}
+                                                  for field, inner in screen["records"].items()]}
+                                if screen["records"] else {}))
                         for name, screen in self._screens.items()],
             "commands": specs,
             "diagrams": self._diagrams,
@@ -799,6 +806,19 @@ class Module:
         updates = self._changed_windows(session, key)
         if updates:
             reply["updates"] = updates
+
+
+def _record_fields(fields):
+    """A record's fields as the handshake declares them (§3): each with what it means, and the
+    fields of a record it holds in turn."""
+    declared = []
+    for name, said in fields.items():
+        summary, inner = (said, None) if isinstance(said, str) else said
+        entry = {"name": name, "summary": summary}
+        if inner:
+            entry["fields"] = _record_fields(inner)
+        declared.append(entry)
+    return declared
 
 
 class _Unreadable:

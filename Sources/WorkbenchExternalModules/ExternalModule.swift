@@ -131,7 +131,8 @@ public struct ExternalModule: FeatureModule {
         render: { frame in rendered.text(for: frame) ?? frame.outlineText },
         frameFields: screen.fields, lifetimeFields: screen.lifetimeFields, refusalFields: screen.refusalFields,
         ownFields: screen.ownFields,
-        fieldSummaries: Self.fieldSummaries(screen.fieldSummaries), text: { $0.text },
+        fieldSummaries: Self.fieldSummaries(screen.fieldSummaries), fieldSchema: Self.fieldSchema(of: screen),
+        text: { $0.text },
         make: { document, viewState, environment in
           ProxyScreen(
             document: document, viewState: viewState, environment: environment, process: process, rendered: rendered)
@@ -203,6 +204,23 @@ public enum ExternalModules {
 }
 
 extension ExternalModule {
+  /// A screen's fields with the records inside them, from a handshake that declares its
+  /// `recordFields` (§3): its top-level fields, each with its summary and, where it holds a
+  /// record, that record's fields; `nil` without them (an editor then reads a window's frame).
+  static func fieldSchema(of screen: WireScreen) -> [FrameFieldSchema]? {
+    guard let records = screen.recordFields else { return nil }
+    func schema(_ fields: [WireRecordField]) -> [FrameFieldSchema] {
+      fields.map { FrameFieldSchema(name: $0.name, summary: $0.summary ?? "", fields: schema($0.fields ?? [])) }
+    }
+    let summaries = fieldSummaries(screen.fieldSummaries) ?? [:]
+    let names = screen.fields ?? records.map(\.name)
+    return names.map { name in
+      let record = records.first { $0.name == name }
+      return FrameFieldSchema(
+        name: name, summary: summaries[name] ?? record?.summary ?? "", fields: schema(record?.fields ?? []))
+    }
+  }
+
   /// A screen's `fieldSummaries` from a handshake: the members whose values are text (others
   /// are left out); `nil` when there are none.
   static func fieldSummaries(_ value: FrameValue?) -> [String: String]? {

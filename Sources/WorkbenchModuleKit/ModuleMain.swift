@@ -186,6 +186,13 @@ public final class ModuleSession {
   }
 
   /// The handshake the module sends first.
+  /// A field of a frame's record as the handshake declares it, with the record's own fields.
+  static func recordField(_ field: FrameFieldSchema) -> WireRecordField {
+    WireRecordField(
+      name: field.name, summary: field.summary.isEmpty ? nil : field.summary,
+      fields: field.fields.isEmpty ? nil : field.fields.map(recordField))
+  }
+
   public func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
 
   /// The handshake, as a value.
@@ -212,6 +219,9 @@ public final class ModuleSession {
         wire.fieldSummaries = .object(
           FrameObject(members: summaries.keys.sorted().map { ($0, .string(summaries[$0] ?? "")) }))
       }
+      // The records inside the frame (rows, a viewport), from the typed frame's table.
+      let records = (host.registry.nestedFields(ofScreen: screen.name, at: []) ?? []).filter { !$0.fields.isEmpty }
+      if !records.isEmpty { wire.recordFields = records.map(Self.recordField) }
       return wire
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.

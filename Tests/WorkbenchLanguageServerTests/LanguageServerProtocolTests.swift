@@ -514,6 +514,13 @@ struct LanguageServerProtocolTests {
     #expect(
       hover(["--without-builtin", "ledger", "-m", ledger], feed, line: 5, character: 12)
         .contains("balance: the account's balance, as text with two decimals (a field of feed frames)"))
+    // The fields of a module process's records, as its handshake declares them: the Swift kit's
+    // from the typed frame, the Python port's from its `records=`.
+    let rows = "scenario: Rows\nwindows:\n  f: feed account\nsteps:\n  - expect:\n      f: {rows: [{memo: x}]}\n"
+    for module in [ledger, repositoryRoot() + "/Examples/ledger/ledger.py"] {
+      let shown = hover(["--without-builtin", "ledger", "-m", module], rows, line: 5, character: 20)
+      #expect(shown.contains("memo: the transaction's memo (a field of rows in feed frames)"), "\(module): \(shown)")
+    }
     let kettle = repositoryRoot() + "/Examples/kettle/kettle.py"
     let boil = "scenario: Boil\nwindows:\n  k: kettle kettle\nsteps:\n  - expect:\n      k: {state: cold}\n"
     let python = hover(["-m", kettle], boil, line: 5, character: 12)

@@ -211,6 +211,20 @@ test('refusal and own fields are declared in hello, and left out when not given'
   assert.equal(screens.tally.ownFields, undefined);
 });
 
+test("the fields of a frame's records are declared in hello, to any depth", () => {
+  const tally = makeModule();
+  tally.screen('feed', {
+    kind: 'tally', fields: ['rows'],
+    records: { rows: { id: "the row's id", owner: ['who has it', { name: 'their name' }] } },
+  }, class extends wb.Screen { frame() { return { rows: [] }; } });
+  const screens = Object.fromEntries(tally._hello().screens.map((screen) => [screen.name, screen]));
+  assert.deepEqual(screens.feed.recordFields, [{ name: 'rows', fields: [
+    { name: 'id', summary: "the row's id" },
+    { name: 'owner', summary: 'who has it', fields: [{ name: 'name', summary: 'their name' }] },
+  ] }]);
+  assert.equal(screens.tally.recordFields, undefined);
+});
+
 // Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
 // sends): each gets an error, and the module goes on to answer the next.
 const SHAPES = [

@@ -283,6 +283,21 @@ class ScreensSayWhatTheirFieldsAre(unittest.TestCase):
         self.assertNotIn("refusalFields", screens["tally"])
         self.assertNotIn("ownFields", screens["tally"])
 
+    def test_the_fields_of_a_frames_records_are_declared_in_hello_to_any_depth(self):
+        module = make_module()
+
+        @module.screen("feed", kind="tally", fields=["rows"],
+                       records={"rows": {"id": "the row's id", "owner": ("who has it", {"name": "their name"})}})
+        class Feed(wb.Screen):
+            def frame(self):
+                return {"rows": []}
+
+        screens = {screen["name"]: screen for screen in module._hello()["screens"]}
+        self.assertEqual(screens["feed"]["recordFields"], [{"name": "rows", "fields": [
+            {"name": "id", "summary": "the row's id"},
+            {"name": "owner", "summary": "who has it", "fields": [{"name": "name", "summary": "their name"}]}]}])
+        self.assertNotIn("recordFields", screens["tally"])
+
 
 # Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
 # sends): each gets an error, and the module goes on to answer the next.

@@ -11,10 +11,11 @@ extension ModuleRegistry {
     screenKinds[screen]?.fieldSummaries()[field]
   }
 
-  /// The fields inside the field at `path` of `screen`'s frames (`["viewport"]`), from its typed
-  /// frame's table; `nil` when the screen has no typed frame or the path leaves its fields.
+  /// The fields inside the field at `path` of `screen`'s frames (`["viewport"]`; `[]`: the
+  /// frame's own), from its typed frame's table or what its module process declared; `nil` when
+  /// the screen says nothing of them or the path leaves its fields.
   public func nestedFields(ofScreen screen: String, at path: [String]) -> [FrameFieldSchema]? {
-    guard let schema = screenKinds[screen]?.typed?.fieldSchema else { return nil }
+    guard let schema = screenKinds[screen]?.fieldSchema else { return nil }
     return FrameFieldSchema.fields(at: path, in: schema())
   }
 

@@ -83,12 +83,12 @@ public final class Registrar {
           let frame = model.typedFrame
           return (frame.frameValue, { render(frame) })
         }
-      },
-      // Eight levels are deeper than any frame goes; a record that holds its own kind stops there.
-      fieldSchema: { Model.Frame.fieldSchema(depth: 8) })
+      })
     appendScreen(
       Model.self, name: name, documentKind: documentKind, summary: summary, render: Model.rendering(render),
       modelText: { model in (model as? Model).map { render($0.typedFrame) } }, typed: typed,
+      // Eight levels are deeper than any frame goes; a record that holds its own kind stops there.
+      fieldSchema: { Model.Frame.fieldSchema(depth: 8) },
       make: { Model(document: $0, viewState: $1, environment: $2) })
   }
 
@@ -102,6 +102,8 @@ public final class Registrar {
   ///   - refusalFields: likewise for `Model.refusalFields`.
   ///   - ownFields: likewise for `Model.ownFields`.
   ///   - fieldSummaries: likewise for `Model.frameFieldSummaries`.
+  ///   - fieldSchema: the fields of its frames with the fields of the records inside them (what
+  ///     a module process declares), for an editor; `nil` when unsaid.
   ///   - text: a window's text from its model, when the model has it for the frame it shows (a
   ///     module process renders its own frames); `nil` from it renders the frame with `render`.
   public func screen<Model: ScreenModel>(
@@ -114,6 +116,7 @@ public final class Registrar {
     refusalFields: [String]? = nil,
     ownFields: [String]? = nil,
     fieldSummaries: [String: String]? = nil,
+    fieldSchema: [FrameFieldSchema]? = nil,
     text: (@MainActor @Sendable (Model) -> String?)? = nil,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
@@ -121,10 +124,12 @@ public final class Registrar {
     if let text {
       modelText = { model in (model as? Model).flatMap { text($0) } }
     }
+    var schema: (@Sendable () -> [FrameFieldSchema])?
+    if let fieldSchema { schema = { fieldSchema } }
     appendScreen(
       Model.self, name: name, documentKind: documentKind, summary: summary, render: render, frameFields: frameFields,
       lifetimeFields: lifetimeFields, refusalFields: refusalFields, ownFields: ownFields,
-      fieldSummaries: fieldSummaries, modelText: modelText, typed: nil, make: make)
+      fieldSummaries: fieldSummaries, modelText: modelText, typed: nil, fieldSchema: schema, make: make)
   }
 
   /// The one place a screen kind is made, for every way a module registers one.
@@ -133,12 +138,14 @@ public final class Registrar {
     render: @escaping @Sendable (FrameValue) -> String, frameFields: [String]? = nil, lifetimeFields: [String]? = nil,
     refusalFields: [String]? = nil, ownFields: [String]? = nil, fieldSummaries: [String: String]? = nil,
     modelText: (@MainActor @Sendable (AnyObject) -> String?)?, typed: ScreenKind.Typed?,
+    fieldSchema: (@Sendable () -> [FrameFieldSchema])?,
     make: @escaping @MainActor (Model.Document, Model.State, ScreenEnvironment) -> Model
   ) {
     screenKinds.append(
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
-        render: render, modelText: modelText, typed: typed, frameFields: frameFields ?? Model.frameFields,
+        render: render, modelText: modelText, typed: typed, fieldSchema: fieldSchema,
+        frameFields: frameFields ?? Model.frameFields,
         lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: refusalFields ?? Model.refusalFields,
         ownFields: ownFields ?? Model.ownFields,
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },

@@ -24,9 +24,11 @@ public struct ScreenKind: Sendable {
     /// The model's frame, and its text to render when wanted, from one projection of its
     /// typed frame.
     let frameAndText: @MainActor @Sendable (AnyObject) -> (frame: FrameValue, text: () -> String)?
-    /// The fields of its frames with the fields inside them, from the typed frame's table.
-    let fieldSchema: @Sendable () -> [FrameFieldSchema]
   }
+  /// The fields of its frames with the fields inside them, and what each means: a typed frame's
+  /// table, or what a module process declared in its handshake; `nil` when the screen does not
+  /// say. Made when asked for (an editor's completion), never at start.
+  let fieldSchema: (@Sendable () -> [FrameFieldSchema])?
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
   public let frameFields: [String]?
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).

@@ -98,6 +98,7 @@ public struct WireScreen: WireStructure {
   public var refusalFields: [String]?
   public var ownFields: [String]?
   public var fieldSummaries: FrameValue?
+  public var recordFields: [WireRecordField]?
 
   public init() {}
 
@@ -110,6 +111,33 @@ public struct WireScreen: WireStructure {
     .texts("refusalFields", \.refusalFields, "those that show why the last command was refused"),
     .texts("ownFields", \.ownFields, "those a window holds of its own beyond its view state (what it loaded)"),
     .value("fieldSummaries", \.fieldSummaries, type: .map(.string), "what each field means, by name"),
+    .structures(
+      "recordFields", \.recordFields,
+      "the top-level fields that hold a record (or a list or null of one), each with the record's fields, to any depth"),
+  ]
+}
+
+/// A field of a frame's record (a row, a viewport), with the fields of the record it holds in
+/// turn (§3): what an editor completes and explains inside an expectation's field.
+public struct WireRecordField: WireStructure {
+  public var name = ""
+  public var summary: String?
+  public var fields: [WireRecordField]?
+
+  public init() {}
+  public init(name: String, summary: String?, fields: [WireRecordField]?) {
+    self.name = name
+    self.summary = summary
+    self.fields = fields
+  }
+
+  public static let definitionName = "recordField"
+  public static let summary =
+    "A field of a frame, or of a record inside one, with the fields of the record it holds (none for text, numbers, true or false)."
+  public static let fields: [MessageField<Self>] = [
+    .text("name", \.name, "the field's name"),
+    .text("summary", \.summary, "what it means, in a few words"),
+    .structures("fields", \.fields, "the fields of the record it holds, when it holds one"),
   ]
 }
 

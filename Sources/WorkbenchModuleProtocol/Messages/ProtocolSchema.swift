@@ -7,7 +7,7 @@ public enum ProtocolSchema {
   /// The structures messages carry, each a definition of its own.
   static let structures: [any WireStructure.Type] = [
     WireTimer.self, WireUpdate.self, WireOpenedWindow.self, WireFact.self, WireFactsRequest.self, WireCommit.self,
-    WireManifest.self, WireArgument.self, WireCommandSpec.self, WireScreen.self, WireSample.self,
+    WireManifest.self, WireArgument.self, WireCommandSpec.self, WireScreen.self, WireRecordField.self, WireSample.self,
     WireDiagram.self, WireDiagramEdge.self,
   ]
 

@@ -301,6 +301,11 @@ class HomeScreen(LightsScreen):
 
 
 ROOM_FIELDS = ["container", "bridge", "room", "name", "exists", "detecting", "count", "firstRow", "lights"]
+# The fields of the records a home's and a room's frames hold, as the built-in module says them.
+HOME_RECORDS = {"rooms": {"id": "the room's id in the home (living)", "name": "the room's name",
+                          "lights": "how many lights the room has"}}
+ROOM_RECORDS = {"lights": {"id": "the light's id", "name": "the light's name", "on": "whether the light is on",
+                           "brightness": "its brightness, 0 to 100"}}
 
 
 class RoomScreen(LightsScreen):
@@ -400,22 +405,22 @@ class RoomScreen(LightsScreen):
         return "\n".join(lines)
 
 
-@module.screen("home", kind="home", fields=["container", "bridge", "rooms"])
+@module.screen("home", kind="home", fields=["container", "bridge", "rooms"], records=HOME_RECORDS)
 class LiveHome(HomeScreen):
     container_type = LiveContainer
 
 
-@module.screen("preview-home", kind="home", fields=["container", "bridge", "rooms"])
+@module.screen("preview-home", kind="home", fields=["container", "bridge", "rooms"], records=HOME_RECORDS)
 class PreviewHome(HomeScreen):
     container_type = PreviewContainer
 
 
-@module.screen("room", kind="home", fields=ROOM_FIELDS)
+@module.screen("room", kind="home", fields=ROOM_FIELDS, records=ROOM_RECORDS)
 class LiveRoom(RoomScreen):
     container_type = LiveContainer
 
 
-@module.screen("preview-room", kind="home", fields=ROOM_FIELDS)
+@module.screen("preview-room", kind="home", fields=ROOM_FIELDS, records=ROOM_RECORDS)
 class PreviewRoom(RoomScreen):
     container_type = PreviewContainer
 

@@ -135,9 +135,9 @@ extension LanguageServer {
       }
     }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
-    // `      left: {viewport: {anc`: a field inside a field, from the screen's typed frame (its
-    // table declares what each field holds), or else from the window's frame as the steps before
-    // leave it (a module process declares only its top-level fields).
+    // `      left: {viewport: {anc`: a field inside a field, from the screen's field schema (a
+    // typed frame's table, or a module process's `recordFields`), or else from the window's frame
+    // as the steps before leave it (a module process that declares only its top-level fields).
     if let nested = Self.nestedFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line),
       let screen = windows[nested.window]
     {

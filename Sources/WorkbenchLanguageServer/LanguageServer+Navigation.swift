@@ -52,7 +52,8 @@ extension LanguageServer {
         + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
     // A field inside a field of a window's expectation (`left: {viewport: {anchor: 3}}`, a list's
-    // records too), from the screen's typed frame: the word as a key, not as a value.
+    // records too), from the screen's field schema (a typed frame's, or a module process's
+    // `recordFields`): the word as a key, not as a value.
     if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text,
       Self.isKey(in: line, before: word.start), Self.isInExpectation(lines, line: position.line),
       let screen = windows[nested.window]?.screen,

@@ -185,7 +185,6 @@ public final class ModuleSession {
     return versions.filter { ModuleProtocol.versions.contains($0) }.max() ?? 1
   }
 
-  /// The handshake the module sends first.
   /// A field of a frame's record as the handshake declares it, with the record's own fields.
   static func recordField(_ field: FrameFieldSchema) -> WireRecordField {
     WireRecordField(
@@ -193,6 +192,7 @@ public final class ModuleSession {
       fields: field.fields.isEmpty ? nil : field.fields.map(recordField))
   }
 
+  /// The handshake the module sends first.
   public func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
 
   /// The handshake, as a value.

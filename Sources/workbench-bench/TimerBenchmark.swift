@@ -292,8 +292,6 @@ extension TimerBenchmark {
     ]
   }
 
-  /// The host's side of the countdown alone (`hostAlone`), many rounds, for a profiler to watch
-  /// with no module doing work.
   /// What reading the countdown's recorded timer reply costs the host in-process, without the
   /// pipes: its JSON parse (and freeing what it built), and with the check field by field that
   /// makes it a `ModuleMessage`. The least of three rounds of `iterations` each.
@@ -327,6 +325,8 @@ extension TimerBenchmark {
     ]
   }
 
+  /// The host's side of the countdown alone (`hostAlone`), many rounds, for a profiler to watch
+  /// with no module doing work.
   static func hostAloneToProfile(iterations: Int) -> [String] {
     guard let folder = FileSystem.makeTemporaryFolder(prefix: "workbench-host-alone") else {
       return ["the host alone: no temporary folder"]

@@ -36,7 +36,8 @@ if wants("explore") { ExploreBenchmark.run().forEach { print($0) } }
 if requested.contains("explore-cost") { print(ExploreBenchmark.checksCost(rounds: 20)) }
 // Not part of a full run: the Swift kit's countdown timer alone, many rounds, to profile.
 if requested.contains("timers-swift") { print(TimerBenchmark.swiftKitTimer(iterations: 20_000)) }
-// Not part of a full run: the host's side of that timer, the module replayed by a C child.
+// Not part of a full run: the host's reading of that timer's reply, in-process.
 if requested.contains("reply-decoding") { TimerBenchmark.replyDecoding(iterations: 100_000).forEach { print($0) } }
+// Not part of a full run: the host's side of that timer, the module replayed by a C child.
 if requested.contains("host-alone") { TimerBenchmark.hostAloneToProfile(iterations: 20_000).forEach { print($0) } }
 if wants("scenarios") { ScenarioBenchmark.run(files: 1000, stepsPerScenario: 50).forEach { print($0) } }

@@ -109,6 +109,10 @@ struct LanguageServerTests {
     local last = vim.api.nvim_buf_line_count(buffer)
     vim.api.nvim_buf_set_lines(buffer, last, last, false, { "  - expect:", "      left: {viewport: {an" })
     log("nested " .. complete(last + 1, 26))
+    -- Finished, and the cursor on it: what that field of the viewport means.
+    vim.api.nvim_buf_set_lines(buffer, last + 1, last + 2, false, { "      left: {viewport: {anchor: 4}}" })
+    local inner = ask("textDocument/hover", last + 1, 26)
+    log("nested hover " .. (((inner or {}).contents or {}).value or "none"))
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -176,6 +180,11 @@ struct LanguageServerTests {
       "\(seen)")
     // Inside `viewport: {an`, the viewport's own fields, from the catalog's typed frame.
     #expect(lines.contains("nested anchor"), "\(seen)")
+    // Hover on it, once written out: what it means in the viewport.
+    #expect(
+      lines.contains(
+        "nested hover anchor: the id of the book the viewport is anchored to, or null (a field of viewport in catalog frames)"
+      ), "\(seen)")
     // "Explore this file's screens": the catalog, 100 sessions in a worker, nothing found.
     #expect(
       lines.contains("explore action Explore this file's screens (workbench explore: 100 random sessions, seed 1)"),

@@ -189,12 +189,49 @@ extension ModuleCheck {
       {
         problems.append("the frame's fields \(fields) as declared, got \(object.keys)")
       }
+      if problems.isEmpty, let records = screen.recordFields, case .object(let object)? = frame {
+        problems += Self.recordProblems(records, in: object, at: "")
+      }
       run.record(
         "open \(screen.name)", "§4", problems.isEmpty,
         problems.isEmpty
           ? "a result with a frame of \(frame.map(Self.keysText) ?? "")" : problems.joined(separator: "; "))
       if problems.isEmpty { run.opened.append((key, screen.name, request)) }
     }
+  }
+
+  /// What is wrong with `records` (a screen's `recordFields`, §3) as the fields of the records a
+  /// first frame holds: a field it names that the frame lacks, one that holds text or a number,
+  /// or a record whose fields are not those declared. A field that is null, or an empty list,
+  /// has no record to hold it to yet.
+  static func recordProblems(_ records: [WireRecordField], in object: FrameObject, at path: String) -> [String] {
+    var problems: [String] = []
+    for record in records {
+      let place = path.isEmpty ? record.name : path + "." + record.name
+      guard let value = object[record.name] else {
+        problems.append("`recordFields` names \(place), which the frame does not have")
+        continue
+      }
+      guard let declared = record.fields else { continue }
+      var held = value
+      if case .list(let items) = value {
+        guard let first = items.first else { continue }
+        held = first
+      }
+      switch held {
+      case .null: continue
+      case .object(let inner):
+        let names = declared.map(\.name)
+        if Set(inner.keys) != Set(names) {
+          problems.append("the records in \(place) with the fields \(names) as declared, got \(inner.keys)")
+        } else {
+          problems += recordProblems(declared, in: inner, at: place)
+        }
+      default:
+        problems.append("`recordFields` declares fields inside \(place), which holds \(held.jsonText), not a record")
+      }
+    }
+    return problems
   }
 
   /// §5 Each command with arguments of each kind, in a window on one of its screens, with its

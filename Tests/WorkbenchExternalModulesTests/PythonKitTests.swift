@@ -145,6 +145,48 @@ struct PythonKitTests {
     #expect(kept.stdout.contains("✘ leave jotter"), "\(kept.stdout)")
   }
 
+  /// A screen's records (`records=`, sent as `recordFields`) are held to the first frame by
+  /// module-check, to any depth: a field the frame lacks, a record with other fields and a field
+  /// that holds a number are each said where they are; what the frame holds passes.
+  @Test func moduleCheckHoldsARecordsDeclarationToTheFrame() throws {
+    func check(_ records: String) -> ProcessResult {
+      let folder = moduleFolder(
+        "shelf",
+        #"""
+        #!/usr/bin/env python3
+        import sys
+        import workbench_module as wb
+        module = wb.Module("shelf", "1.0", "a shelf")
+        module.document_kind("shelf", samples={"shelf": {}})
+        @module.screen("shelf", kind="shelf", fields=["rows", "count"], records=RECORDS)
+        class Shelf(wb.Screen):
+            def frame(self):
+                return {"rows": [{"id": 1, "owner": {"name": "Ada"}}], "count": 1}
+        sys.exit(module.run())
+        """#.replacing("RECORDS", with: records))
+      return ChildProcess.runWorkbench(["module-check", folder + "/shelf.py"], environment: ["PYTHONPATH": folder])
+    }
+    let right = check(#"{"rows": {"id": "its id", "owner": ("who has it", {"name": "their name"})}}"#)
+    #expect(right.status == 0, "\(right.stdout)")
+    #expect(right.stdout.contains("✔ open shelf"), "\(right.stdout)")
+    for (records, said) in [
+      (#"{"shelves": {"id": "its id"}}"#, "`recordFields` names shelves, which the frame does not have"),
+      (
+        #"{"rows": {"id": "its id", "title": "its title"}}"#,
+        #"the records in rows with the fields ["id", "title"] as declared, got ["id", "owner"]"#
+      ),
+      (
+        #"{"rows": {"id": "its id", "owner": ("who", {"nick": "n"})}}"#,
+        #"the records in rows.owner with the fields ["nick"] as declared, got ["name"]"#
+      ),
+      (#"{"count": {"n": "a number"}}"#, "`recordFields` declares fields inside count, which holds 1, not a record"),
+    ] {
+      let wrong = check(records)
+      #expect(wrong.status == 1, "\(records): \(wrong.stdout)")
+      #expect(wrong.stdout.contains("✘ open shelf") && wrong.stdout.contains(said), "\(records): \(wrong.stdout)")
+    }
+  }
+
   /// The kit's README says `pip install --no-index` fails for want of the build backend, and
   /// gives a way that works offline: both hold, run as the README writes them.
   @Test func theKitInstallsOfflineAsItsReadmeSays() throws {

@@ -83,15 +83,24 @@ function editDistance(a, b) {
   return previous[b.length];
 }
 
-/** JSON with keys sorted and `, ` and `: ` between them: one text for one value, in any kit. */
-/** A record's fields as the handshake declares them (§3): each with what it means, and the fields of a record it holds in turn. */
+/**
+ * A record's fields as the handshake declares them (§3): each with what it means (text), and the
+ * fields of a record it holds in turn (`[meaning, {fields}]`, or `{fields}` alone).
+ */
 function recordFields(fields) {
   return Object.entries(fields).map(([name, said]) => {
-    const [summary, inner] = typeof said === 'string' ? [said, null] : said;
-    return { name, summary, ...(inner && Object.keys(inner).length > 0 ? { fields: recordFields(inner) } : {}) };
+    let [summary, inner] = [null, null];
+    if (typeof said === 'string') summary = said;
+    else if (Array.isArray(said)) [summary, inner] = said;
+    else if (said !== null && typeof said === 'object') inner = said;
+    const declared = { name };
+    if (typeof summary === 'string') declared.summary = summary;
+    if (inner !== null && typeof inner === 'object' && Object.keys(inner).length > 0) declared.fields = recordFields(inner);
+    return declared;
   });
 }
 
+/** JSON with keys sorted and `, ` and `: ` between them: one text for one value, in any kit. */
 function stableJSON(value) {
   if (Array.isArray(value)) return `[${value.map(stableJSON).join(', ')}]`;
   if (value !== null && typeof value === 'object') {

@@ -809,13 +809,22 @@ class Module:
 
 
 def _record_fields(fields):
-    """A record's fields as the handshake declares them (§3): each with what it means, and the
-    fields of a record it holds in turn."""
+    """A record's fields as the handshake declares them (§3): each with what it means (text),
+    and the fields of a record it holds in turn (a `(meaning, {fields})` pair, or `{fields}`
+    alone)."""
     declared = []
     for name, said in fields.items():
-        summary, inner = (said, None) if isinstance(said, str) else said
-        entry = {"name": name, "summary": summary}
-        if inner:
+        summary, inner = None, None
+        if isinstance(said, str):
+            summary = said
+        elif isinstance(said, dict):
+            inner = said
+        elif isinstance(said, (tuple, list)) and len(said) == 2:
+            summary, inner = said
+        entry = {"name": str(name)}
+        if isinstance(summary, str):
+            entry["summary"] = summary
+        if isinstance(inner, dict) and inner:
             entry["fields"] = _record_fields(inner)
         declared.append(entry)
     return declared

@@ -225,6 +225,19 @@ test("the fields of a frame's records are declared in hello, to any depth", () =
   assert.equal(screens.tally.recordFields, undefined);
 });
 
+test('a record given without a meaning is declared without one', () => {
+  const tally = makeModule();
+  tally.screen('feed', {
+    kind: 'tally', fields: ['rows'],
+    records: { rows: { owner: { name: 'their name' }, shelf: [null, { n: 'its number' }] } },
+  }, class extends wb.Screen { frame() { return { rows: [] }; } });
+  const screens = Object.fromEntries(tally._hello().screens.map((screen) => [screen.name, screen]));
+  assert.deepEqual(screens.feed.recordFields, [{ name: 'rows', fields: [
+    { name: 'owner', fields: [{ name: 'name', summary: 'their name' }] },
+    { name: 'shelf', fields: [{ name: 'n', summary: 'its number' }] },
+  ] }]);
+});
+
 // Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
 // sends): each gets an error, and the module goes on to answer the next.
 const SHAPES = [

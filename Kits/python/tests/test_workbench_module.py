@@ -298,6 +298,20 @@ class ScreensSayWhatTheirFieldsAre(unittest.TestCase):
             {"name": "owner", "summary": "who has it", "fields": [{"name": "name", "summary": "their name"}]}]}])
         self.assertNotIn("recordFields", screens["tally"])
 
+    def test_a_record_given_without_a_meaning_is_declared_without_one(self):
+        module = make_module()
+
+        @module.screen("feed", kind="tally", fields=["rows"],
+                       records={"rows": {"owner": {"name": "their name"}, "shelf": (None, {"n": "its number"})}})
+        class Feed(wb.Screen):
+            def frame(self):
+                return {"rows": []}
+
+        screens = {screen["name"]: screen for screen in module._hello()["screens"]}
+        self.assertEqual(screens["feed"]["recordFields"], [{"name": "rows", "fields": [
+            {"name": "owner", "fields": [{"name": "name", "summary": "their name"}]},
+            {"name": "shelf", "fields": [{"name": "n", "summary": "its number"}]}]}])
+
 
 # Whole messages a kit cannot take as a request (what module-check's "malformed message" stage
 # sends): each gets an error, and the module goes on to answer the next.

@@ -573,9 +573,7 @@ class Module {
         ...(screen.refusal ? { refusalFields: screen.refusal } : {}),
         ...(screen.own ? { ownFields: screen.own } : {}),
         ...(Object.keys(screen.summaries).length > 0 ? { fieldSummaries: screen.summaries } : {}),
-        ...(Object.keys(screen.records).length > 0
-          ? { recordFields: Object.entries(screen.records).map(([field, inner]) => ({ name: field, fields: recordFields(inner) })) }
-          : {}),
+        ...(Object.keys(screen.records).length > 0 ? { recordFields: recordFields(screen.records) } : {}),
       })),
       commands: specs,
       diagrams: this._diagrams,

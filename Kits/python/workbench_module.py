@@ -508,9 +508,7 @@ class Module:
                              **({"refusalFields": screen["refusal"]} if screen["refusal"] else {}),
                              **({"ownFields": screen["own"]} if screen["own"] else {}),
                              **({"fieldSummaries": screen["summaries"]} if screen["summaries"] else {}),
-                             **({"recordFields": [{"name": field, "fields": _record_fields(inner)}
-                                                  for field, inner in screen["records"].items()]}
-                                if screen["records"] else {}))
+                             **({"recordFields": _record_fields(screen["records"])} if screen["records"] else {}))
                         for name, screen in self._screens.items()],
             "commands": specs,
             "diagrams": self._diagrams,

@@ -209,15 +209,12 @@ extension ExternalModule {
   /// record, that record's fields; `nil` without them (an editor then reads a window's frame).
   static func fieldSchema(of screen: WireScreen) -> [FrameFieldSchema]? {
     guard let records = screen.recordFields else { return nil }
-    func schema(_ fields: [WireRecordField]) -> [FrameFieldSchema] {
-      fields.map { FrameFieldSchema(name: $0.name, summary: $0.summary ?? "", fields: schema($0.fields ?? [])) }
-    }
     let summaries = fieldSummaries(screen.fieldSummaries) ?? [:]
     let names = screen.fields ?? records.map(\.name)
     return names.map { name in
-      let record = records.first { $0.name == name }
+      let record = records.first { $0.name == name }?.schema
       return FrameFieldSchema(
-        name: name, summary: summaries[name] ?? record?.summary ?? "", fields: schema(record?.fields ?? []))
+        name: name, summary: summaries[name] ?? record?.summary ?? "", fields: record?.fields ?? [])
     }
   }
 

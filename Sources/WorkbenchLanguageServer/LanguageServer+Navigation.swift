@@ -51,20 +51,19 @@ extension LanguageServer {
       return "window \(word.text): a \(window.screen) window"
         + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
-    // A field inside a field of a window's expectation (`left: {viewport: {anchor: 3}}`, a list's
-    // records too), from the screen's field schema (a typed frame's, or a module process's
-    // `recordFields`): the word as a key, not as a value.
-    if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text,
-      Self.isKey(in: line, before: word.start), Self.isInExpectation(lines, line: position.line),
-      let screen = windows[nested.window]?.screen,
-      let field = registry.nestedFields(ofScreen: screen, at: nested.path)?.first(where: { $0.name == word.text })
-    {
+    // A field of a window's expectation, where the word is a key and not a value spelt like one:
+    // inside a field (`left: {viewport: {anchor: 3}}`, a list's records too), from the screen's
+    // field schema (a typed frame's, or a module process's `recordFields`); at the top
+    // (`left: {query: ...}`), from the screen's own fields.
+    guard Self.isKey(in: line, before: word.start), Self.isInExpectation(lines, line: position.line) else { return nil }
+    if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text {
+      guard let screen = windows[nested.window]?.screen,
+        let field = registry.nestedFields(ofScreen: screen, at: nested.path)?.first(where: { $0.name == word.text })
+      else { return nil }
       let meaning = field.summary.isEmpty ? "" : ": \(field.summary)"
       return "\(word.text)\(meaning) (a field of \(nested.path.joined(separator: ".")) in \(screen) frames)"
     }
-    // A field inside a window's expectation: `left: {query: ...}`.
-    if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), Self.isInExpectation(lines, line: position.line),
-      let screen = windows[String(match.1)]?.screen,
+    if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), let screen = windows[String(match.1)]?.screen,
       registry.frameFields(ofScreen: screen)?.contains(word.text) == true
     {
       let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""

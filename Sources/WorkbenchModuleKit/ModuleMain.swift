@@ -185,13 +185,6 @@ public final class ModuleSession {
     return versions.filter { ModuleProtocol.versions.contains($0) }.max() ?? 1
   }
 
-  /// A field of a frame's record as the handshake declares it, with the record's own fields.
-  static func recordField(_ field: FrameFieldSchema) -> WireRecordField {
-    WireRecordField(
-      name: field.name, summary: field.summary.isEmpty ? nil : field.summary,
-      fields: field.fields.isEmpty ? nil : field.fields.map(recordField))
-  }
-
   /// The handshake the module sends first.
   public func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
 
@@ -221,7 +214,7 @@ public final class ModuleSession {
       }
       // The records inside the frame (rows, a viewport), from the typed frame's table.
       let records = (host.registry.nestedFields(ofScreen: screen.name, at: []) ?? []).filter { !$0.fields.isEmpty }
-      if !records.isEmpty { wire.recordFields = records.map(Self.recordField) }
+      if !records.isEmpty { wire.recordFields = records.map(WireRecordField.init) }
       return wire
     }
     // The module's own diagrams, drawn now and sent as nodes and edges.

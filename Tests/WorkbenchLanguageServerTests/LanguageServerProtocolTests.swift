@@ -487,6 +487,23 @@ struct LanguageServerProtocolTests {
         == "anchor: the id of the book the viewport is anchored to, or null (a field of viewport in catalog frames)")
     #expect(hover(line: 7, character: 30) == "memo: the transaction's memo (a field of rows in feed frames)")
     #expect(hover(line: 7, character: 35) == nil)
+    // Nor at the top: a value spelt as one of the screen's fields (`matches`), and a key inside a
+    // field that the schema lacks, spelt as a top-level field (`total`).
+    let (top, topSent) = try self.server(
+      opening: """
+        scenario: Top
+        windows:
+          left: catalog library
+        steps:
+          - expect:
+              left: {query: matches, viewport: {total: 1}}
+        """)
+    func topHover(_ character: Int) -> String? {
+      request(top, topSent, "textDocument/hover", line: 5, character: character)?["contents"]?["value"]?.stringValue
+    }
+    #expect(topHover(15)?.hasPrefix("query: ") == true)
+    #expect(topHover(23) == nil)
+    #expect(topHover(42) == nil)
 
     func hover(_ arguments: [String], _ scenario: String, line: Int, character: Int) -> String {
       func framed(_ message: FrameValue) -> String {

@@ -41,15 +41,16 @@ private struct JSONBytes {
     switch bytes[index] {
     case UInt8(ascii: "{"):
       index += 1
-      // Room for a small object's members (and a short list's items) at once: grown one by one,
-      // four members took three allocations, and a module's reply read a fifth slower.
       var members: [(key: String, value: FrameValue)] = []
-      members.reserveCapacity(4)
       skipSpace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
         index += 1
         return .object(FrameObject(members: members))
       }
+      // Room for a small object's members (and a short list's items) at once: grown one by one,
+      // four members took three allocations, and a module's reply read a fifth slower. (None
+      // for an empty one.)
+      members.reserveCapacity(4)
       while true {
         skipSpace()
         let key = try string()
@@ -68,12 +69,12 @@ private struct JSONBytes {
     case UInt8(ascii: "["):
       index += 1
       var items: [FrameValue] = []
-      items.reserveCapacity(4)
       skipSpace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
         index += 1
         return .list(items)
       }
+      items.reserveCapacity(4)
       while true {
         items.append(try value(depth: depth + 1))
         skipSpace()

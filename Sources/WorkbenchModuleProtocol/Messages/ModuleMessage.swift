@@ -131,6 +131,19 @@ public struct WireRecordField: WireStructure {
     self.fields = fields
   }
 
+  /// A field of a frame's schema as a handshake declares it: its meaning left out when unsaid,
+  /// and its record's fields when it holds one.
+  public init(_ field: FrameFieldSchema) {
+    self.init(
+      name: field.name, summary: field.summary.isEmpty ? nil : field.summary,
+      fields: field.fields.isEmpty ? nil : field.fields.map(WireRecordField.init))
+  }
+
+  /// The field as a frame's schema holds it (the way back from `init(_:)`).
+  public var schema: FrameFieldSchema {
+    FrameFieldSchema(name: name, summary: summary ?? "", fields: (fields ?? []).map(\.schema))
+  }
+
   public static let definitionName = "recordField"
   public static let summary =
     "A field of a frame, or of a record inside one, with the fields of the record it holds (none for text, numbers, true or false)."

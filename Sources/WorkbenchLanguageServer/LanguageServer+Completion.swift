@@ -23,7 +23,7 @@ extension LanguageServer {
     // `ste` at the start of a line: a key of the scenario format (a flow's in a flow file);
     // `  - ex` at the start of a step: a kind of step, or a window of the file.
     if let typed = Self.keyPrefix(prefix) {
-      let isFlow = lines.contains { $0.hasPrefix("flow:") }
+      let isFlow = outline(lines, uri: uri).document(holding: position.line + 1)?.isFlow ?? false
       let keys = isFlow ? ScenarioLoader.flowKeys : ScenarioLoader.scenarioKeys
       return keys.filter { $0.hasPrefix(typed) }.map { key in
         ["label": .string(key), "kind": 14, "insertText": .string(key + ": "), "detail": "a key of the file"]
@@ -40,7 +40,8 @@ extension LanguageServer {
     }
     // `${que`: a parameter the text can use here (a flow's, an example row's, `iteration`).
     if let typed = Self.parameterPrefix(prefix) {
-      return Self.parameters(in: lines, line: position.line).map(\.name).filter { $0.hasPrefix(typed) }.map { name in
+      return outline(lines, uri: uri).parameters(at: position.line + 1).map(\.name).filter { $0.hasPrefix(typed) }.map {
+        name in
         ["label": .string(name), "kind": 6, "detail": "a parameter"]
       }
     }
@@ -58,8 +59,8 @@ extension LanguageServer {
         prefix.split(whereSeparator: { "{, ".contains($0) }).compactMap { part in
           part.firstIndex(of: ":").map { String(part[..<$0]) }
         })
-      let flowLines = Self.lines(String(decoding: bytes, as: UTF8.self))
-      return Self.parameters(in: flowLines, line: 0).map(\.name).filter { $0.hasPrefix(typed) && !given.contains($0) }
+      let declared = loader.loadKeepingShape(bytes: bytes, path: flow).outline.documents.first?.parameters ?? []
+      return declared.map(\.name).filter { $0.hasPrefix(typed) && !given.contains($0) }
         .map { name in ["label": .string(name), "kind": 6, "detail": .string("a parameter of \(flow)")] }
     }
     let windows = self.windows(in: lines, uri: uri, line: position.line).mapValues(\.screen)
@@ -126,7 +127,7 @@ extension LanguageServer {
           if case .screen = pair.0.kind { return true } else { return false }
         }.flatMap { registry.screen(named: $0.1)?.documentKind }
         values =
-          Self.documentNames(in: lines)
+          (outline(lines, uri: uri).document(holding: position.line + 1)?.documents.map(\.name) ?? [])
           + registry.sampleDocuments.filter { shown == nil || $0.kind == shown }.map(\.name)
       default: values = []
       }
@@ -138,7 +139,7 @@ extension LanguageServer {
     // `      left: {viewport: {anc`: a field inside a field, from the screen's field schema (a
     // typed frame's table, or a module process's `recordFields`), or else from the window's frame
     // as the steps before leave it (a module process that declares only its top-level fields).
-    if let nested = Self.nestedFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line),
+    if let nested = Self.nestedFieldPrefix(prefix), isInExpectation(lines, uri: uri, line: position.line),
       let screen = windows[nested.window]
     {
       let place = nested.path.joined(separator: ".")
@@ -158,7 +159,7 @@ extension LanguageServer {
         ["label": .string(name), "kind": 5, "detail": .string("a field of \(place)")]
       }
     }
-    if let field = Self.flowFieldPrefix(prefix), Self.isInExpectation(lines, line: position.line) {
+    if let field = Self.flowFieldPrefix(prefix), isInExpectation(lines, uri: uri, line: position.line) {
       guard let screen = windows[field.window], let fields = registry.frameFields(ofScreen: screen) else {
         return []
       }
@@ -311,89 +312,24 @@ extension LanguageServer {
     return files.map { String($0.dropFirst(folder.count + 1)) }.sorted()
   }
 
-  /// The parameters the text at `line` can use, each where it is defined: a flow's `params:`,
-  /// the keys of the scenario's `examples:` rows, and `iteration` inside a `repeat:` (only the
-  /// YAML document `line` is in counts, between `---` lines).
-  static func parameters(in lines: [String], line: Int) -> [(name: String, line: Int, column: Int)] {
-    guard !lines.isEmpty else { return [] }
-    let at = min(max(0, line), lines.count - 1)
-    var start = at
-    while start > 0, !lines[start - 1].hasPrefix("---") { start -= 1 }
-    var end = at
-    while end + 1 < lines.count, !lines[end + 1].hasPrefix("---") { end += 1 }
-    var found: [(name: String, line: Int, column: Int)] = []
-    func add(_ name: Substring, _ index: Int, in text: String) {
-      let trimmed = name.trimmingPrefix(" ")
-      let clean = String(trimmed.prefix { $0 != " " && $0 != "]" && $0 != "}" })
-      guard isName(clean), !found.contains(where: { $0.name == clean }) else { return }
-      let column = text.firstRange(of: clean).map { text.unicodeScalars[..<$0.lowerBound].count } ?? 0
-      found.append((clean, index, column))
-    }
-    var section = ""
-    for index in start...end {
-      let text = lines[index]
-      if let first = text.first, first != " ", first != "#", first != "-" {
-        section = String(text.prefix { $0 != ":" })
-        if section == "params", let open = text.firstIndex(of: "["), let close = text.lastIndex(of: "]"), open < close {
-          for name in text[text.index(after: open)..<close].split(separator: ",") { add(name, index, in: text) }
-        }
-        continue
-      }
-      if section == "params", text.drop(while: { $0 == " " }).hasPrefix("- ") {
-        add(text.drop(while: { $0 == " " }).dropFirst(2), index, in: text)
-      }
-      if section == "examples" {
-        // `- {query: x, count: 1}` rows, or block rows `- query: x` / `  count: 1`.
-        let body = text.drop { $0 == " " || $0 == "-" }
-        let parts = body.hasPrefix("{") ? body.dropFirst().split(separator: ",") : [body]
-        for part in parts {
-          guard let colon = part.firstIndex(of: ":") else { continue }
-          let key = part[..<colon].drop { $0 == " " }
-          if isName(key) { add(key, index, in: text) }
-        }
-      }
-      if index <= at, text.drop(while: { $0 == " " || $0 == "-" }).hasPrefix("repeat:") {
-        add("iteration", index, in: text.replacing("repeat", with: "iteration"))
-      }
-    }
-    return found
-  }
-
   /// The session as the steps before `line` leave it, run as `run FILE:LINE --shell` runs them
-  /// (kept while the lines before it stay the same, as they do while a word is typed).
+  /// (kept while the lines above the step being typed stay the same, as they do while a word is
+  /// typed).
   func liveSession(in lines: [String], line: Int, uri: String) -> WorkbenchSession? {
-    let path = Self.path(of: uri)
-    let key = path + "\u{0}" + lines.prefix(line).joined(separator: "\n")
-    if let kept = completionSession, kept.key == key { return kept.session }
-    // The step being typed is not a whole step yet (`select` needs its id, an expectation its
-    // braces): it stands as a step that changes nothing, so the steps before it run as written.
-    var text = lines
-    if line < text.count {
-      let indent = { (text: String) in text.prefix { $0 == " " }.count }
-      let isItem = { (text: String) in text.drop { $0 == " " }.hasPrefix("- ") }
-      var start = line
-      if !isItem(text[line]) {
-        while start > 0, !(isItem(text[start]) && indent(text[start]) < indent(text[line])) { start -= 1 }
-      }
-      if isItem(text[start]) {
-        for index in start...line { text[index] = "" }
-        text[start] = String(repeating: " ", count: indent(lines[start])) + "- do: windows"
-      } else {
-        text[line] = ""
-      }
-    }
-    // Steps after it may be mid-edit too: without them, if the file does not load with them
-    // (the next top-level key, `examples:` say, is kept).
-    var loaded = try? loader.load(bytes: Array(text.joined(separator: "\n").utf8), path: path)
-    if loaded == nil, line + 1 < text.count {
-      let next = text[(line + 1)...].firstIndex { $0.first.map { $0 != " " && $0 != "#" } ?? false } ?? text.count
-      let shortened = Array(text[...line]) + Array(repeating: "", count: next - line - 1) + Array(text[next...])
-      loaded = try? loader.load(bytes: Array(shortened.joined(separator: "\n").utf8), path: path)
-    }
-    guard let file = loaded, let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 }),
-      let opened = try? ScenarioRunner(registry: registry).open(
-        scenario, steps: ScenarioRunner.stepCount(reaching: line, of: path, in: scenario))
+    // The file as the loader read it (a step with a problem left out, as a step being typed
+    // often is), not an earlier text's: its steps are where this text has them.
+    let loaded = loaded(lines, uri: uri)
+    guard !loaded.isStale, let file = loaded.file,
+      let scenario = file.scenarios.last(where: { $0.location.line <= line + 1 })
     else { return nil }
+    // The steps written above the step the cursor is in (the outermost, for a repeat's): the
+    // step being typed changes nothing yet, even when it already reads as a whole step.
+    let above = outline(lines, uri: uri).steps(holding: line + 1).first.map { $0.location.line - 1 } ?? line
+    let count = ScenarioRunner.stepCount(reaching: above, of: loaded.path, in: scenario)
+    let key = CompletionSessionKey(
+      path: loaded.path, scenario: scenario.location.line, steps: count, lines: lines.prefix(above))
+    if let kept = completionSession, kept.key == key { return kept.session }
+    guard let opened = try? ScenarioRunner(registry: registry).open(scenario, steps: count) else { return nil }
     completionSession?.session.end()
     completionSession = (key, opened.session)
     return opened.session
@@ -485,23 +421,6 @@ extension LanguageServer {
     return (String(item[..<colon]), command, words, typed, text)
   }
 
-  /// The documents the file declares (`documents:` keys).
-  static func documentNames(in lines: [String]) -> [String] {
-    var names: [String] = []
-    var inDocuments = false
-    for line in lines {
-      let first = line.utf8.first
-      if first != nil && first != UInt8(ascii: " ") && first != UInt8(ascii: "#") {
-        inDocuments = line.hasPrefix("documents:")
-        continue
-      }
-      guard inDocuments, line.hasPrefix("  "), !line.hasPrefix("   ") else { continue }
-      let key = line.drop { $0 == " " }.prefix { $0 != ":" }
-      if isName(key) { names.append(String(key)) }
-    }
-    return names
-  }
-
   /// `      NAME: {field: x, part` (the cursor on a key of a flow mapping): the window and what
   /// is typed of the key.
   static func flowFieldPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
@@ -514,16 +433,15 @@ extension LanguageServer {
     guard typed.isEmpty || isName(typed) else { return nil }
     return (String(rest[..<colon]), String(typed))
   }
+}
 
-  /// Whether the line is inside an `expect:` block (an `expect:` above it, indented less).
-  static func isInExpectation(_ lines: [String], line: Int) -> Bool {
-    let indent = lines[line].prefix { $0 == " " }.count
-    for index in stride(from: line - 1, through: 0, by: -1) {
-      let text = lines[index]
-      let own = text.prefix { $0 == " " }.count
-      guard own < indent, !text.trimmingPrefix(while: { $0 == " " }).isEmpty else { continue }
-      return text.contains("expect:")
-    }
-    return false
-  }
+/// What a completion session was run from: kept while it stays the same.
+struct CompletionSessionKey: Equatable {
+  var path: String
+  /// The scenario's line, and how many of its steps ran.
+  var scenario: Int
+  var steps: Int
+  /// The lines above the step being typed (the same array while nothing above it is edited,
+  /// compared at once).
+  var lines: ArraySlice<String>
 }

@@ -55,7 +55,9 @@ extension LanguageServer {
     // inside a field (`left: {viewport: {anchor: 3}}`, a list's records too), from the screen's
     // field schema (a typed frame's, or a module process's `recordFields`); at the top
     // (`left: {query: ...}`), from the screen's own fields.
-    guard Self.isKey(in: line, before: word.start), Self.isInExpectation(lines, line: position.line) else { return nil }
+    guard Self.isKey(in: line, before: word.start), isInExpectation(lines, uri: uri, line: position.line) else {
+      return nil
+    }
     if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text {
       guard let screen = windows[nested.window]?.screen,
         let field = registry.nestedFields(ofScreen: screen, at: nested.path)?.first(where: { $0.name == word.text })
@@ -102,9 +104,10 @@ extension LanguageServer {
     // gives it, the `repeat:` for `iteration`).
     if let word = Self.word(in: line, at: position.character), word.start >= 2,
       Array(line.utf16).dropFirst(word.start - 2).prefix(2).elementsEqual("${".utf16),
-      let defined = Self.parameters(in: lines, line: position.line).first(where: { $0.name == word.text })
+      let defined = outline(lines, uri: uri).parameters(at: position.line + 1).first(where: { $0.name == word.text })
     {
-      return ["uri": .string(uri), "range": Self.range(in: lines, line: defined.line, column: defined.column + 1)]
+      let place = defined.location
+      return ["uri": .string(uri), "range": Self.range(in: lines, line: place.line - 1, column: place.column)]
     }
     // A window: where the scenario declares it, or the step that first opens it.
     guard let word = Self.word(in: line, at: position.character),
@@ -117,83 +120,98 @@ extension LanguageServer {
     ]
   }
 
-  /// Every place the window under the cursor is named: where it is declared or opened, the
-  /// steps run in it (`- left: ...`), the expectations on it (`left: {...}`) and `@left`.
+  /// Every place the window under the cursor is named in its scenario, as the loader read the
+  /// file: where it is declared or opened, the steps run in it (`- left: ...`), the expectations
+  /// and snapshots on it, `@left` before a command, and a command's window argument
+  /// (`focus left`). Another scenario's window of the same name, and the word in other text
+  /// (`query left`), are not it.
   func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
     if position.line < lines.count, let included = Self.includePath(in: lines[position.line], uri: uri) {
       return includes(of: included, from: uri, lines: lines)
     }
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),
-      windows(in: lines, uri: uri, line: position.line)[word.text] != nil
+      let scenario = scenario(in: lines, uri: uri, line: position.line),
+      scenario.declaredWindows.contains(where: { $0.name == word.text })
     else { return [] }
-    var places: [FrameValue] = []
-    for (index, line) in lines.enumerated() {
-      let units = Array(line.utf16)
-      let name = Array(word.text.utf16)
-      var start = 0
-      while start + name.count <= units.count {
-        defer { start += 1 }
-        guard Array(units[start..<(start + name.count)]) == name else { continue }
-        // A whole word: not part of a longer name.
-        let before = start == 0 ? nil : Unicode.Scalar(units[start - 1])
-        let after = start + name.count < units.count ? Unicode.Scalar(units[start + name.count]) : nil
-        let boundary = { (scalar: Unicode.Scalar?) in
-          scalar.map { !($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) }
-            ?? true
-        }
-        guard boundary(before), boundary(after) else { continue }
-        places.append([
-          "uri": .string(uri),
-          "range": [
-            "start": ["line": .integer(index), "character": .integer(start)],
-            "end": ["line": .integer(index), "character": .integer(start + name.count)],
-          ],
-        ])
+    let name = word.text
+    let path = Self.path(of: uri)
+    var places = scenario.declaredWindows.filter { $0.name == name }.map(\.location)
+    func visit(_ steps: [ScenarioOutline.StepPlace]) {
+      for step in steps {
+        places += step.windows.filter { $0.name == name }.map(\.location)
+        visit(step.steps)
       }
     }
-    return places
+    visit(outline(lines, uri: uri).document(holding: scenario.location.line)?.steps ?? [])
+    for step in scenario.steps {
+      for command in step.commands {
+        for token in command.tokens where token.text == "@" + name && !token.wasQuoted {
+          var place = command.location(of: token)
+          place.column += 1
+          places.append(place)
+        }
+        // The words after the command's name, where it takes a window.
+        guard let resolution = command.resolution,
+          resolution.spec.arguments.contains(where: { argument in
+            switch argument.kind {
+            case .window, .windowOr: return true
+            default: return false
+            }
+          })
+        else { continue }
+        let arguments = command.tokens.drop { $0 != resolution.nameToken }.dropFirst()
+        for token in arguments where token.text == name && !token.wasQuoted {
+          places.append(command.location(of: token))
+        }
+      }
+    }
+    // Each place once (a repeat's steps and each example row's scenario repeat them), in order.
+    var seen: Set<SourceLocation> = []
+    let unique = places.filter { $0.file == path && seen.insert($0).inserted }.sorted {
+      ($0.line, $0.column) < ($1.line, $1.column)
+    }
+    return unique.map { place in
+      let line = place.line - 1
+      let text = line < lines.count ? Array(lines[line].unicodeScalars) : []
+      let start = min(max(0, place.column - 1), text.count)
+      let end = min(start + name.unicodeScalars.count, text.count)
+      func utf16(_ count: Int) -> Int { text.prefix(count).reduce(0) { $0 + $1.utf16.count } }
+      return [
+        "uri": .string(uri),
+        "range": [
+          "start": ["line": .integer(line), "character": .integer(utf16(start))],
+          "end": ["line": .integer(line), "character": .integer(utf16(end))],
+        ],
+      ]
+    }
   }
 
-  /// Each scenario of the file (its `scenario:` line) with its steps (the items of `steps:`).
-  static func symbols(in lines: [String]) -> [FrameValue] {
-    var symbols: [FrameValue] = []
-    var current: (name: String, line: Int, steps: [FrameValue])?
-    var stepIndent: Int?
-    func close(until end: Int) {
-      guard let scenario = current else { return }
+  /// Each scenario and flow of the file (from its `scenario:` or `flow:` key to the next one's
+  /// document), with its steps (the items of its `steps:`, each named by its text), from the
+  /// loader's outline.
+  func symbols(_ lines: [String], uri: String) -> [FrameValue] {
+    let documents = outline(lines, uri: uri).documents
+    let last = max(0, lines.count - 1)
+    return documents.indices.compactMap { index in
+      guard let name = documents[index].name else { return nil }
+      let start = min(name.location.line - 1, last)
+      let next = documents.dropFirst(index + 1).first { $0.name != nil }?.location.line
+      let end = max(start, min(next.map { $0 - 2 } ?? last, last))
       let range: FrameValue = [
-        "start": ["line": .integer(scenario.line), "character": 0],
-        "end": ["line": .integer(max(scenario.line, end)), "character": 0],
+        "start": ["line": .integer(start), "character": 0], "end": ["line": .integer(end), "character": 0],
       ]
-      symbols.append([
-        "name": .string(scenario.name), "kind": 5, "range": range, "selectionRange": range,
-        "children": .list(scenario.steps),
-      ])
-      current = nil
-    }
-    for (index, line) in lines.enumerated() {
-      if let match = line.wholeMatch(of: /(?:scenario|flow):\s*(.*)/) {
-        close(until: index - 1)
-        let name = match.1.trimmingPrefix(while: { $0 == "'" || $0 == "\"" })
-        current = (String(name.reversed().drop { $0 == "'" || $0 == "\"" || $0 == " " }.reversed()), index, [])
-        stepIndent = nil
-      } else if line.hasPrefix("steps:") {
-        stepIndent = -1
-      } else if line.hasPrefix("---") {
-        stepIndent = nil
-      } else if let indent = stepIndent, let step = line.wholeMatch(of: /(\s*)-\s+(.+)/) {
-        let own = step.1.count
-        if indent == -1 { stepIndent = own }
-        guard own == stepIndent else { continue }
-        let range = Self.range(in: lines, line: index, column: own + 3)
-        current?.steps.append([
-          "name": .string(String(step.2)), "kind": 6, "range": range, "selectionRange": range,
-        ])
-      } else if !line.hasPrefix(" "), !line.isEmpty, !line.hasPrefix("#") {
-        stepIndent = nil
+      let steps: [FrameValue] = documents[index].steps.compactMap { step in
+        let line = step.location.line - 1
+        guard line < lines.count else { return nil }
+        let text = lines[line].unicodeScalars.dropFirst(step.location.column - 1)
+        var name = String(String.UnicodeScalarView(text))
+        while name.last == " " { name.removeLast() }
+        let range = Self.range(in: lines, line: line, column: step.location.column)
+        return ["name": .string(name), "kind": 6, "range": range, "selectionRange": range]
       }
+      return [
+        "name": .string(name.name), "kind": 5, "range": range, "selectionRange": range, "children": .list(steps),
+      ]
     }
-    close(until: lines.count - 1)
-    return symbols
   }
 }

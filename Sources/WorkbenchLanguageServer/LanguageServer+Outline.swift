@@ -10,46 +10,32 @@ extension LanguageServer {
   /// text stays the same, so diagnostics, completion, hover and navigation load it once.
   func loaded(_ lines: [String], uri: String) -> LoadedText {
     let path = Self.path(of: uri)
+    // The same lines are most often the same array (nothing edited since): compared at once.
+    if let kept = loadedText, kept.path == path, kept.lines == lines { return kept }
     let text = lines.joined(separator: "\n")
-    if let kept = loadedText, kept.path == path, kept.text == text { return kept }
+    // Mid-edit, a file can stop being YAML (an unclosed brace, a key without its colon): the
+    // loader reads it without the lines the parser stops at, else it is the last one read.
     let read = loader.loadKeepingShape(bytes: Array(text.utf8), path: path)
-    var loaded = LoadedText(path: path, text: text, file: read.file, problem: read.problem)
-    // Mid-edit, a file can stop being YAML (an unclosed brace, a key without its colon): its
-    // shape is read without the lines the YAML parser stops at, else it is the last one read.
-    if loaded.file == nil, let problem = loaded.problem {
-      loaded.file = loadWithoutBrokenLines(lines, path: path, first: problem)
-    }
+    var loaded = LoadedText(path: path, lines: lines, file: read.file, problem: read.problem, shape: read)
     if let file = loaded.file {
-      lastFile = (uri, file)
+      lastFile = (uri, file, read)
     } else if let last = lastFile, last.uri == uri {
       loaded.file = last.file
+      loaded.shape = last.shape
       loaded.isStale = true
     }
     loadedText = loaded
     return loaded
   }
 
-  /// The file loaded with the lines its YAML problems are on blanked, a few times over (where the
-  /// parser stops past the text, the line it names as where the construct began); `nil` when it
-  /// still does not read.
-  private func loadWithoutBrokenLines(_ lines: [String], path: String, first: ScenarioFileError) -> ScenarioFile? {
-    var text = lines
-    var problem = first
-    for _ in 0..<8 {
-      guard problem.location.file == path else { return nil }
-      let isBlank = { (line: Int) in line < 1 || line > text.count || text[line - 1].allSatisfy { $0 == " " } }
-      var broken = problem.location.line
-      if isBlank(broken), let begun = problem.message.firstMatch(of: /\(line (\d+)\)/).flatMap({ Int($0.1) }) {
-        broken = begun
-      }
-      guard !isBlank(broken) else { return nil }
-      text[broken - 1] = ""
-      let read = loader.loadKeepingShape(bytes: Array(text.joined(separator: "\n").utf8), path: path)
-      if let file = read.file { return file }
-      guard let next = read.problem else { return nil }
-      problem = next
-    }
-    return nil
+  /// Where the file declares names and writes its steps, as the loader read it.
+  func outline(_ lines: [String], uri: String) -> ScenarioOutline {
+    loaded(lines, uri: uri).shape.outline
+  }
+
+  /// Whether `line` (0-based) is inside an `expect:` step: the innermost step holding it is one.
+  func isInExpectation(_ lines: [String], uri: String, line: Int) -> Bool {
+    outline(lines, uri: uri).steps(holding: line + 1).last?.key == "expect"
   }
 
   /// The scenario that holds `line` (0-based): the last one starting at or above it.
@@ -89,11 +75,13 @@ extension LanguageServer {
 /// A file's text and what the loader made of it.
 struct LoadedText {
   var path: String
-  var text: String
+  var lines: [String]
   /// The scenarios as far as they load; `nil` when the text has never been YAML.
   var file: ScenarioFile?
   /// The file's problems, as `check` says them; `nil` when it has none.
   var problem: ScenarioFileError? = nil
+  /// What the loader read, the outline's YAML with it.
+  var shape: ShapedFile
   /// Whether `file` is an earlier text's (this one is not YAML).
   var isStale = false
 }

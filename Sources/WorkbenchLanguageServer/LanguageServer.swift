@@ -30,12 +30,12 @@ public final class LanguageServer {
   var runFailures: [String: [FrameValue]] = [:]
   /// The session the last id completion set up: the steps before a line, run (kept while the
   /// lines before it stay the same, as they do while an id is typed).
-  var completionSession: (key: String, session: WorkbenchSession)?
+  var completionSession: (key: CompletionSessionKey, session: WorkbenchSession)?
   /// The last text loaded, and what the loader made of it (see `loaded(_:uri:)`).
   var loadedText: LoadedText?
   /// The last file a text loaded to, and its URI, for when the text is mid-edit and not YAML
   /// (the file being edited; one, so that many open files do not each keep theirs).
-  var lastFile: (uri: String, file: ScenarioFile)?
+  var lastFile: (uri: String, file: ScenarioFile, shape: ShapedFile)?
   /// Whether `shutdown` came (then `exit` ends with status 0, and other requests are refused).
   var shutDown = false
   /// Where runs are carried out, and the runs going on in workers.
@@ -262,7 +262,7 @@ public final class LanguageServer {
         respond(id, .list([]))
         break
       }
-      respond(id, .list(Self.symbols(in: lines)))
+      respond(id, .list(symbols(lines, uri: uri)))
     default:
       // A request this server does not answer gets an error; a notification, nothing.
       if let id { send(Self.errorResponse(id: id, code: -32601, message: "workbench lsp does not do \(method)")) }

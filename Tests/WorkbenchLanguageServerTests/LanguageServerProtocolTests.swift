@@ -84,7 +84,9 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 5, character: 14).contains("feed"))
     #expect(complete(server, sent, line: 6, character: 19) == ["reading"])
     #expect(complete(server, sent, line: 7, character: 19) == ["latency"])
-    #expect(complete(server, sent, line: 8, character: 15) == ["left"])
+    // A window by its label or its number, as the shell offers them: the steps above have
+    // problems (`sort` and `open` want more), and are left out, not the whole session.
+    #expect(complete(server, sent, line: 8, character: 15) == ["left", "1"])
   }
 
   /// A step's command is completed by the resolver, on the windows as the steps before leave
@@ -125,10 +127,20 @@ struct LanguageServerProtocolTests {
         #expect(!"\(error.all)".contains("no command"), "\(name): \(error.all)")
       }
     }
-    // `ledger.` in the catalog window: the ledger's commands that would run (in the one feed window).
+    // `ledger.` in the catalog window: the ledger's commands that run there (`network`), not
+    // those a feed window needs (`search`: `check` asks for `@feed` in front).
     let qualified = complete(server, sent, line: 6, character: 19)
-    #expect(qualified.contains("ledger.search"), "\(qualified)")
+    #expect(qualified.contains("ledger.network") && !qualified.contains("ledger.search"), "\(qualified)")
     #expect(!qualified.contains { $0.hasPrefix("editor.") }, "\(qualified)")
+    for name in qualified {
+      let text = "scenario: One\nwindows:\n  left: catalog library\n  feed: feed account\nsteps:\n  - left: \(name)\n"
+      do {
+        _ = try loader.load(bytes: Array(text.utf8), path: "one.yaml")
+      } catch {
+        // Refused for its missing arguments, never for the window it is in.
+        #expect(error.all.allSatisfy { $0.message.hasPrefix("missing ") }, "\(name): \(error.all)")
+      }
+    }
   }
 
   /// An id argument offers the ids of the window's document as the steps before the line left
@@ -161,6 +173,15 @@ struct LanguageServerProtocolTests {
       opening:
         "scenario: Ids\nwindows:\n  left: catalog library\nsteps:\n  - left: add Dune Messiah\n  - left: select 3\n")
     #expect(complete(typing, typed, line: 5, character: 18) == ["3", "30", "31"])
+    // The step being typed does not run, even when it already reads as a whole step (`remove 3`
+    // would take book 3 away); a step above with a problem (`sort` wants an order) is left out,
+    // and the steps around it still run (the book the first step added is offered).
+    let (removing, removed) = try self.server(
+      opening:
+        "scenario: Ids\nwindows:\n  left: catalog library\nsteps:\n  - left: add Dune Messiah\n  - left: sort\n"
+        + "  - left: remove 3\n")
+    #expect(complete(removing, removed, line: 6, character: 18) == ["3", "30", "31"])
+    #expect(complete(removing, removed, line: 6, character: 17) == (1...31).map(String.init))
   }
 
   /// The keys of the scenario format at the start of a line (the loader's own list), and at
@@ -447,6 +468,81 @@ struct LanguageServerProtocolTests {
     #expect(
       request("textDocument/hover", line: 11, character: 5)?["contents"]?["value"]?.stringValue?.hasPrefix(
         "window right") == true)
+  }
+
+  /// A window's references are the places its scenario names that window, as the loader read
+  /// them: its declaration, the steps run in it, `@left`, a window argument, the expectations
+  /// and snapshots on it; not the same word as text (`query left`) or another scenario's window.
+  @Test func aWindowsReferencesAreItsScenariosPlacesForIt() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: One
+        windows:
+          left: catalog library
+          right: catalog library
+        steps:
+          - left: query left
+          - right: select 2; @left select 3
+          - do: focus left
+          - repeat: 2
+            steps:
+              - expect:
+                  left: {query: left}
+          - snapshot: [right, left]
+        ---
+        scenario: Two
+        windows:
+          left: catalog library
+        steps:
+          - left: select 1
+        """)
+    func places(line: Int, character: Int) -> [String] {
+      let found = request(server, sent, "textDocument/references", line: line, character: character)?.elements ?? []
+      return found.map { place in
+        let start = place["range"]?["start"]
+        let end = place["range"]?["end"]
+        return "\(start?["line"]?.integerValue ?? -1):\(start?["character"]?.integerValue ?? -1)"
+          + "-\(end?["character"]?.integerValue ?? -1)"
+      }
+    }
+    let left = ["2:2-6", "5:4-8", "6:22-26", "7:14-18", "11:10-14", "12:22-26"]
+    #expect(places(line: 2, character: 3) == left)
+    #expect(places(line: 6, character: 25) == left)
+    #expect(places(line: 3, character: 3) == ["3:2-7", "6:4-9", "12:15-20"])
+    #expect(places(line: 18, character: 5) == ["16:2-6", "18:4-8"])
+  }
+
+  /// The outline of a file (document symbols) is the loader's: each scenario by its name as YAML
+  /// reads it (quotes gone), from its `scenario:` to the next one's document, with its steps
+  /// (a repeat's own steps inside it are not steps of the scenario); a step with a problem is
+  /// still a step written there, and a line that is not YAML yet leaves the rest standing.
+  @Test func theOutlineIsTheLoadersShapeOfTheFile() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: "One: quoted"
+        windows:
+          left: catalog library
+        steps:
+          - left: selcet 4
+          - repeat: 2
+            steps:
+              - left: page down
+          - expect:
+              left: {query: "
+        ---
+        # the second
+        scenario: Two
+        steps:
+          - do: windows   
+        """)
+    let symbols = request(server, sent, "textDocument/documentSymbol", line: 0, character: 0)?.elements ?? []
+    #expect(symbols.map { $0["name"]?.stringValue } == ["One: quoted", "Two"], "\(symbols)")
+    #expect(symbols.map { $0["range"]?["start"]?["line"] } == [.integer(0), .integer(12)], "\(symbols)")
+    #expect(symbols.map { $0["range"]?["end"]?["line"] } == [.integer(11), .integer(14)], "\(symbols)")
+    let steps = symbols.map { ($0["children"]?.elements ?? []).compactMap { $0["name"]?.stringValue } }
+    #expect(steps == [["left: selcet 4", "repeat: 2", "expect:"], ["do: windows"]], "\(steps)")
+    let places = (symbols.first?["children"]?.elements ?? []).map { $0["range"]?["start"] }
+    #expect(places == [["line": 4, "character": 4], ["line": 5, "character": 4], ["line": 8, "character": 4]])
   }
 
   /// Over a field of an expectation, what the field means: a built-in screen's, a Swift module

@@ -82,24 +82,9 @@ public final class ScenarioLoader {
     return loaded.file ?? ScenarioFile(path: path, scenarios: [], isFlow: false)
   }
 
-  /// A file's problems, as `load` says them, and in the same reading what of it loads: the
-  /// scenarios whose set-up reads, each with the steps that check (a step with a problem is left
-  /// out, and the steps after it are read against the windows as they would be without it).
-  /// `file` is `nil` when the text is not YAML (or has too many problems to go on). For an
-  /// editor, which needs a file's shape while it is mid-edit, and its problems, on every change.
-  public func loadKeepingShape(bytes: [UInt8], path: String) -> (file: ScenarioFile?, problem: ScenarioFileError?) {
-    let documents: [YAMLNode]
-    do {
-      documents = try parse(bytes, path: path)
-    } catch {
-      return (nil, error)
-    }
-    return load(documents: documents, path: path)
-  }
-
   /// Reads parsed documents: the scenarios as far as they load (`nil` when there were too many
   /// problems to go on), and the problems found, the first with the others in its `more`.
-  private func load(documents: [YAMLNode], path: String) -> (file: ScenarioFile?, problem: ScenarioFileError?) {
+  func load(documents: [YAMLNode], path: String) -> (file: ScenarioFile?, problem: ScenarioFileError?) {
     var scenarios: [Scenario] = []
     var isFlow = false
     problems = []

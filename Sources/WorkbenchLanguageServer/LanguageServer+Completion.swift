@@ -52,7 +52,7 @@ extension LanguageServer {
       }
     }
     // `  with: {bo`: a parameter of the flow the step above includes, not given yet.
-    if let typed = Self.withPrefix(prefix), let flow = Self.includedFile(above: position.line, in: lines, uri: uri),
+    if let typed = Self.withPrefix(prefix), let flow = includedFile(at: position.line, in: lines, uri: uri),
       let bytes = try? FileSystem.read(flow)
     {
       let given = Set(
@@ -252,46 +252,48 @@ extension LanguageServer {
   }
 
   /// Every `include:` of `target` in the scenario files beside the open file (the open file as
-  /// the editor has it): the references of an included file.
+  /// the editor has it; the others as YAML, nothing loaded): the references of an included file.
   func includes(of target: String, from uri: String, lines: [String]) -> [FrameValue] {
     let path = Self.path(of: uri)
     let folder = FileSystem.folder(of: path)
     var places: [FrameValue] = []
     let files = [path] + Self.includableFiles(from: path).map { folder + "/" + $0 }
     for file in files {
-      let text: [String]
+      let steps: [ScenarioOutline.StepPlace]
+      var text = lines
       if file == path {
-        text = lines
+        steps = outline(lines, uri: uri).allSteps
       } else {
         guard let bytes = try? FileSystem.read(file) else { continue }
+        steps = ScenarioOutline(bytes: bytes, path: file).allSteps
         text = Self.lines(String(decoding: bytes, as: UTF8.self))
       }
-      for index in text.indices {
-        guard Self.includePath(in: text[index], uri: "file://" + file) == target else { continue }
-        let column = text[index].prefix { $0 == " " || $0 == "-" }.count
+      for step in steps where step.key == "include" {
+        guard let named = step.text, Self.resolve(named, from: "file://" + file) == target else { continue }
         places.append([
-          "uri": .string("file://" + file), "range": Self.range(in: text, line: index, column: column + 1),
+          "uri": .string("file://" + file),
+          "range": Self.range(in: text, line: step.keyLocation.line - 1, column: step.keyLocation.column),
         ])
       }
     }
     return places
   }
 
-  /// The file the `include:` on this line or the two above it names, as a path.
-  static func includedFile(above line: Int, in lines: [String], uri: String) -> String? {
-    for index in stride(from: line, through: max(0, line - 2), by: -1) where index < lines.count {
-      if let path = includePath(in: lines[index], uri: uri) { return path }
-    }
-    return nil
+  /// The file the include step holding `line` (0-based) names, as a path: on its own line, or
+  /// under it (its `with:`).
+  func includedFile(at line: Int, in lines: [String], uri: String) -> String? {
+    guard let step = outline(lines, uri: uri).steps(holding: line + 1).last, step.key == "include",
+      let named = step.text, !named.isEmpty
+    else { return nil }
+    return Self.resolve(named, from: uri)
   }
 
-  /// The file an `include:` line names, as a path (relative to the file at `uri`).
-  static func includePath(in line: String, uri: String) -> String? {
-    let rest = line.drop { $0 == " " || $0 == "-" }
-    guard rest.hasPrefix("include:") else { return nil }
-    let named = String(rest.dropFirst("include:".count).drop { $0 == " " }.prefix { $0 != " " && $0 != "#" })
-    guard !named.isEmpty else { return nil }
-    return resolve(named, from: uri)
+  /// The file the `include:` on `line` (0-based) names, as a path.
+  func includePath(at line: Int, in lines: [String], uri: String) -> String? {
+    guard let step = outline(lines, uri: uri).steps(holding: line + 1).last, step.key == "include",
+      step.keyLocation.line == line + 1, let named = step.text, !named.isEmpty
+    else { return nil }
+    return Self.resolve(named, from: uri)
   }
 
   /// A path a file names (`include:`, `file:`), relative to the file at `uri`, made whole.

@@ -40,15 +40,16 @@ extension LanguageServer {
 
   // MARK: Running
 
-  /// A lens over each scenario: run it.
-  static func lenses(in lines: [String], uri: String) -> [FrameValue] {
-    lines.enumerated().compactMap { index, line in
-      guard line.hasPrefix("scenario:") else { return nil }
-      let range = Self.range(in: lines, line: index, column: 1)
+  /// A lens over each scenario (its `scenario:` key, as the loader read the file): run it.
+  func lenses(in lines: [String], uri: String) -> [FrameValue] {
+    outline(lines, uri: uri).documents.compactMap { document in
+      guard !document.isFlow, let name = document.name, name.location.line <= lines.count else { return nil }
+      let index = name.location.line - 1
+      let range = Self.range(in: lines, line: index, column: name.location.column)
       return [
         "range": range,
         "command": [
-          "title": "▶ run", "command": .string(runCommand), "arguments": [.string(uri), .integer(index)],
+          "title": "▶ run", "command": .string(Self.runCommand), "arguments": [.string(uri), .integer(index)],
         ],
       ]
     }
@@ -139,13 +140,10 @@ extension LanguageServer {
         // Example rows repeat a scenario: each window is said once.
         let key = "\(scenario.location.line) \(window.name)"
         guard warned.insert(key).inserted,
-          let line = lines[min(lines.count, max(0, scenario.location.line - 1))...].firstIndex(where: {
-            $0.hasPrefix("  \(window.name):")
-          })
+          let declared = scenario.declaredWindows.first(where: { $0.name == window.name }),
+          declared.location.file == path
         else { continue }
-        warn(
-          SourceLocation(file: path, line: line + 1, column: 3),
-          "window \(window.name) is declared but no step or expectation of this scenario uses it")
+        warn(declared.location, "window \(window.name) is declared but no step or expectation of this scenario uses it")
       }
     }
     return warnings

@@ -65,7 +65,12 @@ extension LanguageServer {
       let meaning = field.summary.isEmpty ? "" : ": \(field.summary)"
       return "\(word.text)\(meaning) (a field of \(nested.path.joined(separator: ".")) in \(screen) frames)"
     }
-    if let match = line.firstMatch(of: /([A-Za-z0-9_.-]+):\s*\{/), let screen = windows[String(match.1)]?.screen,
+    // The window the expectation on this line is on: its key on this line, the last before the word.
+    let column = Self.prefix(of: line, utf16: word.start).unicodeScalars.count + 1
+    let expected = outline(lines, uri: uri).steps(holding: position.line + 1).last?.windows.last {
+      $0.location.line == position.line + 1 && $0.location.column < column
+    }
+    if let expected, let screen = windows[expected.name]?.screen,
       registry.frameFields(ofScreen: screen)?.contains(word.text) == true
     {
       let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""
@@ -87,18 +92,13 @@ extension LanguageServer {
   func definition(in lines: [String], at position: (line: Int, character: Int), uri: String) -> FrameValue? {
     guard position.line < lines.count else { return nil }
     let line = lines[position.line]
-    // `file: data/x.json` under a document: the data file.
-    if let data = line.firstMatch(of: /\bfile:\s*([^\s#]+)/) {
-      return [
-        "uri": .string("file://" + Self.resolve(String(data.1), from: uri)),
-        "range": Self.range(in: [], line: 0, column: 1),
-      ]
+    // `file: data/x.json` under a document: the data file; `include: flow.yaml`: the flow.
+    let data = outline(lines, uri: uri).document(holding: position.line + 1)?.dataFiles.first {
+      $0.location.line == position.line + 1
     }
-    if let include = line.wholeMatch(of: /\s*-?\s*include:\s+(\S+)\s*/) {
-      return [
-        "uri": .string("file://" + Self.resolve(String(include.1), from: uri)),
-        "range": Self.range(in: [], line: 0, column: 1),
-      ]
+    if let named = data.map({ Self.resolve($0.name, from: uri) }) ?? includePath(at: position.line, in: lines, uri: uri)
+    {
+      return ["uri": .string("file://" + named), "range": Self.range(in: [], line: 0, column: 1)]
     }
     // `${name}`: where the parameter is defined (the flow's `params:`, the first example row that
     // gives it, the `repeat:` for `iteration`).
@@ -126,7 +126,7 @@ extension LanguageServer {
   /// (`focus left`). Another scenario's window of the same name, and the word in other text
   /// (`query left`), are not it.
   func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
-    if position.line < lines.count, let included = Self.includePath(in: lines[position.line], uri: uri) {
+    if position.line < lines.count, let included = includePath(at: position.line, in: lines, uri: uri) {
       return includes(of: included, from: uri, lines: lines)
     }
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),

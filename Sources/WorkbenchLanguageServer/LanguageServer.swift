@@ -246,7 +246,7 @@ public final class LanguageServer {
         respond(id, .list([]))
         break
       }
-      respond(id, .list(Self.lenses(in: lines, uri: uri)))
+      respond(id, .list(lenses(in: lines, uri: uri)))
     case "textDocument/codeAction":
       guard let uri = params["textDocument"]?["uri"]?.stringValue, documents[uri] != nil,
         let line = Self.position(params["range"]?["start"])?.line

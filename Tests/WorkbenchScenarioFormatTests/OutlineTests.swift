@@ -91,8 +91,8 @@ import WorkbenchScenarioModel
   }
 
   /// Mid-edit: an unclosed `{` is left out at the line it opens on (not the step after it, which
-  /// the parser stops at), and a step being typed that is not YAML ends the step above it; a flow
-  /// is a flow even when its keys do not check.
+  /// the parser stops at, nor the blank end of the file), and a step being typed that is not
+  /// YAML ends the step above it; a flow is a flow even when its keys do not check.
   @Test func aFileThatIsNotYAMLIsReadWithoutItsBrokenLines() throws {
     let (outline, skipped) = try outline(
       """
@@ -113,6 +113,12 @@ import WorkbenchScenarioModel
     #expect(outline.steps(holding: 7).map(\.location.line) == [6])
     #expect(outline.steps(holding: 9).map(\.location.line) == [8])
     #expect(outline.steps(holding: 10).isEmpty)
+    // An open `{` on the last line: the parser stops past the text, on no line of its own.
+    let (include, skippedAtEnd) = try self.outline(
+      "scenario: Includes\nsteps:\n  - include: flows/pick.yaml\n    with: {window: left, \n")
+    #expect(skippedAtEnd == [4])
+    #expect(include.steps(holding: 4).map(\.key) == ["include"])
+    #expect(include.steps(holding: 4).first?.text == "flows/pick.yaml")
     let (flow, _) = try self.outline("flow: Pick\nparams: [window, book]\nsteps:\n  - ${window}: select ${book}\nste\n")
     #expect(flow.documents.first?.isFlow == true)
     #expect(flow.parameters(at: 4).map(\.name) == ["window", "book"])

@@ -43,6 +43,8 @@ public struct ScenarioOutline: Sendable {
     /// The line the step ends before: the next step's, whatever follows the list, or a line
     /// the loader skipped at the list's indentation (`nil`: the end of the file).
     public var endLine: Int?
+    /// The action's value where it is a single one: a command line, an include's path.
+    public var text: String?
     /// A repeat's own steps.
     public var steps: [StepPlace]
     /// The windows an expectation is on (its keys) or a snapshot takes.
@@ -100,6 +102,12 @@ public struct ScenarioOutline: Sendable {
     public var documents: [Declared] {
       (node["documents"]?.pairs ?? []).map { Declared(name: $0.key, location: $0.keyLocation) }
     }
+    /// The data files its documents name (`file:`), each where it is named.
+    public var dataFiles: [Declared] {
+      (node["documents"]?.pairs ?? []).compactMap { pair in
+        pair.value["file"].flatMap { file in file.scalarText.map { Declared(name: $0, location: file.location) } }
+      }
+    }
     /// Its steps, in the order written.
     public var steps: [StepPlace] {
       guard let list = stepList else { return [] }
@@ -122,6 +130,25 @@ public struct ScenarioOutline: Sendable {
   public init() {
     yaml = []
     skipped = []
+  }
+
+  /// The outline of a file's text, read as YAML only (nothing loaded, nothing checked); empty
+  /// when it is not YAML.
+  public init(bytes: [UInt8], path: String) {
+    self.init(documents: (try? YAMLParser().parse(bytes, file: path)) ?? [], skipped: [])
+  }
+
+  /// Every step of every document, a repeat's own steps after it.
+  public var allSteps: [StepPlace] {
+    var found: [StepPlace] = []
+    func visit(_ steps: [StepPlace]) {
+      for step in steps {
+        found.append(step)
+        visit(step.steps)
+      }
+    }
+    for document in documents { visit(document.steps) }
+    return found
   }
 
   /// The outline of parsed documents, less the lines skipped to read them.
@@ -214,7 +241,7 @@ extension ScenarioOutline.StepPlace {
     }
     self.init(
       key: main?.key ?? "", keyLocation: main?.keyLocation ?? item.location, location: item.location,
-      endLine: itemEnd, steps: inner, named: named)
+      endLine: itemEnd, text: main?.value.scalarText, steps: inner, named: named)
   }
 }
 
@@ -242,7 +269,7 @@ extension ScenarioLoader {
         if lines.isEmpty { lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false) }
         // The line the parser stops at; or where the construct it stops in began (`(line N)`),
         // when that is an unclosed `{` or `[` (which runs on into the lines after it, not the
-        // broken ones) or the parser stops past the text. (A block mapping's beginning is not
+        // broken ones) or the parser stops on a blank line. (A block mapping's beginning is not
         // the broken line: it is where the mapping the broken line is in starts.)
         let isBlank = { (line: Int) in line < 1 || line > lines.count || lines[line - 1].allSatisfy { $0 == 0x20 } }
         var broken = error.location.line
@@ -251,6 +278,9 @@ extension ScenarioLoader {
         {
           broken = begun
         }
+        // Past the text (an open `{` at its end): the last line written above where it stops.
+        broken = min(broken, lines.count)
+        while isBlank(broken), broken > 1 { broken -= 1 }
         guard error.location.file == path, !isBlank(broken) else { break }
         skipped.append((broken, lines[broken - 1].prefix { $0 == 0x20 }.count))
         lines[broken - 1] = []

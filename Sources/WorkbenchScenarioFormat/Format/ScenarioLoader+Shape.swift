@@ -111,7 +111,8 @@ public struct ScenarioOutline: Sendable {
     /// Its steps, in the order written.
     public var steps: [StepPlace] {
       guard let list = stepList else { return [] }
-      return (list.items ?? []).indices.map { StepPlace(list, index: $0, endingAt: listEnd, skipped: skipped) }
+      let end = listEnd
+      return (list.items ?? []).indices.map { StepPlace(list, index: $0, endingAt: end, skipped: skipped) }
     }
 
     /// The `steps:` list, and the line after it (the next key's, or the next document's).

@@ -51,40 +51,24 @@ extension LanguageServer {
       return "window \(word.text): a \(window.screen) window"
         + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
-    // A field of a window's expectation, where the word is a key and not a value spelt like one:
-    // inside a field (`left: {viewport: {anchor: 3}}`, a list's records too), from the screen's
-    // field schema (a typed frame's, or a module process's `recordFields`); at the top
-    // (`left: {query: ...}`), from the screen's own fields.
-    guard Self.isKey(in: line, before: word.start), isInExpectation(lines, uri: uri, line: position.line) else {
-      return nil
-    }
-    if let nested = Self.nestedFieldPrefix(Self.prefix(of: line, utf16: word.end)), nested.typed == word.text {
-      guard let screen = windows[nested.window]?.screen,
-        let field = registry.nestedFields(ofScreen: screen, at: nested.path)?.first(where: { $0.name == word.text })
-      else { return nil }
-      let meaning = field.summary.isEmpty ? "" : ": \(field.summary)"
-      return "\(word.text)\(meaning) (a field of \(nested.path.joined(separator: ".")) in \(screen) frames)"
-    }
-    // The window the expectation on this line is on: its key on this line, the last before the word.
+    // A field of a window's expectation, where the word is a key as YAML read it (not a value
+    // spelt like one): inside a field (`left: {viewport: {anchor: 3}}`, a list's records too),
+    // from the screen's field schema (a typed frame's, or a module process's `recordFields`); at
+    // the top (`left: {query: ...}`), from the screen's own fields.
     let column = Self.prefix(of: line, utf16: word.start).unicodeScalars.count + 1
-    let expected = outline(lines, uri: uri).steps(holding: position.line + 1).last?.windows.last {
-      $0.location.line == position.line + 1 && $0.location.column < column
+    guard let step = outline(lines, uri: uri).steps(holding: position.line + 1).last,
+      let field = step.expectedField(line: position.line + 1, column: column), field.key == word.text,
+      let screen = windows[field.window]?.screen
+    else { return nil }
+    if field.path.isEmpty {
+      guard registry.frameFields(ofScreen: screen)?.contains(field.key) == true else { return nil }
+      let meaning = registry.summary(ofField: field.key, ofScreen: screen).map { ": \($0)" } ?? ""
+      return "\(field.key)\(meaning) (a field of \(screen) frames)"
     }
-    if let expected, let screen = windows[expected.name]?.screen,
-      registry.frameFields(ofScreen: screen)?.contains(word.text) == true
-    {
-      let meaning = registry.summary(ofField: word.text, ofScreen: screen).map { ": \($0)" } ?? ""
-      return "\(word.text)\(meaning) (a field of \(screen) frames)"
-    }
-    return nil
-  }
-
-  /// Whether the word starting at UTF-16 offset `start` of `line` stands where a key of a flow
-  /// mapping does: first in its braces or after a comma.
-  static func isKey(in line: String, before start: Int) -> Bool {
-    let blank: Set<UInt16> = [0x20, 0x09]
-    let before = line.utf16.prefix(start).last { !blank.contains($0) }
-    return before == UInt16(UInt8(ascii: "{")) || before == UInt16(UInt8(ascii: ","))
+    guard let nested = registry.nestedFields(ofScreen: screen, at: field.path)?.first(where: { $0.name == field.key })
+    else { return nil }
+    let meaning = nested.summary.isEmpty ? "" : ": \(nested.summary)"
+    return "\(field.key)\(meaning) (a field of \(field.path.joined(separator: ".")) in \(screen) frames)"
   }
 
   /// Where the window under the cursor is declared (under `windows:`, or the step that opens

@@ -49,6 +49,34 @@ public struct ScenarioOutline: Sendable {
     public var steps: [StepPlace]
     /// The windows an expectation is on (its keys) or a snapshot takes.
     var named: [Declared] = []
+    /// An expectation's windows with what is expected of each.
+    var expected: [YAMLPair] = []
+
+    /// The key of an expectation written at `line` and `column` (1-based), as YAML read it: the
+    /// window it is expected of, the fields it is inside (a list's records are inside the
+    /// list's field), and the key itself. `nil` where no key of a field starts there (a value,
+    /// a window's own name, a step that is not an expectation).
+    public func expectedField(line: Int, column: Int) -> (window: String, path: [String], key: String)? {
+      func find(_ node: YAMLNode, _ path: [String]) -> (path: [String], key: String)? {
+        switch node.content {
+        case .mapping(let pairs):
+          for pair in pairs {
+            if pair.keyLocation.line == line && pair.keyLocation.column == column { return (path, pair.key) }
+            if let found = find(pair.value, path + [pair.key]) { return found }
+          }
+        case .sequence(let items):
+          for item in items {
+            if let found = find(item, path) { return found }
+          }
+        case .scalar: break
+        }
+        return nil
+      }
+      for window in expected {
+        if let found = find(window.value, []) { return (window.key, found.path, found.key) }
+      }
+      return nil
+    }
 
     /// The windows the step names as it is written: the one it runs in (`left: ...`), those
     /// an expectation is on, those a snapshot takes.
@@ -227,12 +255,15 @@ extension ScenarioOutline.StepPlace {
     let main = item.pairs?.first { $0.key != "fails" && $0.key != "with" && $0.key != "steps" }
     var inner: [ScenarioOutline.StepPlace] = []
     var named: [ScenarioOutline.Declared] = []
+    var expected: [YAMLPair] = []
     switch main?.key {
     case "repeat":
       if let steps = item["steps"] {
         inner = (steps.items ?? []).indices.map { .init(steps, index: $0, endingAt: itemEnd, skipped: skipped) }
       }
-    case "expect": named = (main?.value.pairs ?? []).map { .init(name: $0.key, location: $0.keyLocation) }
+    case "expect":
+      expected = main?.value.pairs ?? []
+      named = expected.map { .init(name: $0.key, location: $0.keyLocation) }
     case "snapshot":
       named =
         main.map { $0.value.items ?? [$0.value] }?.compactMap { node in
@@ -242,7 +273,7 @@ extension ScenarioOutline.StepPlace {
     }
     self.init(
       key: main?.key ?? "", keyLocation: main?.keyLocation ?? item.location, location: item.location,
-      endLine: itemEnd, text: main?.value.scalarText, steps: inner, named: named)
+      endLine: itemEnd, text: main?.value.scalarText, steps: inner, named: named, expected: expected)
   }
 }
 

@@ -16,11 +16,10 @@ extension LanguageServer {
     // Mid-edit, a file can stop being YAML (an unclosed brace, a key without its colon): the
     // loader reads it without the lines the parser stops at, else it is the last one read.
     let read = loader.loadKeepingShape(bytes: Array(text.utf8), path: path)
-    var loaded = LoadedText(path: path, lines: lines, file: read.file, problem: read.problem, shape: read)
-    if let file = loaded.file {
-      lastFile = (uri, file, read)
+    var loaded = LoadedText(path: path, lines: lines, problem: read.problem, shape: read)
+    if read.file != nil {
+      lastFile = (uri, read)
     } else if let last = lastFile, last.uri == uri {
-      loaded.file = last.file
       loaded.shape = last.shape
       loaded.isStale = true
     }
@@ -76,12 +75,13 @@ extension LanguageServer {
 struct LoadedText {
   var path: String
   var lines: [String]
-  /// The scenarios as far as they load; `nil` when the text has never been YAML.
-  var file: ScenarioFile?
   /// The file's problems, as `check` says them; `nil` when it has none.
   var problem: ScenarioFileError? = nil
-  /// What the loader read, the outline's YAML with it.
+  /// What the loader read (an earlier text's, when this one is not YAML), the outline's YAML
+  /// with it.
   var shape: ShapedFile
+  /// The scenarios as far as they load; `nil` when the text has never been YAML.
+  var file: ScenarioFile? { shape.file }
   /// Whether `file` is an earlier text's (this one is not YAML).
   var isStale = false
 }

@@ -35,7 +35,7 @@ public final class LanguageServer {
   var loadedText: LoadedText?
   /// The last file a text loaded to, and its URI, for when the text is mid-edit and not YAML
   /// (the file being edited; one, so that many open files do not each keep theirs).
-  var lastFile: (uri: String, file: ScenarioFile, shape: ShapedFile)?
+  var lastFile: (uri: String, shape: ShapedFile)?
   /// Whether `shutdown` came (then `exit` ends with status 0, and other requests are refused).
   var shutDown = false
   /// Where runs are carried out, and the runs going on in workers.

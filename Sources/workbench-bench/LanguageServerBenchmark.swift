@@ -20,23 +20,31 @@ enum LanguageServerBenchmark {
       "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": .string(text)]],
     ])
     // A digit typed and taken back on a step in the middle, as typing does.
-    var editTimes: [Double] = []
     let line = FrameValue.integer(4 + steps / 2)
-    for index in 0..<edits {
-      let typed = index % 2 == 0
-      let change: FrameValue = [
-        "range": [
-          "start": ["line": line, "character": 17], "end": ["line": line, "character": typed ? 17 : 18],
+    var version = 1
+    /// Types `character` at `column` of the line (an even round) or takes it back (an odd one).
+    func edit(round: Int, column: Int, character: String) {
+      let typed = round % 2 == 0
+      version += 1
+      send([
+        "jsonrpc": "2.0", "method": "textDocument/didChange",
+        "params": [
+          "textDocument": ["uri": uri, "version": .integer(version)],
+          "contentChanges": [
+            [
+              "range": [
+                "start": ["line": line, "character": .integer(column)],
+                "end": ["line": line, "character": .integer(typed ? column : column + 1)],
+              ],
+              "text": .string(typed ? character : ""),
+            ]
+          ],
         ],
-        "text": typed ? "7" : "",
-      ]
-      editTimes.append(
-        measure {
-          send([
-            "jsonrpc": "2.0", "method": "textDocument/didChange",
-            "params": ["textDocument": ["uri": uri, "version": .integer(index + 2)], "contentChanges": [change]],
-          ])
-        })
+      ])
+    }
+    var editTimes: [Double] = []
+    for index in 0..<edits {
+      editTimes.append(measure { edit(round: index, column: 17, character: "7") })
     }
     var completionTimes: [Double] = []
     for index in 0..<edits {
@@ -53,16 +61,7 @@ enum LanguageServerBenchmark {
     var typedTimes: [Double] = []
     for index in 0..<edits {
       let typed = index % 2 == 0
-      let change: FrameValue = [
-        "range": [
-          "start": ["line": line, "character": 12], "end": ["line": line, "character": typed ? 12 : 13],
-        ],
-        "text": typed ? "l" : "",
-      ]
-      send([
-        "jsonrpc": "2.0", "method": "textDocument/didChange",
-        "params": ["textDocument": ["uri": uri, "version": .integer(edits + index + 2)], "contentChanges": [change]],
-      ])
+      edit(round: index, column: 12, character: "l")
       typedTimes.append(
         measure {
           send([

@@ -73,7 +73,11 @@ public enum ModuleMain {
   /// looked at again, so a careless one cannot spin the process.
   private static func waitForRequest(on channel: MessageChannel, or sources: [Int32]) -> Bool {
     guard !sources.isEmpty else { return true }
-    let wanted = ([STDIN_FILENO] + sources).map { (descriptor: $0, wanted: Readiness.readable) }
+    // Built in a loop: a closure made here runs under a check that it is on the main actor,
+    // once for every element, before every request.
+    var wanted: [(descriptor: Int32, wanted: Readiness)] = [(STDIN_FILENO, .readable)]
+    wanted.reserveCapacity(1 + sources.count)
+    for source in sources { wanted.append((source, .readable)) }
     guard case .ready(let happened) = Descriptors.wait(forAny: wanted, milliseconds: -1) else { return false }
     if happened[0].happened { return true }
     if case .ready = Descriptors.wait(for: STDIN_FILENO, .readable, milliseconds: 20) { return true }
@@ -110,8 +114,10 @@ public final class ModuleSession {
     var reportedTimers: Set<Int> = []
     /// Each window's frame as the host last got it.
     var lastSent: [String: FrameValue] = [:]
-    /// The host's key for each window here.
-    var keys: [String: WindowID] = [:]
+    /// The host's key for each window here, and each window's key (kept together: `bind`,
+    /// `unbind`), for a window's key is looked up for every window at every request.
+    private(set) var keys: [String: WindowID] = [:]
+    private var keysByWindow: [WindowID: String] = [:]
     /// Whether the host replays this session: its live sources' events are then the
     /// recording's (`live`), and what the module's own sources see is dropped.
     var replaying = false
@@ -133,7 +139,30 @@ public final class ModuleSession {
     }
 
     /// The host's key of a window, if the host knows it.
-    func key(of window: Window) -> String? { keys.first { $0.value == window.id }?.key }
+    func key(of window: Window) -> String? { keysByWindow[window.id] }
+
+    /// Whether every window with a key has one key (what `bind` keeps unless the host gives one
+    /// window two keys, which it does not).
+    var keysAreOneToOne: Bool { keys.count == keysByWindow.count }
+
+    /// Names `window` by `key` from now on.
+    func bind(_ key: String, to window: WindowID) {
+      if let previous = keys.updateValue(window, forKey: key), keysByWindow[previous] == key {
+        keysByWindow[previous] = nil
+      }
+      keysByWindow[window] = key
+    }
+
+    /// Forgets the window `key` named.
+    func unbind(_ key: String) {
+      guard let window = keys.removeValue(forKey: key), keysByWindow[window] == key else { return }
+      keysByWindow[window] = nil
+      // Another key of the same window, if the host gave it two, names it still.
+      for (other, id) in keys where id == window {
+        keysByWindow[window] = other
+        break
+      }
+    }
   }
 
   let manifest: ModuleManifest

@@ -144,7 +144,7 @@ extension ModuleSession {
       try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
       if let existing = current.window(request.key) { host.closeWindow(existing.id) }
       let window = try host.openWindow(screen: request.screen, document: request.document)
-      current.keys[request.key] = window.id
+      current.bind(request.key, to: window.id)
       if let state = request.state, let version = host.viewStateVersion(of: window.id) {
         _ = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       }
@@ -222,7 +222,7 @@ extension ModuleSession {
     case .close(let request):
       if let window = current.window(request.key) { host.closeWindow(window.id) }
       current.lastSent[request.key] = nil
-      current.keys[request.key] = nil
+      current.unbind(request.key)
       return .ok(WireOk())
     case .sync, .end:
       // Changes the live sources saw are sent before this reply (`liveChanges`).
@@ -287,13 +287,19 @@ extension ModuleSession {
   /// Whether any session has a live source whose changes go to the host (protocol 2): without
   /// one there is nothing to look for between requests, nor to wait on beside them.
   var hasLiveSources: Bool {
-    version >= 2 && sides.values.contains { $0.host.services.hasLiveSources }
+    // Loops, not closures: asked around every request, and a closure formed on the main actor
+    // is checked to run there each time a library calls it.
+    guard version >= 2 else { return false }
+    for side in sides.values where side.host.services.hasLiveSources { return true }
+    return false
   }
 
   /// The descriptors the module's live sources wait on, in every session.
   public var liveSourceDescriptors: [Int32] {
     guard hasLiveSources else { return [] }
-    return sides.values.flatMap { $0.host.services.liveSourceDescriptors }
+    var descriptors: [Int32] = []
+    for side in sides.values { descriptors += side.host.services.liveSourceDescriptors }
+    return descriptors
   }
 
   /// The windows of `side` but `key` whose frames changed since the host last got them, as
@@ -363,7 +369,7 @@ extension ModuleSession {
     var opened: [WireOpenedWindow] = []
     for window in host.windows where side.key(of: window) == nil {
       let key = "k\(window.id.number)"
-      side.keys[key] = window.id
+      side.bind(key, to: window.id)
       let first = try reply(for: window, text: nil, commit: nil)
       var entry = WireOpenedWindow()
       entry.key = key
@@ -376,10 +382,12 @@ extension ModuleSession {
       side.lastSent[key] = window.frame
       opened.append(entry)
     }
+    // Every window has a key now: with as many keys as windows, one each, none was closed.
+    guard !side.keysAreOneToOne || side.keys.count != host.windows.count else { return (opened, []) }
     let open = Set(host.windows.map(\.id))
     let closed = side.keys.filter { !open.contains($0.value) }.map(\.key).sorted()
     for key in closed {
-      side.keys[key] = nil
+      side.unbind(key)
       side.lastSent[key] = nil
     }
     return (opened, closed)

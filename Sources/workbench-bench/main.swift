@@ -2,7 +2,7 @@
 // Pass section names to run only some: startup, roundtrip, million, workspace, lights, ledger, external, scenarios,
 // hostile, recording, big, reload, timers, lsp, travel, explore (explore-cost: its checks' cost alone;
 // timers-swift and host-alone: the Swift kit's countdown timer, and the host's side of it, to profile;
-// reply-decoding: what reading that timer's reply costs the host in-process).
+// reply-decoding: what reading that timer's reply costs the host in-process, and writing it the kit).
 #if canImport(Glibc)
   import Glibc
 #endif

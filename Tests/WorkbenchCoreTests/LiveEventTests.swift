@@ -13,11 +13,14 @@ struct LiveEventTests {
   @MainActor final class Device {
     var waiting: [FrameValue] = []
     var applied: [FrameValue] = []
+    /// How many times the session read the device.
+    var reads = 0
 
     func attach(to services: SessionServices) {
       services.addLiveSource(
         named: "wall", descriptor: { nil },
         read: { [self] in
+          reads += 1
           defer { waiting = [] }
           return waiting
         },
@@ -59,12 +62,36 @@ struct LiveEventTests {
     #expect(!host.services.liveChangesWaitWhenAsked())
     host.services.takeLiveChanges()
     #expect(device.applied.isEmpty)
-    // It is still there to send, once, and applied when handed back.
-    device.waiting = [2]
+    // It is still there to send, once, and applied when handed back. A device keeps what it
+    // saw until it is read (`read` gives the events since the last read): one more comes.
+    device.waiting.append(2)
     let events = host.services.takeLiveEvents()
     #expect(events.map(\.value) == [1, 2])
     #expect(host.services.takeLiveEvents().isEmpty)
     for event in events { host.services.applyLiveEvent(source: event.source, value: event.value) }
     #expect(device.applied == [1, 2])
+  }
+
+  /// A module process asks after every request whether changes wait, and takes the events: the
+  /// device is read where its events are taken, once a request, not again where nothing is
+  /// applied (it was a second `read` on the device's pipe for every request). What it wrote
+  /// meanwhile waits in it for the next take, in order.
+  @Test func aModuleProcessSessionReadsItsDeviceOnlyToTakeItsEvents() throws {
+    let host = try Host(modules: [CounterModule()], clock: .virtual)
+    host.services.appliesLiveEventsWhenTaken = false
+    let device = Device()
+    device.attach(to: host.services)
+    device.waiting = [1]
+    #expect(!host.services.liveChangesWait)
+    #expect(device.reads == 0, "asking what waits read the device")
+    #expect(host.services.takeLiveEvents().map(\.value) == [1])
+    #expect(device.reads == 1)
+    // In a host, asking is what reads it (and what it read is then applied).
+    let shell = try Host(modules: [CounterModule()], clock: .virtual)
+    let wall = Device()
+    wall.attach(to: shell.services)
+    wall.waiting = [2]
+    #expect(shell.services.liveChangesWait)
+    #expect(wall.reads == 1)
   }
 }

@@ -93,17 +93,48 @@ struct ChannelReadingTests {
     // Not there yet: another process writes it a moment later, into a read end that does not block.
     MessageChannel.makeNonBlocking(pipe.read)
     let later: FrameValue = ["type": "end", "id": 2, "session": 1]
+    let writing = try Self.write(later, into: pipe.write)
+    #expect(try reader.receive(timeout: -1) == later)
+    #expect(writing() == 0)
+  }
+
+  /// Has another process write `message` into `descriptor` a tenth of a second from now, as a
+  /// module or the host does; the returned function waits for it and says its status.
+  static func write(_ message: FrameValue, into descriptor: Int32) throws -> () -> Int32 {
     let folder = try #require(FileSystem.makeTemporaryFolder(prefix: "workbench-channel"))
-    defer {
-      unlink(folder + "/message")
-      rmdir(folder)
-    }
-    #expect(FileSystem.write(bytes: FramingTests.framed(later), to: folder + "/message"))
+    #expect(FileSystem.write(bytes: FramingTests.framed(message), to: folder + "/message"))
     let child = try SpawnedProcess(
       "/bin/sh", arguments: ["-c", "sleep 0.1; cat '\(folder)/message' >&3"], input: .null, output: .null,
-      error: .inherited, descriptors: [(pipe.write, 3)])
-    #expect(try reader.receive(timeout: -1) == later)
-    #expect(child.wait().status == 0)
+      error: .inherited, descriptors: [(descriptor, 3)])
+    return {
+      defer {
+        unlink(folder + "/message")
+        rmdir(folder)
+      }
+      return child.wait().status
+    }
+  }
+
+  /// With a deadline, on a descriptor that does not block (the host's end of a module's pipe),
+  /// the read goes first too: a reply there is read, nothing there is waited for under the
+  /// deadline (a timeout, never the end), one still to come within it is read, and a writer
+  /// gone is the end.
+  @Test func withADeadlineANonBlockingEndReadsFirstAndStillWaitsItsTime() throws {
+    let pipe = try #require(Descriptors.pipe())
+    defer { close(pipe.read) }
+    MessageChannel.makeNonBlocking(pipe.read)
+    let writer = MessageChannel(input: -1, output: pipe.write)
+    let reader = MessageChannel(input: pipe.read, output: -1)
+    let there: FrameValue = ["type": "ok", "id": 1]
+    try writer.send(there)
+    #expect(try reader.receive(timeout: 1000) == there)
+    #expect(throws: ChannelError.timedOut(30)) { try reader.receive(timeout: 30) }
+    let later: FrameValue = ["type": "ok", "id": 2]
+    let writing = try Self.write(later, into: pipe.write)
+    #expect(try reader.receive(timeout: 5000) == later)
+    #expect(writing() == 0)
+    close(pipe.write)
+    #expect(throws: ChannelError.closed) { try reader.receive(timeout: 1000) }
   }
 }
 

@@ -93,9 +93,11 @@ public final class SessionServices {
     eventSources.append((name, read, apply))
     addLiveSource(
       waiting: { [weak self] in
-        guard let self else { return false }
+        // Where events are not applied when taken (a module process), they wait in the source
+        // until `takeLiveEvents` reads them: reading them here too cost a read a request.
+        guard let self, appliesLiveEventsWhenTaken else { return false }
         readLiveEvents()
-        return appliesLiveEventsWhenTaken && !eventsSeen.isEmpty
+        return !eventsSeen.isEmpty
       },
       take: { [weak self] in
         guard let self, appliesLiveEventsWhenTaken else { return }
@@ -132,7 +134,10 @@ public final class SessionServices {
   }
 
   /// Whether a live source has changes waiting (the host then runs `live` before a line).
-  package var liveChangesWait: Bool { liveSources.contains { $0.waiting() } }
+  package var liveChangesWait: Bool {
+    for source in liveSources where source.waiting() { return true }
+    return false
+  }
 
   /// Asks the live sources for what they saw (`synchronizeLiveSources`), then says whether any
   /// has changes: what the host does before a line runs.
@@ -153,7 +158,11 @@ public final class SessionServices {
   }
 
   /// The descriptors the shell waits on besides the terminal, for live sources.
-  package var liveSourceDescriptors: [Int32] { liveSources.compactMap { $0.descriptor() } }
+  package var liveSourceDescriptors: [Int32] {
+    var descriptors: [Int32] = []
+    for source in liveSources { if let descriptor = source.descriptor() { descriptors.append(descriptor) } }
+    return descriptors
+  }
 
   /// Whether the session has any live source (a device's changes or its events): without one
   /// there is nothing to look for between requests.

@@ -89,15 +89,7 @@ public final class MessageChannel {
     self.input = input
     self.output = output
     self.writesBeforeLooking = writesBeforeLooking
-    let flags = fcntl(input, F_GETFL)
-    readsBeforeLooking = flags >= 0 && flags & O_NONBLOCK != 0
   }
-
-  /// Whether a read with a deadline goes before the wait: when `input` does not block (the
-  /// host's ends, `makeNonBlocking`), a read with nothing there answers at once, and then the
-  /// deadline's wait comes. A reply is often there already when the host comes to read it (on
-  /// one core, the module answers before the host's write returns): the wait is then not made.
-  let readsBeforeLooking: Bool
 
   /// Writes one message, waiting at most `timeout` milliseconds (-1: forever) for the other
   /// end to take it. A peer that stops reading cannot block the writer past the deadline: a
@@ -161,11 +153,10 @@ public final class MessageChannel {
   /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
   public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
     let deadline = Deadline(timeout: timeout)
-    // With no deadline, or a descriptor that does not block, the first read goes first: a
-    // module's kit asks once it saw the request come, and the host's reply is often there, so
-    // looking before reading would cost a system call a message. (A descriptor that does not
-    // block answers that there is nothing yet, and then it waits, under the deadline.)
-    var waitsFirst = timeout >= 0 && !readsBeforeLooking
+    // With no deadline the first read goes first: a module's kit asks once it saw the request
+    // come, so looking again before reading would cost a system call a message. (A descriptor
+    // that does not block answers that there is nothing yet, and then it waits.)
+    var waitsFirst = timeout >= 0
     while true {
       if let message = try Self.nextMessage(in: &buffer) { return message }
       if waitsFirst {

@@ -115,10 +115,11 @@ struct ChannelReadingTests {
     }
   }
 
-  /// With a deadline, on a descriptor that does not block (the host's end of a module's pipe),
-  /// the read goes first too: a reply there is read, nothing there is waited for under the
-  /// deadline (a timeout, never the end), one still to come within it is read, and a writer
-  /// gone is the end.
+  /// With a deadline, on a descriptor that does not block (the host's end of a module's pipe):
+  /// a reply there is read, nothing there is waited for under the deadline (a timeout, never
+  /// the end), one still to come within it is read, and a writer gone is the end. (Reading
+  /// before the wait here was tried and undone: a module's reply is rarely there yet, so the
+  /// read found nothing and cost a system call a message.)
   @Test func withADeadlineANonBlockingEndReadsFirstAndStillWaitsItsTime() throws {
     let pipe = try #require(Descriptors.pipe())
     defer { close(pipe.read) }

@@ -279,19 +279,11 @@ extension LanguageServer {
     return places
   }
 
-  /// The file the include step holding `line` (0-based) names, as a path: on its own line, or
-  /// under it (its `with:`).
-  func includedFile(at line: Int, in lines: [String], uri: String) -> String? {
+  /// The file the include step holding `line` (0-based) names, as a path: anywhere in the step
+  /// (its `with:` too), or `onItsKey` only on the line of its `include:`.
+  func includedFile(at line: Int, in lines: [String], uri: String, onItsKey: Bool = false) -> String? {
     guard let step = outline(lines, uri: uri).steps(holding: line + 1).last, step.key == "include",
-      let named = step.text, !named.isEmpty
-    else { return nil }
-    return Self.resolve(named, from: uri)
-  }
-
-  /// The file the `include:` on `line` (0-based) names, as a path.
-  func includePath(at line: Int, in lines: [String], uri: String) -> String? {
-    guard let step = outline(lines, uri: uri).steps(holding: line + 1).last, step.key == "include",
-      step.keyLocation.line == line + 1, let named = step.text, !named.isEmpty
+      !onItsKey || step.keyLocation.line == line + 1, let named = step.text, !named.isEmpty
     else { return nil }
     return Self.resolve(named, from: uri)
   }

@@ -80,7 +80,8 @@ extension LanguageServer {
     let data = outline(lines, uri: uri).document(holding: position.line + 1)?.dataFiles.first {
       $0.location.line == position.line + 1
     }
-    if let named = data.map({ Self.resolve($0.name, from: uri) }) ?? includePath(at: position.line, in: lines, uri: uri)
+    if let named = data.map({ Self.resolve($0.name, from: uri) })
+      ?? includedFile(at: position.line, in: lines, uri: uri, onItsKey: true)
     {
       return ["uri": .string("file://" + named), "range": Self.range(in: [], line: 0, column: 1)]
     }
@@ -110,7 +111,8 @@ extension LanguageServer {
   /// (`focus left`). Another scenario's window of the same name, and the word in other text
   /// (`query left`), are not it.
   func references(in lines: [String], at position: (line: Int, character: Int), uri: String) -> [FrameValue] {
-    if position.line < lines.count, let included = includePath(at: position.line, in: lines, uri: uri) {
+    if position.line < lines.count, let included = includedFile(at: position.line, in: lines, uri: uri, onItsKey: true)
+    {
       return includes(of: included, from: uri, lines: lines)
     }
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character),

@@ -28,11 +28,19 @@ struct LiveEventTests {
     }
   }
 
-  @Test func aHostAppliesAnEventAsALineBegins() throws {
+  /// A session on the virtual clock with a device attached that has one event waiting; a module
+  /// process's session when `applyingEvents` is false.
+  static func session(applyingEvents: Bool = true) throws -> (host: Host, device: Device) {
     let host = try Host(modules: [CounterModule()], clock: .virtual)
+    host.services.appliesLiveEventsWhenTaken = applyingEvents
     let device = Device()
     device.attach(to: host.services)
     device.waiting = [1]
+    return (host, device)
+  }
+
+  @Test func aHostAppliesAnEventAsALineBegins() throws {
+    let (host, device) = try Self.session()
     _ = try host.run(line: "windows")
     #expect(device.applied == [1])
   }
@@ -40,10 +48,7 @@ struct LiveEventTests {
   /// A driver that takes changes in itself between lines (explore) runs a line without the
   /// `live` in front: what came stays until it takes it.
   @Test func aLineRunWithoutTakingLiveChangesLeavesThemWaiting() throws {
-    let host = try Host(modules: [CounterModule()], clock: .virtual)
-    let device = Device()
-    device.attach(to: host.services)
-    device.waiting = [1]
+    let (host, device) = try Self.session()
     try host.run(line: "windows", in: nil, takingLiveChanges: false, continuingAfter: nil) { _ in }
     #expect(device.applied.isEmpty)
     host.services.takeWaitingLiveChanges()
@@ -51,11 +56,7 @@ struct LiveEventTests {
   }
 
   @Test func aModuleProcessSessionLeavesEveryEventToBeSent() throws {
-    let host = try Host(modules: [CounterModule()], clock: .virtual)
-    host.services.appliesLiveEventsWhenTaken = false
-    let device = Device()
-    device.attach(to: host.services)
-    device.waiting = [1]
+    let (host, device) = try Self.session(applyingEvents: false)
     // Neither a line's start nor the `live` command applies it, nor does asking what waits.
     _ = try host.run(line: "windows")
     _ = try host.run(line: "live")
@@ -77,21 +78,14 @@ struct LiveEventTests {
   /// applied (it was a second `read` on the device's pipe for every request). What it wrote
   /// meanwhile waits in it for the next take, in order.
   @Test func aModuleProcessSessionReadsItsDeviceOnlyToTakeItsEvents() throws {
-    let host = try Host(modules: [CounterModule()], clock: .virtual)
-    host.services.appliesLiveEventsWhenTaken = false
-    let device = Device()
-    device.attach(to: host.services)
-    device.waiting = [1]
+    let (host, device) = try Self.session(applyingEvents: false)
     #expect(!host.services.liveChangesWait)
     #expect(device.reads == 0, "asking what waits read the device")
     #expect(host.services.takeLiveEvents().map(\.value) == [1])
     #expect(device.reads == 1)
     // In a host, asking is what reads it (and what it read is then applied).
-    let shell = try Host(modules: [CounterModule()], clock: .virtual)
-    let wall = Device()
-    wall.attach(to: shell.services)
-    wall.waiting = [2]
-    #expect(shell.services.liveChangesWait)
-    #expect(wall.reads == 1)
+    let shell = try Self.session()
+    #expect(shell.host.services.liveChangesWait)
+    #expect(shell.device.reads == 1)
   }
 }

@@ -338,23 +338,43 @@ struct LanguageServerProtocolTests {
     writeTextFile(
       "scenario: Another\nwindows:\n  left: catalog library\nsteps:\n  - left: select 1\n  - include: flows/pick.yaml  # again\n    with: {window: left, book: 3}\n",
       to: folder + "/other.yaml")
+    /// The places the references at a position are, as `uri:line`.
+    func references(_ line: Int, _ character: Int, id: Int) -> [String] {
+      send(
+        server,
+        [
+          "jsonrpc": "2.0", "id": .integer(id), "method": "textDocument/references",
+          "params": [
+            "textDocument": ["uri": uri], "position": ["line": .integer(line), "character": .integer(character)],
+            "context": [:],
+          ],
+        ])
+      return (sent.messages.last?["result"]?.elements ?? []).map {
+        "\($0["uri"]?.stringValue ?? "?"):\($0["range"]?["start"]?["line"]?.integerValue ?? -1)"
+      }
+    }
+    let places = references(4, 8, id: 11)
+    #expect(places == ["file://\(folder)/main.yaml:4", "file://\(folder)/other.yaml:5"], "\(places)")
+    // Below the `include:`, in its `with:`, a word is itself: `left` is the window, not the flow.
+    let included =
+      "scenario: Includes\nwindows:\n  left: catalog library\nsteps:\n  - include: flows/pick.yaml\n"
+      + "    with: {window: left, book: 2}\n"
     send(
       server,
       [
-        "jsonrpc": "2.0", "id": 11, "method": "textDocument/references",
-        "params": ["textDocument": ["uri": uri], "position": ["line": 4, "character": 8], "context": [:]],
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 3, "text": .string(included)]],
       ])
-    let places = (sent.messages.last?["result"]?.elements ?? []).map {
-      "\($0["uri"]?.stringValue ?? "?"):\($0["range"]?["start"]?["line"]?.integerValue ?? -1)"
-    }
-    #expect(places == ["file://\(folder)/main.yaml:4", "file://\(folder)/other.yaml:5"], "\(places)")
+    let onWith = references(5, 20, id: 12)
+    #expect(
+      onWith.contains("file://\(folder)/main.yaml:2") && !onWith.contains { $0.contains("other.yaml") }, "\(onWith)")
     // In the flow itself, `${` offers its parameters.
     let flowText = "flow: Pick\nparams: [window, book]\nsteps:\n  - ${window}: select ${\n"
     send(
       server,
       [
         "jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 3, "text": .string(flowText)]],
+        "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 4, "text": .string(flowText)]],
       ])
     #expect(complete(3, 28) == ["window", "book"])
   }

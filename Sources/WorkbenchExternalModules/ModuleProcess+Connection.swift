@@ -68,12 +68,19 @@ extension ModuleProcess {
       try readChanges(from: channel)
     }
     let sent = Self.milliseconds()
+    // The reply is read straight from its text into a message when it is a well-formed one of
+    // those that answer a request; anything else (a change sent meanwhile, a reply that is not
+    // well-formed) is parsed and read the long way, which says what is wrong.
+    var read: ModuleMessage?
     let reply: FrameValue
     do {
       logMessage(message.wire, from: "host")
       try channel.send(message, timeout: timeoutMilliseconds)
-      reply = try channel.receive(timeout: timeoutMilliseconds)
-      logMessage(reply, from: "module")
+      let text = try channel.receiveText(timeout: timeoutMilliseconds)
+      read = ModuleMessage(json: text)
+      if case .changed? = read { read = nil }
+      reply = read == nil ? try MessageChannel.value(of: text) : .null
+      logMessage(read == nil ? reply : (try? MessageChannel.value(of: text)) ?? .null, from: "module")
     } catch {
       // Leaving as this request went out, after its last session ended: the same, a moment later.
       if wasIdle, case .closed = error, try startAgainIfItLeft(waiting: 1000) {
@@ -83,6 +90,13 @@ extension ModuleProcess {
       throw stoppedError(stopReason ?? error.description)
     }
     if rule != "end" { endedEverySession = false }
+    if let read {
+      if channel.hasBufferedInput {
+        guard version >= 2 else { throw violation("it answered `\(rule)` with more than one message") }
+        try readChanges(from: channel, after: rule)
+      }
+      return try checked(read, to: rule, id: id)
+    }
     if version >= 2, reply["type"]?.stringValue == "changed" {
       // A change sent while the request was on its way: kept, and the reply is the next one,
       // within the same time a reply has (changes do not buy a module more).
@@ -198,12 +212,27 @@ extension ModuleProcess {
 
   /// A reply held to the request it answers (§7).
   private func checked(_ reply: FrameValue, to rule: String, id: Int) throws(CommandError) -> ModuleMessage {
-    if let echoed = reply["id"], echoed != .integer(id) {
-      throw violation(
-        "it answered request \(id) (`\(rule)`) with the reply to request \(echoed.jsonText): one came late or twice")
-    }
+    if let echoed = reply["id"], echoed != .integer(id) { throw lateReply(to: id, rule, echoed: echoed.jsonText) }
+    return try accepted(ReplyRules.reply(reply, toRequest: rule), to: rule)
+  }
+
+  /// A reply read straight from its text, held to the request it answers as the long way holds
+  /// a parsed one.
+  private func checked(_ reply: ModuleMessage, to rule: String, id: Int) throws(CommandError) -> ModuleMessage {
+    if let echoed = reply.id, echoed != id { throw lateReply(to: id, rule, echoed: String(echoed)) }
+    return try accepted(ReplyRules.reply(reply, toRequest: rule), to: rule)
+  }
+
+  private func lateReply(to id: Int, _ rule: String, echoed: String) -> CommandError {
+    violation("it answered request \(id) (`\(rule)`) with the reply to request \(echoed): one came late or twice")
+  }
+
+  /// The reply, when it is the kind that answers `rule`; a refusal is kept and thrown.
+  private func accepted(_ read: Result<ModuleMessage, WireProblems>, to rule: String) throws(CommandError)
+    -> ModuleMessage
+  {
     let message: ModuleMessage
-    switch ReplyRules.reply(reply, toRequest: rule) {
+    switch read {
     case .success(let read): message = read
     case .failure(let problems):
       throw violation("its reply to `\(rule)` was not what the protocol says: expected \(problems.description)")

@@ -53,7 +53,7 @@ public enum ModuleMain {
         }
         let reply: ModuleMessage
         do {
-          reply = session.reply(toWire: try channel.receive(timeout: -1))
+          reply = try session.reply(toText: try channel.receiveText(timeout: -1))
         } catch .malformed(let problem) where !channel.isFramingBroken {
           // A whole message that does not read is answered with an error (§7), and on we go.
           reply = .error(WireError(message: "the module could not read the request: \(problem)"))
@@ -281,6 +281,15 @@ public final class ModuleSession {
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
   public func handle(_ wire: FrameValue) -> FrameValue { reply(toWire: wire).wire }
 
+  /// The reply to a request from its JSON text: read straight into the request when it is a
+  /// well-formed one, else parsed and read as `reply(toWire:)` does, which says what is wrong.
+  ///
+  /// - Throws: `ChannelError.malformed` for text that is not JSON.
+  public func reply(toText text: [UInt8]) throws(ChannelError) -> ModuleMessage {
+    if let request = HostMessage(json: text) { return handle(request) }
+    return reply(toWire: try MessageChannel.value(of: text))
+  }
+
   /// The reply to one request from the host as it came (`handle(_:)` without writing the reply
   /// out, which the channel does straight into its frame).
   public func reply(toWire wire: FrameValue) -> ModuleMessage {
@@ -356,7 +365,7 @@ public final class ModuleSession {
   func documentRevisions() -> [String: Int] {
     var revisions: [String: Int] = [:]
     for window in host.windows {
-      revisions[window.documentName] = host.document(named: window.documentName)?.revision
+      revisions[window.documentName] = host.revision(ofDocument: window.documentName)
     }
     return revisions
   }
@@ -364,7 +373,7 @@ public final class ModuleSession {
   /// The documents whose revision moved since `before`, as commits from the revision they had.
   func commits(since before: [String: Int]) -> [WireCommit] {
     before.keys.sorted().compactMap { name in
-      guard let was = before[name], let now = host.document(named: name)?.revision, now != was,
+      guard let was = before[name], let now = host.revision(ofDocument: name), now != was,
         let body = host.documentJSON(named: name)
       else { return nil }
       // From the revision the host last named (it is the host's compare-and-swap), which the

@@ -339,9 +339,16 @@ extension ModuleSession {
           id: "t\(timer.number)", at: timer.due > .milliseconds(whole) ? OutsideNumbers.saturatingSuccessor(of: at) : at
         ))
     }
-    let held = Set(waiting.map(\.number))
-    let gone = side.reportedTimers.filter { !held.contains($0) }.sorted()
-    side.reportedTimers.subtract(gone)
+    // The timers told of that the clock no longer holds. Loops, not closures: a closure formed
+    // on the main actor is checked to run there each time a library calls it, at every request.
+    var gone: [Int] = []
+    if side.reportedTimers.count > waiting.count {
+      var held = Set<Int>(minimumCapacity: waiting.count)
+      for timer in waiting { held.insert(timer.number) }
+      for number in side.reportedTimers where !held.contains(number) { gone.append(number) }
+      gone.sort()
+      side.reportedTimers.subtract(gone)
+    }
     switch reply {
     case .result(var result):
       if !timers.isEmpty { result.timers = timers }

@@ -152,13 +152,20 @@ public final class MessageChannel {
 
   /// Reads one message, waiting at most `timeout` milliseconds (-1: forever).
   public func receive(timeout: Int32) throws(ChannelError) -> FrameValue {
+    try Self.value(of: receiveText(timeout: timeout))
+  }
+
+  /// Reads one message's JSON text, unparsed, waiting at most `timeout` milliseconds (-1:
+  /// forever): for a reader that reads a message straight from its text
+  /// (`ModuleMessage(json:)`), and parses it (`value(of:)`) only when that does not read it.
+  public func receiveText(timeout: Int32) throws(ChannelError) -> [UInt8] {
     let deadline = Deadline(timeout: timeout)
     // With no deadline the first read goes first: a module's kit asks once it saw the request
     // come, so looking again before reading would cost a system call a message. (A descriptor
     // that does not block answers that there is nothing yet, and then it waits.)
     var waitsFirst = timeout >= 0
     while true {
-      if let message = try Self.nextMessage(in: &buffer) { return message }
+      if let text = try Self.nextText(in: &buffer) { return text }
       if waitsFirst {
         guard try deadline.wait(for: input, .readable) != nil else { continue }
       }
@@ -175,15 +182,27 @@ public final class MessageChannel {
   /// - Throws: `ChannelError.malformed` for a length over the limit (nothing taken) or a body
   ///   that is not JSON (taken: the next message can be read).
   public static func nextMessage(in buffer: inout InputBuffer) throws(ChannelError) -> FrameValue? {
-    let body: ArraySlice<UInt8>?
+    try nextText(in: &buffer).map { text throws(ChannelError) in try value(of: text) }
+  }
+
+  /// The JSON text of the first complete message in `buffer`, taken off its front, or `nil`
+  /// (taking nothing) when it does not hold one yet.
+  ///
+  /// - Throws: `ChannelError.malformed` for a length over the limit (nothing taken).
+  static func nextText(in buffer: inout InputBuffer) throws(ChannelError) -> [UInt8]? {
     do {
-      body = try buffer.nextFrame(maximum: ModuleProtocol.maximumMessage)
+      return try buffer.nextFrame(maximum: ModuleProtocol.maximumMessage).map(Array.init)
     } catch {
       throw .malformed("a message of \(error.length) bytes announced")
     }
-    guard let body else { return nil }
+  }
+
+  /// A message's JSON text parsed.
+  ///
+  /// - Throws: `ChannelError.malformed` for text that is not JSON.
+  public static func value(of text: [UInt8]) throws(ChannelError) -> FrameValue {
     do {
-      return try FrameValue.parse(json: Array(body))
+      return try FrameValue.parse(json: text)
     } catch {
       throw .malformed("not JSON: \(error)")
     }
@@ -336,6 +355,12 @@ public enum ReplyRules {
     } catch {
       return .failure(error)
     }
+    return Self.reply(message, toRequest: request)
+  }
+
+  /// A message read, held to the request of type `request` it answers: the kind of message
+  /// that answers it, or an error.
+  public static func reply(_ message: ModuleMessage, toRequest request: String) -> Result<ModuleMessage, WireProblems> {
     switch message {
     case .error: return .success(message)
     case .result where resultRequests.contains(request): return .success(message)

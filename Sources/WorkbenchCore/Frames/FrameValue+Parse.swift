@@ -12,7 +12,7 @@ extension FrameValue {
   /// `Decoder` for the module protocol's messages, and bounded: nesting deeper than 512 levels is
   /// an error, not a stack overflow.
   public static func parse(json bytes: [UInt8]) throws(JSONParseError) -> FrameValue {
-    var parser = JSONBytes(bytes: bytes)
+    var parser = JSONCursor(bytes: bytes)
     let value = try parser.value(depth: 0)
     parser.skipSpace()
     guard parser.index == bytes.count else { throw parser.error("text after the value") }
@@ -20,13 +20,37 @@ extension FrameValue {
   }
 }
 
-private struct JSONBytes {
+/// A place in JSON text, read a piece at a time: what `FrameValue.parse` reads with, and what a
+/// reader that wants some values without the objects around them (a protocol message read
+/// straight into its fields) steps through itself.
+public struct JSONCursor {
   let bytes: [UInt8]
-  var index = 0
+  /// The byte offset of the next byte to read.
+  public private(set) var index = 0
+
+  public init(bytes: [UInt8]) { self.bytes = bytes }
 
   func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
-  mutating func skipSpace() {
+  /// Whether every byte has been read (after `skipSpace`, whether only space was left).
+  public var isAtEnd: Bool { index == bytes.count }
+
+  /// Steps past `byte` after any space, and says whether it was there (taking nothing if not).
+  public mutating func take(_ byte: UInt8) -> Bool {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  /// Whether the next byte after any space is `byte` (taking nothing but the space).
+  public mutating func isAt(_ byte: UInt8) -> Bool {
+    skipSpace()
+    return index < bytes.count && bytes[index] == byte
+  }
+
+  /// Steps past space (blanks, tabs, line ends).
+  public mutating func skipSpace() {
     while index < bytes.count,
       bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
     {
@@ -34,7 +58,8 @@ private struct JSONBytes {
     }
   }
 
-  mutating func value(depth: Int) throws(JSONParseError) -> FrameValue {
+  /// Reads the value that comes next, at `depth` levels of nesting (deeper than 512 is an error).
+  public mutating func value(depth: Int) throws(JSONParseError) -> FrameValue {
     guard depth < 512 else { throw error("nesting too deep") }
     skipSpace()
     guard index < bytes.count else { throw error("unexpected end") }
@@ -149,15 +174,13 @@ private struct JSONBytes {
     return negative ? -value : value
   }
 
-  mutating func string() throws(JSONParseError) -> String {
+  /// Reads a string (the cursor must be at its opening quote).
+  public mutating func string() throws(JSONParseError) -> String {
     try expect(UInt8(ascii: "\""))
     // Most strings hold no escape and only ASCII: made from the bytes in place.
     let start = index
-    var ascii = true
-    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-      ascii = ascii && bytes[index] < 0x80
-      index += 1
-    }
+    let ascii: Bool
+    (index, ascii) = scanned(from: start)
     if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
       defer { index += 1 }
       if ascii {
@@ -206,6 +229,39 @@ private struct JSONBytes {
     }
     guard let text = String(validating: result, as: UTF8.self) else { throw error("invalid UTF-8") }
     return text
+  }
+
+  /// Where the unescaped run of a string's bytes from `start` ends (at its closing quote, a
+  /// backslash, or the end of the text), and whether it was all ASCII.
+  private func scanned(from start: Int) -> (end: Int, ascii: Bool) {
+    bytes.withUnsafeBufferPointer { buffer in
+      var end = start
+      var bits: UInt8 = 0
+      while end < buffer.count {
+        let byte = buffer[end]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+        bits |= byte
+        end += 1
+      }
+      return (end, bits < 0x80)
+    }
+  }
+
+  /// Steps past a string that holds only ASCII and no escape (a key, as messages write them),
+  /// giving where its bytes are (`bytes(at:equal:)` compares them); `nil`, taking nothing, at
+  /// anything else.
+  public mutating func plainString() -> Range<Int>? {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    let (end, ascii) = scanned(from: index + 1)
+    guard ascii, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+    defer { index = end + 1 }
+    return (index + 1)..<end
+  }
+
+  /// Whether the bytes at `range` (from `plainString()`) are `other`'s.
+  public func bytes(at range: Range<Int>, equal other: [UInt8]) -> Bool {
+    range.count == other.count && range.lowerBound >= 0 && range.upperBound <= bytes.count
+      && bytes[range].elementsEqual(other)
   }
 
   mutating func hex4() throws(JSONParseError) -> UInt32 {

@@ -111,6 +111,12 @@ public final class Host {
     documents[name]?.snapshot
   }
 
+  /// The revision of the document named `name`, if there is one, without its body (which a
+  /// document restored from the workspace decodes when first asked for).
+  public func revision(ofDocument name: String) -> Int? {
+    documents[name]?.revision
+  }
+
   /// Sets a document's starting state: revision 1, no history, no windows told. For setting up
   /// a session (a scenario's documents), not for edits.
   ///

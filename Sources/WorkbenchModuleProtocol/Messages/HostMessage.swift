@@ -359,6 +359,35 @@ public enum HostMessage: Equatable, Sendable, WireWritable {
     }
   }
 
+  /// Reads a request straight from its JSON text, without the `FrameValue` between; `nil`
+  /// unless the text is a well-formed request with its `type` first (anything else is parsed
+  /// and read by `init(wire:)`, which says what is wrong). Where both read a text, they read the
+  /// same request.
+  public init?(json bytes: [UInt8]) {
+    var cursor = JSONCursor(bytes: bytes)
+    func read<Request: WireStructure>(_ make: (Request) -> Self) -> Self? {
+      Request.readMessage(json: &cursor).map(make)
+    }
+    let request: Self?
+    switch cursor.messageType() {
+    case "open": request = read(Self.open)
+    case "refresh": request = read(Self.refresh)
+    case "restore": request = read(Self.restore)
+    case "command": request = read(Self.command)
+    case "close": request = read(Self.close)
+    case "timer": request = read(Self.timer)
+    case "end": request = read(Self.end)
+    case "capture": request = read(Self.capture)
+    case "sync": request = read(Self.sync)
+    case "live": request = read(Self.live)
+    case "validate": request = read(Self.validate)
+    case "leave": request = read(Self.leave)
+    default: request = nil
+    }
+    guard let request else { return nil }
+    self = request
+  }
+
   /// The request on the wire, its `type` first.
   /// Appends the message's JSON (`type` first, then its fields), byte for byte what
   /// `wire.jsonText` gives, without making the `FrameValue` between.

@@ -92,22 +92,40 @@ public struct MessageField<Message>: Sendable {
   let isInline: Bool
   /// `"name":` as JSON, written before the field's value.
   let key: [UInt8]
+  /// The name's UTF-8, which a key read straight from a message's text is compared with.
+  let nameBytes: [UInt8]
   /// Appends the field's value as JSON, as `write` gives it, without the `FrameValue` between;
   /// appends nothing and says `false` when the field has no value.
   let appendValue: @Sendable (Message, inout [UInt8]) -> Bool
+  /// Reads the field's value from JSON text at the cursor, at a depth of nesting, without the
+  /// `FrameValue` between where the field can; says `false` for anything `read` would not take
+  /// whole (then the message is read again the long way, which says what is wrong).
+  let readJSON: @Sendable (inout Message, inout JSONCursor, Int) -> Bool
 
   init<Value>(
     _ name: String, _ type: WireType, required: Bool, _ description: String, expected: String? = nil,
     property: StoredProperty<Message, Value>,
     read: @escaping @Sendable (inout Message, FrameValue) throws(FieldProblem) -> Void,
     write: @escaping @Sendable (Message) -> FrameValue?,
-    appendValue: (@Sendable (Message, inout [UInt8]) -> Bool)? = nil
+    appendValue: (@Sendable (Message, inout [UInt8]) -> Bool)? = nil,
+    readJSON: (@Sendable (inout Message, inout JSONCursor, Int) -> Bool)? = nil
   ) {
+    self.readJSON =
+      readJSON ?? { message, cursor, depth in
+        guard let value = try? cursor.value(depth: depth) else { return false }
+        do throws(FieldProblem) {
+          try read(&message, value)
+          return true
+        } catch {
+          return false
+        }
+      }
     isInline = property.offset != nil
     var key: [UInt8] = []
     FrameValue.appendJSONString(name, to: &key)
     key.append(UInt8(ascii: ":"))
     self.key = key
+    nameBytes = Array(name.utf8)
     self.appendValue =
       appendValue ?? { message, output in
         guard let value = write(message) else { return false }
@@ -184,6 +202,67 @@ extension WireStructure {
     if !problems.isEmpty { throw WireProblems(problems: problems) }
   }
 
+  /// Reads the structure straight from JSON text at the cursor (an object at `depth` levels of
+  /// nesting), with no `FrameValue` made for it or its structures; `nil` for anything that
+  /// `init(wire:)` would not read the same (a missing or repeated field, a value of another type,
+  /// text that is not JSON), which is then read that way to say what is wrong.
+  public static func read(json cursor: inout JSONCursor, depth: Int) -> Self? {
+    guard depth < 512, cursor.take(UInt8(ascii: "{")) else { return nil }
+    var structure = Self()
+    guard structure.readMembers(json: &cursor, depth: depth, afterType: false) else { return nil }
+    return structure
+  }
+
+  /// Reads the members of an object whose `{` the cursor has passed, up to its `}`, into the
+  /// fields; an unknown member is read and left. With `afterType`, its first member was read
+  /// already (a message's `type`), and a second `type` is not read here.
+  mutating func readMembers(json cursor: inout JSONCursor, depth: Int, afterType: Bool) -> Bool {
+    let read = Self.fields.withUnsafeBufferPointer { fields -> Bool in
+      guard fields.count <= 64 else { return false }
+      var seen: UInt64 = 0
+      var more = afterType ? cursor.take(UInt8(ascii: ",")) : !cursor.take(UInt8(ascii: "}"))
+      if afterType, !more, !cursor.take(UInt8(ascii: "}")) { return false }
+      while more {
+        // A key is compared as it is written; one with an escape or beyond ASCII is read the
+        // long way.
+        guard cursor.isAt(UInt8(ascii: "\"")), let key = cursor.plainString(),
+          !(afterType && cursor.bytes(at: key, equal: JSONCursor.typeKey)), cursor.take(UInt8(ascii: ":"))
+        else { return false }
+        var index = 0
+        while index < fields.count, !cursor.bytes(at: key, equal: fields[index].nameBytes) { index += 1 }
+        if index < fields.count {
+          // A field given twice keeps its last value, as an object does.
+          seen |= 1 << UInt64(index)
+          guard fields[index].readJSON(&self, &cursor, depth + 1) else { return false }
+        } else {
+          guard (try? cursor.value(depth: depth + 1)) != nil else { return false }
+        }
+        more = cursor.take(UInt8(ascii: ","))
+        if !more, !cursor.take(UInt8(ascii: "}")) { return false }
+      }
+      for index in fields.indices where fields[index].required && seen & (1 << UInt64(index)) == 0 {
+        return false
+      }
+      return true
+    }
+    return read && problems().isEmpty
+  }
+
+  /// Reads a list of structures (at most `maximum`) straight from JSON text, as `read(json:)`.
+  static func readList(json cursor: inout JSONCursor, depth: Int, maximum: Int?) -> [Self]? {
+    guard depth < 512, cursor.take(UInt8(ascii: "[")) else { return nil }
+    var structures: [Self] = []
+    if cursor.take(UInt8(ascii: "]")) { return structures }
+    while true {
+      guard structures.count < (maximum ?? Int.max), let structure = read(json: &cursor, depth: depth + 1) else {
+        return nil
+      }
+      structures.append(structure)
+      if cursor.take(UInt8(ascii: ",")) { continue }
+      return cursor.take(UInt8(ascii: "]")) ? structures : nil
+    }
+  }
+
   /// Appends the structure's JSON, byte for byte what `wire.jsonText` gives, without making
   /// the `FrameValue` between: what a message costs on every round trip.
   public func appendWire(to output: inout [UInt8]) {
@@ -234,6 +313,30 @@ extension WireStructure {
   }
 }
 
+extension JSONCursor {
+  static let typeKey = Array("type".utf8)
+
+  /// The `type` of a message read straight from its text, when the text begins with it: `{`,
+  /// then `"type"` and its text, as every kit writes a message. `nil` for any other start.
+  mutating func messageType() -> String? {
+    guard take(UInt8(ascii: "{")), isAt(UInt8(ascii: "\"")), (try? string()) == "type", take(UInt8(ascii: ":")),
+      isAt(UInt8(ascii: "\""))
+    else { return nil }
+    return try? string()
+  }
+}
+
+extension WireStructure {
+  /// The rest of a message whose `type` `messageType()` read: its other members, then nothing
+  /// but space.
+  static func readMessage(json cursor: inout JSONCursor) -> Self? {
+    var message = Self()
+    guard message.readMembers(json: &cursor, depth: 0, afterType: true) else { return nil }
+    cursor.skipSpace()
+    return cursor.isAtEnd ? message : nil
+  }
+}
+
 extension WireProblems {
   static func excerpt(_ value: FrameValue) -> String {
     let text = value.jsonText
@@ -259,6 +362,11 @@ extension MessageField {
       appendValue: { message, output in
         FrameValue.appendJSONString(property.get(message), to: &output)
         return true
+      },
+      readJSON: { message, cursor, _ in
+        guard cursor.isAt(UInt8(ascii: "\"")), let text = try? cursor.string() else { return false }
+        property.set(&message, text)
+        return true
       })
   }
 
@@ -277,6 +385,11 @@ extension MessageField {
       appendValue: { message, output in
         guard let text = property.get(message) else { return false }
         FrameValue.appendJSONString(text, to: &output)
+        return true
+      },
+      readJSON: { message, cursor, _ in
+        guard cursor.isAt(UInt8(ascii: "\"")), let text = try? cursor.string() else { return false }
+        property.set(&message, text)
         return true
       })
   }
@@ -303,6 +416,16 @@ extension MessageField {
         } else {
           output += "null".utf8
         }
+        return true
+      },
+      readJSON: { message, cursor, depth in
+        guard cursor.isAt(UInt8(ascii: "\"")) else {
+          guard case .null? = try? cursor.value(depth: depth) else { return false }
+          property.set(&message, nil)
+          return true
+        }
+        guard let text = try? cursor.string() else { return false }
+        property.set(&message, text)
         return true
       })
   }
@@ -461,6 +584,11 @@ extension MessageField {
         guard let structure = property.get(message) else { return false }
         structure.appendWire(to: &output)
         return true
+      },
+      readJSON: { message, cursor, depth in
+        guard let structure = Structure.read(json: &cursor, depth: depth) else { return false }
+        property.set(&message, structure)
+        return true
       })
   }
 
@@ -482,6 +610,11 @@ extension MessageField {
       appendValue: { message, output in
         property.get(message).appendWire(to: &output)
         return true
+      },
+      readJSON: { message, cursor, depth in
+        guard let structure = Structure.read(json: &cursor, depth: depth) else { return false }
+        property.set(&message, structure)
+        return true
       })
   }
 
@@ -502,6 +635,11 @@ extension MessageField {
         guard let structures = property.get(message) else { return false }
         Structure.appendWire(structures, to: &output)
         return true
+      },
+      readJSON: { message, cursor, depth in
+        guard let structures = Structure.readList(json: &cursor, depth: depth, maximum: maximum) else { return false }
+        property.set(&message, structures)
+        return true
       })
   }
 
@@ -520,6 +658,11 @@ extension MessageField {
       }, write: { .list(property.get($0).map(\.wire)) },
       appendValue: { message, output in
         Structure.appendWire(property.get(message), to: &output)
+        return true
+      },
+      readJSON: { message, cursor, depth in
+        guard let structures = Structure.readList(json: &cursor, depth: depth, maximum: maximum) else { return false }
+        property.set(&message, structures)
         return true
       })
   }

@@ -434,6 +434,28 @@ public enum ModuleMessage: Equatable, Sendable, WireWritable {
     }
   }
 
+  /// Reads a module's message straight from its JSON text, without the `FrameValue` between;
+  /// `nil` unless the text is a well-formed message with its `type` first (anything else is
+  /// parsed and read by `init(wire:)`, which says what is wrong). Where both read a text, they
+  /// read the same message.
+  public init?(json bytes: [UInt8]) {
+    var cursor = JSONCursor(bytes: bytes)
+    func read<Message: WireStructure>(_ make: (Message) -> Self) -> Self? {
+      Message.readMessage(json: &cursor).map(make)
+    }
+    let message: Self?
+    switch cursor.messageType() {
+    case "hello": message = read(Self.hello)
+    case "result": message = read(Self.result)
+    case "ok": message = read(Self.ok)
+    case "error": message = read(Self.error)
+    case "changed": message = read(Self.changed)
+    default: message = nil
+    }
+    guard let message else { return nil }
+    self = message
+  }
+
   /// The message on the wire, its `type` first.
   /// Appends the message's JSON (`type` first, then its fields), byte for byte what
   /// `wire.jsonText` gives, without making the `FrameValue` between.

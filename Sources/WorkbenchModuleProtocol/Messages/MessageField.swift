@@ -204,8 +204,8 @@ extension WireStructure {
 
   /// Reads the structure straight from JSON text at the cursor (an object at `depth` levels of
   /// nesting), with no `FrameValue` made for it or its structures; `nil` for anything that
-  /// `init(wire:)` would not read the same (a missing or repeated field, a value of another type,
-  /// text that is not JSON), which is then read that way to say what is wrong.
+  /// `init(wire:)` might not read the same (a missing field, a value of another type, a key with
+  /// an escape, text that is not JSON), which is then read that way to say what is wrong.
   public static func read(json cursor: inout JSONCursor, depth: Int) -> Self? {
     guard depth < 512, cursor.take(UInt8(ascii: "{")) else { return nil }
     var structure = Self()

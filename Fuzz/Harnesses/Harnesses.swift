@@ -128,11 +128,11 @@ enum Harness: String, CaseIterable {
       while let frame = try? buffer.nextFrame(maximum: ModuleProtocol.maximumMessage) {
         // Read straight from its text, a reply is the one the long way reads, or nothing.
         let text = Array(frame)
-        if let straight = ModuleMessage(json: text) {
-          let parsed = (try? FrameValue.parse(json: text)).flatMap { try? ModuleMessage(wire: $0) }
-          if straight != parsed { fatalError("read straight, a reply differs from the long way's") }
+        let parsed = try? FrameValue.parse(json: text)
+        if let straight = ModuleMessage(json: text), straight != parsed.flatMap({ try? ModuleMessage(wire: $0) }) {
+          fatalError("read straight, a reply differs from the long way's")
         }
-        guard let message = try? FrameValue.parse(json: text) else { continue }
+        guard let message = parsed else { continue }
         // A handshake as the host reads it, and each command in it alone (one bad command must
         // not hide what the others would do).
         _ = try? WireHello(wire: message)
@@ -154,12 +154,11 @@ enum Harness: String, CaseIterable {
       // The first byte picks the module and, with its high bit, protocol 2 (sessions, timers,
       // the end of a session).
       let text = Array(bytes.dropFirst())
-      if let straight = HostMessage(json: text),
-        straight != (try? FrameValue.parse(json: text)).flatMap({ try? HostMessage(wire: $0) })
-      {
+      let parsed = try? FrameValue.parse(json: text)
+      if let straight = HostMessage(json: text), straight != parsed.flatMap({ try? HostMessage(wire: $0) }) {
         fatalError("read straight, a request differs from the long way's")
       }
-      guard let first = bytes.first, let request = try? FrameValue.parse(json: text) else { return }
+      guard let first = bytes.first, let request = parsed else { return }
       let module = builtInModules[Int(first & 0x7f) % builtInModules.count]
       guard let session = try? ModuleSession(module: module, version: first & 0x80 != 0 ? 2 : 1) else { return }
       _ = session.hello()

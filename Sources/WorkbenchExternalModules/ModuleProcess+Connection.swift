@@ -68,19 +68,13 @@ extension ModuleProcess {
       try readChanges(from: channel)
     }
     let sent = Self.milliseconds()
-    // The reply is read straight from its text into a message when it is a well-formed one of
-    // those that answer a request; anything else (a change sent meanwhile, a reply that is not
-    // well-formed) is parsed and read the long way, which says what is wrong.
-    var read: ModuleMessage?
-    let reply: FrameValue
+    let reply: ReceivedReply
     do {
       logMessage(message.wire, from: "host")
       try channel.send(message, timeout: timeoutMilliseconds)
       let text = try channel.receiveText(timeout: timeoutMilliseconds)
-      read = ModuleMessage(json: text)
-      if case .changed? = read { read = nil }
-      reply = read == nil ? try MessageChannel.value(of: text) : .null
-      logMessage(read == nil ? reply : (try? MessageChannel.value(of: text)) ?? .null, from: "module")
+      reply = try ReceivedReply(text)
+      logMessage((try? MessageChannel.value(of: text)) ?? .null, from: "module")
     } catch {
       // Leaving as this request went out, after its last session ended: the same, a moment later.
       if wasIdle, case .closed = error, try startAgainIfItLeft(waiting: 1000) {
@@ -90,24 +84,36 @@ extension ModuleProcess {
       throw stoppedError(stopReason ?? error.description)
     }
     if rule != "end" { endedEverySession = false }
-    if let read {
-      if channel.hasBufferedInput {
-        guard version >= 2 else { throw violation("it answered `\(rule)` with more than one message") }
-        try readChanges(from: channel, after: rule)
-      }
-      return try checked(read, to: rule, id: id)
-    }
-    if version >= 2, reply["type"]?.stringValue == "changed" {
+    if version >= 2, case .parsed(let change) = reply, change["type"]?.stringValue == "changed" {
       // A change sent while the request was on its way: kept, and the reply is the next one,
       // within the same time a reply has (changes do not buy a module more).
-      try keep(change: reply)
+      try keep(change: change)
       return try awaitReply(to: rule, id: id, on: channel, deadline: sent + Int64(timeoutMilliseconds))
     }
     if channel.hasBufferedInput {
       guard version >= 2 else { throw violation("it answered `\(rule)` with more than one message") }
       try readChanges(from: channel, after: rule)
     }
-    return try checked(reply, to: rule, id: id)
+    switch reply {
+    case .read(let message): return try checked(message, to: rule, id: id)
+    case .parsed(let value): return try checked(value, to: rule, id: id)
+    }
+  }
+
+  /// A reply as it was read: straight from its text into the message when it is a well-formed
+  /// answer to a request, or else parsed (a change sent meanwhile, or a reply the straight way
+  /// does not read), for the long way to read, which says what is wrong.
+  private enum ReceivedReply {
+    case read(ModuleMessage)
+    case parsed(FrameValue)
+
+    /// - Throws: `ChannelError.malformed` for text that is not JSON.
+    init(_ text: [UInt8]) throws(ChannelError) {
+      switch ModuleMessage(json: text) {
+      case .changed?, nil: self = .parsed(try MessageChannel.value(of: text))
+      case let message?: self = .read(message)
+      }
+    }
   }
 
   /// A request answered by a `result` (open, command in a window, refresh, restore).

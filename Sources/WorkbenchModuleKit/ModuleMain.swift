@@ -285,7 +285,7 @@ public final class ModuleSession {
   /// well-formed one, else parsed and read as `reply(toWire:)` does, which says what is wrong.
   ///
   /// - Throws: `ChannelError.malformed` for text that is not JSON.
-  public func reply(toText text: [UInt8]) throws(ChannelError) -> ModuleMessage {
+  func reply(toText text: [UInt8]) throws(ChannelError) -> ModuleMessage {
     if let request = HostMessage(json: text) { return handle(request) }
     return reply(toWire: try MessageChannel.value(of: text))
   }

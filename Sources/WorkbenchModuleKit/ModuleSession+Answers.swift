@@ -339,8 +339,10 @@ extension ModuleSession {
           id: "t\(timer.number)", at: timer.due > .milliseconds(whole) ? OutsideNumbers.saturatingSuccessor(of: at) : at
         ))
     }
-    // The timers told of that the clock no longer holds. Loops, not closures: a closure formed
-    // on the main actor is checked to run there each time a library calls it, at every request.
+    // The timers told of that the clock no longer holds: none when the told are as many as the
+    // held (every held one was told just above, and a timer's number is its own). Loops, not
+    // closures: a closure formed on the main actor is checked to run there each time a library
+    // calls it, at every request.
     var gone: [Int] = []
     if side.reportedTimers.count > waiting.count {
       var held = Set<Int>(minimumCapacity: waiting.count)

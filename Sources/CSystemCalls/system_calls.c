@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "CSystemCalls.h"
@@ -47,4 +48,27 @@ void workbench_end_groups_on_termination(void) {
   sigaction(SIGTERM, &action, 0);
   sigaction(SIGHUP, &action, 0);
   sigaction(SIGINT, &action, 0);
+}
+
+static void broken_pipe(int signal_number) { (void)signal_number; }
+
+int workbench_catch_broken_pipes(void) {
+  struct sigaction current;
+  if (sigaction(SIGPIPE, 0, &current) != 0) return 0;
+  if (current.sa_handler == SIG_IGN) return 1;
+  if (current.sa_handler != SIG_DFL || (current.sa_flags & SA_SIGINFO)) return 0;
+  struct sigaction action = {0};
+  action.sa_handler = broken_pipe;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  return sigaction(SIGPIPE, &action, 0) == 0;
+}
+
+int workbench_process_descriptor(int pid) {
+#ifdef SYS_pidfd_open
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  (void)pid;
+  return -1;
+#endif
 }

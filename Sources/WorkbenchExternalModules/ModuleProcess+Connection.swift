@@ -37,8 +37,10 @@ extension ModuleProcess {
       return try call(request)
     }
     // A process that exited since the last request (or whose child kept its pipes after it
-    // exited, §9) is stopped now, not served through whatever holds its pipes.
-    if let ended = reapIfEnded() {
+    // exited, §9) is stopped now, not served through whatever holds its pipes. Whether it
+    // exited and whether it sent something unasked (below) are one look.
+    let (ended, unasked) = lookBeforeRequest(on: channel)
+    if let ended {
       stop("it ended between requests", status: ended)
       throw stoppedError(stopReason ?? "it ended")
     }
@@ -61,7 +63,7 @@ extension ModuleProcess {
     // this request, it would put every later reply one command late.
     // Protocol 2: what came unasked must be a change a live source saw (§19), kept for the
     // next time between commands.
-    if channel.hasUnaskedInput() {
+    if unasked {
       guard version >= 2 else {
         throw violation("it sent a message nobody asked for (a second reply to an earlier request?)")
       }
@@ -98,6 +100,19 @@ extension ModuleProcess {
     case .read(let message): return try checked(message, to: rule, id: id)
     case .parsed(let value): return try checked(value, to: rule, id: id)
     }
+  }
+
+  /// Before a request: the process's wait status when it ended since the last one (reaped now),
+  /// and whether something it sent waits unasked. With the process's descriptor both are one
+  /// `poll`; without it, `waitpid` and a `poll`.
+  private func lookBeforeRequest(on channel: MessageChannel) -> (ended: Int32?, unasked: Bool) {
+    guard let processDescriptor else {
+      if let status = reapIfEnded() { return (status, false) }
+      return (nil, channel.hasUnaskedInput())
+    }
+    let (unasked, ended) = channel.hasUnaskedInput(besides: processDescriptor)
+    if ended, let status = reapIfEnded() { return (status, false) }
+    return (nil, unasked)
   }
 
   /// A reply as it was read: straight from its text into the message when it is a well-formed

@@ -58,6 +58,8 @@ public final class ModuleProcess {
   /// been reaped so what it started can still be ended.
   private var processGroup: pid_t?
   var channel: MessageChannel?
+  /// The host's ends of the module's pipes (to it, from it) and, where the kernel gives one, a
+  /// descriptor that is readable once the process ended (`processDescriptor`).
   private var descriptors: [Int32] = []
 
   /// The type of the request on its way (`command`, `timer`, `end`...), while one is, to say
@@ -130,6 +132,7 @@ public final class ModuleProcess {
     documentsHanded = []
     descriptors = [toModule, fromModule]
     for descriptor in descriptors { MessageChannel.makeNonBlocking(descriptor) }
+    if let ends = ProcessEnds.descriptor(of: process.pid) { descriptors.append(ends) }
     let channel = MessageChannel(input: fromModule, output: toModule)
     self.channel = channel
     stopReason = nil
@@ -501,7 +504,10 @@ public final class ModuleProcess {
   public var isRunning: Bool { stopReason == nil && channel != nil }
 
   /// The descriptor the module's messages arrive on, while it runs.
-  var readDescriptor: Int32? { isRunning && descriptors.count == 2 ? descriptors[1] : nil }
+  var readDescriptor: Int32? { isRunning && descriptors.count >= 2 ? descriptors[1] : nil }
+  /// A descriptor readable once the process ended, while it runs: where the kernel has none,
+  /// `waitpid` asks instead.
+  var processDescriptor: Int32? { isRunning && descriptors.count == 3 ? descriptors[2] : nil }
 
   /// `$XDG_STATE_HOME/workbench/modules/NAME.log` (or under `~/.local/state`), its folder made;
   /// `nil` when neither can be used (the module then writes to the host's standard error).

@@ -31,7 +31,12 @@ public enum ModuleMain {
       exit(1)
     }
     dup2(STDERR_FILENO, STDOUT_FILENO)
-    let channel = MessageChannel(input: STDIN_FILENO, output: protocolDescriptor)
+    // A host that has gone is EPIPE on the next write, which ends the loop below, rather than
+    // SIGPIPE, which would end the process: so a reply is written at once, without a `poll` to
+    // look first. SIGPIPE is caught by a handler that does nothing, not ignored: a program the
+    // module starts still gets it at its default, as the host started the module (§2).
+    let channel = MessageChannel(
+      input: STDIN_FILENO, output: protocolDescriptor, writesBeforeLooking: ProcessEnds.makeBrokenPipesErrors())
     let session: ModuleSession
     do {
       session = try ModuleSession(module: module, version: ModuleSession.negotiatedVersion())

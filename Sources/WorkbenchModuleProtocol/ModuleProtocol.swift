@@ -409,6 +409,17 @@ extension MessageChannel {
     return readSome() > 0
   }
 
+  /// `hasUnaskedInput()` and whether `other` is readable (a module's process descriptor: the
+  /// process ended), asked in one `poll`, without waiting.
+  public func hasUnaskedInput(besides other: Int32) -> (unasked: Bool, otherIsReadable: Bool) {
+    if hasBufferedInput { return (true, Descriptors.isReadable(other)) }
+    guard
+      case .ready(let (otherHappened, inputHappened)) = Descriptors.wait(
+        for: (other, .readable), and: (input, .readable), milliseconds: 0)
+    else { return (false, false) }
+    return (inputHappened.contains(.readable) && readSome() > 0, otherHappened.contains(.readable))
+  }
+
   /// Whether the other end closed its side with nothing left to read: a module that exited.
   public var peerHasClosed: Bool {
     guard !hasBufferedInput, case .ready(let happened) = Descriptors.wait(for: input, .readable, milliseconds: 0)

@@ -122,6 +122,28 @@ struct FixtureModule: FeatureModule {
 
   var manifest: ModuleManifest { ModuleManifest(name: "fixture", version: "1.0", summary: "a module for tests") }
 
+  /// How a child started with a bare `posix_spawn` ends when it writes to a pipe whose reader
+  /// has gone: `/bin/echo` with its output on such a pipe.
+  static func brokenPipeChild() -> String {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return "no pipe" }
+    close(ends[0])
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+    var child: pid_t = 0
+    let argv = [strdup("/bin/echo"), strdup("nobody reads this"), nil]
+    let started = posix_spawn(&child, "/bin/echo", &actions, nil, argv, environ)
+    argv.forEach { free($0) }
+    posix_spawn_file_actions_destroy(&actions)
+    close(ends[1])
+    guard started == 0 else { return "no child" }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    return status & 0x7f != 0
+      ? "the child ended by signal \(status & 0x7f)" : "the child exited \((status >> 8) & 0xff)"
+  }
+
   @MainActor func register(into registrar: Registrar) {
     // The switch at the wall is a live source (the host then asks for what it saw, `sync`),
     // declared unless a mode makes the fixture misbehave (whose tests count its requests).
@@ -202,6 +224,10 @@ struct FixtureModule: FeatureModule {
         case "no-frame":
           sendRawReply(#"{"type":"result","text":"no frame","state":"{}"}"#)
           exit(0)
+        case "pipe-child":
+          // A program the module starts, with nothing done about its signals: it writes to a
+          // pipe whose reader has gone, and says how it ended.
+          return .text(Self.brokenPipeChild())
         case "bad-facts":
           sendRawReply(#"{"type":"result","frame":{"pokes":0,"label":"x"},"text":"x","state":"{}","facts":5}"#)
           exit(0)

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchSystem
 import WorkbenchTestSupport
 
 #if canImport(Glibc)
@@ -28,6 +29,33 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("the module fixture stopped"), "\(result.stderr)")
     #expect(result.stderr.contains("it exited with status 0"), "\(result.stderr)")
     #expect(result.stdout.contains("* [2 c] catalog library"))
+  }
+
+  /// A Swift-kit module writes its reply without looking first, so a host that has gone must be
+  /// EPIPE to it, not SIGPIPE: the module ends its loop and exits 0 instead of dying of the
+  /// signal (the kit catches SIGPIPE with a handler that does nothing).
+  @Test func aModuleWhoseHostHasGoneExitsRatherThanDyingOfSIGPIPE() throws {
+    let module = try SpawnedProcess(fixture, input: .pipe, output: .pipe, error: .null)
+    // Its hello, whole: then the host "goes", and a request arrives that it must answer.
+    var hello: [UInt8] = []
+    while hello.count < 4
+      || hello.count < 4 + (Int(hello[0]) << 24 | Int(hello[1]) << 16 | Int(hello[2]) << 8 | Int(hello[3]))
+    {
+      hello += try #require(module.readOutput(), "the module closed its output before its hello")
+    }
+    module.closeOutput()
+    let request = Array(#"{"type":"sync","id":1}"#.utf8)
+    #expect(module.write([0, 0, 0, UInt8(request.count)] + request))
+    #expect(module.wait(upTo: 10_000) == .exited(0))
+    if module.ended() == nil { module.signal(SIGKILL) }
+  }
+
+  /// What the kit does about SIGPIPE stays in the module: a program the module starts (here with
+  /// a bare `posix_spawn`, nothing reset) still dies of the signal when it writes to a pipe whose
+  /// reader has gone, as it would from a login shell.
+  @Test func aProgramAModuleStartsStillGetsSIGPIPE() {
+    let result = run("open tally pokes t\n@t poke", mode: "pipe-child")
+    #expect(result.stdout.contains("the child ended by signal \(SIGPIPE)"), "\(result.stdout)\(result.stderr)")
   }
 
   @Test func aModuleThatStopsReadingCannotBlockTheHost() {

@@ -160,6 +160,29 @@ struct ChannelWritingTests {
   }
 }
 
+/// Looking before a request, in one `poll`: bytes the other end sent unasked, and whether a
+/// second descriptor (a module's process descriptor) is readable, each seen apart from the other.
+struct UnaskedInputTests {
+  @Test func unaskedBytesAndTheOtherDescriptorAreToldApart() throws {
+    let input = try #require(Descriptors.pipe())
+    let other = try #require(Descriptors.pipe())
+    defer { [input.read, input.write, other.read, other.write].forEach { close($0) } }
+    MessageChannel.makeNonBlocking(input.read)
+    let reader = MessageChannel(input: input.read, output: -1)
+    #expect(reader.hasUnaskedInput(besides: other.read) == (false, false))
+    var byte: UInt8 = 1
+    #expect(write(other.write, &byte, 1) == 1)
+    #expect(reader.hasUnaskedInput(besides: other.read) == (false, true))
+    try MessageChannel(input: -1, output: input.write).send(["type": "changed"] as FrameValue)
+    #expect(reader.hasUnaskedInput(besides: other.read) == (true, true))
+    // What was read is kept: it is still there, and the other descriptor is still asked.
+    #expect(read(other.read, &byte, 1) == 1)
+    #expect(reader.hasUnaskedInput(besides: other.read) == (true, false))
+    #expect(try reader.receive(timeout: 0) == ["type": "changed"])
+    #expect(reader.hasUnaskedInput(besides: other.read) == (false, false))
+  }
+}
+
 /// What a reply must be for its request (`ReplyRules`): the kind of message, and every field's
 /// type, each problem named by its field.
 struct ReplyRulesTests {

@@ -32,6 +32,22 @@ struct SpawnedProcessTests {
     #expect(child.wait().description.contains("SIGPIPE"))
   }
 
+  /// A child's process descriptor is readable once the child ended, and not before; reaping it
+  /// then gives its status.
+  @Test func aProcessDescriptorIsReadableOnceTheChildEnded() throws {
+    let child = try SpawnedProcess("/bin/sleep", arguments: ["5"])
+    let ends = try #require(ProcessEnds.descriptor(of: child.pid), "pidfd_open: \(String(cString: strerror(errno)))")
+    defer { close(ends) }
+    #expect(!Descriptors.isReadable(ends))
+    child.signal(SIGTERM)
+    guard case .ready(let happened) = Descriptors.wait(for: ends, .readable, milliseconds: 5000) else {
+      Issue.record("the process descriptor did not become readable")
+      return
+    }
+    #expect(happened.contains(.readable))
+    #expect(child.wait() == .signalled(SIGTERM))
+  }
+
   /// A descriptor of this process not handed to the child is closed in it (close-on-exec and
   /// the spawn's own closing), so a child cannot hold a pipe of another child open.
   @Test func aChildHasOnlyTheDescriptorsItWasGiven() throws {

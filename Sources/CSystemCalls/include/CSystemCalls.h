@@ -20,4 +20,15 @@ void workbench_release_group(int group);
 /// the signal would have ended it. For processes whose parent may end them (a worker).
 void workbench_end_groups_on_termination(void);
 
+/// Catches SIGPIPE with a handler that does nothing, when it is at its default: a write to a
+/// pipe whose reader has gone then fails with EPIPE instead of ending the process, and a program
+/// the process starts still gets SIGPIPE at its default (exec resets a caught signal, where an
+/// ignored one stays ignored). Returns 1 when writes to a gone reader now fail with EPIPE (caught
+/// here, or ignored already), 0 when SIGPIPE is left as it was (a handler of the program's own).
+int workbench_catch_broken_pipes(void);
+
+/// pidfd_open(pid, 0): a descriptor (close-on-exec) that becomes readable when the process ends,
+/// or -1 (a kernel before 5.3, or one that refuses it).
+int workbench_process_descriptor(int pid);
+
 #endif

@@ -74,7 +74,9 @@ extension ModuleProcess {
     do {
       logMessage(message.wire, from: "host")
       try channel.send(message, timeout: timeoutMilliseconds)
-      let text = try channel.receiveText(timeout: timeoutMilliseconds)
+      // A module that ends while a child it forked holds its pipe is seen at once (§9), not
+      // when the time is up.
+      let text = try channel.receiveText(timeout: timeoutMilliseconds, process: processDescriptor)
       reply = try ReceivedReply(text)
       logMessage((try? MessageChannel.value(of: text)) ?? .null, from: "module")
     } catch {

@@ -158,7 +158,12 @@ public final class MessageChannel {
   /// Reads one message's JSON text, unparsed, waiting at most `timeout` milliseconds (-1:
   /// forever): for a reader that reads a message straight from its text
   /// (`ModuleMessage(json:)`), and parses it (`value(of:)`) only when that does not read it.
-  public func receiveText(timeout: Int32) throws(ChannelError) -> [UInt8] {
+  ///
+  /// - Parameter process: a descriptor readable once the writer's process ended (the host's
+  ///   for a module, `ProcessEnds.descriptor(of:)`): once it is, and nothing more is there to
+  ///   read, the message will not come (though a child of the process may hold the pipe open)
+  ///   and this throws `closed` at once instead of waiting out the deadline.
+  public func receiveText(timeout: Int32, process: Int32? = nil) throws(ChannelError) -> [UInt8] {
     let deadline = Deadline(timeout: timeout)
     // With no deadline the first read goes first: a module's kit asks once it saw the request
     // come, so looking again before reading would cost a system call a message. (A descriptor
@@ -166,7 +171,11 @@ public final class MessageChannel {
     var waitsFirst = timeout >= 0
     while true {
       if let text = try Self.nextText(in: &buffer) { return text }
-      if waitsFirst {
+      if waitsFirst, let process {
+        // What was written before the process ended is read first, and only then is it gone.
+        guard let (arrived, ended) = try deadline.wait(for: input, .readable, or: process) else { continue }
+        if !arrived.happened, ended.contains(.readable) { throw .closed }
+      } else if waitsFirst {
         guard try deadline.wait(for: input, .readable) != nil else { continue }
       }
       waitsFirst = true
@@ -223,13 +232,27 @@ public final class MessageChannel {
     /// - Returns: what happened, or `nil` when a signal interrupted the wait (try again).
     /// - Throws: `.timedOut` when the deadline passed, `.closed` when waiting failed.
     func wait(for descriptor: Int32, _ wanted: Readiness) throws(ChannelError) -> Readiness? {
-      var wait = -1
-      if timeout >= 0 {
-        let left = end - MessageChannel.milliseconds()
-        guard left > 0 else { throw .timedOut(Int(timeout)) }
-        wait = left
-      }
-      switch Descriptors.wait(for: descriptor, wanted, milliseconds: wait) {
+      try taken(Descriptors.wait(for: descriptor, wanted, milliseconds: try left()))
+    }
+
+    /// Waits as `wait(for:_:)` does, until `descriptor` is ready for `wanted` or `other` is
+    /// readable: what happened to each.
+    func wait(for descriptor: Int32, _ wanted: Readiness, or other: Int32) throws(ChannelError) -> (
+      Readiness, Readiness
+    )? {
+      try taken(Descriptors.wait(for: (descriptor, wanted), and: (other, .readable), milliseconds: try left()))
+    }
+
+    /// The milliseconds left to wait (-1: for ever).
+    private func left() throws(ChannelError) -> Int {
+      guard timeout >= 0 else { return -1 }
+      let left = end - MessageChannel.milliseconds()
+      guard left > 0 else { throw .timedOut(Int(timeout)) }
+      return left
+    }
+
+    private func taken<Value>(_ outcome: WaitOutcome<Value>) throws(ChannelError) -> Value? {
+      switch outcome {
       case .ready(let happened): return happened
       case .interrupted: return nil
       case .timedOut: throw .timedOut(Int(timeout))

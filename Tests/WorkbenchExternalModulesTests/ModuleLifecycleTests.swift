@@ -195,6 +195,19 @@ struct ModuleLifecycleTests {
     #expect(good.stdout.contains("✔ its own process"), "\(good.stdout)")
   }
 
+  /// A module that crashes while a child it started still holds its pipes is seen ended as it
+  /// ends, by its process, not when the 3 s a reply has run out (the pipe alone would stay open
+  /// until the child left, 30 s later).
+  @Test func aModuleThatCrashesWhileAChildHoldsItsPipesIsStoppedAtOnce() {
+    let shell = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "-m", kettle, "--keep-going"], input: Array("open kettle kettle k\nboil 10\nwindows\n".utf8),
+      environment: ["KETTLE_MODE": "fork-keep"])
+    #expect(
+      shell.stderr.contains("the module kettle stopped while running `boil`: it exited with status 3"),
+      "\(shell.stderr)")
+    #expect(!shell.stderr.contains("did not answer"), "\(shell.stderr)")
+  }
+
   /// What a module says is shown, never obeyed: module-check and `workbench diagram` write its
   /// escape sequences and bells visibly (they were printed raw).
   @Test func aModulesTextIsShownEscaped() {

@@ -183,6 +183,32 @@ struct UnaskedInputTests {
   }
 }
 
+/// Waiting for a message with the writer's process descriptor beside the pipe (the host's wait
+/// for a reply): what the process wrote before it ended is read, and then its end is `closed` at
+/// once, though something else holds the pipe open; a message cut short by the end is too.
+struct ReadingFromAnEndedProcessTests {
+  @Test func whatWasWrittenIsReadAndThenTheEndIsClosedAtOnce() throws {
+    let input = try #require(Descriptors.pipe())
+    let process = try #require(Descriptors.pipe())
+    defer { [input.read, input.write, process.read, process.write].forEach { close($0) } }
+    MessageChannel.makeNonBlocking(input.read)
+    let reader = MessageChannel(input: input.read, output: -1)
+    let reply: FrameValue = ["type": "ok", "id": 1]
+    try MessageChannel(input: -1, output: input.write).send(reply)
+    var byte: UInt8 = 1
+    #expect(write(process.write, &byte, 1) == 1)  // the process ended
+    #expect(try reader.receiveText(timeout: 5000, process: process.read) == Array(reply.jsonText.utf8))
+    // Closed, not timed out: the deadline is not waited for.
+    #expect(throws: ChannelError.closed) { try reader.receiveText(timeout: 5000, process: process.read) }
+    // Half a message, then nothing more: closed too.
+    let half = Array(FramingTests.framed(reply).prefix(6))
+    #expect(write(input.write, half, half.count) == half.count)
+    #expect(throws: ChannelError.closed) { try reader.receiveText(timeout: 5000, process: process.read) }
+    // Without the process descriptor the same wait runs to its deadline.
+    #expect(throws: ChannelError.timedOut(30)) { try reader.receiveText(timeout: 30) }
+  }
+}
+
 /// What a reply must be for its request (`ReplyRules`): the kind of message, and every field's
 /// type, each problem named by its field.
 struct ReplyRulesTests {

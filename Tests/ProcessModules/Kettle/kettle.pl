@@ -12,7 +12,8 @@
 # timer is due without answering, exit-after-timer answers it and exits, exit-after-end answers
 # the `end` of its last session and leaves (as a module may), crash-on-end exits when
 # told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
-# handshake and leaves its child to answer; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
+# handshake and leaves its child to answer, fork-keep forks a child that holds its pipes and
+# crashes at `boil` without answering; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
 # from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
 # Writes that are not its own, for the host's tests of who may write what: foreign-commit's timer
 # commits the catalog's `library`, unheld-commit's a kettle (`spare`) no window shows and no
@@ -114,6 +115,10 @@ if ($mode eq 'fork-exit') {
   my $child = fork();
   exit 0 if $child;
 }
+if ($mode eq 'fork-keep') {
+  # A child that holds the pipes and never answers; the process itself crashes at `boil`.
+  if (!fork()) { sleep 30; exit 0 }
+}
 
 while (defined(my $request = read_message())) {
   my $type = $request->{type} // '';
@@ -135,6 +140,7 @@ while (defined(my $request = read_message())) {
     my %extra;
     if ($name eq 'boil') {
       exit 3 if $mode eq 'boil-once' && $boiled++;  # the second boil of the process's life crashes it
+      exit 3 if $mode eq 'fork-keep';
       $kettle->{state} = 'heating';
       $extra{timers} = [{id => "boil $document", after => $argument + 0}];
       $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';

@@ -173,6 +173,7 @@ public final class MessageChannel {
       if let text = try Self.nextText(in: &buffer) { return text }
       if waitsFirst, let process {
         // What was written before the process ended is read first, and only then is it gone.
+        // (The descriptor is the caller's to keep open while it waits.)
         guard let (arrived, ended) = try deadline.wait(for: input, .readable, or: process) else { continue }
         if !arrived.happened, ended.contains(.readable) { throw .closed }
       } else if waitsFirst {

@@ -75,7 +75,7 @@ extension ModuleProcess {
       logMessage(message.wire, from: "host")
       try channel.send(message, timeout: timeoutMilliseconds)
       // A module that ends while a child it forked holds its pipe is seen at once (§9), not
-      // when the time is up.
+      // when the time is up (and so in `awaitReply`).
       let text = try channel.receiveText(timeout: timeoutMilliseconds, process: processDescriptor)
       reply = try ReceivedReply(text)
       logMessage((try? MessageChannel.value(of: text)) ?? .null, from: "module")
@@ -153,7 +153,7 @@ extension ModuleProcess {
       let reply: FrameValue
       do {
         let left = Int32(clamping: max(1, deadline - Self.milliseconds()))
-        reply = try channel.receive(timeout: left)
+        reply = try MessageChannel.value(of: channel.receiveText(timeout: left, process: processDescriptor))
         logMessage(reply, from: "module")
       } catch {
         // The time the request had, not what was left of it.

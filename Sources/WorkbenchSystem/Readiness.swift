@@ -57,6 +57,23 @@ public enum Descriptors {
     return outcome(of: count) { polled.map { Readiness(rawValue: $0.revents) } }
   }
 
+  /// Waits until either of two descriptors is ready for what it is wanted for, at most
+  /// `milliseconds`: what happened to each. One `poll`, with nothing allocated (it is asked
+  /// before every request to a module).
+  public static func wait(
+    for first: (descriptor: Int32, wanted: Readiness), and second: (descriptor: Int32, wanted: Readiness),
+    milliseconds: Int
+  ) -> WaitOutcome<(Readiness, Readiness)> {
+    var polled = (
+      pollfd(fd: first.descriptor, events: first.wanted.rawValue, revents: 0),
+      pollfd(fd: second.descriptor, events: second.wanted.rawValue, revents: 0)
+    )
+    let count = withUnsafeMutableBytes(of: &polled) { bytes in
+      poll(bytes.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, clamped(milliseconds))
+    }
+    return outcome(of: count) { (Readiness(rawValue: polled.0.revents), Readiness(rawValue: polled.1.revents)) }
+  }
+
   /// Whether `descriptor` has something to read now, without waiting.
   @inlinable
   public static func isReadable(_ descriptor: Int32) -> Bool {

@@ -197,11 +197,13 @@ struct ModuleLifecycleTests {
 
   /// A module that crashes while a child it started still holds its pipes is seen ended as it
   /// ends, by its process, not when the 3 s a reply has run out (the pipe alone would stay open
-  /// until the child left, 30 s later).
-  @Test func aModuleThatCrashesWhileAChildHoldsItsPipesIsStoppedAtOnce() {
+  /// until the child left, 30 s later): as the host waits for the reply, or for the reply behind
+  /// a change the module sent first (`fork-keep-changed`).
+  @Test(arguments: ["fork-keep", "fork-keep-changed"])
+  func aModuleThatCrashesWhileAChildHoldsItsPipesIsStoppedAtOnce(mode: String) {
     let shell = ChildProcess.runWorkbench(
       ["-w", ":memory:", "-m", kettle, "--keep-going"], input: Array("open kettle kettle k\nboil 10\nwindows\n".utf8),
-      environment: ["KETTLE_MODE": "fork-keep"])
+      environment: ["KETTLE_MODE": mode])
     #expect(
       shell.stderr.contains("the module kettle stopped while running `boil`: it exited with status 3"),
       "\(shell.stderr)")

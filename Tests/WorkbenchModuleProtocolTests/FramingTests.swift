@@ -160,20 +160,32 @@ struct ChannelWritingTests {
   }
 }
 
+/// A reader on a pipe whose end does not block (the host's end of a module's pipe), the pipe's
+/// writing end, and another pipe beside it (standing for a module's process descriptor), all
+/// closed when `body` returns.
+private func withReaderAndAnotherPipe(
+  _ body: (MessageChannel, _ input: Int32, _ other: (read: Int32, write: Int32)) throws -> Void
+) throws {
+  let input = try #require(Descriptors.pipe())
+  let other = try #require(Descriptors.pipe())
+  defer { [input.read, input.write, other.read, other.write].forEach { close($0) } }
+  MessageChannel.makeNonBlocking(input.read)
+  try body(MessageChannel(input: input.read, output: -1), input.write, other)
+}
+
 /// Looking before a request, in one `poll`: bytes the other end sent unasked, and whether a
 /// second descriptor (a module's process descriptor) is readable, each seen apart from the other.
 struct UnaskedInputTests {
   @Test func unaskedBytesAndTheOtherDescriptorAreToldApart() throws {
-    let input = try #require(Descriptors.pipe())
-    let other = try #require(Descriptors.pipe())
-    defer { [input.read, input.write, other.read, other.write].forEach { close($0) } }
-    MessageChannel.makeNonBlocking(input.read)
-    let reader = MessageChannel(input: input.read, output: -1)
+    try withReaderAndAnotherPipe { reader, input, other in try toldApart(reader, input, other) }
+  }
+
+  private func toldApart(_ reader: MessageChannel, _ input: Int32, _ other: (read: Int32, write: Int32)) throws {
     #expect(reader.hasUnaskedInput(besides: other.read) == (false, false))
     var byte: UInt8 = 1
     #expect(write(other.write, &byte, 1) == 1)
     #expect(reader.hasUnaskedInput(besides: other.read) == (false, true))
-    try MessageChannel(input: -1, output: input.write).send(["type": "changed"] as FrameValue)
+    try MessageChannel(input: -1, output: input).send(["type": "changed"] as FrameValue)
     #expect(reader.hasUnaskedInput(besides: other.read) == (true, true))
     // What was read is kept: it is still there, and the other descriptor is still asked.
     #expect(read(other.read, &byte, 1) == 1)
@@ -188,13 +200,12 @@ struct UnaskedInputTests {
 /// once, though something else holds the pipe open; a message cut short by the end is too.
 struct ReadingFromAnEndedProcessTests {
   @Test func whatWasWrittenIsReadAndThenTheEndIsClosedAtOnce() throws {
-    let input = try #require(Descriptors.pipe())
-    let process = try #require(Descriptors.pipe())
-    defer { [input.read, input.write, process.read, process.write].forEach { close($0) } }
-    MessageChannel.makeNonBlocking(input.read)
-    let reader = MessageChannel(input: input.read, output: -1)
+    try withReaderAndAnotherPipe { reader, input, process in try readThenClosed(reader, input, process) }
+  }
+
+  private func readThenClosed(_ reader: MessageChannel, _ input: Int32, _ process: (read: Int32, write: Int32)) throws {
     let reply: FrameValue = ["type": "ok", "id": 1]
-    try MessageChannel(input: -1, output: input.write).send(reply)
+    try MessageChannel(input: -1, output: input).send(reply)
     var byte: UInt8 = 1
     #expect(write(process.write, &byte, 1) == 1)  // the process ended
     #expect(try reader.receiveText(timeout: 5000, process: process.read) == Array(reply.jsonText.utf8))
@@ -202,7 +213,7 @@ struct ReadingFromAnEndedProcessTests {
     #expect(throws: ChannelError.closed) { try reader.receiveText(timeout: 5000, process: process.read) }
     // Half a message, then nothing more: closed too.
     let half = Array(FramingTests.framed(reply).prefix(6))
-    #expect(write(input.write, half, half.count) == half.count)
+    #expect(write(input, half, half.count) == half.count)
     #expect(throws: ChannelError.closed) { try reader.receiveText(timeout: 5000, process: process.read) }
     // Without the process descriptor the same wait runs to its deadline.
     #expect(throws: ChannelError.timedOut(30)) { try reader.receiveText(timeout: 30) }

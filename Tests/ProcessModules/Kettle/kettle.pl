@@ -13,7 +13,7 @@
 # the `end` of its last session and leaves (as a module may), crash-on-end exits when
 # told a session ended, die-later exits 0.2 s after answering `boil`, fork-exit forks after its
 # handshake and leaves its child to answer, fork-keep forks a child that holds its pipes and
-# crashes at `boil` without answering; boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
+# crashes at `boil` without answering (fork-keep-changed sends a change first); boil-once crashes at its second `boil`. opens-w2 opens a window of its own under the key w2
 # from `boil`; escapes puts terminal escape sequences in its version, a refusal and a diagram.
 # Writes that are not its own, for the host's tests of who may write what: foreign-commit's timer
 # commits the catalog's `library`, unheld-commit's a kettle (`spare`) no window shows and no
@@ -115,8 +115,9 @@ if ($mode eq 'fork-exit') {
   my $child = fork();
   exit 0 if $child;
 }
-if ($mode eq 'fork-keep') {
-  # A child that holds the pipes and never answers; the process itself crashes at `boil`.
+if ($mode eq 'fork-keep' || $mode eq 'fork-keep-changed') {
+  # A child that holds the pipes and never answers; the process itself crashes at `boil`
+  # (fork-keep-changed after it sent a change, so the host is waiting for the reply behind it).
   if (!fork()) { sleep 30; exit 0 }
 }
 
@@ -141,6 +142,10 @@ while (defined(my $request = read_message())) {
     if ($name eq 'boil') {
       exit 3 if $mode eq 'boil-once' && $boiled++;  # the second boil of the process's life crashes it
       exit 3 if $mode eq 'fork-keep';
+      if ($mode eq 'fork-keep-changed') {
+        send_message({type => 'changed', session => $session, updates => [updates($session, $document, undef)]});
+        exit 3;
+      }
       $kettle->{state} = 'heating';
       $extra{timers} = [{id => "boil $document", after => $argument + 0}];
       $extra{timers} = [map { {id => "t$_", after => 1000} } 1 .. 300] if $mode eq 'flood-timers';

@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.2.0';
+const version = '2.3.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -240,11 +240,13 @@ class Clock {
       this.now = Math.max(this.now, timer.due);
       const previous = this._session._currentKey;
       this._session._currentKey = timer.key;
+      const kept = new Checkpoint(this._session);
       try {
         timer.callback();
       } catch (error) {
-        // A timer's work that fails is the module's bug: said in its log; the other timers and
-        // the windows' updates still go out.
+        // A timer's work that fails is the module's bug: said in its log and put back; the other
+        // timers and the windows' updates still go out.
+        kept.putBack();
         console.error(error);
       } finally {
         this._session._currentKey = previous;
@@ -366,6 +368,52 @@ class Session {
    */
   live(source, event) {
     this.module._live(this, source, event);
+  }
+}
+
+/**
+ * What a session holds as the module's code begins a piece of work (a request, a timer): its
+ * documents and its windows' view states as text, its timers and its windows. A refused piece of
+ * work changes nothing (§5): `putBack()` returns the session to this point. What the module's
+ * own services did (a bridge's lights) is theirs to manage.
+ */
+class Checkpoint {
+  constructor(session) {
+    this._session = session;
+    this._documents = new Map([...session._documents].map(([name, body]) => [name, stableJSON(body)]));
+    this._states = new Map([...session.windows].map(([key, window]) => [key, stableJSON(window.state)]));
+    this._timers = new Map(session.clock._timers);
+    this._windows = new Map(session.windows);
+    this._opened = [...session._opened];
+    this._closed = [...session._closed];
+  }
+
+  /** The text of document `name` at this point. */
+  document(name) {
+    return this._documents.has(name) ? this._documents.get(name) : stableJSON(undefined);
+  }
+
+  putBackDocuments() {
+    const documents = this._session._documents;
+    for (const name of [...documents.keys()]) {
+      if (!this._documents.has(name)) documents.delete(name);
+      else if (stableJSON(documents.get(name)) !== this._documents.get(name)) {
+        documents.set(name, JSON.parse(this._documents.get(name)));
+      }
+    }
+  }
+
+  putBack() {
+    const session = this._session;
+    this.putBackDocuments();
+    session.clock._timers = new Map(this._timers);
+    session.windows = new Map(this._windows);
+    for (const [key, window] of session.windows) {
+      const state = this._states.get(key);
+      if (state !== undefined && stableJSON(window.state) !== state) window.state = JSON.parse(state);
+    }
+    session._opened = [...this._opened];
+    session._closed = [...this._closed];
   }
 }
 
@@ -633,6 +681,7 @@ class Module {
     session.replayingStart = Boolean(facts?.start);
     const shown = this._documentsShown(session);
     let reply;
+    let kept = null;
     try {
       // The session's time is the host's: the clock moves to the time the request carries (a
       // timer due before then runs now; one due at that very time waits for the host's `timer`
@@ -640,8 +689,13 @@ class Module {
       if (this._protocol >= 2 && Number.isInteger(request.now)) {
         session.clock._advanceTo(request.now, request.type === "timer");
       }
-      reply = this._answer(request, session);
+      this._takeIn(request, session);
+      // What the module's code does from here on is put back if the request is refused (a
+      // timer's work was put back timer by timer, as it ran).
+      if (request.type !== 'timer') kept = new Checkpoint(session);
+      reply = this._answer(request, session, kept);
     } catch (error) {
+      kept?.putBack();
       reply = error instanceof Refused
         ? { type: 'error', message: error.message }
         : { type: 'error', message: `the module could not answer: ${error}` };
@@ -737,8 +791,11 @@ class Module {
     return window;
   }
 
-  _answer(request, session) {
-    const { type, key } = request;
+  /**
+   * Takes in what the host's request says of the session: its rows, and the document's revision
+   * and body as the host holds them (never put back: they are the host's).
+   */
+  _takeIn(request, session) {
     if (Number.isInteger(request.rows)) session.rows = Math.min(Math.max(1, request.rows), 10000);
     if (Number.isInteger(request.revision) && typeof request.document === 'string') {
       session._revisions.set(request.document, request.revision);
@@ -756,6 +813,10 @@ class Module {
         }
       }
     }
+  }
+
+  _answer(request, session, kept) {
+    const { type, key } = request;
     if (type === 'validate') {
       const validate = this._validators.get(request.kind);
       if (validate) validate(JSON.parse(request.body ?? ''));
@@ -770,6 +831,9 @@ class Module {
       session.windows.delete(key);
       session._lastSent.delete(key);
       if (window) window.screen.closed();
+      // Closing stops what the window started; it saves nothing (a close answer commits nothing
+      // the user did not save).
+      kept.putBackDocuments();
       return { type: 'ok' };
     }
     if (type === 'timer') {
@@ -803,32 +867,18 @@ class Module {
     if (type === 'refresh') return this._result(window);
     if (type === 'leave') {
       // The user's choice for the window's unsaved work (§20): saved (the document is
-      // committed) or dropped.
-      const saved = stableJSON(window.document);
-      if (request.choice === 'save') window.screen.save();
-      else window.screen.discard();
+      // committed; a save that throws changes nothing) or dropped (nothing committed).
+      const saved = kept.document(window.documentName);
+      if (request.choice === 'save') {
+        window.screen.save();
+      } else {
+        window.screen.discard();
+        kept.putBackDocuments();
+      }
       return this._result(window, null, this._commit(session, window, saved));
     }
-    const before = stableJSON(window.document);
-    // A refused command changes nothing: what it changed of the window's view state and
-    // document, the session's timers and its windows is put back (what the module's own
-    // services did is theirs to manage).
-    const kept = {
-      state: JSON.stringify(window.state), timers: new Map(session.clock._timers), windows: new Map(session.windows),
-      opened: [...session._opened], closed: [...session._closed],
-    };
-    let output;
-    try {
-      output = this._run(window, session, request);
-    } catch (error) {
-      window.document = JSON.parse(before);
-      window.state = JSON.parse(kept.state);
-      session.clock._timers = kept.timers;
-      session.windows = kept.windows;
-      session._opened = kept.opened;
-      session._closed = kept.closed;
-      throw error;
-    }
+    const before = kept.document(window.documentName);
+    const output = this._run(window, session, request);
     const reply = this._result(window, output, this._commit(session, window, before));
     this._addWindowsOpenedAndClosed(reply, session);
     return reply;

@@ -31,7 +31,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.2.0"
+__version__ = "2.3.0"
 
 __all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
 
@@ -216,10 +216,12 @@ class Clock:
             self.now = max(self.now, when)
             previous = self._session._current_key
             self._session._current_key = key
+            kept = _Checkpoint(self._session)
             try:
                 callback()
-            except Exception:  # a timer's work that fails is the module's bug: said in its log, and the
-                traceback.print_exc()  # other timers and the windows' updates still go out
+            except Exception:  # a timer's work that fails is the module's bug: said in its log, put
+                kept.put_back()  # back, and the other timers and the windows' updates still go out
+                traceback.print_exc()
             finally:
                 self._session._current_key = previous
         self.now = max(self.now, due)
@@ -564,6 +566,7 @@ class Module:
             # a module does not count that work again (the recorded states count it).
             session.replaying_start = bool(facts and facts.get("start"))
             shown = self._documents_shown(session)
+            kept = None
             try:
                 # The session's time is the host's: the clock moves to the time the request
                 # carries (a timer due before then that the host has not fired yet runs now, with
@@ -572,10 +575,18 @@ class Module:
                 # a timer set `after: 0` waits for the clock to move.
                 if self._protocol >= 2 and isinstance(request.get("now"), int):
                     session.clock._advance_to(request["now"], including_due=request.get("type") == "timer")
-                reply = self._answer(request, session)
+                self._take_in(request, session)
+                # What the module's code does from here on is put back if the request is refused
+                # (a timer's work was put back timer by timer, as it ran).
+                kept = _Checkpoint(session) if request.get("type") != "timer" else None
+                reply = self._answer(request, session, kept)
             except Refused as refusal:
+                if kept is not None:
+                    kept.put_back()
                 reply = {"type": "error", "message": str(refusal)}
             except (KeyError, ValueError, TypeError, AttributeError) as problem:
+                if kept is not None:
+                    kept.put_back()
                 reply = {"type": "error", "message": f"the module could not answer: {problem!r}"}
             if session._relay is not None:  # a refusal keeps what its work learnt from outside too
                 reply["facts"] = session._relay["used"]
@@ -661,8 +672,9 @@ class Module:
         session.windows[key] = window
         return window
 
-    def _answer(self, request, session):
-        kind, key = request.get("type"), request.get("key")
+    def _take_in(self, request, session):
+        """Takes in what the host's request says of the session: its rows, and the document's
+        revision and body as the host holds them (never put back: they are the host's)."""
         if isinstance(request.get("rows"), int):
             session.rows = min(max(1, request["rows"]), 10000)
         if isinstance(request.get("revision"), int) and "document" in request:
@@ -676,6 +688,9 @@ class Module:
                 for window in list(session.windows.values()):
                     if window.document_name == name:
                         window.screen.document_replaced()
+
+    def _answer(self, request, session, kept):
+        kind, key = request.get("type"), request.get("key")
         if kind == "validate":
             validate = self._validators.get(request.get("kind"))
             if validate is not None:
@@ -690,6 +705,9 @@ class Module:
             session._last_sent.pop(key, None)
             if window is not None:
                 window.screen.closed()
+            # Closing stops what the window started; it saves nothing (a close answer commits
+            # nothing the user did not save).
+            kept.put_back_documents()
             return {"type": "ok"}
         if kind == "timer":
             # The request's `now` ran it already; a host that sends no `now` gets it run here.
@@ -723,27 +741,16 @@ class Module:
             return self._result(window)
         if kind == "leave":
             # The user's choice for the window's unsaved work (§20): saved (the document is
-            # committed) or dropped.
-            before = _canonical(window.document)
+            # committed; a save that raises changes nothing) or dropped (nothing committed).
+            before = kept.document(window.document_name)
             if request.get("choice") == "save":
                 window.screen.save()
             else:
                 window.screen.discard()
+                kept.put_back_documents()
             return self._result(window, commit=self._commit(session, window, before))
-        before = _canonical(window.document)
-        # A refused command changes nothing: what it changed of the window's view state and
-        # document, the session's timers and its windows is put back (what the module's own
-        # services did is theirs to manage).
-        kept = (_canonical(window.state), dict(session.clock._timers), dict(session.windows),
-                list(session._opened), list(session._closed))
-        try:
-            output = self._run(window, session, request)
-        except Exception:
-            window.document = json.loads(before)
-            window.state = json.loads(kept[0])
-            session.clock._timers, session.windows = kept[1], kept[2]
-            session._opened, session._closed = kept[3], kept[4]
-            raise
+        before = kept.document(window.document_name)
+        output = self._run(window, session, request)
         reply = self._result(window, output=output, commit=self._commit(session, window, before))
         self._add_windows_opened_and_closed(reply, session)
         return reply
@@ -804,6 +811,43 @@ class Module:
         updates = self._changed_windows(session, key)
         if updates:
             reply["updates"] = updates
+
+
+class _Checkpoint:
+    """What a session holds as the module's code begins a piece of work (a request, a timer):
+    its documents and its windows' view states as text, its timers and its windows. A refused
+    piece of work changes nothing (§5): `put_back()` returns the session to this point. What
+    the module's own services did (a bridge's lights) is theirs to manage."""
+
+    def __init__(self, session):
+        self._session = session
+        self._documents = {name: _canonical(body) for name, body in session._documents.items()}
+        self._states = {key: _canonical(window.state) for key, window in session.windows.items()}
+        self._timers = dict(session.clock._timers)
+        self._windows = dict(session.windows)
+        self._opened, self._closed = list(session._opened), list(session._closed)
+
+    def document(self, name):
+        """The text of document `name` at this point."""
+        return self._documents.get(name, _canonical(None))
+
+    def put_back_documents(self):
+        documents = self._session._documents
+        for name in list(documents):
+            if name not in self._documents:
+                del documents[name]
+            elif _canonical(documents[name]) != self._documents[name]:
+                documents[name] = json.loads(self._documents[name])
+
+    def put_back(self):
+        session = self._session
+        self.put_back_documents()
+        session.clock._timers = dict(self._timers)
+        session.windows = dict(self._windows)
+        for key, window in session.windows.items():
+            if key in self._states and _canonical(window.state) != self._states[key]:
+                window.state = json.loads(self._states[key])
+        session._opened, session._closed = list(self._opened), list(self._closed)
 
 
 def _record_fields(fields):

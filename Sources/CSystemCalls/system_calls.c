@@ -31,7 +31,26 @@ void workbench_release_group(int group) {
   }
 }
 
+static volatile int held_workers[WORKBENCH_GROUPS];
+
+void workbench_hold_worker(int pid) {
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    if (__sync_bool_compare_and_swap(&held_workers[index], 0, pid)) return;
+  }
+}
+
+void workbench_release_worker(int pid) {
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    if (__sync_bool_compare_and_swap(&held_workers[index], pid, 0)) return;
+  }
+}
+
 static void end_groups(int signal_number) {
+  // Workers first: each ends its own module processes as it goes.
+  for (int index = 0; index < WORKBENCH_GROUPS; index++) {
+    int pid = held_workers[index];
+    if (pid > 0) kill(pid, SIGTERM);
+  }
   for (int index = 0; index < WORKBENCH_GROUPS; index++) {
     int group = held_groups[index];
     if (group > 0) kill(-group, SIGKILL);
@@ -45,9 +64,14 @@ void workbench_end_groups_on_termination(void) {
   struct sigaction action = {0};
   action.sa_handler = end_groups;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGTERM, &action, 0);
-  sigaction(SIGHUP, &action, 0);
-  sigaction(SIGINT, &action, 0);
+  int signals[] = {SIGTERM, SIGHUP, SIGINT};
+  for (int index = 0; index < 3; index++) {
+    // A signal the program was started with ignored stays ignored (`nohup`, a job started in
+    // the background by a shell without job control): it would not have ended the program.
+    struct sigaction current;
+    if (sigaction(signals[index], 0, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    sigaction(signals[index], &action, 0);
+  }
 }
 
 static void broken_pipe(int signal_number) { (void)signal_number; }

@@ -182,7 +182,13 @@ public final class ProxyScreen: ScreenModel {
     var request = CloseRequest()
     request.key = key
     if process.version >= 2 { request.session = session }
-    guard let reply = try? process.ok(of: .close(request)), process.version >= 2 else { return }
+    guard var reply = try? process.ok(of: .close(request)), process.version >= 2 else { return }
+    // A close saves nothing (§8): what the module says it changed as the window went is not
+    // stored, and the host's copy goes with the next request about each such document.
+    for commit in reply.commits ?? [] {
+      process.documentsSent[ModuleProcess.SentDocument(session: session, name: commit.document)] = nil
+    }
+    reply.commits = nil
     try? process.takeWork(reply, in: session, summary: "\(process.name) close")
   }
 

@@ -131,7 +131,7 @@ extension LanguageServer {
     do {
       process = try SpawnedProcess(
         command[0], arguments: Array(command.dropFirst()), input: .pipe, output: .pipe, error: .inherited,
-        newProcessGroup: true)
+        newProcessGroup: true, worker: true)
     } catch {
       if let id { send(Self.errorResponse(id: id, code: -32603, message: "the run did not start: \(error)")) }
       return
@@ -306,8 +306,8 @@ extension LanguageServer {
   /// `workbench lsp --run-worker`: reads one run's request on standard input, carries it out,
   /// and writes its progress and outcome as JSON lines on standard output.
   public static func serveRun(modules: [any FeatureModule]) -> ExitCode {
-    // Cancelled (the editor ends the worker), the module processes end too.
-    ChildGroups.endOnTermination()
+    // Cancelled (the editor ends the worker), the module processes end too (`ChildGroups`, set
+    // up as the program starts).
     var input: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {

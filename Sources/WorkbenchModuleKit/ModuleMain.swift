@@ -339,6 +339,7 @@ public final class ModuleSession {
     let before = version >= 2 ? documentRevisions() : [:]
     // The reply carries the request's id (§7), so the host can tell it from any other message.
     var answered = answerWithFacts(request)
+    if case .error = answered { putBackRefusedWrites() }
     if version >= 2 {
       answered = addingTimersAndUpdates(to: answered, for: request)
       if case .ok(var ok) = answered {

@@ -185,19 +185,9 @@ extension ModuleSession {
       let document = window.documentName
       let before = host.document(named: document)
       var text: String? = nil
-      let outputs: [CommandOutput]
-      do {
-        outputs = try run(request, in: String(window.id.number))
-      } catch {
-        // A refused command changes nothing: a document it committed before refusing goes back
-        // to the host's copy now (its view state went back with the refusal, as in the host).
-        if host.document(named: document)?.revision != before?.revision, let held = given[document] {
-          try? host.replaceDocument(
-            named: document, kind: held.kind, json: held.body,
-            revision: givenRevisions[document] ?? before?.revision ?? 1)
-        }
-        throw error
-      }
+      // A refused command changes nothing: `handle` puts back what it committed (its view state
+      // went back with the refusal, as in the host).
+      let outputs = try run(request, in: String(window.id.number))
       for output in outputs {
         if case .text(let value) = output { text = value }
       }
@@ -238,6 +228,16 @@ extension ModuleSession {
         }
       }
       return .ok(WireOk())
+    }
+  }
+
+  /// Puts back what refused work wrote: every document whose copy here is not the one the host
+  /// holds (the last it gave, or the module committed and it took) goes back to the host's, so a
+  /// refused piece of work (a command in a window or in none, a `leave`, a live event) changes
+  /// nothing (§5), and the next work's commit is made from the host's copy.
+  func putBackRefusedWrites() {
+    for (name, held) in given where host.documentJSON(named: name) != held.body {
+      try? host.replaceDocument(named: name, kind: held.kind, json: held.body, revision: givenRevisions[name] ?? 1)
     }
   }
 

@@ -279,7 +279,7 @@ public enum FileSystem {
   /// folder not followed), sorted.
   public static func files(under folder: String) -> [String] { walk(folder).files }
 
-  /// A folder's device and inode: the same folder, whichever path leads to it.
+  /// A folder's (or a file's) device and inode: the same one, whichever path leads to it.
   struct FolderIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
@@ -290,6 +290,13 @@ public enum FileSystem {
       device = UInt64(info.st_dev)
       inode = UInt64(info.st_ino)
     }
+  }
+
+  /// Whether two paths lead to one file that exists (the same device and inode, whichever links
+  /// or `..` lead there).
+  public static func sameFile(_ one: String, _ other: String) -> Bool {
+    guard let first = FolderIdentity(path: one), let second = FolderIdentity(path: other) else { return false }
+    return first == second
   }
 
   /// Where a symbolic link points, as it is written.

@@ -81,7 +81,11 @@ public final class SpawnedProcess {
   /// The read end of its standard error, when that is a pipe.
   public private(set) var errorOutput: Int32?
   /// How it ended, once `wait` or `ended` has seen it.
-  public private(set) var termination: Termination?
+  public private(set) var termination: Termination? {
+    didSet { if isWorker, termination != nil { ChildGroups.releaseWorker(pid) } }
+  }
+  /// Whether it is a worker of this program's, ended (SIGTERM) when a signal ends this program.
+  private let isWorker: Bool
 
   /// Starts `executable` (a path; with `searchingPath`, a name looked up on `PATH`).
   ///
@@ -91,12 +95,15 @@ public final class SpawnedProcess {
   ///   - newProcessGroup: whether the child leads a group of its own, so stopping it ends what
   ///     it started, and Ctrl-C at a terminal reaches only the foreground group.
   ///   - descriptors: more of this process's descriptors to give the child, each at a number.
+  ///   - worker: whether the child is this program started again as a worker (of `run -j`,
+  ///     `explore -j`, the language server's runs): a signal that ends this program sends it
+  ///     SIGTERM, and it ends the module processes it started (`ChildGroups`).
   /// - Throws: `StartError` when there are no pipes or the program does not start.
   public init(
     _ executable: String, arguments: [String] = [], environment: [String]? = nil,
     input inputStream: Stream = .null, output outputStream: Stream = .pipe, error errorStream: Stream = .null,
     defaultSignals: [Int32] = [SIGPIPE], newProcessGroup: Bool = false,
-    descriptors: [(source: Int32, target: Int32)] = [], searchingPath: Bool = false
+    descriptors: [(source: Int32, target: Int32)] = [], searchingPath: Bool = false, worker: Bool = false
   ) throws(StartError) {
     var parentEnds: [Int32] = []
     var childEnds: [Int32] = []
@@ -159,6 +166,8 @@ public final class SpawnedProcess {
       throw StartError(description: "cannot start \(executable): \(String(cString: strerror(result)))")
     }
     pid = child
+    isWorker = worker
+    if worker { ChildGroups.holdWorker(child) }
     leadsGroup = newProcessGroup
     input = inputEnd
     output = outputEnd
@@ -167,6 +176,7 @@ public final class SpawnedProcess {
 
   deinit {
     for descriptor in [input, output, errorOutput].compactMap({ $0 }) { close(descriptor) }
+    if isWorker, termination == nil { ChildGroups.releaseWorker(pid) }
   }
 
   /// Hands this side's ends of the pipes to the caller, who closes them from now on.

@@ -18,6 +18,10 @@ import WorkbenchSystem
 // A module process or a reader of our output that goes away must not end the program: writes
 // to it fail with EPIPE instead, and each writer handles that (a module is stopped, output ends).
 signal(SIGPIPE, SIG_IGN)
+// Whatever ends the program by a signal (SIGTERM, SIGHUP, Ctrl-C in a script or a run), the
+// module processes and workers it started end with it, and it exits with the signal's status.
+// The interactive shell takes Ctrl-C for itself as it starts.
+ChildGroups.endOnTermination()
 
 /// `--without-builtin NAME` (repeatable, or `all`), anywhere on the line: those built-in
 /// modules are left out, so an external module of the same name stands in for one (the ports

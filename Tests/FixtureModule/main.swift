@@ -202,6 +202,20 @@ struct FixtureModule: FeatureModule {
             _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
           }
+        case "fork-hang":
+          // Starts a program, notes its own pid and the program's, and never answers: what a
+          // signal to the program that started the module must end, both of them.
+          var child: pid_t = 0
+          let argv = [strdup("/bin/sleep"), strdup("300"), nil]
+          posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ)
+          argv.forEach { free($0) }
+          if let file = getenv("WORKBENCH_FIXTURE_PID_FILE") {
+            let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            let line = Array("\(getpid())\n\(child)\n".utf8)
+            _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+          }
+          while true { sleep(60) }
         case "loud":
           // 3 MB on standard error in one command: the log keeps at most 2 MB of it.
           let line = String(repeating: "x", count: 1023) + "\n"

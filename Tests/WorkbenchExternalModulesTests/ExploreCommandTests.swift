@@ -405,6 +405,111 @@ struct ExploreCommandTests {
     #expect(stray.stderr.contains("no module loaded registers its screens (tally)"), "\(stray.stderr)")
   }
 
+  /// `--against` a port that crashes: the finding names the implementation that stopped, and
+  /// the file written says it passes on the module explored and fails with the port in its
+  /// place, as it does. (Before, it said "the module tally stopped" and that the file passes when
+  /// run once, as if the modules did not behave the same on every run.)
+  @Test func aPortThatCrashesIsNamedAndItsFileFailsWithIt() throws {
+    let folder = makeTemporaryFolder()
+    let environment: [String: String?] = ["WORKBENCH_KIT": repositoryRoot() + "/Kits/python"]
+    for (name, crashing) in [("tally", false), ("crashing", true)] {
+      writeTextFile(
+        """
+        #!/usr/bin/env python3
+        import os, sys
+        sys.path.insert(0, os.environ["WORKBENCH_KIT"])
+        import workbench_module as wb
+
+        module = wb.Module("tally", "1.0", "a number that adds up")
+        module.document_kind("tally", samples={"sum": {"total": 0}})
+
+        @module.screen("tally", kind="tally", fields=["total"])
+        class Tally(wb.Screen):
+            def frame(self):
+                return {"total": self.window.document["total"]}
+
+        @module.command("add", screens=["tally"], arguments=[wb.integer("n", 1, 9)])
+        def add(window, n):
+            if \(crashing ? "True" : "False"):
+                os._exit(3)
+            window.document = {"total": window.document["total"] + n}
+
+        sys.exit(module.run())
+        """, to: folder + "/\(name).py")
+      chmod(folder + "/\(name).py", 0o755)
+    }
+    let found = ChildProcess.runWorkbench(
+      [
+        "explore", "-m", folder + "/tally.py", "--against", folder + "/crashing.py", "--runs", "10", "--steps", "5",
+        "--out", folder + "/found.yaml",
+      ], environment: environment)
+    #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+    #expect(found.stdout.contains("found that the host and its modules stay up does not hold"), "\(found.stdout)")
+    #expect(
+      found.stdout.contains(
+        "  with crashing.py in its module's place: the module tally stopped while running `add`: it exited with status 3"
+      ),
+      "\(found.stdout)")
+    #expect(
+      found.stdout.contains("(it passes on the modules explored, and fails with crashing.py in its module's place"),
+      "\(found.stdout)")
+    let written = try #require(readTextFile(folder + "/found.yaml"))
+    #expect(written.contains("# It passes on the modules explored, and fails with crashing.py in its module's place."))
+    #expect(!written.contains("passes when run once"), "\(written)")
+    let onOriginal = ChildProcess.runWorkbench(
+      ["run", "-m", folder + "/tally.py", folder + "/found.yaml"], environment: environment)
+    #expect(onOriginal.status == 0, "\(onOriginal.stdout)")
+    let onPort = ChildProcess.runWorkbench(
+      ["run", "-m", folder + "/crashing.py", folder + "/found.yaml"], environment: environment)
+    #expect(onPort.status == 1, "\(onPort.stdout)")
+  }
+
+  /// `--coverage FILE` keeps to `--out`'s rules, in `explore` and in `run`: never over a file
+  /// that is there without `--force`, never over a file the run read (a scenario, an `--always`
+  /// file) or the one `--out` just wrote, never into a FIFO or a device, and a failure to write
+  /// is exit 2 with the reason. (Before, it replaced whatever the path named, the scenario being
+  /// run among them, and exited 0 when it could not write.)
+  @Test func theCoverageFileIsWrittenAsOutsIs() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile("always:\n  feed:\n    count: {$between: [0, 1000]}\n", to: folder + "/always.yaml")
+    writeTextFile(
+      "scenario: A search\nwindows:\n  main: feed account\nsteps:\n  - main: search rent\n", to: folder + "/s.yaml")
+    mkfifo(folder + "/fifo", 0o644)
+    writeTextFile("kept", to: folder + "/there.json")
+    let explore = ["explore", "--screens", "feed", "--runs", "2", "--steps", "3", "--out", folder + "/found.yaml"]
+    func refused(_ arguments: [String], _ said: String, keeps file: String? = nil) {
+      let before = file.flatMap(readTextFile)
+      let result = ChildProcess.runWorkbench(arguments)
+      #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+      #expect(result.stderr.contains(said), "\(arguments): \(result.stderr)")
+      if let file { #expect(readTextFile(file) == before, "\(file) was written over") }
+    }
+    refused(
+      explore + ["--coverage", folder + "/there.json"], "is there already: say --force", keeps: folder + "/there.json")
+    refused(
+      explore + ["--always", folder + "/always.yaml", "--coverage", folder + "/always.yaml", "--force"],
+      "is the --always file", keeps: folder + "/always.yaml")
+    refused(explore + ["--coverage", "/dev/full", "--force"], "is not a regular file")
+    refused(explore + ["--coverage", folder + "/fifo", "--force"], "is not a regular file")
+    refused(
+      ["run", folder + "/s.yaml", "--coverage", folder + "/s.yaml", "--force"], "is a scenario file this run read")
+    #expect(readTextFile(folder + "/s.yaml")?.hasPrefix("scenario: A search") == true)
+    refused(["run", folder + "/s.yaml", "--coverage", folder + "/there.json"], "is there already: say --force")
+    let replaced = ChildProcess.runWorkbench([
+      "run", folder + "/s.yaml", "--coverage", folder + "/there.json", "--force",
+    ])
+    #expect(replaced.status == 0, "\(replaced.stdout)\(replaced.stderr)")
+    #expect(readTextFile(folder + "/there.json")?.hasPrefix("{") == true)
+    // The file --out wrote (a rule every feed window breaks: found at once) is not then written
+    // over by the coverage, --force or not.
+    writeTextFile("always:\n  feed:\n    count: {$between: [-2, -1]}\n", to: folder + "/broken.yaml")
+    writeTextFile("an older finding", to: folder + "/same.yaml")
+    refused(
+      ["explore", "--screens", "feed", "--runs", "2", "--steps", "3", "--always", folder + "/broken.yaml"]
+        + ["--out", folder + "/same.yaml", "--coverage", folder + "/same.yaml", "--force"], "is the file --out wrote")
+    #expect(readTextFile(folder + "/same.yaml")?.contains("scenario:") == true)
+  }
+
   /// `--coverage FILE`: what the sessions covered, per module, as JSON that keeps to
   /// docs/coverage.schema.json; the same with `--jobs 2` as in one process; a command counted as
   /// never run exactly when it ran and was refused no time; the feed machine's transitions

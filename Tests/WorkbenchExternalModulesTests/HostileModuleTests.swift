@@ -177,3 +177,66 @@ import WorkbenchTestSupport
     #expect(result.stderr.contains("\n    loading the phrase module\n    Traceback: SyntaxError: invalid syntax"))
   }
 }
+
+/// Whatever ends the program a user or CI starts (SIGTERM, SIGHUP, Ctrl-C), the module
+/// processes it started end with it, and what they started: `run` (in one process and with
+/// workers), `explore` (the same) and a script in the shell. Before, the handler that ends
+/// module process groups was installed in workers only: 1 of 2, 4 of 5 and 8 of 9 were still
+/// running 2.5 s later, reparented to init.
+struct EndedBySignalTests {
+  var fixture: String {
+    String(ChildProcess.workbenchPath.dropLast("workbench".count)) + "workbench-fixture-module"
+  }
+
+  /// Whether `pid` runs: it exists and is not a zombie (one whose parent has gone may wait for
+  /// init to collect it).
+  static func runs(_ pid: pid_t) -> Bool {
+    guard let stat = readTextFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    return !stat[stat.index(after: close)...].hasPrefix(" Z")
+  }
+
+  static let cases: [(arguments: [String], modules: Int)] = [
+    (["run"], 1), (["run", "-j", "2"], 2), (["explore", "--screens", "tally", "--runs", "20"], 1),
+    (["explore", "--screens", "tally", "--runs", "20", "--jobs", "2"], 2), (["-w", ":memory:", "-c"], 1),
+  ]
+
+  @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
+  func theModuleProcessesARunStartedEndWithIt(signal: Int32) throws {
+    let folder = makeTemporaryFolder()
+    for index in 1...2 {
+      writeTextFile(
+        "scenario: hangs \(index)\nwindows:\n  t: tally pokes\nsteps:\n  - t: poke\n", to: folder + "/s\(index).yaml")
+    }
+    for (arguments, modules) in Self.cases {
+      let pids = folder + "/pids-\(signal)-\(arguments.joined(separator: "_"))"
+      var words = arguments.first == "-w" ? ["-m", fixture] + arguments : arguments + ["-m", fixture]
+      words.append(arguments.first == "run" ? folder : arguments.first == "-w" ? "open tally pokes t; poke" : "--seed")
+      if arguments.first == "explore" { words.append("3") }
+      let environment = ChildProcess.environment(
+        ChildProcess.isolated(["WORKBENCH_FIXTURE": "fork-hang", "WORKBENCH_FIXTURE_PID_FILE": pids]))
+      // Started as from a terminal, the signals at their defaults (a test runner in the
+      // background may have SIGINT ignored, which the program would keep).
+      let program = try SpawnedProcess(
+        ChildProcess.workbenchPath, arguments: words, environment: environment, output: .null, error: .null,
+        defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGHUP])
+      // Each module process and the program it started are running, stuck in a request.
+      var started: [pid_t] = []
+      for _ in 0..<400 where started.count < 2 * modules {
+        usleep(25_000)
+        started = (readTextFile(pids) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+      }
+      #expect(started.count >= 2 * modules, "\(words): \(started)")
+      program.signal(signal)
+      let ended = program.wait()
+      #expect(ended == .signalled(signal), "\(words): \(ended)")
+      // (A worker may have started more by the time it heard the signal.)
+      var running = (readTextFile(pids) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+      for _ in 0..<100 where !running.isEmpty {
+        usleep(25_000)
+        running = running.filter(Self.runs)
+      }
+      #expect(running.isEmpty, "\(words) ended by signal \(signal) left \(running) running")
+      for pid in running { kill(pid, SIGKILL) }
+    }
+  }
+}

@@ -149,6 +149,77 @@ struct PythonKitTests {
     #expect(kept.stdout.contains("✘ leave jotter"), "\(kept.stdout)")
   }
 
+  /// The notes module, with a save that writes the draft before it refuses one it cannot keep.
+  static let notesWritingBeforeRefusing = notes.replacing(
+    """
+            if self.window.state.get("draft") == "nope":
+                raise wb.Refused("'nope' cannot be saved")
+            self.window.document = {"lines": self.window.document["lines"] + [self.window.state.pop("draft")]}
+    """,
+    with: """
+              self.window.document = {"lines": self.window.document["lines"] + [self.window.state.get("draft")]}
+              if self.window.state.get("draft") == "nope":
+                  raise wb.Refused("'nope' cannot be saved")
+              self.window.state.pop("draft")
+      """)
+
+  /// A draft the user discards is never stored: not by the kit, whose refused save changes
+  /// nothing, and not by the host, which stores nothing from a close's answer (§8). Before, the
+  /// kit kept what the refused save wrote and sent it as `commits` in its answer to the `close` of
+  /// `close n discard`, and the host stored it as revision 2. A module on the kit as it was (its
+  /// put-backs switched off) still sends it; the host keeps revision 1.
+  @Test func aDiscardedDraftIsNeverStored() throws {
+    #expect(Self.notesWritingBeforeRefusing != Self.notes)
+    let asItWas = Self.notesWritingBeforeRefusing.replacing(
+      "sys.exit(module.run())",
+      with: """
+        wb._Checkpoint.put_back = lambda self: None
+        wb._Checkpoint.put_back_documents = lambda self: None
+        sys.exit(module.run())
+        """)
+    for (name, source) in [("jotter", Self.notesWritingBeforeRefusing), ("old", asItWas)] {
+      let folder = moduleFolder(name, source)
+      let workspace = folder + "/work.sqlite"
+      let log = folder + "/protocol.jsonl"
+      let session = ChildProcess.runWorkbench(
+        ["--keep-going", "-w", workspace, "-m", folder + "/\(name).py"],
+        input: Array("open jotter jots n\ntype nope\nclose n save\nclose n discard\n".utf8),
+        environment: ["PYTHONPATH": folder, "WORKBENCH_PROTOCOL_LOG": log])
+      #expect(session.stderr.contains("'nope' cannot be saved"), "\(name): \(session.stderr)")
+      let after = ChildProcess.runWorkbench(
+        ["-w", workspace, "-m", folder + "/\(name).py", "-c", "open jotter jots m; frame"],
+        environment: ["PYTHONPATH": folder])
+      #expect(after.stdout.contains("jots · revision 1"), "\(name): \(after.stdout)\(after.stderr)")
+      #expect(after.stdout.contains(#"{"draft": null, "lines": []}"#), "\(name): \(after.stdout)")
+      let messages = try #require(readTextFile(log), "\(name)").split(separator: "\n")
+      // The closed window is not sent a refresh of what its close tried to commit.
+      #expect(!messages.contains { $0.contains(#""type":"refresh""#) }, "\(name): \(messages)")
+      // The kit as it is now sends nothing to commit as the window closes.
+      if name == "jotter" { #expect(!messages.contains { $0.contains("commits") }, "\(messages)") }
+    }
+  }
+
+  /// A module that answers `save` with its work still unsaved and nothing committed did not
+  /// save: `close W save` and `quit save` say so and keep the window, as a conflict does.
+  /// Before, both closed it and exited 0, and the draft was gone without a word.
+  @Test func aSaveThatDidNotSaveKeepsTheWindowAndSaysSo() throws {
+    let folder = moduleFolder(
+      "forgetful",
+      Self.notes.replacing(
+        #"self.window.document = {"lines": self.window.document["lines"] + [self.window.state.pop("draft")]}"#,
+        with: "pass  # forgets to save"))
+    let workspace = folder + "/work.sqlite"
+    for ending in ["close j save", "quit save"] {
+      let result = ChildProcess.runWorkbench(
+        ["-w", workspace, "-m", folder + "/forgetful.py", "-c", "open jotter jots j; type hi; \(ending); windows"],
+        environment: ["PYTHONPATH": folder])
+      #expect(result.status == 1, "\(ending): \(result.stdout)\(result.stderr)")
+      #expect(
+        result.stderr.contains("window j was not left: saving did not save it (it still has a draft line 'hi')"),
+        "\(ending): \(result.stderr)")
+    }
+  }
+
   /// A screen's records (`records=`, sent as `recordFields`) are held to the first frame by
   /// module-check, to any depth: a field the frame lacks, a record with other fields and a field
   /// that holds a number are each said where they are; what the frame holds passes.

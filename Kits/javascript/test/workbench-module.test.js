@@ -25,6 +25,23 @@ function makeModule() {
       tally.drawn.push(this.window.key);
       return super.text(frame);
     }
+
+    unsaved() { return this.window.state.draft === undefined ? null : `a draft of ${this.window.state.draft}`; }
+
+    save() {
+      // Writes the draft, then refuses one it cannot keep: the write must not stay.
+      this.window.document = { count: this.window.document.count + this.window.state.draft };
+      if (this.window.state.draft > 5) throw new wb.Refused('a draft over 5 cannot be saved');
+      delete this.window.state.draft;
+    }
+
+    discard() {
+      // A careless module that writes as it drops the draft: a discard commits nothing.
+      this.window.document = { count: -1 };
+      delete this.window.state.draft;
+    }
+
+    closed() { this.window.document = { count: -2 }; } // nor does a close
   });
   tally.drawn = []; // the windows whose text was drawn, in order
   tally.command('search', { screens: ['tally'], arguments: [wb.rest('text')] }, (window, text) => {
@@ -49,7 +66,31 @@ function makeModule() {
     window.session.clock.schedule(10, () => {}, 'debounce');
     throw new wb.Refused('not today');
   });
-  tally.liveSource('wall', (session, event) => { session.service('wall', () => ({ on: 0 })).on += event.switches; });
+  tally.command('draft', { screens: ['tally'], arguments: [wb.integer('n', 1, 10)] }, (window, n) => {
+    window.state.draft = n;
+  });
+  tally.command('wreck', {}, (window, session) => {
+    // Run with no window (§16): changes every window's document and view state, then refuses.
+    for (const shown of session.windows.values()) {
+      shown.document = { count: 77 };
+      shown.state.searched = 'wrecked';
+    }
+    throw new wb.Refused('wrecked nothing');
+  });
+  tally.command('fail later', { screens: ['tally'] }, (window) => {
+    window.session.clock.schedule(100, () => {
+      window.document = { count: 55 };
+      window.state.searched = 'failed';
+      throw new Error("the timer's work failed");
+    });
+  });
+  tally.liveSource('wall', (session, event) => {
+    session.service('wall', () => ({ on: 0 })).on += event.switches;
+    if (event.break) {
+      for (const shown of session.windows.values()) shown.document = { count: 33 };
+      throw new wb.Refused('the wall broke');
+    }
+  });
   return tally;
 }
 
@@ -337,4 +378,62 @@ test('a window says what it holds unsaved, and leave saves or discards it', () =
   const dropped = notes.handle({ type: 'leave', key: 'w1', choice: 'discard', session: 1, now: 0 });
   assert.equal(dropped.commit, null);
   assert.equal(dropped.unsaved, undefined);
+});
+
+test('a refused save changes nothing, and a close after it commits nothing', () => {
+  // Before, the kit kept what the refused save wrote and sent it as `commits` in its answer to
+  // the `close` of `close W discard`: the host stored the draft the user discarded.
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally.handle(command('draft 9', 10, { n: 9 })).unsaved, 'a draft of 9');
+  const refused = tally.handle({ type: 'leave', key: 'w1', choice: 'save', session: 1, now: 20 });
+  assert.deepEqual([refused.type, refused.message], ['error', 'a draft over 5 cannot be saved']);
+  const session = tally._sessions.get(1);
+  assert.deepEqual([session._documents.get('tally'), session.windows.get('w1').state], [{ count: 0 }, { draft: 9 }]);
+  const discarded = tally.handle({ type: 'leave', key: 'w1', choice: 'discard', session: 1, now: 30 });
+  assert.deepEqual([discarded.commit, discarded.frame.count, discarded.unsaved], [null, 0, undefined]);
+  assert.deepEqual(tally.handle({ type: 'close', key: 'w1', session: 1, now: 40 }), { type: 'ok' });
+  assert.deepEqual(session._documents.get('tally'), { count: 0 });
+});
+
+test('a save commits what it saved', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('draft 4', 10, { n: 4 }));
+  const saved = tally.handle({ type: 'leave', key: 'w1', choice: 'save', session: 1, now: 20 });
+  assert.deepEqual([saved.type, saved.commit, saved.unsaved], ['result', '{"count": 4}', undefined]);
+});
+
+test('a refused command with no window changes nothing', () => {
+  // Before, what it changed stayed in the kit, and the next `ok` committed it.
+  const tally = makeModule();
+  tally.handle(OPEN);
+  const refused = tally.handle({ type: 'command', command: 'wreck', line: 'wreck', arguments: {}, session: 1, now: 10 });
+  assert.deepEqual([refused.type, refused.message], ['error', 'wrecked nothing']);
+  const later = tally.handle({ type: 'timer', timer: 'none', session: 1, now: 20 });
+  assert.deepEqual([later.commits, later.updates], [undefined, undefined]);
+  assert.deepEqual(tally._sessions.get(1).windows.get('w1').state, {});
+});
+
+test("a timer's work that fails is put back", () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle(command('fail later', 0));
+  const originalError = console.error;
+  console.error = () => {}; // the kit says the failure in the module's log
+  let done;
+  try {
+    done = tally.handle({ type: 'timer', timer: 't1', session: 1, now: 100 });
+  } finally {
+    console.error = originalError;
+  }
+  assert.deepEqual([done.type, done.commits, done.updates], ['ok', undefined, undefined]);
+});
+
+test('a live event that is refused is put back', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  const events = [{ source: 'wall', value: { switches: 1, break: true } }];
+  assert.equal(tally.handle({ type: 'live', events, session: 1, now: 10 }).type, 'error');
+  assert.equal(tally.handle({ type: 'timer', timer: 'none', session: 1, now: 20 }).commits, undefined);
 });

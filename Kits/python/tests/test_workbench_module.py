@@ -32,6 +32,25 @@ def make_module():
             module.drawn.append(self.window.key)
             return super().text(frame)
 
+        def unsaved(self):
+            draft = self.window.state.get("draft")
+            return None if draft is None else f"a draft of {draft}"
+
+        def save(self):
+            # Writes the draft, then refuses one it cannot keep: the write must not stay.
+            self.window.document = {"count": self.window.document["count"] + self.window.state["draft"]}
+            if self.window.state["draft"] > 5:
+                raise wb.Refused("a draft over 5 cannot be saved")
+            del self.window.state["draft"]
+
+        def discard(self):
+            # A careless module that writes as it drops the draft: a discard commits nothing.
+            self.window.document = {"count": -1}
+            self.window.state.pop("draft", None)
+
+        def closed(self):
+            self.window.document = {"count": -2}  # nor does a close
+
     @module.command("search", screens=["tally"], arguments=[wb.rest("text")])
     def search(window, text):
         # Debounced: the search runs 100 ms after the last keystroke.
@@ -68,9 +87,33 @@ def make_module():
         window.session.clock.schedule(10, lambda: None, id="debounce")
         raise wb.Refused("not today")
 
+    @module.command("draft", screens=["tally"], arguments=[wb.integer("n", 1, 10)])
+    def draft(window, n):
+        window.state["draft"] = n
+
+    @module.command("wreck")
+    def wreck(window, session):
+        # Run with no window (§16): changes every window's document and view state, then refuses.
+        for shown in session.windows.values():
+            shown.document = {"count": 77}
+            shown.state["searched"] = "wrecked"
+        raise wb.Refused("wrecked nothing")
+
+    @module.command("fail later", screens=["tally"])
+    def fail_later(window):
+        def fail():
+            window.document = {"count": 55}
+            window.state["searched"] = "failed"
+            raise RuntimeError("the timer's work failed")
+        window.session.clock.schedule(100, fail)
+
     @module.live_source("wall")
     def wall(session, event):
         session.service("wall", lambda: {"on": 0})["on"] += event["switches"]
+        if event.get("break"):
+            for shown in session.windows.values():
+                shown.document = {"count": 33}
+            raise wb.Refused("the wall broke")
 
     return module
 
@@ -164,6 +207,62 @@ class Refusals(unittest.TestCase):
         self.assertNotIn("timers", again)  # the debounce is still the one at 1100, reported before
         session = module._sessions[1]
         self.assertEqual(session.clock.due("debounce"), 1100)
+
+
+    def test_a_refused_save_changes_nothing_and_a_close_after_it_commits_nothing(self):
+        # Before, the kit kept what the refused save wrote and sent it as `commits` in its answer
+        # to the `close` of `close W discard`: the host stored the draft the user discarded.
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module.handle(command("draft 9", 10, n=9))["unsaved"], "a draft of 9")
+        refused = module.handle({"type": "leave", "key": "w1", "choice": "save", "session": 1, "now": 20})
+        self.assertEqual((refused["type"], refused["message"]), ("error", "a draft over 5 cannot be saved"))
+        session = module._sessions[1]
+        self.assertEqual((session._documents["tally"], session.windows["w1"].state), ({"count": 0}, {"draft": 9}))
+        discarded = module.handle({"type": "leave", "key": "w1", "choice": "discard", "session": 1, "now": 30})
+        self.assertEqual((discarded["commit"], discarded["frame"]["count"]), (None, 0))
+        self.assertNotIn("unsaved", discarded)
+        closed = module.handle({"type": "close", "key": "w1", "session": 1, "now": 40})
+        self.assertEqual(closed, {"type": "ok"})
+        self.assertEqual(session._documents["tally"], {"count": 0})
+
+    def test_a_save_commits_what_it_saved(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("draft 4", 10, n=4))
+        saved = module.handle({"type": "leave", "key": "w1", "choice": "save", "session": 1, "now": 20})
+        self.assertEqual((saved["type"], saved["commit"]), ("result", '{"count": 4}'))
+        self.assertNotIn("unsaved", saved)
+
+    def test_a_refused_command_with_no_window_changes_nothing(self):
+        # Before, what it changed stayed in the kit, and the next `ok` committed it.
+        module = make_module()
+        module.handle(OPEN)
+        refused = module.handle({"type": "command", "command": "wreck", "line": "wreck", "arguments": {},
+                                 "session": 1, "now": 10})
+        self.assertEqual((refused["type"], refused["message"]), ("error", "wrecked nothing"))
+        later = module.handle({"type": "timer", "timer": "none", "session": 1, "now": 20})
+        self.assertNotIn("commits", later)
+        self.assertNotIn("updates", later)
+        self.assertEqual(module._sessions[1].windows["w1"].state, {})
+
+    def test_a_timers_work_that_fails_is_put_back(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(command("fail later", 0))
+        done = module.handle({"type": "timer", "timer": "t1", "session": 1, "now": 100})
+        self.assertEqual(done["type"], "ok")
+        self.assertNotIn("commits", done)
+        self.assertNotIn("updates", done)
+
+    def test_a_live_event_that_is_refused_is_put_back(self):
+        module = make_module()
+        module.handle(OPEN)
+        refused = module.handle({"type": "live", "events": [{"source": "wall", "value": {"switches": 1, "break": True}}],
+                                 "session": 1, "now": 10})
+        self.assertEqual(refused["type"], "error")
+        later = module.handle({"type": "timer", "timer": "none", "session": 1, "now": 20})
+        self.assertNotIn("commits", later)
 
 
 class Commands(unittest.TestCase):

@@ -16,8 +16,14 @@ int workbench_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 void workbench_hold_group(int group);
 void workbench_release_group(int group);
 
-/// On SIGTERM, SIGHUP and SIGINT: every group held is killed (SIGKILL), then the process ends as
-/// the signal would have ended it. For processes whose parent may end them (a worker).
+/// The workers a process started (this program again, each ending its own module processes
+/// when it is ended): kept here for the signal handler, which sends each SIGTERM.
+void workbench_hold_worker(int pid);
+void workbench_release_worker(int pid);
+
+/// On SIGTERM, SIGHUP and SIGINT: every worker held is sent SIGTERM (it ends its own groups),
+/// every group held is killed (SIGKILL), then the process ends as the signal would have ended it.
+/// A signal ignored when this is called stays ignored.
 void workbench_end_groups_on_termination(void);
 
 /// Catches SIGPIPE with a handler that does nothing, when it is at its default: a write to a

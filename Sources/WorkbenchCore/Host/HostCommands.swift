@@ -497,6 +497,13 @@ extension Host {
       } catch {
         throw CommandError("window \(window.label) was not left: \(error.message)")
       }
+      // A save that did not save (a module that answered with its work still unsaved) keeps
+      // the window, as a conflict does: the work is not dropped without a word.
+      if let still = work.unsavedSummary {
+        throw CommandError(
+          "window \(window.label) was not left: saving did not save it (it still has \(still)); "
+            + "save it in the window, or close it with `discard`")
+      }
     case .discard:
       work.discardUnsavedWork()
     case .keep, .cancel:

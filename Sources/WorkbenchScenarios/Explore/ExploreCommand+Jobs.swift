@@ -53,8 +53,8 @@ extension ExploreCommand {
 
   /// The worker's side: its part of the sessions, a line each.
   static func runPart(_ explorer: Explorer, part: Int, of parts: Int) -> ExitCode {
-    // Ended by the parent (its part is past the first failure), the module processes end too.
-    ChildGroups.endOnTermination()
+    // Ended by the parent (its part is past the first failure), the module processes end too
+    // (`ChildGroups`, set up as the program starts).
     _ = explorer.explore(part: part, of: parts) { run, outcome in
       StandardStreams.out(SessionLine(run: run, outcome: outcome).json + "\n")
     }

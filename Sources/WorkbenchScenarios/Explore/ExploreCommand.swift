@@ -71,7 +71,10 @@ public enum ExploreCommand {
     .value(["--out"], "FILE", help: "where the shrunk failure is written (default explore-failure.yaml)") {
       $0.out = $1
     },
-    .flag(["--force"], help: "replace the --out file if it is there (never a link or anything but a file)") {
+    .flag(
+      ["--force"],
+      help: "replace the --out and --coverage files if they are there (never a link or anything but a file)"
+    ) {
       $0.force = true
     },
     .value(["--always"], "FILE", help: "also check after every step the always: expectations in FILE (repeatable)") {
@@ -241,11 +244,14 @@ public enum ExploreCommand {
             + "\(Explorer.count(shrunk.windows.count, "window")): "
             + (outProblem.map { "not written to \(options.out) (\($0)): " } ?? "")
             + "wrote \(written ?? "nothing")"
-            + (scenario?.failsUnderRun == true
-              ? " (`workbench run \(written ?? "")` fails the same way)\n"
-              : report.cutShort != nil
-                ? " (not run through `workbench run`: see the comment at its top)\n"
-                : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
+            + (scenario?.failsOnlyAgainst == true
+              ? " (it passes on the modules explored, and fails with \(explorer.against?.name ?? "the other") in its "
+                + "module's place: see the comment at its top)\n"
+              : scenario?.failsUnderRun == true
+                ? " (`workbench run \(written ?? "")` fails the same way)\n"
+                : report.cutShort != nil
+                  ? " (not run through `workbench run`: see the comment at its top)\n"
+                  : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
         if written == nil, let text = scenario?.text { StandardStreams.out(text) }
       } else if let failure = report.failure {
         // Found in a worker and not again here: nothing to shrink or write.
@@ -255,11 +261,18 @@ public enum ExploreCommand {
         StandardStreams.out("\(ran): nothing found\n")
       }
     }
+    var coverageFailed = false
     if let path = options.coveragePath {
       let json = explorer.coverageJSON(of: report)
       for line in ExploreCoverage.summary(of: json) where !options.json { StandardStreams.out("  coverage: \(line)\n") }
-      if let problem = FileSystem.writeOutput(Array((json.jsonText + "\n").utf8), to: path, replacing: true) {
+      // As --out's file: never over a file without --force, and never over the files this run
+      // read or the one it just wrote, --force or not.
+      let inputs = options.alwaysPaths.map { ($0, "the --always file") } + [(written ?? "", "the file --out wrote")]
+      if let problem = Self.coverageProblem(path, inputs: inputs)
+        ?? FileSystem.writeOutput(Array((json.jsonText + "\n").utf8), to: path, replacing: options.force)
+      {
         StandardStreams.error("workbench explore: the coverage was not written: \(problem)\n")
+        coverageFailed = true
       } else if !options.json {
         StandardStreams.out("  coverage written to \(path)\n")
       }
@@ -281,7 +294,17 @@ public enum ExploreCommand {
             + "open, or their module has live sources); `relaunch` steps still restart them\n")
       }
     }
+    if coverageFailed { return .usage }
     return report.failure == nil ? .success : .failure
+  }
+
+  /// Why `--coverage PATH` may not be written, when it names one of `inputs` (a file the run
+  /// read, or wrote, and what it is): `nil` when it names none of them.
+  public static func coverageProblem(_ path: String, inputs: [(path: String, what: String)]) -> String? {
+    guard let input = inputs.first(where: { !$0.path.isEmpty && FileSystem.sameFile(path, $0.path) }) else {
+      return nil
+    }
+    return "\(path) is \(input.what): name another file for the coverage"
   }
 
   /// The command line that runs `options` again (`--seed` and `--runs` aside: the file's heading

@@ -142,9 +142,15 @@ extension Explorer {
         against.map { " with \($0.name) in its place" }
           ?? (rebuilt ? " in the run rebuilt from the same documents and view state" : " in a replay of it")
       }
-      // A module that stopped (crashed, hung, broke the protocol) is no refusal.
-      let stopped = [refusal, secondRefusal].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message)
-      let incidents = stopped + first.takeIncidents() + second.takeIncidents()
+      // A module that stopped (crashed, hung, broke the protocol) is no refusal. With two
+      // implementations, one that stopped in the second run is the other implementation.
+      func stops(_ refused: CommandError?, _ session: WorkbenchSession) -> [String] {
+        [refused].compactMap { $0 }.filter { $0.stoppedModule != nil }.map(\.message) + session.takeIncidents()
+      }
+      let secondStops = stops(secondRefusal, second).map { incident in
+        against.map { "with \($0.name) in its module's place: \(incident)" } ?? incident
+      }
+      let incidents = stops(refusal, first) + secondStops
       outcome.checks += 3
       if let incident = incidents.first {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)

@@ -188,11 +188,17 @@ extension Explorer {
   /// here, as the runner runs it. A session that fails only in a replay (the second run, served
   /// the first one's facts) is written, when run once passes, as a recording of its first run
   /// (`facts:`), whose replay under the runner meets what explore met; when the runner passes
-  /// either way, the file says so at its top.
-  public func written(for report: Report) -> (text: String, failsUnderRun: Bool)? {
-    // Two implementations: the file passes on the modules explored and fails on the other.
-    if report.failure?.property == .implementationsAgree, let against, let text = scenarioText(for: report) {
+  /// either way, the file says so at its top. With `--against`, `failsOnlyAgainst` says that it
+  /// passes on the modules explored and fails with the other implementation in its place.
+  public func written(for report: Report) -> (text: String, failsUnderRun: Bool, failsOnlyAgainst: Bool)? {
+    // Two implementations: the file passes on the modules explored and fails on the other
+    // (where they differ, or where the other stopped).
+    if let property = report.failure?.property, [.implementationsAgree, .staysUp].contains(property), let against,
+      let text = scenarioText(for: report)
+    {
       let failsHere = failsUnderRunner(text)
+      // A module explored that stopped by itself: the file fails on it, as any other would.
+      if property == .staysUp, failsHere { return (text, true, false) }
       let failsThere = failsUnderRunner(text, registry: against.registry)
       let note =
         failsHere
@@ -200,14 +206,14 @@ extension Explorer {
         : failsThere
           ? "# It passes on the modules explored, and fails with \(against.name) in its module's place."
           : "# Run once by `workbench run`, it passes on both: the difference showed only in the sessions explore ran."
-      return (noted(text, note), failsThere && !failsHere)
+      return (noted(text, note), failsThere && !failsHere, failsThere && !failsHere)
     }
     // A replay's failure is the recording's first: its frames hold what the facts said, which
     // another live run would not say again.
     if report.failure?.property == .replaysEqual, let recording = scenarioText(for: report, asRecording: true),
       failsUnderRunner(recording)
     {
-      return (recording, true)
+      return (recording, true, false)
     }
     guard let text = scenarioText(for: report) else { return nil }
     // Out of time, the file is written as it is, unchecked, and says so.
@@ -216,10 +222,10 @@ extension Explorer {
         noted(
           text,
           "# Not run through `workbench run` before it was written: --time ran out. Run it to see whether it fails."
-        ), false
+        ), false, false
       )
     }
-    if failsUnderRunner(text) { return (text, true) }
+    if failsUnderRunner(text) { return (text, true, false) }
     // Every file explore writes loads; one that does not is explore's own bug, said at its top
     // rather than passed off as a file the runner passes.
     if let problem = loadProblem(text) {
@@ -227,14 +233,14 @@ extension Explorer {
         noted(
           text,
           "# This file does not load (\(TerminalText.visible(problem))): explore wrote it wrong; please report it."),
-        false
+        false, false
       )
     }
     return (
       noted(
         text,
         "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
-          + "(the modules do not behave the same on every run, or only a replay shows it)."), false
+          + "(the modules do not behave the same on every run, or only a replay shows it)."), false, false
     )
   }
 

@@ -65,6 +65,8 @@ public struct RunOptions: Sendable {
   public var htmlPath: String?
   /// Write what the scenarios covered here, as JSON (docs/coverage.schema.json).
   public var coveragePath: String?
+  /// `--force`: replace the `--coverage` file when it is there.
+  public var force = false
   /// Internal, for workers: count what each scenario covered.
   public var countsCoverage = false
   /// The traces of an earlier green run, which the report compares failures with.
@@ -142,6 +144,9 @@ public struct RunOptions: Sendable {
       ["--coverage"], "FILE",
       help: "write what the scenarios covered (commands, argument edges, screens, state machines) to FILE as JSON"
     ) { $0.coveragePath = $1 },
+    .flag(["--force"], help: "replace the --coverage file if it is there (never a link or anything but a file)") {
+      $0.force = true
+    },
     .modules(\.modulePaths),
     .flag(["--watch"], help: "run again whenever a scenario file or a module's executable changes (Ctrl-C stops)") {
       $0.watch = true

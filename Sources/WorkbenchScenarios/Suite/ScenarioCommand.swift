@@ -15,8 +15,6 @@ public enum ScenarioCommand {
   /// Runs `run` with its options, parsed once (`RunOptions.parse`); returns the exit status.
   public static func run(_ options: RunOptions, modules: [any FeatureModule]) -> ExitCode {
     var options = options
-    // A worker its parent ends (`--fail-fast`) ends its module processes too.
-    if options.worker { ChildGroups.endOnTermination() }
     let console = ConsoleReporter(color: colorWanted(), quiet: options.quiet)
     if options.lastFailed, !options.worker {
       let failed = LastFailed.read()
@@ -82,8 +80,13 @@ public enum ScenarioCommand {
             StandardStreams.write("coverage: \(line)\n", to: STDOUT_FILENO)
           }
         }
-        guard FileSystem.write(json.jsonText + "\n", to: path) else {
-          StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
+        // As explore's --out: never over a file without --force, never over a scenario this run
+        // read, never through a link or into a FIFO.
+        let inputs = Set(report.results.map(\.file)).sorted().map { ($0, "a scenario file this run read") }
+        if let problem = ExploreCommand.coverageProblem(path, inputs: inputs)
+          ?? FileSystem.writeOutput(Array((json.jsonText + "\n").utf8), to: path, replacing: options.force)
+        {
+          StandardStreams.write("error: the coverage was not written: \(problem)\n", to: STDERR_FILENO)
           return .usage
         }
       }

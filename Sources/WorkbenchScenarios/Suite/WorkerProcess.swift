@@ -34,7 +34,8 @@ final class WorkerProcess {
     let handed = queue.map { [($0.listDescriptor, FileQueue.workerList), ($0.readEnd, FileQueue.workerQueue)] } ?? []
     guard
       let process = try? SpawnedProcess(
-        executable, arguments: arguments, input: .null, output: .pipe, error: .inherited, descriptors: handed),
+        executable, arguments: arguments, input: .null, output: .pipe, error: .inherited, descriptors: handed,
+        worker: true),
       let output = process.output
     else { return nil }
     self.process = process

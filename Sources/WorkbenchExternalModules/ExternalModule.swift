@@ -100,6 +100,12 @@ public struct ExternalModule: FeatureModule {
     try process.reload()
   }
 
+  /// Starts a new build of the module beside the running one without waiting for it to
+  /// introduce itself: the running one goes on serving until the new one has (`PendingReload`).
+  @MainActor public func beginReload() throws(CommandError) -> PendingReload {
+    PendingReload(module: process, candidate: try ModuleProcess(launching: process.path))
+  }
+
   public var manifest: ModuleManifest {
     MainActor.assumeIsolated {
       let manifest = process.hello.manifest
@@ -228,4 +234,37 @@ extension ExternalModule {
     }
     return summaries.isEmpty ? nil : summaries
   }
+}
+
+/// A new build of a module started beside the running one, not yet introduced (see
+/// `ExternalModule.beginReload`): the running process serves its windows until the new one says
+/// hello, and keeps serving them if it never does.
+@MainActor
+public final class PendingReload {
+  private let module: ModuleProcess
+  private let candidate: ModuleProcess
+
+  init(module: ModuleProcess, candidate: ModuleProcess) {
+    self.module = module
+    self.candidate = candidate
+  }
+
+  /// The descriptor the new build's handshake arrives on (to wait on beside others).
+  public var descriptor: Int32? { candidate.readDescriptor }
+
+  /// Looks for the new build's handshake, waiting at most `milliseconds`: `nil` while it has not
+  /// introduced itself and has time left; the reload done (the windows opened again on it, and
+  /// what of its registration changed) once it has; the error once it cannot (the running
+  /// process goes on).
+  public func poll(waiting milliseconds: Int = 1) -> Result<(reopened: Int, needsRestart: String?), CommandError>? {
+    do {
+      guard try candidate.handshake(waiting: milliseconds) else { return nil }
+      return .success(module.adopt(candidate))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Ends the new build's process (a newer build replaces it before it said hello).
+  public func abandon() { candidate.stop("a newer build replaced it") }
 }

@@ -95,9 +95,30 @@ public final class ModuleProcess {
     try start()
   }
 
+  /// Starts the module without waiting for its handshake, which `handshake(waiting:)` reads
+  /// (a rebuild the language server takes in while it goes on answering the editor).
+  ///
+  /// - Throws: `CommandError` when it cannot start.
+  init(launching path: String) throws(CommandError) {
+    self.path = path
+    try launch()
+  }
+
   var name: String { hello.manifest.name.isEmpty ? path : hello.manifest.name }
 
+  /// How long a module has to introduce itself once started, in milliseconds.
+  static let handshakeLimit = 10_000
+
+  /// When the process was started (a monotonic clock's milliseconds), for its handshake's limit.
+  private var launchedAt = 0
+
   private func start() throws(CommandError) {
+    try launch()
+    _ = try handshake(waiting: Self.handshakeLimit)
+  }
+
+  /// Starts the process, with its pipes and log, and reads nothing yet.
+  private func launch() throws(CommandError) {
     // What the module prints (a crash's backtrace too) goes to its log, not over the user's
     // screen; a stop names the log. It goes through a pipe this side drains into the log with a
     // cap (`ModuleLog`), so a module printing without end cannot fill the disk. Its own process
@@ -133,14 +154,29 @@ public final class ModuleProcess {
     descriptors = [toModule, fromModule]
     for descriptor in descriptors { MessageChannel.makeNonBlocking(descriptor) }
     if let ends = ProcessEnds.descriptor(of: process.pid) { descriptors.append(ends) }
-    let channel = MessageChannel(input: fromModule, output: toModule)
-    self.channel = channel
+    channel = MessageChannel(input: fromModule, output: toModule)
     stopReason = nil
     reportedIncident = nil
+    launchedAt = SpawnedProcess.monotonicMilliseconds()
+  }
+
+  /// Reads the module's handshake, waiting at most `waiting` milliseconds for it and never past
+  /// `handshakeLimit` after the start: `true` once it introduced itself, `false` when it has not
+  /// yet and has time left.
+  ///
+  /// - Throws: `CommandError` when it did not introduce itself in time, closed the connection,
+  ///   or sent something else (it is stopped).
+  func handshake(waiting: Int) throws(CommandError) -> Bool {
+    guard let channel else { throw CommandError("the module \(path) did not start: \(stopReason ?? "")") }
+    let left = max(0, Self.handshakeLimit - (SpawnedProcess.monotonicMilliseconds() - launchedAt))
+    // (A wait of 0 ms would time out before it read what is there.)
+    let wait = min(max(1, waiting), left)
     let greeting: FrameValue
     do {
-      greeting = try channel.receive(timeout: 10_000)
+      greeting = try channel.receive(timeout: Int32(clamping: wait))
     } catch {
+      if case .timedOut = error, wait < left { return false }
+      let error: ChannelError = if case .timedOut = error { .timedOut(Self.handshakeLimit) } else { error }
       // A closed connection is told as how the process ended (its status, its signal).
       let what = "\(error)"
       stop(what.hasPrefix("it closed the connection") ? what : "it did not introduce itself: \(what)")
@@ -173,6 +209,7 @@ public final class ModuleProcess {
       stop("its first message was not a handshake")
       throw CommandError("the module \(path) did not start: its first message was not a handshake" + lastWords())
     }
+    return true
   }
 
   /// Where every message goes as a JSON line when `WORKBENCH_PROTOCOL_LOG` names a file: for
@@ -390,7 +427,12 @@ public final class ModuleProcess {
   /// - Returns: how many windows were opened again.
   @discardableResult
   public func reload() throws(CommandError) -> (reopened: Int, needsRestart: String?) {
-    let candidate = try ModuleProcess(path: path)
+    adopt(try ModuleProcess(path: path))
+  }
+
+  /// Takes over from `candidate`, a new process of this module's executable that has introduced
+  /// itself: the old process is ended, the windows open again on the new one.
+  func adopt(_ candidate: ModuleProcess) -> (reopened: Int, needsRestart: String?) {
     let changes = Self.registrationChanges(from: hello, to: candidate.hello)
     let oldGroup = processGroup
     let oldPid = pid
@@ -431,7 +473,7 @@ public final class ModuleProcess {
     return (reopened, changes)
   }
 
-  /// What a new build registers differently (commands, screens, document kinds), in words;
+  /// What a new build registers differently (its name, commands, screens, document kinds), in words;
   /// `nil` when the build registers the same. (The shell then registers the modules again.)
   static func registrationChanges(from old: WireHello, to new: WireHello) -> String? {
     func names(_ items: [(String, String)]) -> [String: String] {
@@ -449,6 +491,13 @@ public final class ModuleProcess {
       ("document kinds", names(old.documentKinds.map { ($0, $0) }), names(new.documentKinds.map { ($0, $0) })),
     ]
     var parts: [String] = []
+    // Its name is what its commands are run by from anywhere (`NAME.command`) and what the
+    // workspace remembers it as.
+    if old.manifest.name != new.manifest.name {
+      parts.append(
+        "its name changed (from \(TerminalText.visible(old.manifest.name)) to \(TerminalText.visible(new.manifest.name)))"
+      )
+    }
     for (what, before, after) in sets {
       let added = after.keys.filter { before[$0] == nil }.sorted()
       let removed = before.keys.filter { after[$0] == nil }.sorted()

@@ -145,10 +145,7 @@ extension LanguageServer {
       let place = nested.path.joined(separator: ".")
       if let fields = registry.nestedFields(ofScreen: screen, at: nested.path) {
         return fields.filter { $0.name.hasPrefix(nested.typed) }.map { field in
-          [
-            "label": .string(field.name), "kind": 5,
-            "detail": .string(field.summary.isEmpty ? "a field of \(place)" : field.summary),
-          ]
+          Self.fieldItem(field.name, detail: field.summary.isEmpty ? "a field of \(place)" : field.summary)
         }
       }
       var value = liveSession(in: lines, line: position.line, uri: uri)?.host.window(named: nested.window)?.frame
@@ -156,7 +153,7 @@ extension LanguageServer {
       if case .list(let items)? = value { value = items.first }
       guard case .object(let object)? = value else { return [] }
       return object.members.map(\.key).filter { $0.hasPrefix(nested.typed) }.map { name in
-        ["label": .string(name), "kind": 5, "detail": .string("a field of \(place)")]
+        Self.fieldItem(name, detail: "a field of \(place)")
       }
     }
     if let field = Self.flowFieldPrefix(prefix), isInExpectation(lines, uri: uri, line: position.line) {
@@ -164,10 +161,18 @@ extension LanguageServer {
         return []
       }
       return fields.filter { $0.hasPrefix(field.typed) }.map { name in
-        ["label": .string(name), "kind": 5, "detail": .string("a field of \(screen) frames")]
+        Self.fieldItem(name, detail: "a field of \(screen) frames")
       }
     }
     return []
+  }
+
+  /// A field's completion: its name as the label, and as the key YAML reads back as that name
+  /// where the two differ (a module's field named `a: b` or `#c` goes in quoted).
+  static func fieldItem(_ name: String, detail: String) -> FrameValue {
+    let key = YAMLWriter.key(name)
+    guard key != name else { return ["label": .string(name), "kind": 5, "detail": .string(detail)] }
+    return ["label": .string(name), "kind": 5, "detail": .string(detail), "insertText": .string(key)]
   }
 
   /// What the resolver completes for the command `text` (its last word being typed) in `window`

@@ -64,9 +64,15 @@ public final class LanguageServer {
 
   /// Serves standard input until `exit` or the end of input; returns the exit status. Runs go on
   /// in workers meanwhile (`runs`), and the editor's other requests are answered while they do.
+  ///
+  /// - Parameters:
+  ///   - reregistration: asked before each message, and whenever `awaiting` descriptors are
+  ///     readable or a second passes while there are any: a registry made again (see the property).
+  ///   - awaiting: descriptors a new registration may come on (a rebuilt module's handshake), to
+  ///     wait on beside the editor's input, so it is taken in as it comes without a message.
   public static func run(
     modules: [any FeatureModule], runs: LanguageServerRuns,
-    reregistration: (@MainActor () -> ModuleRegistry?)? = nil
+    reregistration: (@MainActor () -> ModuleRegistry?)? = nil, awaiting: (@MainActor () -> [Int32])? = nil
   ) -> ExitCode {
     let server: LanguageServer
     do throws(RegistrationError) {
@@ -83,16 +89,22 @@ public final class LanguageServer {
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
       let outputs = server.runOutputs
-      let wanted = ([STDIN_FILENO] + outputs).map { (descriptor: $0, wanted: Readiness.readable) }
+      let awaited = awaiting?() ?? []
+      let wanted = ([STDIN_FILENO] + outputs + awaited).map { (descriptor: $0, wanted: Readiness.readable) }
       let happened: [Readiness]
-      switch Descriptors.wait(forAny: wanted, milliseconds: -1) {
+      switch Descriptors.wait(forAny: wanted, milliseconds: awaited.isEmpty ? -1 : 1000) {
       case .ready(let what): happened = what
-      case .timedOut, .interrupted: continue
+      case .timedOut:
+        server.takeNewRegistration()
+        continue
+      case .interrupted: continue
       case .failed: return server.shutDown ? .success : .failure
       }
       for (output, what) in zip(outputs, happened.dropFirst()) where what.happened {
         server.serviceRun(readable: output)
       }
+      // A rebuilt module said hello (or gave up): taken in now, whether or not a message came.
+      if happened.dropFirst(1 + outputs.count).contains(where: \.happened) { server.takeNewRegistration() }
       guard happened[0].happened else { continue }
       let count = read(STDIN_FILENO, &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }

@@ -2,7 +2,7 @@ import WorkbenchCore
 
 /// Writes values as the block-style YAML the project's scenarios use: mappings one key per
 /// line, short values in flow style (`{id: 1, title: Swift}`, `[1, 2]`), plain words unquoted.
-enum YAMLWriter {
+public enum YAMLWriter {
   /// How wide a line may grow before a value goes on lines of its own.
   static let width = 100
 
@@ -58,8 +58,9 @@ enum YAMLWriter {
     }
   }
 
-  /// A mapping key: plain when it reads back as the same text.
-  static func key(_ text: String) -> String { scalar(text, inFlow: true) }
+  /// A mapping key, as it is written inside `{...}` or on a line of its own: plain when it
+  /// reads back as the same text, else quoted (a field named `a: b` or `#c`).
+  public static func key(_ text: String) -> String { scalar(text, inFlow: true) }
 
   /// A string: plain when YAML reads it back as the same string, else single-quoted, else
   /// double-quoted (JSON's escapes are YAML's).

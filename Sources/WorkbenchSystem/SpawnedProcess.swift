@@ -261,7 +261,8 @@ public final class SpawnedProcess {
     }
   }
 
-  static func monotonicMilliseconds() -> Int {
+  /// Milliseconds on the monotonic clock (for deadlines: it never jumps with the wall clock).
+  public static func monotonicMilliseconds() -> Int {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return time.tv_sec * 1000 + time.tv_nsec / 1_000_000

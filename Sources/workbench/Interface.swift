@@ -21,11 +21,14 @@ enum Interface {
     table.compactMap { option in option.help.map { Option(names: option.names, value: option.value, help: $0) } }
   }
 
+  /// `--without-builtin NAME`, which the program reads before anything else.
+  static let withoutBuiltIn = Option(
+    names: ["--without-builtin"], value: "NAME",
+    help: "leave out a built-in module (or all), so a module process of that name can stand in for it")
+
   static var shellOptions: [Option] {
     options(ShellOptions.all) + [
-      Option(
-        names: ["--without-builtin"], value: "NAME",
-        help: "leave out a built-in module (or all), so a module process of that name can stand in for it"),
+      withoutBuiltIn,
       Option(names: ["-h", "--help"], value: nil, help: "print this help"),
       Option(names: ["--version"], value: nil, help: "print the version"),
     ]

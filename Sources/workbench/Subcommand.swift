@@ -14,7 +14,12 @@ import WorkbenchCore
   /// Its options, made when asked for: dispatch reads only the names, and a start should not
   /// pay for every subcommand's option table.
   private var makeOptions: @MainActor () -> [Interface.Option]
-  var options: [Interface.Option] { makeOptions() }
+  /// Every option it takes: its own table's, and `--without-builtin` where it loads the built-in
+  /// modules (read before dispatch, so no table of its own holds it).
+  var options: [Interface.Option] { makeOptions() + (loadsBuiltIns ? [Interface.withoutBuiltIn] : []) }
+  /// Whether it loads the built-in modules, so `--without-builtin` means something to it (one that
+  /// does not refuses the option).
+  var loadsBuiltIns: Bool
   /// Whether its operands are scenario files (completion offers YAML files and folders).
   var takesScenarioFiles: Bool
   /// Runs it with the words after its name (`--help` is answered before).
@@ -23,8 +28,9 @@ import WorkbenchCore
   init(
     _ name: String, synopsis: String, summary: String, details: String = "",
     options: @autoclosure @escaping @MainActor () -> [Interface.Option], takesScenarioFiles: Bool = false,
-    run: @escaping @MainActor (Invocation) -> ExitCode
+    loadsBuiltIns: Bool = true, run: @escaping @MainActor (Invocation) -> ExitCode
   ) {
+    self.loadsBuiltIns = loadsBuiltIns
     self.name = name
     self.synopsis = synopsis
     self.summary = summary

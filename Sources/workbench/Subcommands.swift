@@ -220,7 +220,7 @@ enum Subcommands {
       Subcommand(
         "modules", synopsis: "modules list | add PATH | remove PATH",
         summary: "list, add or remove the external modules the workspace loads",
-        options: Interface.options(ModuleSettings.options)
+        options: Interface.options(ModuleSettings.options), loadsBuiltIns: false
       ) { ModuleSettings.run($0.words) },
       Subcommand(
         "module-check", synopsis: "module-check EXECUTABLE [--baseline FILE]",
@@ -236,7 +236,7 @@ enum Subcommands {
       Subcommand(
         "new-module", synopsis: "new-module NAME [--path DIR] [--language swift|python|javascript]",
         summary: "write a package with a new module, a test and a scenario",
-        options: Interface.options(ModuleScaffold.options)
+        options: Interface.options(ModuleScaffold.options), loadsBuiltIns: false
       ) { ModuleScaffold.run($0.words, workbenchRoot: workbenchSourceRoot()) },
       Subcommand(
         "export", synopsis: "export DOCUMENT FILE", summary: "write a document of the workspace to a file",
@@ -252,7 +252,7 @@ enum Subcommands {
         options: Interface.options(DiagramOptions.options), run: diagram),
       Subcommand(
         "completions", synopsis: "completions bash|zsh|fish", summary: "print a completion script for the shell named",
-        options: []
+        options: [], loadsBuiltIns: false
       ) { invocation in
         guard invocation.words.count == 1, let script = Interface.completions(for: invocation.words[0]) else {
           StandardStreams.error("usage: workbench completions bash|zsh|fish\n")
@@ -261,7 +261,8 @@ enum Subcommands {
         print(script, terminator: "")
         return .success
       },
-      Subcommand("man", synopsis: "man", summary: "print this manual page (roff)", options: []) { _ in
+      Subcommand("man", synopsis: "man", summary: "print this manual page (roff)", options: [], loadsBuiltIns: false) {
+        _ in
         print(Interface.manPage(version: WorkbenchVersion.current), terminator: "")
         return .success
       },
@@ -344,11 +345,15 @@ enum Subcommands {
       // A module rebuilt meanwhile is started again, and one that registers other commands,
       // screens or kinds is taken in (as the shell's --watch does), so the editor's completion,
       // hover and checks know them.
-      let watcher = ModuleWatcher(modules: modules + settled.modules)
-      return LanguageServer.run(modules: modules + settled.modules, runs: .workers(worker)) {
-        watcher.check()
-        return watcher.registrationChanged ? try? watcher.registry() : nil
-      }
+      // (In the background: a new build that is slow to say hello, or never does, holds up no
+      // answer; until it has, the editor is answered from the registration before it.)
+      let watcher = ModuleWatcher(modules: modules + settled.modules, inTheBackground: true)
+      return LanguageServer.run(
+        modules: modules + settled.modules, runs: .workers(worker),
+        reregistration: {
+          watcher.check()
+          return watcher.registrationChanged ? try? watcher.registry() : nil
+        }, awaiting: { watcher.awaitedDescriptors })
     }
   }
 

@@ -90,6 +90,13 @@ if let (subcommand, rest) = subcommand(of: arguments) {
     print(subcommand.help, terminator: "")
     exit(ExitCode.success.code)
   }
+  // An option it does not take is refused, as its own parser refuses one.
+  guard subcommand.loadsBuiltIns || builtInsLeftOut.isEmpty else {
+    StandardStreams.error(
+      "workbench \(subcommand.name): unknown option '--without-builtin': it loads no built-in module to leave out "
+        + "(`workbench \(subcommand.name) --help`)\n")
+    exit(ExitCode.usage.code)
+  }
   let invocation = Invocation(
     command: subcommand.name, words: rest, builtIns: chosenBuiltIns, builtInsLeftOut: builtInsLeftOut)
   exit(subcommand.run(invocation).code)

@@ -19,6 +19,28 @@ struct PythonPortsTests {
 
   /// The built-ins' own folders, and every scenario of `Scenarios/` with them (the recorded
   /// ones too, whose facts the built-ins made).
+  /// Each port's README gives commands that pass as written, run from the repository's root
+  /// as the README says (the kit on PYTHONPATH): its scenarios, its module-check, its shell.
+  /// (The ledger's said `workbench module-check Examples/ledger/ledger.py` passes; it failed the
+  /// names check without `--without-builtin ledger`.)
+  @Test(arguments: ["ledger", "lights"])
+  func theCommandsAPortsReadmeGivesPassAsWritten(port: String) throws {
+    let readme = try #require(readTextFile(examples + "/\(port)/README.md"))
+    let blocks = readme.split(separator: "```sh\n").dropFirst().compactMap { $0.split(separator: "```").first }
+    let commands = blocks.flatMap { $0.split(separator: "\n") }.map { line in
+      String(line.prefix { $0 != "#" }).replacing(/\s+$/, with: "")
+    }.filter { $0.hasPrefix("workbench ") }
+    #expect(commands.count == 3, "\(commands)")
+    for command in commands {
+      // Words as a shell splits these (no quotes in them), from the repository's root.
+      let words = command.split(separator: " ").dropFirst().map { word in
+        word.hasPrefix("Examples/") || word.hasPrefix("Scenarios") ? repositoryRoot() + "/" + word : String(word)
+      }
+      let result = ChildProcess.runWorkbench(words + (words.contains("run") ? ["-j", "2"] : []))
+      #expect(result.status == 0, "\(command): \(result.stdout.suffix(2000))\(result.stderr.suffix(2000))")
+    }
+  }
+
   @Test func thePortsPassTheBuiltInsScenarioFolders() {
     let builtIn = ChildProcess.runWorkbench(["run"] + folders)
     let ported = ChildProcess.runWorkbench(["run"] + ports + folders)

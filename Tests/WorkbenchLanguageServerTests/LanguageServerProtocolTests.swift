@@ -243,6 +243,48 @@ struct LanguageServerProtocolTests {
     #expect(seen.messages.last?["result"]?["uri"]?.stringValue == "file:///data/big.json", "\(seen.messages.last!)")
   }
 
+  /// A module whose fields are named as YAML would read otherwise (`a: b`, `#c`, `- d`, as a
+  /// module process may declare them in `recordFields`): each is completed as the key that reads
+  /// back as its name, quoted, and a plain name goes in as it is. (Before, they went in bare:
+  /// `{a: b: ...}` and `{#c` read as something else.)
+  @Test func fieldsAreInsertedAsTheKeysThatReadBackAsThem() throws {
+    struct Odd: FeatureModule {
+      struct Body: DocumentBody {}
+      struct State: ViewStateValue {}
+      final class Screen: ScreenModel {
+        private(set) var document: Body
+        private(set) var viewState = Odd.State()
+        init(document: Body, viewState: Odd.State, environment: ScreenEnvironment) { self.document = document }
+        func documentReplaced(_ document: Body) { self.document = document }
+        func restore(_ viewState: Odd.State) {}
+        var frame: FrameValue { ["rows": [["a: b": 1, "#c": 2, "- d": 3, "plain": 4]]] }
+      }
+      var manifest: ModuleManifest { ModuleManifest(name: "odd", version: "1", summary: "odd names") }
+      func register(into registrar: Registrar) {
+        registrar.documentKind(Body.self, name: "odd", summary: "odd", samples: ["odd": Body()])
+        let records = ["a: b", "#c", "- d", "plain"].map { FrameFieldSchema(name: $0, summary: "", fields: []) }
+        registrar.screen(
+          name: "odd", documentKind: "odd", summary: "odd", render: { $0.jsonText }, frameFields: ["rows"],
+          fieldSchema: [FrameFieldSchema(name: "rows", summary: "the rows", fields: records)]
+        ) { document, viewState, environment in
+          Screen(document: document, viewState: viewState, environment: environment)
+        }
+      }
+    }
+    let (server, sent) = try openServer(
+      [Odd()], uri: "file:///odd.yaml",
+      text: "scenario: Odd\nwindows:\n  o: odd odd\nsteps:\n  - expect:\n      o: {rows: [{\n")
+    send(
+      server,
+      [
+        "jsonrpc": "2.0", "id": 7, "method": "textDocument/completion",
+        "params": ["textDocument": ["uri": "file:///odd.yaml"], "position": ["line": 5, "character": 18]],
+      ])
+    let items = sent.messages.last?["result"]?["items"]?.elements ?? []
+    let inserted = items.map { "\($0["label"]?.stringValue ?? "?") -> \($0["insertText"]?.stringValue ?? "as it is")" }
+    #expect(inserted == ["a: b -> 'a: b'", "#c -> '#c'", "- d -> '- d'", "plain -> as it is"], "\(items)")
+  }
+
   /// A step's words are read as the command will be (the tokenizer's quoting, the last command
   /// of a line of several), whether or not the steps before it can run.
   @Test func aStepsWordsAreReadAsTheCommandWillBe() throws {

@@ -111,7 +111,7 @@ import WorkbenchTestSupport
     ]
     let values: [String: String] = [
       "FILE": folder + "/value-file", "DIR": folder + "/value-dir", "PATH": fixture, "N": "1", "I/N": "1/1",
-      "REGEX": "One", "T": "tag", "MS": "10",
+      "REGEX": "One", "T": "tag", "MS": "10", "NAME": "lights",
     ]
     let documented = Self.documented()
     #expect(Set(documented.map(\.name)).isSuperset(of: Set(operands.keys)), "\(documented.map(\.name))")

@@ -10,7 +10,9 @@ import WorkbenchSystem
 /// Watches the executables of external modules (`--watch`): when one changes (a rebuild) and
 /// has stopped changing, the module is started again in place and its windows reopen with
 /// their documents and view states. A build that does not start keeps the old process, and
-/// the next change tries again.
+/// the next change tries again. In the background (the language server's), a new build is
+/// started and looked at again at each `check` until it has introduced itself, so nothing waits
+/// for it meanwhile.
 @MainActor
 public final class ModuleWatcher {
   struct Stamp: Equatable {
@@ -23,11 +25,23 @@ public final class ModuleWatcher {
   /// Every module of the session, built in and external, to register again when a rebuilt one
   /// registers other commands, screens or document kinds.
   private let modules: [any FeatureModule]
+  /// Whether a new build is taken in without waiting for its handshake.
+  private let inTheBackground: Bool
+  /// New builds started and not yet introduced, by the index of their module in `watched`,
+  /// with when each was started (for the line said when it is taken in).
+  private var starting: [Int: (reload: PendingReload, since: Int)] = [:]
 
-  public init(modules: [any FeatureModule]) {
+  /// - Parameter inTheBackground: whether a new build is started and taken in once it has
+  ///   introduced itself, over later `check`s, rather than waited for (the language server,
+  ///   which answers the editor meanwhile from the registration before it).
+  public init(modules: [any FeatureModule], inTheBackground: Bool = false) {
     self.modules = modules
+    self.inTheBackground = inTheBackground
     watched = modules.compactMap { $0 as? ExternalModule }.map { ($0, Self.stamp($0.path), nil) }
   }
+
+  /// The descriptors new builds' handshakes arrive on, while any is awaited.
+  public var awaitedDescriptors: [Int32] { starting.keys.sorted().compactMap { starting[$0]?.reload.descriptor } }
 
   /// Whether the last `check` reloaded a module whose registration changed: the session's
   /// registry must be made again (`registry()`).
@@ -49,6 +63,11 @@ public final class ModuleWatcher {
   public func check() -> [String] {
     var lines: [String] = []
     registrationChanged = false
+    for (index, awaited) in starting.sorted(by: { $0.key < $1.key }) {
+      guard let outcome = awaited.reload.poll() else { continue }
+      starting[index] = nil
+      lines.append(said(outcome, of: index, elapsed: monotonicMilliseconds() - awaited.since))
+    }
     for index in watched.indices {
       let path = watched[index].module.path
       let now = Self.stamp(path)
@@ -65,24 +84,47 @@ public final class ModuleWatcher {
       watched[index].stamp = now
       watched[index].pending = nil
       let start = monotonicMilliseconds()
+      // A newer build replaces one still starting.
+      starting.removeValue(forKey: index)?.reload.abandon()
+      let outcome: Result<(reopened: Int, needsRestart: String?), CommandError>
       do {
-        let (reopened, changes) = try watched[index].module.reload()
-        let elapsed = monotonicMilliseconds() - start
-        if changes != nil { registrationChanged = true }
-        lines.append(
-          "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
-            + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again"
-            + (changes.map { "; \($0), taken in (help and completion know them now)" } ?? ""))
+        if inTheBackground {
+          let reload = try watched[index].module.beginReload()
+          guard let done = reload.poll() else {
+            starting[index] = (reload, start)
+            continue
+          }
+          outcome = done
+        } else {
+          outcome = .success(try watched[index].module.reload())
+        }
       } catch {
         // Still open for writing somewhere (ETXTBSY): the same build is tried at the next look.
         if error.message.contains("Text file busy") {
           watched[index].stamp = previous
           continue
         }
-        lines.append("the new build of \(path) did not start (\(error.message)); its windows keep the last good one")
+        outcome = .failure(error)
       }
+      lines.append(said(outcome, of: index, elapsed: monotonicMilliseconds() - start))
     }
     return lines
+  }
+
+  /// The line for a reload's outcome, noting a registration that changed.
+  private func said(
+    _ outcome: Result<(reopened: Int, needsRestart: String?), CommandError>, of index: Int, elapsed: Int
+  ) -> String {
+    let path = watched[index].module.path
+    switch outcome {
+    case .success(let (reopened, changes)):
+      if changes != nil { registrationChanged = true }
+      return "reloaded \(watched[index].module.manifest.name.split(separator: " ").first ?? "") from \(path) in "
+        + "\(elapsed) ms: \(reopened) window\(reopened == 1 ? "" : "s") opened again"
+        + (changes.map { "; \($0), taken in (help and completion know them now)" } ?? "")
+    case .failure(let error):
+      return "the new build of \(path) did not start (\(error.message)); its windows keep the last good one"
+    }
   }
 
   private func monotonicMilliseconds() -> Int {

@@ -265,10 +265,10 @@ struct LanguageServerProtocolTests {
         let records = ["a: b", "#c", "- d", "plain"].map { FrameFieldSchema(name: $0, summary: "", fields: []) }
         registrar.screen(
           name: "odd", documentKind: "odd", summary: "odd", render: { $0.jsonText }, frameFields: ["rows"],
-          fieldSchema: [FrameFieldSchema(name: "rows", summary: "the rows", fields: records)]
-        ) { document, viewState, environment in
-          Screen(document: document, viewState: viewState, environment: environment)
-        }
+          fieldSchema: [FrameFieldSchema(name: "rows", summary: "the rows", fields: records)],
+          make: { document, viewState, environment in
+            Screen(document: document, viewState: viewState, environment: environment)
+          })
       }
     }
     let (server, sent) = try openServer(

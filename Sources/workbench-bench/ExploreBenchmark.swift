@@ -145,10 +145,13 @@ enum ExploreBenchmark {
       for session in sessions { agreed = explorer.runTwiceComparingFrames(session) && agreed }
       twice = min(twice, now() - start)
     }
-    return "  catalog, the checks' cost       \(format(explored / once, 2))x the same steps run once ("
-      + "\(format(explored * 1000, 1)) ms explored with \(rebuilds) rebuilds, \(format(once * 1000, 1)) ms run once; "
-      + "goal: at most 2.5x); two runs side by side with their frames compared and nothing else: "
-      + "\(format(twice / once, 2))x\(agreed ? "" : " (the frames differed)")"
+    // Held against its floor, the replay property alone (two runs side by side, their frames
+    // compared, nothing else checked): every other check and the rebuilds together may cost at
+    // most as much again.
+    return "  catalog, the checks' cost       \(format(explored / twice, 2))x the replay property alone "
+      + "(guard: at most 2.0x; \(format(explored * 1000, 1)) ms explored with \(rebuilds) rebuilds, "
+      + "\(format(twice * 1000, 1)) ms two runs with their frames compared and nothing else\(agreed ? "" : ", which differed")"
+      + "); \(format(explored / once, 2))x the same steps run once (\(format(once * 1000, 1)) ms)"
   }
 }
 

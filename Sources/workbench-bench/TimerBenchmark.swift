@@ -260,7 +260,7 @@ extension TimerBenchmark {
     if let c, let swiftKit = least[swift] {
       lines.append(
         "  countdown on the Swift kit: \(format(swiftKit / c, 2))x the C floor (least p50s of 3 rounds, "
-          + "\(format(swiftKit * 1e6, 1)) µs; goal: at most 3x)")
+          + "\(format(swiftKit * 1e6, 1)) µs; the host's own share is the next line's)")
     }
     if let c { lines += hostAlone(swiftKit: swift, cFloor: c, in: folder, iterations: iterations) }
     if let pythonFloor, let pythonKit = least[python] {

@@ -142,7 +142,9 @@ extension ArgumentSpec: ArgumentDeclaration {
 extension Argument where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
   /// One of an enumeration's cases, by raw value (`sort title|id|reverse`).
   public static func choice(_ name: String, help: String = "") -> Self {
-    Self(ArgumentSpec(name, .choice(Value.allCases.map(\.rawValue)), help: help)) { value in
+    // A closure, not `\.rawValue`: a key path into a generic type is made anew at each call, and
+    // every start makes the choices of the commands it registers.
+    Self(ArgumentSpec(name, .choice(Value.allCases.map { $0.rawValue }), help: help)) { value in
       value.textValue.flatMap(Value.init(rawValue:))
     }
   }

@@ -65,8 +65,12 @@ enum HostCommands {
   /// The host's command names, known without building any command.
   static let names: Set<String> = Set(table.map(\.name))
 
-  /// The names no module may take: the host's commands and those a front end brings.
-  static let reservedNames: Set<String> = names.union(frontEndOnly.map(\.name))
+  /// Whether no module may take `name`: a host command's, or one a front end brings. (Looked up
+  /// in the two tables, which a start reads anyway: a set made of them cost a start more than
+  /// the lookups it saves.)
+  static func isReserved(_ name: String) -> Bool {
+    table.contains { $0.name == name } || frontEndOnly.contains { $0.name == name }
+  }
 
   /// Why a session without its front end refuses the front-end command `name`; `nil` for any
   /// other name.

@@ -3,41 +3,41 @@
 extension ModuleRegistry {
   /// The top-level fields the frames of `screen` have, when the screen declares them.
   public func frameFields(ofScreen screen: String) -> [String]? {
-    screenKinds[screen]?.frameFields
+    screenKind(named: screen)?.frameFields
   }
 
   /// What a field of a screen's frames means, when the screen says.
   public func summary(ofField field: String, ofScreen screen: String) -> String? {
-    screenKinds[screen]?.fieldSummaries()[field]
+    screenKind(named: screen)?.fieldSummaries()[field]
   }
 
   /// The fields inside the field at `path` of `screen`'s frames (`["viewport"]`; `[]`: the
   /// frame's own), from its typed frame's table or what its module process declared; `nil` when
   /// the screen says nothing of them or the path leaves its fields.
   public func nestedFields(ofScreen screen: String, at path: [String]) -> [FrameFieldSchema]? {
-    guard let schema = screenKinds[screen]?.fieldSchema else { return nil }
+    guard let schema = screenKind(named: screen)?.fieldSchema else { return nil }
     return FrameFieldSchema.fields(at: path, in: schema())
   }
 
   /// What every field of a screen's frames means, by name (empty when the screen does not say).
   public func fieldSummaries(ofScreen screen: String) -> [String: String] {
-    screenKinds[screen]?.fieldSummaries() ?? [:]
+    screenKind(named: screen)?.fieldSummaries() ?? [:]
   }
 
   /// The fields of `screen`'s frames that count what happened in a window's life (loads since
   /// it opened), which a recording leaves out of its expectations.
   public func lifetimeFields(ofScreen screen: String) -> [String] {
-    screenKinds[screen]?.lifetimeFields ?? []
+    screenKind(named: screen)?.lifetimeFields ?? []
   }
 
   /// The fields of a screen's frames that show why a command was refused.
   public func refusalFields(ofScreen screen: String) -> [String] {
-    screenKinds[screen]?.refusalFields ?? []
+    screenKind(named: screen)?.refusalFields ?? []
   }
 
   /// The fields a screen's windows hold of their own (see `ScreenModel.ownFields`).
   public func ownFields(ofScreen screen: String) -> [String] {
-    screenKinds[screen]?.ownFields ?? []
+    screenKind(named: screen)?.ownFields ?? []
   }
 
   /// Turns a stored snapshot and the edits stored since into the whole document's JSON (what
@@ -51,7 +51,7 @@ extension ModuleRegistry {
 
   /// The screen with this name, and the document kind it shows.
   public func screen(named name: String) -> (name: String, documentKind: String)? {
-    screenKinds[name].map { ($0.name, $0.documentKind) }
+    screenKind(named: name).map { ($0.name, $0.documentKind) }
   }
 
   /// The registered screens' names, and the document kind each shows.
@@ -80,15 +80,16 @@ extension ModuleRegistry {
   public var documentKindOwners: [(kind: String, module: String)] {
     var owners = registrations.documentKinds.values.map { (kind: $0.name, module: $0.module) }
     for entry in registrations.waiting {
-      owners += entry.index.documentKinds.map { (kind: $0.name, module: entry.module.manifest.name) }
+      owners += entry.index.documentKinds.map { (kind: $0.name, module: entry.name) }
     }
     return owners.sorted { $0.kind < $1.kind }
   }
 
   /// The sample documents a new session starts with: each one's name and kind.
   public var sampleDocuments: [(name: String, kind: String)] {
-    documentKinds.values.flatMap { kind in kind.samples.map { (name: $0.name, kind: kind.name) } }
-      .sorted { $0.name < $1.name }
+    // A module not registered yet says its samples' names in its index: listing them registers
+    // nothing (a scenario's check reads them to know the documents a session starts with).
+    sampleNames
   }
 
   /// Decodes `json` as a document of `kind`, without adding it anywhere: for checking a

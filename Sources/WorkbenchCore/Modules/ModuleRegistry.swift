@@ -19,10 +19,24 @@ public struct ModuleRegistry {
     /// The modules that declared a live source.
     var modulesWithLiveSources: Set<String> = []
     /// The modules not registered yet, with their indexes, in load order.
-    var waiting: [(module: any FeatureModule, index: ModuleIndex)] = []
+    var waiting: [Waiting] = []
     /// Why a module's registration failed when it was registered late, by module, with the
     /// index it had.
     var failures: [String: (message: String, index: ModuleIndex)] = [:]
+  }
+
+  /// A module not registered yet: its name (asked of its manifest once), and its index. A
+  /// class: the lookups that pass over it copy one reference, not a module and its index.
+  final class Waiting {
+    let name: String
+    let module: any FeatureModule
+    let index: ModuleIndex
+
+    init(name: String, module: any FeatureModule, index: ModuleIndex) {
+      self.name = name
+      self.module = module
+      self.index = index
+    }
   }
 
   let registrations = Registrations()
@@ -119,10 +133,10 @@ public struct ModuleRegistry {
         kinds.append(kind.name)
         try add(samples: kind.samples, kind: kind.name, module: manifest.name)
       }
-      for name in index.commands where HostCommands.reservedNames.contains(name) {
+      for name in index.commands where HostCommands.isReserved(name) {
         throw RegistrationError(message: "\(manifest.name).\(name) clashes with the host command '\(name)'")
       }
-      registrations.waiting.append((module, index))
+      registrations.waiting.append(Waiting(name: manifest.name, module: module, index: index))
     }
     // A screen may show a kind another module registers, but some module must.
     for screen in shown where !kinds.contains(screen.kind) {
@@ -153,7 +167,7 @@ public struct ModuleRegistry {
       guard own[spec.name] == nil else {
         throw RegistrationError(message: "\(manifest.name) registers '\(spec.name)' twice")
       }
-      guard !HostCommands.reservedNames.contains(spec.name) else {
+      guard !HostCommands.isReserved(spec.name) else {
         throw RegistrationError(message: "\(manifest.name).\(spec.name) clashes with the host command '\(spec.name)'")
       }
       own[spec.name] = spec
@@ -203,18 +217,25 @@ public struct ModuleRegistry {
   /// Registers the waiting module named `name`, if it is one. A failure is kept and said where
   /// the module's names are asked for (`failure(of:)`), and the module stays unregistered.
   func registerModule(named name: String) {
-    guard let position = registrations.waiting.firstIndex(where: { $0.module.manifest.name == name }) else { return }
-    let (module, index) = registrations.waiting.remove(at: position)
+    // A loop, not a closure: a closure formed on the main actor is checked to run there at
+    // every call, and this is asked often.
+    var found: Int?
+    for position in registrations.waiting.indices where registrations.waiting[position].name == name {
+      found = position
+      break
+    }
+    guard let position = found else { return }
+    let waiting = registrations.waiting.remove(at: position)
     do {
-      try Self.register(module, into: registrations)
+      try Self.register(waiting.module, into: registrations)
     } catch {
-      registrations.failures[name] = (error.message, index)
+      registrations.failures[name] = (error.message, waiting.index)
     }
   }
 
   /// Registers every waiting module, in load order.
   func registerAll() {
-    while let next = registrations.waiting.first { registerModule(named: next.module.manifest.name) }
+    while let next = registrations.waiting.first { registerModule(named: next.name) }
   }
 
   /// Why the module named `name` could not be registered, if it could not.
@@ -272,7 +293,7 @@ public struct ModuleRegistry {
   func documentKind(named name: String) -> DocumentKind? {
     if let kind = registrations.documentKinds[name] { return kind }
     guard let owner = registrations.waiting.first(where: { $0.index.hasKind(name) }) else { return nil }
-    registerModule(named: owner.module.manifest.name)
+    registerModule(named: owner.name)
     return registrations.documentKinds[name]
   }
 
@@ -280,24 +301,26 @@ public struct ModuleRegistry {
   func screenKind(named name: String) -> ScreenKind? {
     if let screen = registrations.screenKinds[name] { return screen }
     guard let owner = registrations.waiting.first(where: { $0.index.kind(ofScreen: name) != nil }) else { return nil }
-    registerModule(named: owner.module.manifest.name)
+    registerModule(named: owner.name)
     return registrations.screenKinds[name]
   }
 
   /// The module that registers the document kind named `name`, without registering it.
   func owner(ofKind name: String) -> String? {
     registrations.documentKinds[name]?.module
-      ?? registrations.waiting.first { $0.index.hasKind(name) }?.module.manifest.name
+      ?? registrations.waiting.first { $0.index.hasKind(name) }?.name
   }
 
   /// The module that registers the screen named `name`, without registering it.
   public func module(ofScreen name: String) -> String? {
     registrations.screenKinds[name]?.module
-      ?? registrations.waiting.first { $0.index.kind(ofScreen: name) != nil }?.module.manifest.name
+      ?? registrations.waiting.first { $0.index.kind(ofScreen: name) != nil }?.name
   }
 
   /// The commands of the module named `name`, registered if it was waiting; `nil` for no module.
   func commands(ofModule name: String) -> [String: CommandSpec]? {
+    // Asked at every command a line names: a module registered already is answered at once.
+    if let commands = registrations.moduleCommands[name] { return commands }
     registerModule(named: name)
     return registrations.moduleCommands[name] ?? (manifests.contains { $0.name == name } ? [:] : nil)
   }
@@ -307,7 +330,7 @@ public struct ModuleRegistry {
     manifests.map { manifest in
       let names =
         registrations.moduleCommands[manifest.name].map { Array($0.keys) }
-        ?? registrations.waiting.first { $0.module.manifest.name == manifest.name }?.index.commands ?? []
+        ?? registrations.waiting.first { $0.name == manifest.name }?.index.commands ?? []
       return (manifest.name, names)
     }
   }

@@ -145,9 +145,11 @@ public final class Registrar {
       ScreenKind(
         name: name, module: manifest.name, documentKind: documentKind, summary: summary,
         render: render, modelText: modelText, typed: typed, fieldSchema: fieldSchema,
-        frameFields: frameFields ?? Model.frameFields,
-        lifetimeFields: lifetimeFields ?? Model.lifetimeFields, refusalFields: refusalFields ?? Model.refusalFields,
-        ownFields: ownFields ?? Model.ownFields,
+        fieldLists: ScreenKind.FieldLists {
+          ScreenKind.FieldLists.Lists(
+            frame: frameFields ?? Model.frameFields, lifetime: lifetimeFields ?? Model.lifetimeFields,
+            refusal: refusalFields ?? Model.refusalFields, own: ownFields ?? Model.ownFields)
+        },
         fieldSummaries: { fieldSummaries ?? Model.frameFieldSummaries },
         make: { document, environment in
           guard let document = document as? Model.Document else { return nil }

@@ -1,6 +1,7 @@
 /// A registered screen: which module, which document kind, how its frames render as text,
-/// and how to build its model.
-public struct ScreenKind: Sendable {
+/// and how to build its model. A class: it is handed about with every window and resolved
+/// command, and a copy of a struct of closures costs a retain for each.
+public final class ScreenKind: Sendable {
   /// The screen's name (`catalog`), used by `open`.
   public let name: String
   /// The module that registered it.
@@ -29,16 +30,65 @@ public struct ScreenKind: Sendable {
   /// table, or what a module process declared in its handshake; `nil` when the screen does not
   /// say. Made when asked for (an editor's completion), never at start.
   let fieldSchema: (@Sendable () -> [FrameFieldSchema])?
+  /// Its frames' fields and their roles, made the first time one is read.
+  let fieldLists: FieldLists
   /// The top-level fields its frames have (see `ScreenModel.frameFields`), when declared.
-  public let frameFields: [String]?
+  @MainActor public var frameFields: [String]? { fieldLists.lists.frame }
   /// Fields that count what happened in a window's life (see `ScreenModel.lifetimeFields`).
-  public var lifetimeFields: [String] = []
+  @MainActor public var lifetimeFields: [String] { fieldLists.lists.lifetime }
   /// Fields that show why the last command was refused (see `ScreenModel.refusalFields`).
-  public var refusalFields: [String] = []
+  @MainActor public var refusalFields: [String] { fieldLists.lists.refusal }
   /// Fields a window holds of its own (see `ScreenModel.ownFields`).
-  public var ownFields: [String] = []
+  @MainActor public var ownFields: [String] { fieldLists.lists.own }
   /// What each frame field means, by name (see `ScreenModel.frameFieldSummaries`): asked for
   /// when wanted (an editor's hover), never at start.
-  public var fieldSummaries: @MainActor @Sendable () -> [String: String] = { [:] }
+  public let fieldSummaries: @MainActor @Sendable () -> [String: String]
   let make: @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
+
+  init(
+    name: String, module: String, documentKind: String, summary: String,
+    render: @escaping @Sendable (FrameValue) -> String,
+    modelText: (@MainActor @Sendable (AnyObject) -> String?)?, typed: Typed?,
+    fieldSchema: (@Sendable () -> [FrameFieldSchema])?, fieldLists: FieldLists,
+    fieldSummaries: @escaping @MainActor @Sendable () -> [String: String],
+    make: @escaping @MainActor @Sendable (any DocumentBody, ScreenEnvironment) -> (any WindowContent)?
+  ) {
+    self.name = name
+    self.module = module
+    self.documentKind = documentKind
+    self.summary = summary
+    self.render = render
+    self.modelText = modelText
+    self.typed = typed
+    self.fieldSchema = fieldSchema
+    self.fieldLists = fieldLists
+    self.fieldSummaries = fieldSummaries
+    self.make = make
+  }
+}
+
+extension ScreenKind {
+  /// A screen's field lists, made from its model's declaration the first time one is read: a
+  /// typed frame's table (its fields' key paths) is made then, not as the module registers, so a
+  /// start that only shows text never makes it.
+  @MainActor final class FieldLists: Sendable {
+    struct Lists {
+      var frame: [String]?
+      var lifetime: [String]
+      var refusal: [String]
+      var own: [String]
+    }
+
+    private let make: @MainActor () -> Lists
+    private var made: Lists?
+
+    init(_ make: @escaping @MainActor () -> Lists) { self.make = make }
+
+    var lists: Lists {
+      if let made { return made }
+      let lists = make()
+      made = lists
+      return lists
+    }
+  }
 }

@@ -10,7 +10,8 @@ let package = Package(
   name: "workbench",
   products: [
     .executable(name: "workbench", targets: ["workbench"]),
-    .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
+    .library(name: "WorkbenchModuleAPI", targets: ["WorkbenchModuleAPI"]),
+    .library(name: "WorkbenchModuleTesting", targets: ["WorkbenchModuleTesting"]),
     .library(name: "WorkbenchModuleKit", targets: ["WorkbenchModuleKit"]),
   ],
   targets: [
@@ -27,11 +28,16 @@ let package = Package(
       name: "CSQLite", path: cLibraryPath("CSQLite"), pkgConfig: linksCLibrariesStatically ? nil : "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
 
-    // The host: modules, commands, windows, documents, frames. No terminal, no YAML, no SQL.
-    .target(name: "WorkbenchCore"),
+    // The plugin API: what a module may use (its registration, documents, screens, typed frames,
+    // command specs and arguments, errors, a command's context) and nothing of the host.
+    .target(name: "WorkbenchModuleAPI"),
+    // The host runtime: sessions of windows and documents, the command resolver, the clock a
+    // session is driven on, recording and replay. No terminal, no YAML, no SQL. Modules never
+    // depend on it.
+    .target(name: "WorkbenchCore", dependencies: ["WorkbenchModuleAPI"]),
 
     // A program's own command line: its options declared once as data, the usage error, exit codes.
-    .target(name: "WorkbenchCommandLine", dependencies: ["WorkbenchCore"]),
+    .target(name: "WorkbenchCommandLine", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI"]),
 
     // Files, standard streams and child processes on POSIX calls, for the front ends and the store.
     .target(name: "WorkbenchSystem", dependencies: ["CSystemCalls"]),
@@ -42,13 +48,14 @@ let package = Package(
     // execution, relaunch, unsaved work, saving and the end of the session.
     .target(
       name: "WorkbenchSession",
-      dependencies: ["WorkbenchCore", "WorkbenchScenarioModel", "WorkbenchStore"]),
+      dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchScenarioModel", "WorkbenchStore"]),
 
     // The interactive and piped front end; the only importer of readline.
     .target(
       name: "WorkbenchShell",
       dependencies: [
-        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchSession", "WorkbenchStore", "WorkbenchExternalModules",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchSession", "WorkbenchStore",
+        "WorkbenchExternalModules",
         "WorkbenchSystem",
         "CReadline",
       ]),
@@ -58,7 +65,8 @@ let package = Package(
     .target(
       name: "WorkbenchModuleTools",
       dependencies: [
-        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchModuleProtocol", "WorkbenchSystem", "EmbeddedKits",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchModuleProtocol", "WorkbenchSystem",
+        "EmbeddedKits",
       ]),
 
     // The kits of other languages, as `new-module` writes them beside a module: the packages'
@@ -76,22 +84,24 @@ let package = Package(
       ]),
 
     // The workspace on SQLite: documents, sessions, view state; the only importer of SQLite.
-    .target(name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchSystem", "CSQLite"]),
+    .target(
+      name: "WorkbenchStore", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem", "CSQLite"]),
 
     // The scenario model: steps, expectations with their places, matchers, and the writer a
     // recording uses. Values only: no YAML parser.
-    .target(name: "WorkbenchScenarioModel", dependencies: ["WorkbenchCore", "WorkbenchSystem"]),
+    .target(name: "WorkbenchScenarioModel", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem"]),
     // Reading scenarios: YAML with locations into the model, checked against the modules (the
     // loader); the only importer of libyaml.
     .target(
       name: "WorkbenchScenarioFormat",
-      dependencies: ["WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchSystem", "CYAML"]),
+      dependencies: ["WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem", "CYAML"]),
 
     // Running scenarios: the runner, workers, traces and reports.
     .target(
       name: "WorkbenchScenarios",
       dependencies: [
-        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchScenarioFormat",
+        "WorkbenchScenarioModel",
         "WorkbenchSession", "WorkbenchStore",
         "WorkbenchSystem",
       ]),
@@ -101,33 +111,42 @@ let package = Package(
     .target(
       name: "WorkbenchLanguageServer",
       dependencies: [
-        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchScenarioFormat",
+        "WorkbenchScenarioModel",
         "WorkbenchScenarios", "WorkbenchSession",
         "WorkbenchSystem",
       ]),
 
     // External modules: the protocol, the kit a module links to run as a process, and the
     // host side that starts module processes and stands in for their modules.
-    .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore", "WorkbenchSystem"]),
-    .target(name: "WorkbenchModuleKit", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
+    .target(name: "WorkbenchModuleProtocol", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem"]),
     .target(
-      name: "WorkbenchExternalModules", dependencies: ["WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
+      name: "WorkbenchModuleKit",
+      dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
+    // A session of modules in a unit test's own process: what a module's tests drive, with the
+    // host kept behind it.
+    .target(name: "WorkbenchModuleTesting", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI"]),
+    .target(
+      name: "WorkbenchExternalModules",
+      dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchModuleProtocol", "WorkbenchSystem"]),
 
     // Feature modules.
-    .target(name: "Catalog", dependencies: ["WorkbenchCore"], path: "Plugins/Catalog"),
-    .target(name: "Goal", dependencies: ["WorkbenchCore"], path: "Plugins/Goal"),
-    .target(name: "Editor", dependencies: ["WorkbenchCore"], path: "Plugins/Editor"),
-    .target(name: "Lights", dependencies: ["WorkbenchCore"], path: "Plugins/Lights"),
-    .target(name: "Ledger", dependencies: ["WorkbenchCore"], path: "Plugins/Ledger"),
+    .target(name: "Catalog", dependencies: ["WorkbenchModuleAPI"], path: "Plugins/Catalog"),
+    .target(name: "Goal", dependencies: ["WorkbenchModuleAPI"], path: "Plugins/Goal"),
+    .target(name: "Editor", dependencies: ["WorkbenchModuleAPI"], path: "Plugins/Editor"),
+    .target(name: "Lights", dependencies: ["WorkbenchModuleAPI"], path: "Plugins/Lights"),
+    .target(name: "Ledger", dependencies: ["WorkbenchModuleAPI"], path: "Plugins/Ledger"),
 
     // The list of feature modules the binary ships with.
-    .target(name: "BuiltInModules", dependencies: ["WorkbenchCore", "Catalog", "Goal", "Editor", "Lights", "Ledger"]),
+    .target(
+      name: "BuiltInModules", dependencies: ["WorkbenchModuleAPI", "Catalog", "Goal", "Editor", "Lights", "Ledger"]),
 
     // The composition root.
     .executableTarget(
       name: "workbench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchScenarios",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchShell", "WorkbenchModuleTools",
+        "WorkbenchScenarios",
         "WorkbenchLanguageServer",
         "WorkbenchExternalModules", "WorkbenchSystem", "WorkbenchModuleProtocol", "BuiltInModules",
       ]
@@ -137,7 +156,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-bench",
       dependencies: [
-        "WorkbenchCore", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchStore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchScenarios",
         "WorkbenchLanguageServer",
         "WorkbenchExternalModules", "Catalog", "Lights",
         "Ledger", "BuiltInModules", "WorkbenchShell", "WorkbenchSession", "WorkbenchSystem",
@@ -147,7 +167,8 @@ let package = Package(
     .executableTarget(
       name: "workbench-fuzz",
       dependencies: [
-        "WorkbenchCore", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchScenarios",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchScenarios",
         "WorkbenchLanguageServer",
         "WorkbenchModuleProtocol", "WorkbenchModuleKit", "WorkbenchSystem", "BuiltInModules",
       ],
@@ -174,19 +195,21 @@ let package = Package(
     .target(name: "WorkbenchSQLiteFaults", dependencies: ["CSQLite"], path: "Tests/SQLiteFaults"),
     // Helpers shared by the test targets: running the built binary, files, a pseudo-terminal.
     .target(
-      name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore", "WorkbenchSystem"],
+      name: "WorkbenchTestSupport", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem"],
       path: "Tests/WorkbenchTestSupport"),
-    .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+    .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchModuleAPI"]),
     .testTarget(name: "WorkbenchSystemTests", dependencies: ["WorkbenchSystem", "WorkbenchTestSupport"]),
     .testTarget(
       name: "WorkbenchModuleProtocolTests",
-      dependencies: ["WorkbenchModuleProtocol", "WorkbenchCore", "WorkbenchSystem"]),
+      dependencies: ["WorkbenchModuleProtocol", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSystem"]),
     .testTarget(
-      name: "WorkbenchModuleKitTests", dependencies: ["WorkbenchModuleKit", "WorkbenchCore", "Catalog", "Editor"]),
+      name: "WorkbenchModuleKitTests",
+      dependencies: ["WorkbenchModuleKit", "WorkbenchCore", "WorkbenchModuleAPI", "Catalog", "Editor"]),
     .testTarget(
       name: "WorkbenchScenariosTests",
       dependencies: [
-        "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchStore",
+        "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore",
+        "WorkbenchModuleAPI", "WorkbenchStore",
         "Catalog", "Goal", "Editor", "Lights", "Ledger", "BuiltInModules",
         "WorkbenchTestSupport", "WorkbenchSystem", "WorkbenchSession",
       ],
@@ -195,25 +218,35 @@ let package = Package(
     .testTarget(
       name: "WorkbenchScenarioFormatTests",
       dependencies: [
-        "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "BuiltInModules", "WorkbenchTestSupport",
+        "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchModuleAPI", "BuiltInModules",
+        "WorkbenchTestSupport",
       ]),
     .testTarget(
       name: "WorkbenchSessionTests",
       dependencies: [
-        "WorkbenchSession", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "BuiltInModules",
+        "WorkbenchSession", "WorkbenchScenarioFormat", "WorkbenchScenarioModel", "WorkbenchCore", "WorkbenchModuleAPI",
+        "BuiltInModules",
       ]),
-    .testTarget(name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchTestSupport"]),
-    .testTarget(name: "GoalTests", dependencies: ["Goal", "WorkbenchCore", "WorkbenchTestSupport"]),
-    .testTarget(name: "EditorTests", dependencies: ["Editor", "WorkbenchCore", "WorkbenchTestSupport"]),
-    .testTarget(name: "LightsTests", dependencies: ["Lights", "WorkbenchCore", "WorkbenchTestSupport"]),
-    .testTarget(name: "LedgerTests", dependencies: ["Ledger", "WorkbenchCore"]),
+    .testTarget(
+      name: "CatalogTests", dependencies: ["Catalog", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchTestSupport"]),
+    .testTarget(
+      name: "GoalTests", dependencies: ["Goal", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchTestSupport"]),
+    .testTarget(
+      name: "EditorTests", dependencies: ["Editor", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchTestSupport"]),
+    .testTarget(
+      name: "LightsTests", dependencies: ["Lights", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchTestSupport"]),
+    .testTarget(name: "LedgerTests", dependencies: ["Ledger", "WorkbenchCore", "WorkbenchModuleAPI"]),
     .testTarget(
       name: "WorkbenchStoreTests",
-      dependencies: ["WorkbenchStore", "WorkbenchCore", "Catalog", "WorkbenchTestSupport", "WorkbenchSQLiteFaults"]),
+      dependencies: [
+        "WorkbenchStore", "WorkbenchCore", "WorkbenchModuleAPI", "Catalog", "WorkbenchTestSupport",
+        "WorkbenchSQLiteFaults",
+      ]),
     .testTarget(
       name: "WorkbenchShellTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchSession", "WorkbenchStore", "WorkbenchScenarioFormat",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchSession", "WorkbenchStore",
+        "WorkbenchScenarioFormat",
         "WorkbenchScenarioModel",
         "BuiltInModules",
         "WorkbenchModuleProtocol", "WorkbenchTestSupport", "workbench",
@@ -226,7 +259,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchProgramTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchCore", "WorkbenchCommandLine", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
+        "WorkbenchShell", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "WorkbenchScenarioFormat",
+        "WorkbenchScenarioModel",
         "WorkbenchScenarios",
         "WorkbenchLanguageServer", "WorkbenchSystem", "BuiltInModules", "WorkbenchTestSupport", "workbench",
         "workbench-fixture-module",
@@ -235,7 +269,8 @@ let package = Package(
     .testTarget(
       name: "WorkbenchExternalModulesTests",
       dependencies: [
-        "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleProtocol", "WorkbenchTestSupport",
+        "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchModuleProtocol",
+        "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
         "WorkbenchModuleKit", "WorkbenchExternalModules", "Editor",
       ]
@@ -244,7 +279,7 @@ let package = Package(
       name: "WorkbenchLanguageServerTests",
       dependencies: [
         "WorkbenchLanguageServer", "WorkbenchScenarios", "WorkbenchScenarioFormat", "WorkbenchScenarioModel",
-        "WorkbenchCore", "WorkbenchCommandLine", "BuiltInModules",
+        "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchCommandLine", "BuiltInModules",
         "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module",
       ]

@@ -9,7 +9,8 @@ let package = Package(
   targets: [
     .target(name: "Tasks", dependencies: [.product(name: "WorkbenchModuleKit", package: "workbench")]),
     .executableTarget(name: "tasks-module", dependencies: ["Tasks"]),
-    .testTarget(name: "TasksTests", dependencies: ["Tasks"]),
+    .testTarget(
+      name: "TasksTests", dependencies: ["Tasks", .product(name: "WorkbenchModuleTesting", package: "workbench")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchModuleKit
 import WorkbenchModuleProtocol
 import WorkbenchScenarioFormat

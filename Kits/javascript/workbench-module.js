@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.3.0';
+const version = '2.4.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -44,6 +44,14 @@ function rest(name, { optional = false, help = '' } = {}) {
 
 function choice(name, words, { optional = false, help = '' } = {}) {
   return { name, kind: 'choice', extra: [...words], optional, help };
+}
+
+/**
+ * An argument naming an open window (protocol 2): the handler is given that window when it is one
+ * of this module's, and null when it shows another module's screen.
+ */
+function window(name, { optional = false, help = '' } = {}) {
+  return { name, kind: 'window', extra: null, optional, help };
 }
 
 /**
@@ -899,9 +907,16 @@ class Module {
     // Protocol 2 names the command (`network fail`); an older host sends only the line, whose
     // first words name it. Its arguments come bound by the host, by name (a left-out optional
     // one is absent, so null).
-    const command = this._commandNamed(request.command, request.line ?? '');
+    // Protocol 2 gives the command's spec path (`["network", "fail"]`; a host before paths its
+    // full name, an older one only the line, whose first words name it). A window argument is the
+    // module's window under the key the host gives (null for another module's).
+    const name = Array.isArray(request.path) ? request.path.join(' ') : request.command;
+    const command = this._commandNamed(name, request.line ?? '');
     const bound = request.arguments ?? {};
-    const values = command.arguments.map((argument) => bound[argument.name] ?? null);
+    const keys = request.windows ?? {};
+    const values = command.arguments.map((argument) =>
+      argument.kind === 'window' ? session.windows.get(keys[argument.name]) ?? null : bound[argument.name] ?? null,
+    );
     const output = command.handler(window, ...values, session);
     return output === undefined || output === null ? null : String(output);
   }
@@ -966,7 +981,7 @@ function jsonType(value) {
 // The fields the kit reads from a request, and the JSON types each must have when present.
 const FIELD_TYPES = {
   type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'], command: ['text'],
-  arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
+  path: ['list'], windows: ['object'], arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
   document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'],
   rows: ['integer'], timer: ['text'], events: ['list'], choice: ['text'],
 };
@@ -1004,5 +1019,5 @@ function requestProblem(request) {
 }
 
 module.exports = {
-  Module, Screen, Window, Session, Clock, Refused, integer, word, rest, choice, didYouMean, stableJSON, version,
+  Module, Screen, Window, Session, Clock, Refused, integer, word, rest, choice, window, didYouMean, stableJSON, version,
 };

@@ -31,9 +31,11 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.3.0"
+__version__ = "2.4.0"
 
-__all__ = ["Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "did_you_mean"]
+__all__ = [
+    "Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "window", "did_you_mean",
+]
 
 
 # The two ways the kit writes JSON, each made once: `json.dumps` with arguments builds an encoder
@@ -64,6 +66,12 @@ def rest(name, optional=False, help=""):
 
 def choice(name, words, optional=False, help=""):
     return {"name": name, "kind": "choice", "extra": list(words), "optional": optional, "help": help}
+
+
+def window(name, optional=False, help=""):
+    """An argument naming an open window (protocol 2): the handler is given that window when it is
+    one of this module's, and None when it shows another module's screen."""
+    return {"name": name, "kind": "window", "extra": None, "optional": optional, "help": help}
 
 
 def did_you_mean(word, candidates):
@@ -765,12 +773,20 @@ class Module:
         return after
 
     def _run(self, window, session, request):
-        # Protocol 2 names the command (`network fail`); an older host sends only the line, whose
-        # first words name it. Its arguments come bound by the host, by name (a left-out
-        # optional one is absent, so None).
-        command = self._command_named(request.get("command"), request.get("line", ""))
+        # Protocol 2 gives the command's spec path (`["network", "fail"]`; a host before paths
+        # its full name, an older one only the line, whose first words name it). Its arguments
+        # come bound by the host, by name (a left-out optional one is absent, so None); a window
+        # argument is the module's window under the key the host gives (None for another's).
+        path = request.get("path")
+        name = " ".join(path) if isinstance(path, list) else request.get("command")
+        command = self._command_named(name, request.get("line", ""))
         bound = request.get("arguments") or {}
-        values = [bound.get(argument["name"]) for argument in command["arguments"]]
+        keys = request.get("windows") or {}
+        values = [
+            session.windows.get(keys.get(argument["name"])) if argument["kind"] == "window"
+            else bound.get(argument["name"])
+            for argument in command["arguments"]
+        ]
         extra = {"session": session} if command["wantsSession"] else {}
         output = command["handler"](window, *values, **extra)
         return None if output is None else str(output)
@@ -883,6 +899,8 @@ class _Unreadable:
 _FIELD_TYPES = {
     "type": (str,), "id": (int,), "session": (int,), "key": (str, type(None)), "line": (str,),
     "command": (str,),
+    "path": (list,),
+    "windows": (dict,),
     "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
     "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
     "now": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The catalog feature module: books in a shared document, and windows with their own query,
 /// selection, viewport anchor and detail pane (MVC with explicit view state).
@@ -16,7 +16,7 @@ public struct CatalogModule: FeatureModule {
   // Written out, not read from the command specs: making them costs a start that never uses the
   // module more than all its other work (the registry refuses a registration that differs, and
   // a test registers every built-in).
-  public var index: ModuleIndex? {
+  public var declaredIndex: ModuleIndex? {
     ModuleIndex(
       screens: [("catalog", "catalog")], documentKinds: [("catalog", ["library"])],
       commands: [

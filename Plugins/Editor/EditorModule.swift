@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The editor module: text documents edited through drafts that are view state, saved by one
 /// use case with three outcomes: saved, rejected, or conflicted.
@@ -13,7 +13,7 @@ public struct EditorModule: FeatureModule {
   // Written out, not read from the command specs: making them costs a start that never uses the
   // module more than all its other work (the registry refuses a registration that differs, and
   // a test registers every built-in).
-  public var index: ModuleIndex? {
+  public var declaredIndex: ModuleIndex? {
     ModuleIndex(
       screens: [("editor", "text")], documentKinds: [("text", ["notes"])],
       commands: ["append", "delete", "discard", "insert", "lines", "replace", "resolve", "save", "title"])

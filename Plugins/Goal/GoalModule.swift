@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The reading goal module: MVC roles, with a goal the workspace owns and windows that show and
 /// complete it, or hold a draft of their own.
@@ -13,7 +13,7 @@ public struct GoalModule: FeatureModule {
   // Written out, not read from the command specs: making them costs a start that never uses the
   // module more than all its other work (the registry refuses a registration that differs, and
   // a test registers every built-in).
-  public var index: ModuleIndex? {
+  public var declaredIndex: ModuleIndex? {
     ModuleIndex(
       screens: [("goal", "goal")], documentKinds: [("goal", ["reading"])],
       commands: ["complete", "discard", "save", "target"])

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The ledger module: a transaction feed as one state machine, loads as effects on the session
 /// clock, navigation as a value with deep links, app session state, and exact money.
@@ -13,7 +13,7 @@ public struct LedgerModule: FeatureModule {
   // Written out, not read from the command specs: making them costs a start that never uses the
   // module more than all its other work (the registry refuses a registration that differs, and
   // a test registers every built-in).
-  public var index: ModuleIndex? {
+  public var declaredIndex: ModuleIndex? {
     ModuleIndex(
       screens: [("feed", "ledger")], documentKinds: [("ledger", ["account"])],
       commands: [

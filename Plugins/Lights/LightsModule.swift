@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The lights module: a smart-home panel built on scopes and connections. Windows declare what
 /// they need by key path; a live container (a simulated bridge) or a preview container
@@ -14,7 +14,7 @@ public struct LightsModule: FeatureModule {
   // Written out, not read from the command specs: making them costs a start that never uses the
   // module more than all its other work (the registry refuses a registration that differs, and
   // a test registers every built-in).
-  public var index: ModuleIndex? {
+  public var declaredIndex: ModuleIndex? {
     ModuleIndex(
       screens: [("home", "home"), ("preview-home", "home"), ("room", "home"), ("preview-room", "home")],
       documentKinds: [("home", ["home"])],

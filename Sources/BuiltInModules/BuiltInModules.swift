@@ -3,7 +3,7 @@ import Editor
 import Goal
 import Ledger
 import Lights
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The feature modules built into the `workbench` binary, in the order they load. The
 /// executable, the benchmarks and the tests all take the list from here.

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// One option of the program's own command line (`--rows N`, `--json`), declared once as data:
 /// the parser, `--help` and the man page are made from the same declarations.

@@ -1,5 +1,6 @@
 import Synchronization
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchSystem
 
@@ -165,13 +166,14 @@ public struct ExternalModule: FeatureModule {
   @MainActor static func spec(
     _ command: WireCommandSpec, module: String, process: ModuleProcess, parent: String? = nil
   ) -> CommandSpec {
-    let line = parent.map { $0 + " " + command.name } ?? command.name
+    let path = parent.map { [$0, command.name] } ?? [command.name]
+    let line = path.joined(separator: " ")
     let arguments = SpecCoding.arguments(command)
     let scope: CommandScope = command.screens.map { .window(screens: $0) } ?? .anywhere
     let anywhere = command.screens == nil
     let forward: @MainActor @Sendable (CommandContext) throws -> CommandOutput = { context in
       try ProxyScreen.run(
-        line, arguments: arguments, module: module, process: process, anywhere: anywhere, context: context)
+        path, arguments: arguments, module: module, process: process, anywhere: anywhere, context: context)
     }
     let subcommands = (command.subcommands ?? []).map { spec($0, module: module, process: process, parent: line) }
     guard parent == nil, !subcommands.isEmpty else {

@@ -1,5 +1,6 @@
 import Dispatch
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSystem
 
 #if canImport(Glibc)

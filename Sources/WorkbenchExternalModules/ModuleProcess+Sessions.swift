@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchSystem
 
@@ -46,7 +47,7 @@ extension ModuleProcess {
       descriptor: { [weak self] in self?.version ?? 1 >= 2 ? self?.readDescriptor : nil },
       synchronize: { [weak self] in self?.synchronize(number) })
     // A recording that starts now keeps the states of the module's services in this session.
-    services.facts.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
+    services.sessionFacts?.addStateCapture { [weak self] in self?.captureStates(in: number) ?? [] }
     // The module hears of the session's end when it ends, so a module that dies of it dies in
     // that session (which is told), not in the next one's first request.
     services.onEnd { [weak self] in self?.endSession(number) }
@@ -56,7 +57,7 @@ extension ModuleProcess {
   /// What the process keeps for a session it serves.
   func entry(of session: Int) -> SessionEntry? { sessions.first { $0.number == session } }
 
-  func facts(of session: Int) -> SessionFacts? { entry(of: session)?.services?.facts }
+  func facts(of session: Int) -> SessionFacts? { entry(of: session)?.services?.sessionFacts }
 
   /// Tells the module a session ended (§16) and lets go of what the host kept for it.
   private func endSession(_ number: Int) {
@@ -160,7 +161,7 @@ extension ModuleProcess {
     request.session = session
     // Recording or replaying: the facts the timer's work used come back with it, kept under
     // the module's timers in the session.
-    let facts = entry.services?.facts
+    let facts = entry.services?.sessionFacts
     let scope = "\(name) timers"
     let windows = windowScopes(in: session)
     if let facts { request.facts = RelayedFacts.request(facts, scope: scope, version: version, windows: windows) }
@@ -182,13 +183,13 @@ extension ModuleProcess {
   func takeWork(_ reply: WireOk, in session: Int, summary: String) throws(CommandError) {
     takeTimers(reply.timers, cancelling: reply.cancel, in: session)
     takeUpdates(reply.updates, in: session)
-    guard isRunning, let services = entry(of: session)?.services, let work = services.work else { return }
+    guard isRunning, let services = entry(of: session)?.services, let host = services.host else { return }
     // Who may write what is checked for every commit before any is stored: a write outside it
     // stops the module and changes nothing.
     var admitted: [(commit: WireCommit, body: (any DocumentBody)?)] = []
     for commit in reply.commits ?? [] {
       let body = try admittedBody(
-        commit.body, toDocument: commit.document, in: session, work: work,
+        commit.body, toDocument: commit.document, in: session, host: host,
         what: "its commit of \(TerminalText.visible(commit.document))")
       admitted.append((commit, body))
     }
@@ -204,14 +205,14 @@ extension ModuleProcess {
       // leaves the body out.
       documentsSent[sent] = (body as? ExternalDocument)?.value.jsonText
       do {
-        try work.commit(body, toDocument: commit.document, ifAt: commit.revision, summary: summary)
+        try host.commit(body, toDocument: commit.document, ifAt: commit.revision, summary: summary)
       } catch {
         documentsSent[sent] = nil
         services.report(incident: "\(summary) changed \(commit.document), which was not saved: \(error.message)")
       }
     }
     _ = try ProxyScreen.adoptWindows(
-      opened: reply.opened, closed: reply.closed, on: nil, session: session, process: self, work: work)
+      opened: reply.opened, closed: reply.closed, on: nil, session: session, process: self, host: host)
   }
 
   /// The module's windows in a session: each one's key and the scope of its facts.
@@ -276,7 +277,7 @@ extension ModuleProcess {
   /// decides what it takes, not how fast the module was. A replay takes the recording's.
   func synchronize(_ session: Int) {
     guard version >= 2, hello.liveSources == true, noticeEnd(), let entry = entry(of: session),
-      let services = entry.services, !(services.facts.isReplaying && !services.facts.isRelivingRecordedStart)
+      let facts = entry.services?.sessionFacts, !(facts.isReplaying && !facts.isRelivingRecordedStart)
     else { return }
     var request = SessionRequest()
     request.session = session

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 
 /// Who may write what (docs/protocol.md, "Who may write what"): every document a module process
@@ -13,21 +14,22 @@ extension ModuleProcess {
   /// - Throws: `CommandError` naming the violation, once the module is stopped.
   /// `what` names the write in a violation's message (`its \`commit\``).
   func admittedBody(
-    _ json: String, toDocument name: String, in session: Int, work: any SessionWork, what: String
+    _ json: String, toDocument name: String, in session: Int, host: Host, what: String
   ) throws(CommandError) -> (any DocumentBody)? {
     let body: any DocumentBody
-    switch work.admitWrite(Array(json.utf8), toDocument: name, by: self.name) {
+    // The host checks it as this module's write: the proxy stands in for the module's code.
+    switch host.acting(as: self.name, { host.admitWrite(Array(json.utf8), toDocument: name) }) {
     case .admitted(let admitted): body = admitted
     case .noDocument: return nil
     case .notJSON(let problem):
-      throw ProxyScreen.protocolViolation("\(what) was not valid JSON (\(problem))", process: self, work: work)
+      throw ProxyScreen.protocolViolation("\(what) was not valid JSON (\(problem))", process: self, host: host)
     case .refused(let what):
-      throw ProxyScreen.protocolViolation(TerminalText.visible(what) + " (§9)", process: self, work: work)
+      throw ProxyScreen.protocolViolation(TerminalText.visible(what) + " (§9)", process: self, host: host)
     }
     guard isHeld(name, in: session) else {
       throw ProxyScreen.protocolViolation(
         "it wrote the document \(TerminalText.visible(name)), which no window of its in the session shows and no "
-          + "request handed it (§9)", process: self, work: work)
+          + "request handed it (§9)", process: self, host: host)
     }
     return body
   }

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 
 /// A window on an external screen: the module renders and keeps the real state; this screen
@@ -51,7 +52,8 @@ public final class ProxyScreen: ScreenModel {
     self.rendered = rendered
     screenName = opened?.screen ?? environment.screenName ?? ""
     documentName = environment.documentName ?? ""
-    facts = environment.services.facts
+    // The host's facts (a window's environment is its host's), or live ones of its own.
+    facts = environment.services.sessionFacts ?? SessionFacts()
     factScope = environment.factScope
     session = process?.session(of: environment.services) ?? 0
     viewportRows = environment.viewportRows
@@ -98,9 +100,12 @@ public final class ProxyScreen: ScreenModel {
     return request
   }
 
-  /// A command line for this window, with its arguments as bound.
-  func commandRequest(_ line: String, arguments: FrameValue?) -> CommandRequest {
-    CommandRequest(line, arguments: arguments, in: windowRequest())
+  /// A command for this window, by its spec's path, with its arguments as bound and the keys of
+  /// the module's windows they name.
+  func commandRequest(_ command: SentCommand) -> CommandRequest {
+    var request = CommandRequest(command.line, arguments: command.arguments, in: windowRequest())
+    command.describe(&request, version: process?.version ?? 1)
+    return request
   }
 
   func takeFacts(_ facts: [WireFact]?, divergence: String?) {
@@ -208,37 +213,20 @@ public final class ProxyScreen: ScreenModel {
     return currentFrame
   }
 
-  /// The arguments as bound, by name: what a module gets beside the line (`arguments`), so no
-  /// kit tokenizes again. A left-out optional argument is absent.
-  static func boundArguments(_ specs: [ArgumentSpec], in context: CommandContext) -> FrameValue {
-    var members: [(key: String, value: FrameValue)] = []
-    for argument in specs {
-      switch context.arguments.value(named: argument.name) {
-      case .integer(let number)?: members.append((argument.name, .integer(number)))
-      case .text(let text)?: members.append((argument.name, .string(text)))
-      case .window(let id)?: members.append((argument.name, .integer(id.number)))
-      case nil: continue
-      }
-    }
-    return .object(FrameObject(members: members))
-  }
-
-  /// Runs a module command: the line goes to the process with its arguments as bound; a
-  /// document the module changed comes back and is committed here, through the workspace,
-  /// like any edit.
+  /// Runs a module command: the command goes to the process by its spec's path, with its
+  /// arguments as bound (and its text as the line); a document the module changed comes back and
+  /// is committed here, through the workspace, like any edit.
   static func run(
-    _ name: String, arguments: [ArgumentSpec], module: String, process: ModuleProcess? = nil, anywhere: Bool = false,
+    _ path: [String], arguments: [ArgumentSpec], module: String, process: ModuleProcess? = nil, anywhere: Bool = false,
     context: CommandContext
   ) throws(CommandError) -> CommandOutput {
-    // The line is the bound command written out, the one way the host writes a command.
-    let line = context.command?.text ?? name
-    let bound = boundArguments(arguments, in: context)
+    let command = SentCommand(path: path, specs: arguments, context: context, process: process)
     let shown = context.window.flatMap { $0.model(as: ProxyScreen.self) }
     guard let window = context.window, let screen = shown, screen.process === process ?? screen.process else {
       // A command of the module's that runs anywhere, with none of its windows in front: it
       // runs in the module's session without one (protocol 2, §16).
       if let process, process.version >= 2, anywhere {
-        return try runInNoWindow(name, line: line, arguments: bound, process: process, context: context)
+        return try runInNoWindow(command, process: process, context: context)
       }
       let window = try context.requireWindow()
       throw CommandError("window \(window.label) does not show a \(module) screen")
@@ -251,8 +239,7 @@ public final class ProxyScreen: ScreenModel {
     do {
       return try process.duringCommand { () throws(CommandError) -> CommandOutput in
         try forward(
-          name, line: line, arguments: bound, to: screen, in: window, process: process,
-          summary: "\(module).\(name)", context: context)
+          command, to: screen, in: window, process: process, summary: "\(module).\(command.name)", context: context)
       }
     } catch {
       if !process.isRunning { closeWindows(of: process, in: context) }
@@ -262,15 +249,13 @@ public final class ProxyScreen: ScreenModel {
 
   /// Sends a command line to the module for `screen`'s window and takes what the reply says.
   private static func forward(
-    _ name: String, line: String, arguments: FrameValue, to screen: ProxyScreen, in window: Window,
-    process: ModuleProcess, summary: String, context: CommandContext
+    _ command: SentCommand, to screen: ProxyScreen, in window: Window, process: ModuleProcess, summary: String,
+    context: CommandContext
   ) throws(CommandError) -> CommandOutput {
     let reply: WireResult
     _ = process.takeRefusal()
     do {
-      var request = screen.commandRequest(line, arguments: arguments)
-      if process.version >= 2 { request.command = name }
-      reply = try process.result(of: .command(request))
+      reply = try process.result(of: .command(screen.commandRequest(command)))
     } catch {
       // What the refused work learnt from outside is kept (an answer that made it fail).
       if let refusal = process.takeRefusal() { screen.takeFacts(refusal.facts, divergence: refusal.divergence) }
@@ -281,12 +266,12 @@ public final class ProxyScreen: ScreenModel {
     var committedDocument: (any DocumentBody)?
     if let commit = reply.commit {
       committedDocument = try process.admittedBody(
-        commit, toDocument: screen.documentName, in: screen.session, work: context.session, what: "its `commit`")
+        commit, toDocument: screen.documentName, in: screen.session, host: context.host, what: "its `commit`")
     }
     screen.take(reply)
     let opened = try adoptWindows(
       opened: reply.opened, closed: reply.closed, on: screen.documentName, session: screen.session, process: process,
-      work: context.session)
+      host: context.host)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
     if committedDocument != nil { process.documentsSent[screen.sentKey] = nil }
@@ -305,18 +290,18 @@ public final class ProxyScreen: ScreenModel {
   /// - Returns: the last window opened.
   static func adoptWindows(
     opened: [WireOpenedWindow]?, closed: [String]?, on document: String?, session: Int, process: ModuleProcess,
-    work: any SessionWork
+    host: Host
   ) throws(CommandError) -> WindowID? {
     guard process.version >= 2 else { return nil }
     var last: WindowID?
     for entry in opened ?? [] {
-      guard document == nil || entry.document == document, let shown = work.document(named: entry.document),
+      guard document == nil || entry.document == document, let shown = host.document(named: entry.document),
         let body = shown.body as? ExternalDocument
       else {
         throw protocolViolation(
           "a window it opened was not {key, screen, document} on "
             + (document == nil ? "a document of the session" : "the document of the window it opened from") + " (§17)",
-          process: process, work: work)
+          process: process, host: host)
       }
       // A module opens windows only on its own screens and documents (who may write what).
       guard process.hello.screens.contains(where: { $0.name == entry.screen }),
@@ -325,19 +310,19 @@ public final class ProxyScreen: ScreenModel {
         throw protocolViolation(
           "it opened a window on the screen \(TerminalText.visible(entry.screen)) and the \(shown.kind) document "
             + "\(TerminalText.visible(entry.document)): a module opens windows only on its own screens, on documents "
-            + "of its kinds the session has open on it (§17)", process: process, work: work)
+            + "of its kinds the session has open on it (§17)", process: process, host: host)
       }
       guard !process.windowScopes(in: session).contains(where: { $0.key == entry.key }) else {
         throw protocolViolation(
           "it opened a window under the key \(entry.key), which another window of the session has (§17)",
-          process: process, work: work)
+          process: process, host: host)
       }
-      let environment = work.screenEnvironment(for: entry.document)
+      let environment = host.screenEnvironment(for: entry.document)
       let model = ProxyScreen(
         document: body, viewState: ExternalViewState(json: entry.state),
         environment: environment, process: process, rendered: process.rendered, adopting: entry)
       do {
-        let window = try work.openWindow(model, screen: entry.screen, document: entry.document, name: entry.name)
+        let window = try host.openWindow(model, screen: entry.screen, document: entry.document, name: entry.name)
         last = window.id
       } catch {
         // The host cannot open it (a name that is not a window name, or one in use): the module
@@ -348,11 +333,11 @@ public final class ProxyScreen: ScreenModel {
       }
     }
     for key in closed ?? [] {
-      for window in work.windows {
+      for window in host.windows {
         guard let model = window.anyModel as? ProxyScreen, model.process === process, model.key == key,
           model.session == session
         else { continue }
-        work.closeWindow(window.id)
+        host.closeWindow(window.id)
       }
     }
     return last
@@ -361,17 +346,17 @@ public final class ProxyScreen: ScreenModel {
   /// Runs a command line in the module's side of the session with no window (§16): the module
   /// answers `ok`, with text to show and the windows it changed.
   static func runInNoWindow(
-    _ name: String, line: String, arguments: FrameValue, process: ModuleProcess, context: CommandContext
+    _ command: SentCommand, process: ModuleProcess, context: CommandContext
   ) throws(CommandError) -> CommandOutput {
     let session = process.session(of: context.services)
     var request = CommandRequest()
-    request.command = name
-    request.line = line
-    request.arguments = arguments
+    request.line = command.line
+    request.arguments = command.arguments
+    command.describe(&request, version: process.version)
     request.session = session
     let reply = try process.duringCommand { () throws(CommandError) -> WireOk in
       let reply = try process.ok(of: .command(request))
-      try process.takeWork(reply, in: session, summary: "\(process.name) \(line)")
+      try process.takeWork(reply, in: session, summary: "\(process.name) \(command.line)")
       return reply
     }
     // Nothing to say is nothing shown, as for a built-in command run with no window.
@@ -381,23 +366,23 @@ public final class ProxyScreen: ScreenModel {
 
   /// Closes every window on a module that stopped.
   static func closeWindows(of process: ModuleProcess, in context: CommandContext) {
-    closeWindows(of: process, in: context.session)
+    closeWindows(of: process, in: context.host)
   }
 
-  static func closeWindows(of process: ModuleProcess, in work: any SessionWork) {
-    for other in work.windows where (other.anyModel as? ProxyScreen)?.process === process {
-      work.closeWindow(other.id)
+  static func closeWindows(of process: ModuleProcess, in host: Host) {
+    for other in host.windows where (other.anyModel as? ProxyScreen)?.process === process {
+      host.closeWindow(other.id)
     }
   }
 
   /// Stops a module that broke the protocol, closes its windows, and says what it did.
   static func protocolViolation(_ what: String, process: ModuleProcess, context: CommandContext) -> CommandError {
-    protocolViolation(what, process: process, work: context.session)
+    protocolViolation(what, process: process, host: context.host)
   }
 
-  static func protocolViolation(_ what: String, process: ModuleProcess, work: any SessionWork) -> CommandError {
+  static func protocolViolation(_ what: String, process: ModuleProcess, host: Host) -> CommandError {
     process.stop("it sent a malformed reply: \(what)")
-    closeWindows(of: process, in: work)
+    closeWindows(of: process, in: host)
     return process.stoppedError(process.stopReason ?? what)
   }
 }
@@ -416,7 +401,7 @@ extension ProxyScreen: UnsavedWork {
     if let commit = reply.commit {
       process.documentsSent[sentKey] = nil
       if let body = try process.admittedBody(
-        commit, toDocument: documentName, in: session, work: context.session, what: "its `commit`")
+        commit, toDocument: documentName, in: session, host: context.host, what: "its `commit`")
       {
         try context.commit(body, summary: "save")
       }

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 
 /// The facts a module's work uses, relayed through its requests (§12): asked for while the

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -64,75 +65,63 @@ extension LanguageServer {
         .map { name in ["label": .string(name), "kind": 6, "detail": .string("a parameter of \(flow)")] }
     }
     let windows = self.windows(in: lines, uri: uri, line: position.line).mapValues(\.screen)
-    // `  - left: que` or `  - do: cl`: the first word of a step's command. (Read by hand, not
-    // with regular expressions: completion runs at every keystroke.)
-    if let step = Self.stepPrefix(prefix) {
-      let screen = step.window == "do" ? nil : windows[step.window]
-      guard step.window == "do" || screen != nil else { return [] }
-      // The resolver's completion, on the windows as the steps before the cursor leave them:
-      // what a session without the shell offers there (the shell's own commands, `quit`,
-      // `record`, are not among them: `check` refuses them), and nothing `check` would refuse.
-      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.typed) {
+    // `  - left: que`, `  - do: cl`, `  - left: sort ti`: what the word being typed is, as the
+    // resolver reads the command as far as it goes, on the windows the file has open there: a
+    // command's name, a subcommand, or one of its arguments (nothing inside an open quote).
+    if let step = Self.stepText(prefix) {
+      let inWindow = step.window == "do" ? nil : step.window
+      let screen = inWindow.flatMap { windows[$0] }
+      guard inWindow == nil || screen != nil else { return [] }
+      var planned = PlannedWindows()
+      for (name, shows) in windows.sorted(by: { $0.key < $1.key }) { planned.open(name, screen: shows) }
+      planned.current = inWindow.flatMap { planned.findWindow(named: $0) }
+      let resolver = CommandResolver(registry: registry)
+      let partial = resolver.partial(step.text, in: planned, window: inWindow)
+      switch partial.place {
+      case .nothing, .window:
+        return []
+      case .command:
+        // The resolver's completion, on the windows as the steps before the cursor leave them:
+        // what a session without the shell offers there (the shell's own commands, `quit`,
+        // `record`, are not among them: `check` refuses them), and nothing `check` would refuse.
+        let names =
+          resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.text)
+          ?? registry.router.names(forScreen: screen).filter { name in
+            name.hasPrefix(partial.typing) && (!name.contains(".") || partial.typing.contains("."))
+          }
         return names.map { name in
           [
             "label": .string(name), "kind": 2,
             "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
           ]
         }
-      }
-      let names = registry.router.names(forScreen: screen).filter { name in
-        name.hasPrefix(step.typed) && (!name.contains(".") || step.typed.contains("."))
-      }
-      return names.map { name in
-        [
-          "label": .string(name), "kind": 2,
-          "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
-        ]
-      }
-    }
-    // `  - left: sort ti`: an argument of the command, where its values are known (choices,
-    // subcommands, windows, screens, documents).
-    if let step = Self.stepArguments(prefix) {
-      let screen = step.window == "do" ? nil : windows[step.window]
-      guard case .success(let route) = registry.router.route(step.command, screen: screen) else { return [] }
-      var spec = route.spec
-      var words = step.words
-      if !spec.subcommands.isEmpty {
-        guard let first = words.first else {
-          return spec.subcommands.filter { $0.name.hasPrefix(step.typed) }.map {
-            ["label": .string($0.name), "kind": 2, "detail": .string($0.summary)]
-          }
+      case .subcommand(let command):
+        return command.spec.subcommands.filter { $0.name.hasPrefix(partial.typing) }.map {
+          ["label": .string($0.name), "kind": 2, "detail": .string($0.summary)]
         }
-        guard let sub = spec.subcommand(named: first) else { return [] }
-        spec = sub
-        words.removeFirst()
-      }
-      guard words.count < spec.arguments.count else { return [] }
-      let argument = spec.arguments[words.count]
-      if case .reference = argument.kind {
-        return identifiers(in: lines, line: position.line, uri: uri, step: step)
-      }
-      if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.text) {
-        return names.map { ["label": .string($0), "kind": 12, "detail": .string(argument.name)] }
-      }
-      let values: [String]
-      switch argument.kind {
-      case .choice(let choices): values = choices
-      case .windowOr(let choices): values = windows.keys.sorted() + choices
-      case .window: values = windows.keys.sorted()
-      case .screen: values = registry.screens.map(\.name)
-      case .document:
-        // After a screen, only the samples of the kind it shows (and the file's own documents).
-        let shown = zip(spec.arguments, words).first { pair in
-          if case .screen = pair.0.kind { return true } else { return false }
-        }.flatMap { registry.screen(named: $0.1)?.documentKind }
-        values =
-          (outline(lines, uri: uri).document(holding: position.line + 1)?.documents.map(\.name) ?? [])
-          + registry.sampleDocuments.filter { shown == nil || $0.kind == shown }.map(\.name)
-      default: values = []
-      }
-      return values.filter { $0.hasPrefix(step.typed) }.map { value in
-        ["label": .string(value), "kind": 12, "detail": .string(argument.name)]
+      case .argument(let command, let index, let before):
+        guard let argument = partial.argument else { return [] }
+        if case .reference = argument.kind {
+          return identifiers(in: lines, line: position.line, uri: uri, window: step.window, text: step.text)
+        }
+        if let names = resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.text) {
+          return names.map { ["label": .string($0), "kind": 12, "detail": .string(argument.name)] }
+        }
+        // Without a session (the file does not run that far): what the specs and the file say.
+        var values = resolver.completions(of: partial, in: planned)
+        if case .document = argument.kind {
+          // After a screen, only the samples of the kind it shows (and the file's own documents).
+          let shown = zip(command.spec.arguments.prefix(index), before).first { pair in
+            if case .screen = pair.0.kind { return true } else { return false }
+          }.flatMap { registry.screen(named: $0.1)?.documentKind }
+          values =
+            ((outline(lines, uri: uri).document(holding: position.line + 1)?.documents.map(\.name) ?? [])
+            + registry.sampleDocuments.filter { shown == nil || $0.kind == shown }.map(\.name))
+            .filter { $0.hasPrefix(partial.typing) }
+        }
+        return values.map { value in
+          ["label": .string(value), "kind": 12, "detail": .string(argument.name)]
+        }
       }
     }
     // `      left: {sta` or `      left: {query: x, sta`: a field of the window's frame.
@@ -183,23 +172,19 @@ extension LanguageServer {
   {
     guard let session = liveSession(in: lines, line: line, uri: uri) else { return nil }
     if window != "do", session.host.window(named: window) == nil { return nil }
-    let typed = (window == "do" ? "" : "@\(window) ") + text
-    return session.host.completions(for: typed)
+    return session.host.completions(for: text, in: window == "do" ? nil : window)
   }
 
   /// The identifiers an argument takes (a book's id), with what each names (its title): read
   /// from the window as the steps before the line leave it, run as `run FILE:LINE --shell` runs
   /// them, so the documents the scenario declares or loads, and what its steps did to them,
   /// are what is offered.
-  func identifiers(
-    in lines: [String], line: Int, uri: String,
-    step: (window: String, command: String, words: [String], typed: String, text: String)
-  ) -> [FrameValue] {
+  func identifiers(in lines: [String], line: Int, uri: String, window: String, text: String) -> [FrameValue] {
     guard let session = liveSession(in: lines, line: line, uri: uri) else { return [] }
-    let typed = (step.window == "do" ? "" : "@\(step.window) ") + step.text
     let host = session.host
-    let candidates = host.completions(for: typed)
-    let labels = host.completionLabels(for: typed, candidates: candidates)
+    let inWindow = window == "do" ? nil : window
+    let candidates = host.completions(for: text, in: inWindow)
+    let labels = host.completionLabels(for: text, candidates: candidates, in: inWindow)
     let width = String(candidates.count).count
     return candidates.enumerated().map { index, candidate in
       let order = String(index)
@@ -376,48 +361,16 @@ extension LanguageServer {
       }
   }
 
-  /// `  - NAME: partial` (the cursor in a step's first word): the window and what is typed.
-  static func stepPrefix(_ prefix: Substring) -> (window: String, typed: String)? {
-    let rest = prefix.drop { $0 == " " }
-    guard rest.first == "-" else { return nil }
-    let afterDash = rest.dropFirst()
-    guard afterDash.first == " " else { return nil }
-    let item = afterDash.drop { $0 == " " }
-    guard let colon = item.firstIndex(of: ":") else { return nil }
-    let window = item[..<colon]
-    let after = item[item.index(after: colon)...]
-    guard isName(window), after.first == " " else { return nil }
-    let typed = after.drop { $0 == " " }
-    guard typed.isEmpty || isName(typed) else { return nil }
-    return (String(window), String(typed))
-  }
-
-  /// `  - NAME: COMMAND WORD... part` (the cursor after a step's command): the window, the
-  /// command, the words typed after it and what is typed of the next, read by the tokenizer the
-  /// command will run through (a quoted word is one word, an open quote is a word being typed),
-  /// and the command's text as typed.
-  static func stepArguments(_ prefix: Substring) -> (
-    window: String, command: String, words: [String], typed: String, text: String
-  )? {
+  /// `  - NAME: COMMAND...` (the cursor in a step's command): the step's window (`do` for none)
+  /// and the command's text as typed up to the cursor, which the resolver reads as far as it goes.
+  static func stepText(_ prefix: Substring) -> (window: String, text: String)? {
     let rest = prefix.drop { $0 == " " }
     guard rest.first == "-", rest.dropFirst().first == " " else { return nil }
     let item = rest.dropFirst().drop { $0 == " " }
     guard let colon = item.firstIndex(of: ":"), isName(item[..<colon]) else { return nil }
     let line = item[item.index(after: colon)...]
     guard line.first == " " else { return nil }
-    let text = String(line.dropFirst())
-    // The last command of the line (`select 3; sort ti`); an open quote is closed to read it.
-    guard
-      let tokens = (try? CommandTokenizer.commands(in: text))?.last
-        ?? (try? CommandTokenizer.commands(in: text + "\""))?.last
-    else { return nil }
-    let quoteIsOpen = (try? CommandTokenizer.commands(in: text)) == nil
-    let endsWithSpace = !quoteIsOpen && (text.last == " " || text.last == "\t")
-    var words = tokens.map(\.text)
-    guard let command = words.first, isName(command), words.count >= 2 || endsWithSpace else { return nil }
-    words.removeFirst()
-    let typed = endsWithSpace ? "" : words.removeLast()
-    return (String(item[..<colon]), command, words, typed, text)
+    return (String(item[..<colon]), String(line.dropFirst()))
   }
 
   /// `      NAME: {field: x, part` (the cursor on a key of a flow mapping): the window and what

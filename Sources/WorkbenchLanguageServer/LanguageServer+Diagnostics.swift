@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -149,12 +150,24 @@ extension LanguageServer {
     return warnings
   }
 
-  /// Takes out of `windows` those a step's commands may name: where each runs, and any word
-  /// that can be a window (`open ... NAME`, `focus NAME`, `@NAME ...`), as the loader read them.
+  /// Takes out of `windows` those a step's commands name, as the loader read them: where each
+  /// runs (`@NAME ...` too), the window arguments (`focus NAME`) and the window a command opens
+  /// (`open ... NAME`). A command the loader could not read may name any of its words.
   static func removeWindowsNamed(by step: Step, from windows: inout Set<String>) {
     for command in step.commands where !windows.isEmpty {
-      if let window = command.resolution?.window { windows.remove(window) }
-      for token in command.tokens { windows.remove(CommandToken.bareWindowReference(token.text)) }
+      guard let resolved = command.resolved else {
+        for token in command.tokens { windows.remove(CommandToken.bareWindowReference(token.text)) }
+        continue
+      }
+      if let window = resolved.window?.label { windows.remove(window) }
+      if case .label(let label) = resolved.target { windows.remove(label) }
+      for (argument, word) in resolved.wordsByArgument {
+        switch argument.kind {
+        case .window, .windowOr: windows.remove(CommandToken.bareWindowReference(word.text))
+        default: continue
+        }
+      }
+      if case .opens(_, let name?)? = command.resolution?.windowChange { windows.remove(name) }
     }
   }
 

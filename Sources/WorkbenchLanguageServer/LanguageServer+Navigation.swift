@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -36,26 +37,48 @@ extension LanguageServer {
     guard position.line < lines.count, let word = Self.word(in: lines[position.line], at: position.character) else {
       return nil
     }
-    // A command's name, as the loader resolved it where its step runs (after `@NAME` too).
-    if let (_, command) = self.command(in: lines, uri: uri, at: position), let resolution = command.resolution,
-      let name = command.tokens.windowPrefix.rest.first,
-      command.location(of: name).column
-        == Self.prefix(of: lines[position.line], utf16: word.start).unicodeScalars.count + 1
-    {
-      let window = resolution.window.flatMap { label in resolution.screen.map { (label, $0) } }
-      return try? CommandHelp(registry: registry).text(for: name.text, in: window)
-    }
     let line = lines[position.line]
     let windows = self.windows(in: lines, uri: uri, line: position.line)
-    if let window = windows[word.text] {
-      return "window \(word.text): a \(window.screen) window"
+    func windowText(_ name: String) -> String? {
+      guard let window = windows[name] else { return nil }
+      return "window \(name): a \(window.screen) window"
         + (registry.screen(named: window.screen).map { " on a \($0.documentKind) document" } ?? "")
     }
+    // Inside a command, the word is what the loader's reading of the command says it is: its
+    // name (its help, in the window it runs in), its `@WINDOW`, or one of its arguments (a window
+    // only where the argument takes one: `query left` is a query).
+    let wordColumn = Self.prefix(of: line, utf16: word.start).unicodeScalars.count + 1
+    if let (_, command) = self.command(in: lines, uri: uri, at: position), let resolved = command.resolved {
+      let column = wordColumn - command.lineStart.column + 1
+      if resolved.commandToken.column == column || resolved.nameToken.column == column {
+        let window = resolved.window.map { ($0.label, $0.screen) }
+        // A subcommand's help is its command's, which lists it.
+        return try? CommandHelp(registry: registry).text(for: resolved.path[0], in: window)
+      }
+      if let at = resolved.targetColumn, at == column - 1 || at == column, case .label(let label) = resolved.target {
+        return windowText(label)
+      }
+      let argument =
+        command.resolution?.command.argument(atColumn: column)
+        ?? resolved.wordsByArgument.first { column >= $0.word.column && column < $0.word.column + $0.word.text.count }
+      guard let (spec, given) = argument else { return nil }
+      // An argument that takes a window, or names the window the command opens (`open ... side`).
+      let namesWindow: Bool
+      switch (spec.kind, resolved.spec.windowEffect) {
+      case (.window, _), (.windowOr, _): namesWindow = true
+      case (_, .opens(_, let name)?), (_, .opensFrom(_, let name)?): namesWindow = name == spec.name
+      default: namesWindow = false
+      }
+      if namesWindow, let text = windowText(CommandToken.bareWindowReference(given.text)) { return text }
+      let help = spec.help.isEmpty ? "" : ": \(spec.help)"
+      return "\(spec.name.uppercased())\(help) (an argument of `\(resolved.spec.usage)`)"
+    }
+    if let text = windowText(word.text) { return text }
     // A field of a window's expectation, where the word is a key as YAML read it (not a value
     // spelt like one): inside a field (`left: {viewport: {anchor: 3}}`, a list's records too),
     // from the screen's field schema (a typed frame's, or a module process's `recordFields`); at
     // the top (`left: {query: ...}`), from the screen's own fields.
-    let column = Self.prefix(of: line, utf16: word.start).unicodeScalars.count + 1
+    let column = wordColumn
     guard let step = outline(lines, uri: uri).steps(holding: position.line + 1).last,
       let field = step.expectedField(line: position.line + 1, column: column), field.key == word.text,
       let screen = windows[field.window]?.screen
@@ -131,23 +154,19 @@ extension LanguageServer {
     visit(outline(lines, uri: uri).document(holding: scenario.location.line)?.steps ?? [])
     for step in scenario.steps {
       for command in step.commands {
-        for token in command.tokens where token.text == "@" + name && !token.wasQuoted {
-          var place = command.location(of: token)
+        guard let resolved = command.resolved else { continue }
+        // `@left` in front of the command: the name after the `@`.
+        if case .label(name) = resolved.target, let column = resolved.targetColumn {
+          var place = command.location(of: CommandToken(text: "", column: column))
           place.column += 1
           places.append(place)
         }
-        // The words after the command's name, where it takes a window.
-        guard let resolution = command.resolution,
-          resolution.spec.arguments.contains(where: { argument in
-            switch argument.kind {
-            case .window, .windowOr: return true
-            default: return false
-            }
-          })
-        else { continue }
-        let arguments = command.tokens.drop { $0 != resolution.nameToken }.dropFirst()
-        for token in arguments where token.text == name && !token.wasQuoted {
-          places.append(command.location(of: token))
+        // Its arguments that take a window and name this one.
+        for (argument, word) in resolved.wordsByArgument where !word.wasQuoted && word.text == name {
+          switch argument.kind {
+          case .window, .windowOr: places.append(command.location(of: word))
+          default: continue
+          }
         }
       }
     }

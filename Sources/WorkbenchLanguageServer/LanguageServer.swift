@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -53,7 +54,7 @@ public final class LanguageServer {
   nonisolated static let largestNumber = Int(Int32.max)
 
   /// A server over `modules`, writing its messages with `send`, carrying out runs as `runs` says.
-  public init(
+  package init(
     modules: [any FeatureModule], runs: LanguageServerRuns = .inProcess, send: @escaping (FrameValue) -> Void
   ) throws(RegistrationError) {
     registry = try ModuleRegistry(modules: modules)

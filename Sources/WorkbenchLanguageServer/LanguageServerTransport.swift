@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// LSP's framing: `Content-Length: N` headers, a blank line, N bytes of JSON.
 ///

@@ -1,4 +1,5 @@
-@_exported import WorkbenchCore
+import WorkbenchCore
+@_exported import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchSystem
 
@@ -19,7 +20,7 @@ public enum ModuleMain {
   /// fixed number when `run` starts (closed on exec, so programs the module starts do not get
   /// it). Module code never needs it; the kit's own tests use it to send malformed messages on
   /// purpose.
-  public static let protocolDescriptor: Int32 = 63
+  package static let protocolDescriptor: Int32 = 63
 
   /// Runs `module` until the host closes the connection.
   public static func run(_ module: some FeatureModule) -> Never {
@@ -111,7 +112,7 @@ enum StandardError {
 /// Each host session the requests name (`session`, §16) gets a host of its own here (its
 /// clock, its services, its windows), dropped when the host says the session ended.
 @MainActor
-public final class ModuleSession {
+package final class ModuleSession {
   /// What the module keeps for one host session.
   @MainActor final class Side {
     let host: Host
@@ -172,7 +173,7 @@ public final class ModuleSession {
 
   let manifest: ModuleManifest
   /// The protocol version spoken (§3).
-  public let version: Int
+  package let version: Int
   /// The session of protocol 1 requests, and the one the handshake describes.
   let main: Side
   /// The host's sessions, by number (protocol 2).
@@ -201,7 +202,7 @@ public final class ModuleSession {
   /// A session for `module`, as its process would hold, speaking protocol `version`.
   ///
   /// - Throws: `RegistrationError` when the module's registration is inconsistent.
-  public convenience init(module: some FeatureModule, version: Int = 1) throws(RegistrationError) {
+  package convenience init(module: some FeatureModule, version: Int = 1) throws(RegistrationError) {
     // Protocol 2: time moves when the host says (timers); protocol 1 has no timers, and the
     // module's own run on real time, at its next request.
     let host = try Host(modules: [module], clock: version >= 2 ? .virtual : .real)
@@ -210,7 +211,7 @@ public final class ModuleSession {
 
   /// The newest version both sides speak: the host lists its versions in
   /// `WORKBENCH_HOST_PROTOCOLS`; a host that does not speaks 1.
-  public static func negotiatedVersion() -> Int {
+  package static func negotiatedVersion() -> Int {
     if let override = getenv("WORKBENCH_MODULE_PROTOCOL_OVERRIDE"), let number = Int(String(cString: override)) {
       return number  // for the host's handshake tests
     }
@@ -220,10 +221,10 @@ public final class ModuleSession {
   }
 
   /// The handshake the module sends first.
-  public func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
+  package func hello() -> FrameValue { ModuleMessage.hello(helloMessage()).wire }
 
   /// The handshake, as a value.
-  public func helloMessage() -> WireHello {
+  package func helloMessage() -> WireHello {
     var hello = WireHello()
     hello.protocol = version
     hello.manifest = WireManifest(name: manifest.name, version: manifest.version, summary: manifest.summary)
@@ -284,7 +285,7 @@ public final class ModuleSession {
   }
 
   /// The reply to one request from the host: a result, `ok`, or an error with a message.
-  public func handle(_ wire: FrameValue) -> FrameValue { reply(toWire: wire).wire }
+  package func handle(_ wire: FrameValue) -> FrameValue { reply(toWire: wire).wire }
 
   /// The reply to a request from its JSON text: read straight into the request when it is a
   /// well-formed one, else parsed and read as `reply(toWire:)` does, which says what is wrong.
@@ -297,7 +298,7 @@ public final class ModuleSession {
 
   /// The reply to one request from the host as it came (`handle(_:)` without writing the reply
   /// out, which the channel does straight into its frame).
-  public func reply(toWire wire: FrameValue) -> ModuleMessage {
+  package func reply(toWire wire: FrameValue) -> ModuleMessage {
     let request: HostMessage
     do throws(WireProblems) {
       request = try HostMessage(wire: wire)
@@ -310,7 +311,7 @@ public final class ModuleSession {
   }
 
   /// The reply to one request from the host, as a value.
-  public func handle(_ request: HostMessage) -> ModuleMessage {
+  package func handle(_ request: HostMessage) -> ModuleMessage {
     let header = request.header
     // Protocol 2: the request's session, made when first named; `end` drops it.
     if version >= 2, let number = header.session {

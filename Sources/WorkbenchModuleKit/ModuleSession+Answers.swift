@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 
 #if canImport(Glibc)
@@ -46,13 +47,13 @@ extension ModuleSession {
       take(facts.shared) { $0 }
       take(facts.windows, scope: scope)
     }
-    host.services.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
+    host.facts.beginRelay(replaying: replay, shared: scoped, scoped: version >= 2)
     // A replay setting up its recording's windows (`start`): they load live, and what the
     // module counts of that work is in the recorded states already, as in the host.
-    host.services.facts.isSettingUp = facts.start == true
+    host.facts.isSettingUp = facts.start == true
     let result = reply(to: request)
-    host.services.facts.isSettingUp = false
-    let relayed = host.services.facts.endRelay()
+    host.facts.isSettingUp = false
+    let relayed = host.facts.endRelay()
     let reported = relayed.used.map { used -> WireFact in
       var fact = WireFact()
       fact.source = used.source
@@ -117,7 +118,7 @@ extension ModuleSession {
     case .capture:
       // A recording starts: the states the session's services are in (§12).
       var ok = WireOk()
-      ok.facts = host.services.facts.capturedStates().map { state in
+      ok.facts = host.facts.capturedStates().map { state in
         var fact = WireFact()
         fact.source = state.source
         fact.scope = state.scope
@@ -256,7 +257,7 @@ extension ModuleSession {
   /// The changes the module's own live sources have waiting (`services.addLiveSource`, as a
   /// built-in module registers one), taken in and sent as `changed` messages (§19): one per
   /// session with windows whose frames changed. Empty with protocol 1, which has no changes.
-  public func liveChanges() -> [FrameValue] {
+  package func liveChanges() -> [FrameValue] {
     // Asked after every request: most modules have no live source in any session.
     guard hasLiveSources else { return [] }
     var changes: [FrameValue] = []
@@ -295,7 +296,7 @@ extension ModuleSession {
   }
 
   /// The descriptors the module's live sources wait on, in every session.
-  public var liveSourceDescriptors: [Int32] {
+  package var liveSourceDescriptors: [Int32] {
     guard hasLiveSources else { return [] }
     var descriptors: [Int32] = []
     for side in sides.values { descriptors += side.host.services.liveSourceDescriptors }
@@ -402,14 +403,25 @@ extension ModuleSession {
     return (opened, closed)
   }
 
-  /// Runs the command the host sent: by its full name and the arguments the host bound
-  /// (protocol 2 names the command), so the line is not read again; from a host that sends
-  /// only the line, or arguments that are not numbers and text, by reading the line.
+  /// Runs the command the host sent: by its spec's path and the arguments the host bound, a
+  /// window argument naming one of this module's windows by its key (§5), so nothing is read
+  /// from text. A protocol 2 host from before paths names the command in full (`network fail`,
+  /// whose words are the path); a protocol 1 host sends only the line, which is read.
   func run(_ request: CommandRequest, in window: String?) throws(CommandError) -> [CommandOutput] {
-    guard let name = request.command, let values = Self.argumentValues(request.arguments) else {
+    guard let path = request.path ?? request.command.map({ $0.split(separator: " ").map(String.init) }),
+      var values = Self.argumentValues(request.arguments)
+    else {
       return try host.run(line: request.line, in: window)
     }
-    return [try host.run(command: name, arguments: values, in: window)]
+    // A window argument the host keyed is this session's window under that key; one it did not
+    // is a window of another module, which this session does not have.
+    if case .object(let keys)? = request.windows {
+      for (argument, key) in keys.members {
+        guard case .string(let key) = key, let named = current.window(key) else { continue }
+        values[argument] = .text(named.label)
+      }
+    }
+    return [try host.run(path: path, arguments: values, in: window)]
   }
 
   /// The host's bound arguments as argument values: a number as a number, text as text; `nil`

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -292,6 +293,7 @@ public enum SpecCoding {
       case .choice(let words):
         wire.kind = "choice"
         wire.extra = .list(words.map(FrameValue.string))
+      case .window: wire.kind = "window"
       default: wire.kind = "word"
       }
       return wire
@@ -352,6 +354,7 @@ public enum SpecCoding {
         }
       case "rest": kind = .rest
       case "choice": kind = .choice(argument.extra?.elements?.compactMap(\.stringValue) ?? [])
+      case "window": kind = .window
       default: kind = .word
       }
       return ArgumentSpec(argument.name, kind, optional: argument.optional ?? false, help: argument.help ?? "")

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchSystem
 
@@ -126,18 +127,30 @@ extension ModuleCheck {
   }
 
   /// A command request in a window, with a value for each argument as a user would type one
-  /// (in its line, and bound in `arguments`); an optional one only when `always`.
-  static func command(_ name: String, _ arguments: [WireArgument], in window: WindowRequest, always: Bool)
-    -> CommandRequest
-  {
+  /// (in its line, and bound in `arguments`); an optional one only when `always`. With protocol 2
+  /// it names the command by its spec's path, and a `window` argument is the window it runs in,
+  /// by its key (§5).
+  static func command(
+    _ name: String, _ arguments: [WireArgument], in window: WindowRequest, always: Bool, speaksTwo: Bool = true
+  ) -> CommandRequest {
     var words = [name]
     var bound: [(key: String, value: FrameValue)] = []
+    var keys: [(key: String, value: FrameValue)] = []
     for argument in arguments {
       guard let value = sampleArgument(argument, always: always) else { continue }
       words.append(value)
-      bound.append((argument.name, argument.kind == "integer" ? .integer(Int(value) ?? 1) : .string(value)))
+      bound.append(
+        (argument.name, ["integer", "window"].contains(argument.kind) ? .integer(Int(value) ?? 1) : .string(value)))
+      if argument.kind == "window" { keys.append((argument.name, .string(window.key))) }
     }
-    return CommandRequest(words.joined(separator: " "), arguments: .object(FrameObject(members: bound)), in: window)
+    var request = CommandRequest(
+      words.joined(separator: " "), arguments: .object(FrameObject(members: bound)), in: window)
+    if speaksTwo {
+      request.command = name
+      request.path = [name]
+      request.windows = keys.isEmpty ? nil : .object(FrameObject(members: keys))
+    }
+    return request
   }
 
   /// A value for an argument of each kind, as a user would type one; nothing for an optional

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 
 #if canImport(Glibc)
@@ -245,7 +246,8 @@ extension ModuleCheck {
         run.record("command \(name)", "§5", true, "skipped: no window open on a screen it runs in")
         continue
       }
-      let request = Self.command(name, command.arguments ?? [], in: window.request, always: false)
+      let request = Self.command(
+        name, command.arguments ?? [], in: window.request, always: false, speaksTwo: run.speaksTwo)
       let answer = run.peer.reply(to: HostMessage.command(request).wire)
       let reply: ModuleMessage? = (try? answer.get()).flatMap { wire in try? ModuleMessage(wire: wire) }
       var problems = Self.problems(answer) { ReplyRules.problems(with: $0, toRequest: "command") }
@@ -262,7 +264,8 @@ extension ModuleCheck {
           : "`\(request.line)`: " + problems.joined(separator: "; "))
       // The facts its effects use, with every argument given (an optional one may be the
       // question an effect asks).
-      let everyArgument = Self.command(name, command.arguments ?? [], in: window.request, always: true)
+      let everyArgument = Self.command(
+        name, command.arguments ?? [], in: window.request, always: true, speaksTwo: run.speaksTwo)
       run.record(factChecks(run.peer, everyArgument, command: name))
       if run.speaksTwo { run.fireTimers() }
     }

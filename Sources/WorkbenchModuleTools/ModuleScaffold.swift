@@ -1,6 +1,7 @@
 import EmbeddedKits
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -170,7 +171,9 @@ enum ScaffoldFiles {
           targets: [
             .target(name: "\(type)", dependencies: [.product(name: "WorkbenchModuleKit", package: "\(workbenchPackageName(workbenchRoot))")]),
             .executableTarget(name: "\(name)-module", dependencies: ["\(type)"]),
-            .testTarget(name: "\(type)Tests", dependencies: ["\(type)"]),
+            .testTarget(
+              name: "\(type)Tests",
+              dependencies: ["\(type)", .product(name: "WorkbenchModuleTesting", package: "\(workbenchPackageName(workbenchRoot))")]),
           ],
           swiftLanguageModes: [.v6]
         )
@@ -275,14 +278,14 @@ enum ScaffoldFiles {
         """
         import Testing
         import \(type)
-        import WorkbenchModuleKit
+        import WorkbenchModuleTesting
 
         @MainActor
         @Suite struct \(type)Tests {
           @Test func addingUpdatesTheSharedNumber() throws {
-            let host = try Host(modules: [\(type)Module()])
-            _ = try host.run(line: "open \(name) \(name) main; add 2; add")
-            #expect(host.window(named: "main")?.frame["count"] == 3)
+            let session = try TestSession(modules: [\(type)Module()])
+            try session.run("open \(name) \(name) main; add 2; add")
+            #expect(session.frame(of: "main")?["count"] == 3)
           }
         }
 

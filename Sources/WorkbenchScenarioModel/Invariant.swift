@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A module's own rule about its frames: an expectation, written as under `expect:` (same
 /// fields, same matchers), that every window on `screen` meets after every step. `workbench

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The matchers an expectation may hold in place of a value (`{$between: [0, 100]}`), checked
 /// where a file is read: a misspelt name, a value of the wrong shape or a pattern that does not

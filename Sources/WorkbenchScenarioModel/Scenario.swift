@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// One scenario, loaded and checked, ready to run.
 public struct Scenario: Sendable {
@@ -148,11 +149,38 @@ public struct Step: Sendable {
     self.commands = commands
   }
 
-  /// The tokens of each command of the line, as the loader read them: what a runner runs, so the
-  /// line is not read again. `nil` for a step whose line was not read (it runs as text, and
-  /// fails as the text does).
-  public var tokenizedCommands: [[CommandToken]]? {
-    commands.isEmpty ? nil : commands.map(\.tokens)
+  /// Each command of the line as the loader bound it against the windows planned at the step:
+  /// what a runner runs, so the line is not read again. `nil` when one of them did not bind (a
+  /// step expected to fail may hold an unknown command, or name a window the plan does not
+  /// have): that step runs as its text, read against the session's windows, and fails as the
+  /// text does.
+  public var boundCommands: [BoundCommand]? {
+    guard !commands.isEmpty else { return nil }
+    var bound: [BoundCommand] = []
+    bound.reserveCapacity(commands.count)
+    for command in commands {
+      guard let resolution = command.resolution else { return nil }
+      bound.append(resolution.command)
+    }
+    return bound
+  }
+
+  /// `boundCommands`, those that name no window run in the step's window when the step has one
+  /// (a step the journal kept from a command typed in the focused window runs in that window
+  /// again, whichever is focused then).
+  public var boundCommandsInItsWindow: [BoundCommand]? {
+    guard case .command(let window, _) = action, let bound = boundCommands else { return boundCommands }
+    return bound.map { $0.target == .focused ? $0.naming(window: window) : $0 }
+  }
+
+  /// The line of a `.command` or `.host` step, and the window it runs in (`nil` for a host
+  /// step); `nil` for expectations and snapshots.
+  public var line: (text: String, window: String?)? {
+    switch action {
+    case .command(let window, let line): return (line, window)
+    case .host(let line): return (line, nil)
+    case .expect, .snapshot: return nil
+    }
   }
 }
 
@@ -169,6 +197,13 @@ public struct StepCommand: Sendable {
   /// What the command is where it runs; `nil` when it does not resolve (a step expected to fail
   /// may say an unknown command on purpose).
   public var resolution: Resolution?
+  /// What the words resolved to (spec, module, window, the words of each argument) when they
+  /// resolved but did not bind (a number out of range in a step expected to fail): what a
+  /// coverage count and an editor read of such a command.
+  public var unbound: ResolvedCommand?
+
+  /// The command the words name, bound or not: its spec, module, window and argument words.
+  public var resolved: ResolvedCommand? { resolution?.command.resolved ?? unbound }
 
   /// A command as resolved and bound by the loader, against the windows planned at its step.
   /// (A class: a step's commands are copied whenever steps are, and a spec is many references.)

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A node of a parsed YAML document, with where it was written.
 public struct YAMLNode: Sendable {

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Writes values as the block-style YAML the project's scenarios use: mappings one key per
 /// line, short values in flow style (`{id: 1, title: Swift}`, `[1, 2]`), plain words unquoted.

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioModel
 
 extension WorkbenchSession {

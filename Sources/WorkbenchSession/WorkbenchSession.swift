@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchStore
 
 /// One session of the workbench: a host on a workspace store, with its clock, its relaunch
@@ -16,7 +17,11 @@ public final class WorkbenchSession {
   /// The session's services and view settings (a move in time replaces them with the replay's).
   private(set) var environment: ScreenEnvironment
   /// The external facts of the session, across its relaunches: recorded or replayed.
-  public var facts: SessionFacts { environment.services.facts }
+  public var facts: SessionFacts {
+    // (Every environment a session keeps has them: see `keepingFacts`.)
+    guard let facts = environment.services.sessionFacts else { preconditionFailure("a session without its facts") }
+    return facts
+  }
   private(set) var clockMode: SessionClock.Mode
   /// The session as last saved, so a line that changed no window writes nothing.
   private var savedSession: SessionRecord?
@@ -41,6 +46,7 @@ public final class WorkbenchSession {
     store: WorkspaceStore, restoringWindows: Bool
   ) throws {
     self.registry = registry
+    let environment = environment.keepingFacts
     self.environment = environment
     self.clockMode = clock
     self.store = store
@@ -53,6 +59,7 @@ public final class WorkbenchSession {
   /// a virtual clock unless told otherwise.
   public init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode = .virtual) {
     self.registry = registry
+    let environment = environment.keepingFacts
     self.environment = environment
     self.clockMode = clock
     self.store = nil
@@ -84,15 +91,45 @@ public final class WorkbenchSession {
   /// - Throws: `CommandError` for the first command that fails (with its column), or what the
   ///   front end throws.
   ///
-  /// - Parameter commands: the line's commands, when they were read already (a scenario's step):
-  ///   run as they are, and `line` only names the line.
+  /// - Parameter commands: the line's commands, when they were bound already (a scenario's
+  ///   step, a replayed one, explore's): run as they are, each finding its window as it names
+  ///   it, and `line` only names the line.
   /// - Parameter takingLiveChanges: whether live sources' changes come in as the line begins (the
   ///   host's `live` in front); `false` when the caller takes them in itself between lines.
-  public func run(
-    _ line: String, commands: [[CommandToken]]? = nil, in window: String? = nil, takingLiveChanges: Bool = true,
+  package func run(
+    _ line: String, commands: [BoundCommand]? = nil, in window: String? = nil, takingLiveChanges: Bool = true,
     continuingAfter failed: ((CommandError) -> Void)? = nil, frontEnd: some SessionFrontEnd
   ) throws(CommandError) {
-    journal?.lineStarts(line, host: host)
+    try run(line, continuingAfter: failed, frontEnd: frontEnd) { host, handle throws(CommandError) in
+      if let commands {
+        return try host.run(
+          commands: commands, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
+      }
+      return try host.run(
+        line: line, in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
+    }
+  }
+
+  /// Runs a command given as values (explore's), bound against the session's windows as it
+  /// runs, as a line of that one command: what it asks of the session is carried out as for a
+  /// line.
+  package func run(
+    _ call: CommandCall, takingLiveChanges: Bool = true, frontEnd: some SessionFrontEnd
+  ) throws(CommandError) {
+    try run(call.textNamingWindow, continuingAfter: nil, frontEnd: frontEnd) { host, handle throws(CommandError) in
+      try host.run(calls: [call], takingLiveChanges: takingLiveChanges, continuingAfter: nil, handle: handle)
+    }
+  }
+
+  /// A line's run: `start` runs its commands on the host (with `handle` for each result), and
+  /// what follows a relaunch runs on the host that replaced it.
+  private func run(
+    _ line: @autoclosure () -> String, continuingAfter failed: ((CommandError) -> Void)?,
+    frontEnd: some SessionFrontEnd,
+    start: (Host, (CommandResult) throws(CommandError) -> Void) throws(CommandError) -> [LineCommand]
+  ) throws(CommandError) {
+    // The line's text is made only for a journal that keeps it (a call's is written from it).
+    if let journal { journal.lineStarts(line(), host: host) }
     defer {
       // The journal keeps the frames first: the time that takes is the line's, not time a
       // recording must replay as passing between lines.
@@ -150,15 +187,8 @@ public final class WorkbenchSession {
       }
     }
     // The commands after a `relaunch` on the line run on the host it made.
-    var rest =
-      if let commands {
-        try host.run(
-          lineOf: commands, in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
-      } else {
-        try host.run(
-          line: line, in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
-      }
-    while !rest.isEmpty { rest = try host.run(commands: rest, in: window, continuingAfter: failed, handle: handle) }
+    var rest = try start(host, handle)
+    while !rest.isEmpty { rest = try host.run(rest: rest, continuingAfter: failed, handle: handle) }
   }
 
   /// Carries out the answer to a question about unsaved work: each window's work is saved,
@@ -166,7 +196,7 @@ public final class WorkbenchSession {
   /// the session quits. Cancel does nothing.
   ///
   /// - Throws: `CommandError` when saving fails (the window then stays open).
-  public func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice, frontEnd: some SessionFrontEnd)
+  package func leave(_ question: UnsavedWorkQuestion, choice: LeaveChoice, frontEnd: some SessionFrontEnd)
     throws(CommandError)
   {
     recorder?.answered(choice)
@@ -430,7 +460,7 @@ public final class WorkbenchSession {
 /// and does the few things only it can. `WorkbenchSession.run` calls it as each command
 /// finishes.
 @MainActor
-public protocol SessionFrontEnd {
+package protocol SessionFrontEnd {
   /// Show what a command produced; `reports` is true for what the command was run for
   /// (`frame`, `windows`, `help`), which is shown even when quiet.
   func show(_ output: CommandOutput, reports: Bool) throws(CommandError)

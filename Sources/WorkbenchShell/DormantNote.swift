@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The note a shell gives once when its workspace holds documents or windows of modules it did
 /// not load: the session keeps them as they are; saying so, and how to load their module, is

@@ -1,6 +1,7 @@
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchStore
 import WorkbenchSystem
 

@@ -1,6 +1,7 @@
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchSession
 import WorkbenchStore
 import WorkbenchSystem
@@ -138,7 +139,7 @@ public enum Shell {
 
   /// The command reference in Markdown (docs/commands.md): the host's commands, the shell's
   /// and the modules'.
-  public static func reference(modules: [any FeatureModule]) throws(RegistrationError) -> String {
+  package static func reference(modules: [any FeatureModule]) throws(RegistrationError) -> String {
     CommandReference.markdown(for: Host(registry: try ShellCommands.registry(modules: modules)))
   }
 

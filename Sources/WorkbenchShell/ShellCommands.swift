@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What the shell's own commands ask of it: carried by the session, unread, from the command
 /// to the shell (`ShellController.carryOut`).

@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -118,17 +119,32 @@ enum ExploreBenchmark {
     return lines
   }
 
-  /// What the checks cost: the same sessions explored (two runs, every property, windows
-  /// opened again) and run once through one host with nothing checked, best of `rounds` each.
-  /// Alone as the `explore-cost` section, to profile.
-  static func checksCost(rounds: Int) -> String {
-    guard let registry = try? ModuleRegistry(modules: builtInModules) else { return "the modules failed to register" }
+  /// An explorer of the catalog's screen alone (40 runs of 100 steps) and its sessions: what
+  /// `explore-once` and `explore-cost` measure.
+  private static func catalogSessions() -> (Explorer, [Explorer.Session])? {
+    guard let registry = try? ModuleRegistry(modules: builtInModules) else { return nil }
     var options = Explorer.Options()
     options.screens = ["catalog"]
     options.runs = 40
     options.steps = 100
     let explorer = Explorer(registry: registry, options: options)
-    let sessions = explorer.sessions(options.runs)
+    return (explorer, explorer.sessions(options.runs))
+  }
+
+  /// The catalog sessions of `checksCost` run once each, then explored once: the
+  /// `explore-once` section, short enough to run under a profiler (callgrind with
+  /// `--toggle-collect='*runOnce*'` or `'*ExplorerV7explore8progress*'`).
+  static func onceToProfile() {
+    guard let (explorer, sessions) = catalogSessions() else { return }
+    for session in sessions { explorer.runOnce(session) }
+    _ = explorer.explore()
+  }
+
+  /// What the checks cost: the same sessions explored (two runs, every property, windows
+  /// opened again) and run once through one host with nothing checked, best of `rounds` each.
+  /// Alone as the `explore-cost` section, to profile.
+  static func checksCost(rounds: Int) -> String {
+    guard let (explorer, sessions) = catalogSessions() else { return "the modules failed to register" }
     var explored = Double.infinity
     var once = Double.infinity
     var twice = Double.infinity

@@ -1,6 +1,7 @@
 import Catalog
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 
 /// A command to a module in its own process against a command to a built-in module: the
 /// latency the process boundary adds (two pipe writes, two reads, JSON both ways).

@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchScenarios
 
 /// `workbench lsp` as an editor meets it, in process: a scenario of `steps` steps checked again

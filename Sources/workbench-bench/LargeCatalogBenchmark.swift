@@ -1,5 +1,6 @@
 import Catalog
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Ledger
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A feed of 100,000 transactions: the time from a search keystroke to the new frame, with
 /// the simulated network's latency set to zero so only the work is measured.

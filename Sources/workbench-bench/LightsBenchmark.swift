@@ -1,5 +1,6 @@
 import Lights
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A home of 10,000 lights (10 rooms of 1,000) with 10 windows open: the time from a change at
 /// the bridge to every affected window's frame being projected again.

@@ -1,5 +1,6 @@
 import BuiltInModules
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSession
 @_spi(Benchmarks) import WorkbenchShell
 import WorkbenchStore

@@ -1,5 +1,6 @@
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 
 /// `--watch`: from a module's executable changing to its windows showing again. A reload starts
 /// the new process, reads its handshake, and opens every window on it again; the watcher adds

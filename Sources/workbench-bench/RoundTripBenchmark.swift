@@ -1,5 +1,6 @@
 import Catalog
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Command round trip on the sample library: tokenize, resolve, act, project the frame and
 /// render its text, as the shell does for every line.

@@ -1,6 +1,7 @@
 import Ledger
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchSystem
 

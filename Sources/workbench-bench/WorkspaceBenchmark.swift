@@ -1,5 +1,6 @@
 import Catalog
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchStore
 
 #if canImport(Glibc)

@@ -34,6 +34,8 @@ if wants("travel") { TimeTravelBenchmark.run(iterations: 200, commands: 10_000).
 if wants("explore") { ExploreBenchmark.run().forEach { print($0) } }
 // Not part of a full run (`explore` prints it): the checks' cost alone, many rounds, to profile.
 if requested.contains("explore-cost") { print(ExploreBenchmark.checksCost(rounds: 20)) }
+// Not part of a full run: explore's sessions run once and explored once, under a profiler.
+if requested.contains("explore-once") { ExploreBenchmark.onceToProfile() }
 // Not part of a full run: the Swift kit's countdown timer alone, many rounds, to profile.
 if requested.contains("timers-swift") { print(TimerBenchmark.swiftKitTimer(iterations: 20_000)) }
 // Not part of a full run: the host's reading of that timer's reply, in-process.

@@ -1,6 +1,7 @@
 import BuiltInModules
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarios
 import WorkbenchShell
 

@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// One subcommand of the program, declared once: its name, synopsis and summary, its options
 /// (from the same table its parser reads), what more its `--help` says, and what it does. The

@@ -3,6 +3,7 @@ import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchModuleTools
 import WorkbenchScenarios

@@ -4,6 +4,7 @@ import BuiltInModules
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchModuleProtocol
 import WorkbenchScenarios
 import WorkbenchShell

@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 /// The catalog through the host's command language, as the shell and scenarios drive it.

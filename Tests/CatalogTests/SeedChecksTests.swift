@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The checks seed 000 makes, one test each, plus its case study's sequence.
 @MainActor

@@ -2,6 +2,7 @@ import Catalog
 import FoundationEssentials
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 @MainActor
 @Suite struct ViewportTests {

@@ -1,6 +1,7 @@
 import Editor
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 @Suite struct TextDocumentTests {

@@ -111,6 +111,7 @@ enum FixtureArguments {
   static let label = Argument<String>.rest("text")
   static let unit = Argument<String>.choice("unit", ["kg", "lb"], help: "what to weigh in (asked of the scale)")
     .optional
+  static let other = Argument<WindowID>.window("from", help: "another tally window")
 }
 
 struct FixtureModule: FeatureModule {
@@ -286,6 +287,18 @@ struct FixtureModule: FeatureModule {
         // sent unasked then would be a violation, however slowly the host runs.
         if Self.declaresWall { WallSwitch.of(context.services).switchLater() }
         return .frame(try context.requireWindow().id)
+      })
+    registrar.command(
+      CommandSpec(
+        "copy", arguments: [FixtureArguments.other], summary: "take the label of another tally window",
+        scope: .window(screens: ["tally"])
+      ) { context in
+        // The window argument is one of this session's windows (the host named it by its key).
+        guard let other = context.session.windows.first(where: { $0.id == context.arguments[FixtureArguments.other] }),
+          let label = other.frame["label"]?.stringValue
+        else { throw CommandError("no tally window \(context.arguments[FixtureArguments.other].number) here") }
+        try context.model(TallyScreen.self).rename(label)
+        return .text("copied \(label)")
       })
     registrar.command(
       CommandSpec(

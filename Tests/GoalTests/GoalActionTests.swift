@@ -1,6 +1,7 @@
 import Goal
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The goal screen without a host: actions in, a document change (or none) and a frame out, as
 /// every module's screen takes them.

@@ -1,6 +1,7 @@
 import Goal
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 /// The controller role through the host: intents to transitions, facts to a presentation, and

@@ -1,6 +1,7 @@
 import Goal
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The checks seed 003 makes, and the rules the model owns.
 @Suite struct ReadingGoalTests {

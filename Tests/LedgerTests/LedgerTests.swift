@@ -1,6 +1,7 @@
 import Ledger
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 @Suite struct FeedMachineTests {
   static let row = Transaction(id: 1, amount: Money(cents: 100), counterparty: "A", memo: "")

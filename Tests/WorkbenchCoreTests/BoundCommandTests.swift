@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 /// A module whose commands take one argument of each kind that travels as text or a number, and
 /// answer with what they were given: the bound command, not the line it came from.
@@ -82,7 +83,7 @@ private struct LabelModule: FeatureModule {
       #expect(again.arguments.values == bound.arguments.values, "seed \(seed): \(text.debugDescription)")
       #expect(again.text == text, "seed \(seed)")
       let byLine = try host.run(line: text)
-      let byValue = try host.run(command: "label", arguments: values, in: nil)
+      let byValue = try host.run(path: ["label"], arguments: values, in: nil)
       #expect(byLine == [byValue], "seed \(seed): \(text.debugDescription)")
     }
   }
@@ -94,8 +95,9 @@ private struct LabelModule: FeatureModule {
     let bound = try host.resolver.bind(try host.resolver.resolve(tokens, in: host.directory), in: host.directory)
     #expect(bound.name == "mark on")
     #expect(bound.text == "mark on 4")
-    #expect(try host.run(command: "mark on", arguments: ["level": .integer(4)], in: nil) == .text("on 4"))
-    #expect(try host.run(command: "mark off", arguments: [:], in: nil) == .text("off"))
+    #expect(bound.path == ["mark", "on"])
+    #expect(try host.run(path: ["mark", "on"], arguments: ["level": .integer(4)], in: nil) == .text("on 4"))
+    #expect(try host.run(path: ["mark", "off"], arguments: [:], in: nil) == .text("off"))
   }
 
   /// Values are checked as words are, and what a line could not say is refused: a name the
@@ -104,8 +106,8 @@ private struct LabelModule: FeatureModule {
   @Test func valuesAreCheckedAsWordsAre() throws {
     let host = try Host(modules: [LabelModule()])
     func refusal(_ name: String, _ values: [String: ArgumentValue]) -> String? {
-      do {
-        _ = try host.run(command: name, arguments: values, in: nil)
+      do throws(CommandError) {
+        _ = try host.run(path: name.split(separator: " ").map(String.init), arguments: values, in: nil)
         return nil
       } catch {
         return error.message

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 @Suite struct CommandTokenizerTests {
   private func words(_ line: String) throws -> [[String]] {
@@ -62,6 +63,28 @@ import WorkbenchCore
   @Test func emptyAndCommentLinesHaveNoCommands() throws {
     #expect(try words("") == [])
     #expect(try words("   # only a comment") == [])
+  }
+}
+
+/// A line read as far as it is typed, for completion: the word at the end is the one the
+/// tokenizer is in the middle of, quotes and `;` read as a whole line reads them.
+@Suite struct TypedLineTests {
+  @Test func theWordBeingTypedIsTheTokenizers() {
+    func typing(_ line: String) -> (words: [String], typing: String, inQuote: Bool, inComment: Bool) {
+      let typed = CommandTokenizer.typing(line)
+      return (typed.words.map(\.text), typed.typing.text, typed.inQuote, typed.inComment)
+    }
+    #expect(typing("sel") == ([], "sel", false, false))
+    #expect(typing("select ") == (["select"], "", false, false))
+    #expect(typing("rename 4 \"a; sel") == (["rename", "4"], "a; sel", true, false))
+    #expect(typing("rename 4 'a b") == (["rename", "4"], "a b", true, false))
+    #expect(typing("rename 4 \"a\"; sel") == ([], "sel", false, false))
+    #expect(typing("select 2;") == ([], "", false, false))
+    #expect(typing("select 2;  ") == ([], "", false, false))
+    #expect(typing("select 2 # sel") == (["select", "2"], "", false, true))
+    #expect(typing("a\\; b") == (["a;"], "b", false, false))
+    #expect(CommandTokenizer.typing("@left sel").typing.column == 7)
+    #expect(CommandTokenizer.typing("").typing.column == 1)
   }
 }
 

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A minimal module for testing the host without any real feature module: a document holding
 /// a number, and windows with a view-state step size.

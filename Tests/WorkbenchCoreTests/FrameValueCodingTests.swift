@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The workbench's own `Codable` coders (`FrameValueEncoder`, `FrameValueDecoder`), which took
 /// the place of Foundation's JSON coders in the binary: they read what Foundation wrote (every

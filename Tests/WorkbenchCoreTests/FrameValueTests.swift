@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 @Suite struct FrameValueTests {
   @Test func objectsKeepMemberOrder() {

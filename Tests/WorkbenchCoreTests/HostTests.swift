@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 @MainActor
 @Suite struct HostTests {

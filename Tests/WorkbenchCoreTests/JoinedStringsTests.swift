@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The workbench's `joined(separator:)` for arrays of strings gives what the standard library's
 /// generic one gives.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 /// A live source of events (a device: a switch at the wall) is applied where its session takes
 /// changes in: in a host, as the `live` command or a line's start takes them; in a module

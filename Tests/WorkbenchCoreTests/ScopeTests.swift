@@ -2,6 +2,7 @@ import Observation
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 /// A source that records what happened to it: reads, subscriptions, cancellations, writes.
 @MainActor

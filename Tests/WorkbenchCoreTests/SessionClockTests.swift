@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 /// A virtual clock runs every timer it passes, in order, and stops on a timer that keeps setting
 /// another due at the same moment (a module process's loop) instead of hanging.

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Text from outside reaches the terminal shown, not obeyed.
 @Suite struct TerminalTextTests {

@@ -2,6 +2,7 @@ import Observation
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 
 @Observable
 @MainActor

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A record with every kind of field a typed frame holds, nested.
 private struct Shelf: FrameRecord {

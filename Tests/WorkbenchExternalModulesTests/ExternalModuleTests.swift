@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 /// Modules built as their own executables, loaded with `--module`: they work like built-in
@@ -64,6 +65,30 @@ import WorkbenchTestSupport
     #expect(request["arguments"] == ["text": "x; #y z"])
     #expect(request["line"] == ##"label "x;" "#y" z"##)
     #expect(request["command"] == (protocolVersion == 2 ? "label" : nil), "\(request)")
+  }
+
+  /// A command reaches a module process by its spec's path, and a window argument naming one of
+  /// the module's windows by that window's key (§5): the kit finds its own window under the key,
+  /// though its windows are numbered otherwise than the host's (a catalog window came first here).
+  @Test func aWindowArgumentReachesTheModuleByItsKey() throws {
+    let log = makeTemporaryFolder() + "/protocol.jsonl"
+    let result = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--module", fixture],
+      input: Array("open catalog library c\nopen tally pokes t\nlabel first\nopen tally pokes u\ncopy t\n".utf8),
+      environment: [
+        "WORKBENCH_FIXTURE": "ok", "XDG_STATE_HOME": makeTemporaryFolder(), "WORKBENCH_PROTOCOL_LOG": log,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("copied first"), "\(result.stdout)\n\(result.stderr)")
+    var copy: FrameValue?
+    for line in (readTextFile(log) ?? "").split(separator: "\n") {
+      let entry = try FrameValue.parse(json: Array(line.utf8))
+      if entry["from"] == "host", let message = entry["message"], message["line"] == "copy t" { copy = message }
+    }
+    let request = try #require(copy)
+    #expect(request["path"] == ["copy"], "\(request)")
+    #expect(request["arguments"] == ["from": 2], "\(request)")
+    #expect(request["windows"]?["from"]?.stringValue != nil, "\(request)")
   }
 
   @Test func argumentsAreCheckedByTheHostFromTheHandshake() {

@@ -21,14 +21,14 @@ struct ModuleCheckTests {
       "✔ refuses an unknown request", "✔ close tally", "✔ one reply per request", "✔ shutdown",
       "✔ malformed message", "✔ facts weigh", "✔ replay weigh", "✔ replay weigh to another question",
       "✔ timers", "✔ updates", "✔ changes", "✔ windows opened", "✔ end of a session", "✔ command wall-later",
-      "✔ states to record", "✔ its own process",
+      "✔ states to record", "✔ its own process", "✔ command copy",
     ] {
       #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
     }
     #expect(result.stdout.contains("§4"))
     #expect(result.stdout.contains("`weigh kg` reported 1 fact(s), 1 with the question it answers"))
     #expect(result.stdout.contains("✔ handshake                         §3  protocol 2"))
-    #expect(result.stdout.hasSuffix("24 passed, 0 failed\n"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("25 passed, 0 failed\n"), "\(result.stdout)")
   }
 
   @Test(.enabled(if: !ChildProcess.isSanitized, "a trap is an exit under a sanitizer"))

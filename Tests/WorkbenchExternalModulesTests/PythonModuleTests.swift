@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 /// Modules in another language: the kanban example in Python (Examples/kanban), written from

@@ -2,6 +2,7 @@ import BuiltInModules
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 
 /// What a language server under test sent, in order: replies, notifications, progress.
 final class Sent {

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -530,6 +531,33 @@ struct LanguageServerProtocolTests {
     #expect(
       request("textDocument/hover", line: 11, character: 5)?["contents"]?["value"]?.stringValue?.hasPrefix(
         "window right") == true)
+  }
+
+  /// A word of a command is what the command's binding makes it: `left` in `query left` is the
+  /// query's text (its argument's help), though a window is named `left`; in `focus left` and
+  /// after `@` it is the window.
+  @Test func aWordIsWhatItsArgumentTakes() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Words
+        windows:
+          left: catalog library
+          right: catalog library
+        steps:
+          - right: query left
+          - do: focus left
+          - do: "@left select 2"
+        """)
+    func hover(line: Int, character: Int) -> String {
+      request(server, sent, "textDocument/hover", line: line, character: character)?["contents"]?["value"]?
+        .stringValue ?? ""
+    }
+    let query = hover(line: 5, character: 17)
+    #expect(query.hasPrefix("TEXT: the search text"), "\(query)")
+    #expect(!query.contains("window"), "\(query)")
+    #expect(hover(line: 6, character: 16).hasPrefix("window left: a catalog window"))
+    #expect(hover(line: 7, character: 12).hasPrefix("window left: a catalog window"))
+    #expect(hover(line: 7, character: 17).hasPrefix("usage: select"))
   }
 
   /// A window's references are the places its scenario names that window, as the loader read

@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchScenarios
 import WorkbenchTestSupport
 

@@ -1,6 +1,7 @@
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchSystem
 import WorkbenchTestSupport
 

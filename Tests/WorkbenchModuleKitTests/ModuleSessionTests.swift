@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleKit
 
 /// The Swift kit's side of the conversation, driven request by request as a module process's

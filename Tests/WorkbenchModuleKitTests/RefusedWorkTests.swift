@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleKit
 
 /// A refused piece of work changes nothing in the Swift kit either (§5): a command with no

@@ -1,6 +1,7 @@
 import Editor
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchModuleKit
 
 /// The Swift kit says what a window holds unsaved (`unsaved`, §20) from the screen's own

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 @testable import WorkbenchModuleProtocol
 

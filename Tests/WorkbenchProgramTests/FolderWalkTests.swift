@@ -1,6 +1,7 @@
 import Testing
 import WorkbenchCore
 import WorkbenchLanguageServer
+import WorkbenchModuleAPI
 import WorkbenchScenarios
 import WorkbenchSystem
 import WorkbenchTestSupport

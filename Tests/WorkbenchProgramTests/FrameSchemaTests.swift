@@ -1,6 +1,7 @@
 import BuiltInModules
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 

@@ -1,6 +1,7 @@
 import BuiltInModules
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 
@@ -51,7 +52,11 @@ import WorkbenchScenarioModel
     #expect(step.commands[1].tokens.map(\.text) == ["@right", "target", "6"])
     #expect(step.commands[1].namesCommand(at: 28))
     #expect(!step.commands[1].namesCommand(at: 22))
-    #expect(step.tokenizedCommands?.count == 2)
+    // What the runner runs: the two commands as bound, each naming its window as the step did.
+    let bound = try #require(step.boundCommands)
+    #expect(bound.map(\.target) == [.label("left"), .label("right")])
+    #expect(bound.map(\.text) == ["select 2", "target 6"])
+    #expect(bound[1].textNamingWindow == "@right target 6")
   }
 
   /// A command that opens a window says so, and the window is declared where its name is

@@ -2,6 +2,7 @@ import BuiltInModules
 import Foundation
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Every built-in module's documents, read and written by the workbench's own coders
 /// (`FrameValueEncoder`, `FrameValueDecoder`) and by Foundation's, which wrote every workspace

@@ -2,6 +2,7 @@ import BuiltInModules
 import Catalog
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
@@ -127,9 +128,9 @@ import WorkbenchScenarios
     #expect(results.first?.failure?.message.contains("the frames do not match") == true, "\(text)")
     // Without windows opened again, the undo property is what finds it.
     let here = SourceLocation(file: "<test>", line: 1, column: 1)
-    let session = Explorer.Session(
+    let session = try explorer.session(
       windows: [WindowSeed(name: "w1", screen: "planted", document: "tally", location: here)],
-      steps: [("w1", "bump"), ("w1", "undo")])
+      reading: [("w1", "bump"), ("w1", "undo")])
     let found = explorer.check(session).failure
     #expect(found?.property == .undoRestores, "\(String(describing: found))")
     #expect(found?.detail.contains("value 0 before, 1 now") == true, "\(String(describing: found))")
@@ -156,11 +157,11 @@ import WorkbenchScenarios
     #expect(message.contains("the frames do not match"), "\(message)\n\(text)")
     // Without windows opened again: the two windows disagree after `settle`.
     let here = SourceLocation(file: "<test>", line: 1, column: 1)
-    let session = Explorer.Session(
+    let session = try explorer.session(
       windows: [
         WindowSeed(name: "w1", screen: "planted", document: "tally", location: here),
         WindowSeed(name: "w2", screen: "planted", document: "tally", location: here),
-      ], steps: [("w1", "bump"), (nil, "settle")])
+      ], reading: [("w1", "bump"), (nil, "settle")])
     let found = explorer.check(session).failure
     #expect(found?.property == .windowsAgree, "\(String(describing: found))")
     #expect(found?.windows == ["w1", "w2"])
@@ -270,7 +271,7 @@ import WorkbenchScenarios
     let explorer = Explorer(registry: registry, options: options)
     let here = SourceLocation(file: "<test>", line: 1, column: 1)
     let windows = ["w1", "w2"].map { WindowSeed(name: $0, screen: "editor", document: "notes", location: here) }
-    var session = Explorer.Session(windows: windows, steps: [("w1", "title the"), ("w1", "undo view")])
+    var session = try explorer.session(windows: windows, reading: [("w1", "title the"), ("w1", "undo view")])
     session.travel = 2
     let outcome = explorer.check(session, secondRun: false)
     #expect(outcome.failure == nil, "\(outcome.failure?.detail ?? "")")
@@ -357,8 +358,8 @@ private struct PlantedModule: FeatureModule {
     /// The `refusalLeavesACarry` bug's carry, kept in the model.
     var carry = 0
     var alarm: Cancellation?
-    var clock: SessionClock?
-    var facts: SessionFacts?
+    var clock: (any SessionTime)?
+    var facts: (any OutsideFacts)?
 
     init(document: Count, viewState: View, environment: ScreenEnvironment) {
       self.document = document
@@ -463,5 +464,35 @@ private struct PlantedModule: FeatureModule {
         try context.model(PlantedScreen.self).ring()
         return .frame(try context.requireWindow().id)
       })
+  }
+}
+
+extension Explorer {
+  /// A session of `windows` whose steps are given as text (a step's window, `nil` for a step of
+  /// the session's, and its command): each read once against the windows the session will have
+  /// open, as a scenario's steps are, and kept as values, as explore draws them.
+  ///
+  /// - Throws: `CommandError` for a step that does not read as one command that binds.
+  func session(windows: [WindowSeed], reading lines: [(window: String?, line: String)]) throws(CommandError)
+    -> Session
+  {
+    var planned = PlannedWindows()
+    for window in windows { planned.open(window.name, screen: window.screen) }
+    let resolver = CommandResolver(registry: registry)
+    var steps: [DrawnStep] = []
+    for (window, line) in lines {
+      let commands: [[CommandToken]]
+      do {
+        commands = try CommandTokenizer.commands(in: line)
+      } catch {
+        throw CommandError(error.message, column: error.column, isUsageError: true)
+      }
+      guard commands.count == 1 else { throw CommandError("a step of a session is one command: \(line)") }
+      planned.current = window.flatMap { planned.findWindow(named: $0) }
+      let bound = try resolver.bind(try resolver.resolve(commands[0], in: planned, window: window), in: planned)
+      if let change = resolver.windowChange(of: bound) { planned.apply(change) }
+      steps.append(DrawnStep(window: window, call: bound.call))
+    }
+    return Session(windows: windows, steps: steps)
   }
 }

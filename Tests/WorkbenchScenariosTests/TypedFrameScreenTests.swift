@@ -7,6 +7,7 @@ import Lights
 import Testing
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 @testable import WorkbenchScenarios
 
 /// The built-in screens' typed frames: every frame a window shows is its screen's typed frame

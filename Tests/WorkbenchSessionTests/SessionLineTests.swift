@@ -1,6 +1,7 @@
 import BuiltInModules
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -16,12 +17,51 @@ import WorkbenchSession
     return session
   }
 
-  /// Commands given with the line are what runs: the line only names it.
-  @Test func commandsReadAlreadyAreWhatRuns() throws {
+  /// Commands given bound with the line are what runs: the line only names it.
+  @Test func commandsBoundAlreadyAreWhatRuns() throws {
     let session = try session()
-    let read = try CommandTokenizer.commands(in: "select 3")
-    try session.run("select 2", commands: read, in: "left", frontEnd: QuietFrontEnd())
+    let resolver = session.host.resolver
+    let directory = session.host.directory
+    let tokens = try CommandTokenizer.commands(in: "select 3")[0]
+    let bound = try resolver.bind(try resolver.resolve(tokens, in: directory, window: "left"), in: directory)
+    try session.run("select 2", commands: [bound], frontEnd: QuietFrontEnd())
     #expect(session.host.window(named: "left")?.frame["selected"] == .integer(3))
+  }
+
+  /// A command bound against one session's windows finds its window again, by how it named it,
+  /// in another session (as a scenario's plan runs in its session, and a journal's step in a
+  /// replay): the window named `left` there, whatever its number, and its ids checked there.
+  @Test func aBoundCommandFindsItsWindowByItsLabel() throws {
+    let planned = try session()
+    let resolver = planned.host.resolver
+    let tokens = try CommandTokenizer.commands(in: "select 3")[0]
+    let bound = try resolver.bind(
+      try resolver.resolve(tokens, in: planned.host.directory, window: "left"), in: planned.host.directory)
+    let other = try session()
+    try other.run("open catalog library right; close left", frontEnd: QuietFrontEnd())
+    // `left` is gone there: the command says so, as a line naming it would.
+    #expect(throws: CommandError.self) { try other.run("x", commands: [bound], frontEnd: QuietFrontEnd()) }
+    try other.run("open catalog library left", frontEnd: QuietFrontEnd())
+    try other.run("x", commands: [bound], frontEnd: QuietFrontEnd())
+    #expect(other.host.window(named: "left")?.frame["selected"] == .integer(3))
+    #expect(other.host.window(named: "right")?.frame["selected"] == .null)
+    // A window argument is the window of that label there too: `left` is window 1 where the
+    // command was bound and window 3 here.
+    let focus = try resolver.bind(
+      try resolver.resolve(try CommandTokenizer.commands(in: "focus left")[0], in: planned.host.directory),
+      in: planned.host.directory)
+    #expect(planned.host.window(named: "left")?.id.number == 1)
+    #expect(other.host.window(named: "left")?.id.number == 3)
+    try other.run("focus right", frontEnd: QuietFrontEnd())
+    try other.run("x", commands: [focus], frontEnd: QuietFrontEnd())
+    #expect(other.host.focusedWindow?.label == "left")
+    // An id the window's rows do not have is refused where it runs, as its word would be.
+    let missing = try resolver.bind(
+      try resolver.resolve(
+        try CommandTokenizer.commands(in: "select 30")[0], in: planned.host.directory, window: "left"),
+      in: planned.host.directory)
+    try other.run("remove 30", in: "left", frontEnd: QuietFrontEnd())
+    #expect(throws: CommandError.self) { try other.run("x", commands: [missing], frontEnd: QuietFrontEnd()) }
   }
 
   /// A title with every character the command line gives a meaning to comes back whole when

@@ -1,6 +1,7 @@
 import BuiltInModules
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What Tab offers comes from the specs, narrowed as a person would expect.
 @MainActor struct CompletionTests {
@@ -9,6 +10,22 @@ import WorkbenchCore
     #expect(host.completions(for: "open feed ") == ["account"])
     #expect(host.completions(for: "open catalog ") == ["library"])
     #expect(host.completions(for: "open room h") == ["home"])
+  }
+
+  /// The word Tab completes is the one the tokenizer is reading: inside an open quote it is
+  /// text (`rename 4 "a; sel` is a title being typed, not a command after a `;`), in a comment
+  /// it is nothing, and after the quote closes, the next command's name completes.
+  @Test func insideAnOpenQuoteNothingPastTheQuoteIsCompleted() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    _ = try host.run(line: "open catalog library left")
+    #expect(host.completions(for: "sel") == ["select"])
+    #expect(host.completions(for: "rename 4 \"a; sel") == [])
+    #expect(host.completions(for: "rename 4 'a; sel") == [])
+    #expect(host.completions(for: "rename 4 \"a\"; sel") == ["select"])
+    #expect(host.completions(for: "rename 4 a\\; sel") == [])
+    #expect(host.completions(for: "select 2 # sel") == [])
+    #expect(host.completions(for: "select 2; ").contains("select"))
+    #expect(host.completions(for: "select \"2") == [])
   }
 
   @Test func numericIdentifiersComeInNumericOrder() throws {
@@ -31,15 +48,21 @@ import WorkbenchCore
     let host = try Host(modules: builtInModules, clock: .virtual)
     _ = try host.run(line: "open catalog library left")
     _ = try host.run(line: "open room home right")
+    let resolver = host.resolver
+    func candidates(_ call: CommandCall, at position: Int) -> [String] {
+      resolver.completions(of: resolver.partial(call, at: position, in: host.directory), in: host.directory)
+    }
     let select = try host.router.route("select", screen: "catalog").get().spec
-    let direct = host.candidates(at: 0, of: select.arguments, after: [], inWindow: "left")
+    let direct = candidates(CommandCall(path: ["select"], spec: select, target: .label("left")), at: 0)
     #expect(direct.count == 30)
     #expect(direct == host.completions(for: "@left select "))
+    #expect(direct == host.completions(for: "select ", in: "left"))
     let open = try host.router.route("open", screen: nil).get().spec
-    let rooms = host.candidates(at: 1, of: open.arguments, after: ["room"], inWindow: "left")
+    let rooms = candidates(
+      CommandCall(path: ["open"], spec: open, target: .label("left"), arguments: ["screen": .text("room")]), at: 1)
     #expect(rooms.contains("home") && !rooms.contains("library"))
     #expect(rooms == host.completions(for: "open room "))
-    #expect(host.candidates(at: 5, of: open.arguments, after: [], inWindow: "left").isEmpty)
+    #expect(candidates(CommandCall(path: ["open"], spec: open, target: .label("left")), at: 5).isEmpty)
   }
 
   /// `help` keeps its summaries in one column: a usage too long for it (`network`, `bridge`) has

@@ -1,5 +1,6 @@
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 /// With `--json` every line standard output carries has one of the shapes docs/output.schema.json

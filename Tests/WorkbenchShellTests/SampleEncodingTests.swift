@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 @testable import WorkbenchShell

@@ -3,6 +3,7 @@ import Testing
 import WorkbenchSession
 
 @testable import WorkbenchCore
+@testable import WorkbenchModuleAPI
 @testable import WorkbenchShell
 
 /// The shell brings its own commands (`record`, `source`, `history`, `set`, `watch`, `quit`,

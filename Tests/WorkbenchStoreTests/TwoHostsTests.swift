@@ -1,6 +1,7 @@
 import Catalog
 import Testing
 @_spi(Testing) import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 @testable import WorkbenchStore

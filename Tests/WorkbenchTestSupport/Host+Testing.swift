@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 extension Host {
   /// The frame of the window with this name or number (`.null` when there is none).

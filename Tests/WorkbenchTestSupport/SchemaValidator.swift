@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A JSON Schema (draft-07) validator for the keywords docs/scenario.schema.json uses: type,
 /// properties, required, additionalProperties, patternProperties, propertyNames, items,

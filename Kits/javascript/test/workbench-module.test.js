@@ -54,6 +54,9 @@ function makeModule() {
   tally.command('save later', { screens: ['tally'] }, (window) => {
     window.session.clock.schedule(500, () => { window.document = { count: window.document.count + 1 }; });
   });
+  tally.command('copy', { screens: ['tally'], arguments: [wb.window('source')] }, (window, source) =>
+    // The window argument is the module's own window, or null for another module's.
+    source === null ? 'none' : `${source.key}=${source.document.count}`);
   tally.command('bump', { screens: ['tally'] }, (window) => {
     window.document = { count: window.document.count + 1 };
   });
@@ -159,6 +162,27 @@ test('arguments come bound by name and a left-out one is null', () => {
   assert.equal(tally.handle(command('add 2 "a b"', 0, { n: 2, note: 'a b' })).output, 'n=2 note=a b');
   assert.equal(tally.handle(command('save later', 0)).type, 'result');
   assert.equal(tally.handle(command('nope', 0)).type, 'error');
+});
+
+test('a command is found by its spec path', () => {
+  // Protocol 2 gives the spec's path, name by name; it wins over the full name and the line.
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally.handle({ ...command('shown only', 0, { n: 4 }), path: ['add'], command: 'nope' }).output,
+    'n=4 note=null');
+  assert.equal(tally.handle({ ...command('add 1', 0), path: ['save', 'later'] }).type, 'result');
+  const unknown = tally.handle({ ...command('add 1', 0), path: ['save', 'never'] });
+  assert.deepEqual([unknown.type, unknown.message], ['error', "unknown command 'save never'"]);
+});
+
+test("a window argument is the module's window under the key the host gives", () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  tally.handle({ ...OPEN, key: 'w2', body: '{"count": 5}' });
+  const mine = { ...command('copy left', 0, { source: 7 }), path: ['copy'], windows: { source: 'w2' } };
+  assert.equal(tally.handle(mine).output, 'w2=5');
+  // A window of another module's has no key here.
+  assert.equal(tally.handle({ ...command('copy right', 0, { source: 9 }), path: ['copy'] }).output, 'none');
 });
 
 test('a command the host names is found by its name, not the line', () => {

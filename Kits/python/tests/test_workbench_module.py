@@ -68,6 +68,11 @@ def make_module():
             window.document = {"count": window.document["count"] + 1}
         window.session.clock.schedule(500, save)
 
+    @module.command("copy", screens=["tally"], arguments=[wb.window("source")])
+    def copy(window, source):
+        # The window argument is the module's own window, or None for another module's.
+        return "none" if source is None else f"{source.key}={source.document['count']}"
+
     @module.command("bump", screens=["tally"])
     def bump(window):
         window.document = {"count": window.document["count"] + 1}
@@ -277,6 +282,28 @@ class Commands(unittest.TestCase):
         module.handle(OPEN)
         self.assertEqual(module.handle(command("save later", 0))["type"], "result")
         self.assertEqual(module.handle(command("nope", 0))["type"], "error")
+
+    def test_a_command_is_found_by_its_spec_path(self):
+        # Protocol 2 gives the spec's path, name by name; it wins over the full name and the line.
+        module = make_module()
+        module.handle(OPEN)
+        by_path = dict(command("shown only", 0, n=4), path=["add"], command="nope")
+        self.assertEqual(module.handle(by_path)["output"], "n=4 note=None")
+        self.assertEqual(module.handle(dict(command("add 1", 0), path=["save", "later"]))["type"], "result")
+        unknown = module.handle(dict(command("add 1", 0), path=["save", "never"]))
+        self.assertEqual((unknown["type"], unknown["message"]), ("error", "unknown command 'save never'"))
+
+    def test_a_window_argument_is_the_modules_window_under_the_key_the_host_gives(self):
+        module = make_module()
+        module.handle(OPEN)
+        module.handle(dict(OPEN, key="w2", body='{"count": 5}'))
+        mine = dict(command("copy left", 0, source=7), path=["copy"], windows={"source": "w2"})
+        self.assertEqual(module.handle(mine)["output"], "w2=5")
+        # A window of another module's has no key here.
+        other = dict(command("copy right", 0, source=9), path=["copy"])
+        self.assertEqual(module.handle(other)["output"], "none")
+        self.assertIn({"name": "source", "kind": "window", "extra": None, "optional": False, "help": ""},
+                      [a for c in module._hello()["commands"] for a in c["arguments"]])
 
     def test_a_command_the_host_names_is_found_by_its_name_not_the_line(self):
         # Protocol 2 names the command; the line is then only for showing.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The catalog's commands. Each turns its arguments into one action or one document edit.
 enum CatalogCommands {

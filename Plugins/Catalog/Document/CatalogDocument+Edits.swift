@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// How `sorted(by:)` orders books.
 public enum CatalogOrder: String, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A catalog read from and written to JSON without a coder: a million books is a 50 MB
 /// document, and a coder's intermediate tree costs seconds and hundreds of megabytes for it.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The shared facts of a catalog: its books, in order.
 ///

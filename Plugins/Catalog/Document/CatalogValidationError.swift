@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Why a catalog document or an edit to it is invalid. Decoding untrusted input reports
 /// these instead of trapping.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a catalog window shows: the viewport's rows, the selection, the query, and the detail
 /// pane.

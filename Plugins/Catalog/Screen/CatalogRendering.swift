@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The terminal text of a catalog frame, derived from the frame alone.
 enum CatalogRendering {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 extension CatalogScreenModel {
   /// The frame: the viewport's rows, the selection, the query, and the detail pane.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The model behind one catalog window: a snapshot of the shared document, the window's view
 /// state, and the rules that keep the two consistent.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Where a window's list is scrolled to: a book id and how many rows below the top of the
 /// viewport that book sits. Stable across inserts, removals and sorting, unlike a row index.

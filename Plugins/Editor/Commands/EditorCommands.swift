@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The editor's commands: edits to the window's draft, and saving, discarding and resolving it.
 enum EditorCommands {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Why a text document or an edit to it is invalid.
 public struct TextValidationError: UserFacingError, Equatable, Sendable, CustomStringConvertible {

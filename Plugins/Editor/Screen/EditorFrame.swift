@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What an editor window shows: the text (the draft's while there is one) and where the draft
 /// stands against the document.

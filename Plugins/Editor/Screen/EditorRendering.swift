@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The terminal text of an editor frame.
 enum EditorRendering {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// How a save ended.
 public enum SaveResult: Equatable, Sendable {

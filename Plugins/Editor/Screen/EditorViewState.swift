@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// An editing session: the revision the draft started from, and the draft itself.
 public struct EditingSession: Codable, Equatable, Sendable {

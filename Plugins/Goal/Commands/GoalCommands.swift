@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The goal's commands: complete and retarget as actions sent to the window's controller,
 /// save and discard its draft.

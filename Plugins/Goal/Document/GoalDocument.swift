@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The shared goal, owned by the workspace: reopening a window or relaunching keeps progress.
 public struct GoalDocument: DocumentBody {

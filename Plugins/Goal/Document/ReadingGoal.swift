@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Why a reading goal refused a change. Each case says what to do.
 public enum GoalFailure: UserFacingError, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a goal window shows: the shared goal, this window's draft, and why its last intent was
 /// refused.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The terminal text of a goal frame.
 enum GoalRendering {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The controller role for a goal window: it turns intents into model transitions (on the
 /// shared goal, or on this window's draft) and model facts into a presentation.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A goal the window is editing and has not saved: its target and progress, and the revision
 /// of the shared goal it started from.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The ledger's commands: search and retry through the feed's state machine, navigation and
 /// deep links, disputes, sending money, and the simulated network and app session.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A simulated network between the ledger screens and the ledger: latency on the session clock,
 /// offline, and failing requests on demand. Commands control it.
@@ -19,7 +19,7 @@ public final class LedgerNetwork {
     let state = services.facts.state(
       of: "network.state", in: "network", live: { network.state }, capture: { box.value?.state })
     network.isOnline = state["online"]?.boolValue ?? true
-    network.latency = state["latency"]?.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency
+    network.latency = state["latency"]?.stringValue.flatMap(DurationText.parse) ?? network.latency
     network.failuresToCome = max(0, state["failuresToCome"]?.integerValue ?? 0)
     network.fetches = max(0, state["requests"]?.integerValue ?? 0)
     return network
@@ -29,7 +29,7 @@ public final class LedgerNetwork {
   var state: FrameValue {
     .object(
       FrameObject([
-        "online": .bool(isOnline), "latency": .string(SessionClock.describe(latency)),
+        "online": .bool(isOnline), "latency": .string(DurationText.describe(latency)),
         "failuresToCome": .integer(failuresToCome), "requests": .integer(fetches),
       ]))
   }
@@ -37,7 +37,7 @@ public final class LedgerNetwork {
   /// Whether the next request goes through: `nil`, or why not. The answer is an external fact
   /// of the session (`source` of the window `scope`): a recording keeps it, a replay gives the
   /// recorded one. Counts the requests that went through.
-  func admit(_ source: String, in scope: String, asked: FrameValue, facts: SessionFacts) -> String? {
+  func admit(_ source: String, in scope: String, asked: FrameValue, facts: any OutsideFacts) -> String? {
     let answer = facts.value(of: source, in: scope, asked: asked) { liveAnswer().map(FrameValue.string) ?? .null }
     guard answer == .null else { return answer.stringValue ?? "the recorded answer is unreadable" }
     fetches = OutsideNumbers.saturatingSuccessor(of: fetches)
@@ -56,7 +56,7 @@ public final class LedgerNetwork {
 
   /// A fetch's answer as a fact: `{rows: [ids]}`, runs of consecutive ids as `"FIRST-LAST"`, or
   /// `{failure: MESSAGE}`.
-  func fetchAnswer(in scope: String, query: String, facts: SessionFacts, rows: () -> [Transaction]) -> FrameValue {
+  func fetchAnswer(in scope: String, query: String, facts: any OutsideFacts, rows: () -> [Transaction]) -> FrameValue {
     facts.value(of: "network.answer", in: scope, asked: ["query": .string(query)]) {
       if let problem = liveAnswer() { return .object(FrameObject(["failure": .string(problem)])) }
       return .object(FrameObject(["rows": .list(Self.runs(of: rows().map(\.id)))]))
@@ -109,7 +109,7 @@ public final class LedgerSession {
   }
   public private(set) var state: State = .active
   /// The session token. A `Secret`: it can never be written to the workspace.
-  public private(set) var token = Secret<String>("session-token")
+  package private(set) var token = Secret<String>("session-token")
   private let observers = ObserverList()
 
   func change(to state: State) {
@@ -151,9 +151,9 @@ public struct TransactionRepository {
     let scope = environment.factScope
     return TransactionRepository { query, completion in
       let latency = facts.value(of: "network.latency", in: scope, asked: ["query": .string(query)]) {
-        .string(SessionClock.describe(network.latency))
+        .string(DurationText.describe(network.latency))
       }
-      return clock.schedule(after: latency.stringValue.flatMap(SessionClock.parseDuration) ?? network.latency) {
+      return clock.schedule(after: latency.stringValue.flatMap(DurationText.parse) ?? network.latency) {
         var liveRows: [Transaction]? = nil
         let answer = network.fetchAnswer(in: scope, query: query, facts: facts) {
           let rows = matching(query)

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// One movement of money.
 public struct Transaction: Codable, Equatable, Hashable, Sendable {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The feed screen as one value: the face it shows, with the data that face needs.
 public enum FeedState: Equatable, Sendable {

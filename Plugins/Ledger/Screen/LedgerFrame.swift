@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a feed window shows: the app session, the feed's state machine, the rows it loaded,
 /// and where navigation stands.

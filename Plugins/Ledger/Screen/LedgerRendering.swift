@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Terminal text for a feed frame.
 enum LedgerRendering {

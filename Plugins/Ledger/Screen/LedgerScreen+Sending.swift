@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 extension LedgerScreen {
   /// Validates a send and returns the ledger with it applied; refuses a request id already sent.

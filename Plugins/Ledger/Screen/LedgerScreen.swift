@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A ledger window's interaction facts: the search, its debounce, the navigation path and a
 /// dispute in progress. The feed's state is not here: it is derived again by loading.
@@ -27,9 +27,9 @@ public final class LedgerScreen: ActionHandling, FramedScreen {
   let network: LedgerNetwork
   let session: LedgerSession
   let repository: TransactionRepository
-  let clock: SessionClock
+  let clock: any SessionTime
   /// Where this window's requests are answered from, for a recording or a replay.
-  let facts: SessionFacts
+  let facts: any OutsideFacts
   let factScope: String
   private var running: Cancellation?
   private var generation = 0

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Where the user can go from the feed: navigation as a value.
 public enum Route: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The lights commands: moving between rooms, switching and dimming through writable
 /// connections, detection, the scopes tree, and the simulated bridge.

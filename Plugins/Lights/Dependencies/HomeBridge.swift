@@ -1,5 +1,5 @@
 import Observation
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// A light as the bridge knows it.
 @MainActor @Observable
@@ -40,9 +40,9 @@ public final class HomeBridge {
   public private(set) var rooms: [String: Room]
   public private(set) var lights: [Int: Light] = [:]
   public var isReachable = true
-  @ObservationIgnored let clock: SessionClock
+  @ObservationIgnored let clock: any SessionTime
   /// Where the bridge's own events are recorded or replayed from.
-  @ObservationIgnored let facts: SessionFacts
+  @ObservationIgnored let facts: any OutsideFacts
   /// The bridge's scope among the session's facts: `bridge home`.
   @ObservationIgnored let factScope: String
   /// How long detecting new lights takes.
@@ -50,8 +50,7 @@ public final class HomeBridge {
   /// The lights the home document lists (the rest were found or added at the bridge).
   @ObservationIgnored private var documentedLights: Set<Int> = []
 
-  init(document: HomeDocument, clock: SessionClock, facts: SessionFacts = SessionFacts(), factScope: String = "bridge")
-  {
+  init(document: HomeDocument, clock: any SessionTime, facts: any OutsideFacts, factScope: String = "bridge") {
     self.clock = clock
     self.facts = facts
     self.factScope = factScope

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The layout a simulated home bridge starts from: rooms and their lights. The bridge owns the
 /// live state (switches, brightness, new lights) while the session runs.

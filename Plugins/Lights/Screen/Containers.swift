@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Builds scopes from the live bridge: every connection observes the bridge's objects, and
 /// writes go to the bridge, which refuses them while it is unreachable.

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a home window shows: which container it reads, the bridge, and the rooms.
 public struct HomeFrame: FrameRecord {

@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Terminal text for lights frames.
 enum LightsRendering {

@@ -1,34 +1,35 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 extension LightsModule {
-  /// The scopes a lights session resolves, drawn from a real one: a host with the sample home,
-  /// a home window and a room window on every room (opened through the host's API, with the
-  /// screens' own types), each frame projected (which resolves the scopes and connections it
-  /// reads), then each window's scope tree.
+  /// The scopes a lights session resolves, drawn from a real one of its own, outside any host:
+  /// the sample home's screen and a room screen on every room (the screens' own types, on one
+  /// environment, so they share its bridge as a session's windows do), each frame projected
+  /// (which resolves the scopes and connections it reads), then each screen's scope tree.
   @MainActor static var scopeDiagram: Diagram {
     var nodes: [String] = []
     var edges: [Diagram.Edge] = []
-    guard let host = try? Host(modules: [LightsModule()], clock: .virtual),
-      let home = try? host.openWindow(screen: "home", document: "home"),
-      let homeWindow = home.model(as: HomeScreen<LiveMode>.self)
-    else {
-      return Diagram(title: "the scopes of a lights session", nodes: [], edges: [])
+    var environment = ScreenEnvironment()
+    environment.documentName = "home"
+    environment.screenName = "home"
+    let home = HomeScreen<LiveMode>(document: .sample, viewState: HomeViewState(), environment: environment)
+    environment.screenName = "room"
+    var rooms: [RoomScreen<LiveMode>] = []
+    // The screens close at the end, so their connections are cancelled with them.
+    defer {
+      for room in rooms { room.windowClosed() }
+      home.windowClosed()
     }
-    // The windows close at the end, so their connections are cancelled with them.
-    defer { for window in host.windows { host.closeWindow(window.id) } }
-    let environment = host.screenEnvironment(for: home.documentName)
     _ = home.frame
-    var lines = homeWindow.scopeTree()
-    for room in homeWindow.typedFrame.rooms.map(\.id) {
-      let screen = RoomScreen<LiveMode>(
-        document: homeWindow.document, viewState: RoomViewState(), environment: environment)
+    var lines = home.scopeTree()
+    for room in home.typedFrame.rooms.map(\.id) {
+      let screen = RoomScreen<LiveMode>(document: home.document, viewState: RoomViewState(), environment: environment)
       do {
         try screen.send(.roomChosen(room))
       } catch {
         continue
       }
-      guard let window = try? host.openWindow(screen, screen: "room", document: home.documentName) else { continue }
-      _ = window.frame
+      rooms.append(screen)
+      _ = screen.frame
       lines += screen.scopeTree().dropFirst()
     }
     // Indentation is nesting: each line hangs from the nearest line above indented less.

@@ -1,32 +1,32 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a home window needs: the rooms, and a scope per room.
 @MainActor
 public struct HomeScope {
-  public let status: Connection<String>
-  public let roomIDs: Connection<[String]>
-  public let roomScope: ConfiguredConnection<RoomScope, String>
+  package let status: Connection<String>
+  package let roomIDs: Connection<[String]>
+  package let roomScope: ConfiguredConnection<RoomScope, String>
 }
 
 /// What a room window needs: its name and lights, a scope per light, and an action that looks
 /// for new lights.
 @MainActor
 public struct RoomScope {
-  public let exists: Connection<Bool>
-  public let name: Connection<String>
-  public let lightIDs: Connection<[Int]>
-  public let isDetecting: Connection<Bool>
-  public let detectLights: Connection<ScopeAction>
-  public let lightScope: ConfiguredConnection<LightScope, Int>
+  package let exists: Connection<Bool>
+  package let name: Connection<String>
+  package let lightIDs: Connection<[Int]>
+  package let isDetecting: Connection<Bool>
+  package let detectLights: Connection<ScopeAction>
+  package let lightScope: ConfiguredConnection<LightScope, Int>
 }
 
 /// One light: a name, a switch and a brightness, both writable.
 @MainActor
 public struct LightScope {
-  public let exists: Connection<Bool>
-  public let name: Connection<String>
-  public let isOn: WritableConnection<Bool>
-  public let brightness: WritableConnection<Int>
+  package let exists: Connection<Bool>
+  package let name: Connection<String>
+  package let isOn: WritableConnection<Bool>
+  package let brightness: WritableConnection<Int>
 }
 
 /// An action a scope offers (detect lights): a closure that captures what it needs, so the

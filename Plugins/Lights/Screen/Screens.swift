@@ -1,4 +1,4 @@
-import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Which container a window's scopes come from.
 public protocol ContainerMode {
@@ -26,11 +26,11 @@ enum LightsContainers {
   static func homeResolver(preview: Bool, document: HomeDocument, environment: ScreenEnvironment)
     -> (ScopeResolver<HomeScope>, HomeBridge?)
   {
-    let clock = environment.services.clock
     if preview {
       return (
         ScopeResolver(
-          scope: PreviewContainer(layout: document).homeScope, name: "HomeScope (preview)", scheduler: clock.scheduler),
+          scope: PreviewContainer(layout: document).homeScope, name: "HomeScope (preview)",
+          scheduler: environment.services.scheduler),
         nil
       )
     }
@@ -38,7 +38,8 @@ enum LightsContainers {
       for: environment.documentName ?? "home", document: document, services: environment.services)
     return (
       ScopeResolver(
-        scope: LiveContainer(bridge: bridge).homeScope, name: "HomeScope (live)", scheduler: clock.scheduler),
+        scope: LiveContainer(bridge: bridge).homeScope, name: "HomeScope (live)",
+        scheduler: environment.services.scheduler),
       bridge
     )
   }

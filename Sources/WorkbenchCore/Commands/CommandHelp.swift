@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// Help for commands, as a value made from the modules' registration: what `help` prints in a
 /// window, and what an editor shows when the cursor is on a command, with no session needed.
 @MainActor
@@ -9,7 +11,7 @@ public struct CommandHelp {
 
   /// Every command, the host's first, then each module's (`help` with no name), for a window
   /// showing `screen` (`nil`: none is open).
-  public func overview(screen: ScreenKind?) -> String {
+  package func overview(screen: ScreenKind?) -> String {
     var lines = ["Host commands:"]
     lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }
     if !registry.frontEndCommands.isEmpty {

@@ -1,74 +1,149 @@
+import WorkbenchModuleAPI
+
+/// A command as far as it is typed, read by the resolver that reads whole commands: what the
+/// word at the end of the line is (a window, a command's name, a subcommand, or one of a spec's
+/// arguments) and the word typed so far. The shell's Tab, the language server's completion and
+/// explore's arguments complete from it, so a word means the same to all of them as it does
+/// when the command runs.
+public struct PartialCommand: Sendable {
+  /// What the word being typed is.
+  public enum Place: Sendable {
+    /// Nothing can be offered here (inside a quote, in a comment, past the last argument, or a
+    /// command that does not resolve).
+    case nothing
+    /// An `@WINDOW` prefix.
+    case window
+    /// A command's name, in the window the command would run in.
+    case command
+    /// The subcommand of `command`.
+    case subcommand(of: ResolvedCommand)
+    /// Argument `position` of `command`'s spec, after the words `before` it.
+    case argument(of: ResolvedCommand, position: Int, before: [String])
+  }
+
+  /// What the word being typed is.
+  public var place: Place
+  /// The word typed so far (empty after a space).
+  public var typing: String
+  /// The window the command runs in, as far as the words before tell.
+  public var window: DirectoryWindow?
+
+  /// The argument being typed, when it is one.
+  public var argument: ArgumentSpec? {
+    guard case .argument(let command, let position, _) = place else { return nil }
+    return command.spec.arguments.indices.contains(position) ? command.spec.arguments[position] : nil
+  }
+}
+
 extension CommandResolver {
+  /// The command at the end of `line`, as far as it is typed (see `PartialCommand`).
+  ///
+  /// - Parameter named: the window the command runs in unless its words name one (a scenario
+  ///   step's window), given as a value rather than written into the line.
+  public func partial(_ line: String, in directory: some WindowDirectory, window named: String? = nil)
+    -> PartialCommand
+  {
+    let typed = CommandTokenizer.typing(line)
+    let partial = typed.typing.text
+    var window = named.flatMap { directory.findWindow(named: $0) } ?? directory.focusedWindow
+    // Inside an open quote or a comment the word is text: nothing is completed past the quote.
+    guard !typed.inQuote, !typed.inComment else { return PartialCommand(place: .nothing, typing: partial) }
+    var words = typed.words
+    let prefix = words.windowPrefix
+    if let reference = prefix.window {
+      window = directory.findWindow(named: reference)
+      words = Array(prefix.rest)
+    } else if words.isEmpty, typed.typing.windowReference != nil {
+      return PartialCommand(place: .window, typing: partial)
+    }
+    guard let nameToken = words.first else { return PartialCommand(place: .command, typing: partial, window: window) }
+    guard var resolved = try? resolve([nameToken], in: directory, window: window?.label) else {
+      return PartialCommand(place: .nothing, typing: partial, window: window)
+    }
+    var position = words.count - 1
+    if !resolved.spec.subcommands.isEmpty {
+      // The first word picks a subcommand; the words after it are that subcommand's.
+      guard position > 0, let sub = resolved.spec.subcommand(named: words[1].text) else {
+        guard position == 0 else { return PartialCommand(place: .nothing, typing: partial, window: window) }
+        return PartialCommand(place: .subcommand(of: resolved), typing: partial, window: window)
+      }
+      resolved = resolved.choosing(sub, namedBy: words[1], arguments: [])
+      position -= 1
+    }
+    guard position < resolved.spec.arguments.count else {
+      return PartialCommand(place: .nothing, typing: partial, window: window)
+    }
+    let before = words.suffix(position).map(\.text)
+    return PartialCommand(
+      place: .argument(of: resolved, position: position, before: before), typing: partial,
+      window: resolved.window ?? window)
+  }
+
+  /// `call` as far as its argument `position`, where it runs: what completion offers for that
+  /// argument after the ones before it (explore draws its values from it).
+  public func partial(_ call: CommandCall, at position: Int, in directory: some WindowDirectory) -> PartialCommand {
+    var label: String?
+    if case .label(let named) = call.target { label = named }
+    guard let resolved = try? resolve(path: call.path, in: directory, window: label) else {
+      return PartialCommand(place: .nothing, typing: "")
+    }
+    let before = call.spec.arguments.prefix(position).map { call.arguments[$0.name]?.textValue ?? "" }
+    return PartialCommand(
+      place: .argument(of: resolved, position: position, before: before), typing: "",
+      window: resolved.window ?? label.flatMap { directory.findWindow(named: $0) })
+  }
+
   /// The words that could complete the word being typed at the end of `line`.
   ///
   /// Completion follows the same specs and the same resolution as running: command names
   /// where a command goes, window labels after `@`, and each argument's own values (choices,
   /// windows, documents, screens, or the identifiers in the target window's document).
-  public func completions(for line: String, in directory: some WindowDirectory) -> [String] {
-    completionTarget(for: line, in: directory)?.candidates ?? []
+  public func completions(for line: String, in directory: some WindowDirectory, window: String? = nil) -> [String] {
+    completions(of: partial(line, in: directory, window: window), in: directory)
+  }
+
+  /// The words that could complete `partial`'s word.
+  public func completions(of partial: PartialCommand, in directory: some WindowDirectory) -> [String] {
+    let typed = partial.typing
+    switch partial.place {
+    case .nothing:
+      return []
+    case .window:
+      return directory.windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(typed) }
+    case .command:
+      // A qualified name is offered once a dot is typed (or with no window), and only where it
+      // would run: its module's window is this one, or the only one of its kind that is open.
+      let window = partial.window
+      return registry.router.names(forScreen: window?.screen).filter { name in
+        guard name.hasPrefix(typed) else { return false }
+        guard name.contains(".") else { return true }
+        guard typed.contains(".") || window == nil else { return false }
+        return (try? resolve([CommandToken(text: name, column: 1)], in: directory, window: window?.label)) != nil
+      }
+    case .subcommand(let command):
+      return command.spec.subcommands.map(\.name).filter { $0.hasPrefix(typed) }
+    case .argument(let command, let position, let before):
+      return candidates(
+        at: position, of: command.spec.arguments, after: before, in: partial.window, directory: directory
+      )
+      .filter { $0.hasPrefix(typed) }
+    }
   }
 
   /// What each candidate completing `line` names, for listing beside it: a book's title beside
   /// its id. Empty when the candidates are words that explain themselves (commands, windows).
-  public func completionLabels(for line: String, candidates: [String], in directory: some WindowDirectory)
-    -> [String: String]
-  {
-    guard let target = completionTarget(for: line, in: directory), case .reference(let source) = target.argument?.kind,
-      let window = target.window, let model = directory.model(of: window.id)
+  public func completionLabels(
+    for line: String, candidates: [String], in directory: some WindowDirectory, window: String? = nil
+  ) -> [String: String] {
+    let partial = partial(line, in: directory, window: window)
+    guard case .reference(let source) = partial.argument?.kind, let window = partial.window,
+      let model = directory.model(of: window.id)
     else { return [:] }
     var labels: [String: String] = [:]
     for candidate in candidates.prefix(1_000) {
       if let label = source.label(model, candidate) { labels[candidate] = label }
     }
     return labels
-  }
-
-  private func completionTarget(
-    for line: String, in directory: some WindowDirectory
-  ) -> (candidates: [String], argument: ArgumentSpec?, window: DirectoryWindow?)? {
-    let commandText = line.split(separator: ";", omittingEmptySubsequences: false).last.map(String.init) ?? ""
-    var tokens =
-      (try? CommandTokenizer.commands(in: commandText).last)
-      ?? (try? CommandTokenizer.commands(in: commandText + "\"").last) ?? []
-    let endsWithSpace = commandText.last.map { $0 == " " || $0 == "\t" } ?? true
-    let partial = endsWithSpace ? "" : (tokens.popLast()?.text ?? "")
-    var window = directory.focusedWindow
-    let prefix = tokens.windowPrefix
-    if let reference = prefix.window {
-      window = directory.findWindow(named: reference)
-      tokens = Array(prefix.rest)
-    } else if tokens.isEmpty, CommandToken(text: partial, column: 1).windowReference != nil {
-      return (directory.windowLabels.map { "@" + $0 }.filter { $0.hasPrefix(partial) }, nil, nil)
-    }
-    guard let nameToken = tokens.first else {
-      // A qualified name is offered once a dot is typed (or with no window), and only where it
-      // would run: its module's window is this one, or the only one of its kind that is open.
-      let names = registry.router.names(forScreen: window?.screen).filter { name in
-        guard name.hasPrefix(partial) else { return false }
-        guard name.contains(".") else { return true }
-        guard partial.contains(".") || window == nil else { return false }
-        return (try? resolve([CommandToken(text: name, column: 1)], in: directory, window: window?.label)) != nil
-      }
-      return (names, nil, nil)
-    }
-    guard var resolved = try? resolve([nameToken], in: directory, window: window?.label) else { return nil }
-    var position = tokens.count - 1
-    if !resolved.spec.subcommands.isEmpty {
-      // The first word picks a subcommand; the words after it are that subcommand's.
-      guard position > 0, let sub = resolved.spec.subcommand(named: tokens[1].text) else {
-        guard position == 0 else { return nil }
-        return (resolved.spec.subcommands.map(\.name).filter { $0.hasPrefix(partial) }, nil, nil)
-      }
-      resolved = ResolvedCommand(
-        spec: sub, module: resolved.module, window: resolved.window, nameToken: tokens[1], argumentTokens: [])
-      position -= 1
-    }
-    guard position < resolved.spec.arguments.count else { return nil }
-    let arguments = resolved.spec.arguments
-    let words = tokens.dropFirst(tokens.count - position).map(\.text)
-    let target = resolved.window ?? window
-    let candidates = candidates(at: position, of: arguments, after: words, in: target, directory: directory)
-    return (candidates.filter { $0.hasPrefix(partial) }, arguments[position], target)
   }
 
   /// What `arguments[position]` may be, as completion offers it, for a command in `window`

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// Where a command name leads: one lookup, with one set of rules, for running a command,
 /// checking a scenario before it runs, `help` and completion. Each caller phrases the reason a
 /// name leads nowhere in its own words.

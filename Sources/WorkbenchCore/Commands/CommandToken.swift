@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// One word of a command line, with the column it started at.
 public struct CommandToken: Equatable, Sendable {
   /// The word after quotes and escapes are resolved.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// Splits a command line into words. The shell and the scenario runner both use it, so a
 /// command means the same thing typed or scripted.
 ///
@@ -17,13 +19,65 @@ public enum CommandTokenizer {
   /// - Complexity: O(n) in the length of the line.
   public static func commands(in line: String) throws(CommandSyntaxError) -> [[CommandToken]] {
     var line = line
-    let result = line.withUTF8 { bytes in
-      Result { () throws(CommandSyntaxError) -> [[CommandToken]] in try commands(in: bytes) }
+    let scan = line.withUTF8 { bytes in self.scan(bytes) }
+    if let (quote, column) = scan.openQuote {
+      throw CommandSyntaxError(
+        message: "unclosed quote: add the closing \(Character(Unicode.Scalar(quote))) or escape the opening one",
+        column: column)
     }
-    return try result.get()
+    if scan.endsEscaping {
+      throw CommandSyntaxError(
+        message: "the line ends with a backslash: remove it or escape it as \\\\", column: scan.lastColumn)
+    }
+    return scan.commands
   }
 
-  private static func commands(in bytes: UnsafeBufferPointer<UInt8>) throws(CommandSyntaxError) -> [[CommandToken]] {
+  /// A line as far as it is typed: the last command's words before the one being typed, and that
+  /// word (empty when the line ends between words or commands), read as the tokenizer reads a
+  /// whole line, so a `;` or a space inside an open quote is part of the word being typed.
+  public struct TypedLine: Sendable {
+    /// The words of the command being typed before the word at the end.
+    public var words: [CommandToken]
+    /// The word being typed; its text is empty when the line ends after a space or a `;`.
+    public var typing: CommandToken
+    /// Whether the word being typed is inside a quote not closed yet.
+    public var inQuote: Bool
+    /// Whether the line ends in a comment (`# ...`), where nothing is completed.
+    public var inComment: Bool
+  }
+
+  /// `line` read as far as it goes, for completing it (see `TypedLine`). Never fails: an open
+  /// quote or a trailing backslash is a word still being typed.
+  public static func typing(_ line: String) -> TypedLine {
+    var line = line
+    let scan = line.withUTF8 { bytes in self.scan(bytes) }
+    var words = scan.commands.last ?? []
+    guard scan.endsInWord, !scan.endsBetweenCommands, let last = words.popLast() else {
+      let column = OutsideNumbers.saturatingSuccessor(of: scan.lastColumn)
+      return TypedLine(
+        words: scan.endsBetweenCommands ? [] : words, typing: CommandToken(text: "", column: column),
+        inQuote: false, inComment: scan.endsInComment)
+    }
+    return TypedLine(words: words, typing: last, inQuote: scan.openQuote != nil, inComment: false)
+  }
+
+  /// What a scan of a line found: its commands (a word still open at the end finished as it
+  /// stands), and how the line ends.
+  private struct Scan {
+    var commands: [[CommandToken]] = []
+    /// The quote still open at the end, and its column.
+    var openQuote: (UInt8, Int)?
+    var endsEscaping = false
+    var endsInComment = false
+    /// Whether the last character belongs to a word (no space, `;` or comment after it).
+    var endsInWord = false
+    /// Whether the line ends with a `;` (and spaces): a new command, not yet begun.
+    var endsBetweenCommands = false
+    /// The column of the last character.
+    var lastColumn = 0
+  }
+
+  private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
     var commands: [[CommandToken]] = []
     var current: [CommandToken] = []
     var word: [UInt8] = []
@@ -34,6 +88,8 @@ public enum CommandTokenizer {
     var quoteColumn = 0
     var escaping = false
     var column = 0
+    var inComment = false
+    var betweenCommands = false
 
     func finishWord() {
       if inWord {
@@ -48,6 +104,7 @@ public enum CommandTokenizer {
       if !inWord {
         inWord = true
         wordColumn = column
+        betweenCommands = false
       }
     }
 
@@ -104,28 +161,29 @@ public enum CommandTokenizer {
         quote = byte
         quoteColumn = column
       case hash where !inWord:
+        inComment = true
         break scan
       case semicolon:
         finishWord()
         if !current.isEmpty { commands.append(current) }
         current = []
+        betweenCommands = true
       default:
         startWord()
         word.append(byte)
       }
     }
-    if let quote {
-      throw CommandSyntaxError(
-        message: "unclosed quote: add the closing \(Character(Unicode.Scalar(quote))) or escape the opening one",
-        column: quoteColumn)
-    }
-    if escaping {
-      throw CommandSyntaxError(
-        message: "the line ends with a backslash: remove it or escape it as \\\\", column: column)
-    }
+    var result = Scan()
+    result.openQuote = quote.map { ($0, quoteColumn) }
+    result.endsEscaping = escaping
+    result.endsInComment = inComment
+    result.endsInWord = inWord
+    result.lastColumn = column
     finishWord()
     if !current.isEmpty { commands.append(current) }
-    return commands
+    result.endsBetweenCommands = betweenCommands && current.isEmpty
+    result.commands = commands
+    return result
   }
 
   /// Quotes `word` so that the tokenizer reads it back as one word with the same text.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// One open window as a directory lists it: what resolving a command needs to know of it.
 public struct DirectoryWindow: Equatable, Sendable {
   /// Its number (`@2`).

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// What a time-travel journal needs of the documents: their revisions without reading
 /// bodies, and each body as it was before it changed (`Host.documentWillChange`).
 extension Host {

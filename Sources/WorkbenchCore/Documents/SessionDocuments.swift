@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The documents of one session: each with its revision and its edit history, saved through
 /// the workspace (compare and swap) when there is one, and reported to whoever shows them.
 ///

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The command reference in Markdown, generated from the specs (docs/commands.md).
 public enum CommandReference {
   /// The reference for every command the host and its modules register.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 extension Host {
   /// Runs every command on a line, in order, stopping at the first error.
   ///
@@ -13,124 +15,173 @@ extension Host {
 
   /// Runs every command on a line as `run(line:in:)` does; each command's result, with what it
   /// asked of the session.
-  public func results(line: String, in window: String? = nil) throws(CommandError) -> [CommandResult] {
+  package func results(line: String, in window: String? = nil) throws(CommandError) -> [CommandResult] {
     var results: [CommandResult] = []
     try run(line: line, in: window, continuingAfter: nil) { result throws(CommandError) in results.append(result) }
     return results
   }
 
-  /// The one way a front end runs a line: due timers fire, scheduled source changes are
-  /// delivered, and documents other processes saved are brought in, before the first command;
-  /// then each command runs in order (in `window` unless it names one with `@NAME`), and its
-  /// result (what it shows, whether it reports, what it asks of the session) goes to `handle`
-  /// as soon as it has run. The line stops at the first error, or, with `continuingAfter`, reports
-  /// it there and goes on (`--keep-going`); nothing after a `quit` runs.
+  /// The one way a front end runs a line of text: due timers fire, scheduled source changes
+  /// are delivered, and documents other processes saved are brought in, before the first
+  /// command; then each command is read against the windows as they are by then and runs (in
+  /// `window` unless it names one with `@NAME`), and its result (what it shows, whether it
+  /// reports, what it asks of the session) goes to `handle` as soon as it has run. The line
+  /// stops at the first error, or, with `continuingAfter`, reports it there and goes on
+  /// (`--keep-going`); nothing after a `quit` runs.
   ///
   /// - Parameter takingLiveChanges: whether what live sources said changed comes in as the line
   ///   begins (a `live` command put in front); `false` for a driver that takes them in itself
   ///   between lines (explore, whose replay must take them at the same point).
   /// - Returns: the commands after a `relaunch`, not run: they are for the host that replaces
-  ///   this one (`run(commands:in:continuingAfter:handle:)` on it).
+  ///   this one (`run(rest:continuingAfter:handle:)` on it).
   @discardableResult
-  public func run(
+  package func run(
     line: String, in window: String?, takingLiveChanges: Bool = true,
     continuingAfter failed: ((CommandError) -> Void)?, handle: (CommandResult) throws(CommandError) -> Void
-  ) throws(CommandError) -> [[CommandToken]] {
-    try runLine(in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle) {
-      () throws(CommandError) in
-      do throws(CommandSyntaxError) {
-        return try CommandTokenizer.commands(in: line)
-      } catch {
-        throw CommandError(error.message, column: error.column, isUsageError: true)
-      }
+  ) throws(CommandError) -> [LineCommand] {
+    try beginLine()
+    defer { clock.endLine() }
+    var commands: [LineCommand] = []
+    do throws(CommandSyntaxError) {
+      for words in try CommandTokenizer.commands(in: line) { commands.append(.words(words, window: window)) }
+    } catch {
+      throw CommandError(error.message, column: error.column, isUsageError: true)
     }
+    return try runBegun(commands, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
   }
 
-  /// Runs a line already read into commands (a scenario's step, which the loader read and
-  /// checked) as `run(line:in:continuingAfter:handle:)` runs text: the line is not read again.
+  /// Runs commands bound elsewhere (a scenario's step as the loader bound it, a step the journal
+  /// replays, explore's) as a line: each finds its window again by how it named it, and what it
+  /// names that the session has (windows, documents, ids) is checked again as it runs; nothing
+  /// is read from text.
   ///
   /// - Returns: the commands after a `relaunch`, not run.
   @discardableResult
-  public func run(
-    lineOf commands: [[CommandToken]], in window: String?, takingLiveChanges: Bool = true,
-    continuingAfter failed: ((CommandError) -> Void)?, handle: (CommandResult) throws(CommandError) -> Void
-  ) throws(CommandError) -> [[CommandToken]] {
-    try runLine(in: window, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle) {
-      () throws(CommandError) in commands
-    }
-  }
-
-  /// A line's work before its commands, then its commands (`read` gives them, after the timers).
-  private func runLine(
-    in window: String?, takingLiveChanges: Bool, continuingAfter failed: ((CommandError) -> Void)?,
-    handle: (CommandResult) throws(CommandError) -> Void, read: () throws(CommandError) -> [[CommandToken]]
-  ) throws(CommandError) -> [[CommandToken]] {
-    try asALine { () throws(CommandError) in
-      var commands = try read()
-      // What live sources said changed comes in between commands, never during one, as a `live`
-      // step of its own (shown, and written where a recording is made).
-      if takingLiveChanges, commands.first?.first?.text != "live", services.liveChangesWaitWhenAsked() {
-        commands.insert(Self.liveCommand, at: 0)
-      }
-      return try run(commands: commands, in: window, continuingAfter: failed, handle: handle)
-    }
-  }
-
-  /// Runs `body` as a line runs: at the line's time (due timers fire first, and a recording
-  /// notes the time passed), after what other processes saved came in. A line given as words
-  /// and a command given by name with its values both run this way.
-  private func asALine<Result>(_ body: () throws(CommandError) -> Result) throws(CommandError) -> Result {
-    clock.beginLine()
-    defer { clock.endLine() }
+  package func run(
+    commands: [BoundCommand], takingLiveChanges: Bool = true, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) -> [LineCommand] {
     try beginLine()
-    return try body()
+    defer { clock.endLine() }
+    var line: [LineCommand] = []
+    line.reserveCapacity(commands.count + 1)
+    for command in commands { line.append(.bound(command)) }
+    return try runBegun(line, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
   }
 
-  /// The `live` command a line begins with when live sources said something changed.
-  private static let liveCommand = [CommandToken(text: "live", column: 1)]
+  /// Runs commands given as values (explore's) as a line: each is bound against the session's
+  /// windows as it runs, as `run(commands:)` runs bound ones.
+  ///
+  /// - Returns: the commands after a `relaunch`, not run.
+  @discardableResult
+  package func run(
+    calls: [CommandCall], takingLiveChanges: Bool = true, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) -> [LineCommand] {
+    try beginLine()
+    defer { clock.endLine() }
+    var line: [LineCommand] = []
+    line.reserveCapacity(calls.count + 1)
+    for call in calls { line.append(.call(call)) }
+    return try runBegun(line, takingLiveChanges: takingLiveChanges, continuingAfter: failed, handle: handle)
+  }
 
-  /// What a line does before its commands, after its time is set: timers that are due fire,
-  /// and what other processes saved comes in; what they changed reaches every window before
-  /// the first command reads a frame.
+  /// A line's commands, once its work before them is done (`beginLine`).
+  private func runBegun(
+    _ commands: [LineCommand], takingLiveChanges: Bool, continuingAfter failed: ((CommandError) -> Void)?,
+    handle: (CommandResult) throws(CommandError) -> Void
+  ) throws(CommandError) -> [LineCommand] {
+    var commands = commands
+    // What live sources said changed comes in between commands, never during one, as a `live`
+    // step of its own (shown, and written where a recording is made).
+    if takingLiveChanges, !Self.isLive(commands.first), services.liveChangesWaitWhenAsked() {
+      commands.insert(Self.liveCommand, at: 0)
+    }
+    return try run(rest: commands, continuingAfter: failed, handle: handle)
+  }
+
+  /// What a line does before its commands: its time set (due timers fire first, and a
+  /// recording notes the time passed), then what other processes saved comes in and what that
+  /// changed reaches every window. The caller ends the line (`clock.endLine()`) after its
+  /// commands.
   private func beginLine() throws(CommandError) {
-    try synchronize()
+    clock.beginLine()
+    do {
+      try synchronize()
+    } catch {
+      clock.endLine()
+      throw error
+    }
     services.scheduler.flush()
   }
 
-  /// Runs one command given by its full name (`network fail`) and its arguments as bound
-  /// elsewhere, as a line of that one command runs: what a module kit's session does with the
-  /// command the workbench host sends it, so no line is read again. The arguments are checked
-  /// here as words would be.
-  ///
-  /// - Parameter window: the window it runs in (by label or number); the focused one when `nil`.
-  public func run(
-    command name: String, arguments: [String: ArgumentValue], in window: String?
-  ) throws(CommandError) -> CommandOutput {
-    try asALine { () throws(CommandError) in
-      if services.liveChangesWaitWhenAsked() { _ = try runReporting(Self.liveCommand) }
-      let words = name.split(separator: " ", omittingEmptySubsequences: true).map {
-        CommandToken(text: String($0), column: 1)
-      }
-      guard !words.isEmpty else { throw CommandError("the command has no name", isUsageError: true) }
-      return try runReporting(words, in: window, values: arguments).output
+  /// The `live` command a line begins with when live sources said something changed.
+  private static let liveCommand = LineCommand.words([CommandToken(text: "live", column: 1)], window: nil)
+
+  /// Whether a line already begins with `live`.
+  private static func isLive(_ command: LineCommand?) -> Bool {
+    switch command {
+    case .words(let words, _)?: return words.first?.text == "live"
+    case .bound(let bound)?: return bound.module == nil && bound.name == "live"
+    case .call(let call)?: return call.path == ["live"]
+    case nil: return false
     }
   }
 
-  /// Runs tokenized commands in order, as `run(line:in:continuingAfter:handle:)` does after its
-  /// first steps: the rest of a line whose `relaunch` replaced the host it started on.
+  /// Runs one command given by its spec's path (`["network", "fail"]`) and its arguments as
+  /// values, as a line of that one command runs: what a module kit's session does with the
+  /// command the workbench host sends it, so no line is read. The values are checked as words
+  /// would be.
+  ///
+  /// - Parameter window: the window it runs in (by label or number); the focused one when `nil`.
+  public func run(
+    path: [String], arguments: [String: ArgumentValue], in window: String?
+  ) throws(CommandError) -> CommandOutput {
+    try beginLine()
+    defer { clock.endLine() }
+    if services.liveChangesWaitWhenAsked() { _ = try run(rest: [Self.liveCommand], continuingAfter: nil) { _ in } }
+    let resolved: ResolvedCommand
+    do throws(CommandError) {
+      resolved = try resolver.resolve(path: path, in: directory, window: window)
+    } catch {
+      throw error.asUsage
+    }
+    return try dispatch.bindAndPerform(resolved, values: arguments).output
+  }
+
+  /// Runs commands in order, as a line does after its first steps: the rest of a line whose
+  /// `relaunch` replaced the host it started on.
   ///
   /// - Returns: the commands after a `relaunch`, not run.
   @discardableResult
-  public func run(
-    commands: [[CommandToken]], in window: String?, continuingAfter failed: ((CommandError) -> Void)?,
+  package func run(
+    rest commands: [LineCommand], continuingAfter failed: ((CommandError) -> Void)?,
     handle: (CommandResult) throws(CommandError) -> Void
-  ) throws(CommandError) -> [[CommandToken]] {
-    for (index, tokens) in commands.enumerated() {
+  ) throws(CommandError) -> [LineCommand] {
+    for (index, command) in commands.enumerated() {
       let request: SessionRequest?
-      do {
-        // In `window` unless the command names one itself: the window is given to the
-        // resolver as a value, not written into the command as a word.
-        let result = try runReporting(tokens, in: tokens.windowPrefix.window == nil ? window : nil)
+      do throws(CommandError) {
+        let result: CommandResult
+        switch command {
+        case .words(let words, let window):
+          // In `window` unless the command names one itself: the window is given to the
+          // resolver as a value, not written into the command as a word.
+          result = try dispatch.run(words, in: words.first?.windowReference == nil ? window : nil)
+        case .bound(let bound): result = try dispatch.execute(bound)
+        case .call(let call):
+          let resolved: ResolvedCommand
+          do throws(CommandError) {
+            let label: String? =
+              switch call.target {
+              case .focused: nil
+              case .label(let label): label
+              }
+            resolved = try resolver.resolve(path: call.path, in: directory, window: label)
+          } catch {
+            throw error.asUsage
+          }
+          result = try dispatch.bindAndPerform(resolved, values: call.arguments)
+        }
         request = result.request
         try handle(result)
       } catch {
@@ -149,103 +200,26 @@ extension Host {
   /// saves): for tests of a session that acts without looking, as another process's would.
   @_spi(Testing)
   public func run(_ tokens: [CommandToken]) throws(CommandError) -> CommandOutput {
-    try runReporting(tokens).output
+    try dispatch.run(tokens).output
   }
 
-  /// Runs one tokenized command, and says whether it reports.
-  ///
-  /// - Parameter values: the arguments by name, bound elsewhere, when the words are only the
-  ///   command's name (`run(command:arguments:in:)`); `nil` to bind the words after the name.
-  func runReporting(
-    _ tokens: [CommandToken], in window: String? = nil, values: [String: ArgumentValue]? = nil
-  ) throws(CommandError) -> CommandResult {
-    let resolved: ResolvedCommand
-    let command: BoundCommand
-    let directory = self.directory
-    do {
-      resolved = try resolver.resolve(tokens, in: directory, window: window)
-    } catch {
-      var usage = error
-      usage.isUsageError = true
-      throw usage
-    }
-    // What ran, success or failure, is reported once it is known (a recording listens).
-    var bound: BoundCommand?
-    var failure: CommandError?
-    var request: SessionRequest?
-    defer {
-      if let commandObserver {
-        var ran = RanCommand(
-          words: Array(tokens.windowPrefix.rest), window: resolved.window, module: resolved.module,
-          request: request, failure: failure)
-        ran.command = bound
-        ran.windowNamed = window != nil || tokens.windowPrefix.window != nil
-        commandObserver(ran)
-      }
-    }
-    do {
-      if let values {
-        command = try resolver.bind(resolved, values: values, in: directory)
-      } else {
-        command = try resolver.bind(resolved, in: directory)
-      }
-      bound = command
-    } catch {
-      var usage = error
-      usage.isUsageError = true
-      failure = usage
-      throw usage
-    }
-    let window = resolved.window?.live
-    let context = CommandContext(command: command, window: window, host: self)
-    let content = window?.content
-    content?.beginCommand()
-    // Source changes a command causes reach every connected window before its frames are shown.
-    defer { services.scheduler.flush() }
-    let output: CommandOutput
-    do {
-      output = try resolved.spec.handler(context)
-      services.scheduler.flush()
-      content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
-      request = context.effects.request
-    } catch {
-      content?.abandonCommand()
-      let refusal = CommandError(converting: error, column: resolved.nameToken.column)
-      failure = refusal
-      throw refusal
-    }
-    // What went wrong outside the command meanwhile (a module stopped as its timer ran) fails it.
-    if let incident = services.takeIncidentMessage() {
-      failure = CommandError(incident, column: resolved.nameToken.column)
-      throw failure!
-    }
-    return CommandResult(output: output, reports: resolved.spec.reports, request: request)
-  }
+  /// How the host reads and runs one command.
+  var dispatch: CommandDispatch { CommandDispatch(host: self) }
 
   /// The session's windows and documents, as the resolver reads them.
   public var directory: some WindowDirectory {
     LiveWindows(host: self, windows: windowList, documents: documents)
   }
 
-  /// The words that could complete the word being typed at the end of `line` (see
-  /// `CommandResolver.completions`).
-  public func completions(for line: String) -> [String] {
-    resolver.completions(for: line, in: directory)
-  }
-
-  /// What argument `position` of `arguments` may be for a command in the window labelled
-  /// `window`, after the arguments `words`: what completion offers there, without a line to
-  /// read (explore draws its arguments from it).
-  public func candidates(at position: Int, of arguments: [ArgumentSpec], after words: [String], inWindow window: String)
-    -> [String]
-  {
-    resolver.candidates(
-      at: position, of: arguments, after: words, in: directory.findWindow(named: window), directory: directory)
+  /// The words that could complete the word being typed at the end of `line`, in `window`
+  /// unless the line names one (see `CommandResolver.partial`).
+  public func completions(for line: String, in window: String? = nil) -> [String] {
+    resolver.completions(for: line, in: directory, window: window)
   }
 
   /// What each candidate completing `line` names, for listing beside it: a book's title beside
   /// its id.
-  public func completionLabels(for line: String, candidates: [String]) -> [String: String] {
-    resolver.completionLabels(for: line, candidates: candidates, in: directory)
+  public func completionLabels(for line: String, candidates: [String], in window: String? = nil) -> [String: String] {
+    resolver.completionLabels(for: line, candidates: candidates, in: directory, window: window)
   }
 }

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 extension Host {
   /// Every command's spec with the name it is typed by: host commands, the front end's, then
   /// each module's commands qualified by the module's name.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 extension Host {
   /// Drops the windows kept dormant on screens named in `screens` (a module's new build no
   /// longer registers them); returns what was dropped, as `NAME (SCREEN)`.
@@ -45,7 +47,7 @@ extension Host {
   /// window then keeps its current view state).
   public func restoreViewState(of id: WindowID, from record: ViewStateRecord) -> String? {
     guard let window = window(id) else { return "no window \(id)" }
-    return window.content.restoreViewState(from: record)
+    return acting(as: window.screen.module) { window.content.restoreViewState(from: record) }
   }
 
   /// The current view-state version of a window's screen.
@@ -59,7 +61,7 @@ extension Host {
   /// out, a window whose screen or document is gone is left out, and a view state that does not
   /// decode (corrupt, or from a newer version) falls back to the screen's default. Each of these
   /// is listed in `restorationWarnings`; the other windows are restored as they were.
-  public convenience init(
+  package convenience init(
     modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(),
     clock: SessionClock.Mode = .real, restoring record: SessionRecord, addingMissingSamples: Bool = false
   ) throws(RegistrationError) {

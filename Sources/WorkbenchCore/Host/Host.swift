@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The workbench host: the modules it loaded, the documents it holds and the windows open on
 /// them. Front ends (the shell, the scenario runner) send it command lines and show what it
 /// returns. It does no I/O of its own.
@@ -22,7 +24,7 @@ public final class Host {
   /// The session's windows: order, numbers, names, focus.
   let windowList = SessionWindows()
   /// The session's work as modules reach it: `SessionWork` and no more of the host.
-  private(set) lazy var work = HostWork(host: self)
+  package private(set) lazy var work: any SessionWork = HostWork(host: self)
   /// Open windows in the order they were opened.
   public var windows: [Window] { windowList.all }
   /// The window commands run in unless they name another.
@@ -50,6 +52,8 @@ public final class Host {
   public let clock: SessionClock
   /// Objects modules share across this session's windows.
   public let services: SessionServices
+  /// The session's facts: what its modules took from outside, recorded or replayed.
+  public let facts: SessionFacts
   /// What could not be restored when this host was built from a session record.
   public internal(set) var restorationWarnings: [RestorationWarning] = []
   /// Where committed documents are stored; `nil` keeps them in memory only.
@@ -62,7 +66,7 @@ public final class Host {
   ///
   /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
   ///   screens or document kinds clash.
-  public convenience init(
+  package convenience init(
     modules: [any FeatureModule], environment: ScreenEnvironment = ScreenEnvironment(), clock: SessionClock.Mode = .real
   ) throws(RegistrationError) {
     try self.init(modules: modules, environment: environment, clock: clock, loadSamples: true)
@@ -88,9 +92,13 @@ public final class Host {
   init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool) {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
-    self.services = SessionServices(clock: self.clock, facts: environment.services.facts)
+    // The session's facts are the environment's (a replay's, shared by the hosts of a session).
+    self.facts = (environment.services.facts as? SessionFacts) ?? SessionFacts()
+    self.services = self.clock.services(facts: facts)
+    // The clock reports to the facts' timeline while the session records.
+    self.clock.facts = facts
     // A host made while recording (a relaunch): the replay's clock starts again here too.
-    services.facts.timeline?.restart()
+    facts.timeline?.restart()
     self.registry = registry
     self.resolver = CommandResolver(registry: registry)
     documents = SessionDocuments(registry: registry)
@@ -240,8 +248,11 @@ public final class Host {
   /// Tells every window on a document that its body changed.
   private func documentChanged(_ entry: DocumentEntry) {
     for window in windows where window.documentName == entry.name {
-      window.content.documentRevisionChanged(entry.revision)
-      window.content.documentReplaced(entry.body)
+      // The screen's code runs as its module (a timer it sets is the module's).
+      acting(as: window.screen.module) {
+        window.content.documentRevisionChanged(entry.revision)
+        window.content.documentReplaced(entry.body)
+      }
     }
   }
 
@@ -290,9 +301,13 @@ public final class Host {
   func makeContent(_ screen: ScreenKind, showing entry: DocumentEntry, body: any DocumentBody, window: Int?)
     -> (any WindowContent)?
   {
-    let content = screen.make(body, environment(for: entry.name, screen: screen.name, window: window))
-    content?.documentRevisionChanged(entry.revision)
-    return content
+    // The screen's code runs as its module: what it starts as it opens (a load on the
+    // session's clock) is the module's.
+    return acting(as: screen.module) {
+      let content = screen.make(body, environment(for: entry.name, screen: screen.name, window: window))
+      content?.documentRevisionChanged(entry.revision)
+      return content
+    }
   }
 
   /// The environment a window on `documentName` is made with.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The commands every session has, whatever modules are loaded.
 enum HostCommands {
   /// The host's commands, in the order `help` lists them, each by its name and how to build it:
@@ -84,10 +86,12 @@ enum HostCommands {
   static let lookingNames: Set<String> = Set(
     table.filter(\.onlyLooks).map(\.name) + frontEndOnly.filter(\.onlyLooks).map(\.name))
 
-  /// Whether a host command's words only look at the session.
-  static func onlyLooks(_ words: [String]) -> Bool {
-    guard let name = words.first else { return true }
-    return lookingNames.contains(name) || (name == "clock" && words.count == 1)
+  /// Whether a host command only looks at the session.
+  static func onlyLooks(_ spec: CommandSpec) -> Bool {
+    // A subcommand's full name starts with its command's (`travel back`); `clock` alone shows
+    // the time, and its subcommands (`clock advance`) move it.
+    let command = spec.name.prefix { $0 != " " }
+    return lookingNames.contains(String(command)) || spec.name == "clock"
   }
 
   /// Where each name is in `table`.
@@ -491,11 +495,11 @@ extension Host {
 
   /// Saves or discards a window's unsaved work. Saving can fail (invalid, conflicted); then
   /// nothing changes and the window stays.
-  public func leave(_ id: WindowID, choice: LeaveChoice) throws(CommandError) {
+  package func leave(_ id: WindowID, choice: LeaveChoice) throws(CommandError) {
     guard let window = window(id), let work = window.content.unsavedWork else { return }
     switch choice {
     case .save:
-      let context = CommandContext(command: nil, window: window, host: self)
+      let context = CommandContext(arguments: ParsedArguments(), window: window, runtime: self)
       do {
         try work.saveUnsavedWork(context)
       } catch {

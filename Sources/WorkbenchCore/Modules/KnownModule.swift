@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// A module a workspace has seen loaded (an external module, by its executable): what it was
 /// called and what it registered, so a document, a window or a scenario that needs it while it
 /// is not loaded can say which module that is and how to load it.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// What a set of registered modules can say without a host: a screen's frame fields, what a
 /// document kind decodes. The scenario loader checks files with these before anything runs.
 extension ModuleRegistry {

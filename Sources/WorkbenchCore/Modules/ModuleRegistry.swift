@@ -1,7 +1,9 @@
+import WorkbenchModuleAPI
+
 /// What a set of modules registered: their manifests, document kinds, screens and commands,
 /// checked for clashes. Registering is done once; any number of hosts can share the result.
 ///
-/// A module with an index (`FeatureModule.index`) is registered the first time one of its
+/// A module with an index (`FeatureModule.declaredIndex`) is registered the first time one of its
 /// names is needed (its screen is opened, its command typed, its sample read), so a start that
 /// uses the catalog does not build the ledger's commands; asking for everything (help,
 /// completion of every name, diagrams) registers every module.
@@ -56,7 +58,7 @@ public struct ModuleRegistry {
   ///
   /// - Throws: `RegistrationError` for a command that is not one the host reserves for front
   ///   ends.
-  public func bringing(frontEnd commands: [CommandSpec]) throws(RegistrationError) -> ModuleRegistry {
+  package func bringing(frontEnd commands: [CommandSpec]) throws(RegistrationError) -> ModuleRegistry {
     for spec in commands where HostCommands.frontEndReason(spec.name) == nil {
       throw RegistrationError(
         message: "the front end's command '\(spec.name)' is not one the host reserves for front ends "
@@ -71,7 +73,7 @@ public struct ModuleRegistry {
   ///
   /// - Throws: `RegistrationError` when two modules claim one name, or a module's commands,
   ///   screens or document kinds clash.
-  public init(modules: [any FeatureModule]) throws(RegistrationError) {
+  package init(modules: [any FeatureModule]) throws(RegistrationError) {
     var manifests: [ModuleManifest] = []
     // Lists, not dictionaries: a handful of names each, and no hashing at start.
     var shown: [(screen: String, kind: String)] = []
@@ -99,7 +101,7 @@ public struct ModuleRegistry {
         throw RegistrationError(message: "two modules are named '\(manifest.name)'")
       }
       manifests.append(manifest)
-      guard let index = module.index else {
+      guard let index = module.declaredIndex else {
         let before = (screens: Set(registrations.screenKinds.keys), kinds: Set(registrations.documentKinds.keys))
         try Self.register(module, into: registrations)
         for screen in registrations.screenKinds.values.sorted(by: { $0.name < $1.name })
@@ -185,7 +187,7 @@ public struct ModuleRegistry {
       facts[fact.source] = fact.type
     }
     // A module registered late must register what its index promised, and nothing else.
-    if let index = module.index {
+    if let index = module.declaredIndex {
       let found = ModuleIndex(
         screens: registrar.screenKinds.map { ($0.name, $0.documentKind) },
         documentKinds: registrar.documentKinds.map { ($0.name, $0.samples.map(\.name)) },

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// Where committed documents are stored. The host saves through it before it changes anything
 /// in memory, so a save that fails or conflicts changes nothing.
 @MainActor

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The virtual time a replay of a recording will be at, worked out while the session records
 /// on real time.
 ///

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -7,7 +9,7 @@
 /// The session's clock: real time in the shell, virtual time in scenarios, where only
 /// `clock advance` moves it, so every run sees the same times.
 @MainActor
-public final class SessionClock {
+public final class SessionClock: SessionTime {
   /// Where the time comes from.
   public enum Mode: Equatable, Sendable {
     /// The system's monotonic clock.
@@ -34,7 +36,11 @@ public final class SessionClock {
   public var interruptibleWait: ((Duration) -> Bool)?
 
   /// The session's scheduler: changes that timers cause are delivered after each timer.
-  public let scheduler: ConnectionScheduler
+  package let scheduler: ConnectionScheduler
+  /// The module whose code runs now (the one that registered the command, timer or live source
+  /// being run); `nil` while the host's own code runs. A timer runs as the module that set it:
+  /// the host knows who writes, and nothing a module passes says so.
+  package var acting: String?
   /// The session's facts, which own the timeline a recording follows (set by the host).
   public weak var facts: SessionFacts?
   /// Follows the timers while a session records, to work out how far a replay's virtual clock
@@ -43,7 +49,7 @@ public final class SessionClock {
   var timeline: ReplayTimeline? { facts?.timeline }
 
   /// A clock of the given mode, delivering changes through `scheduler`.
-  public init(mode: Mode, scheduler: ConnectionScheduler = ConnectionScheduler()) {
+  package init(mode: Mode, scheduler: ConnectionScheduler = ConnectionScheduler()) {
     self.mode = mode
     self.scheduler = scheduler
     self.realStart = SessionClock.monotonic()
@@ -133,7 +139,18 @@ public final class SessionClock {
   public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> Cancellation {
     timerCount += 1
     let order = timerCount
-    timers.append((now + delay, order, action))
+    let module = acting
+    timers.append(
+      (
+        now + delay, order,
+        { [weak self] in
+          guard let self else { return action() }
+          let outer = acting
+          acting = module
+          defer { acting = outer }
+          action()
+        }
+      ))
     return Cancellation { [weak self] in self?.timers.removeAll { $0.order == order } }
   }
 
@@ -148,7 +165,7 @@ public final class SessionClock {
   /// - Returns: how much time passed.
   /// - Throws: `CommandError` saying what is still pending when `limit` would be passed first.
   @discardableResult
-  public func settle(within limit: Duration, flush scheduler: ConnectionScheduler) throws(CommandError) -> Duration {
+  package func settle(within limit: Duration, flush scheduler: ConnectionScheduler) throws(CommandError) -> Duration {
     // A real clock runs while it waits; the line then has the time of the last timer that
     // fired (as a replay's virtual clock has), or its own if none did.
     let held = heldAt
@@ -251,46 +268,12 @@ public final class SessionClock {
     return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
   }
 
-  /// Parses a duration such as `300ms`, `2s`, `1.5s`, `1m` or `250us`.
-  /// A duration a user typed, or an error that says how to write one.
-  public static func duration(_ text: String) throws(CommandError) -> Duration {
-    guard let duration = parseDuration(text) else {
-      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
-    }
-    return duration
-  }
+  /// A duration a user typed, or an error that says how to write one (`DurationText`).
+  public static func duration(_ text: String) throws(CommandError) -> Duration { try DurationText.duration(text) }
 
-  public nonisolated static func parseDuration(_ text: String) -> Duration? {
-    let units: [(String, Double)] = [
-      ("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600),
-    ]
-    for (suffix, scale) in units where text.hasSuffix(suffix) {
-      guard let value = Double(text.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
-      let nanoseconds = (value * scale * 1e9).rounded()
-      guard nanoseconds < 1e18 else { return nil }
-      return .nanoseconds(Int64(nanoseconds))
-    }
-    return nil
-  }
+  /// The duration `text` says, or `nil` (`DurationText.parse`).
+  public nonisolated static func parseDuration(_ text: String) -> Duration? { DurationText.parse(text) }
 
-  /// A duration as text: `1.5s`, `300ms`.
-  public nonisolated static func describe(_ duration: Duration) -> String {
-    let milliseconds = duration.wholeMilliseconds
-    if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
-    return "\(milliseconds)ms"
-  }
-}
-
-extension Duration {
-  /// The duration in whole milliseconds, rounded toward zero.
-  /// Saturates at `Int64.min` and `Int64.max` milliseconds: a duration made from a number that
-  /// came from outside (a module's timer, a file) never traps here.
-  public var wholeMilliseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-    guard !overflow else { return seconds < 0 ? .min : .max }
-    let (sum, carried) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-    guard !carried else { return seconds < 0 ? .min : .max }
-    return sum
-  }
+  /// A duration as text: `1.5s`, `300ms` (`DurationText.describe`).
+  public nonisolated static func describe(_ duration: Duration) -> String { DurationText.describe(duration) }
 }

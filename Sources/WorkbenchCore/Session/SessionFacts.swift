@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The external facts a session's effects use: what a network answered and when, what a
 /// device reported, the state a simulated service was in. Every such fact goes through here, so
 /// a session can be recorded (each fact is kept, in order) and replayed (each fact is served
@@ -10,7 +12,7 @@
 /// One `SessionFacts` belongs to one session and outlives its relaunches: the host's services
 /// hand it to every window (`environment.services.facts`).
 @MainActor
-public final class SessionFacts {
+public final class SessionFacts: OutsideFacts {
   /// Where a fact comes from.
   public struct Key: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The window (`window 3`) or service (`bridge home`) the fact belongs to.
@@ -450,9 +452,20 @@ public final class SessionFacts {
   }
 }
 
-/// A weak reference, for a state capture that must not keep its service alive.
-@MainActor
-public final class WeakBox<Value: AnyObject> {
-  public weak var value: Value?
-  public init(_ value: Value? = nil) { self.value = value }
+extension SessionServices {
+  /// The session's facts as a host keeps them (recorded, replayed, relayed to a module
+  /// process); `nil` for services made outside a host, whose facts are only live.
+  package var sessionFacts: SessionFacts? { facts as? SessionFacts }
+}
+
+extension ScreenEnvironment {
+  /// This environment with facts a host keeps: its own when it has them, else new ones (an
+  /// environment made outside a host takes every fact live and keeps none).
+  @MainActor package var keepingFacts: ScreenEnvironment {
+    guard services.sessionFacts == nil else { return self }
+    var environment = self
+    let clock = SessionClock(mode: .virtual)
+    environment.services = SessionServices(clock: clock, facts: SessionFacts(), scheduler: clock.scheduler)
+    return environment
+  }
 }

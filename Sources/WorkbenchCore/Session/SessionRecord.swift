@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// Everything needed to rebuild a session: its documents, its windows in order with their view
 /// state, and which window has focus. Undo histories, frames and live work are not part of it:
 /// only the intent needed to reconstruct each window.
@@ -48,21 +50,6 @@ public struct SessionRecord: Codable, Equatable, Sendable {
     self.windows = windows
     self.focusedWindow = focusedWindow
     self.nextWindowNumber = nextWindowNumber
-  }
-}
-
-/// A window's view state as stored: the screen's view-state version and the state as JSON.
-/// Decoding goes through this boundary so a record from another version is recognised.
-public struct ViewStateRecord: Codable, Equatable, Sendable {
-  /// The version of the view-state type that wrote the record.
-  public var version: Int
-  /// The view state as JSON.
-  public var state: String
-
-  /// A record.
-  public init(version: Int, state: String) {
-    self.version = version
-    self.state = state
   }
 }
 

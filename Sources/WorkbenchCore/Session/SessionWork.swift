@@ -1,36 +1,6 @@
-/// What work that runs outside a command (a module's timer, a live source's event) may do to
-/// its session: commit a document and open and close windows, as a command may. The host of the
-/// session is the one (`SessionServices.work`); nothing else reaches the host from there.
-@MainActor
-public protocol SessionWork: AnyObject {
-  /// The session's open windows, in the order they were opened.
-  var windows: [Window] { get }
-  /// A document as it is now, or `nil` when there is none of that name.
-  func document(named name: String) -> DocumentSnapshot?
-  /// Commits `body` to the document `name` if it is still at `revision` (compare-and-swap, as
-  /// a command's commit is against other processes): a new revision, undoable, in every window.
-  ///
-  /// - Throws: `CommandError` saying why it was not saved (the document moved on, or is gone).
-  func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
-    throws(CommandError)
-  /// Checks a module's write before anything is stored: the one place that says who may write
-  /// what (docs/protocol.md, "Who may write what"). A module writes only documents of the kinds
-  /// it registered, and only a body the kind's own decoder reads.
-  ///
-  /// - Returns: the body as the document's kind reads it, or why the write is refused.
-  func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission
-  /// The environment a screen on the document is made in.
-  func screenEnvironment(for documentName: String) -> ScreenEnvironment
-  /// Opens a window on a screen of the module's, named `name` (numbered when `nil`).
-  func openWindow(screen: String, document: String, name: String?) throws(CommandError) -> Window
-  /// Opens a window on `model`, named `name` (numbered when `nil`).
-  func openWindow<Model: ScreenModel>(_ model: Model, screen: String, document: String, name: String?)
-    throws(CommandError) -> Window
-  /// Closes a window.
-  func closeWindow(_ id: WindowID)
-}
+import WorkbenchModuleAPI
 
-/// What `SessionWork.admitWrite` decided about a module's write.
+/// What `Host.admitWrite` decided about a module's write.
 public enum WriteAdmission {
   /// The body, as the document's kind decoded it: it may be committed.
   case admitted(any DocumentBody)
@@ -44,41 +14,99 @@ public enum WriteAdmission {
 }
 
 /// The session's work as a module's code reaches it (`CommandContext.session`,
-/// `SessionServices.work`): what `SessionWork` says and nothing more. It is not the host, so a
-/// cast gets a module no further.
+/// `SessionServices.work`): the documents of its own kinds, and the windows on its own screens.
+/// Whose code runs is the host's to know (`Host.acting`); with none (the host's own code) the
+/// whole session is reached. It is not the host, so a cast gets a module no further.
 @MainActor
 final class HostWork: SessionWork {
   unowned let host: Host
 
   init(host: Host) { self.host = host }
 
-  var windows: [Window] { host.windows }
-  func document(named name: String) -> DocumentSnapshot? { host.document(named: name) }
+  var windows: [Window] { host.windows.filter { host.isActing(on: $0) } }
+
+  func document(named name: String) -> DocumentSnapshot? {
+    guard let snapshot = host.document(named: name), host.isActing(onKind: snapshot.kind) else { return nil }
+    return snapshot
+  }
+
   func commit(_ body: any DocumentBody, toDocument name: String, ifAt revision: Int, summary: String)
     throws(CommandError)
   {
+    if let kind = host.documentKind(of: name), !host.isActing(onKind: kind) {
+      throw CommandError(
+        "the \(host.acting ?? "") module may not write the document \(name), a \(kind) document of another module")
+    }
     try host.commit(body, toDocument: name, ifAt: revision, summary: summary)
   }
-  func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission {
-    host.admitWrite(json, toDocument: name, by: module)
-  }
+
   func screenEnvironment(for documentName: String) -> ScreenEnvironment { host.screenEnvironment(for: documentName) }
+
   func openWindow(screen: String, document: String, name: String?) throws(CommandError) -> Window {
-    try host.openWindow(screen: screen, document: document, name: name)
+    try host.checkActing(onScreen: screen)
+    return try host.openWindow(screen: screen, document: document, name: name)
   }
+
   func openWindow<Model: ScreenModel>(_ model: Model, screen: String, document: String, name: String?)
     throws(CommandError) -> Window
   {
-    try host.openWindow(model, screen: screen, document: document, name: name)
+    try host.checkActing(onScreen: screen)
+    return try host.openWindow(model, screen: screen, document: document, name: name)
   }
-  func closeWindow(_ id: WindowID) { host.closeWindow(id) }
+
+  func closeWindow(_ id: WindowID) {
+    guard let window = host.window(id), host.isActing(on: window) else { return }
+    host.closeWindow(id)
+  }
 }
 
 extension Host {
-  public func admitWrite(_ json: [UInt8], toDocument name: String, by module: String) -> WriteAdmission {
+  /// The module whose code runs now (the one that registered the command, the timer or the live
+  /// source being run); `nil` while the host's own code runs.
+  package var acting: String? {
+    get { clock.acting }
+    set { clock.acting = newValue }
+  }
+
+  /// Runs `body` as the code of `module` (`nil`: the host's own).
+  package func acting<Result, Failure>(as module: String?, _ body: () throws(Failure) -> Result) throws(Failure)
+    -> Result
+  {
+    let outer = acting
+    acting = module
+    defer { acting = outer }
+    return try body()
+  }
+
+  /// Whether the code running now may reach documents of `kind`: the host's own may reach any;
+  /// a module's, only its own kinds'.
+  func isActing(onKind kind: String) -> Bool {
+    guard let acting else { return true }
+    return registry.owner(ofKind: kind) == acting
+  }
+
+  /// Whether the code running now may reach `window`: one on a screen of the module's own.
+  func isActing(on window: Window) -> Bool {
+    guard let acting else { return true }
+    return window.screen.module == acting
+  }
+
+  /// Refuses a window on a screen another module registered, for the module whose code runs.
+  func checkActing(onScreen screen: String) throws(CommandError) {
+    guard let acting, let owner = registry.module(ofScreen: screen), owner != acting else { return }
+    throw CommandError("the \(acting) module may not open a window on \(owner)'s screen \(screen)")
+  }
+
+  /// Checks a module's write before anything is stored: the one place that says who may write
+  /// what (docs/protocol.md, "Who may write what"). The writer is the module whose code runs
+  /// (`acting`), never a name a caller passes: it writes only documents of the kinds it
+  /// registered, and only a body the kind's own decoder reads.
+  ///
+  /// - Returns: the body as the document's kind reads it, or why the write is refused.
+  package func admitWrite(_ json: [UInt8], toDocument name: String) -> WriteAdmission {
     guard let entry = documents[name] else { return .noDocument }
     let owner = registry.owner(ofKind: entry.kind)
-    guard owner == module else {
+    guard let module = acting, owner == module else {
       return .refused(
         "it wrote the document \(name), a \(entry.kind) document"
           + (owner.map { " of the module \($0)" } ?? "") + ": a module writes only documents of its own kinds")
@@ -108,4 +136,10 @@ extension Host {
     }
     try documents.commit(body, to: entry, summary: summary)
   }
+}
+
+extension SessionServices {
+  /// The host of the session, for the host's own parts (a module process's proxy, which does
+  /// its module's work as the module); `nil` outside a host.
+  package var host: Host? { (work as? HostWork)?.host }
 }

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// A small seeded random number generator (SplitMix64): the same sequence for the same seed on
 /// every machine (the standard library's generator is seeded from the system), so a random
 /// session (`workbench explore`, a property test) can be run again from its seed.

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// A session's open windows and documents, as `CommandResolver` reads them.
 @MainActor
 struct LiveWindows: WindowDirectory {

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The windows a script will have open at a point, worked out before anything runs: the
 /// scenario loader follows each step's window changes (as the commands' specs declare them)
 /// through one of these, so a later step naming a window that will not exist is caught with

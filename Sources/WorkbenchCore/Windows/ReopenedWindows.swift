@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 extension Host {
 
   /// Opens windows again in place from their documents as the session holds them and their

@@ -1,3 +1,5 @@
+import WorkbenchModuleAPI
+
 /// The windows of one session: their order, numbers, names and focus. This is the host's
 /// window half; `Host` composes it with the documents and the command router, and builds each
 /// window's content from the registry before handing it here.

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The fields every request of the host's has: its number, the session it is about, and the
 /// session's time when it was sent.
@@ -84,11 +85,17 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
   /// Protocol 2: the command's full name as the module registered it (`network fail` for a
   /// subcommand), so a kit finds the command without reading the line.
   public var command: String?
+  /// Protocol 2: the command's spec path as the module registered it (`["network", "fail"]`),
+  /// to find the command by, name by name.
+  public var path: [String]?
   /// The line as typed (its words after the command's name are its arguments).
   public var line = ""
   /// The arguments the host bound from the line against the command's spec, by name: a number
   /// as a number, a word or the rest of the line as text, a left-out optional one absent.
   public var arguments: FrameValue?
+  /// Protocol 2: each `window` argument that names one of the module's own windows, by the
+  /// argument's name: that window's key (`{"other": "k3"}`).
+  public var windows: FrameValue?
   public var facts: WireFactsRequest?
   public var id: Int?
   public var session: Int?
@@ -111,10 +118,18 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
       .text(
         "command", \.command,
         "protocol 2: the command's full name as the module registered it (`network fail`), to find the command by"),
+      .texts(
+        "path", \.path,
+        "protocol 2: the command's spec path as the module registered it (`[\"network\", \"fail\"]`), to find the command by"
+      ),
       .text("line", \.line, "the command as the host writes it: its name (and subcommand), then its arguments"),
       .value(
         "arguments", \.arguments, type: .anyObject,
         "the arguments as the host bound them against the command's spec, by name: integers as numbers, words and rests as text; an optional one left out is absent"
+      ),
+      .value(
+        "windows", \.windows, type: .anyObject,
+        "protocol 2: each window argument that names one of the module's own windows, by the argument's name: that window's key"
       ),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
     ] + MessageField<Self>.header(\.id, \.session, \.now)

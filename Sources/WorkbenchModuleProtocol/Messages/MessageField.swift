@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// How a field's value looks on the wire, for reading it, saying what was expected when it is
 /// not that, and describing it in the JSON Schema (docs/protocol.schema.json).
@@ -206,7 +207,7 @@ extension WireStructure {
   /// nesting), with no `FrameValue` made for it or its structures; `nil` for anything that
   /// `init(wire:)` might not read the same (a missing field, a value of another type, a key with
   /// an escape, text that is not JSON), which is then read that way to say what is wrong.
-  public static func read(json cursor: inout JSONCursor, depth: Int) -> Self? {
+  package static func read(json cursor: inout JSONCursor, depth: Int) -> Self? {
     guard depth < 512, cursor.take(UInt8(ascii: "{")) else { return nil }
     var structure = Self()
     guard structure.readMembers(json: &cursor, depth: depth, afterType: false) else { return nil }
@@ -315,6 +316,14 @@ extension WireStructure {
 
 extension JSONCursor {
   static let typeKey = Array("type".utf8)
+
+  /// Whether the bytes at `range` (from `plainString()`) are `other`'s. (Here, beside the one
+  /// reader that compares every member's key with each field's name: a comparison the caller
+  /// cannot see into costs a retain of the name for every field it is compared with.)
+  func bytes(at range: Range<Int>, equal other: [UInt8]) -> Bool {
+    range.count == other.count && range.lowerBound >= 0 && range.upperBound <= bytes.count
+      && bytes[range].elementsEqual(other)
+  }
 
   /// The `type` of a message read straight from its text, when the text begins with it: `{`,
   /// then `"type"` and its text, as every kit writes a message. `nil` for any other start.

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 // What a module sends: its handshake, then one reply to each request, and (protocol 2) changes
 // its live sources saw. Each declared once as its fields (see `MessageField`).
@@ -38,7 +39,7 @@ public struct WireArgument: WireStructure {
     "An argument: `integer` (`extra`: [low, high] or null), `word`, `rest` (the rest of the line, last) or `choice` (`extra`: the words)."
   public static let fields: [MessageField<Self>] = [
     .text("name", \.name),
-    .value("kind", \.kindValue, type: .choice(["integer", "word", "rest", "choice"])),
+    .value("kind", \.kindValue, type: .choice(["integer", "word", "rest", "choice", "window"])),
     .value("extra", \.extra, type: .nullable(.list(.anyValue)), "integer: [low, high]; choice: the words"),
     .boolean("optional", \.optional, "whether it may be left out (optional ones come last)"),
     .text("help", \.help),

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// docs/protocol.schema.json, made from the message declarations (`HostMessage`,
 /// `ModuleMessage` and the structures they carry): the schema and the code cannot say different

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 // The structures messages are made of: timers, window updates, windows a command opened, facts,
 // commits of a timer's work. Each is declared once as its fields (see `MessageField`).

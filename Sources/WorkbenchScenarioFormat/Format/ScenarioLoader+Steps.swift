@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioModel
 import WorkbenchSystem
 
@@ -213,11 +214,21 @@ extension ScenarioLoader {
       var command = StepCommand(tokens: tokens, lineStart: location)
       defer { located.append(command) }
       // The same resolution a run makes, against the windows open at this step.
-      var planned = context.windows
-      planned.current = window.flatMap { planned.findWindow(named: $0) }
+      // The step's window is given to the resolver by its label (no window is in front).
+      let planned = context.windows
       let bound: BoundCommand
-      do {
-        bound = try resolver.bind(try resolver.resolve(tokens, in: planned), in: planned)
+      do throws(CommandError) {
+        // The step's window is the command's unless it names one: kept with the command as how
+        // it names its window, so the run finds the same window.
+        let named = tokens.first?.windowReference == nil ? window : nil
+        let resolved = try resolver.resolve(tokens, in: planned, window: named)
+        do throws(CommandError) {
+          bound = try resolver.bind(resolved, in: planned)
+        } catch {
+          // What the words name is kept for what reads the step (coverage, an editor).
+          command.unbound = resolved
+          throw error
+        }
       } catch {
         // A step expected to fail may fail here (that may be what it tests): the run compares
         // the message. It changes no windows either way.

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioModel
 import WorkbenchSystem
 
@@ -50,7 +51,7 @@ public final class ScenarioLoader {
   public static let flowKeys = ["flow", "description", "params", "steps"]
 
   /// A loader that checks commands, screens and documents against these modules.
-  public convenience init(modules: [any FeatureModule]) throws(RegistrationError) {
+  package convenience init(modules: [any FeatureModule]) throws(RegistrationError) {
     self.init(registry: try ModuleRegistry(modules: modules))
   }
 

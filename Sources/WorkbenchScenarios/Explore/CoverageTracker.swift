@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Counts into an `ExploreCoverage` what a session does, step by step: the windows it opens,
 /// the module commands it runs (refused or not) and the states its windows on a screen with a
@@ -45,28 +46,34 @@ public struct CoverageTracker {
     return frames
   }
 
-  /// A step that ran `words` (its `@WINDOW` taken off) in the window `target`, refused or not,
-  /// starting from `before` (`framesBefore`): the module command it ran, and the state every
+  /// A step that ran `commands` (each with the window it ran in), refused at its last or not,
+  /// starting from `before` (`framesBefore`): the module commands it ran, and the state every
   /// window on a screen with a state machine moved to. Windows it opened are counted as opened.
   public func stepped(
-    target: String?, words: [String], refused: Bool, before: [String: FrameValue], host: Host,
-    into coverage: inout ExploreCoverage
+    _ commands: [(command: CoveredCommand, window: String?)], refused: Bool, before: [String: FrameValue],
+    host: Host, into coverage: inout ExploreCoverage
   ) {
-    let ranIn = ran(target: target, words: words, refused: refused, host: host, into: &coverage)
+    var ranIn: String?
+    for (index, ran) in commands.enumerated() {
+      // A refused step was refused at its last command that ran; those before it ran.
+      let label = self.ran(
+        ran.command, in: ran.window, refused: refused && index == commands.count - 1, host: host, into: &coverage)
+      ranIn = label ?? ranIn
+    }
     observed(before: before, ranIn: ranIn, host: host, into: &coverage)
   }
 
-  /// A command that ran `words` in the window `target`: the window's label when it was one of
-  /// its module's commands and was not refused.
-  func ran(target: String?, words: [String], refused: Bool, host: Host, into coverage: inout ExploreCoverage)
-    -> String?
-  {
+  /// A command that ran in the window labelled `target`: the window's label when it was one of
+  /// that window's module's commands and was not refused.
+  func ran(
+    _ command: CoveredCommand, in target: String?, refused: Bool, host: Host, into coverage: inout ExploreCoverage
+  ) -> String? {
     guard let target, let window = host.window(named: target), let module = modules[window.screen.name],
-      coverage.ran(
-        words, screen: window.screen.name, module: module, commands: commands[window.screen.name] ?? [],
-        refused: refused), !refused
+      command.module == module,
+      commands[window.screen.name]?.contains(where: { $0.name == command.commandName }) == true
     else { return nil }
-    return window.label
+    coverage.ran(command, screen: window.screen.name, module: module, refused: refused)
+    return refused ? nil : window.label
   }
 
   /// The state every window on a screen with a state machine moved to from `before`, a
@@ -102,4 +109,45 @@ extension ModuleRegistry {
     }
     return commands
   }
+}
+
+/// A command as coverage counts it: its spec (a subcommand's, for one), its module, and its
+/// whole-number arguments by name, whether it bound (a scenario's step, explore's draw) or was
+/// refused as it bound (a number out of its range).
+public struct CoveredCommand {
+  /// The command or subcommand that ran.
+  public var spec: CommandSpec
+  /// The module that registered it; `nil` for a host command.
+  public var module: String?
+  /// Its whole-number arguments, by name.
+  public var integers: [String: Int]
+
+  /// A command with its numbers.
+  public init(spec: CommandSpec, module: String?, integers: [String: Int]) {
+    self.spec = spec
+    self.module = module
+    self.integers = integers
+  }
+
+  /// A bound command.
+  public init(_ command: BoundCommand) {
+    var integers: [String: Int] = [:]
+    for (name, value) in command.arguments.values {
+      if case .integer(let number) = value { integers[name] = number }
+    }
+    self.init(spec: command.spec, module: command.module, integers: integers)
+  }
+
+  /// A command whose words resolved but did not bind: each word of a whole-number argument read
+  /// as the number it is, if it is one.
+  public init(_ command: ResolvedCommand) {
+    var integers: [String: Int] = [:]
+    for (argument, word) in command.wordsByArgument {
+      if case .integer = argument.kind, let number = Int(word.text) { integers[argument.name] = number }
+    }
+    self.init(spec: command.spec, module: command.module, integers: integers)
+  }
+
+  /// The name of the command the window's module registered (`network`, for `network fail`).
+  var commandName: String { String(spec.name.prefix { $0 != " " }) }
 }

@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSystem
 
 /// `explore --jobs N`: the sessions dealt out to N processes of this program (session k to

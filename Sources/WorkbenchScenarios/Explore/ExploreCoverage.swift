@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a run of explore covered, per module: the commands run (and refused), the screens
 /// windows opened on, the whole-number arguments tried at and across their range's edges, and
@@ -56,32 +57,21 @@ public struct ExploreCoverage: Sendable, Equatable {
     count(module, "state", screen, state)
   }
 
-  /// A step that ran `words` (its `@WINDOW` taken off) in a window on `screen`, refused or not.
-  /// Returns whether it was one of the module's commands.
-  @discardableResult
-  mutating func ran(_ words: [String], screen: String, module: String, commands: [CommandSpec], refused: Bool)
-    -> Bool
-  {
-    guard let name = words.first, var spec = commands.first(where: { $0.name == name }) else { return false }
-    var command = name
-    var given = words.dropFirst()
-    if !spec.subcommands.isEmpty, let word = given.first, let sub = spec.subcommands.first(where: { $0.name == word }) {
-      spec = sub
-      command += " " + word
-      given = given.dropFirst()
-    }
-    count(module, "command", command, refused ? "refused" : "ran")
-    // Whole numbers by their place: at or across the range's edges.
-    for (argument, word) in zip(spec.arguments, given) {
-      guard case .integer(let range?) = argument.kind, let value = Int(word) else { continue }
+  /// A command of the module's that ran in a window on `screen`, refused or not, with its
+  /// whole numbers by argument: the command by its full name, and each number by its place in
+  /// its range (at or across its edges).
+  mutating func ran(_ command: CoveredCommand, screen: String, module: String, refused: Bool) {
+    let name = command.spec.name
+    count(module, "command", name, refused ? "refused" : "ran")
+    for argument in command.spec.arguments {
+      guard case .integer(let range?) = argument.kind, let value = command.integers[argument.name] else { continue }
       let edge =
         value < range.lowerBound
         ? "below"
         : value > range.upperBound
           ? "above" : value == range.lowerBound ? "atLowest" : value == range.upperBound ? "atHighest" : "within"
-      count(module, "argument", command + " " + argument.name, edge)
+      count(module, "argument", name + " " + argument.name, edge)
     }
-    return true
   }
 
   /// A window on a screen with a state machine after a step: the state its frame names now,

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// What a session has tried so far, which steers what it tries next, as coverage-guided
 /// fuzzers are steered by what their inputs reached: a command not yet carried out in the state

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -57,7 +58,7 @@ extension Explorer {
   func run(
     windows: [WindowSeed], steps count: Int, secondRun: Bool = true, covering: Bool = false, travel: Int? = nil,
     rebuildingAfter rebuilds: (_ step: Int, _ refused: Bool) -> Bool,
-    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
+    next: (Int, WorkbenchSession, Undoable?) -> DrawnStep
   ) -> Outcome {
     var outcome = Outcome()
     let session = Session(windows: windows, steps: [])
@@ -128,7 +129,7 @@ extension Explorer {
       }
       var secondRefusal: CommandError?
       do {
-        try second.run(step.line, in: step.window, takingLiveChanges: false, frontEnd: QuietFrontEnd())
+        try second.run(step.call, takingLiveChanges: false, frontEnd: QuietFrontEnd())
       } catch {
         secondRefusal = error
       }
@@ -310,15 +311,15 @@ extension Explorer {
     let steps = min(back, position)
     let index = outcome.stepsRun - 1
     func shown() -> [(String, FrameValue)] {
-      Self.takeLiveChanges(first)
+      takeLiveChanges(first)
       return first.host.windows.map { ($0.label, Self.withoutFields($0.screen.lifetimeFields, $0.frame) ?? $0.frame) }
     }
     let before = shown()
     let revisions = first.host.revisionsByDocument
     outcome.checks += 1
     do {
-      try first.run("travel back \(steps)", frontEnd: QuietFrontEnd())
-      try first.run("travel forward \(steps)", frontEnd: QuietFrontEnd())
+      try first.run(hostCall("travel", "back", arguments: ["count": .integer(steps)]), frontEnd: QuietFrontEnd())
+      try first.run(hostCall("travel", "forward", arguments: ["count": .integer(steps)]), frontEnd: QuietFrontEnd())
     } catch {
       outcome.failure = Failure(
         property: .travelIsSame, step: index,
@@ -358,12 +359,14 @@ extension Explorer {
   /// Takes in what the session's live sources said, as an expectation does. A session that keeps
   /// its steps (it will move in time) takes them in as a `live` line, the shell's way, so a
   /// move brings them in again at their step.
-  static func takeLiveChanges(_ session: WorkbenchSession) {
+  func takeLiveChanges(_ session: WorkbenchSession) {
     guard session.journal != nil else {
       session.host.services.takeWaitingLiveChanges()
       return
     }
-    if session.host.services.liveChangesWaitWhenAsked() { try? session.run("live", frontEnd: QuietFrontEnd()) }
+    if session.host.services.liveChangesWaitWhenAsked() {
+      try? session.run(hostCall("live"), frontEnd: QuietFrontEnd())
+    }
   }
 
   /// A step of the first run, with what the checks need from before it.
@@ -373,11 +376,10 @@ extension Explorer {
     /// How many it had taken after the step (a `live` step takes some; no other does, as live
     /// changes come in between steps): an undo after more were taken is not the history's alone.
     var liveTakenAfter = 0
-    var step: (window: String?, line: String)
-    /// The window the step runs in, its words (after any `@WINDOW`), and its view state before,
-    /// for the undo properties and the coverage.
+    var step: DrawnStep
+    /// The window the step runs in (its own, or the one its command names), and its view state
+    /// before, for the undo properties and the coverage.
     var target: String?
-    var words: [String]
     var viewBefore: ViewStateSnapshot?
     var before: [String: (stamp: Int?, frame: FrameValue)]
     var revisionsBefore: [String: Int]
@@ -388,14 +390,14 @@ extension Explorer {
   /// first (as before an expectation), so the frames before a step are those it starts from.
   private func runFirst(
     _ first: WorkbenchSession, index: Int, undoable: Undoable?,
-    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String)
+    next: (Int, WorkbenchSession, Undoable?) -> DrawnStep
   ) -> FirstStep {
     let liveTaken = first.facts.liveChangesTaken.count
-    Self.takeLiveChanges(first)
+    takeLiveChanges(first)
     let step = next(index, first, undoable)
-    let (target, words) = Self.parsed(step)
+    let target = step.target
     var ran = FirstStep(
-      liveTaken: liveTaken, step: step, target: target, words: words,
+      liveTaken: liveTaken, step: step, target: target,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
       before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument)
     // Live changes come in before the step (above) and never as its line begins: the frames
@@ -403,7 +405,7 @@ extension Explorer {
     // the replay, which takes the first's groups before its step, takes them at the same point
     // (inside the line they would land after its due timers, before them in the replay).
     do {
-      try first.run(step.line, in: step.window, takingLiveChanges: false, frontEnd: QuietFrontEnd())
+      try first.run(step.call, takingLiveChanges: false, frontEnd: QuietFrontEnd())
     } catch {
       ran.refusal = error
     }
@@ -414,7 +416,7 @@ extension Explorer {
   /// `run` without its second run: the first run alone, with the properties judged on it.
   private func runAlone(
     _ first: WorkbenchSession, steps count: Int,
-    next: (Int, WorkbenchSession, Undoable?) -> (window: String?, line: String),
+    next: (Int, WorkbenchSession, Undoable?) -> DrawnStep,
     outcome given: Outcome
   ) -> Outcome {
     var outcome = given

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -56,28 +57,26 @@ extension Explorer {
       next: { _, live, undoable in
         // Right after a change a window can undo, often its undo; after that undo, its redo.
         if let undoable, random.chance(undoable.undone ? 50 : 10) {
-          let step: (window: String?, line: String) = (
-            undoable.window, (undoable.undone ? "redo" : "undo") + (undoable.history == .view ? " view" : "")
-          )
+          let history: [String: ArgumentValue] = undoable.history == .view ? ["history": .text("view")] : [:]
+          let step = DrawnStep(
+            window: undoable.window, call: hostCall(undoable.undone ? "redo" : "undo", arguments: history))
           session.steps.append(step)
           return step
         }
         let window = windows[random.below(windows.count)]
-        var step: (window: String?, line: String) = (
-          window.name, command(in: window, live: live, guide: &guide, &random)
-        )
+        var step = DrawnStep(window: window.name, call: command(in: window, live: live, guide: &guide, &random))
         switch random.below(40) {
         // Now and then a step of the session's own: everything pending settles, or the session
         // is relaunched from what it saved.
         // (The command drawn then does not run: the guide is told nothing of it.)
         case 0:
-          step = (nil, "settle")
+          step = DrawnStep(window: nil, call: hostCall("settle"))
           guide.drop()
         case 1:
-          step = (nil, "relaunch")
+          step = DrawnStep(window: nil, call: hostCall("relaunch"))
           guide.drop()
         // Or the command is run from elsewhere, naming its window (`@w2 select 3`).
-        case 2, 3: step = (nil, "@\(window.name) " + step.line)
+        case 2, 3: step = DrawnStep(window: nil, call: step.call)
         default: break
         }
         session.steps.append(step)
@@ -88,42 +87,57 @@ extension Explorer {
     return (session, outcome)
   }
 
-  /// A command line for `window`: one of its screen's commands, `undo`/`redo`, or `clock
-  /// advance`, with arguments drawn from their kinds. Guided (`Options.guided`), half the time
-  /// a command not yet carried out in the state the window is in comes first (`ExploreGuide`).
+  /// The paths of the host's commands explore calls.
+  static let hostPaths: [[String]] = [
+    ["undo"], ["redo"], ["settle"], ["relaunch"], ["live"], ["clock", "advance"], ["travel", "back"],
+    ["travel", "forward"],
+  ]
+
+  /// The host's command at `path` (`"travel", "back"`, one of `hostPaths`) as a call with
+  /// `arguments`.
+  func hostCall(_ path: String..., arguments: [String: ArgumentValue] = [:]) -> CommandCall {
+    // A path not looked up is refused where it runs, as any unknown command is.
+    let spec =
+      hostSpecs[path.joined(separator: " ")] ?? CommandSpec(path.joined(separator: " "), summary: "") { _ in .nothing }
+    return CommandCall(path: path, spec: spec, arguments: arguments)
+  }
+
+  /// A command for `window`: one of its screen's commands, `undo`/`redo`, or `clock advance`,
+  /// with arguments drawn as values of their kinds. Guided (`Options.guided`), half the time a
+  /// command not yet carried out in the state the window is in comes first (`ExploreGuide`).
   func command(
     in window: WindowSeed, live: WorkbenchSession, guide: inout ExploreGuide, _ random: inout SplitMix64
-  ) -> String {
+  ) -> CommandCall {
+    func waiting() -> CommandCall {
+      hostCall("clock", "advance", arguments: ["duration": .text(random.pick(["10ms", "250ms", "1s", "5s"]))])
+    }
     switch random.below(20) {
-    case 0: return "undo"
-    case 1: return "redo"
-    case 2: return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
+    case 0: return hostCall("undo")
+    case 1: return hostCall("redo")
+    case 2: return waiting()
     default: break
     }
     // Guided, time someone waits on (a load, a debounce) is let pass more often.
-    if options.guided, random.chance(15), live.host.clock.pendingTimers > 0 {
-      return "clock advance " + random.pick(["10ms", "250ms", "1s", "5s"])
-    }
-    guard let specs = commands[window.screen], !specs.isEmpty else { return "undo" }
+    if options.guided, random.chance(15), live.host.clock.pendingTimers > 0 { return waiting() }
+    guard let specs = commands[window.screen], !specs.isEmpty else { return hostCall("undo") }
     let shown = options.guided ? live.host.window(named: window.name)?.frame ?? .null : .null
-    var words: [String] = []
-    var spec: CommandSpec
+    var call: CommandCall
     if options.guided, random.chance(50), let all = choices[window.screen] {
       let place = ExploreGuide.place(of: shown, screen: window.screen)
       let untried = all.filter { guide.isUntried($0.name, at: place) }
       let choice = untried.isEmpty ? random.pick(all) : random.pick(untried)
       guide.chose(choice.name, at: place)
-      (words, spec) = (choice.words, choice.spec)
+      call = CommandCall(path: choice.words, spec: choice.spec, target: .label(window.name))
     } else {
       let route = random.pick(specs)
-      words = [route.name]
-      spec = route
-      if !spec.subcommands.isEmpty {
-        spec = random.pick(spec.subcommands)
-        words.append(spec.name)
+      call = CommandCall(path: [route.name], spec: route, target: .label(window.name))
+      if !route.subcommands.isEmpty {
+        let sub = random.pick(route.subcommands)
+        call.path.append(sub.name)
+        call.spec = route.chosenSubcommand(sub.name) ?? sub
       }
       if options.guided {
-        guide.chose(words.joined(separator: " "), at: ExploreGuide.place(of: shown, screen: window.screen))
+        guide.chose(call.path.joined(separator: " "), at: ExploreGuide.place(of: shown, screen: window.screen))
       }
     }
     // What the window shows, found the first time an argument wants it.
@@ -134,36 +148,45 @@ extension Explorer {
       found = made
       return made
     }
-    let commandWords = words.count
-    for argument in spec.arguments {
+    for (position, argument) in call.spec.arguments.enumerated() {
       if argument.isOptional, random.chance(35) { break }
       // Guided, now and then a value the window shows: an id in a row, a name.
       switch argument.kind {
       case .integer, .reference:
         if options.guided, random.chance(25), !values().numbers.isEmpty {
-          words.append(String(random.pick(values().numbers)))
+          let number = random.pick(values().numbers)
+          call.arguments[argument.name] = Self.isWholeNumber(argument.kind) ? .integer(number) : .text(String(number))
           continue
         }
       case .word, .rest:
         if options.guided, random.chance(25), !values().words.isEmpty {
-          words.append(random.pick(values().words))
+          call.arguments[argument.name] = .text(random.pick(values().words))
           continue
         }
       default: break
       }
+      // What completion offers where the argument goes, in the session as it is.
+      let partial = call
       let offered = {
-        live.host.candidates(
-          at: words.count - commandWords, of: spec.arguments, after: Array(words.dropFirst(commandWords)),
-          inWindow: window.name)
+        live.host.resolver.completions(
+          of: live.host.resolver.partial(partial, at: position, in: live.host.directory), in: live.host.directory)
       }
-      words.append(value(for: argument, offered: offered, &random))
+      call.arguments[argument.name] = value(for: argument, offered: offered, &random)
     }
-    return words.map(CommandTokenizer.quoted).joined(separator: " ")
+    return call
+  }
+
+  /// Whether an argument of `kind` is a whole number as a value (a number, not a word).
+  static func isWholeNumber(_ kind: ArgumentKind) -> Bool {
+    if case .integer = kind { return true }
+    return false
   }
 
   /// A value of an argument's kind: numbers across and at the edges of their range, choices,
   /// ids and windows the session has (the resolver's completion), words.
-  func value(for argument: ArgumentSpec, offered candidates: () -> [String], _ random: inout SplitMix64) -> String {
+  func value(for argument: ArgumentSpec, offered candidates: () -> [String], _ random: inout SplitMix64)
+    -> ArgumentValue
+  {
     // Asked only for the kinds that take what the session offers (a reference's ids are read
     // from the window's model).
     var offered: [String] { candidates() }
@@ -173,18 +196,18 @@ extension Explorer {
       let near: [Int] = [bounds.lowerBound, bounds.upperBound, 0, 1, 2, 3].filter { bounds.contains($0) }
       // Completion offers no whole numbers; the draw is kept, so a seed makes the sessions it made.
       _ = random.chance(60)
-      if random.chance(50), !near.isEmpty { return String(random.pick(near)) }
-      return String(Int.random(in: bounds, using: &random))
+      if random.chance(50), !near.isEmpty { return .integer(random.pick(near)) }
+      return .integer(Int.random(in: bounds, using: &random))
     case .reference:
       let offered = offered
-      return random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"])
+      return .text(random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"]))
     case .choice, .window, .windowOr, .document, .screen:
       let offered = offered
-      return offered.isEmpty ? "x" : random.pick(offered)
+      return .text(offered.isEmpty ? "x" : random.pick(offered))
     case .duration:
-      return random.pick(["1ms", "100ms", "1s", "30s"])
+      return .text(random.pick(["1ms", "100ms", "1s", "30s"]))
     case .word, .rest:
-      return random.pick(["the", "a", "Dune", "x y", "42", "Война", ""])
+      return .text(random.pick(["the", "a", "Dune", "x y", "42", "Война", ""]))
     }
   }
 }

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -36,22 +37,12 @@ extension Explorer {
     return (withoutFields(moved, first), withoutFields(moved, second))
   }
 
-  /// The window a step runs in, by label (its own, or the one its line names: `@w2 undo`), and
-  /// its words after any `@WINDOW` (`undo view`), read once.
-  static func parsed(_ step: (window: String?, line: String)) -> (window: String?, words: [String]) {
-    guard let commands = try? CommandTokenizer.commands(in: step.line), commands.count == 1 else {
-      return (step.window, [])
-    }
-    let (window, _, rest) = commands[0].windowPrefix
-    return (step.window ?? window, rest.map(\.text))
-  }
-
   /// Checks an `undo` or `redo` against the change it takes back or brings back; returns what
   /// broke (or `nil`), the change the next step may undo or redo, and whether it compared.
   func checkHistory(
     _ ran: FirstStep, index: Int, undoable: Undoable?, host: Host, revisionsAfter: [String: Int]
   ) -> (failure: Failure?, next: Undoable?, compared: Bool) {
-    let (step, words, refused, revisionsBefore) = (ran.step, ran.words, ran.refusal != nil, ran.revisionsBefore)
+    let (step, call, refused, revisionsBefore) = (ran.step, ran.step.call, ran.refusal != nil, ran.revisionsBefore)
     // Work under way (a load a search started, a timer) lands later, and is not the history's:
     // a change that leaves some, or an undo that starts some, is not compared.
     guard let target = ran.target, let window = host.window(named: target), host.clock.pendingTimers == 0 else {
@@ -64,9 +55,11 @@ extension Explorer {
     if var undoable, undoable.window == window.label,
       revisionsBefore[window.documentName] == undoable.revision, undoable.liveTaken == ran.liveTakenAfter
     {
-      let suffix = undoable.history == .view ? ["view"] : []
-      let undoing = words == ["undo"] + suffix && !undoable.undone
-      let redoing = words == ["redo"] + suffix && undoable.undone
+      // `undo` (`undo view`) in the window's history, as the change it takes back was made.
+      let history = call.arguments["history"]?.textValue ?? "document"
+      let inHistory = history == (undoable.history == .view ? "view" : "document")
+      let undoing = call.isHostCommand("undo") && inHistory && !undoable.undone
+      let redoing = call.isHostCommand("redo") && inHistory && undoable.undone
       if undoing || redoing {
         let (expected, shown) = Self.withoutRevisionFields(
           Self.withoutFields(ignored, undoing ? undoable.before : undoable.after), frame,
@@ -103,7 +96,7 @@ extension Explorer {
     // view state, or the other way round, can be undone next.
     guard !refused,
       commands[window.screen.name]?.contains(where: {
-        guard $0.name == words.first, case .window = $0.scope else { return false }
+        guard $0.name == call.path.first, case .window = $0.scope else { return false }
         return true
       }) == true,
       let was = ran.before[window.label]?.frame,
@@ -126,7 +119,7 @@ extension Explorer {
   /// A command that failed after doing part of its work, as its help says it may (`settle` past
   /// its limit), is not a refusal: what it did stays.
   static func refusalFailure(
-    step: (window: String?, line: String), index: Int, refusal: CommandError?, host: Host,
+    step: DrawnStep, index: Int, refusal: CommandError?, host: Host,
     before: [String: (stamp: Int?, frame: FrameValue)], revisionsBefore: [String: Int], revisionsAfter: [String: Int]
   ) -> Failure? {
     guard let refusal, !refusal.isPartial else { return nil }
@@ -152,7 +145,7 @@ extension Explorer {
 
   /// The first of the module's own rules (`--always`) that `window`'s `frame` breaks.
   func alwaysFailure(
-    of window: Window, frame: FrameValue, step: (window: String?, line: String), index: Int, checks: inout Int
+    of window: Window, frame: FrameValue, step: DrawnStep, index: Int, checks: inout Int
   ) -> Failure? {
     for (invariant, expected) in invariants[window.screen.name] ?? [] {
       checks += 1
@@ -168,10 +161,9 @@ extension Explorer {
   }
 
   /// After a `settle` that ran: two windows on one document with one view state that disagree.
-  static func agreementFailure(step: (window: String?, line: String), index: Int, refused: Bool, host: Host)
-    -> Failure?
-  {
-    guard step.window == nil, step.line == "settle", !refused, let disagreement = disagreement(in: host) else {
+  static func agreementFailure(step: DrawnStep, index: Int, refused: Bool, host: Host) -> Failure? {
+    guard step.window == nil, step.call.isHostCommand("settle"), !refused, let disagreement = disagreement(in: host)
+    else {
       return nil
     }
     return Failure(

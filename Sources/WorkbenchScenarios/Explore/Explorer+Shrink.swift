@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -83,10 +84,11 @@ extension Explorer {
         var candidate = current
         candidate.windows.removeAll { $0.name == window.name }
         candidate.steps = current.steps.map { step in
-          if step.window == window.name { return (other.name, step.line) }
-          let (named, words) = Self.parsed(step)
-          guard step.window == nil, named == window.name else { return step }
-          return (nil, (["@" + other.name] + words.map(CommandTokenizer.quoted)).joined(separator: " "))
+          if step.window == window.name { return DrawnStep(window: other.name, call: step.call) }
+          guard step.window == nil, step.target == window.name else { return step }
+          var moved = step
+          moved.call.target = .label(other.name)
+          return moved
         }
         if failing(candidate) != nil { current = candidate }
       }
@@ -94,12 +96,11 @@ extension Explorer {
     mergeWindows()
     // Commands run from elsewhere (`@w1 lap`) run in their windows instead (`w1: lap`), when the
     // session still fails so: more steps then read alike.
-    if current.steps.contains(where: { $0.window == nil && Self.parsed($0).window != nil }) {
+    if current.steps.contains(where: { $0.window == nil && $0.target != nil }) {
       var candidate = current
       candidate.steps = current.steps.map { step in
-        let (window, words) = Self.parsed(step)
-        guard step.window == nil, let window else { return step }
-        return (window, words.map(CommandTokenizer.quoted).joined(separator: " "))
+        guard step.window == nil, let window = step.target else { return step }
+        return DrawnStep(window: window, call: step.call)
       }
       if failing(candidate) != nil { current = candidate }
     }
@@ -132,21 +133,15 @@ extension Explorer {
         }
       }
     }
-    // Smaller numbers, shorter waits: each word that is one, tried smaller.
+    // Smaller numbers, shorter waits: each argument that is one, by its kind, tried smaller.
     for index in current.steps.indices {
-      guard let commands = try? CommandTokenizer.commands(in: current.steps[index].line), commands.count == 1 else {
-        continue
-      }
-      var words = commands[0].map(\.text)
-      for position in words.indices {
-        for smaller in Self.smaller(than: words[position]) {
+      for argument in current.steps[index].call.spec.arguments {
+        guard let value = current.steps[index].call.arguments[argument.name] else { continue }
+        for smaller in Self.smaller(than: value, of: argument.kind) {
           var candidate = current
-          var tried = words
-          tried[position] = smaller
-          candidate.steps[index].line = tried.map(CommandTokenizer.quoted).joined(separator: " ")
+          candidate.steps[index].call.arguments[argument.name] = smaller
           if failing(candidate) != nil {
             current = candidate
-            words = tried
             break
           }
         }
@@ -175,13 +170,27 @@ extension Explorer {
     shrunk.steps.isEmpty ? nil : shrunk.steps.count - 1
   }
 
-  /// Smaller values to try in place of a word: a number's 0, 1 and half; a duration's 1ms.
-  static func smaller(than word: String) -> [String] {
-    if let number = Int(word), number != 0 {
-      return ["0", "1", String(number / 2)].filter { $0 != word }
+  /// Smaller values to try in place of an argument's, by its kind: a whole number's (or a
+  /// whole-number id's) 0, 1 and half; a length of time's 1ms. A value that is neither stays.
+  static func smaller(than value: ArgumentValue, of kind: ArgumentKind) -> [ArgumentValue] {
+    switch kind {
+    case .integer, .reference:
+      let number: Int? =
+        if case .integer(let number) = value { number } else { value.textValue.flatMap { Int($0) } }
+      guard let number, number != 0 else { return [] }
+      let tried = [0, 1, number / 2].filter { $0 != number }
+      var unique: [Int] = []
+      for candidate in tried where !unique.contains(candidate) { unique.append(candidate) }
+      return unique.map { candidate in
+        if case .integer = value { return .integer(candidate) }
+        return .text(String(candidate))
+      }
+    case .duration:
+      guard let text = value.textValue, text != "1ms" else { return [] }
+      return [.text("1ms")]
+    default:
+      return []
     }
-    if let last = word.last, last == "s", word.first?.isNumber == true, word != "1ms" { return ["1ms"] }
-    return []
   }
 
   /// The file to write for `report`, and whether `workbench run` fails on it: it is run once
@@ -431,7 +440,7 @@ extension Explorer {
     guard let live = try? start(session) else { return ([], [:]) }
     defer { live.end() }
     if recording { live.facts.startRecording() }
-    for step in session.steps.prefix(count) { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
+    for step in session.steps.prefix(count) { try? live.run(step.call, frontEnd: QuietFrontEnd()) }
     // As an expectation sees them (live sources' changes taken in), without what a screen
     // shows about a refusal, which a refusal may change.
     live.host.services.takeWaitingLiveChanges()
@@ -459,7 +468,7 @@ extension Explorer {
     defer { live.end() }
     return session.steps.prefix(count).map { step -> String? in
       do throws(CommandError) {
-        try live.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+        try live.run(step.call, frontEnd: QuietFrontEnd())
         return nil
       } catch {
         return error.message

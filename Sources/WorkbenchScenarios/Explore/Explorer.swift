@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -40,11 +41,40 @@ public struct Explorer {
     public init() {}
   }
 
-  /// A generated session: its windows and its steps (one command a line), and after which
+  /// One step of a generated session: a command drawn as values (a spec, typed values, the
+  /// window it names), run in its own window (`w1: select 2`) or as a step of the session's that
+  /// names its window (`@w2 select 3`) or none (`settle`). It is bound where it runs; nothing of
+  /// it is text until a file is written or a failure is said.
+  public struct DrawnStep: Sendable {
+    /// The step's own window (`w1:`); `nil` for a step of the session's.
+    public var window: String?
+    /// The command, as values.
+    public var call: CommandCall
+
+    /// A step that runs `call` in the window `window` (`nil`: a step of the session's, the call
+    /// naming its window if it runs in one).
+    public init(window: String?, call: CommandCall) {
+      self.window = window
+      self.call = call
+      if let window { self.call.target = .label(window) }
+    }
+
+    /// The step's command as a scenario writes it: the call's text, with its window in front
+    /// when the step has none of its own.
+    public var line: String { window == nil ? call.textNamingWindow : call.text }
+
+    /// The window the command runs in, by label, when it names one.
+    public var target: String? {
+      if case .label(let label) = call.target { return label }
+      return nil
+    }
+  }
+
+  /// A generated session: its windows and its steps (one command each), and after which
   /// steps (0-based) the second run is rebuilt from its documents and view state.
   public struct Session: Sendable {
     public var windows: [WindowSeed]
-    public var steps: [(window: String?, line: String)]
+    public var steps: [DrawnStep]
     /// The steps after which the second run's windows are opened again from their documents and
     /// view states (`reopen`; the first run's are not), in order.
     public var rebuilds: [Int] = []
@@ -53,7 +83,7 @@ public struct Explorer {
     public var travel: Int?
 
     /// A session of `windows` running `steps`, whose second run is rebuilt after `rebuilds`.
-    public init(windows: [WindowSeed], steps: [(window: String?, line: String)], rebuilds: [Int] = []) {
+    public init(windows: [WindowSeed], steps: [DrawnStep], rebuilds: [Int] = []) {
       self.windows = windows
       self.steps = steps
       self.rebuilds = rebuilds
@@ -162,7 +192,7 @@ public struct Explorer {
     }
   }
 
-  let registry: ModuleRegistry
+  public let registry: ModuleRegistry
   /// `--against`: the modules the second run of each session runs on instead (one module in
   /// the place of the one that registers the same screens), and what to call it.
   let against: (registry: ModuleRegistry, name: String)?
@@ -177,6 +207,9 @@ public struct Explorer {
   /// Each screen's commands as the guide chooses among them: a command, or one subcommand of it
   /// (`network latency`), with its name and words (made once).
   let choices: [String: [(name: String, words: [String], spec: CommandSpec)]]
+  /// The host's commands explore calls (`undo`, `clock advance`, `travel back`...), by their
+  /// path's words, looked up once.
+  let hostSpecs: [String: CommandSpec]
   /// The screens whose windows open again from their document and view state without asking
   /// the outside world anything or starting work (a ledger feed fetches its rows again as it
   /// opens, which a run whose window stayed open does not): sessions whose windows are all on
@@ -197,11 +230,21 @@ public struct Explorer {
     self.invariants = Dictionary(grouping: options.invariants.map { ($0, $0.expected.frameValue) }, by: \.0.screen)
     let commands = registry.moduleCommandsByScreen()
     self.commands = commands
+    var hostSpecs: [String: CommandSpec] = [:]
+    for path in Self.hostPaths {
+      var spec: CommandSpec?
+      if case .success(let route)? = path.first.map({ registry.router.route($0, screen: nil) }) { spec = route.spec }
+      for name in path.dropFirst() { spec = spec?.chosenSubcommand(name) }
+      hostSpecs[path.joined(separator: " ")] = spec
+    }
+    self.hostSpecs = hostSpecs
     self.choices = commands.mapValues { specs in
       specs.flatMap { route in
         route.subcommands.isEmpty
           ? [(route.name, [route.name], route)]
-          : route.subcommands.map { (route.name + " " + $0.name, [route.name, $0.name], $0) }
+          : route.subcommands.map {
+            (route.name + " " + $0.name, [route.name, $0.name], route.chosenSubcommand($0.name) ?? $0)
+          }
       }
     }
     let screens = Self.screens(of: registry, among: options.screens)
@@ -215,8 +258,18 @@ public struct Explorer {
   /// Counts what a step covered: the module command it ran (and its arguments' edges), and the
   /// state every window on a screen with a state machine moved to.
   func cover(_ ran: FirstStep, in session: WorkbenchSession, _ outcome: inout Outcome) {
+    let call = ran.step.call
+    let integers = call.arguments.compactMapValues { value -> Int? in
+      if case .integer(let number) = value { return number }
+      return value.textValue.flatMap { Int($0) }
+    }
+    // Explore draws a window's commands from its screen's module's own.
+    let module = ran.target.flatMap { session.host.window(named: $0) }.flatMap {
+      registry.module(ofScreen: $0.screen.name)
+    }
+    let command = CoveredCommand(spec: call.spec, module: module, integers: integers)
     tracker?.stepped(
-      target: ran.target, words: ran.words, refused: ran.refusal != nil, before: ran.before.mapValues(\.frame),
+      [(command, ran.target)], refused: ran.refusal != nil, before: ran.before.mapValues(\.frame),
       host: session.host, into: &outcome.coverage)
   }
 
@@ -337,7 +390,7 @@ public struct Explorer {
   public func runOnce(_ session: Session) {
     guard let live = try? start(session) else { return }
     defer { live.end() }
-    for step in session.steps { try? live.run(step.line, in: step.window, frontEnd: QuietFrontEnd()) }
+    for step in session.steps { try? live.run(step.call, frontEnd: QuietFrontEnd()) }
   }
 
   /// Runs a session's steps on two hosts side by side, comparing after each step the frames
@@ -352,8 +405,8 @@ public struct Explorer {
     var agreed = true
     var compared: [String: Int] = [:]
     for step in session.steps {
-      try? one.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
-      try? other.run(step.line, in: step.window, frontEnd: QuietFrontEnd())
+      try? one.run(step.call, frontEnd: QuietFrontEnd())
+      try? other.run(step.call, frontEnd: QuietFrontEnd())
       for (first, second) in zip(one.host.windows, other.host.windows) {
         if let stamp = first.frameStamp, compared[first.label] == stamp { continue }
         agreed = agreed && first.frame == second.frame

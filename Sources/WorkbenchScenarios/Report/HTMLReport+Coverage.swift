@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 // The report's coverage page (`run --coverage FILE --html REPORT`): per module the commands
 // carried out, refused every time and never run, and each declared state machine drawn with

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession
@@ -226,29 +227,22 @@ public struct ScenarioRunner {
     }
   }
 
-  /// Counts what a step that ran covered: each command of its line in the window it names (or
-  /// the focused one), and the states windows moved to.
+  /// Counts what a step that ran covered: each command of its line in the window it ran in (the
+  /// step's, the one it names, or the focused one), as the loader read it, and the states
+  /// windows moved to.
   private static func cover(
     _ step: Step, refused: Bool, before: [String: FrameValue], _ host: Host, _ tracker: CoverageTracker,
     _ coverage: inout ExploreCoverage
   ) {
-    let window: String?
-    switch step.action {
-    case .command(let named, _): window = named
-    case .host: window = nil
-    default: return
+    guard step.line != nil else { return }
+    let commands = step.commands.compactMap { command -> (command: CoveredCommand, window: String?)? in
+      if let bound = command.resolution?.command {
+        return (CoveredCommand(bound), bound.window?.label ?? host.focusedWindow?.label)
+      }
+      guard let resolved = command.unbound else { return nil }
+      return (CoveredCommand(resolved), resolved.window?.label ?? host.focusedWindow?.label)
     }
-    var ranIn: String?
-    let commands = step.tokenizedCommands ?? []
-    for (index, tokens) in commands.enumerated() {
-      let (prefix, _, rest) = tokens.windowPrefix
-      // A refused step was refused at its last command that ran; those before it ran.
-      let ran = tracker.ran(
-        target: window ?? prefix ?? host.focusedWindow?.label, words: rest.map(\.text),
-        refused: refused && index == commands.count - 1, host: host, into: &coverage)
-      ranIn = ran ?? ranIn
-    }
-    tracker.observed(before: before, ranIn: ranIn, host: host, into: &coverage)
+    tracker.stepped(commands, refused: refused, before: before, host: host, into: &coverage)
   }
 
   private static let divergenceAdvice = [
@@ -461,7 +455,7 @@ public struct ScenarioRunner {
     let frontEnd = ScenarioFrontEnd()
     do throws(CommandError) {
       // The commands as the loader read them: the line is not read a second time.
-      try state.session.run(line, commands: step.tokenizedCommands, in: window, frontEnd: frontEnd)
+      try state.session.run(line, commands: step.boundCommands, in: window, frontEnd: frontEnd)
     } catch {
       failure = error
     }
@@ -565,7 +559,10 @@ extension Step {
 
   /// Whether one of its commands moves in time (`travel back 2`): the run keeps its steps.
   var travels: Bool {
-    commands.contains { $0.tokens.windowPrefix.rest.first?.text == "travel" }
+    commands.contains { command in
+      guard let resolved = command.resolved, resolved.module == nil else { return false }
+      return resolved.spec.name == "travel" || resolved.spec.name.hasPrefix("travel ")
+    }
   }
 
   /// What kind of step it is, for traces.

@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchSession

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Where two runs of a scenario part: the first step after which a window's frame, the facts a
 /// replay served, the output or the step itself differ, field by field. `workbench diff` and the

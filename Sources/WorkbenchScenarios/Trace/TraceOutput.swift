@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioModel
 
 #if canImport(Glibc)
@@ -30,17 +31,8 @@ final class SessionRecorder {
   /// Documents that are the modules' samples, untouched: a scenario has them already.
   private let samples: [SessionRecord.Document]
   private let timeline = ReplayTimeline()
-  private var steps: [RecordedStep] = []
-
-  struct RecordedStep {
-    /// The window a command runs in, or `nil` for a host command.
-    var window: String?
-    /// The command's words (the text is put together when the file is written).
-    var words: [CommandToken]
-    var failure: String?
-
-    var line: String { words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ") }
-  }
+  /// The commands recorded, as they ran (written as text when the file is written).
+  private var steps: [KeptCommand] = []
 
   /// Starts recording `session` to `path`, once its pending work has finished. The commands the
   /// host runs from here on (the rest of the line `record start` is on, too) are reported to
@@ -105,10 +97,7 @@ final class SessionRecorder {
   /// A `clock advance` step for the time the replay's clock must move before the next step.
   private func writeTimePassed() {
     let advance = timeline.takeAdvance()
-    if advance > .zero {
-      let words = ["clock", "advance", SessionClock.describe(advance)].map { CommandToken(text: $0, column: 1) }
-      steps.append(RecordedStep(window: nil, words: words, failure: nil))
-    }
+    if advance > .zero { steps.append(KeptCommand(text: "clock advance " + SessionClock.describe(advance))) }
   }
 
   /// A command the host ran (or that failed once resolved): it becomes a step, in the window
@@ -117,20 +106,17 @@ final class SessionRecorder {
   /// left out, as is `clock advance` failing on real time (the recording moves the replay's
   /// clock itself).
   func commandRan(_ command: RanCommand) {
-    guard let name = command.words.first?.text, !["record", "quit", "exit"].contains(name) else { return }
+    guard !command.isLeavingOrRecording else { return }
     switch command.request {
     case .frontEnd?, .recordStart?, .recordStop?, .quit?: return
     default: break
     }
-    if name == "clock", command.failure != nil { return }
+    if command.isHostCommand, command.spec.name.hasPrefix("clock"), command.failure != nil { return }
     // A line that only looks (`show a b`, `frame`, `windows`) changes nothing a replay needs:
     // what it showed is in the expectations the recording writes.
     if command.onlyLooks { return }
     writeTimePassed()
-    // A host command keeps its window when one was named (`w1: undo view`): the focused window
-    // may be another on the replay.
-    let window = command.isHostCommand && !command.windowNamed ? nil : command.window?.label
-    steps.append(RecordedStep(window: window, words: command.words, failure: command.failure?.message))
+    steps.append(KeptCommand(command))
   }
 
   /// The last command's request was refused by the front end (unsaved work a script cannot be
@@ -148,10 +134,9 @@ final class SessionRecorder {
   /// A question about unsaved work was answered: the command that asked says so in words,
   /// as a script must (`close main save`); cancelled, it did nothing.
   func answered(_ choice: LeaveChoice) {
-    guard var last = steps.popLast() else { return }
+    guard let last = steps.popLast() else { return }
     if choice == .cancel { return }
-    last.words.append(CommandToken(text: choice.rawValue, column: 1))
-    steps.append(last)
+    steps.append(last.answering(choice) ?? last)
   }
 
   // MARK: Writing
@@ -194,14 +179,7 @@ final class SessionRecorder {
     let here = SourceLocation(file: path, line: 1, column: 1)
     var scenario = beginning
     scenario.name = DataFolder.title(for: path)
-    for step in self.steps {
-      let action: Step.Action =
-        step.window.map { .command(window: $0, line: step.line) } ?? .host(line: step.line)
-      scenario.steps.append(
-        Step(
-          action: action, location: here, failure: step.failure.map(FailureMatcher.substring),
-          commands: [StepCommand(tokens: step.words, lineStart: here)]))
-    }
+    for step in self.steps { scenario.steps.append(step.step(at: here)) }
     let expectations = expectation(host: host)
     if !expectations.isEmpty {
       scenario.steps.append(

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchScenarioModel
 
 /// The steps of a shell session, kept so the session can be moved to any of them
@@ -153,7 +154,7 @@ public final class SessionJournal {
       switch step.action {
       case .expect, .snapshot: return
       case .command, .host:
-        host.services.facts.forgetLiveChangesToServe()
+        host.facts.forgetLiveChangesToServe()
         entries.removeSubrange(position...)
       }
     }
@@ -185,26 +186,16 @@ public final class SessionJournal {
   /// (`source`, `set`, time travel itself: a replay runs what they led to) or failed on
   /// something a replay cannot repeat (`clock advance` on real time).
   func commandRan(_ command: RanCommand) {
-    guard !replaying, pending != nil, let name = command.words.first?.text else { return }
+    guard !replaying, pending != nil, !command.isLeavingOrRecording else { return }
     switch command.request {
     case .frontEnd?, .recordStart?, .recordStop?, .quit?, .travel?: return
     default: break
     }
-    if ["record", "quit", "exit"].contains(name) { return }
     // Looking is not a step: `frame` after `travel back` must not drop the steps ahead.
     if command.onlyLooks { return }
-    if name == "clock", command.failure != nil { return }
-    // The words are kept as they ran (a replay runs them); the text is for showing and writing.
-    let line = command.words.map { CommandTokenizer.quoted($0.text) }.joined(separator: " ")
-    let here = SourceLocation(file: "<session>", line: 1, column: 1)
-    // A host command keeps its window when one was named (`w1: undo view`): the focused window
-    // may be another on the replay.
-    let window = command.isHostCommand && !command.windowNamed ? nil : command.window?.label
-    pending?.steps.append(
-      Step(
-        action: window.map { .command(window: $0, line: line) } ?? .host(line: line), location: here,
-        failure: command.failure.map { .substring($0.message) },
-        commands: [StepCommand(tokens: command.words, lineStart: here)]))
+    if command.isHostCommand, command.spec.name.hasPrefix("clock"), command.failure != nil { return }
+    // The command is kept as it ran (a replay runs it); its text is for showing and writing.
+    pending?.steps.append(KeptCommand(command).step(at: SourceLocation(file: "<session>", line: 1, column: 1)))
     if command.failure != nil, pending?.failure == nil { pending?.failure = command.failure?.message }
   }
 
@@ -221,7 +212,7 @@ public final class SessionJournal {
     if position < entries.count, entry.steps.allSatisfy({ $0.failure != nil }) { return }
     if position < entries.count {
       // A branch: what the steps dropped took in from live sources is not brought in again.
-      host.services.facts.forgetLiveChangesToServe()
+      host.facts.forgetLiveChangesToServe()
     }
     entry.frames = host.framesByLabel
     entries.removeSubrange(position...)
@@ -242,16 +233,18 @@ public final class SessionJournal {
     guard !replaying, position == entries.count, var last = entries.popLast() else { return }
     guard var step = last.steps.popLast() else { return }
     if choice != .cancel {
-      // The answer becomes the command's last word (`close main save`).
-      if var command = step.commands.popLast() {
-        let end = command.tokens.last.map { OutsideNumbers.saturatingSum($0.column, $0.text.count + 1) } ?? 1
-        command.tokens.append(CommandToken(text: choice.rawValue, column: end))
-        step.commands.append(command)
-      }
-      switch step.action {
-      case .command(let window, let line): step.action = .command(window: window, line: line + " " + choice.rawValue)
-      case .host(let line): step.action = .host(line: line + " " + choice.rawValue)
-      default: break
+      // The answer is the command's argument (`close main save`), as a script must say it.
+      if let command = step.commands.last?.resolution?.command, let answered = command.adding(choice.rawValue) {
+        step.commands = [
+          StepCommand(tokens: [], lineStart: step.location, resolution: .init(answered, windowChange: nil))
+        ]
+        step.action = step.line?.window.map { .command(window: $0, line: answered.text) } ?? .host(line: answered.text)
+      } else {
+        switch step.action {
+        case .command(let window, let line): step.action = .command(window: window, line: line + " " + choice.rawValue)
+        case .host(let line): step.action = .host(line: line + " " + choice.rawValue)
+        default: break
+        }
       }
       last.steps.append(step)
     }
@@ -343,7 +336,7 @@ public final class SessionJournal {
     keepLineSoFar(host)
     if position == entries.count {
       leftAt = host.clock.now
-      liveChanges = host.services.facts.liveChangesTaken
+      liveChanges = host.facts.liveChangesTaken
     }
     settleOrigin(from: host)
   }
@@ -356,7 +349,7 @@ public final class SessionJournal {
       pending = Entry(label: entry.label, location: nil, steps: [], clockAtStart: host.clock.now, frames: [:])
       entry.label = "live"
       entry.frames = host.framesByLabel
-      if position < entries.count { host.services.facts.forgetLiveChangesToServe() }
+      if position < entries.count { host.facts.forgetLiveChangesToServe() }
       entries.removeSubrange(position...)
       entries.append(entry)
       leftAt = nil
@@ -372,7 +365,7 @@ public final class SessionJournal {
     var first: String?
     func run(_ line: String, in window: String?, step: Step) {
       do throws(CommandError) {
-        try session.run(line, commands: step.tokenizedCommands, in: window, frontEnd: quiet)
+        try session.run(line, commands: step.boundCommandsInItsWindow, in: window, frontEnd: quiet)
         if step.failure != nil, first == nil { first = "expected it to fail, and it succeeded" }
       } catch {
         if let expected = step.failure, expected.matches(error.message) { return }
@@ -530,7 +523,7 @@ public final class QuietFrontEnd: SessionFrontEnd {
   public func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {}
   public func relaunched(warnings: [RestorationWarning]) throws(CommandError) {}
   public func unsavedWork(_ question: UnsavedWorkQuestion) throws(CommandError) { throw CommandError(question.message) }
-  public func carryOut(_ request: FrontEndRequest) throws(CommandError) {}
+  package func carryOut(_ request: FrontEndRequest) throws(CommandError) {}
   public func quit() throws(CommandError) {}
   public func problem(_ message: String) {}
 }

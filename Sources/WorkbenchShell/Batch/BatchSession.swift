@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// Runs commands without a terminal: from a pipe or from `-c`. No prompt and no terminal
 /// control; the first error stops the run unless `--keep-going`.

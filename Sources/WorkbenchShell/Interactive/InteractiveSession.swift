@@ -1,6 +1,7 @@
 import CReadline
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 import WorkbenchSession
 import WorkbenchSystem
 

@@ -1,6 +1,7 @@
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchExternalModules
+import WorkbenchModuleAPI
 import WorkbenchSystem
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ public final class ModuleWatcher {
   public private(set) var registrationChanged = false
 
   /// The modules registered again, with the rebuilt ones' new commands, screens and kinds.
-  public func registry() throws(RegistrationError) -> ModuleRegistry { try ShellCommands.registry(modules: modules) }
+  package func registry() throws(RegistrationError) -> ModuleRegistry { try ShellCommands.registry(modules: modules) }
 
   static func stamp(_ path: String) -> Stamp? {
     var info = stat()

@@ -1,5 +1,6 @@
 import WorkbenchCommandLine
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// How the shell was asked to run, parsed from the command line.
 public struct ShellOptions: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchModuleAPI
 
 /// The prompt: the focused window's label, screen and document.
 @MainActor

@@ -1,20 +1,21 @@
 import Tasks
 import Testing
 import WorkbenchModuleKit
+import WorkbenchModuleTesting
 
 @MainActor
 @Suite struct TasksTests {
   @Test func windowsShareTasksAndKeepTheirFilters() throws {
-    let host = try Host(modules: [TasksModule()])
-    _ = try host.run(line: "open tasks todo a; open tasks todo b; @a add Buy milk; @a done 1; @b filter open")
-    #expect(host.window(named: "b")?.frame["items"]?.elements?.count == 1)
-    #expect(host.window(named: "a")?.frame["open"] == 1)
+    let session = try TestSession(modules: [TasksModule()])
+    try session.run("open tasks todo a; open tasks todo b; @a add Buy milk; @a done 1; @b filter open")
+    #expect(session.frame(of: "b")?["items"]?.elements?.count == 1)
+    #expect(session.frame(of: "a")?["open"] == 1)
   }
 
   @Test func badInputChangesNothing() throws {
-    let host = try Host(modules: [TasksModule()])
-    _ = try host.run(line: "open tasks todo a")
-    #expect(throws: CommandError.self) { try host.run(line: "done 9") }
-    #expect(host.document(named: "todo")?.revision == 1)
+    let session = try TestSession(modules: [TasksModule()])
+    try session.run("open tasks todo a")
+    #expect(throws: CommandError.self) { try session.run("done 9") }
+    #expect(session.document(named: "todo")?.revision == 1)
   }
 }

@@ -18,8 +18,8 @@ enum BigDocumentBenchmark {
     let file = folder + "/big.json"
     let workspace = folder + "/w.sqlite"
     for suffix in ["", "-wal", "-shm"] { unlink(workspace + suffix) }
-    // Written in a function of its own, so the catalog is freed before any process starts: a
-    // child counts the memory of the parent it was spawned from until it execs.
+    // Written by a child process: a child's peak memory starts from its parent's high-water
+    // mark, so the benchmark itself never holds the catalog.
     guard let size = writeCatalog(books: books, to: file) else { return ["big document: could not build the catalog"] }
     let workbench = buildFolder() + "/workbench"
     var lines = [
@@ -32,7 +32,7 @@ enum BigDocumentBenchmark {
       }
       lines.append(
         "  " + label + String(repeating: " ", count: max(1, 34 - label.count))
-          + "\(format(seconds * 1000, 0)) ms   peak \(format(peak, 0)) MB   (target: \(target))")
+          + "\(format(seconds * 1000, 0)) ms   \(childPeak(peak, decimals: 0))   (target: \(target))")
     }
     process("import", ["-w", workspace, "import", file], target: "under 3 s and 400 MB")
     process("a start listing documents", ["-w", workspace, "-c", "documents"], target: "within 2x --version")
@@ -72,7 +72,19 @@ enum BigDocumentBenchmark {
   }
 
   /// Writes an import file of `books` generated books; returns its size.
+  /// Writes the import file in a child process (this benchmark, `--write-big-catalog`): the
+  /// benchmark's own memory never holds the catalog, so the processes it starts after can be
+  /// measured (a child's peak starts from its parent's high-water mark); returns its size.
   static func writeCatalog(books: Int, to file: String) -> Int? {
+    let benchmark = buildFolder() + "/workbench-bench"
+    guard timeProcess(benchmark, ["--write-big-catalog", String(books), file], strict: true) != nil else { return nil }
+    var status = stat()
+    guard stat(file, &status) == 0 else { return nil }
+    return Int(status.st_size)
+  }
+
+  /// Writes the import file of `books` generated books here; returns its size.
+  static func writeCatalogHere(books: Int, to file: String) -> Int? {
     guard let document = try? CatalogDocument(validating: LargeCatalogBenchmark.generateBooks(count: books)),
       let json = document.encodeQuickly()
     else { return nil }

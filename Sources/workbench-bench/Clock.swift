@@ -81,6 +81,18 @@ func measureProcess(
   return (elapsed, Double(peak) / 1024)
 }
 
+/// A child's peak memory in words: `23.0 MB`, or why it cannot be told. A spawned child shares
+/// the benchmark's address space until it execs, and the kernel starts its peak from that
+/// space's high-water mark: after a section that held a million books, every child reads as
+/// at least the benchmark's own peak. Such a figure is not the child's.
+func childPeak(_ peak: Double, decimals: Int = 1) -> String {
+  let parent = peakMemoryMB()
+  guard peak > parent else {
+    return "peak not measured (the benchmark peaked at \(format(parent, 0)) MB before; run this section alone)"
+  }
+  return "peak \(format(peak, decimals)) MB"
+}
+
 /// The smallest of `count` measurements.
 func bestOf(_ count: Int, _ body: () -> Double) -> Double {
   (0..<count).map { _ in body() }.min() ?? 0

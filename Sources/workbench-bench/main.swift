@@ -10,6 +10,13 @@
 // As the workbench binary has it: a module that goes away is an error on the pipe, not a signal
 // (and the host writes to a module's pipe without looking first).
 signal(SIGPIPE, SIG_IGN)
+// The big-document section's import file, written by a child of the benchmark (see
+// `BigDocumentBenchmark.writeCatalog`): `workbench-bench --write-big-catalog BOOKS FILE`.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--write-big-catalog",
+  let books = Int(CommandLine.arguments[2])
+{
+  exit(BigDocumentBenchmark.writeCatalogHere(books: books, to: CommandLine.arguments[3]) == nil ? 1 : 0)
+}
 let requested = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
 

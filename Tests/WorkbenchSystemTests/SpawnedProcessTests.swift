@@ -51,9 +51,15 @@ struct SpawnedProcessTests {
   /// A descriptor of this process not handed to the child is closed in it (close-on-exec and
   /// the spawn's own closing), so a child cannot hold a pipe of another child open.
   @Test func aChildHasOnlyTheDescriptorsItWasGiven() throws {
-    var ends: [Int32] = [-1, -1]
-    #expect(pipe(&ends) == 0)
+    var made: [Int32] = [-1, -1]
+    #expect(pipe(&made) == 0)
+    // Moved far above the lowest free descriptor: `ls /proc/self/fd` opens the folder it reads
+    // as its lowest free one, which is the pipe's own number whenever the pipe took 3 and 4 (it
+    // did under ThreadSanitizer), and was read as a pipe held. (Not close-on-exec, as `pipe`.)
+    let ends = made.map { fcntl($0, F_DUPFD, 500) }
+    made.forEach { close($0) }
     defer { ends.forEach { close($0) } }
+    try #require(ends.allSatisfy { $0 >= 500 })
     let child = try SpawnedProcess("/bin/sh", arguments: ["-c", "ls /proc/self/fd"], output: .pipe)
     var output: [UInt8] = []
     while let chunk = child.readOutput(), !chunk.isEmpty { output += chunk }

@@ -67,13 +67,25 @@ extension ModuleProcess {
     changes.removeAll { $0.session == number }
     guard version >= 2, noticeEnd() else {
       sessions.remove(at: index)
+      forget(sessions: [number])
       return
     }
     var end = SessionRequest()
     end.session = number
     let answered = (try? call(.end(end))) != nil
     sessions.removeAll { $0.number == number }
+    forget(sessions: [number])
     if sessions.isEmpty { endedEverySession = answered }
+  }
+
+  /// Lets go of what the process kept about sessions that ended: their windows (and any window
+  /// gone since), and the documents they were sent and handed. One process serves every
+  /// session of a run or an explore, thousands of them; what a request looks through stays the
+  /// size of the sessions alive, not of every session the process ever served.
+  func forget(sessions numbers: Set<Int>) {
+    screens.removeAll { box in box.screen.map { numbers.contains($0.session) } ?? true }
+    documentsHanded = documentsHanded.filter { !numbers.contains($0.session) }
+    forgetDocumentsSent(inSessions: numbers)
   }
 
   /// Tells the module about the sessions that ended since the last request (their host is
@@ -84,6 +96,7 @@ extension ModuleProcess {
     sessions.removeAll { $0.services == nil }
     let numbers = Set(ended.map(\.number))
     changes.removeAll { numbers.contains($0.session) }
+    forget(sessions: numbers)
     for entry in ended {
       var end = SessionRequest()
       end.session = entry.number
@@ -203,11 +216,11 @@ extension ModuleProcess {
       let sent = SentDocument(session: session, name: commit.document)
       // As the window's request would send it (`ExternalDocument`'s JSON), so the next one
       // leaves the body out.
-      documentsSent[sent] = (body as? ExternalDocument)?.value.jsonText
+      self[sent: sent] = (body as? ExternalDocument)?.value.jsonText
       do {
         try host.commit(body, toDocument: commit.document, ifAt: commit.revision, summary: summary)
       } catch {
-        documentsSent[sent] = nil
+        self[sent: sent] = nil
         services.report(incident: "\(summary) changed \(commit.document), which was not saved: \(error.message)")
       }
     }

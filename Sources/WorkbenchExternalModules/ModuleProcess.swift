@@ -35,11 +35,32 @@ public final class ModuleProcess {
   public private(set) var logPath: String?
   /// What copies the module's standard error into its log.
   private var moduleLog: ModuleLog?
-  /// The documents this process has been sent, as sent (JSON text by session and name): a
-  /// request about a document the module already holds in that session leaves its body out.
-  /// (Each session has its own documents in the module: two sessions on one document name are
-  /// two documents.) A new process starts empty.
-  var documentsSent: [SentDocument: String] = [:]
+  /// The documents this process has been sent, as sent (JSON text by the copy the module
+  /// keeps): a request about a document the module already holds leaves its body out. A new
+  /// process starts empty. Read and written through `subscript(sent:)`.
+  private var documentsSent: [SentDocument: String] = [:]
+  /// The body the module holds of a document of a session, as the host last sent it (nil when
+  /// the host does not know what the module holds).
+  ///
+  /// From protocol 2 each session has its own documents in the module (the kits keep them by
+  /// session and name). A protocol 1 module is never told which session a request is of and
+  /// keeps the last body it was given of each name (§5): there two sessions of one process on
+  /// the same name share one copy, so one session's body sent replaces what the other's left.
+  subscript(sent document: SentDocument) -> String? {
+    get { documentsSent[copyKept(of: document)] }
+    set { documentsSent[copyKept(of: document)] = newValue }
+  }
+
+  /// Forgets what sessions that ended were sent (a protocol 1 module's copies are not any one
+  /// session's: they stay).
+  func forgetDocumentsSent(inSessions numbers: Set<Int>) {
+    guard version >= 2 else { return }
+    documentsSent = documentsSent.filter { !numbers.contains($0.key.session) }
+  }
+
+  private func copyKept(of document: SentDocument) -> SentDocument {
+    version >= 2 ? document : SentDocument(session: 0, name: document.name)
+  }
   /// Every document a request handed the module, by session: what work outside a window's
   /// command (a timer's, a live event's) may write besides the documents its windows show.
   var documentsHanded: Set<SentDocument> = []

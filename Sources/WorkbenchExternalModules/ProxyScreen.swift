@@ -61,7 +61,7 @@ public final class ProxyScreen: ScreenModel {
     process?.screens.append(ModuleProcess.ScreenBox(self))
     // A window the module opened from a command (§17) is already open there, with a frame.
     if let opened {
-      process?.documentsSent[sentKey] = documentJSON
+      process?[sent: sentKey] = documentJSON
       takeFrame(opened.frame, text: opened.text, state: opened.state)
     } else {
       open()
@@ -89,7 +89,7 @@ public final class ProxyScreen: ScreenModel {
     request.kind = kind
     request.revision = revision
     request.state = viewState.json
-    if process?.documentsSent[sentKey] != documentJSON { request.body = documentJSON }
+    if process?[sent: sentKey] != documentJSON { request.body = documentJSON }
     process?.documentsHanded.insert(sentKey)
     if let process, process.version >= 2 {
       request.session = session
@@ -118,7 +118,7 @@ public final class ProxyScreen: ScreenModel {
   /// Takes a result: the module holds the document as it was sent; its frame, text and view
   /// state; the facts it used; and (protocol 2) its timers and the other windows it changed.
   func take(_ result: WireResult) {
-    process?.documentsSent[sentKey] = documentJSON
+    process?[sent: sentKey] = documentJSON
     takeFacts(result.facts, divergence: result.divergence)
     takeFrame(result.frame, text: result.text, state: result.state)
     unsaved = result.unsaved
@@ -191,7 +191,7 @@ public final class ProxyScreen: ScreenModel {
     // A close saves nothing (§8): what the module says it changed as the window went is not
     // stored, and the host's copy goes with the next request about each such document.
     for commit in reply.commits ?? [] {
-      process.documentsSent[ModuleProcess.SentDocument(session: session, name: commit.document)] = nil
+      process[sent: ModuleProcess.SentDocument(session: session, name: commit.document)] = nil
     }
     reply.commits = nil
     try? process.takeWork(reply, in: session, summary: "\(process.name) close")
@@ -274,7 +274,7 @@ public final class ProxyScreen: ScreenModel {
       host: context.host)
     // The module's copy moved with its commit; whatever the host makes of it (saved, or refused
     // as a conflict), the next request sends the host's copy.
-    if committedDocument != nil { process.documentsSent[screen.sentKey] = nil }
+    if committedDocument != nil { process[sent: screen.sentKey] = nil }
     if let committedDocument {
       try context.commit(committedDocument, summary: summary)
     }
@@ -399,7 +399,7 @@ extension ProxyScreen: UnsavedWork {
     guard let process else { throw CommandError("no module process for this window") }
     let reply = try leave("save", process: process, context: context)
     if let commit = reply.commit {
-      process.documentsSent[sentKey] = nil
+      process[sent: sentKey] = nil
       if let body = try process.admittedBody(
         commit, toDocument: documentName, in: session, host: context.host, what: "its `commit`")
       {

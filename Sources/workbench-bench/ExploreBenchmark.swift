@@ -69,6 +69,28 @@ enum ExploreBenchmark {
       lines.append("  countdown on the Python kit    " + rate([module], screens: ["countdown"], runs: 10, steps: 50))
       module.shutdown()
     }
+    // One process serves every session: the time a session takes must not grow with the
+    // sessions before it (it did, while the process kept every window it had served). The same
+    // 25 sessions, on a fresh process and again after 400 others on it.
+    if let module = try? ExternalModule(path: buildFolder() + "/countdown-module"),
+      let registry = try? ModuleRegistry(modules: [module])
+    {
+      func explore(seed: UInt64, runs: Int) -> Double {
+        var options = Explorer.Options()
+        options.seed = seed
+        options.runs = runs
+        let start = now()
+        _ = Explorer(registry: registry, options: options).explore()
+        return now() - start
+      }
+      let fresh = explore(seed: 1, runs: 25)
+      _ = explore(seed: 2, runs: 400)
+      let after = explore(seed: 1, runs: 25)
+      lines.append(
+        "  countdown on the Swift kit     25 sessions in \(format(fresh * 1000, 1)) ms on a fresh process, "
+          + "\(format(after * 1000, 1)) ms after 400 others: \(format(after / fresh, 2))x (target: at most 1.2x)")
+      module.shutdown()
+    }
     // On the built-in catalog: a rule of the module's own that a long session breaks (books are
     // added and removed at random; one of more than 40 breaks it), found and shrunk.
     if let registry = try? ModuleRegistry(modules: builtInModules),

@@ -265,6 +265,36 @@ struct ProtocolTwoTests {
     #expect(shell.stdout.contains("its timers came due more than 1000 times in a second (§11)"), "\(shell.stdout)")
   }
 
+  /// A timer that sets itself again a day on, every day, is a recurring timer, not a loop:
+  /// module-check passes it and says so, and a `settle` that meets it says that no settle ends
+  /// while it runs and to move the clock instead, rather than ask for a longer one each time.
+  @Test func aRecurringTimerIsNoFaultAndSettleSaysWhatToDo() {
+    let daily: [String: String?] = ["KETTLE_MODE": "daily"]
+    let check = ChildProcess.runWorkbench(["module-check", kettle], environment: daily)
+    #expect(check.status == 0, "\(check.stdout)")
+    #expect(check.stdout.contains("a recurring timer"), "\(check.stdout)")
+    let file = makeTemporaryFolder() + "/daily.yaml"
+    let scenario = """
+      scenario: A kettle that boils again every day
+      windows:
+        k: kettle kettle
+      steps:
+        - k: boil 10
+        - do: settle 3d
+      """
+    writeTextFile(scenario, to: file)
+    let run = ChildProcess.runWorkbench(["run", "-m", kettle, file], environment: daily)
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(
+      run.stdout.contains(
+        "never lets `settle` end: move the clock as far as you want to see instead (`clock advance 259200s`)"),
+      "\(run.stdout)")
+    // The clock moved instead: each day it boils again.
+    writeTextFile(scenario.replacing("settle 3d", with: "clock advance 3d"), to: file)
+    let moved = ChildProcess.runWorkbench(["run", "-m", kettle, file], environment: daily)
+    #expect(moved.status == 0, "\(moved.stdout)")
+  }
+
   /// Changes sent while a request is on its way do not give a module more time to answer: one
   /// that sends a change a second and never answers is stopped when the request's 3 s are up.
   @Test func changesDoNotStretchTheTimeAReplyHas() {

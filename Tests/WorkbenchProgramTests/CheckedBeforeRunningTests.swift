@@ -20,7 +20,7 @@ struct CheckedBeforeRunningTests {
     #expect(check.status == 2)
     #expect(
       check.stderr.contains(
-        "units.yaml:5:23: DURATION must be a length of time with its unit (300ms, 2s, 1.5s, 1m), not '5'"),
+        "units.yaml:5:23: DURATION must be a length of time with its unit (300ms, 2s, 1.5s, 1m, 2h, 1d), not '5'"),
       "\(check.stderr)")
     #expect(check.stderr.contains("units.yaml:6:16: TIMEOUT must be a length of time"), "\(check.stderr)")
   }

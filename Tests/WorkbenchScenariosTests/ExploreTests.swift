@@ -320,6 +320,95 @@ import WorkbenchScenarios
     let runner = ScenarioRunner(modules: modules)
     return file.scenarios.map { runner.run($0) }
   }
+
+  /// A written file "fails the same way" only where explore put the finding (its last step) and
+  /// in the finding's window; one that fails at another step, or in another window, is not
+  /// passed off as the finding's regression test.
+  @Test func aFileThatFailsAnotherWayIsNotCalledTheFinding() throws {
+    let registry = try ModuleRegistry(modules: [CatalogModule()])
+    let explorer = Explorer(registry: registry, options: Explorer.Options())
+    let finding = Explorer.Failure(property: .rebuiltIsSame, step: 1, detail: "", windows: ["left"])
+    let file = { (steps: String) in
+      """
+      scenario: written
+      documents:
+        shelf: {kind: catalog, books: []}
+      windows:
+        left: catalog shelf
+        right: catalog shelf
+      steps:
+      \(steps)
+      """
+    }
+    let expectLeft = "  - left: sort reverse\n  - expect:\n      left: {total: 3}\n"
+    #expect(explorer.runnerOutcome(file(expectLeft), of: finding) == .failsAsFound)
+    let refusedBefore = "  - left: select 99\n  - expect:\n      left: {total: 3}\n"
+    guard case .failsOtherwise(let how) = explorer.runnerOutcome(file(refusedBefore), of: finding) else {
+      Issue.record("a refusal before the expectation passed for the finding")
+      return
+    }
+    #expect(how == "at line 8, `left: select 99`: no book with id 99", "\(how)")
+    let otherWindow = "  - left: sort reverse\n  - expect:\n      right: {total: 3}\n"
+    guard case .failsOtherwise(let where_) = explorer.runnerOutcome(file(otherWindow), of: finding) else {
+      Issue.record("a failure in another window passed for the finding")
+      return
+    }
+    #expect(where_.hasSuffix(", not in left"), "\(where_)")
+    #expect(explorer.runnerOutcome(file("  - expect:\n      left: {total: 0}\n"), of: finding) == .passes)
+    guard case .doesNotLoad = explorer.runnerOutcome(file("  - left: nosuch\n"), of: finding) else {
+      Issue.record("a file that does not load was run")
+      return
+    }
+  }
+
+  /// Session time that matters to a module: waits are drawn on the scales of the timers pending
+  /// (the next one exactly, and multiples of it) and of a day, never past the horizon (explore
+  /// once let no more than 22 s pass in 100 sessions, and never fired a daily timer).
+  @Test func waitsAreDrawnOnTheTimersScalesUpToTheHorizon() throws {
+    let registry = try ModuleRegistry(modules: BuiltInModules.builtInModules)
+    let here = SourceLocation(file: "<test>", line: 1, column: 1)
+    let seed = WindowSeed(name: "f", screen: "feed", document: "account", location: here)
+    for horizon in [Explorer.Options().horizon, .seconds(3600)] {
+      var options = Explorer.Options()
+      options.horizon = horizon
+      let explorer = Explorer(registry: registry, options: options)
+      let live = try explorer.start(try explorer.session(windows: [seed], reading: []))
+      let next = try #require(live.host.clock.untilNextTimer, "the feed loads as it opens")
+      var random = SplitMix64(seed: 11)
+      let drawn = (0..<400).map { _ in explorer.wait(in: live, &random) }
+      let durations = drawn.compactMap(SessionClock.parseDuration)
+      #expect(durations.count == drawn.count, "\(drawn)")
+      #expect(durations.allSatisfy { $0 <= horizon }, "\(drawn)")
+      #expect(durations.contains(next), "\(next) never drawn: \(Set(drawn))")
+      #expect(durations.contains(.seconds(86_400)) == (horizon >= .seconds(86_400)), "\(Set(drawn))")
+    }
+  }
+
+  /// Two frames that differ deep inside are told apart where they differ, not cut at a prefix
+  /// both share.
+  @Test func aDifferenceIsShownWhereItIs() {
+    let card: (Int, String) -> FrameValue = { ["id": .integer($0), "title": .string($1)] }
+    let board: (String) -> FrameValue = { title in
+      [
+        "columns": [
+          ["id": "todo", "cards": [card(1, "Write the protocol"), card(2, "Check a module")]],
+          ["id": "doing", "cards": [card(3, title)]],
+        ],
+        "selected": 1,
+      ]
+    }
+    #expect(
+      Explorer.difference(board("a"), board("b"), first: "where they stayed open", second: "opened again")
+        == #": columns[1].cards[0].title "a" where they stayed open, "b" opened again"#)
+    var longer = board("a")
+    if case .object(var object) = longer, case .list(var columns)? = object["columns"] {
+      columns.append(["id": "done", "cards": []])
+      object["columns"] = .list(columns)
+      longer = .object(object)
+    }
+    #expect(Explorer.difference(board("a"), longer) == #": columns[2] nothing, then {"id":"done","cards":[]}"#)
+    #expect(Explorer.difference(board("a"), board("a")) == "")
+  }
 }
 
 /// Sessions of the planted module so far, in this process: what a divergent replay reads.

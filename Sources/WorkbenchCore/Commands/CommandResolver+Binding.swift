@@ -171,7 +171,8 @@ extension CommandResolver {
     case .duration:
       guard SessionClock.parseDuration(text) != nil else {
         throw CommandError(
-          "\(name) must be a length of time with its unit (300ms, 2s, 1.5s, 1m), not '\(text)'", column: token.column)
+          "\(name) must be a length of time with its unit (300ms, 2s, 1.5s, 1m, 2h, 1d), not '\(text)'",
+          column: token.column)
       }
       return .text(text)
     case .choice(let words):

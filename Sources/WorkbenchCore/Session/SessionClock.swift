@@ -176,6 +176,7 @@ public final class SessionClock: SessionTime {
     }
     let start = now
     var waited = false
+    let setBefore = timerCount
     scheduler.flush()
     while let next = untilNextTimer {
       let passed = now - start
@@ -189,7 +190,17 @@ public final class SessionClock: SessionTime {
           !waited
           ? "nothing was due within \(SessionClock.describe(limit))"
           : "settled \(SessionClock.describe(passed)), and nothing more was due within \(SessionClock.describe(limit))"
-        var error = CommandError("\(did): \(pendingSummary) (give a longer time: `settle \(advice)`)")
+        // Timers that set others as they fire may never end (a timer every midnight): a longer
+        // settle would only meet the next one. Moving the clock is what shows such a session.
+        let recurring =
+          waited && timerCount > setBefore
+          ? "; the timers that fired set others, and one that sets itself again without end (a timer every "
+            + "midnight) never lets `settle` end"
+            + (mode == .virtual
+              ? ": move the clock as far as you want to see instead (`clock advance \(SessionClock.describe(limit))`)"
+              : "")
+          : ""
+        var error = CommandError("\(did): \(pendingSummary) (give a longer time: `settle \(advice)`\(recurring))")
         // The time that passed, and what its timers did, stays.
         error.isPartial = waited || passed > .zero
         throw error

@@ -1,10 +1,11 @@
-/// Lengths of time as users and files write them: `300ms`, `2s`, `1.5s`, `1m`, `2h`, `250us`.
+/// Lengths of time as users and files write them: `300ms`, `2s`, `1.5s`, `1m`, `2h`, `1d`, `250us`.
 public enum DurationText {
   /// The duration `text` says, or `nil` when it is not one (a number, then `ns`, `us`, `µs`,
-  /// `ms`, `s`, `m` or `h`; at most about 31 years).
+  /// `ms`, `s`, `m`, `h` or `d`; at most about 31 years).
   public nonisolated static func parse(_ text: String) -> Duration? {
     let units: [(String, Double)] = [
       ("ms", 1e-3), ("us", 1e-6), ("µs", 1e-6), ("ns", 1e-9), ("s", 1), ("m", 60), ("h", 3600),
+      ("d", 86400),
     ]
     for (suffix, scale) in units where text.hasSuffix(suffix) {
       guard let value = Double(text.dropLast(suffix.count)), value.isFinite, value >= 0 else { return nil }
@@ -18,7 +19,7 @@ public enum DurationText {
   /// A duration a user typed, or an error that says how to write one.
   public static func duration(_ text: String) throws(CommandError) -> Duration {
     guard let duration = parse(text) else {
-      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s or 1m")
+      throw CommandError("'\(text)' is not a duration: write a number and a unit, such as 300ms, 2s, 1m, 2h or 1d")
     }
     return duration
   }

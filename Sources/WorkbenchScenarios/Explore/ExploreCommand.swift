@@ -66,6 +66,15 @@ public enum ExploreCommand {
     .value(["--steps"], "N", help: "commands in each session (default 30)") { options, text throws(ProgramUsageError) in
       options.explorer.steps = try count(text, of: "--steps", in: 1...10_000)
     },
+    .value(
+      ["--horizon"], "TIME",
+      help: "the most session time a session covers (default 2d): waits are drawn up to it, on its timers' scales"
+    ) { options, text throws(ProgramUsageError) in
+      guard let horizon = SessionClock.parseDuration(text), horizon > .zero else {
+        throw ProgramUsageError("--horizon takes a length of session time such as 1h or 7d, not '\(text)'")
+      }
+      options.explorer.horizon = horizon
+    },
     .value(["--screens"], "NAMES", help: "open windows only on these screens (comma-separated)") {
       $0.explorer.screens = $1.split(separator: ",").map(String.init)
     },
@@ -114,7 +123,8 @@ public enum ExploreCommand {
   public static let details = """
     Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
     from each window's specs with arguments drawn from their kinds (ids from what the windows show),
-    some through `@WINDOW`, with `undo`, `redo`, `clock advance`, `settle` and `relaunch` between.
+    some through `@WINDOW`, with `undo`, `redo`, `clock advance` (moments, or on the scales of the
+    timers pending and of a day, up to --horizon), `settle` and `relaunch` between.
     After every step it checks that the host and the modules stay up, that a refused command
     changed no frame and no document, that a replay of the same steps (served the first run's facts
     and live changes) shows the same frames, outcomes and revisions, that a window made again from
@@ -202,6 +212,9 @@ public enum ExploreCommand {
     var written: String?
     var outProblem: String?
     let scenario = explorer.written(for: report)
+    // The count a summary gives is the written file's (its commands, where a session's steps
+    // may be cut at the failure and `reopen` steps added).
+    let fileSteps = scenario.flatMap { explorer.commandSteps(inFile: $0.text) }
     if let text = scenario?.text {
       (written, outProblem) = write(text, to: options.out, replacing: options.force)
     }
@@ -212,7 +225,7 @@ public enum ExploreCommand {
           "property": .string(failure.property.rawValue), "detail": .string(failure.detail),
           "sessionSeed": .string(String(report.failingSeed ?? 0)),
           "originalSteps": report.original.map { .integer($0.steps.count) } ?? .null,
-          "steps": report.shrunk.map { .integer($0.steps.count) } ?? .null,
+          "steps": report.shrunk.map { .integer(fileSteps ?? $0.steps.count) } ?? .null,
           "windows": report.shrunk.map { .integer($0.windows.count) } ?? .null,
           "file": written.map(FrameValue.string) ?? .null,
           "failsUnderRun": scenario.map { .bool($0.failsUnderRun) } ?? .null,
@@ -241,7 +254,7 @@ public enum ExploreCommand {
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
-            + "  shrunk from \(Explorer.count(original.steps.count, "step")) to \(shrunk.steps.count) in "
+            + "  shrunk from \(Explorer.count(original.steps.count, "step")) to \(fileSteps ?? shrunk.steps.count) in "
             + "\(Explorer.count(shrunk.windows.count, "window")): "
             + (outProblem.map { "not written to \(options.out) (\($0)): " } ?? "")
             + "wrote \(written ?? "nothing")"
@@ -250,9 +263,11 @@ public enum ExploreCommand {
                 + "module's place: see the comment at its top)\n"
               : scenario?.failsUnderRun == true
                 ? " (`workbench run \(written ?? "")` fails the same way)\n"
-                : report.cutShort != nil
-                  ? " (not run through `workbench run`: see the comment at its top)\n"
-                  : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
+                : scenario?.failsOtherwise != nil
+                  ? " (`workbench run \(written ?? "")` fails, but not as explore found: see the comment at its top)\n"
+                  : report.cutShort != nil
+                    ? " (not run through `workbench run`: see the comment at its top)\n"
+                    : " (`workbench run \(written ?? "")` passes when run once: see the comment at its top)\n"))
         if written == nil, let text = scenario?.text { StandardStreams.out(text) }
       } else if let failure = report.failure {
         // Found in a worker and not again here: nothing to shrink or write.
@@ -319,6 +334,9 @@ public enum ExploreCommand {
     for path in options.alwaysPaths { words += ["--always", path] }
     if let against = options.againstPath { words += ["--against", against] }
     if !options.explorer.guided { words.append("--unguided") }
+    if options.explorer.horizon != Explorer.Options().horizon {
+      words += ["--horizon", "\(options.explorer.horizon.wholeMilliseconds)ms"]
+    }
     words += ["--steps", String(options.explorer.steps)]
     return words.map(CommandTokenizer.quoted).joined(separator: " ")
   }

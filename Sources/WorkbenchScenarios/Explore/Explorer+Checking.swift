@@ -35,7 +35,7 @@ extension Explorer {
   }
 
   /// A fresh session set up as `session` begins.
-  func start(_ session: Session, on registry: ModuleRegistry? = nil) throws(CommandError) -> WorkbenchSession {
+  package func start(_ session: Session, on registry: ModuleRegistry? = nil) throws(CommandError) -> WorkbenchSession {
     try WorkbenchSession.starting(scenario(of: session, steps: 0), registry: registry ?? self.registry)
   }
 

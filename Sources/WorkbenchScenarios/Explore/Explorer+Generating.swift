@@ -102,6 +102,20 @@ extension Explorer {
     return CommandCall(path: path, spec: spec, arguments: arguments)
   }
 
+  /// How long a `clock advance` lets pass: a moment (10 ms to 5 s), or on the scale of the
+  /// session's own timers (the next one exactly, twice it, ten times it) or of a day (a timer at
+  /// midnight, a streak), never past the horizon; a session at its horizon moves a millisecond.
+  package func wait(in live: WorkbenchSession, _ random: inout SplitMix64) -> String {
+    let moments = ["10ms", "250ms", "1s", "5s"]
+    let left = options.horizon - live.host.clock.now
+    guard random.chance(25) else { return random.pick(moments) }
+    var scaled: [Duration] = [.seconds(86_400)]
+    if let next = live.host.clock.untilNextTimer, next > .zero { scaled += [next, next * 2, next * 10] }
+    let fitting = scaled.filter { $0 <= left }
+    guard !fitting.isEmpty else { return left >= .seconds(5) ? random.pick(moments) : "1ms" }
+    return "\(random.pick(fitting).wholeMilliseconds)ms"
+  }
+
   /// A command for `window`: one of its screen's commands, `undo`/`redo`, or `clock advance`,
   /// with arguments drawn as values of their kinds. Guided (`Options.guided`), half the time a
   /// command not yet carried out in the state the window is in comes first (`ExploreGuide`).
@@ -109,7 +123,7 @@ extension Explorer {
     in window: WindowSeed, live: WorkbenchSession, guide: inout ExploreGuide, _ random: inout SplitMix64
   ) -> CommandCall {
     func waiting() -> CommandCall {
-      hostCall("clock", "advance", arguments: ["duration": .text(random.pick(["10ms", "250ms", "1s", "5s"]))])
+      hostCall("clock", "advance", arguments: ["duration": .text(wait(in: live, &random))])
     }
     switch random.below(20) {
     case 0: return hostCall("undo")

@@ -222,21 +222,50 @@ extension Explorer {
     return frames
   }
 
-  /// Where two frames differ first, in words (`: finished 1, then 2`; with words for the two
-  /// frames, `: finished 1 before, 2 opened again`), or nothing.
-  static func difference(
+  /// Where two frames differ first, in words, down to the first field or item that differs
+  /// (`: columns[1].cards[0].title "a", then "b"`; with words for the two frames,
+  /// `: finished 1 before, 2 opened again`), or nothing.
+  package static func difference(
     _ first: FrameValue?, _ second: FrameValue?, first one: String? = nil, second other: String? = nil
   )
     -> String
   {
-    guard case .object(let members)? = first, case .object(let others)? = second else { return "" }
-    for (key, value) in members.members where others[key] != value {
-      let was = String(value.jsonText.prefix(60))
-      let then = others[key].map { String($0.jsonText.prefix(60)) } ?? "nothing"
-      guard let one, let other else { return ": \(key) \(was), then \(then)" }
-      return ": \(key) \(was) \(one), \(then) \(other)"
+    guard let first, let second, let found = firstDifference(first, second, path: "") else { return "" }
+    let was = found.first.map(FrameMatcher.brief) ?? "nothing"
+    let then = found.second.map(FrameMatcher.brief) ?? "nothing"
+    let path = found.path.isEmpty ? "the frame" : found.path
+    guard let one, let other else { return ": \(path) \(was), then \(then)" }
+    return ": \(path) \(was) \(one), \(then) \(other)"
+  }
+
+  /// The path of the first place two values differ, with the value on each side there (`nil`
+  /// where one side has nothing: a field only one has, an item past the other's end).
+  static func firstDifference(_ first: FrameValue, _ second: FrameValue, path: String)
+    -> (path: String, first: FrameValue?, second: FrameValue?)?
+  {
+    guard first != second else { return nil }
+    switch (first, second) {
+    case (.object(let a), .object(let b)):
+      for member in a.members {
+        let here = FrameMatcher.join(path, member.key)
+        guard let theirs = b[member.key] else { return (here, member.value, nil) }
+        if let found = firstDifference(member.value, theirs, path: here) { return found }
+      }
+      for member in b.members where a[member.key] == nil {
+        return (FrameMatcher.join(path, member.key), nil, member.value)
+      }
+      return nil
+    case (.list(let a), .list(let b)):
+      for index in 0..<max(a.count, b.count) {
+        let here = "\(path)[\(index)]"
+        guard index < a.count else { return (here, nil, b[index]) }
+        guard index < b.count else { return (here, a[index], nil) }
+        if let found = firstDifference(a[index], b[index], path: here) { return found }
+      }
+      return nil
+    default:
+      return (path, first, second)
     }
-    return ""
   }
 
   /// A frame without some of its top-level fields.

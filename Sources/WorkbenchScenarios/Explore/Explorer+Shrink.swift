@@ -199,30 +199,32 @@ extension Explorer {
   /// (`facts:`), whose replay under the runner meets what explore met; when the runner passes
   /// either way, the file says so at its top. With `--against`, `failsOnlyAgainst` says that it
   /// passes on the modules explored and fails with the other implementation in its place.
-  public func written(for report: Report) -> (text: String, failsUnderRun: Bool, failsOnlyAgainst: Bool)? {
+  public func written(for report: Report) -> (
+    text: String, failsUnderRun: Bool, failsOnlyAgainst: Bool, failsOtherwise: String?
+  )? {
     // Two implementations: the file passes on the modules explored and fails on the other
     // (where they differ, or where the other stopped).
     if let property = report.failure?.property, [.implementationsAgree, .staysUp].contains(property), let against,
       let text = scenarioText(for: report)
     {
-      let failsHere = failsUnderRunner(text)
+      let failsHere = runnerOutcome(text, of: report.failure) != .passes
       // A module explored that stopped by itself: the file fails on it, as any other would.
-      if property == .staysUp, failsHere { return (text, true, false) }
-      let failsThere = failsUnderRunner(text, registry: against.registry)
+      if property == .staysUp, failsHere { return (text, true, false, nil) }
+      let failsThere = failsUnderRunner(text, as: report.failure, registry: against.registry)
       let note =
         failsHere
         ? "# This file fails on the modules explored too: the difference is not the two implementations' alone."
         : failsThere
           ? "# It passes on the modules explored, and fails with \(against.name) in its module's place."
           : "# Run once by `workbench run`, it passes on both: the difference showed only in the sessions explore ran."
-      return (noted(text, note), failsThere && !failsHere, failsThere && !failsHere)
+      return (noted(text, note), failsThere && !failsHere, failsThere && !failsHere, nil)
     }
     // A replay's failure is the recording's first: its frames hold what the facts said, which
     // another live run would not say again.
     if report.failure?.property == .replaysEqual, let recording = scenarioText(for: report, asRecording: true),
-      failsUnderRunner(recording)
+      failsUnderRunner(recording, as: report.failure)
     {
-      return (recording, true, false)
+      return (recording, true, false, nil)
     }
     guard let text = scenarioText(for: report) else { return nil }
     // Out of time, the file is written as it is, unchecked, and says so.
@@ -231,26 +233,38 @@ extension Explorer {
         noted(
           text,
           "# Not run through `workbench run` before it was written: --time ran out. Run it to see whether it fails."
-        ), false, false
+        ), false, false, nil
       )
     }
-    if failsUnderRunner(text) { return (text, true, false) }
-    // Every file explore writes loads; one that does not is explore's own bug, said at its top
-    // rather than passed off as a file the runner passes.
-    if let problem = loadProblem(text) {
+    switch runnerOutcome(text, of: report.failure) {
+    case .failsAsFound:
+      return (text, true, false, nil)
+    case .failsOtherwise(let how):
+      // A file that fails for another reason is no regression test of this finding: it says
+      // so, and how, rather than passing for one.
+      return (
+        noted(
+          text,
+          "# Run once by `workbench run`, this scenario fails, but not as explore found: \(TerminalText.visible(how)). "
+            + "The finding is in the comment above; please report the difference."), false, false, how
+      )
+    case .doesNotLoad(let problem):
+      // Every file explore writes loads; one that does not is explore's own bug, said at its top
+      // rather than passed off as a file the runner passes.
       return (
         noted(
           text,
           "# This file does not load (\(TerminalText.visible(problem))): explore wrote it wrong; please report it."),
-        false, false
+        false, false, nil
+      )
+    case .passes:
+      return (
+        noted(
+          text,
+          "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
+            + "(the modules do not behave the same on every run, or only a replay shows it)."), false, false, nil
       )
     }
-    return (
-      noted(
-        text,
-        "# Run once by `workbench run`, this scenario passes: the failure showed only in the sessions explore ran "
-          + "(the modules do not behave the same on every run, or only a replay shows it)."), false, false
-    )
   }
 
   /// `text` with `note` under the comment that heads it (the file is not made again).
@@ -261,24 +275,72 @@ extension Explorer {
     return lines.joined(separator: "\n")
   }
 
-  /// Why a scenario file's text does not load, or `nil`.
-  func loadProblem(_ text: String) -> String? {
-    do {
-      _ = try ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>")
+  /// The commands of a file explore wrote (its steps that run something, expectations aside):
+  /// the count a summary gives, which is the file's, not the session's it was written from.
+  public func commandSteps(inFile text: String) -> Int? {
+    guard let file = try? ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>") else {
       return nil
-    } catch {
-      return error.description
+    }
+    return file.scenarios.reduce(0) { count, scenario in
+      count
+        + scenario.steps.count {
+          switch $0.action {
+          case .command, .host: true
+          case .expect, .snapshot: false
+          }
+        }
     }
   }
 
-  /// Whether the runner fails on a scenario file's text (on `registry`, or the explorer's).
-  func failsUnderRunner(_ text: String, registry given: ModuleRegistry? = nil) -> Bool {
+  /// What the runner makes of a scenario file explore wrote.
+  package enum RunnerOutcome: Equatable {
+    case passes
+    /// It fails where explore put the finding: at the file's last step (the command a module
+    /// stopped in, or the expectation after the failing command), in a window the finding names;
+    /// for a replay's finding, also at the command whose replay diverged.
+    case failsAsFound
+    /// It fails, at another step or in another window: said in words (`line 7, \`w1: done
+    /// 2\`: done today already`).
+    case failsOtherwise(String)
+    case doesNotLoad(String)
+  }
+
+  /// Runs a scenario file's text once (on `registry`, or the explorer's) and says whether it
+  /// fails as `failure` was found: where and in which window, not only whether.
+  package func runnerOutcome(_ text: String, of failure: Failure?, registry given: ModuleRegistry? = nil)
+    -> RunnerOutcome
+  {
     let registry = given ?? self.registry
-    guard let file = try? ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>") else {
-      return false
+    let file: ScenarioFile
+    do {
+      file = try ScenarioLoader(registry: registry).load(bytes: Array(text.utf8), path: "<explore>")
+    } catch {
+      return .doesNotLoad(error.description)
     }
     let runner = ScenarioRunner(registry: registry)
-    return file.scenarios.contains { runner.run($0).failure != nil }
+    for scenario in file.scenarios {
+      guard let found = runner.run(scenario).failure else { continue }
+      let last = scenario.steps.last?.location.line
+      // A replay's finding may show at its command, which asks the recording for what it lacks.
+      let command = failure?.property == .replaysEqual ? scenario.steps.dropLast().last?.location.line : nil
+      let windows = failure?.windows ?? []
+      let inItsWindow =
+        windows.isEmpty || found.details.isEmpty
+        || windows.contains { found.details[0].hasPrefix($0 + ".") || found.details[0].hasPrefix($0 + ":") }
+      if found.location.line == command || (found.location.line == last && inItsWindow) { return .failsAsFound }
+      let detail =
+        found.details.isEmpty
+        ? "" : " (" + found.details.prefix(3).map { String($0.drop { $0 == " " }) }.joined(separator: " ") + ")"
+      return .failsOtherwise(
+        "at line \(found.location.line), `\(found.step)`: \(found.message)\(detail)"
+          + (found.location.line == last ? ", not in \(windows.joined(separator: " or "))" : ""))
+    }
+    return .passes
+  }
+
+  /// Whether the runner fails on a scenario file's text as `failure` was found.
+  func failsUnderRunner(_ text: String, as failure: Failure?, registry given: ModuleRegistry? = nil) -> Bool {
+    runnerOutcome(text, of: failure, registry: given) == .failsAsFound
   }
 
   /// The shrunk session as a scenario file that fails the same way under `workbench run`, with

@@ -37,6 +37,10 @@ public struct Explorer {
     /// Whether each session steers by what it has tried (`ExploreGuide`); `--unguided` draws
     /// every command by chance alone.
     public var guided = true
+    /// The most session time a session covers (`--horizon`): its `clock advance` steps are
+    /// drawn on the scales of the timers pending (the next one, twice it, ten times it) and of
+    /// a day, never past it.
+    public var horizon: Duration = .seconds(2 * 86_400)
 
     public init() {}
   }

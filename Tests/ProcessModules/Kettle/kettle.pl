@@ -25,6 +25,7 @@ use warnings;
 use JSON::PP;
 
 my $json = JSON::PP->new->canonical;
+# KETTLE_MODE=daily is no fault: the boil's timer sets itself again a day on, every day.
 my $mode = $ENV{KETTLE_MODE} // '';
 my %sessions;    # session => {windows => {key => document}, kettles => {document => {...}}}
 my %revisions;   # document => the revision the host last gave
@@ -211,6 +212,8 @@ while (defined(my $request = read_message())) {
     $reply->{commits} = [{document => 'spare', revision => 1, body => '{"litres":9}'}] if $mode eq 'unheld-commit';
     # A timer that sets itself again at once, without end (a hostile module's loop).
     $reply->{timers} = [{id => "boil $document", after => 0}] if $mode eq 'timer-loop';
+    # A timer that sets itself again a day on, every day (a streak checked at midnight): recurring, no fault.
+    $reply->{timers} = [{id => "boil $document", after => 86400000}] if $mode eq 'daily';
   } elsif ($type eq 'sync') {
     # Every change seen went out as it came: all of them are before this answer.
     $reply = {type => 'ok'};

@@ -29,6 +29,11 @@ public struct Scenario: Sendable {
   /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
   /// `nil` for a scenario that is not a recording.
   public var facts: [SessionFacts.Key: [FrameValue]]? = nil
+  /// Whether the scenario holds the seeds' first rule as a relation (`holds: rebuilt`): run
+  /// again with its `reopen` steps left out, every window shows the same frame after every step
+  /// as where the windows were opened again. Explore writes its rebuild findings so: the file
+  /// passes on a sound module and fails on the bug.
+  public var holdsRebuilt = false
   /// Every window the scenario names, where it is declared (under `windows:`) or first opened
   /// (by a step whose command opens it), in that order: what an editor goes to and completes.
   public var declaredWindows: [DeclaredWindow] = []

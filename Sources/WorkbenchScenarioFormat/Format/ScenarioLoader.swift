@@ -45,9 +45,11 @@ public final class ScenarioLoader {
   let parser = YAMLParser()
 
   public static let scenarioKeys = [
-    "scenario", "description", "tags", "exhaustive", "rows", "documents", "windows", "steps", "examples",
+    "scenario", "description", "tags", "exhaustive", "holds", "rows", "documents", "windows", "steps", "examples",
     "nextWindow", "startsAt", "facts",
   ]
+  /// The relations `holds:` names.
+  public static let relations = ["rebuilt"]
   public static let flowKeys = ["flow", "description", "params", "steps"]
 
   /// A loader that checks commands, screens and documents against these modules.
@@ -224,6 +226,20 @@ public final class ScenarioLoader {
       }
       isExhaustive = value
     }
+    var holdsRebuilt = false
+    if let node = document["holds"] {
+      let items = node.items ?? [node]
+      for item in items {
+        guard let word = item.scalarText, Self.relations.contains(word) else {
+          let given = item.scalarText ?? ""
+          throw ScenarioFileError(
+            "holds names a relation the run checks: rebuilt (every window the same frame with its `reopen` steps "
+              + "left out), not '\(TerminalText.visible(given))'\(Suggestions.didYouMean(given, in: Self.relations))",
+            at: item.location)
+        }
+        holdsRebuilt = true
+      }
+    }
     var viewportRows = ScreenEnvironment.defaultViewportRows
     if let node = document["rows"] {
       guard case .integer(let rows) = node.frameValue, (1...1000).contains(rows) else {
@@ -292,6 +308,7 @@ public final class ScenarioLoader {
       windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
     scenario.declaredWindows = declaredWindows
     scenario.startsAt = startsAt
+    scenario.holdsRebuilt = holdsRebuilt
     return scenario
   }
 

@@ -21,6 +21,9 @@ struct RunState {
   var output: [String] = []
   var stepFailure: (message: String, details: [String])?
   var expectedFailureMessage: String?
+  /// For `holds: rebuilt`: every window's frame after the set-up and after each step (fields
+  /// about a window's own life and refusals aside); `nil` when nobody compares them.
+  var framesAfterSteps: [[String: FrameValue]]?
 
   init(scenario: Scenario, exhaustive: Bool) {
     self.scenario = scenario

@@ -113,6 +113,7 @@ public struct ScenarioRunner {
     throws(FailedStep)
   {
     var state = RunState(scenario: scenario, exhaustive: options.exhaustive || scenario.isExhaustive)
+    if scenario.holdsRebuilt { state.framesAfterSteps = [] }
     do {
       try runSteps(of: scenario, state: &state, result: &result, recorder: &recorder)
     } catch {
@@ -124,6 +125,73 @@ public struct ScenarioRunner {
     if let incident = state.session?.finish().first {
       throw FailedStep(failure: StepFailure(message: incident), step: scenario.steps.last)
     }
+    if let rebuilt = state.framesAfterSteps { try checkRebuilt(scenario, framesWhereReopened: rebuilt) }
+  }
+
+  /// `holds: rebuilt`: the scenario runs again with its `reopen` steps left out, and after every
+  /// step each window must show the frame it showed where the windows were opened again from
+  /// their documents and view states (fields about a window's own life and refusals aside). The
+  /// first step after which one differs fails, with the first field that differs.
+  private func checkRebuilt(_ scenario: Scenario, framesWhereReopened reopened: [[String: FrameValue]])
+    throws(FailedStep)
+  {
+    var plain = scenario
+    plain.holdsRebuilt = false
+    plain.steps = scenario.steps.filter { !Self.isReopen($0) }
+    var state = RunState(scenario: plain, exhaustive: false)
+    state.framesAfterSteps = []
+    var ignored = ScenarioResult(
+      file: plain.location.file, name: plain.name, location: plain.location, duration: 0, stepsRun: 0, failure: nil,
+      snapshotsWritten: [], snapshotsUsed: [])
+    var noTrace: TraceRecorder?
+    do {
+      try runSteps(of: plain, state: &state, result: &ignored, recorder: &noTrace)
+      state.session?.finish()
+    } catch {
+      state.session?.finish()
+      throw FailedStep(
+        failure: StepFailure(
+          message:
+            "with its `reopen` steps left out (holds: rebuilt), the scenario fails here: \(error.failure.message)",
+          details: error.failure.details),
+        step: error.step)
+    }
+    let stayed = state.framesAfterSteps ?? []
+    var plainIndex = 0
+    for (index, step) in scenario.steps.enumerated() {
+      if !Self.isReopen(step) { plainIndex += 1 }
+      guard index + 1 < reopened.count, plainIndex < stayed.count else { return }
+      let after = reopened[index + 1]
+      let without = stayed[plainIndex]
+      for label in Set(after.keys).union(without.keys).sorted() where after[label] != without[label] {
+        let difference = Explorer.difference(
+          without[label], after[label], first: "where they stayed open", second: "where they were opened again")
+        throw FailedStep(
+          failure: StepFailure(
+            message: "a window rebuilt from its document and view state is not the same window (holds: rebuilt): "
+              + "after this step, window \(label) shows another frame where the windows were opened again (`reopen`)",
+            details: ["\(label)\(difference.isEmpty ? ": open in one run only" : difference)"]),
+          step: step)
+      }
+    }
+  }
+
+  /// Whether a step is `reopen` alone (a window made again from its document and view state).
+  static func isReopen(_ step: Step) -> Bool {
+    guard case .host(let line) = step.action else { return false }
+    let words = line.split(separator: " ")
+    return words.first == "reopen"
+  }
+
+  /// Every window's frame, without the fields a rebuilt window may show otherwise (what it
+  /// counts of its own life, what it shows of a refusal).
+  static func comparableFrames(_ host: Host) -> [String: FrameValue] {
+    var frames: [String: FrameValue] = [:]
+    for window in host.windows {
+      frames[window.label] =
+        Explorer.withoutFields(window.screen.lifetimeFields + window.screen.refusalFields, window.frame) ?? window.frame
+    }
+    return frames
   }
 
   private func runSteps(
@@ -154,6 +222,7 @@ public struct ScenarioRunner {
       location: scenario.location.description, origin: [], host: state.session.host, outcome: "passed",
       facts: state.session.facts.takeServedFacts())
     state.frames = state.session.host.framesByLabel
+    if state.framesAfterSteps != nil { state.framesAfterSteps?.append(Self.comparableFrames(state.session.host)) }
     var coverage = ExploreCoverage()
     tracker?.opened(state.session.host, into: &coverage)
     defer { if tracker != nil { result.coverage = coverage.counts } }
@@ -206,6 +275,7 @@ public struct ScenarioRunner {
           &coverage)
       }
       result.stepsRun += 1
+      if state.framesAfterSteps != nil { state.framesAfterSteps?.append(Self.comparableFrames(state.session.host)) }
       stepFinished?(result.stepsRun, scenario.steps.count, step)
       guard state.exhaustive else { continue }
       if case .expect(let expectations) = step.action {

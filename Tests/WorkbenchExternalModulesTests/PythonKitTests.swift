@@ -40,6 +40,50 @@ struct PythonKitTests {
     #expect(copies == [])
   }
 
+  /// A module that keeps what sessions typed in its process (a leak across sessions) breaks the
+  /// seeds' first rule: explore finds it and writes `holds: rebuilt`, and the file fails on the
+  /// leaking module and passes on the same module keeping it per session: the file is the
+  /// regression test.
+  @Test func stateLeakingAcrossSessionsGivesAFileThatPassesOnceFixed() throws {
+    let module = { (kept: String) in
+      """
+      #!/usr/bin/env python3
+      import sys
+      import workbench_module as wb
+      module = wb.Module("leaky", "1.0", "a tally that counts what was typed")
+      module.document_kind("tally", samples={"t": {"n": 0}})
+      TYPED = []
+      def typed(session):
+          return \(kept)
+      @module.screen("tally", kind="tally", fields=["n", "typed"])
+      class Tally(wb.Screen):
+          def frame(self):
+              return {"n": self.window.document["n"], "typed": len(typed(self.window.session))}
+      @module.command("bump", screens=["tally"], arguments=[wb.integer("by", 1, 9)])
+      def bump(window, by):
+          typed(window.session).append(by)
+          window.document = dict(window.document, n=window.document["n"] + by)
+      sys.exit(module.run())
+      """
+    }
+    let leaking = moduleFolder("leaky", module("TYPED"))
+    let found = leaking + "/found.yaml"
+    let explored = ChildProcess.runWorkbench(
+      ["explore", "-m", leaking + "/leaky.py", "--seed", "1", "--out", found], environment: ["PYTHONPATH": leaking])
+    #expect(explored.status == 1, "\(explored.stdout)\(explored.stderr)")
+    #expect(explored.stdout.contains("fails the same way"), "\(explored.stdout)")
+    let file = try #require(readTextFile(found))
+    #expect(file.contains("\nholds: rebuilt\n"), "\(file)")
+    let onTheLeak = ChildProcess.runWorkbench(
+      ["run", "-m", leaking + "/leaky.py", found], environment: ["PYTHONPATH": leaking])
+    #expect(onTheLeak.status == 1, "\(onTheLeak.stdout)")
+    // The same module with what was typed kept per session (its view of the session only).
+    let fixed = moduleFolder("leaky", module(#"session.service("typed", lambda: [])"#))
+    let onTheFix = ChildProcess.runWorkbench(
+      ["run", "-m", fixed + "/leaky.py", found], environment: ["PYTHONPATH": fixed])
+    #expect(onTheFix.status == 0, "\(onTheFix.stdout)\(file)")
+  }
+
   /// A recording begun mid-session keeps the session's time then (`startsAt:`), so its replay
   /// tells the module the same `now`: a module that shows the session's time passes its own
   /// recording (it replayed from 0 before: `expected "seen at 1764ms" / actual "seen at 300ms"`).

@@ -292,6 +292,9 @@ extension Explorer {
     }
   }
 
+  /// How the runner says `holds: rebuilt` is broken (`ScenarioRunner.checkRebuilt`).
+  static let rebuiltMessage = "a window rebuilt from its document and view state is not the same window"
+
   /// What the runner makes of a scenario file explore wrote.
   package enum RunnerOutcome: Equatable {
     case passes
@@ -328,6 +331,11 @@ extension Explorer {
         windows.isEmpty || found.details.isEmpty
         || windows.contains { found.details[0].hasPrefix($0 + ".") || found.details[0].hasPrefix($0 + ":") }
       if found.location.line == command || (found.location.line == last && inItsWindow) { return .failsAsFound }
+      // A rebuild finding's file checks the relation at every step from the first `reopen` on:
+      // the same relation broken in the same window, at the finding's step or before it.
+      if failure?.property == .rebuiltIsSame, found.message.hasPrefix(Self.rebuiltMessage), inItsWindow {
+        return .failsAsFound
+      }
       let detail =
         found.details.isEmpty
         ? "" : " (" + found.details.prefix(3).map { String($0.drop { $0 == " " }) }.joined(separator: " ") + ")"

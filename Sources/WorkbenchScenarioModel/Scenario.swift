@@ -34,6 +34,10 @@ public struct Scenario: Sendable {
   /// as where the windows were opened again. Explore writes its rebuild findings so: the file
   /// passes on a sound module and fails on the bug.
   public var holdsRebuilt = false
+  /// Whether the scenario holds that a session replays with equal frames (`holds: replayed`):
+  /// run a second time, the same steps show every window the same after every step. A module
+  /// that keeps what one session did for the next, or answers at random, breaks it.
+  public var holdsReplayed = false
   /// Every window the scenario names, where it is declared (under `windows:`) or first opened
   /// (by a step whose command opens it), in that order: what an editor goes to and completes.
   public var declaredWindows: [DeclaredWindow] = []

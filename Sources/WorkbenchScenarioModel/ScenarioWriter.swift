@@ -30,7 +30,9 @@ public struct ScenarioWriter {
     var lines = ["scenario: " + YAMLWriter.scalar(scenario.name)]
     if !scenario.tags.isEmpty { lines.append("tags: " + YAMLWriter.flow(.list(scenario.tags.map(FrameValue.string)))) }
     if scenario.isExhaustive { lines.append("exhaustive: true") }
-    if scenario.holdsRebuilt { lines.append("holds: rebuilt") }
+    let relations = (scenario.holdsRebuilt ? ["rebuilt"] : []) + (scenario.holdsReplayed ? ["replayed"] : [])
+    if relations.count == 1 { lines.append("holds: " + relations[0]) }
+    if relations.count > 1 { lines.append("holds: [" + relations.joined(separator: ", ") + "]") }
     if scenario.viewportRows != ScreenEnvironment.defaultViewportRows { lines.append("rows: \(scenario.viewportRows)") }
     if let next = scenario.nextWindowNumber { lines.append("nextWindow: \(next)") }
     if let start = scenario.startsAt, start > .zero { lines.append("startsAt: \(SessionClock.describe(start))") }

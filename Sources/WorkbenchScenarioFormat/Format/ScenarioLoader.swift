@@ -49,7 +49,7 @@ public final class ScenarioLoader {
     "nextWindow", "startsAt", "facts",
   ]
   /// The relations `holds:` names.
-  public static let relations = ["rebuilt"]
+  public static let relations = ["rebuilt", "replayed"]
   public static let flowKeys = ["flow", "description", "params", "steps"]
 
   /// A loader that checks commands, screens and documents against these modules.
@@ -227,17 +227,19 @@ public final class ScenarioLoader {
       isExhaustive = value
     }
     var holdsRebuilt = false
+    var holdsReplayed = false
     if let node = document["holds"] {
       let items = node.items ?? [node]
       for item in items {
         guard let word = item.scalarText, Self.relations.contains(word) else {
           let given = item.scalarText ?? ""
           throw ScenarioFileError(
-            "holds names a relation the run checks: rebuilt (every window the same frame with its `reopen` steps "
-              + "left out), not '\(TerminalText.visible(given))'\(Suggestions.didYouMean(given, in: Self.relations))",
+            "holds names relations the run checks: rebuilt (every window the same frame with its `reopen` steps "
+              + "left out) or replayed (the same frames in a second run), not '\(TerminalText.visible(given))'"
+              + Suggestions.didYouMean(given, in: Self.relations),
             at: item.location)
         }
-        holdsRebuilt = true
+        if word == "rebuilt" { holdsRebuilt = true } else { holdsReplayed = true }
       }
     }
     var viewportRows = ScreenEnvironment.defaultViewportRows
@@ -309,6 +311,7 @@ public final class ScenarioLoader {
     scenario.declaredWindows = declaredWindows
     scenario.startsAt = startsAt
     scenario.holdsRebuilt = holdsRebuilt
+    scenario.holdsReplayed = holdsReplayed
     return scenario
   }
 

@@ -254,8 +254,8 @@ public enum ExploreCommand {
       if let failure = report.failure, let shrunk = report.shrunk, let original = report.original {
         StandardStreams.out(
           "\(ran): found that \(failure.property.rawValue) does not hold\n  \(TerminalText.visible(failure.detail))\n"
-            + "  shrunk from \(Explorer.count(original.steps.count, "step")) to \(fileSteps ?? shrunk.steps.count) in "
-            + "\(Explorer.count(shrunk.windows.count, "window")): "
+            + "  shrunk from \(Explorer.count(original.steps.count, "step")) to a file of "
+            + "\(Explorer.count(fileSteps ?? shrunk.steps.count, "step")) in \(Explorer.count(shrunk.windows.count, "window")): "
             + (outProblem.map { "not written to \(options.out) (\($0)): " } ?? "")
             + "wrote \(written ?? "nothing")"
             + (scenario?.failsOnlyAgainst == true

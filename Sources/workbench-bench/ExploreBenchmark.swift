@@ -5,6 +5,7 @@ import WorkbenchModuleAPI
 import WorkbenchScenarioFormat
 import WorkbenchScenarioModel
 import WorkbenchScenarios
+import WorkbenchSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -66,8 +67,11 @@ enum ExploreBenchmark {
       }
     }
     if let module = try? ExternalModule(path: repository + "/Examples/countdown/countdown.py") {
-      lines.append("  countdown on the Python kit    " + rate([module], screens: ["countdown"], runs: 10, steps: 50))
+      let kit = rate([module], screens: ["countdown"], runs: 40, steps: 30)
+      lines.append("  countdown on the Python kit    " + kit)
       module.shutdown()
+      let kitRate = kit.split(separator: " ").first.flatMap { Double($0) }
+      lines.append("  " + hypothesisPeer(script: repository + "/scripts/hypothesis-countdown.py", beside: kitRate))
     }
     // One process serves every session: the time a session takes must not grow with the
     // sessions before it (it did, while the process kept every window it had served). The same
@@ -139,6 +143,23 @@ enum ExploreBenchmark {
       lines.append("  shrinking: the planted failure was not found")
     }
     return lines
+  }
+
+  /// The peer of the Python kit's line: Hypothesis's stateful testing of an in-process countdown
+  /// of the same size (scripts/hypothesis-countdown.py), its steps a second, run here.
+  static func hypothesisPeer(script: String, beside kit: Double?) -> String {
+    guard
+      let python = try? SpawnedProcess(
+        "python3", arguments: [script], output: .pipe, error: .null, searchingPath: true)
+    else { return "Hypothesis, the same countdown in process: not measured (no python3)" }
+    var output: [UInt8] = []
+    while let chunk = python.readOutput(), !chunk.isEmpty { output += chunk }
+    let text = String(decoding: output, as: UTF8.self)
+    guard python.wait() == .exited(0), let rate = text.split(separator: " ").first.flatMap({ Double($0) }) else {
+      return "Hypothesis, the same countdown in process: not measured (pip install hypothesis)"
+    }
+    return "Hypothesis, the same countdown in process (the peer): \(format(rate, 0)) steps a second"
+      + (kit.map { "; the Python kit explored at \(format($0 / rate, 2))x it (goal: at least 1x)" } ?? "")
   }
 
   /// An explorer of the catalog's screen alone (40 runs of 100 steps) and its sessions: what

@@ -233,9 +233,12 @@ public final class ScenarioLoader {
       for item in items {
         guard let word = item.scalarText, Self.relations.contains(word) else {
           let given = item.scalarText ?? ""
+          let shown =
+            item.scalarText.map { "'\(TerminalText.visible($0))'" }
+            ?? (item.items != nil ? "a list in a list" : "a mapping")
           throw ScenarioFileError(
             "holds names relations the run checks: rebuilt (every window the same frame with its `reopen` steps "
-              + "left out) or replayed (the same frames in a second run), not '\(TerminalText.visible(given))'"
+              + "left out) or replayed (the same frames in a second run), not \(shown)"
               + Suggestions.didYouMean(given, in: Self.relations),
             at: item.location)
         }

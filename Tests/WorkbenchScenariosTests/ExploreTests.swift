@@ -398,6 +398,18 @@ import WorkbenchScenarios
     }
   }
 
+  /// A screen whose windows are not opened again says why, in words a module author can act on:
+  /// the ledger's feed starts a load as it opens; the catalog is opened again.
+  @Test func aScreenNotOpenedAgainSaysWhy() throws {
+    var options = Explorer.Options()
+    options.screens = ["feed", "catalog"]
+    let explorer = Explorer(registry: try ModuleRegistry(modules: BuiltInModules.builtInModules), options: options)
+    #expect(explorer.screensNotReopened == ["feed"])
+    let why = explorer.whyNotReopened
+    #expect(why.map(\.screen) == ["feed"])
+    #expect(why.first?.reason.hasPrefix("it starts work on the session's clock as it opens") == true, "\(why)")
+  }
+
   /// Two frames that differ deep inside are told apart where they differ, not cut at a prefix
   /// both share.
   @Test func aDifferenceIsShownWhereItIs() {

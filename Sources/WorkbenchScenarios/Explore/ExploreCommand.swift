@@ -243,6 +243,8 @@ public enum ExploreCommand {
         "cutShort": report.cutShort.map(FrameValue.string) ?? .null,
         "notes": .list(report.notes.map(FrameValue.string)),
         "notReopened": .list(explorer.screensNotReopened.map(FrameValue.string)),
+        "whyNotReopened": .object(
+          FrameObject(members: explorer.whyNotReopened.map { ($0.screen, FrameValue.string($0.reason)) })),
         "endedAtRebuild": .integer(report.endedAtRebuild),
       ]
       StandardStreams.out(summary.jsonText + "\n")
@@ -302,12 +304,15 @@ public enum ExploreCommand {
             + "their windows, "
             + "opened again, asked the outside world for something or set a timer\n")
       }
-      let notReopened = explorer.screensNotReopened
+      let notReopened = explorer.whyNotReopened
       if !notReopened.isEmpty {
+        // Per screen, why: what a module author can change (or knows is so).
         StandardStreams.out(
-          "  note: sessions with a window on \(notReopened.joined(separator: ", ")) were not opened again to check "
-            + "that they are their documents and view states (they ask the outside world or start work as they "
-            + "open, or their module has live sources); `relaunch` steps still restart them\n")
+          "  note: sessions with a window on \(notReopened.map(\.screen).joined(separator: ", ")) were not opened "
+            + "again to check that they are their documents and view states; `relaunch` steps still restart them:\n")
+        for (screen, reason) in notReopened {
+          StandardStreams.out("    \(TerminalText.visible(screen)): \(TerminalText.visible(reason))\n")
+        }
       }
     }
     if coverageFailed { return .usage }

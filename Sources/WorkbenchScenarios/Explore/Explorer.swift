@@ -219,6 +219,9 @@ public struct Explorer {
   /// opens, which a run whose window stayed open does not): sessions whose windows are all on
   /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
   let rebuildable: Set<String>
+  /// Why each screen explored that is not in `rebuildable` is not, in words (`it asks the
+  /// outside world as it opens (network.answer)`).
+  let notRebuildable: [String: String]
   /// The screens windows open on, each with the sample documents of its kind (found once).
   let screens: [(name: String, documents: [String])]
   /// With `Options.coverage`: what counts what the sessions covered.
@@ -255,8 +258,10 @@ public struct Explorer {
     self.screens = screens
     self.tracker = options.coverage ? CoverageTracker(registry: registry) : nil
     // Two implementations side by side are compared as they are: no window is opened again.
-    self.rebuildable =
-      against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : []
+    let (quiet, why) =
+      against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : ([], [:])
+    self.rebuildable = quiet
+    self.notRebuildable = why
   }
 
   /// Counts what a step covered: the module command it ran (and its arguments' edges), and the
@@ -291,40 +296,70 @@ public struct Explorer {
     against == nil ? screens.map(\.name).filter { !rebuildable.contains($0) } : []
   }
 
+  /// Why each of `screensNotReopened` is not opened again, in words, in the same order.
+  public var whyNotReopened: [(screen: String, reason: String)] {
+    screensNotReopened.map { ($0, notRebuildable[$0] ?? "it could not be tried") }
+  }
+
   /// The screens of `names` (each with a sample document) whose window, settled and opened
   /// again in place, asks no fact and starts no timer as it opens again. Only the screens
   /// explored are tried: each try opens a window, on a module process too.
-  static func screensRebuiltQuietly(_ names: [String], registry: ModuleRegistry) -> Set<String> {
+  static func screensRebuiltQuietly(_ names: [String], registry: ModuleRegistry)
+    -> (quiet: Set<String>, why: [String: String])
+  {
     var quiet: Set<String> = []
+    var why: [String: String] = [:]
     let samples = registry.sampleDocuments
     let here = SourceLocation(file: "<explore>", line: 1, column: 1)
     // A module with live sources changes what it shows on its own, in real time: a window opened
     // again may show a change the other run has not taken in yet.
     let live = registry.modulesWithLiveSources
-    for screen in registry.screens
-    where names.contains(screen.name) && !live.contains(registry.module(ofScreen: screen.name) ?? "") {
-      guard let document = samples.first(where: { $0.kind == screen.documentKind }) else { continue }
+    for screen in registry.screens where names.contains(screen.name) {
+      let module = registry.module(ofScreen: screen.name) ?? ""
+      if live.contains(module) {
+        why[screen.name] = "its module (\(module)) has live sources, which change what it shows on their own"
+        continue
+      }
+      guard let document = samples.first(where: { $0.kind == screen.documentKind }) else {
+        why[screen.name] = "no sample document of its kind (\(screen.documentKind)) to try it on"
+        continue
+      }
       let window = WindowSeed(name: "w1", screen: screen.name, document: document.name, location: here)
       guard
         let session = try? WorkbenchSession.starting(
           Scenario(name: "probe", location: here, windows: [window], steps: []), registry: registry)
-      else { continue }
+      else {
+        why[screen.name] = "its window did not open on the sample document \(document.name)"
+        continue
+      }
       defer {
         session.end()
         session.finish()
       }
       guard (try? session.host.clock.settle(within: .seconds(60), flush: session.host.services.scheduler)) != nil,
         session.host.clock.pendingTimers == 0
-      else { continue }
+      else {
+        why[screen.name] = "what it starts as it opens does not settle within 60 s (a timer that sets itself again?)"
+        continue
+      }
       session.facts.startRecording(capturingStates: false)
-      guard session.host.reopenWindows(session.host.windows.map(\.id)).isEmpty else { continue }
-      if session.host.clock.pendingTimers == 0, session.facts.takeRecorded().isEmpty,
-        session.takeIncidents().isEmpty
-      {
+      if let problem = session.host.reopenWindows(session.host.windows.map(\.id)).first {
+        why[screen.name] = "opened again, it failed: \(problem)"
+        continue
+      }
+      let asked = session.facts.takeRecorded().map(\.key.source)
+      if session.host.clock.pendingTimers > 0 {
+        why[screen.name] = "it starts work on the session's clock as it opens (a timer: a load, a debounce)"
+      } else if !asked.isEmpty {
+        why[screen.name] =
+          "it asks the outside world as it opens (\(Array(Set(asked)).sorted().joined(separator: ", ")))"
+      } else if let incident = session.takeIncidents().first {
+        why[screen.name] = "opened again, its module said: \(incident)"
+      } else {
         quiet.insert(screen.name)
       }
     }
-    return quiet
+    return (quiet, why)
   }
 
   /// Runs `options.runs` sessions (each from its own seed, derived from the run's), stops at the

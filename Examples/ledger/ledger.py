@@ -207,7 +207,9 @@ class AppSession:
         self.state = state
         for window in list(session.windows.values()):
             if isinstance(window.screen, Feed):
-                window.screen.session_changed()
+                # Each feed's load is its own window's, whichever window's command changed the session.
+                with session.as_window(window):
+                    window.screen.session_changed()
 
 
 def network(session):

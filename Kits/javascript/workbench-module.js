@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.4.0';
+const version = '2.5.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -244,23 +244,34 @@ class Clock {
       }
       if (next === null) break;
       const [timerId, timer] = next;
-      this._timers.delete(timerId);
       this.now = Math.max(this.now, timer.due);
-      const previous = this._session._currentKey;
-      this._session._currentKey = timer.key;
-      const kept = new Checkpoint(this._session);
-      try {
-        timer.callback();
-      } catch (error) {
-        // A timer's work that fails is the module's bug: said in its log and put back; the other
-        // timers and the windows' updates still go out.
-        kept.putBack();
-        console.error(error);
-      } finally {
-        this._session._currentKey = previous;
-      }
+      this._fire(timerId);
     }
     this.now = Math.max(this.now, due);
+  }
+
+  /**
+   * Runs a pending timer now, with the clock where it is: at its time when the clock reached it,
+   * or before it when the host names it early (a window opened again catching up with what the
+   * one it replaces had finished, §14).
+   */
+  _fire(timerId) {
+    const timer = this._timers.get(timerId);
+    if (timer === undefined) return;
+    this._timers.delete(timerId);
+    const previous = this._session._currentKey;
+    this._session._currentKey = timer.key;
+    const kept = new Checkpoint(this._session);
+    try {
+      timer.callback();
+    } catch (error) {
+      // A timer's work that fails is the module's bug: said in its log and put back; the other
+      // timers and the windows' updates still go out.
+      kept.putBack();
+      console.error(error);
+    } finally {
+      this._session._currentKey = previous;
+    }
   }
 }
 
@@ -292,6 +303,22 @@ class Session {
   }
 
   /** The session's one object named `name` (a bridge per home), made on first use. */
+  /**
+   * Runs `fn(window)` as `window`'s work: the facts it takes and the timers it sets are that
+   * window's (§12), as when the host asks that window. For work a request does for other windows
+   * than its own (a sign-out every feed reloads on): a window opened again is then served what it
+   * took itself.
+   */
+  asWindow(window, fn) {
+    const previous = this._currentKey;
+    this._currentKey = window.key;
+    try {
+      return fn(window);
+    } finally {
+      this._currentKey = previous;
+    }
+  }
+
   service(name, make) {
     if (!this.shared.has(name)) this.shared.set(name, make());
     return this.shared.get(name);
@@ -312,7 +339,23 @@ class Session {
     const count = relay.counts.get(counter) ?? 0;
     relay.counts.set(counter, count + 1);
     let value;
-    if (relay.replaying) {
+    if (relay.again && relay.replaying) {
+      // Windows opened again: each source's list holds the latest answer the session took to each
+      // question, the latest last; the one to the same question is used (§12 `again`).
+      const values = relay.recorded.get(place)?.[source] ?? [];
+      const keepsQuestion = (v) => v !== null && typeof v === 'object' && 'asked' in v;
+      const answers = values.filter(
+        (v) => asked === undefined || !keepsQuestion(v) || stableJSON(v.asked) === stableJSON(asked));
+      if (answers.length > 0) {
+        const found = answers[answers.length - 1];
+        value = asked !== undefined && keepsQuestion(found) ? found.answer : found;
+      } else {
+        value = live();
+        relay.divergence ??=
+          `opened again, the window asked ${source}` + (asked !== undefined ? ` for ${JSON.stringify(asked)}` : '') +
+          ', which the session never took: it asks the outside world something new as it opens';
+      }
+    } else if (relay.replaying) {
       const values = relay.recorded.get(place)?.[source] ?? [];
       if (count < values.length) {
         const recorded = values[count];
@@ -634,6 +677,8 @@ class Module {
       commands: specs,
       diagrams: this._diagrams,
     };
+    // A `timer` request's timer runs even before its time (§14).
+    if (this._protocol >= 2) hello.catchUp = true;
     if (this._protocol >= 2 && this._liveSources.size > 0) hello.liveSources = true;
     return hello;
   }
@@ -686,7 +731,8 @@ class Module {
     const facts = request.facts ?? null;
     session._relay = facts === null ? null : this._relay(facts, key);
     if (session._relay?.replaying) session.replaying = true;
-    session.replayingStart = Boolean(facts?.start);
+    // So do windows opened again, served the answers the session already took (`again`).
+    session.replayingStart = Boolean(facts?.start || facts?.again);
     const shown = this._documentsShown(session);
     let reply;
     let kept = null;
@@ -694,6 +740,9 @@ class Module {
       // The session's time is the host's: the clock moves to the time the request carries (a
       // timer due before then runs now; one due at that very time waits for the host's `timer`
       // request, as a built-in's waits for the clock to move).
+      // The timer a `timer` request names, as it waits now: run before its time if the request's
+      // `now` does not reach it (and not one set again under its id meanwhile).
+      session._namedTimer = session.clock._timers.get(request.timer) ?? null;
       if (this._protocol >= 2 && Number.isInteger(request.now)) {
         session.clock._advanceTo(request.now, request.type === "timer");
       }
@@ -731,6 +780,7 @@ class Module {
     for (const [scope, sources] of Object.entries(facts.shared ?? {})) recorded.set(`scope\u0000${scope}`, sources);
     return {
       replaying: 'replay' in facts || 'windows' in facts || 'shared' in facts, start: Boolean(facts.start),
+      again: Boolean(facts.again),
       recorded, counts: new Map(), used: [], divergence: null, key,
     };
   }
@@ -848,6 +898,10 @@ class Module {
       // The request's `now` ran it already; a host that sends no `now` gets it run here.
       const due = session.clock.due(request.timer);
       if (due !== null && !Number.isInteger(request.now)) session.clock._advanceTo(due);
+      // Named before its time: the host catches a window opened again up (§14).
+      if (session._namedTimer !== null && session.clock._timers.get(request.timer) === session._namedTimer) {
+        session.clock._fire(request.timer);
+      }
       return { type: 'ok' };
     }
     if (type === 'live') {

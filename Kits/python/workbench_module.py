@@ -23,6 +23,7 @@ module never writes any of that by hand.
     module.run()
 """
 
+import contextlib
 import inspect
 import json
 import os
@@ -31,7 +32,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.4.0"
+__version__ = "2.5.0"
 
 __all__ = [
     "Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "window", "did_you_mean",
@@ -220,19 +221,25 @@ class Clock:
             if not ready:
                 break
             when, _, timer_id = min(ready)
-            _, _, callback, key = self._timers.pop(timer_id)
             self.now = max(self.now, when)
-            previous = self._session._current_key
-            self._session._current_key = key
-            kept = _Checkpoint(self._session)
-            try:
-                callback()
-            except Exception:  # a timer's work that fails is the module's bug: said in its log, put
-                kept.put_back()  # back, and the other timers and the windows' updates still go out
-                traceback.print_exc()
-            finally:
-                self._session._current_key = previous
+            self._fire(timer_id)
         self.now = max(self.now, due)
+
+    def _fire(self, timer_id):
+        """Runs a pending timer now, with the clock where it is: at its time when the clock
+        reached it, or before it when the host names it early (a window opened again catching
+        up with what the one it replaces had finished, §14)."""
+        _, _, callback, key = self._timers.pop(timer_id)
+        previous = self._session._current_key
+        self._session._current_key = key
+        kept = _Checkpoint(self._session)
+        try:
+            callback()
+        except Exception:  # a timer's work that fails is the module's bug: said in its log, put
+            kept.put_back()  # back, and the other timers and the windows' updates still go out
+            traceback.print_exc()
+        finally:
+            self._session._current_key = previous
 
 
 class Session:
@@ -260,6 +267,19 @@ class Session:
         self.replaying_start = False
         self.rows = 20  # how many rows a window shows at once (the host's `--rows`, §4)
 
+    @contextlib.contextmanager
+    def as_window(self, window):
+        """Runs the work inside as `window`'s: the facts it takes and the timers it sets are that
+        window's (§12), as when the host asks that window. For work a request does for other
+        windows than its own (a sign-out every feed reloads on): each window's load is then its
+        own, and a window opened again is served what it took."""
+        previous = self._current_key
+        self._current_key = window.key
+        try:
+            yield window
+        finally:
+            self._current_key = previous
+
     def service(self, name, make):
         """The session's one object named `name` (a bridge per home), made on first use."""
         if name not in self.shared:
@@ -279,7 +299,23 @@ class Session:
         place = ("scope", scope) if scope is not None else ("window", window)
         count = relay["counts"].get((place, source), 0)
         relay["counts"][(place, source)] = count + 1
-        if relay["replaying"]:
+        if relay["again"] and relay["replaying"]:
+            # Windows opened again: each source's list holds the latest answer the session took to
+            # each question, the latest last; the one to the same question is used (§12 `again`).
+            values = relay["recorded"].get(place, {}).get(source, [])
+            answers = [v for v in values if asked is None or not (isinstance(v, dict) and "asked" in v)
+                       or v["asked"] == asked]
+            if answers:
+                found = answers[-1]
+                value = found["answer"] if asked is not None and isinstance(found, dict) and "asked" in found \
+                    else found
+            else:
+                value = live()
+                relay["divergence"] = relay["divergence"] or (
+                    f"opened again, the window asked {source}"
+                    + (f" for {json.dumps(asked)}" if asked is not None else "")
+                    + ", which the session never took: it asks the outside world something new as it opens")
+        elif relay["replaying"]:
             values = relay["recorded"].get(place, {}).get(source, [])
             if count < len(values):
                 recorded = values[count]
@@ -523,6 +559,8 @@ class Module:
             "commands": specs,
             "diagrams": self._diagrams,
         }
+        if self._protocol >= 2:
+            hello["catchUp"] = True  # a `timer` request's timer runs even before its time (§14)
         if self._protocol >= 2 and self._live_sources:
             hello["liveSources"] = True  # the host asks for their changes with `sync` (§19)
         return hello
@@ -572,7 +610,8 @@ class Module:
                 session.replaying = True
             # A replay setting up the windows its recording started with: they load live, and
             # a module does not count that work again (the recorded states count it).
-            session.replaying_start = bool(facts and facts.get("start"))
+            # So do windows opened again, served the answers the session already took (`again`).
+            session.replaying_start = bool(facts and (facts.get("start") or facts.get("again")))
             shown = self._documents_shown(session)
             kept = None
             try:
@@ -581,6 +620,9 @@ class Module:
                 # the request's facts). One due at that very time runs when the host says it is
                 # due, as a built-in's does (a `timer` request), not at any request at that time:
                 # a timer set `after: 0` waits for the clock to move.
+                # The timer a `timer` request names, as it waits now: run before its time if the
+                # request's `now` does not reach it (and not one set again under its id meanwhile).
+                session._named_timer = session.clock._timers.get(request.get("timer"))
                 if self._protocol >= 2 and isinstance(request.get("now"), int):
                     session.clock._advance_to(request["now"], including_due=request.get("type") == "timer")
                 self._take_in(request, session)
@@ -669,7 +711,7 @@ class Module:
         for scope, sources in facts.get("shared", {}).items():
             recorded[("scope", scope)] = sources
         return {"replaying": "replay" in facts or "windows" in facts or "shared" in facts,
-                "start": bool(facts.get("start")),
+                "start": bool(facts.get("start")), "again": bool(facts.get("again")),
                 "recorded": recorded, "counts": {}, "used": [], "divergence": None, "key": key}
 
     def _make_window(self, session, key, screen_name, document_name, state):
@@ -722,6 +764,10 @@ class Module:
             due = session.clock.due(request.get("timer"))
             if due is not None and not isinstance(request.get("now"), int):
                 session.clock._advance_to(due)
+            # Named before its time: the host catches a window opened again up (§14).
+            named = getattr(session, "_named_timer", None)
+            if named is not None and session.clock._timers.get(request.get("timer")) is named:
+                session.clock._fire(request.get("timer"))
             return {"type": "ok"}
         if kind == "live":
             # The events of changes the host takes in now (the module's own, or a replay's

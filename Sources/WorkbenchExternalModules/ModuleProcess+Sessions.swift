@@ -145,11 +145,17 @@ extension ModuleProcess {
             + "time \(clock.now.wholeMilliseconds) ms (§11)")
         return
       }
-      entry.timers[id] = clock.schedule(after: max(.zero, due - clock.now)) { [weak self, weak entry] in
+      let fire: @MainActor () -> Void = { [weak self, weak entry] in
         guard let self, let entry else { return }
         entry.timers[id] = nil
         self.timerDue(id, in: entry.number)
       }
+      // A kit that runs a timer the host names before its time lets a window opened again
+      // catch up with what its predecessor finished (§14).
+      let delay = max(.zero, due - clock.now)
+      entry.timers[id] =
+        (clock as? SessionClock)?.schedule(after: delay, catchingUp: hello.catchUp == true, fire)
+        ?? clock.schedule(after: delay, fire)
     }
   }
 
@@ -276,7 +282,7 @@ extension ModuleProcess {
     }
     // A replay brings in recorded changes at its `live` steps, a move in time the changes the
     // session took: the module's own are not taken then.
-    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isRelivingRecordedStart),
+    guard let facts = facts(of: session), !(facts.isReplaying && !facts.isSettingUp),
       !facts.servesLiveChanges(in: "\(name) live")
     else {
       changes.removeAll { $0.session == session }
@@ -290,7 +296,7 @@ extension ModuleProcess {
   /// decides what it takes, not how fast the module was. A replay takes the recording's.
   func synchronize(_ session: Int) {
     guard version >= 2, hello.liveSources == true, noticeEnd(), let entry = entry(of: session),
-      let facts = entry.services?.sessionFacts, !(facts.isReplaying && !facts.isRelivingRecordedStart)
+      let facts = entry.services?.sessionFacts, !(facts.isReplaying && !facts.isSettingUp)
     else { return }
     var request = SessionRequest()
     request.session = session
@@ -309,7 +315,7 @@ extension ModuleProcess {
     _ = changesWait(in: session)
     let key = SessionFacts.Key.liveChanges(of: name)
     let group: FrameValue
-    let fromFile = facts.isReplaying && !facts.isRelivingRecordedStart
+    let fromFile = facts.isReplaying && !facts.isSettingUp
     if fromFile {
       guard facts.remaining(in: key.scope)[key.source]?.isEmpty == false else { return }
       group = facts.value(of: key.source, in: key.scope) { .null }

@@ -7,15 +7,35 @@ import WorkbenchModuleProtocol
 /// into the session's facts under a scope (a window's, or the module's timers in a session).
 @MainActor
 enum RelayedFacts {
-  /// What a request carries as `facts`, or `nil` when the session neither records nor replays.
+  /// What a request carries as `facts`, or `nil` when a replay setting up has no recorded
+  /// states to give.
   static func request(
     _ facts: SessionFacts, scope: String, version: Int,
     windows: @autoclosure () -> [(key: String, scope: String)] = []
   ) -> WireFactsRequest? {
-    // Recording or replaying: the module reports the facts it used; a replay sends what is
-    // left of the scope's recorded facts for the module to use instead of live ones, and with
-    // protocol 2 what is left in the scopes the session shares (`network`).
-    if facts.isRecording { return WireFactsRequest() }
+    // The module reports the facts it used; a replay sends what is left of the scope's recorded
+    // facts for the module to use instead of live ones, and with protocol 2 what is left in the
+    // scopes the session shares (`network`).
+    func sources(_ remaining: [String: [FrameValue]]) -> FrameValue {
+      .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
+    }
+    // Windows opened again (`reopen`, explore's rebuilt run) of a session whose facts are kept
+    // are served the latest answers it took of each source of theirs (one to each question,
+    // §12 `again`); what the module reports using is used up by nothing.
+    if facts.servesTakenAnswers {
+      var request = WireFactsRequest()
+      // Protocol 1 takes them in order: the latest alone.
+      request.replay = sources(facts.takenAnswers(in: scope).mapValues { version >= 2 ? $0 : Array($0.suffix(1)) })
+      if version >= 2 {
+        request.again = true
+        request.windows = .object(
+          FrameObject(members: windows().map { ($0.key, sources(facts.takenAnswers(in: $0.scope))) }))
+      }
+      return request
+    }
+    // Recording, or live: the module reports what it used, which the session keeps the latest
+    // of (what a window opened again is served).
+    if facts.isRecording || !facts.isReplaying { return WireFactsRequest() }
     // While a replay sets up its windows they load live, but a service made now starts in the
     // state it was recorded in (protocol 2): the recorded states alone, and `start`.
     if facts.isRelivingRecordedStart {
@@ -31,9 +51,6 @@ enum RelayedFacts {
       return request
     }
     guard facts.isReplaying else { return nil }
-    func sources(_ remaining: [String: [FrameValue]]) -> FrameValue {
-      .object(FrameObject(members: remaining.sorted { $0.key < $1.key }.map { ($0.key, .list($0.value)) }))
-    }
     var request = WireFactsRequest()
     request.replay = sources(facts.remaining(in: scope))
     guard version >= 2 else { return request }

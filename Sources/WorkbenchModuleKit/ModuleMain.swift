@@ -281,6 +281,8 @@ package final class ModuleSession {
     // The live sources the module declared (`registrar.liveSource`): the host then asks for
     // what they saw (`sync`) where a scenario takes changes.
     if version >= 2, !host.registry.liveSourceNames.isEmpty { hello.liveSources = true }
+    // A `timer` request's timer runs even before its time (§14).
+    if version >= 2 { hello.catchUp = true }
     return hello
   }
 

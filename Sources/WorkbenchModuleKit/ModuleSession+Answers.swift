@@ -51,8 +51,12 @@ extension ModuleSession {
     // A replay setting up its recording's windows (`start`): they load live, and what the
     // module counts of that work is in the recorded states already, as in the host.
     host.facts.isSettingUp = facts.start == true
+    // Windows opened again served the answers the session took (`again`): that work is not
+    // counted again either.
+    host.facts.servesTakenAnswers = facts.again == true
     let result = reply(to: request)
     host.facts.isSettingUp = false
+    host.facts.servesTakenAnswers = false
     let relayed = host.facts.endRelay()
     let reported = relayed.used.map { used -> WireFact in
       var fact = WireFact()
@@ -209,6 +213,8 @@ extension ModuleSession {
       {
         try host.clock.advance(by: max(.zero, due - host.clock.now))
       }
+      // Named before its time: the host catches a window opened again up (§14).
+      if request.timer.hasPrefix("t"), let number = Int(request.timer.dropFirst()) { host.clock.fireNow(number) }
       return .ok(WireOk())
     case .close(let request):
       if let window = current.window(request.key) { host.closeWindow(window.id) }

@@ -1,7 +1,12 @@
 import Testing
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 @testable import WorkbenchShell
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The ledger and the lights written again in Python on the kit (Examples/ledger,
 /// Examples/lights): the proof that a module outside the host can do what the built-ins do. They
@@ -273,5 +278,66 @@ struct PythonPortsTests {
         #expect(replayed.status == 0, "recorded on \(recorder.name), replayed on \(player.name): \(replayed.stdout)")
       }
     }
+  }
+
+  /// The ledger port's feed asks the network and sets a timer as it opens: explore opens it again
+  /// served the answers the session took (`again`, §12) and caught up with its load (`catchUp`,
+  /// §14), as the built-in's. A port whose `restored` forgets to load its search again is found
+  /// by the rebuild, and the file written is its regression test: it fails on that port and
+  /// passes on the sound one and on the built-in.
+  @Test func theLedgerPortIsOpenedAgainAndAForgottenReloadIsFound() throws {
+    let folder = makeTemporaryFolder()
+    let explored = ChildProcess.runWorkbench(
+      [
+        "--without-builtin", "ledger", "explore", "--module", examples + "/ledger/ledger.py", "--screens", "feed",
+        "--seed", "1", "--runs", "30", "--json", "--out", folder + "/sound.yaml",
+      ])
+    #expect(explored.status == 0, "\(explored.stdout)\(explored.stderr)")
+    let summary = try FrameValue.parse(json: Array(explored.stdout.utf8))
+    #expect(summary["found"] == .null, "\(explored.stdout)")
+    #expect((summary["rebuilds"]?.integerValue ?? 0) > 50, "\(explored.stdout)")
+    #expect(summary["endedAtRebuild"] == .integer(0), "\(explored.stdout)")
+    #expect(summary["notReopened"] == .list([]), "\(explored.stdout)")
+
+    let port = try #require(readTextFile(examples + "/ledger/ledger.py"))
+    let reload = #"if self.window.state.get("query", "") != previous.get("query", "") and self.feed[0] != "idle":"#
+    #expect(port.contains(reload))
+    let buggy = folder + "/ledger.py"
+    writeTextFile(port.replacing(reload, with: "if False:"), to: buggy)
+    chmod(buggy, 0o755)
+    let file = folder + "/found.yaml"
+    let found = ChildProcess.runWorkbench(
+      [
+        "--without-builtin", "ledger", "explore", "--module", buggy, "--screens", "feed", "--seed", "1", "--runs",
+        "30", "--out", file,
+      ])
+    #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+    #expect(found.stdout.contains("(`reopen`) shows another frame"), "\(found.stdout)")
+    let text = try #require(readTextFile(file))
+    #expect(text.contains("holds: rebuilt"), "\(text)")
+    let onBug = ChildProcess.runWorkbench(["--without-builtin", "ledger", "-m", buggy, "run", file])
+    #expect(onBug.status == 1, "\(onBug.stdout)")
+    let onPort = ChildProcess.runWorkbench([
+      "--without-builtin", "ledger", "-m", examples + "/ledger/ledger.py", "run", file,
+    ])
+    #expect(onPort.status == 0, "\(onPort.stdout)")
+    let onBuiltIn = ChildProcess.runWorkbench(["run", file])
+    #expect(onBuiltIn.status == 0, "\(onBuiltIn.stdout)")
+  }
+
+  /// Modules with live sources are opened again too: the countdown's device button, the
+  /// kettle's sensor (they were never opened again: "its module has live sources").
+  @Test(arguments: ["countdown/countdown.py", "kettle/kettle.py"])
+  func aModuleWithLiveSourcesIsOpenedAgain(module: String) throws {
+    let explored = ChildProcess.runWorkbench(
+      [
+        "explore", "--module", examples + "/" + module, "--seed", "1", "--runs", "12", "--json", "--out",
+        makeTemporaryFolder() + "/f.yaml",
+      ])
+    #expect(explored.status == 0, "\(explored.stdout)\(explored.stderr)")
+    let summary = try FrameValue.parse(json: Array(explored.stdout.utf8))
+    #expect(summary["found"] == .null, "\(explored.stdout)")
+    #expect((summary["rebuilds"]?.integerValue ?? 0) > 0, "\(explored.stdout)")
+    #expect(summary["notReopened"] == .list([]), "\(explored.stdout)")
   }
 }

@@ -126,6 +126,19 @@ test('a timer set again later is reported again for its new time', () => {
   assert.deepEqual(done.updates.map((update) => [update.key, update.frame.searched]), [['w1', 're']]);
 });
 
+test('a timer the host names before its time runs then', () => {
+  // Catching up (§14): a window opened again in a settled session finishes at once the work the
+  // one it replaces had finished; the host names the timer before its time, the kit runs it with
+  // the clock where it is, and says in its hello that it does.
+  const tally = makeModule();
+  assert.equal(tally._hello().catchUp, true);
+  tally.handle(OPEN);
+  tally.handle(command('search r', 1000, { text: 'r' }));
+  const early = tally.handle({ type: 'timer', timer: 'debounce', session: 1, now: 1000 });
+  assert.deepEqual(early.updates.map((update) => update.frame.searched), ['r']);
+  assert.equal(tally.handle(command('add 1', 1000, { n: 1 })).frame.searched, 'r');
+});
+
 test("a timer due at the request's time waits for the host's timer request", () => {
   // Due at 1100: a command at 1100 does not run it, as a built-in's timer waits for the clock to
   // move; the host's `timer` request does, and a request after 1100 runs one not fired yet.

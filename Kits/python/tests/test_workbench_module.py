@@ -179,6 +179,19 @@ class TimeIsTheHosts(unittest.TestCase):
         [update] = done["updates"]  # the window the timer's work changed
         self.assertEqual((update["key"], update["frame"]["searched"]), ("w1", "re"))
 
+    def test_a_timer_the_host_names_before_its_time_runs_then(self):
+        # Catching up (§14): a window opened again in a settled session finishes at once the work
+        # the one it replaces had finished; the host names the timer before its time, the kit runs
+        # it with the clock where it is, and says in its hello that it does.
+        module = make_module()
+        self.assertTrue(module._hello()["catchUp"])
+        module.handle(OPEN)
+        module.handle(command("search r", 1000, text="r"))
+        early = module.handle({"type": "timer", "timer": "debounce", "session": 1, "now": 1000})
+        self.assertEqual([update["frame"]["searched"] for update in early["updates"]], ["r"])
+        self.assertEqual(module.handle(command("add 1", 1000, n=1))["frame"]["searched"], "r")
+        self.assertIsNone(module._sessions[1].clock.due("debounce"))
+
 
 class OtherWindows(unittest.TestCase):
     def test_another_window_is_drawn_only_when_its_frame_changed(self):

@@ -430,7 +430,10 @@ enum HostCommands {
     summary: "Open windows again from their documents and view states, in place",
     details: "What a relaunch restores, without ending the session: each window (or the one named) is made again "
       + "from its document and view state, keeping its number, name and undo history, the clock and the services. "
-      + "A window that then shows something else kept state outside the two."
+      + "What a window asks the outside world as it opens is served the answers the session already took to the same "
+      + "questions, and in a settled session (no timer waiting) the work it starts as it opens (a load) is finished "
+      + "at once, as the window it replaces had finished it. A window that then shows something else kept state "
+      + "outside the two."
   ) { context in
     let host = context.host
     let ids = context.arguments[reopenWindow].map { [$0] } ?? host.windows.map(\.id)

@@ -21,7 +21,7 @@ public final class SessionClock: SessionTime {
   /// Where the time comes from.
   public let mode: Mode
   private var virtualNow: Duration = .zero
-  private var timers: [(due: Duration, order: Int, action: @MainActor () -> Void)] = []
+  private var timers: [(due: Duration, order: Int, catchesUp: Bool, action: @MainActor () -> Void)] = []
   private var timerCount = 0
   /// When a real clock read zero; moved later by the pauses a recording does not count.
   private var realStart: Duration
@@ -137,12 +137,22 @@ public final class SessionClock: SessionTime {
   /// `advance` passes that time; on a real one at the first chance after it (`fireDue`).
   @discardableResult
   public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> Cancellation {
+    schedule(after: delay, catchingUp: true, action)
+  }
+
+  /// `schedule(after:_:)`, saying whether the timer may run before it is due to catch up with
+  /// work already done (`fireNow`): a module process's may only when its kit runs a timer the
+  /// host names before its time (hello `catchUp`, §14).
+  @discardableResult
+  package func schedule(
+    after delay: Duration, catchingUp: Bool, _ action: @escaping @MainActor () -> Void
+  ) -> Cancellation {
     timerCount += 1
     let order = timerCount
     let module = acting
     timers.append(
       (
-        now + delay, order,
+        now + delay, order, catchingUp,
         { [weak self] in
           guard let self else { return action() }
           let outer = acting
@@ -256,6 +266,30 @@ public final class SessionClock: SessionTime {
     }
     if last != nil { scheduler.flush() }
     return last
+  }
+
+  /// The number the next timer set will be above: timers numbered past it were set since.
+  package var timerMark: Int { timerCount }
+
+  /// The waiting timers set since `mark` that may run before they are due (`fireNow`), each with
+  /// its number and due time.
+  package func timersToCatchUp(since mark: Int) -> [(number: Int, due: Duration)] {
+    timers.filter { $0.order > mark && $0.catchesUp }.map { ($0.order, $0.due) }
+  }
+
+  /// Runs the waiting timer numbered `number` now, with the clock where it is: how a window
+  /// opened again catches up with work the window it replaces had finished (a load whose answer
+  /// the run already took). `false` when no such timer waits.
+  @discardableResult
+  package func fireNow(_ number: Int) -> Bool {
+    guard let index = timers.firstIndex(where: { $0.order == number }) else { return false }
+    let timer = timers.remove(at: index)
+    let held = heldAt
+    heldAt = now
+    timer.action()
+    heldAt = held
+    scheduler.flush()
+    return true
   }
 
   /// How many timers wait.

@@ -106,10 +106,20 @@ public final class SessionFacts: OutsideFacts {
   /// Whether facts come from a recording.
   public var isReplaying: Bool { mode == .replaying }
 
-  /// Whether a replay is setting up the windows its recording started with: their effects run
-  /// live, re-living what the recorded service states already hold, so a service does not count
-  /// that work again (a network's requests).
-  public var isRelivingRecordedStart: Bool { mode == .replaying && isSettingUp }
+  /// Whether the facts answer work the session already did, so a service does not count it
+  /// again (a network's requests): a replay setting up the windows its recording started with
+  /// (their effects run live, re-living what the recorded service states already hold), or
+  /// windows opened again from their documents and view states being served the answers the run
+  /// already took (`servesTakenAnswers`).
+  public var isRelivingRecordedStart: Bool { (mode == .replaying && isSettingUp) || servesTakenAnswers }
+
+  /// While windows are opened again from their documents and view states (`reopen`, explore's
+  /// rebuilt run) and catch up with what they start as they open: each fact they ask is served
+  /// the latest answer the session already took to the same question in the same scope; nothing
+  /// is recorded, and no recorded fact is used up, so a replay goes on from the recording where
+  /// it was. A question the session never had answered is asked live (a replay notes the
+  /// divergence: the windows opened again asked something new).
+  public var servesTakenAnswers = false
   /// Whether facts are being kept for a recording.
   public var isRecording: Bool { mode == .recording }
 
@@ -132,7 +142,7 @@ public final class SessionFacts: OutsideFacts {
   public func value(of source: String, in scope: String, asked: FrameValue? = nil, live: () -> FrameValue)
     -> FrameValue
   {
-    if isRelivingRecordedStart { return live() }
+    if mode == .replaying && isSettingUp { return live() }
     guard let asked else { return use(Key(scope: scope, source: source), live: live) }
     var answered: FrameValue?
     let kept = use(Key(scope: scope, source: source), asked: asked) {
@@ -194,6 +204,11 @@ public final class SessionFacts: OutsideFacts {
       relayUsed == nil || relayKeepsScopes || !Self.isWindowScope(requested.scope)
       ? requested : Key(scope: Self.relayScope, source: requested.source)
     let value: FrameValue
+    if servesTakenAnswers {
+      value = taken(key, asked: question, live: live)
+      relayUsed?.append((key.scope == Self.relayScope ? nil : key.scope, key.source, value))
+      return value
+    }
     switch mode {
     case .live:
       value = live()
@@ -204,6 +219,7 @@ public final class SessionFacts: OutsideFacts {
     case .replaying:
       value = replayed(key, asked: question, live: live)
     }
+    if relayUsed == nil { noteLatest(value, of: key) }
     relayUsed?.append((key.scope == Self.relayScope ? nil : key.scope, key.source, value))
     return value
   }
@@ -246,6 +262,53 @@ public final class SessionFacts: OutsideFacts {
           + "(it has \(replay[key]?.count ?? 0)); live: \(value.jsonText)"
     }
     return value
+  }
+
+  /// The latest value of `key` the replay used that answers `question` (any, without one),
+  /// used up by nothing; without one, `live()` and the divergence noted.
+  private func taken(_ key: Key, asked question: FrameValue?, live: () -> FrameValue) -> FrameValue {
+    // In a module's own process the host sent them with the request (`again`).
+    let used = (relayUsed == nil ? latest[key] : replay[key]) ?? []
+    if let found = used.last(where: { question == nil || Self.question(of: $0).map { $0 == question } ?? true }) {
+      if keepsServedFacts { served.append("\(key.source) again of \(key.scope)") }
+      return found
+    }
+    let value = live()
+    if mode == .replaying, divergence == nil {
+      let scope = relayUsed == nil ? key.scope : "the window"
+      divergence =
+        "opened again, \(scope) asked \(key.source)"
+        + (question.map { " for \($0.jsonText)" } ?? "")
+        + ", which the run never took: it asks the outside world something new as it opens"
+    }
+    return value
+  }
+
+  /// The latest answer the session used of each source of `scope` to each question, the
+  /// latest last: what a window of an external module opened again is served
+  /// (`servesTakenAnswers`, `again` in §12), by source.
+  public func takenAnswers(in scope: String) -> [String: [FrameValue]] {
+    var result: [String: [FrameValue]] = [:]
+    for (key, values) in latest where key.scope == scope { result[key.source] = values }
+    return result
+  }
+
+  /// The latest value the session used of each key, one for each question asked (the latest
+  /// last), live or replayed: what windows opened again are served (`servesTakenAnswers`).
+  private var latest: [Key: [FrameValue]] = [:]
+
+  /// How many questions' latest answers are kept for each key.
+  static let latestKept = 64
+
+  /// Keeps `value` as the latest of `key` for the question it answers.
+  private func noteLatest(_ value: FrameValue, of key: Key) {
+    let question = Self.question(of: value)
+    var values = latest[key] ?? []
+    values.removeAll { Self.question(of: $0) == question }
+    values.append(value)
+    // A long session asks many questions (every search): the latest ones are what windows show.
+    if values.count > Self.latestKept { values.removeFirst(values.count - Self.latestKept) }
+    latest[key] = values
   }
 
   /// Starts keeping facts, numbered from 1, with the states of the services that exist as

@@ -7,10 +7,42 @@ extension Host {
   /// names, order and focus, the same clock and services, and the host's undo history of each.
   /// The screen model is made anew (a module process is told the window closed and opened).
   ///
+  /// A window that asks the outside world as it opens is served the answers the session
+  /// already took to the same questions (`SessionFacts.servesTakenAnswers`); the work the
+  /// windows start on the session's clock as they open (a load, with its latency) is caught up
+  /// with at once, with the clock where it is, when the session was settled (no timer waited):
+  /// the windows they replace had finished theirs. A feed opened again shows the rows it showed,
+  /// loaded; opened while a timer waits, it starts its load again on the clock.
+  ///
   /// - Returns: what could not be done, a line each (a window that could not be made again is
   ///   closed; one whose view state did not restore starts from a fresh view).
   @discardableResult
   public func reopenWindows(_ ids: [WindowID]) -> [String] {
+    let waiting = clock.waitingTimers.count
+    let mark = clock.timerMark
+    let facts = services.sessionFacts
+    facts?.servesTakenAnswers = true
+    defer { facts?.servesTakenAnswers = false }
+    var problems = makeAgain(ids)
+    // In a settled session (no timer waited) the windows replaced had finished their work: what
+    // their successors start, and what that starts in turn, is what they had finished.
+    guard waiting == 0 else { return problems }
+    var ran = 0
+    while let next = clock.timersToCatchUp(since: mark).min(by: { ($0.due, $0.number) < ($1.due, $1.number) }) {
+      guard ran < SessionClock.mostTimersAtOnce else {
+        problems.append(
+          "what the windows start as they open did not end after \(ran) timers (one that sets itself again at once?): "
+            + "\(clock.pendingSummary) left on the clock")
+        break
+      }
+      clock.fireNow(next.number)
+      ran += 1
+    }
+    return problems
+  }
+
+  /// Makes each window of `ids` again in place; what could not be done, a line each.
+  private func makeAgain(_ ids: [WindowID]) -> [String] {
     var problems: [String] = []
     for id in ids {
       guard let window = window(id) else { continue }

@@ -214,6 +214,10 @@ public struct WireHello: WireStructure {
   /// Protocol 2: whether the module has live sources (§19): then the host asks it for their
   /// changes at the points a scenario takes them (`sync`).
   public var liveSources: Bool?
+  /// Protocol 2: whether the module runs the timer a `timer` request names even before the
+  /// request's `now` reaches it (§14): then a window opened again catches up with what the
+  /// window it replaces had finished.
+  public var catchUp: Bool?
 
   public init() {}
 
@@ -227,6 +231,10 @@ public struct WireHello: WireStructure {
     .boolean(
       "liveSources", \.liveSources,
       "protocol 2: the module has live sources (§19); the host asks them for their changes with `sync`"),
+    .boolean(
+      "catchUp", \.catchUp,
+      "protocol 2: the module runs the timer a `timer` request names even before the request's `now` reaches it "
+        + "(§14), so a window opened again catches up with the work its predecessor finished"),
   ]
 }
 

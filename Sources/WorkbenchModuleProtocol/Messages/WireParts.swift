@@ -116,6 +116,7 @@ public struct WireFactsRequest: WireStructure {
   public var shared: FrameValue?
   public var windows: FrameValue?
   public var start: Bool?
+  public var again: Bool?
 
   public init() {}
 
@@ -135,6 +136,10 @@ public struct WireFactsRequest: WireStructure {
       "start", \.start,
       "protocol 2: a replay setting up the windows its recording started with: they load live; `shared` holds the recorded states"
     ),
+    .boolean(
+      "again", \.again,
+      "protocol 2: windows opened again, served the answers the session already took (`replay`, `windows`): do not count "
+        + "that work again, as for `start`"),
   ]
 }
 

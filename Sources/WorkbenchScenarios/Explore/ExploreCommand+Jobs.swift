@@ -19,6 +19,7 @@ extension ExploreCommand {
         "run": .integer(run), "steps": .integer(outcome.stepsRun), "refused": .integer(outcome.refused),
         "checks": .integer(outcome.checks), "rebuilds": .list(outcome.rebuiltAfter.map(FrameValue.integer)),
         "history": .integer(outcome.historyChecks), "endedAtRebuild": .bool(outcome.endedAtRebuild),
+        "endedAtRebuildWhy": outcome.endedAtRebuildWhy.map(FrameValue.string) ?? .null,
         "travels": .integer(outcome.travels),
         "coverage": .object(
           FrameObject(members: outcome.coverage.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
@@ -44,6 +45,7 @@ extension ExploreCommand {
       self.outcome.historyChecks = value["history"]?.integerValue ?? 0
       self.outcome.travels = value["travels"]?.integerValue ?? 0
       self.outcome.endedAtRebuild = value["endedAtRebuild"] == .bool(true)
+      self.outcome.endedAtRebuildWhy = value["endedAtRebuildWhy"]?.stringValue
       if case .object(let counts)? = value["coverage"] {
         self.outcome.coverage = ExploreCoverage(
           counts: Dictionary(counts.members.compactMap { key, value in value.integerValue.map { (key, $0) } }) { $1 })

@@ -246,6 +246,7 @@ public enum ExploreCommand {
         "whyNotReopened": .object(
           FrameObject(members: explorer.whyNotReopened.map { ($0.screen, FrameValue.string($0.reason)) })),
         "endedAtRebuild": .integer(report.endedAtRebuild),
+        "endedAtRebuildWhy": report.endedAtRebuildWhy.map(FrameValue.string) ?? .null,
       ]
       StandardStreams.out(summary.jsonText + "\n")
     } else {
@@ -301,8 +302,8 @@ public enum ExploreCommand {
       if report.endedAtRebuild > 0 {
         StandardStreams.out(
           "  note: \(Explorer.count(report.endedAtRebuild, "session")) stopped being checked where "
-            + "their windows, "
-            + "opened again, asked the outside world for something or set a timer\n")
+            + "their windows, opened again, asked the outside world something new or left other timers waiting"
+            + (report.endedAtRebuildWhy.map { " (the first: \($0))" } ?? "") + "\n")
       }
       let notReopened = explorer.whyNotReopened
       if !notReopened.isEmpty {

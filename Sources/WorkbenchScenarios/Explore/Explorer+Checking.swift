@@ -27,6 +27,8 @@ extension Explorer {
     /// something, or set a timer, as they opened again (the two runs cannot be compared from
     /// there).
     public var endedAtRebuild = false
+    /// Why the checks ended there, in words.
+    public var endedAtRebuildWhy: String?
     /// Moves back in time and forward again compared with the session before them.
     public var travels = 0
     /// Whether the first run took a fact from outside (an answer, a service's state): a move in
@@ -254,9 +256,17 @@ extension Explorer {
       // documents and view states (`reopen`: new screen models, a module process told the
       // windows closed and opened) and must show what the first shows, then and at every later
       // step.
-      guard rebuilds(index, refusal != nil), canReopen(first), Self.timers(first) == Self.timers(second) else {
+      // Windows that start work as they open (a load) are opened again only while none waits
+      // in the run, so catching up with theirs finishes what the run had finished too.
+      let waiting = Self.timers(first)
+      guard rebuilds(index, refusal != nil), canReopen(first), waiting == Self.timers(second),
+        waiting.isEmpty || !first.host.windows.contains(where: { catchingUp.contains($0.screen.name) })
+      else {
         continue
       }
+      // What the windows ask as they open again is served the answers the run took, and what
+      // they start on the clock is caught up with at once: a feed loads its rows again and
+      // shows what it showed.
       if let problem = second.host.reopenWindows(second.host.windows.map(\.id)).first {
         outcome.failure = Failure(
           property: .rebuiltIsSame, step: index,
@@ -268,10 +278,14 @@ extension Explorer {
         outcome.failure = Failure(property: .staysUp, step: index, detail: incident)
         return outcome
       }
-      // A window that asked the outside world for something as it opened again (which the
-      // first run, whose windows stayed open, did not ask) cannot be compared from here.
+      // A window that asked the outside world something new as it opened again (which the
+      // run never took), or whose work does not end, cannot be compared from here.
       if second.facts.divergence != nil || Self.timers(first) != Self.timers(second) {
         outcome.endedAtRebuild = true
+        outcome.endedAtRebuildWhy =
+          second.facts.divergence
+          ?? "their timers are due at \(Self.timers(second).map(SessionClock.describe)) where the run's are at "
+          + "\(Self.timers(first).map(SessionClock.describe))"
         return outcome
       }
       rebuilt = true

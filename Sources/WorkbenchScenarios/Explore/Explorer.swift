@@ -163,6 +163,8 @@ public struct Explorer {
     public var historyChecks = 0
     /// How many sessions' checks ended at a rebuild that could not be compared (`Outcome`).
     public var endedAtRebuild = 0
+    /// Why the first of them ended there, in words.
+    public var endedAtRebuildWhy: String?
     /// How many moves back in time and forward again were compared.
     public var travels = 0
     /// What the sessions covered, with `Options.coverage`.
@@ -191,6 +193,7 @@ public struct Explorer {
       rebuilds += outcome.rebuiltAfter.count
       historyChecks += outcome.historyChecks
       if outcome.endedAtRebuild { endedAtRebuild += 1 }
+      if endedAtRebuildWhy == nil { endedAtRebuildWhy = outcome.endedAtRebuildWhy }
       travels += outcome.travels
       coverage.add(outcome.coverage)
     }
@@ -214,11 +217,15 @@ public struct Explorer {
   /// The host's commands explore calls (`undo`, `clock advance`, `travel back`...), by their
   /// path's words, looked up once.
   let hostSpecs: [String: CommandSpec]
-  /// The screens whose windows open again from their document and view state without asking
-  /// the outside world anything or starting work (a ledger feed fetches its rows again as it
-  /// opens, which a run whose window stayed open does not): sessions whose windows are all on
-  /// these are rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
+  /// The screens whose windows open again from their document and view state and end up where
+  /// they were, served the answers the run took and caught up with the work they start (a
+  /// ledger feed fetches its rows again as it opens): sessions whose windows are all on these are
+  /// rebuilt and compared (`rebuiltIsSame`); the others only by `relaunch` steps.
   let rebuildable: Set<String>
+  /// The screens of `rebuildable` whose windows start work on the session's clock as they open
+  /// (a load): opened again only while no timer waits, so catching up finishes what the run's
+  /// windows had finished too.
+  let catchingUp: Set<String>
   /// Why each screen explored that is not in `rebuildable` is not, in words (`it asks the
   /// outside world as it opens (network.answer)`).
   let notRebuildable: [String: String]
@@ -258,9 +265,10 @@ public struct Explorer {
     self.screens = screens
     self.tracker = options.coverage ? CoverageTracker(registry: registry) : nil
     // Two implementations side by side are compared as they are: no window is opened again.
-    let (quiet, why) =
-      against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : ([], [:])
+    let (quiet, catchingUp, why) =
+      against == nil ? Self.screensRebuiltQuietly(screens.map(\.name), registry: registry) : ([], [], [:])
     self.rebuildable = quiet
+    self.catchingUp = catchingUp
     self.notRebuildable = why
   }
 
@@ -301,25 +309,21 @@ public struct Explorer {
     screensNotReopened.map { ($0, notRebuildable[$0] ?? "it could not be tried") }
   }
 
-  /// The screens of `names` (each with a sample document) whose window, settled and opened
-  /// again in place, asks no fact and starts no timer as it opens again. Only the screens
-  /// explored are tried: each try opens a window, on a module process too.
+  /// The screens of `names` (each with a sample document) whose window, opened again in place,
+  /// ends up where it was: what it asks the outside world as it opens is served the answers the
+  /// session took, and the work it starts on the session's clock (a load) is caught up with at
+  /// once (`Host.reopenWindows`); those of them that start such work (`catchingUp`) are opened
+  /// again only while no timer waits. Only the screens explored
+  /// are tried: each try opens a window, on a module process too.
   static func screensRebuiltQuietly(_ names: [String], registry: ModuleRegistry)
-    -> (quiet: Set<String>, why: [String: String])
+    -> (quiet: Set<String>, catchingUp: Set<String>, why: [String: String])
   {
     var quiet: Set<String> = []
+    var catchingUp: Set<String> = []
     var why: [String: String] = [:]
     let samples = registry.sampleDocuments
     let here = SourceLocation(file: "<explore>", line: 1, column: 1)
-    // A module with live sources changes what it shows on its own, in real time: a window opened
-    // again may show a change the other run has not taken in yet.
-    let live = registry.modulesWithLiveSources
     for screen in registry.screens where names.contains(screen.name) {
-      let module = registry.module(ofScreen: screen.name) ?? ""
-      if live.contains(module) {
-        why[screen.name] = "its module (\(module)) has live sources, which change what it shows on their own"
-        continue
-      }
       guard let document = samples.first(where: { $0.kind == screen.documentKind }) else {
         why[screen.name] = "no sample document of its kind (\(screen.documentKind)) to try it on"
         continue
@@ -336,30 +340,34 @@ public struct Explorer {
         session.end()
         session.finish()
       }
-      guard (try? session.host.clock.settle(within: .seconds(60), flush: session.host.services.scheduler)) != nil,
-        session.host.clock.pendingTimers == 0
-      else {
-        why[screen.name] = "what it starts as it opens does not settle within 60 s (a timer that sets itself again?)"
-        continue
-      }
-      session.facts.startRecording(capturingStates: false)
+      // A timer that sets itself again (every midnight) never settles: what waits then must
+      // wait the same after the window opens again.
+      _ = try? session.host.clock.settle(within: .seconds(60), flush: session.host.services.scheduler)
+      let before = timers(session)
+      let mark = session.host.clock.timerMark
       if let problem = session.host.reopenWindows(session.host.windows.map(\.id)).first {
         why[screen.name] = "opened again, it failed: \(problem)"
         continue
       }
-      let asked = session.facts.takeRecorded().map(\.key.source)
-      if session.host.clock.pendingTimers > 0 {
-        why[screen.name] = "it starts work on the session's clock as it opens (a timer: a load, a debounce)"
-      } else if !asked.isEmpty {
-        why[screen.name] =
-          "it asks the outside world as it opens (\(Array(Set(asked)).sorted().joined(separator: ", ")))"
-      } else if let incident = session.takeIncidents().first {
+      let caughtUp = session.host.clock.timerMark > mark
+      if let incident = session.takeIncidents().first {
         why[screen.name] = "opened again, its module said: \(incident)"
+      } else if timers(session) != before {
+        let started = session.host.clock.waitingTimers.filter { $0.number > mark }
+        why[screen.name] =
+          !started.isEmpty && session.host.clock.timersToCatchUp(since: mark).isEmpty
+          ? "it starts work on the session's clock as it opens, and its module's kit does not run a timer before "
+            + "its time, which catching up with that work needs (a kit from before hello `catchUp`, §14: update it)"
+          : caughtUp && before.isEmpty
+            ? "the work it starts on the session's clock as it opens does not end (a timer that sets itself again "
+              + "at once?)"
+            : "opened again, it leaves other timers waiting than before (\(session.host.clock.pendingSummary))"
       } else {
         quiet.insert(screen.name)
+        if caughtUp { catchingUp.insert(screen.name) }
       }
     }
-    return (quiet, why)
+    return (quiet, catchingUp, why)
   }
 
   /// Runs `options.runs` sessions (each from its own seed, derived from the run's), stops at the

@@ -40,6 +40,7 @@ if wants("lsp") { LanguageServerBenchmark.run(steps: 1000, edits: 200, files: 20
 if wants("travel") { TimeTravelBenchmark.run(iterations: 200, commands: 10_000).forEach { print($0) } }
 if wants("explore") { ExploreBenchmark.run().forEach { print($0) } }
 // Not part of a full run (`explore` prints it): the checks' cost alone, many rounds, to profile.
+if requested.contains("explore-guide") { ExploreBenchmark.guidance().forEach { print($0) } }
 if requested.contains("explore-cost") { print(ExploreBenchmark.checksCost(rounds: 20)) }
 // Not part of a full run: explore's sessions run once and explored once, under a profiler.
 if requested.contains("explore-once") { ExploreBenchmark.onceToProfile() }

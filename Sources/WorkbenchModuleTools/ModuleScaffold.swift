@@ -65,7 +65,13 @@ public enum ModuleScaffold {
     let type = name.prefix(1).uppercased() + name.dropFirst()
     if places.language == "python" { return writePython(name: name, target: target) }
     if places.language == "javascript" { return writeJavaScript(name: name, target: target) }
-    let files = ScaffoldFiles.files(name: name, type: type, workbenchRoot: FileSystem.absolute(root))
+    // The checkout is named relative to the new package, so the two move together (a copy of
+    // both elsewhere, another user's home) and the package holds no path of this machine.
+    let checkout = FileSystem.realPath(root) ?? FileSystem.absolute(root)
+    let parent = FileSystem.realPath(folder ?? ".") ?? FileSystem.absolute(folder ?? ".")
+    let files = ScaffoldFiles.files(
+      name: name, type: type, workbenchRoot: Self.relativePath(to: checkout, from: parent + "/" + name),
+      packageName: ScaffoldFiles.workbenchPackageName(checkout))
     for (path, text) in files where !FileSystem.write(text, to: target + "/" + path) {
       StandardStreams.error("error: cannot write \(target)/\(path)\n")
       return .failure
@@ -87,6 +93,16 @@ public enum ModuleScaffold {
       StandardStreams.out("(`workbench` is not on PATH: scripts/install.sh in the workbench checkout installs it)\n")
     }
     return .success
+  }
+
+  /// `path` as seen from the folder `base` (both absolute, without `.` or `..`): `../../work/main`.
+  static func relativePath(to path: String, from base: String) -> String {
+    let to = path.split(separator: "/")
+    let from = base.split(separator: "/")
+    var shared = 0
+    while shared < min(to.count, from.count), to[shared] == from[shared] { shared += 1 }
+    let parts = Array(repeating: "..", count: from.count - shared) + to[shared...].map(String.init)
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
   }
 
   /// A module in Python (standard library only) on the kit, the kit, and a scenario.
@@ -157,7 +173,9 @@ public enum ModuleScaffold {
 
 /// The files of a new module package.
 enum ScaffoldFiles {
-  static func files(name: String, type: String, workbenchRoot: String) -> [(String, String)] {
+  /// `workbenchRoot` is the workbench checkout as the package names it (relative to the new
+  /// package), `packageName` the name SwiftPM gives it (its folder's).
+  static func files(name: String, type: String, workbenchRoot: String, packageName: String) -> [(String, String)] {
     [
       (
         "Package.swift",
@@ -167,13 +185,15 @@ enum ScaffoldFiles {
 
         let package = Package(
           name: "\(name)",
+          // The workbench checkout, relative to this package: keep the two beside each other as
+          // they are, or name where the checkout is now.
           dependencies: [.package(path: "\(workbenchRoot)")],
           targets: [
-            .target(name: "\(type)", dependencies: [.product(name: "WorkbenchModuleKit", package: "\(workbenchPackageName(workbenchRoot))")]),
+            .target(name: "\(type)", dependencies: [.product(name: "WorkbenchModuleKit", package: "\(packageName)")]),
             .executableTarget(name: "\(name)-module", dependencies: ["\(type)"]),
             .testTarget(
               name: "\(type)Tests",
-              dependencies: ["\(type)", .product(name: "WorkbenchModuleTesting", package: "\(workbenchPackageName(workbenchRoot))")]),
+              dependencies: ["\(type)", .product(name: "WorkbenchModuleTesting", package: "\(packageName)")]),
           ],
           swiftLanguageModes: [.v6]
         )

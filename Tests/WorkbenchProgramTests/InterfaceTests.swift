@@ -5,6 +5,17 @@ import WorkbenchTestSupport
   import Glibc
 #endif
 
+/// `path` with every link and `..` resolved, if it exists.
+private func realPath(_ path: String) -> String? {
+  guard let resolved = realpath(path, nil) else { return nil }
+  defer { free(resolved) }
+  return String(cString: resolved)
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The completion scripts and the man page are generated from the option tables `--help`
 /// prints, so every option `--help` names is in each of them, and the bash script completes.
 @Suite struct InterfaceTests {
@@ -85,6 +96,22 @@ import WorkbenchTestSupport
 
   /// `workbench --help` names every subcommand the binary takes, and `workbench SUB --help`
   /// gives that subcommand's usage, not the program's.
+  /// A Swift module package names the workbench checkout by a path relative to itself: no path
+  /// of this machine in it (the two move together), and SwiftPM's name for it is the checkout's.
+  @Test func aNewModuleNamesTheCheckoutRelativeToItself() throws {
+    let folder = makeTemporaryFolder() + "/deeper"
+    let created = ChildProcess.runWorkbench(["new-module", "tally", "--path", folder])
+    #expect(created.status == 0, "\(created.stderr)")
+    let manifest = try #require(readTextFile(folder + "/tally/Package.swift"))
+    let path = try #require(manifest.firstMatch(of: /\.package\(path: "([^"]*)"\)/).map { String($0.1) }, "\(manifest)")
+    #expect(!path.hasPrefix("/"), "\(path)")
+    #expect(!manifest.contains("\"" + repositoryRoot()), "\(manifest)")
+    let resolved = try #require(realPath(folder + "/tally/" + path), "\(path)")
+    #expect(resolved == realPath(repositoryRoot()), "\(path) resolves to \(resolved)")
+    let name = String(resolved.split(separator: "/").last ?? "")
+    #expect(manifest.contains(#"package: "\#(name)""#), "\(manifest)")
+  }
+
   @Test func theHelpNamesEverySubcommandAndEachHasItsOwnHelp() throws {
     let help = ChildProcess.runWorkbench(["--help"])
     #expect(help.status == 0)

@@ -366,6 +366,10 @@ import WorkbenchTestSupport
     #expect(first.status == 2)
     #expect(first.stderr.contains("./c.yaml:5:11: unknown command 'selcet'"), "\(first.stderr)")
     #expect(first.stderr.contains("./c.yaml:7:14: main shows catalog, whose frame has no field 'selcted'"))
+    // The summary on stdout names the file too: a log that interleaves the streams says where.
+    #expect(
+      first.stdout.contains("1 file could not be loaded (its errors are on stderr): ./c.yaml:5:11\n"), "\(first.stdout)"
+    )
     let json = try #require(readTextFile(folder + "/r.json"))
     #expect(json.contains("\"errors\" : 2"), "\(json)")
     let html = try #require(readTextFile(folder + "/r.html"))

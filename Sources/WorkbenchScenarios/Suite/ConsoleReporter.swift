@@ -75,11 +75,16 @@ public final class ConsoleReporter {
       lines.append("warning: orphaned snapshot \(orphan): no scenario uses it; delete it")
     }
     // Errors of no file (at `-`) are the run's own: a worker process that died between files.
-    let files = report.fileErrors.filter { $0.location.file != "-" }.count
+    let unloaded = report.fileErrors.filter { $0.location.file != "-" }
+    let files = unloaded.count
     let others = report.fileErrors.count - files
     if files > 0 {
+      // Where, by name: captured with `2>&1` the errors (on stderr) may come out after this.
+      let named = unloaded.prefix(5).map { shown("\($0.location)") }.joined(separator: ", ")
       lines.append("")
-      lines.append("\(files) file\(files == 1 ? "" : "s") could not be loaded (see the errors above)")
+      lines.append(
+        "\(files) file\(files == 1 ? "" : "s") could not be loaded (\(files == 1 ? "its" : "their") errors are on stderr): "
+          + named + (files > 5 ? ", and \(files - 5) more" : ""))
     }
     if others > 0 {
       if files == 0 { lines.append("") }

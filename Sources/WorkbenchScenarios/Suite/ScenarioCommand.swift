@@ -198,7 +198,8 @@ public enum ScenarioCommand {
       }
     }
     StandardStreams.write(
-      "\(files.count - failures) files ok (\(scenarios) scenarios), \(failures) with errors\n", to: STDOUT_FILENO)
+      "\(Explorer.count(files.count - failures, "file")) ok (\(Explorer.count(scenarios, "scenario"))), \(failures) with "
+        + "errors\n", to: STDOUT_FILENO)
     return failures == 0 ? .success : .usage
   }
 

@@ -35,6 +35,36 @@ struct ReportBrowserTests {
     return String(html[start.lowerBound...].prefix(20_000))
   }
 
+  /// A file that could not be loaded is a failed entry with no step: chosen (it is the failure
+  /// listed first), the page shows its mistakes, and its script throws nothing (it threw
+  /// `TypeError: Cannot read properties of undefined (reading 'text')` in renderScenario).
+  @Test(
+    .enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"),
+    .enabled(if: chromium != nil || required, "no Chromium is installed (CI sets WORKBENCH_REQUIRE_CHROMIUM)"))
+  func aFileThatDoesNotLoadShowsWithoutAScriptError() throws {
+    let chromium = try #require(Self.chromium, "WORKBENCH_REQUIRE_CHROMIUM is set, and no Chromium was found")
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/suite", 0o755)
+    writeTextFile(
+      "scenario: Good\nwindows:\n  main: catalog library\nsteps:\n  - main: query dune\n", to: folder + "/suite/a.yaml")
+    writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/suite/b.yaml")
+    let page = folder + "/report.html"
+    let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/suite", "--html", page])
+    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+    let profile = folder + "/profile"
+    let opened = ChildProcess.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--virtual-time-budget=3000",
+        "--enable-logging=stderr", "--v=0", "--dump-dom", "file://\(page)",
+      ], input: [], environment: ChildProcess.environment(["HOME": profile]))
+    let console = opened.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+    #expect(!console.contains { $0.contains("Uncaught") }, "\(console)")
+    #expect(opened.stdout.contains("b.yaml could not be loaded"), "\(opened.stdout.suffix(3000))")
+    #expect(opened.stdout.contains("tabs cannot indent YAML"), "\(opened.stdout.suffix(3000))")
+    #expect(opened.stdout.contains("No step ran: the file could not be loaded."), "\(opened.stdout.suffix(3000))")
+  }
+
   @Test(
     .enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"),
     .enabled(if: chromium != nil || required, "no Chromium is installed (CI sets WORKBENCH_REQUIRE_CHROMIUM)"))

@@ -443,6 +443,73 @@ import WorkbenchTestSupport
     let bad = ChildProcess.runWorkbench(["run", "--shard", "1/2", "--durations", folder + "/one.yaml", folder])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("is not a JSON report written by `workbench run --json`"))
+    // A file that is not there is said so; durations without shards are no silent no-op.
+    let missing = ChildProcess.runWorkbench(["run", "--shard", "1/2", "--durations", folder + "/nosuch.json", folder])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("nosuch.json: there is no such file"), "\(missing.stderr)")
+    let unsharded = ChildProcess.runWorkbench(["run", "--durations", folder + "/report.json", folder + "/one.yaml"])
+    #expect(unsharded.status == 2)
+    #expect(unsharded.stderr.contains("--durations balances the shards of --shard I/N"), "\(unsharded.stderr)")
+  }
+
+  /// A file that does not load is dealt to a shard like a scenario, and that shard reports it
+  /// and fails: across a matrix (with `--durations` too) every broken file is reported once,
+  /// and no matrix goes green over one (a tab error and a misspelt command were reported by no
+  /// shard, whose exits were 2/0/5, or 0/0/5 with `--durations`).
+  @Test func everyFileThatDoesNotLoadIsReportedByOneShard() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: Good\nwindows:\n  main: catalog library\nsteps:\n  - main: query dune\n", to: folder + "/a.yaml")
+    writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/b.yaml")
+    writeTextFile(
+      "scenario: Typo\nwindows:\n  main: catalog library\nsteps:\n  - main: qeury dune\n", to: folder + "/c.yaml")
+    let report = ChildProcess.runWorkbench(["run", "--json", folder + "/report.json", folder])
+    #expect(report.status == 2)
+    for durations in [[], ["--durations", folder + "/report.json"]] {
+      for jobs in ["1", "2"] {
+        var reported: [String] = []
+        var statuses: [Int32] = []
+        for shard in 1...3 {
+          let result = ChildProcess.runWorkbench(["run", "-j", jobs, "--shard", "\(shard)/3"] + durations + [folder])
+          statuses.append(result.status)
+          reported += ["b.yaml", "c.yaml"].filter { result.stderr.contains($0) }
+          if ["b.yaml", "c.yaml"].contains(where: { result.stderr.contains($0) }) {
+            #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+          }
+        }
+        #expect(reported.sorted() == ["b.yaml", "c.yaml"], "\(durations) -j \(jobs): \(reported) \(statuses)")
+        #expect(statuses.contains(2), "\(statuses)")
+      }
+    }
+  }
+
+  /// `-x` with workers: the run stops handing out files at the first failure, and what the
+  /// workers were running finishes and is reported, so every scenario of the files before the
+  /// failing one is in the summary, as with `-j 1` (one went unreported in 8 of 9 runs); the
+  /// summary says the run stopped and how many files it did not reach.
+  @Test func stoppingAtTheFirstFailureWithWorkersReportsWhatRan() throws {
+    let folder = makeTemporaryFolder()
+    for index in 1...14 {
+      writeTextFile(
+        "scenario: s\(index)\nwindows:\n  main: catalog library\nsteps:\n  - main: query dune\n",
+        to: folder + "/s\(index < 10 ? "0" : "")\(index).yaml")
+    }
+    writeTextFile(
+      "scenario: fails\nwindows:\n  main: catalog library\nsteps:\n  - expect:\n      main: {query: nope}\n",
+      to: folder + "/s08b.yaml")
+    let alone = ChildProcess.runWorkbench(["run", "-x", "-j", "1", folder])
+    #expect(alone.status == 1)
+    #expect(
+      alone.stdout.hasSuffix("stopped at the first failure (-x): 6 files not run\n\n8 passed, 1 failed\n"),
+      "\(alone.stdout)")
+    for _ in 1...4 {
+      let result = ChildProcess.runWorkbench(["run", "-x", "-j", "2", folder])
+      #expect(result.status == 1)
+      let passed = Set(
+        result.stdout.split(separator: "\n").filter { $0.hasPrefix("✔") }.map { $0.split(separator: " ")[1] })
+      #expect(passed.isSuperset(of: (1...8).map { "s\($0)" }), "\(result.stdout)")
+      #expect(result.stdout.contains("stopped at the first failure (-x): "), "\(result.stdout)")
+    }
   }
 
   /// `-v` prints each step under its scenario, the failing one marked, with one job or several.

@@ -386,6 +386,11 @@ public enum HTMLReport {
           el("strong", {}, `${sc.failure.location}: ${sc.failure.step}`), el("div", {}, sc.failure.message),
           el("pre", {class: "diff"}, sc.failure.details.join("\n"))));
       }
+      // A file that could not be loaded ran no step: its mistakes are the failure above.
+      if (!sc.steps.length) {
+        root.append(el("p", {class: "hint", id: "no-steps"}, "No step ran: the file could not be loaded."));
+        return;
+      }
       if (sc.divergence) {
         const d = sc.divergence;
         const box = el("div", {class: "divergence"},

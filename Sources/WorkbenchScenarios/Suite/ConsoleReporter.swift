@@ -91,6 +91,12 @@ public final class ConsoleReporter {
       lines.append(
         "\(others) worker process\(others == 1 ? "" : "es") ended abnormally outside a scenario (see the errors above)")
     }
+    if let notRun = report.filesNotRunAfterFailure {
+      lines.append("")
+      lines.append(
+        "stopped at the first failure (-x): "
+          + (notRun == 0 ? "every file was reached" : "\(notRun) file\(notRun == 1 ? "" : "s") not run"))
+    }
     let written = report.results.flatMap(\.snapshotsWritten)
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }
     lines.append("")

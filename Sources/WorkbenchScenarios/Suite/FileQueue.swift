@@ -83,6 +83,23 @@ final class FileQueue {
     return true
   }
 
+  /// Ends the queue and takes back the numbers no worker has taken yet (a run stopped at its
+  /// first failure): each worker finishes the file it is on, then finds the end. Returns how
+  /// many were taken back. Reads never wait: with the write end closed, an empty pipe reads as
+  /// its end.
+  func takeBack() -> Int {
+    end()
+    var taken = 0
+    var record = [UInt8](repeating: 0, count: 4)
+    while true {
+      let count = read(readEnd, &record, 4)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 4 else { break }
+      taken += 1
+    }
+    return taken
+  }
+
   /// Ends the queue without more files: each worker's next take finds the end.
   func end() {
     dealt = true

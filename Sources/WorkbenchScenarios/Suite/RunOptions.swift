@@ -177,6 +177,9 @@ public struct RunOptions: Sendable {
   public static func parse(_ arguments: [String], cores: Int) throws(ProgramUsageError) -> RunOptions {
     var options = RunOptions(jobs: max(1, cores))
     options.paths = try ProgramOptionParser.parse(arguments, options: all, into: &options)
+    if options.durationsPath != nil, options.shard == nil, !options.worker {
+      throw ProgramUsageError("--durations balances the shards of --shard I/N: give --shard too, or leave it out")
+    }
     if options.paths.isEmpty, options.lastFailed, !options.fileQueue {
       // `--last-failed` alone looks where the last run looked.
       options.paths = LastFailed.paths()

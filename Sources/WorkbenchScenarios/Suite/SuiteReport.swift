@@ -11,6 +11,9 @@ public struct SuiteReport: Codable, Sendable {
   public var fileErrors: [ScenarioFileError] = []
   public var orphanedSnapshots: [String] = []
   public var duration: Double = 0
+  /// With `-x`: how many files the run did not reach because it stopped at its first failure
+  /// (`nil` when it did not stop early).
+  public var filesNotRunAfterFailure: Int?
 
   public init() {}
 

@@ -65,6 +65,16 @@ extension SuiteRunner {
         break
       }
     }
+    if stop {
+      // Stopped at a failure (-x): no worker takes another file, and what each is running
+      // finishes and is reported (a scenario that passed in another worker is not lost).
+      _ = queue.takeBack()
+      var ignored = false
+      collect(
+        from: &workers, queue: queue, report: &report, printer: printer, announced: &announced, reloaded: &reloaded,
+        stop: &ignored, draining: true)
+      report.filesNotRunAfterFailure = files.filter { !announced.contains($0) }.count
+    }
     for worker in workers where !worker.reaped {
       if stop { worker.terminate() }
       _ = worker.wait()
@@ -106,9 +116,12 @@ extension SuiteRunner {
 
   /// Reads what the workers say until every one has ended (or `stop`), replacing those that
   /// crash.
+  ///
+  /// `draining`: the run stopped at a failure; what the workers say until they end is taken in,
+  /// and none is replaced.
   func collect(
     from workers: inout [WorkerProcess], queue: FileQueue, report: inout SuiteReport, printer: FileOrderPrinter,
-    announced: inout Set<String>, reloaded: inout Set<String>, stop: inout Bool
+    announced: inout Set<String>, reloaded: inout Set<String>, stop: inout Bool, draining: Bool = false
   ) {
     while !stop, workers.contains(where: { !$0.finished }) {
       queue.topUp()
@@ -162,7 +175,7 @@ extension SuiteRunner {
       // A worker whose output ended is reaped now; one that crashed is replaced.
       for (index, worker) in workers.enumerated() where worker.finished && !worker.reaped {
         let status = worker.wait()
-        guard ![0, 1, 2, 5].contains(status) else {  // 5: its files held nothing selected
+        guard ![0, 1, 2, 5].contains(status), !draining else {  // 5: its files held nothing selected
           for file in worker.files { printer.completed(file) }
           continue
         }

@@ -252,7 +252,10 @@ public final class SuiteRunner {
         report.fileErrors.append(error)
         traceLoadFailure(error)
         emit(WorkerMessage(result: nil, fileError: error))
-        if options.failFast { return }
+        if options.failFast {
+          if !options.worker { report.filesNotRunAfterFailure = named.count }
+          return
+        }
         continue
       }
       let selected = selected(from: loaded).filter { !options.skippedScenarios.contains(Self.key($0.location)) }
@@ -267,7 +270,10 @@ public final class SuiteRunner {
           if options.repeatCount > 1 { result.name += " (run \(round) of \(options.repeatCount))" }
           emit(WorkerMessage(result: result, fileError: nil))
           report.results.append(handOverTrace(of: result))
-          if options.failFast && !result.passed { return }
+          if options.failFast && !result.passed {
+            if !options.worker { report.filesNotRunAfterFailure = named.count }
+            return
+          }
         }
       }
     }
@@ -445,9 +451,10 @@ enum Sharding {
     guard let loader = try? ScenarioLoader(modules: modules) else { return [] }
     var keys: [String] = []
     for file in files {
-      // A file that does not load goes to the first shard, which reports it.
+      // A file that does not load is dealt to a shard like a scenario (every shard deals the
+      // same list), and that shard reports it: a matrix never goes green over it.
       guard let loaded = try? loader.load(file) else {
-        if shard.index == 1 { keys.append(file + ":0") }
+        keys.append(file + ":0")
         continue
       }
       for scenario in selected(loaded) {
@@ -475,6 +482,10 @@ enum Sharding {
 
   /// Each scenario's duration (`FILE:LINE` to seconds) in a JSON report written by `--json`.
   static func read(_ path: String) throws(ProgramUsageError) -> [String: Double] {
+    guard FileSystem.exists(path) else {
+      throw ProgramUsageError(
+        "--durations \(path): there is no such file (an earlier run writes one with `workbench run --json \(path)`)")
+    }
     guard let bytes = try? FileSystem.read(path), let report = try? FrameValue.parse(json: bytes),
       let scenarios = report["scenarios"]?.elements
     else {

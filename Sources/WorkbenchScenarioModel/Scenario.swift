@@ -21,6 +21,12 @@ public struct Scenario: Sendable {
   public var steps: [Step]
   /// Which example row this is (0-based), when the scenario has `examples:`.
   public var exampleIndex: Int?
+  /// Where that row is written (`- {id: 2}` under `examples:`).
+  public var row: SourceLocation? = nil
+  /// What names this scenario in a run: its row's place for a row of an `examples` table (each
+  /// row is run, reported, traced, kept by `--last-failed` and selected by `FILE:LINE` on its
+  /// own), else where `scenario:` is written.
+  public var identity: SourceLocation { row ?? location }
   /// The number the first window a step opens gets (`nextWindow:`), when set.
   public var nextWindowNumber: Int? = nil
   /// The session's time when the scenario starts (`startsAt: 1500ms`): a recording begun

@@ -338,7 +338,7 @@ import WorkbenchTestSupport
     #expect(first.status == 1)
     #expect(!first.stdout.contains("✔"), "\(first.stdout)")  // quiet: no passing lines
     #expect(first.stdout.contains("✘ Fails"))
-    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\n")
+    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\tFails\n")
     let again = run("--last-failed -j 2 .")
     #expect(again.status == 1)
     #expect(again.stdout.hasSuffix("0 passed, 1 failed\n"), "\(again.stdout)")
@@ -351,6 +351,69 @@ import WorkbenchTestSupport
     let everything = run("--last-failed .")
     #expect(everything.stdout.hasPrefix("no failures recorded by the last run here: running everything\n"))
     #expect(everything.stdout.hasSuffix("3 passed, 0 failed\n"), "\(everything.stdout)")
+  }
+
+  /// Failures are kept by what names a scenario (its file and name; a row of a table by its
+  /// values), not by the line it started at: lines added above it do not lose it, nor run
+  /// another scenario in its place. A row is its own entry everywhere a line is printed or
+  /// taken: the console, `FILE:LINE` (its own line runs it alone), `--shell` at its line, the
+  /// JUnit file and the traces (one per row and per run of `--repeat`).
+  @Test func rowsAndFailuresAreKeptByWhatNamesThem() throws {
+    let folder = makeTemporaryFolder()
+    let table = """
+      scenario: Searching "${query}" finds ${count} books
+      windows:
+        main: catalog library
+      steps:
+        - main: query ${query}
+        - expect:
+            main:
+              matches: ${count}
+      examples:
+        - {query: dune, count: 99}
+        - {query: GÖDEL, count: 1}
+        - {query: zzz, count: 0}
+
+      """
+    writeTextFile(table, to: folder + "/t.yaml")
+    writeTextFile(
+      "scenario: Other\nwindows:\n  main: catalog library\nsteps:\n  - main: select 2\n", to: folder + "/u.yaml")
+    let run = Self.runner(in: folder)
+    let first = run("-j 2 . --junit j.xml --trace tr --repeat 2")
+    #expect(first.status == 1)
+    #expect(first.stdout.contains("✘ Searching \"dune\" finds 99 books (run 1 of 2)  ./t.yaml:10 "), "\(first.stdout)")
+    #expect(first.stdout.contains("✔ Searching \"zzz\" finds 0 books (run 2 of 2)  ./t.yaml:12 "), "\(first.stdout)")
+    #expect(first.stdout.contains("open the session there: workbench run ./t.yaml:10 --shell\n"), "\(first.stdout)")
+    let junit = try #require(readTextFile(folder + "/j.xml"))
+    #expect(
+      junit.matches(of: /line="(\d+)"/).map { String($0.1) } == ["10", "10", "11", "11", "12", "12", "1", "1"],
+      "\(junit)"
+    )
+    for row in 10...12 {
+      for round in 1...2 {
+        #expect(readTextFile(folder + "/tr/t.yaml.\(row).run\(round).trace.json") != nil, "row \(row), run \(round)")
+      }
+    }
+    #expect(readTextFile(folder + "/.workbench/last-failed") == "./t.yaml:10\tSearching \"dune\" finds 99 books\n")
+    // A row by its own line, alone; the scenario's first line runs every row.
+    #expect(run("./t.yaml:11").stdout.hasSuffix("1 passed, 0 failed\n"))
+    #expect(run("./t.yaml:5").stdout.hasSuffix("2 passed, 1 failed\n"))
+    // --shell at a row's line opens that row where its run stopped (its failing step).
+    let shell = run("./t.yaml:10 --shell")
+    #expect(
+      shell.stdout.contains("opened \"Searching \"dune\" finds 99 books\" (./t.yaml:10:5) after step 2 of 2"),
+      "\(shell.stdout)\(shell.stderr)")
+    // Two comment lines above: the record still names the row, which runs alone.
+    writeTextFile("# one\n# two\n" + table, to: folder + "/t.yaml")
+    let again = run("--last-failed .")
+    #expect(again.stdout.contains("✘ Searching \"dune\" finds 99 books  ./t.yaml:12 "), "\(again.stdout)")
+    #expect(again.stdout.hasSuffix("0 passed, 1 failed\n"), "\(again.stdout)")
+    // A folder where nothing failed says so, not that it holds no scenario.
+    let elsewhere = run("--last-failed ./u.yaml")
+    #expect(elsewhere.status == 5)
+    #expect(
+      elsewhere.stdout.contains("no scenario in ./u.yaml failed in the last run (--last-failed)"), "\(elsewhere.stdout)"
+    )
   }
 
   /// A file that fails to load is a failure everywhere a run reports: the console lists every
@@ -375,7 +438,7 @@ import WorkbenchTestSupport
     let html = try #require(readTextFile(folder + "/r.html"))
     #expect(html.contains("./c.yaml could not be loaded"))
     #expect(html.contains("unknown command 'selcet'"))
-    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\n./c.yaml\n")
+    #expect(readTextFile(folder + "/.workbench/last-failed") == "./b.yaml:1\tFails\n./c.yaml\n")
     // No path: the last run's. The broken file is loaded again (still broken), b runs, a does not.
     let again = run("--last-failed -j 1")
     #expect(again.status == 2, "\(again.stdout)\(again.stderr)")

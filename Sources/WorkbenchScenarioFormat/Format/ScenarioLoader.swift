@@ -190,6 +190,7 @@ public final class ScenarioLoader {
       var parameters: Substitution.Parameters = [:]
       for pair in pairs { parameters[pair.key] = pair.value }
       var scenario = try self.scenario(from: document, parameters: parameters, exampleIndex: index)
+      scenario.row = row.location
       // A name without parameters gets the row's values, so each row's name is distinct.
       if !(document["scenario"]?.scalarText?.contains("${") ?? false) {
         let values = pairs.map { "\($0.key)=\($0.value.scalarText ?? $0.value.frameValue.jsonText)" }

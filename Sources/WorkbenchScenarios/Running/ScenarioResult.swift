@@ -21,8 +21,10 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var file: String
   /// The scenario's name.
   public var name: String
-  /// Where the scenario starts.
+  /// Where the scenario starts: for a row of an `examples` table, where the row is written.
   public var location: SourceLocation
+  /// Whether it is a row of an `examples` table (`location` is the row's), `nil` when not.
+  public var isRow: Bool? = nil
   /// Seconds it took.
   public var duration: Double
   /// Steps run.

@@ -85,8 +85,9 @@ public struct ScenarioRunner {
   public func run(_ scenario: Scenario) -> ScenarioResult {
     let start = monotonicSeconds()
     var result = ScenarioResult(
-      file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
+      file: scenario.location.file, name: scenario.name, location: scenario.identity, duration: 0, stepsRun: 0,
       failure: nil, snapshotsWritten: [], snapshotsUsed: [])
+    if scenario.row != nil { result.isRow = true }
     var recorder = options.traces ? TraceRecorder(scenario: scenario) : nil
     do {
       try runSteps(of: scenario, result: &result, recorder: &recorder)
@@ -288,7 +289,7 @@ public struct ScenarioRunner {
       origin: origin, label: "the set-up of \"\(scenario.name)\" (\(scenario.location))", registry: registry,
       frames: state.session.host.framesByLabel)
     var result = ScenarioResult(
-      file: scenario.location.file, name: scenario.name, location: scenario.location, duration: 0, stepsRun: 0,
+      file: scenario.location.file, name: scenario.name, location: scenario.identity, duration: 0, stepsRun: 0,
       failure: nil, snapshotsWritten: [], snapshotsUsed: [])
     var failures: [ScenarioFailure] = []
     for step in scenario.steps.prefix(max(0, count)) {

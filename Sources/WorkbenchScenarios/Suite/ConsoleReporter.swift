@@ -68,7 +68,12 @@ public final class ConsoleReporter {
         for origin in failure.origin.reversed() { lines.append("   (\(shown("\(origin)")))") }
         lines.append("   " + paint(failure.message, "31"))
         for detail in failure.details { lines.append("     " + colorDiff(detail)) }
-        lines.append("   open the session there: " + ScenarioRunner.shellCommand(file: result.file, failure: failure))
+        // A row of a table is opened by its own line, run as far as the run took it.
+        let open =
+          result.isRow == true
+          ? ScenarioRunner.shellCommand(file: result.file, line: result.location.line)
+          : ScenarioRunner.shellCommand(file: result.file, failure: failure)
+        lines.append("   open the session there: " + open)
       }
     }
     for orphan in report.orphanedSnapshots {

@@ -55,16 +55,34 @@ public enum OpenAtStep {
     }
     let line = options.lines[file]?.max()
     var candidates = loaded.scenarios
-    if let line { candidates = candidates.filter { $0.location.line <= line }.suffix(1) }
+    // The row written on the line (a row of an `examples` table), or every row of the
+    // scenario holding it; then `-k` among them.
+    if let line { candidates = candidates.filter { SuiteRunner.holds([line], $0, in: loaded.scenarios) } }
+    let held = candidates.count
     if let pattern = options.filter, case .success(let regex) = RegexLimits.compile(pattern) {
       candidates = candidates.filter { regex.matches(in: $0.name) }
     }
     guard var scenario = candidates.first else {
+      if held > 0, let line, let pattern = options.filter {
+        return fail("no scenario at \(file):\(line) has a name that -k \(pattern) matches")
+      }
       return fail(
         line.map { "\(file):\($0) is before the file's first scenario" } ?? "\(file) holds no scenario to open")
     }
     if let rows { scenario.viewportRows = rows }
-    let count = line.map { ScenarioRunner.stepCount(reaching: $0, of: file, in: scenario) } ?? scenario.steps.count
+    var count = line.map { ScenarioRunner.stepCount(reaching: $0, of: file, in: scenario) } ?? scenario.steps.count
+    // A row named by its own line is opened as far as a run takes it: to its first failing
+    // step, or to its end.
+    if let line, scenario.row?.line == line {
+      count = scenario.steps.count
+      if let failure = runner.run(scenario).failure,
+        let index = scenario.steps.firstIndex(where: {
+          $0.location == failure.location || $0.location.line == failure.location.line
+        })
+      {
+        count = index + 1
+      }
+    }
     let opened: ScenarioRunner.Opened
     do {
       opened = try runner.open(scenario, steps: count)
@@ -77,7 +95,7 @@ public enum OpenAtStep {
   /// What the shell says as it opens: where the session is, what failed on the way there.
   static func introduction(_ scenario: Scenario, _ opened: ScenarioRunner.Opened) -> String {
     var lines: [String] = []
-    let place = "\"\(scenario.name)\" (\(scenario.location))"
+    let place = "\"\(scenario.name)\" (\(scenario.identity))"
     if opened.stepsRun == 0 {
       lines.append("opened \(place) after its set-up, before step 1 of \(scenario.steps.count)")
     } else {

@@ -22,7 +22,7 @@ public enum ScenarioCommand {
       if failed.isEmpty {
         StandardStreams.write("no failures recorded by the last run here: running everything\n", to: STDOUT_FILENO)
       } else {
-        options.onlyScenarios = failed
+        options.onlyScenarios = LastFailed.keys(of: failed, modules: modules)
       }
     }
     let runner = SuiteRunner(modules: modules, options: options, console: console)
@@ -64,9 +64,11 @@ public enum ScenarioCommand {
         filters += options.tags.map { "--tag \($0)" } + options.excludedTags.map { "--exclude-tag \($0)" }
         if let shard = options.shard { filters.append("--shard \(shard.index)/\(shard.count)") }
         console.nothingRunReason =
-          filters.isEmpty
-          ? "\(options.paths.joined(separator: " ")) holds no scenario"
-          : "nothing in \(options.paths.joined(separator: " ")) matched \(filters.joined(separator: ", "))"
+          options.lastFailed && options.onlyScenarios != nil && report.fileErrors.isEmpty
+          ? "no scenario in \(options.paths.joined(separator: " ")) failed in the last run (--last-failed)"
+          : filters.isEmpty
+            ? "\(options.paths.joined(separator: " ")) holds no scenario"
+            : "nothing in \(options.paths.joined(separator: " ")) matched \(filters.joined(separator: ", "))"
       }
       console.summary(report)
       var coverage: FrameValue?
@@ -217,19 +219,76 @@ public enum ScenarioCommand {
 
 /// The scenarios that failed in the last run started in this folder (`--last-failed`).
 enum LastFailed {
-  static func read() -> Set<String> {
+  /// A scenario that failed (its file, the line it started at then, its name) or a file that
+  /// could not be loaded (its file alone).
+  struct Entry: Equatable {
+    var file: String
+    var line: Int?
+    var name: String?
+  }
+
+  /// What the last run here kept: a line `FILE:LINE<TAB>NAME` for each scenario that failed,
+  /// `FILE` for a file that could not be loaded (a record without names, from before, keeps
+  /// `FILE:LINE` alone).
+  static func read() -> [Entry] {
     guard let bytes = try? FileSystem.read(RunOptions.lastFailedPath) else { return [] }
-    return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line in
+      let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+      let place = parts[0]
+      let name = parts.count > 1 ? parts[1] : nil
+      if let colon = place.lastIndex(of: ":"), let number = Int(place[place.index(after: colon)...]) {
+        return Entry(file: String(place[..<colon]), line: number, name: name)
+      }
+      return Entry(file: place, line: nil, name: name)
+    }
+  }
+
+  /// The scenarios to run again, as `--only-scenario` keys, found by what names each (its file
+  /// and name: for a row of a table, its values are in the name) in the files as they are now:
+  /// lines added above a scenario do not lose it, nor run another in its place. A file that
+  /// could not be loaded runs whole; a scenario no longer there (renamed, deleted) is said so.
+  @MainActor
+  static func keys(of entries: [Entry], modules: [any FeatureModule]) -> Set<String> {
+    var keys: Set<String> = []
+    let loader = try? ScenarioLoader(modules: modules)
+    for (file, kept) in Dictionary(grouping: entries, by: \.file).sorted(by: { $0.key < $1.key }) {
+      if kept.contains(where: { $0.line == nil }) {
+        keys.insert(file)
+        continue
+      }
+      guard let loaded = try? loader?.load(file) else {
+        // Broken since: it runs whole, and says why.
+        keys.insert(file)
+        continue
+      }
+      for entry in kept {
+        guard let name = entry.name else {
+          keys.insert("\(file):\(entry.line ?? 1)")
+          continue
+        }
+        let found = loaded.scenarios.filter { $0.name == name }
+        if found.isEmpty {
+          StandardStreams.write(
+            "note: \"\(name)\" (\(file)) failed in the last run and is no longer there (renamed or removed)\n",
+            to: STDOUT_FILENO)
+        }
+        for scenario in found { keys.insert(SuiteRunner.key(scenario.identity)) }
+      }
+    }
+    return keys
   }
 
   /// Keeps this run's failures for the next `--last-failed` (nothing to keep removes the file):
-  /// each failed scenario as `FILE:LINE`, and each file that could not be loaded as `FILE` (all
-  /// of it runs next time). The paths the run was given are kept too, for a `--last-failed`
-  /// that names none. A folder that cannot be written to keeps nothing, silently: it is a
-  /// convenience.
+  /// each failed scenario as `FILE:LINE<TAB>NAME` (the run of a `--repeat` by its scenario's
+  /// name), and each file that could not be loaded as `FILE` (all of it runs next time). The
+  /// paths the run was given are kept too, for a `--last-failed` that names none. A folder that
+  /// cannot be written to keeps nothing, silently: it is a convenience.
   static func write(_ report: SuiteReport, paths: [String]) {
     let failed =
-      report.results.filter { !$0.passed }.map { SuiteRunner.key($0.location) }
+      report.results.filter { !$0.passed }.map { result in
+        let name = result.name.replacing(/\ \(run \d+ of \d+\)$/, with: "")
+        return SuiteRunner.key(result.location) + "\t" + name.replacing("\n", with: " ")
+      }
       + report.fileErrors.map(\.location.file).filter { $0 != "-" }
     _ = FileSystem.makeFolders(".workbench", mode: 0o755)
     _ = FileSystem.write(paths.joined(separator: "\n") + "\n", to: RunOptions.lastPathsPath)

@@ -314,6 +314,6 @@ extension SuiteRunner {
     guard let loader = try? ScenarioLoader(modules: modules), let file = try? loader.load(location.file) else {
       return nil
     }
-    return file.scenarios.first { $0.location.line == location.line }?.name
+    return file.scenarios.first { $0.identity.line == location.line }?.name
   }
 }

@@ -110,7 +110,7 @@ public final class SuiteRunner {
     }
     if !options.tags.isEmpty, !scenario.tags.contains(where: options.tags.contains) { return false }
     if scenario.tags.contains(where: options.excludedTags.contains) { return false }
-    if let only = options.onlyScenarios, !only.contains(Self.key(scenario.location)),
+    if let only = options.onlyScenarios, !only.contains(Self.key(scenario.identity)),
       !only.contains(scenario.location.file)
     {
       return false
@@ -119,15 +119,26 @@ public final class SuiteRunner {
   }
 
   /// The scenarios of a loaded file this run runs: those holding a line `FILE:LINE` named (the
-  /// last scenario starting at or before the line), then the name, tag and last-failed filters.
+  /// row of an `examples` table written on that line; else every row of the last scenario
+  /// starting at or before the line), then the name, tag and last-failed filters.
   func selected(from file: ScenarioFile) -> [Scenario] {
     var scenarios = file.scenarios
     if let lines = options.lines[file.path] {
-      let starts = Set(scenarios.map(\.location.line))
-      let chosen = Set(lines.compactMap { line in starts.filter { $0 <= line }.max() })
-      scenarios = scenarios.filter { chosen.contains($0.location.line) }
+      scenarios = scenarios.filter { Self.holds(lines, $0, in: file.scenarios) }
     }
     return scenarios.filter(isSelected)
+  }
+
+  /// Whether `scenario` (of `all`, a file's) is named by one of `lines`: its row's own line, or a
+  /// line of the scenario it is a row of (from its `scenario:` to the next one's), when that
+  /// line is no row's.
+  nonisolated static func holds(_ lines: some Collection<Int>, _ scenario: Scenario, in all: [Scenario]) -> Bool {
+    let rows = Set(all.compactMap(\.row?.line))
+    let starts = Set(all.map(\.location.line))
+    return lines.contains { line in
+      if rows.contains(line) { return scenario.row?.line == line }
+      return starts.filter { $0 <= line }.max() == scenario.location.line
+    }
   }
 
   /// Runs everything and returns the report.
@@ -177,7 +188,7 @@ public final class SuiteRunner {
       do {
         for scenario in selected(from: try loader.load(file)) {
           let tags = scenario.tags.isEmpty ? "" : "  [" + scenario.tags.joined(separator: ", ") + "]"
-          lines.append("\(scenario.location.file):\(scenario.location.line)  \(scenario.name)\(tags)")
+          lines.append("\(scenario.location.file):\(scenario.identity.line)  \(scenario.name)\(tags)")
         }
       } catch {
         errors.append(error)
@@ -258,16 +269,21 @@ public final class SuiteRunner {
         }
         continue
       }
-      let selected = selected(from: loaded).filter { !options.skippedScenarios.contains(Self.key($0.location)) }
+      let selected = selected(from: loaded).filter { !options.skippedScenarios.contains(Self.key($0.identity)) }
       if options.worker { emit(WorkerMessage(loaded: selected.count * options.repeatCount)) }
       for scenario in selected {
         if options.worker {
-          emit(WorkerMessage(started: scenario.location))
+          emit(WorkerMessage(started: scenario.identity))
           Self.crashIfAsked(scenario)
         }
         for round in 1...options.repeatCount {
           var result = runner.run(scenario)
-          if options.repeatCount > 1 { result.name += " (run \(round) of \(options.repeatCount))" }
+          if options.repeatCount > 1 {
+            // Each run is its own entry, and its own trace (`FILE.LINE.runN.trace.json`).
+            result.name += " (run \(round) of \(options.repeatCount))"
+            result.trace?.scenario = result.name
+            result.trace?.run = round
+          }
           emit(WorkerMessage(result: result, fileError: nil))
           report.results.append(handOverTrace(of: result))
           if options.failFast && !result.passed {
@@ -458,7 +474,7 @@ enum Sharding {
         continue
       }
       for scenario in selected(loaded) {
-        let key = SuiteRunner.key(scenario.location)
+        let key = SuiteRunner.key(scenario.identity)
         if !keys.contains(key) { keys.append(key) }
       }
     }

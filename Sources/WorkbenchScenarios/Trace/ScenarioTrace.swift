@@ -13,7 +13,10 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   public static let currentSchema = 1
   public var scenario: String
   public var file: String
+  /// Where the scenario starts: for a row of an `examples` table, where the row is written.
   public var line: Int
+  /// Which run of `--repeat N` this is, from 1; `nil` without `--repeat`.
+  public var run: Int? = nil
   public var tags: [String]
   /// `passed` or `failed`.
   public var status: String
@@ -48,7 +51,7 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case schema, scenario, file, line, tags, status, duration, failure, windows, steps, frames
+    case schema, scenario, file, line, run, tags, status, duration, failure, windows, steps, frames
   }
 
   /// The frames every window shows after step `index`, following the changes from step 0.
@@ -213,7 +216,7 @@ struct TraceRecorder {
 
   init(scenario: Scenario) {
     trace = ScenarioTrace(
-      scenario: scenario.name, file: scenario.location.file, line: scenario.location.line, tags: scenario.tags,
+      scenario: scenario.name, file: scenario.location.file, line: scenario.identity.line, tags: scenario.tags,
       status: "passed", duration: 0, failure: nil, windows: [], steps: [], frames: [:])
     // A record for the set-up and one for each step, made without growing the arrays.
     trace.steps.reserveCapacity(scenario.steps.count + 1)

@@ -16,7 +16,8 @@ public enum TraceStore {
   /// The file a scenario's trace goes in, inside the folder.
   static func fileName(for trace: ScenarioTrace) -> String {
     let stem = trace.file.map { $0 == "/" || $0 == "\\" || $0 == ":" ? "_" : $0 }
-    return String(stem.drop { $0 == "." || $0 == "_" }) + ".\(trace.line).trace.json"
+    return String(stem.drop { $0 == "." || $0 == "_" }) + ".\(trace.line)" + (trace.run.map { ".run\($0)" } ?? "")
+      + ".trace.json"
   }
 
   static let framesFile = "frames.jsonl"
@@ -96,6 +97,7 @@ public enum TraceStore {
       ("line", .integer(trace.line)), ("tags", strings(trace.tags)), ("status", .string(trace.status)),
       ("duration", .number(trace.duration)), ("windows", strings(trace.windows)),
     ]
+    if let run = trace.run { members.insert(("run", .integer(run)), at: 4) }
     if let failure = trace.failure {
       members.append(
         (

@@ -416,6 +416,52 @@ import WorkbenchTestSupport
     )
   }
 
+  /// Messages that said what was not so: a parameter reaches `repeat` (it said "a count from 1
+  /// to 1000" of a count of 4), a line no scenario holds is named as such (it said the file
+  /// "holds no scenario"), and `-k`'s help says it is case-sensitive and how to ignore case.
+  @Test func messagesSayWhatIsSo() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "# a comment\n\nscenario: Repeat ${count}\nwindows:\n  main: catalog library\nsteps:\n  - repeat: ${count}\n"
+        + "    steps:\n      - main: query dune\nexamples:\n  - {count: 4}\n", to: folder + "/r.yaml")
+    let repeated = ChildProcess.runWorkbench(["run", "-v", folder + "/r.yaml"])
+    #expect(repeated.status == 0, "\(repeated.stdout)\(repeated.stderr)")
+    #expect(repeated.stdout.matches(of: /main: query dune/).count == 4, "\(repeated.stdout)")
+    writeTextFile(
+      "scenario: Bad\nwindows:\n  main: catalog library\nsteps:\n  - repeat: ${count}\n    steps:\n"
+        + "      - main: query dune\nexamples:\n  - {count: many}\n", to: folder + "/bad.yaml")
+    let bad = ChildProcess.runWorkbench(["run", folder + "/bad.yaml"])
+    #expect(bad.stderr.contains("repeat is a count from 1 to 1000, not 'many'"), "\(bad.stderr)")
+    let comment = ChildProcess.runWorkbench(["run", folder + "/r.yaml:1"])
+    #expect(comment.status == 5)
+    #expect(comment.stdout.contains("r.yaml:1 (a line no scenario holds)"), "\(comment.stdout)")
+    let help = ChildProcess.runWorkbench(["run", "--help"])
+    #expect(help.stdout.contains("case-sensitive: `(?i)` ignores case"), "\(help.stdout)")
+  }
+
+  /// `--baseline` pairs a failure with its green run by file and name, then by name alone, as
+  /// `workbench diff` does: a baseline traced from another path to the same files (`./s`
+  /// against `s`) pairs (none of 2 failures did), and the report names the first divergence.
+  @Test func theBaselinePairsFailuresByName() throws {
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/s", 0o755)
+    for name in ["a", "b"] {
+      writeTextFile(
+        "scenario: Query \(name)\nwindows:\n  main: catalog library\nsteps:\n  - main: query dune\n  - expect:\n"
+          + "      main: {matches: 1}\n", to: folder + "/s/\(name).yaml")
+    }
+    let run = Self.runner(in: folder)
+    #expect(run("./s --trace green").status == 0)
+    for name in ["a", "b"] {
+      writeTextFile(
+        "scenario: Query \(name)\nwindows:\n  main: catalog library\nsteps:\n  - main: query zzz\n  - expect:\n"
+          + "      main: {matches: 1}\n", to: folder + "/s/\(name).yaml")
+    }
+    #expect(run("s --html r.html --baseline green").status == 1)
+    let page = try #require(readTextFile(folder + "/r.html"))
+    #expect(page.matches(of: /"divergence":/).count == 2, "\(page.suffix(4000))")
+  }
+
   /// A file that fails to load is a failure everywhere a run reports: the console lists every
   /// mistake in it, the JSON report has each, the HTML report shows the file as failed with
   /// them, and `--last-failed` (with no path: the last run's) runs the whole file again.

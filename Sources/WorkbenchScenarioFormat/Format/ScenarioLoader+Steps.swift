@@ -336,8 +336,15 @@ extension ScenarioLoader {
   private func repeatSteps(_ node: YAMLNode, body: YAMLNode?, context: inout StepContext, includes: [String])
     throws(ScenarioFileError) -> [Step]
   {
-    guard case .integer(let count) = node.frameValue, (1...Self.maximumRepeat).contains(count) else {
-      throw ScenarioFileError("repeat is a count from 1 to \(Self.maximumRepeat)", at: node.location)
+    // A parameter (`repeat: ${count}`) counts as the number it stands for, as in any text.
+    var value = node.frameValue
+    if let text = node.scalarText, text.contains("${") {
+      let replaced = try Substitution.replace(in: text, context.parameters, at: node.location)
+      value = Int(replaced).map(FrameValue.integer) ?? .string(replaced)
+    }
+    guard case .integer(let count) = value, (1...Self.maximumRepeat).contains(count) else {
+      let given = value.stringValue.map { ", not '\($0)'" } ?? ""
+      throw ScenarioFileError("repeat is a count from 1 to \(Self.maximumRepeat)\(given)", at: node.location)
     }
     guard let body else {
       throw ScenarioFileError("repeat needs `steps:` beside it, the steps to repeat", at: node.location)

@@ -78,6 +78,10 @@ public enum HTMLReport {
     private var diagrams: [ScreenDiagram]
     private let diagramFields: [String: String]
     private let greens: [String: ScenarioTrace]
+    /// The passing baseline traces by name alone, for those whose name no other has: a
+    /// baseline taken from another folder (`./suite/a.yaml` against `suite/a.yaml`) pairs by
+    /// name, as `workbench diff` pairs.
+    private let greensByName: [String: ScenarioTrace]
     private let hasBaseline: Bool
     private var frames: [String: FrameValue] = [:]
     /// The scenarios' JSON, comma-separated, `<` already escaped.
@@ -96,6 +100,12 @@ public enum HTMLReport {
       greens = Dictionary(
         baseline.filter { $0.status == "passed" }.map { ("\($0.file)\u{0}\($0.scenario)", $0) },
         uniquingKeysWith: { a, _ in a })
+      var byName: [String: ScenarioTrace] = [:]
+      var seen: Set<String> = []
+      for trace in baseline where trace.status == "passed" {
+        if seen.insert(trace.scenario).inserted { byName[trace.scenario] = trace } else { byName[trace.scenario] = nil }
+      }
+      greensByName = byName
       hasBaseline = !baseline.isEmpty
     }
 
@@ -130,7 +140,8 @@ public enum HTMLReport {
             ]
           ))
       }
-      if trace.status == "failed", let green = greens["\(trace.file)\u{0}\(trace.scenario)"],
+      if trace.status == "failed",
+        let green = greens["\(trace.file)\u{0}\(trace.scenario)"] ?? greensByName[trace.scenario],
         let divergence = divergence(of: trace, from: green)
       {
         scenario.append(
@@ -315,7 +326,7 @@ public enum HTMLReport {
     let chosen = null, chosenStep = 0, activeTag = null;
     const s = data.summary;
     document.getElementById("summary").textContent =
-      `${s.failed} failed, ${s.passed} passed, ${s.expectedFailures} expected failures · ` +
+      `${s.failed} failed, ${s.passed} passed, ${s.expectedFailures} steps failed as expected (fails:) · ` +
       `${s.duration.toFixed(2)} s` + (s.baseline ? " · compared with a baseline" : "");
     const tags = document.getElementById("tags");
     for (const tag of s.tags) {

@@ -88,7 +88,9 @@ public struct RunOptions: Sendable {
   /// The options of `run` and `check`, declared once: the parser and `--help` are made from
   /// these. The last four are the runner's own, for its worker processes.
   public static let all: [ProgramOption<RunOptions>] = [
-    .value(["-k", "--filter"], "REGEX", help: "only scenarios whose name matches") {
+    .value(
+      ["-k", "--filter"], "REGEX", help: "only scenarios whose name matches (case-sensitive: `(?i)` ignores case)"
+    ) {
       options, pattern throws(ProgramUsageError) in
       if case .failure(let problem) = RegexLimits.compile(pattern) {
         let shown = pattern.count > 60 ? String(pattern.prefix(60)) + "…" : pattern

@@ -63,6 +63,10 @@ public enum ScenarioCommand {
         if let filter = options.filter { filters.append("--filter \(filter)") }
         filters += options.tags.map { "--tag \($0)" } + options.excludedTags.map { "--exclude-tag \($0)" }
         if let shard = options.shard { filters.append("--shard \(shard.index)/\(shard.count)") }
+        // A line named with the file that no scenario holds (a comment before the first).
+        for (file, lines) in options.lines.sorted(by: { $0.key < $1.key }) {
+          filters.append(lines.sorted().map { "\(file):\($0)" }.joined(separator: ", ") + " (a line no scenario holds)")
+        }
         console.nothingRunReason =
           options.lastFailed && options.onlyScenarios != nil && report.fileErrors.isEmpty
           ? "no scenario in \(options.paths.joined(separator: " ")) failed in the last run (--last-failed)"

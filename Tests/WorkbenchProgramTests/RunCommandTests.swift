@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 #if canImport(Glibc)
@@ -437,6 +438,35 @@ import WorkbenchTestSupport
     #expect(comment.stdout.contains("r.yaml:1 (a line no scenario holds)"), "\(comment.stdout)")
     let help = ChildProcess.runWorkbench(["run", "--help"])
     #expect(help.stdout.contains("case-sensitive: `(?i)` ignores case"), "\(help.stdout)")
+  }
+
+  /// `run --json` keeps to docs/run-report.schema.json (it had no schema of its own, and failed
+  /// output.schema.json, which is the shell's): a passing and a failing scenario, rows of a
+  /// table, a file that does not load, `-v`, `--coverage`, `--repeat` and `-x`, by one job and
+  /// by workers.
+  @Test func theJSONReportKeepsToItsSchema() throws {
+    let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/run-report.schema.json"))
+    let validator = SchemaValidator(root: try FrameValue.parse(json: Array(schemaText.utf8)))
+    let folder = suiteFolder()
+    writeTextFile(
+      "scenario: Row ${q}\nwindows:\n  main: catalog library\nsteps:\n  - main: query ${q}\nexamples:\n"
+        + "  - {q: dune}\n  - {q: the}\n", to: folder + "/rows.yaml")
+    writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/tab.yaml")
+    let run = Self.runner(in: folder)
+    var seen: Set<String> = []
+    for arguments in ["-j 1", "-j 2 -v", "-j 1 --coverage c.json --force --repeat 2", "-j 2 -x"] {
+      let result = run(". --json r.json " + arguments)
+      #expect([1, 2].contains(result.status), "\(arguments): \(result.stdout)")
+      let report = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/r.json")).utf8))
+      let problems = validator.validate(report)
+      #expect(problems.isEmpty, "\(arguments): \(problems)")
+      if case .object(let object) = report { seen.formUnion(object.members.map(\.key)) }
+      for scenario in report["scenarios"]?.elements ?? [] {
+        if case .object(let object) = scenario { seen.formUnion(object.members.map(\.key)) }
+      }
+    }
+    // What the schema describes was met: rows, failures, logs, a stop at the first failure.
+    #expect(seen.isSuperset(of: ["isRow", "failure", "stepLog", "filesNotRunAfterFailure"]), "\(seen)")
   }
 
   /// `--baseline` pairs a failure with its green run by file and name, then by name alone, as

@@ -50,7 +50,9 @@ final class ShellController {
   var watching: Watch?
 
   /// Runs `body`, keeping what it writes instead of writing it; returns it.
-  func capture(_ body: () -> Void) -> String { output.capturing(body) }
+  func capture(withoutColor: Bool = false, _ body: () -> Void) -> String {
+    output.capturing(withoutColor: withoutColor, body)
+  }
 
   /// Whether the session (windows, view state, focus) is saved after every line, so a crash
   /// of the shell loses at most the line it was running. The interactive shell does this;

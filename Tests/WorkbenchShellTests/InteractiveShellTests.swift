@@ -432,6 +432,66 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// `show left right` cuts its columns for the terminal as it is at each draw (a resize from
+  /// 120 to 50 columns was ignored: the lines still cut for 120 and wrapped), and counts a wide
+  /// character (Japanese, an emoji) as the two columns it takes, so the `│` between the windows
+  /// stays in one column (it shifted, and lines ran past the width).
+  @Test func showKeepsUpWithTheTerminalAndWideCharacters() throws {
+    let folder = makeTemporaryFolder()
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open catalog library left\r")
+    #expect(session.waitFor("left catalog:library> "))
+    session.type("open catalog library right\r")
+    #expect(session.waitFor("right catalog:library> "))
+    var mark = session.transcript.count
+    session.type("@left rename 3 \"吾輩は猫である 🐱 ok\"\r")
+    #expect(session.waitFor("right catalog:library> ", after: mark))
+    /// The lines of a `show` (those with the separator), as the terminal shows them.
+    func shown(columns: Int) -> [String] {
+      session.resize(columns: columns)
+      session.pass(milliseconds: 100)
+      let mark = session.transcript.count
+      session.type("show left right\r")
+      _ = session.waitFor("right catalog:library> ", after: mark + 20)
+      // "\r\n" is one Character: the lines are split at the scalar.
+      return session.screen(from: mark).replacing("\r\n", with: "\n").split(separator: "\n").map { line in
+        String(line.replacing(/\r/, with: "").replacing(/\u{1B}\[[0-9;?]*[A-Za-z]/, with: ""))
+      }.filter { $0.contains("│") }
+    }
+    func columnOfSeparator(_ line: String) -> Int {
+      var width = 0
+      for scalar in line.unicodeScalars {
+        if scalar == "│" { return width }
+        width += Self.columns(of: scalar)
+      }
+      return width
+    }
+    for columns in [120, 50] {
+      let lines = shown(columns: columns)
+      #expect(lines.count > 5, "\(columns): \(lines)")
+      #expect(lines.contains { $0.contains("吾輩は猫である") }, "\(lines)")
+      let widths = lines.map { $0.unicodeScalars.reduce(0) { $0 + Self.columns(of: $1) } }
+      #expect(widths.allSatisfy { $0 <= columns }, "\(columns): \(zip(widths, lines).filter { $0.0 > columns })")
+      #expect(Set(lines.map(columnOfSeparator)).count == 1, "\(columns): \(lines)")
+    }
+    mark = session.transcript.count
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
+  /// Columns on a terminal: two for the CJK ideographs, kana and emoji these tests use.
+  static func columns(of scalar: Unicode.Scalar) -> Int {
+    if scalar.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(scalar.value) { return 0 }
+    if scalar.properties.isEmojiPresentation || (0x3040...0x30FF).contains(scalar.value)
+      || (0x4E00...0x9FFF).contains(scalar.value)
+    {
+      return 2
+    }
+    return 1
+  }
+
   /// `watch INTERVAL COMMAND` runs the command again and again at the prompt, marking the
   /// lines that changed since the run before, until a key (which is not typed) or Ctrl-C.
   @Test func watchRunsACommandAgainUntilAKey() throws {
@@ -461,6 +521,22 @@ import WorkbenchTestSupport
     #expect(session.waitFor("stopped watching windows", after: mark))
     session.type("\u{04}")
     #expect(session.exitStatus() == 0)
+    // In colour, what it watches is shown without the colour sequences as text (`^[[1;36m`).
+    var coloured = Self.environment(folder)
+    coloured["NO_COLOR"] = .some(nil)
+    let colour = try #require(PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: coloured))
+    #expect(colour.waitFor("> "))
+    colour.type("open catalog library left\r")
+    #expect(colour.waitFor("library"))
+    mark = colour.transcript.count
+    colour.type("watch 300ms show\r")
+    #expect(colour.waitFor("run 2", after: mark), "\(colour.screen(from: mark).debugDescription)")
+    #expect(colour.waitFor("all 30 books", after: mark))
+    #expect(!colour.screen(from: mark).contains("^["), "\(colour.screen(from: mark).debugDescription)")
+    colour.type("x")
+    #expect(colour.waitFor("stopped watching show", after: mark))
+    colour.type("\u{04}")
+    #expect(colour.exitStatus() == 0)
   }
 
   /// Ctrl-C stops `settle` at once, saying what is still pending; the prompt comes back and the

@@ -115,6 +115,12 @@ public final class PseudoTerminalSession {
   /// Sends a signal to the shell, as `kill` from another terminal would.
   public func send(signal: Int32) { kill(pid, signal) }
 
+  /// Resizes the terminal, as a person dragging its window does: the program hears SIGWINCH.
+  public func resize(columns: Int, rows: Int = 40) {
+    var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+  }
+
   /// What the kernel says the child is waiting in, for failure messages.
   public var childState: String {
     let wchan = readTextFile("/proc/\(pid)/wchan") ?? "?"

@@ -94,7 +94,10 @@ final class InteractiveSession {
     var runs = 0
     stopping: while true {
       runs += 1
-      let shown = controller.capture { _ = controller.execute(watch.line, place: nil) }
+      // Captured without colour (what it shows is marked line by line instead), and each line
+      // cut to the terminal's width as it is now.
+      let shown = controller.capture(withoutColor: true) { _ = controller.execute(watch.line, place: nil) }
+      let width = OutputWriter.terminalWidth()
       let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       let changed = previous.map { before in lines.filter { !before.contains($0) }.count } ?? 0
       output.emit(
@@ -103,7 +106,8 @@ final class InteractiveSession {
           + " · any key or Ctrl-C stops")
       for line in lines where !(line.isEmpty && line == lines.last) {
         let isNew = previous.map { !$0.contains(line) } ?? false
-        output.emitShown((isNew ? "+ " : "  ") + line)
+        let marked = TerminalText.visible((isNew ? "+ " : "  ") + line)
+        output.emit(width.map { SideBySide.truncate(marked, to: $0) } ?? marked)
       }
       previous = lines
       // Wait the interval, running due timers, until it passes or a key or Ctrl-C comes.

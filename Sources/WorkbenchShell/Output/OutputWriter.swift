@@ -33,14 +33,15 @@ final class OutputWriter {
     self.color = color
   }
 
-  /// The terminal's width when standard output is one (`COLUMNS` when set), else `nil`: a pipe
-  /// gets whole lines.
+  /// The terminal's width now when standard output is one (asked at each draw, so a resize
+  /// counts at once: readline sets `COLUMNS` as it starts, which a resize leaves stale), or
+  /// `COLUMNS` when the terminal does not say; `nil` for a pipe, which gets whole lines.
   static func terminalWidth() -> Int? {
     guard isatty(STDOUT_FILENO) == 1 else { return nil }
-    if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+    return nil
   }
 
   /// Whether colour should be used on `descriptor`: only on a terminal, never with NO_COLOR.
@@ -167,12 +168,15 @@ final class OutputWriter {
   private var captured: [String]?
 
   /// Runs `body`, keeping what it writes to standard output instead of writing it; returns it.
-  func capturing(_ body: () -> Void) -> String {
+  func capturing(withoutColor: Bool = false, _ body: () -> Void) -> String {
     let outer = captured
+    let wasColored = color
+    if withoutColor { color = false }
     captured = []
     body()
     let text = (captured ?? []).joined(separator: "\n")
     captured = outer
+    color = wasColored
     return text
   }
 

@@ -70,15 +70,32 @@ enum SideBySide {
         result.unicodeScalars.append(scalar)
         continue
       }
-      let counts = scalar.properties.generalCategory != .nonspacingMark
-      if counts && width == limit - 1 { break }
+      let counts = Self.width(of: scalar)
+      if width + counts > limit - 1 { break }
       result.unicodeScalars.append(scalar)
-      if counts { width += 1 }
+      width += counts
     }
     return result + "…" + (coloured ? "\u{1B}[0m" : "")
   }
 
-  /// Characters on screen, ignoring ANSI colour sequences.
+  /// The columns a character takes on a terminal: 0 for a mark, a joiner or a variation
+  /// selector, 2 for an East Asian wide or fullwidth character and for an emoji shown as one,
+  /// else 1 (as `wcwidth` counts, without depending on the locale).
+  static func width(of scalar: Unicode.Scalar) -> Int {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    if (0xFE00...0xFE0F).contains(scalar.value) { return 0 }
+    if scalar.properties.isEmojiPresentation { return 2 }
+    let wide: [ClosedRange<UInt32>] = [
+      0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+      0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD,
+    ]
+    return wide.contains { $0.contains(scalar.value) } ? 2 : 1
+  }
+
+  /// Columns on screen (a wide character takes two), ignoring ANSI colour sequences.
   static func visibleWidth(_ text: String) -> Int {
     var width = 0
     var inEscape = false
@@ -87,8 +104,8 @@ enum SideBySide {
         if scalar == "m" { inEscape = false }
       } else if scalar == "\u{1B}" {
         inEscape = true
-      } else if scalar.properties.generalCategory != .nonspacingMark {
-        width += 1
+      } else {
+        width += Self.width(of: scalar)
       }
     }
     return width

@@ -196,6 +196,7 @@ final class ShellController {
       canAsk = asked
     }
     var number = 0
+    var failed = 0
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
       number += 1
       let text = String(line)
@@ -206,9 +207,15 @@ final class ShellController {
       case .ran: continue
       case .quit: return .quit
       case .failed, .ask:
+        failed += 1
         if options.keepGoing { continue }
         throw CommandError("\(path) stopped at line \(number)")
       }
+    }
+    // Gone on after errors (--keep-going): the `source` line still fails, as each of its lines
+    // typed at the prompt would have, so a script's exit code says so.
+    if failed > 0 {
+      throw CommandError("\(path): \(failed) line\(failed == 1 ? "" : "s") failed (--keep-going ran the others)")
     }
     return nil
   }

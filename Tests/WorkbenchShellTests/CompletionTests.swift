@@ -12,6 +12,17 @@ import WorkbenchModuleAPI
     #expect(host.completions(for: "open room h") == ["home"])
   }
 
+  /// Every id of a big catalog completes: on 12,000 books `select 1100` offers 1100 and 11000 to
+  /// 11009 (it stopped at the first 10,000, and completed `1100 ` as if it were the only one).
+  @Test func idsOfABigCatalogAllComplete() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    let books = (1...12_000).map { #"{"id": \#($0), "title": "Book \#($0)"}"# }.joined(separator: ",")
+    try host.seedDocument(named: "shelf", kind: "catalog", json: Array(#"{"books": [\#(books)]}"#.utf8))
+    _ = try host.run(line: "open catalog shelf main")
+    #expect(host.completions(for: "select 1100") == ["1100"] + (11_000...11_009).map(String.init))
+    #expect(host.completions(for: "select 1199") == ["1199"] + (11_990...11_999).map(String.init))
+  }
+
   /// The word Tab completes is the one the tokenizer is reading: inside an open quote it is
   /// text (`rename 4 "a; sel` is a title being typed, not a command after a `;`), in a comment
   /// it is nothing, and after the quote closes, the next command's name completes.

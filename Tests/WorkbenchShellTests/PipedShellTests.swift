@@ -58,6 +58,10 @@ import WorkbenchTestSupport
 
     let kept = run("source \(folder)/setup.wb\nset json on\nframe\nset\n", ["-q", "--keep-going"])
     #expect(kept.stdout.contains(#"{"type":"value","value":{"query":"never""#), "\(kept.stdout)")
+    // Going on does not hide the error: the file's lines ran, and the run still fails, as the
+    // same line typed directly fails it (it exited 0).
+    #expect(kept.status == 1, "\(kept.stderr)")
+    #expect(kept.stderr.contains("<stdin>:1: error: \(folder)/setup.wb: 1 line failed (--keep-going ran the others)"))
     #expect(kept.stdout.contains(#""text":"json on\ncolor off\nquiet on\nkeep-going on\necho off\noutput json""#))
 
     let looping = run("source \(folder)/loop.wb\n")

@@ -6,7 +6,7 @@ enum CatalogCommands {
 
   static let bookID = ReferenceSource(
     noun: "book", in: CatalogScreenModel.self,
-    identifiers: { model in model.document.books.prefix(10_000).map { String($0.id) } },
+    identifiers: { model in model.document.books.map { String($0.id) } },
     contains: { model, id in Int(id).map(model.document.contains) ?? false },
     label: { model, id in Int(id).flatMap(model.document.book)?.title })
 

@@ -23,6 +23,21 @@ import WorkbenchTestSupport
   /// search finish in real time, a light is detected, a draft conflicts with another window's
   /// save, a relaunch happens. The recording replays ten times in a row with one worker and
   /// with two.
+  /// A recording made with `--rows 8` keeps the rows its frames were made with (`rows: 8`), so
+  /// it passes its own replay (it failed: `rows expected: 8 items … actual: 20`).
+  @Test func aRecordingKeepsTheRowsItWasMadeWith() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/rows.yaml"
+    let recorded = ChildProcess.runWorkbench(
+      ["-w", ":memory:", "--rows", "8"],
+      input: Array("open catalog library main\nrecord start \(file)\nquery o\nrecord stop\n".utf8))
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let text = try #require(readTextFile(file))
+    #expect(text.contains("\nrows: 8\n"), "\(text)")
+    let replayed = ChildProcess.runWorkbench(["run", file])
+    #expect(replayed.status == 0, "\(replayed.stdout)")
+  }
+
   @Test func anInteractiveSessionWithRealTimeReplays() throws {
     let folder = makeTemporaryFolder()
     let file = folder + "/session.yaml"

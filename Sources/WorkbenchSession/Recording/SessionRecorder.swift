@@ -81,6 +81,8 @@ final class SessionRecorder {
     // timeline drops, what a real clock runs before anything happens.)
     let now = Duration.milliseconds(host.clock.now.wholeMilliseconds)
     start.startsAt = now > ReplayTimeline.noise && !host.windows.isEmpty ? now : nil
+    // The rows a window showed (`--rows 8`) are the recording's too: its frames were made so.
+    start.viewportRows = session.environment.viewportRows
     beginning = start
     startFrames = host.framesByLabel
     session.facts.startRecording()

@@ -26,6 +26,9 @@ static inline const char *wb_keep(char **slot, const char *text) {
   *slot = copy;
   return copy;
 }
+// readline exports COLUMNS and LINES as it starts unless told not to: a resize would leave them
+// stale, and the shell reads COLUMNS as the user's own choice of width.
+static inline void wb_rl_keep_environment(void) { rl_change_environment = 0; }
 static inline void wb_rl_set_readline_name(const char *name) {
   static char *kept = NULL;
   rl_readline_name = wb_keep(&kept, name);

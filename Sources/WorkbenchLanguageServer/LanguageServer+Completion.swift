@@ -84,11 +84,23 @@ extension LanguageServer {
         // The resolver's completion, on the windows as the steps before the cursor leave them:
         // what a session without the shell offers there (the shell's own commands, `quit`,
         // `record`, are not among them: `check` refuses them), and nothing `check` would refuse.
-        let names =
+        var names =
           resolverCompletions(in: lines, line: position.line, uri: uri, window: step.window, step.text)
           ?? registry.router.names(forScreen: screen).filter { name in
             name.hasPrefix(partial.typing) && (!name.contains(".") || partial.typing.contains("."))
           }
+        if inWindow == nil {
+          // A host step (`do:`) runs what needs no window, and a module's command named with
+          // its module (`catalog.select`): a window's own command is refused there.
+          let runnable = Set(registry.router.names(forScreen: nil))
+          names = names.filter(runnable.contains)
+          if !partial.typing.contains(".") {
+            let modules = Set(runnable.compactMap { name in name.firstIndex(of: ".").map { String(name[..<$0]) } })
+            names += modules.sorted().map { $0 + "." }.filter { $0.hasPrefix(partial.typing) && !names.contains($0) }
+          } else {
+            names += runnable.filter { $0.hasPrefix(partial.typing) && !names.contains($0) }.sorted()
+          }
+        }
         return names.map { name in
           [
             "label": .string(name), "kind": 2,

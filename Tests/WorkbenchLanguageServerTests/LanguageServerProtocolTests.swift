@@ -41,6 +41,31 @@ struct LanguageServerProtocolTests {
     return result?["items"]?.elements?.compactMap { $0["label"]?.stringValue } ?? []
   }
 
+  /// After `- do: ` only what runs there is offered: the host's commands and `MODULE.` forms
+  /// (`catalog.select` runs there); a window's own commands (`select`, `query`) are refused
+  /// there by `check` ("run it with @WINDOW in front or as catalog.select"), so they are not
+  /// offered (they were). After `- left: ` the window's commands are.
+  @Test func afterDoOnlyWhatRunsThereIsOffered() throws {
+    let (server, sent) = try server(
+      opening: """
+        scenario: Shelf
+        windows:
+          left: catalog library
+        steps:
+          - left: select 2
+          - do: 
+          - do: cat
+          - do: catalog.se
+          - left: sel
+        """)
+    let bare = complete(server, sent, line: 5, character: 8)
+    #expect(bare.contains("undo") && bare.contains("open") && bare.contains("catalog."), "\(bare)")
+    #expect(!bare.contains("select") && !bare.contains("query"), "\(bare)")
+    #expect(complete(server, sent, line: 6, character: 11) == ["catalog."])
+    #expect(complete(server, sent, line: 7, character: 18) == ["catalog.select"])
+    #expect(complete(server, sent, line: 8, character: 13) == ["select"])
+  }
+
   /// A module rebuilt with other screens (the server asks `reregistration` before each message,
   /// as `workbench lsp` does with its modules' executables): completion and the file's checks
   /// answer from the new registration at once, as the shell's `--watch` does.
@@ -118,7 +143,10 @@ struct LanguageServerProtocolTests {
     #expect(anywhere.contains("open") && anywhere.contains("settle") && anywhere.contains("travel"), "\(anywhere)")
     #expect(Set(anywhere).isDisjoint(with: shellOnly) && Set(offered).isDisjoint(with: shellOnly), "\(anywhere)")
     let loader = try ScenarioLoader(modules: builtInModules)
-    for name in offered + anywhere {
+    // After `- do: ` a module's name with its dot (`catalog.`) leads on to its commands, which
+    // run there (`catalog.select`); every other offer is a command.
+    #expect(anywhere.contains("catalog."), "\(anywhere)")
+    for name in offered + anywhere where !name.hasSuffix(".") {
       let text = "scenario: One\nwindows:\n  left: catalog library\nsteps:\n  - left: \(name)\n"
       do {
         _ = try loader.load(bytes: Array(text.utf8), path: "one.yaml")

@@ -239,6 +239,7 @@ final class InteractiveSession {
   }
 
   private func configureReadline() {
+    wb_rl_keep_environment()
     wb_rl_set_readline_name("workbench")
     wb_rl_set_completion_function(completeLine)
     wb_rl_set_display_matches_hook(displayMatches)

@@ -33,15 +33,16 @@ final class OutputWriter {
     self.color = color
   }
 
-  /// The terminal's width now when standard output is one (asked at each draw, so a resize
-  /// counts at once: readline sets `COLUMNS` as it starts, which a resize leaves stale), or
-  /// `COLUMNS` when the terminal does not say; `nil` for a pipe, which gets whole lines.
+  /// The terminal's width when standard output is one: `COLUMNS` when the user set it, else
+  /// the terminal's size now, asked at each draw so a resize counts at once (readline is told
+  /// not to export a `COLUMNS` of its own, which a resize would leave stale); `nil` for a pipe,
+  /// which gets whole lines.
   static func terminalWidth() -> Int? {
     guard isatty(STDOUT_FILENO) == 1 else { return nil }
-    var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
     if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
-    return nil
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
   }
 
   /// Whether colour should be used on `descriptor`: only on a terminal, never with NO_COLOR.

@@ -38,6 +38,26 @@ import WorkbenchTestSupport
     #expect(replayed.status == 0, "\(replayed.stdout)")
   }
 
+  /// A recording's expectations check what changed in a row, not only which rows there are:
+  /// after `rename 3 …` the row is expected with its new title (`{id: 3, title: …}`, the others
+  /// by id), so the same file without the rename fails its replay (it passed: `rows: [1, 2, 3…]`).
+  @Test func aRecordingChecksWhatChangedInARow() throws {
+    let folder = makeTemporaryFolder()
+    let file = folder + "/renamed.yaml"
+    let recorded = ChildProcess.runWorkbench(
+      ["-w", ":memory:"],
+      input: Array(
+        "open catalog library main\nrecord start \(file)\nrename 3 \"A new title\"\nrecord stop\n".utf8))
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let text = try #require(readTextFile(file))
+    #expect(text.contains("{id: 3, title: A new title}"), "\(text)")
+    #expect(ChildProcess.runWorkbench(["run", file]).status == 0)
+    writeTextFile(text.replacing("  - main: rename 3 A new title\n", with: ""), to: folder + "/unrenamed.yaml")
+    let without = ChildProcess.runWorkbench(["run", folder + "/unrenamed.yaml"])
+    #expect(without.status == 1, "\(without.stdout)")
+    #expect(without.stdout.contains("rows[2].title"), "\(without.stdout)")
+  }
+
   @Test func anInteractiveSessionWithRealTimeReplays() throws {
     let folder = makeTemporaryFolder()
     let file = folder + "/session.yaml"

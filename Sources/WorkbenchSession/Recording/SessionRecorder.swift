@@ -242,10 +242,15 @@ final class SessionRecorder {
 
   /// The parts of `new` that differ from `old`, compacted for an expectation: objects keep
   /// only changed members (a removed one expected `null`), lists of objects with ids become
-  /// their ids. `nil` when nothing changed.
+  /// their ids, and a row that was there before and changed becomes its id with the fields that
+  /// changed (`rows: [{id: 1, streak: 3}, 2, 3]`: `done 1` is checked to have changed row 1's
+  /// streak, not only that the rows are the same ones). `nil` when nothing changed.
   static func changes(from old: FrameValue?, to new: FrameValue) -> FrameValue? {
     guard let old else { return compact(withoutNulls(new)) }
     guard old != new else { return nil }
+    if case .list(let before) = old, case .list(let after) = new, let rows = changedRows(from: before, to: after) {
+      return rows
+    }
     guard case .object(let before) = old, case .object(let after) = new else { return compact(new) }
     var result = FrameObject()
     for member in after.members {
@@ -253,6 +258,34 @@ final class SessionRecorder {
     }
     for member in before.members where after[member.key] == nil { result[member.key] = .null }
     return result.members.isEmpty ? nil : .object(result)
+  }
+
+  /// `after`, a list of rows with ids, as its ids, each row that was among `before` and changed
+  /// as its id with what changed in it; `nil` when either list is not rows with ids.
+  static func changedRows(from before: [FrameValue], to after: [FrameValue]) -> FrameValue? {
+    func id(_ row: FrameValue) -> FrameValue? {
+      guard case .object(let object) = row, let id = object["id"] else { return nil }
+      switch id {
+      case .integer, .string: return id
+      default: return nil
+      }
+    }
+    let oldIDs = before.map(id)
+    let newIDs = after.map(id)
+    guard !after.isEmpty, !oldIDs.contains(nil), !newIDs.contains(nil) else { return nil }
+    // Keyed by the id's JSON text (a number and a text id never mix up).
+    var earlier: [String: FrameValue] = [:]
+    for (row, key) in zip(before, oldIDs) { if let key { earlier[key.jsonText] = row } }
+    return .list(
+      zip(after, newIDs).map { row, key in
+        guard let key, let old = earlier[key.jsonText], case .object(let changed)? = changes(from: old, to: row) else {
+          return key ?? row
+        }
+        var object = FrameObject()
+        object["id"] = key
+        for member in changed.members where member.key != "id" { object[member.key] = member.value }
+        return .object(object)
+      })
   }
 
   /// A new window's frame without its empty members (`null` expects absent or null, which

@@ -466,7 +466,11 @@ import WorkbenchTestSupport
       }
     }
     // What the schema describes was met: rows, failures, logs, a stop at the first failure.
-    #expect(seen.isSuperset(of: ["isRow", "failure", "stepLog", "filesNotRunAfterFailure"]), "\(seen)")
+    #expect(seen.isSuperset(of: ["isRow", "failure", "stepLog", "filesNotRunAfterFailure", "tags"]), "\(seen)")
+    // JUnit carries the tags too, as properties of each test case (pytest writes its markers so).
+    _ = run(". --junit j.xml")
+    let junit = try #require(readTextFile(folder + "/j.xml"))
+    #expect(junit.contains(#"<property name="tag" value="#), "\(junit)")
   }
 
   /// `--baseline` pairs a failure with its green run by file and name, then by name alone, as

@@ -25,6 +25,8 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var location: SourceLocation
   /// Whether it is a row of an `examples` table (`location` is the row's), `nil` when not.
   public var isRow: Bool? = nil
+  /// The scenario's tags (`tags:`), `nil` when it has none.
+  public var tags: [String]? = nil
   /// Seconds it took.
   public var duration: Double
   /// Steps run.

@@ -88,6 +88,7 @@ public struct ScenarioRunner {
       file: scenario.location.file, name: scenario.name, location: scenario.identity, duration: 0, stepsRun: 0,
       failure: nil, snapshotsWritten: [], snapshotsUsed: [])
     if scenario.row != nil { result.isRow = true }
+    if !scenario.tags.isEmpty { result.tags = scenario.tags }
     var recorder = options.traces ? TraceRecorder(scenario: scenario) : nil
     do {
       try runSteps(of: scenario, result: &result, recorder: &recorder)

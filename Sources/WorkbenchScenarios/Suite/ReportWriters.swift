@@ -38,11 +38,19 @@ public enum ReportWriters {
         let open =
           "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.name))\" "
           + "file=\"\(escape(file))\" line=\"\(result.location.line)\" time=\"\(seconds(result.duration))\""
+        // Tags as properties, as pytest writes its markers.
+        let properties =
+          (result.tags ?? []).isEmpty
+          ? []
+          : ["      <properties>"]
+            + (result.tags ?? []).map { "        <property name=\"tag\" value=\"\(escape($0))\"/>" }
+            + ["      </properties>"]
         guard let failure = result.failure else {
-          lines.append(open + "/>")
+          lines += properties.isEmpty ? [open + "/>"] : [open + ">"] + properties + ["    </testcase>"]
           continue
         }
         lines.append(open + ">")
+        lines += properties
         let body = (["\(failure.location): \(failure.step)", failure.message] + failure.details).joined(separator: "\n")
         lines.append(
           "      <failure message=\"\(escape(failure.message))\" type=\"failure\">\(escape(body))</failure>")

@@ -149,12 +149,13 @@ enum Subcommands {
         details: "exit codes: 0 all passed, 1 a scenario failed, 2 usage or file errors, 5 no scenario ran",
         options: Interface.options(RunOptions.all), takesScenarioFiles: true, run: run),
       Subcommand(
-        "report", synopsis: "report TRACEDIR... --html FILE [--baseline DIR]",
-        summary: "merge the traces of one or more runs into one self-contained HTML report",
+        "report", synopsis: "report TRACEDIR... [--html FILE] [--junit FILE] [--json FILE] [--baseline DIR]",
+        summary: "merge the traces of one or more runs into one report: HTML, JUnit XML or JSON",
         details: """
           Merges the traces `workbench run --trace DIR` wrote (several folders: the shards of a CI matrix)
-          into one self-contained HTML report. With --baseline, the traces of a green run, a failed scenario
-          shows the first step where a frame left the green run's.
+          into one self-contained HTML report, and into JUnit XML and JSON as one run would have written
+          them. With --baseline, the traces of a green run, a failed scenario shows the first step where a
+          frame left the green run's.
           """,
         options: Interface.options(ReportOptions.all)
       ) { invocation in

@@ -473,6 +473,37 @@ import WorkbenchTestSupport
     #expect(junit.contains(#"<property name="tag" value="#), "\(junit)")
   }
 
+  /// `report` merges the traces of a matrix's shards into JUnit and JSON as one run would have
+  /// written them, as Playwright's merge-reports does (it wrote HTML only): every scenario of
+  /// every shard, each row its own, and a file that did not load as its mistakes.
+  @Test func reportMergesShardsIntoJUnitAndJSON() throws {
+    let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/run-report.schema.json"))
+    let validator = SchemaValidator(root: try FrameValue.parse(json: Array(schemaText.utf8)))
+    let folder = suiteFolder()
+    writeTextFile(
+      "scenario: Row ${q}\nwindows:\n  main: catalog library\nsteps:\n  - main: query ${q}\nexamples:\n"
+        + "  - {q: dune}\n  - {q: the}\n", to: folder + "/rows.yaml")
+    writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/tab.yaml")
+    let run = Self.runner(in: folder)
+    let whole = run(". --json whole.json")
+    for shard in 1...2 { _ = run(". --shard \(shard)/2 --trace t\(shard)") }
+    let merged = ChildProcess.run(
+      "/bin/sh",
+      ["-c", "cd '\(folder)' && exec '\(ChildProcess.workbenchPath)' report t1 t2 --junit j.xml --json r.json"],
+      input: [], environment: ChildProcess.environment(ChildProcess.isolated([:])))
+    #expect(merged.status == 1, "\(merged.stdout)\(merged.stderr)")
+    #expect(merged.stdout.contains("wrote j.xml, r.json: "), "\(merged.stdout)")
+    let report = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/r.json")).utf8))
+    #expect(validator.validate(report).isEmpty, "\(validator.validate(report))")
+    let full = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/whole.json")).utf8))
+    for key in ["passed", "failed", "errors"] { #expect(report[key] == full[key], "\(key): \(report.jsonText)") }
+    let junit = try #require(readTextFile(folder + "/j.xml"))
+    #expect(
+      junit.contains(#"name="Row dune" file="./rows.yaml" line="7""#) && junit.contains(#"name="Row the""#), "\(junit)")
+    #expect(junit.contains("tabs cannot indent YAML"), "\(junit)")
+    #expect(whole.status == 2)
+  }
+
   /// `--baseline` pairs a failure with its green run by file and name, then by name alone, as
   /// `workbench diff` does: a baseline traced from another path to the same files (`./s`
   /// against `s`) pairs (none of 2 failures did), and the report names the first divergence.

@@ -256,6 +256,9 @@ public struct ReportOptions: Sendable {
   public var folders: [String] = []
   /// Where to write the report.
   public var html: String?
+  /// Where to write the merged runs as JUnit XML and as JSON (`run --junit`, `run --json`).
+  public var junit: String?
+  public var json: String?
   /// Traces of a green run to compare failures with.
   public var baseline: String?
   /// Modules to load, for the diagrams the report draws.
@@ -263,10 +266,13 @@ public struct ReportOptions: Sendable {
 
   public init() {}
 
-  public static let usage = "usage: workbench report TRACEDIR... --html FILE [--baseline DIR]"
+  public static let usage =
+    "usage: workbench report TRACEDIR... [--html FILE] [--junit FILE] [--json FILE] [--baseline DIR]"
 
   public static let all: [ProgramOption<ReportOptions>] = [
-    .value(["--html"], "FILE", help: "where to write the report") { $0.html = $1 },
+    .value(["--html"], "FILE", help: "where to write the HTML report") { $0.html = $1 },
+    .value(["--junit"], "FILE", help: "write the merged runs as JUnit XML, as `run --junit` does") { $0.junit = $1 },
+    .value(["--json"], "FILE", help: "write the merged runs as JSON, as `run --json` does") { $0.json = $1 },
     .value(["--baseline"], "DIR", help: "traces of a green run to compare failures with") { $0.baseline = $1 },
     .modules(\.modulePaths),
   ]

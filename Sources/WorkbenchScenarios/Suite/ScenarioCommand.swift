@@ -143,9 +143,10 @@ public enum ScenarioCommand {
   /// Runs `report TRACEDIR... --html FILE [--baseline DIR]`: one report from the traces of one
   /// or more runs (the shards of a CI matrix).
   public static func report(_ options: ReportOptions, modules: [any FeatureModule]) -> ExitCode {
-    guard let html = options.html, !options.folders.isEmpty else {
+    guard options.html != nil || options.junit != nil || options.json != nil, !options.folders.isEmpty else {
       StandardStreams.write(
-        "workbench report: name the trace folders and --html FILE\n\(ReportOptions.usage)\n", to: STDERR_FILENO)
+        "workbench report: name the trace folders and a report to write (--html, --junit or --json FILE)\n"
+          + "\(ReportOptions.usage)\n", to: STDERR_FILENO)
       return .usage
     }
     let folders = options.folders
@@ -159,18 +160,60 @@ public enum ScenarioCommand {
           to: STDERR_FILENO)
         return .nothingRan
       }
-      if let problem = writeHTML(traces, baseline: baseline, modules: modules, to: html) {
+      if let html = options.html,
+        let problem = writeHTML(traces, baseline: baseline, modules: modules, to: html)
+      {
         StandardStreams.write("error: \(problem)\n", to: STDERR_FILENO)
         return .usage
       }
+      // JUnit and JSON as the runs would have written them had they been one run.
+      let merged = suiteReport(of: traces)
+      for (path, text) in [(options.junit, ReportWriters.junit(merged)), (options.json, ReportWriters.json(merged))] {
+        guard let path else { continue }
+        guard FileSystem.write(text, to: path) else {
+          StandardStreams.write("error: could not write \(path)\n", to: STDERR_FILENO)
+          return .usage
+        }
+      }
       let failed = traces.filter { $0.status != "passed" }.count
+      let written = [options.html, options.junit, options.json].compactMap { $0 }.joined(separator: ", ")
       StandardStreams.write(
-        "wrote \(html): \(traces.count) scenarios, \(failed) failed\n", to: STDOUT_FILENO)
+        "wrote \(written): \(traces.count) scenarios, \(failed) failed\n", to: STDOUT_FILENO)
       return failed > 0 ? .failure : .success
     } catch {
       StandardStreams.write("workbench report: \(error.message)\n", to: STDERR_FILENO)
       return .usage
     }
+  }
+
+  /// The runs whose traces these are, as one run's report: a scenario's trace as its result,
+  /// a file that could not be loaded as its mistakes.
+  static func suiteReport(of traces: [ScenarioTrace]) -> SuiteReport {
+    var report = SuiteReport()
+    for trace in traces {
+      report.duration += trace.duration
+      if trace.steps.isEmpty, let failure = trace.failure, failure.step == "loading the file" {
+        var error = ScenarioFileError(failure.message, at: failure.location)
+        // The others, as `FILE:LINE:COLUMN: message` (as the trace keeps them).
+        let more = failure.details.compactMap { detail -> ScenarioFileError? in
+          guard let match = detail.firstMatch(of: /^(.*):(\d+):(\d+): (.*)$/), let line = Int(match.2),
+            let column = Int(match.3)
+          else { return nil }
+          return ScenarioFileError(
+            String(match.4), at: SourceLocation(file: String(match.1), line: line, column: column))
+        }
+        if !more.isEmpty { error.more = more }
+        report.fileErrors.append(error)
+        continue
+      }
+      var result = ScenarioResult(
+        file: trace.file, name: trace.scenario, location: SourceLocation(file: trace.file, line: trace.line, column: 1),
+        duration: trace.duration, stepsRun: max(0, trace.steps.count - 1), failure: trace.failure, snapshotsWritten: [],
+        snapshotsUsed: [])
+      if !trace.tags.isEmpty { result.tags = trace.tags }
+      report.results.append(result)
+    }
+    return report
   }
 
   /// Runs `check PATH...`: loads and checks every file without running a step (its options,

@@ -440,11 +440,9 @@ import WorkbenchTestSupport
     #expect(help.stdout.contains("case-sensitive: `(?i)` ignores case"), "\(help.stdout)")
   }
 
-  /// `run --json` keeps to docs/run-report.schema.json (it had no schema of its own, and failed
-  /// output.schema.json, which is the shell's): a passing and a failing scenario, rows of a
-  /// table, a file that does not load, `-v`, `--coverage`, `--repeat` and `-x`, by one job and
-  /// by workers.
-  @Test func theJSONReportKeepsToItsSchema() throws {
+  /// The JSON report's schema, and the suite folder with a table of two rows and a file that
+  /// does not load beside it.
+  private func reportSchemaAndSuite() throws -> (SchemaValidator, String) {
     let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/run-report.schema.json"))
     let validator = SchemaValidator(root: try FrameValue.parse(json: Array(schemaText.utf8)))
     let folder = suiteFolder()
@@ -452,6 +450,15 @@ import WorkbenchTestSupport
       "scenario: Row ${q}\nwindows:\n  main: catalog library\nsteps:\n  - main: query ${q}\nexamples:\n"
         + "  - {q: dune}\n  - {q: the}\n", to: folder + "/rows.yaml")
     writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/tab.yaml")
+    return (validator, folder)
+  }
+
+  /// `run --json` keeps to docs/run-report.schema.json (it had no schema of its own, and failed
+  /// output.schema.json, which is the shell's): a passing and a failing scenario, rows of a
+  /// table, a file that does not load, `-v`, `--coverage`, `--repeat` and `-x`, by one job and
+  /// by workers.
+  @Test func theJSONReportKeepsToItsSchema() throws {
+    let (validator, folder) = try reportSchemaAndSuite()
     let run = Self.runner(in: folder)
     var seen: Set<String> = []
     for arguments in ["-j 1", "-j 2 -v", "-j 1 --coverage c.json --force --repeat 2", "-j 2 -x"] {
@@ -477,13 +484,7 @@ import WorkbenchTestSupport
   /// written them, as Playwright's merge-reports does (it wrote HTML only): every scenario of
   /// every shard, each row its own, and a file that did not load as its mistakes.
   @Test func reportMergesShardsIntoJUnitAndJSON() throws {
-    let schemaText = try #require(readTextFile(repositoryRoot() + "/docs/run-report.schema.json"))
-    let validator = SchemaValidator(root: try FrameValue.parse(json: Array(schemaText.utf8)))
-    let folder = suiteFolder()
-    writeTextFile(
-      "scenario: Row ${q}\nwindows:\n  main: catalog library\nsteps:\n  - main: query ${q}\nexamples:\n"
-        + "  - {q: dune}\n  - {q: the}\n", to: folder + "/rows.yaml")
-    writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/tab.yaml")
+    let (validator, folder) = try reportSchemaAndSuite()
     let run = Self.runner(in: folder)
     let whole = run(". --json whole.json")
     for shard in 1...2 { _ = run(". --shard \(shard)/2 --trace t\(shard)") }

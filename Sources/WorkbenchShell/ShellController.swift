@@ -61,16 +61,47 @@ final class ShellController {
 
   /// How users of psql (`\q`) and sqlite3 (`.quit`, `.exit`) leave a shell; each is `quit`.
   static let leavingSpellings: Set<String> = [#"\q"#, ".quit", ".exit"]
-  /// How they ask for help (`\?`, `\h`, `.help`); each is `help`.
+  /// How they ask for help (`\?`, `\h`, `.help`); each is `help` (`\h select`: `help select`).
   static let helpSpellings: Set<String> = [#"\?"#, #"\h"#, ".help"]
+  /// How they list what the database holds (`.tables`, `\d`, `\dt`); each is `documents`.
+  static let listingSpellings: Set<String> = [".tables", #"\d"#, #"\dt"#]
 
-  /// The line as the shell's own command when it is one of those spellings, else as typed.
-  /// (Every spelling starts with `\` or `.`, which no command does: other lines are not looked
-  /// up at all.)
+  /// The line with each of its commands (`;` between them, outside quotes) in one of those
+  /// spellings as the shell's own: `documents; \?` is `documents; help`. (Every spelling starts
+  /// with `\` or `.`, which no command does: other lines are not looked at.)
   static func commandSpelled(_ typed: String) -> String {
-    guard let first = typed.first(where: { !$0.isWhitespace }), first == "\\" || first == "." else { return typed }
-    let compact = typed.filter { !$0.isWhitespace }
-    return leavingSpellings.contains(compact) ? "quit" : helpSpellings.contains(compact) ? "help" : typed
+    guard typed.contains(where: { $0 == "\\" || $0 == "." }) else { return typed }
+    var commands: [String] = []
+    var current = ""
+    var quote: Character?
+    for character in typed {
+      if let open = quote {
+        if character == open { quote = nil }
+      } else if character == "\"" || character == "'" {
+        quote = character
+      } else if character == ";" {
+        commands.append(current)
+        current = ""
+        continue
+      }
+      current.append(character)
+    }
+    commands.append(current)
+    return commands.map(spelledCommand).joined(separator: ";")
+  }
+
+  /// One command as the shell's own when it is spelled as psql or sqlite3 spell it.
+  private static func spelledCommand(_ command: String) -> String {
+    let words = command.split(whereSeparator: \.isWhitespace)
+    guard let first = words.first, first.hasPrefix("\\") || first.hasPrefix(".") else { return command }
+    let leading = command.prefix { $0.isWhitespace }
+    let word = String(first)
+    if words.count == 1, leavingSpellings.contains(word) { return leading + "quit" }
+    if words.count == 1, listingSpellings.contains(word) { return leading + "documents" }
+    if helpSpellings.contains(word) {
+      return leading + (["help"] + words.dropFirst().map(String.init)).joined(separator: " ")
+    }
+    return command
   }
 
   /// What the line running has come to so far (a question, quitting), as the session tells

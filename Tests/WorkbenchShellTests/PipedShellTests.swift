@@ -127,6 +127,22 @@ import WorkbenchTestSupport
       #expect(help.status == 0 && help.stderr.isEmpty, "\(spelling): \(help.stderr)")
       #expect(help.stdout.hasPrefix("Host commands:\n"), "\(spelling): \(help.stdout)")
     }
+    // Within a line and with words after them too (they worked only as a whole line:
+    // `documents; \?` said unknown command '?', `\h select` unknown command 'h', `.tables` no
+    // module named ''), and sqlite3's `.tables` and psql's `\d` list the documents.
+    let within = run(#"documents; \?"# + "\n", ["-q", "-w", ":memory:"])
+    #expect(within.status == 0 && within.stderr.isEmpty, "\(within.stderr)")
+    #expect(within.stdout.hasPrefix("account") && within.stdout.contains("Host commands:\n"), "\(within.stdout)")
+    let topic = run(#"\h select"# + "\n.help open\n", ["-q"])
+    #expect(
+      topic.stdout.hasPrefix("usage: select ID") && topic.stdout.contains("usage: open SCREEN"), "\(topic.stdout)")
+    for spelling in [".tables", #"\d"#] {
+      let listed = run("\(spelling)\n", ["-q", "-w", ":memory:"])
+      #expect(listed.stderr.isEmpty && listed.stdout.contains("library  catalog"), "\(spelling): \(listed.stderr)")
+    }
+    // A `;` or a dot inside quotes is the text's.
+    let quoted = run("open catalog library left\nrename 3 \"a; .tables\"\nshow\n", ["-q", "-w", ":memory:"])
+    #expect(quoted.status == 0 && quoted.stdout.contains("a; .tables"), "\(quoted.stdout)\(quoted.stderr)")
   }
 
   /// Lists print as CSV or an aligned table for other tools (`--output`, `set output`), as

@@ -221,6 +221,17 @@ import WorkbenchTestSupport
     session.type("c\r")
     #expect(session.waitFor("main editor:notes> ", after: session.offset(after: "[s/d/c] ", from: mark) ?? mark))
 
+    // Ctrl-C at the question cancels, as in psql (it asked again).
+    mark = session.transcript.count
+    session.type("close\r")
+    #expect(session.waitFor("Save, discard or cancel? [s/d/c] ", after: mark))
+    let asked = session.transcript.count
+    session.type("\u{03}")
+    #expect(session.waitFor("main editor:notes> ", after: asked), "\(session.screen(from: asked).debugDescription)")
+    #expect(!session.screen(from: asked).contains("[s/d/c]"), "\(session.screen(from: asked).debugDescription)")
+    session.type("windows\r")
+    #expect(session.waitFor("main", after: asked))
+
     // Ctrl-D asks too, with the choice to keep the draft for next time.
     mark = session.transcript.count
     session.type("\u{04}")

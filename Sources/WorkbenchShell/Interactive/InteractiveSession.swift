@@ -261,10 +261,16 @@ final class InteractiveSession {
     }
   }
 
-  /// Ctrl-C: drop the line being typed and start a fresh one.
+  /// Ctrl-C: drop the line being typed and start a fresh one; at the question about unsaved
+  /// work, it is the answer `cancel` (it asked again), as Ctrl-C cancels a prompt in psql.
   func abandonLine() {
     rl_replace_line("", 1)
     StandardStreams.out("^C\n")
+    if let question = pending {
+      pending = nil
+      answer("c", to: question)
+      if !finished { rl_set_prompt(prompt()) }
+    }
     rl_on_new_line()
   }
 

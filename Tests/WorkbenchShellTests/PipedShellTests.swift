@@ -70,6 +70,16 @@ import WorkbenchTestSupport
     #expect(run("source \(folder)/missing.wb\n").stderr.contains("no file \(folder)/missing.wb to source"))
   }
 
+  /// `-q` prints what was asked for: `resolve diff` is a report, as `lines` is (it printed
+  /// nothing while `lines` printed); `resolve keep` and `take` act.
+  @Test func quietShowsTheDiffOfAConflict() {
+    let result = run(
+      "open editor notes a\nopen editor notes b\n@a append x\n@b append y\n@a save\n@b save\n@b resolve diff\n",
+      ["-q", "--keep-going", "-w", ":memory:"])
+    #expect(result.stdout.hasPrefix("--- revision 2 (theirs)\n+++ your draft\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("- x\n+ y"), "\(result.stdout)")
+  }
+
   /// A command refused while it runs points at its column, as a parse error does.
   @Test func runTimeErrorsCarryTheirColumn() {
     let result = run("", ["-c", "open editor notes e; save"])

@@ -64,28 +64,35 @@ enum EditorCommands {
   static let discard = DraftCommands.discard(
     screens: screens, summary: "Drop the draft; the window shows the document again")
 
-  /// How a save conflict is resolved.
-  enum Resolution: String, CaseIterable { case diff, keep, take }
-
-  static let resolution = Argument<Resolution>.choice(
-    "choice",
-    help: "diff: compare the versions; keep: save yours over the newer one; take: drop yours")
-
-  static let resolve = CommandSpec(
-    "resolve", arguments: [resolution],
-    summary: "Resolve a save conflict", scope: .window(screens: screens)
-  ) { context in
-    let screen = try context.model(EditorScreen.self)
-    guard screen.conflict != nil else { throw CommandError("there is no conflict to resolve in this window") }
-    switch context.arguments[resolution] {
-    case .diff:
-      let lines = ["--- revision \(screen.revision) (theirs)", "+++ your draft"] + screen.conflictDiff()
-      return .text(lines.joined(separator: "\n"))
-    case .keep:
-      try screen.save(context, overriding: true)
-    case .take:
-      screen.sessionEnded()
+  /// A way to resolve a save conflict, on the window's editor in conflict.
+  private static func resolving(
+    _ name: String, summary: String,
+    _ body: @escaping @MainActor @Sendable (EditorScreen, CommandContext) throws(CommandError) -> CommandOutput
+  ) -> CommandSpec {
+    CommandSpec(name, summary: summary, scope: .window(screens: screens)) { context in
+      let screen = try context.model(EditorScreen.self)
+      guard screen.conflict != nil else { throw CommandError("there is no conflict to resolve in this window") }
+      return try body(screen, context)
     }
-    return .frame(try context.requireWindow().id)
   }
+
+  /// `resolve diff` reports what differs (shown with `-q` too, as `lines` is); `keep` and `take`
+  /// act, and show the window.
+  static let resolve = CommandSpec(
+    "resolve",
+    subcommands: [
+      resolving("diff", summary: "Compare the newer revision with your draft") { screen, _ throws(CommandError) in
+        let lines = ["--- revision \(screen.revision) (theirs)", "+++ your draft"] + screen.conflictDiff()
+        return .text(lines.joined(separator: "\n"))
+      }.reporting(),
+      resolving("keep", summary: "Save yours over the newer revision") { screen, context throws(CommandError) in
+        try screen.save(context, overriding: true)
+        return .frame(try context.requireWindow().id)
+      },
+      resolving("take", summary: "Drop yours and take the newer revision") { screen, context throws(CommandError) in
+        screen.sessionEnded()
+        return .frame(try context.requireWindow().id)
+      },
+    ],
+    summary: "Resolve a save conflict: diff, keep or take", scope: .window(screens: screens))
 }

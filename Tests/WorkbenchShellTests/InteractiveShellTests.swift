@@ -605,6 +605,27 @@ import WorkbenchTestSupport
     _ = session.exitStatus()
   }
 
+  /// readline's `set completion-ignore-case on`, as docs/shell.md shows it: `SEL<Tab>`
+  /// completes `select` (it changed nothing).
+  @Test func completionIgnoresCaseWhenAsked() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile("set completion-ignore-case on\n", to: folder + "/inputrc")
+    let session = try #require(
+      PseudoTerminalSession(
+        arguments: ["-w", ":memory:"], environment: Self.environment(folder, inputrc: folder + "/inputrc")))
+    #expect(session.waitFor("workbench> "))
+    session.type("open catalog library main\r")
+    #expect(session.waitFor("main catalog:library> "))
+    let mark = session.transcript.count
+    session.type("SEL\t")
+    #expect(session.waitFor("select ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    session.type("3\r")
+    #expect(session.waitFor("▸  3", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("main catalog:library> ", after: session.offset(after: "▸  3", from: mark) ?? mark))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0, "\(session.screen(from: mark).debugDescription)")
+  }
+
   @Test func anInputrcForTheWorkbenchIsRead() throws {
     let folder = makeTemporaryFolder()
     writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")

@@ -373,9 +373,17 @@ private func completeLine(
   guard let buffer = wb_rl_line_buffer() else { return nil }
   let prefixBytes = UnsafeRawBufferPointer(start: buffer, count: Int(end)).bindMemory(to: UInt8.self)
   let prefix = String(decoding: prefixBytes, as: UTF8.self)
+  // readline's `set completion-ignore-case on`: a word typed in capitals (`SEL`) completes as
+  // the lowercase names it matches.
+  let ignoresCase = rl_variable_value("completion-ignore-case").map { String(cString: $0) == "on" } ?? false
   let candidates: [String] = MainActor.assumeIsolated {
     guard let session = InteractiveSession.current else { return [] }
-    let candidates = session.host.completions(for: prefix)
+    var candidates = session.host.completions(for: prefix)
+    if candidates.isEmpty, ignoresCase {
+      let word = prefix.reversed().prefix { !$0.isWhitespace }.reversed()
+      let lowered = String(prefix.dropLast(word.count)) + String(word).lowercased()
+      if lowered != prefix { candidates = session.host.completions(for: lowered) }
+    }
     session.completionLabels =
       candidates.count > 1 ? session.host.completionLabels(for: prefix, candidates: candidates) : [:]
     return candidates

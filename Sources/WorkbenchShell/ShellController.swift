@@ -325,13 +325,17 @@ final class ShellController {
 /// here.
 extension ShellController: SessionFrontEnd {
   func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
-    if reports || !options.quiet { self.output.write(output, host: host) }
+    if reports || !hidesWhatCommandsShow { self.output.write(output, host: host) }
   }
+
+  /// Whether only what was asked for is printed: with `-q`, and in CSV and table output, which a
+  /// program reads as rows (a frame an `open` shows would break them).
+  var hidesWhatCommandsShow: Bool { options.quiet || output.mode == .csv || output.mode == .table }
 
   func relaunched(warnings: [RestorationWarning]) throws(CommandError) {
     host.clock.interruptibleWait = interruptibleWait
     for warning in warnings { output.writeError(warning.message, place: nil) }
-    if !options.quiet {
+    if !hidesWhatCommandsShow {
       output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)
     }
   }

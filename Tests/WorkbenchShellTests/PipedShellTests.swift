@@ -185,6 +185,12 @@ import WorkbenchTestSupport
 
         """, "\(table.stdout)")
     #expect(run("", ["--output", "xml"]).stderr.contains("--output is text, json, csv or table, not 'xml'"))
+    // Without -q too, CSV holds only rows: the frame an `open` shows is left out (it was mixed
+    // in), and an empty list prints its header (it printed a blank line).
+    let plain = run("open catalog library left\nwindows\n", ["-w", ":memory:", "--output", "csv"])
+    #expect(plain.stdout == "number,name,screen,document,focused\n1,left,catalog,library,true\n", "\(plain.stdout)")
+    let empty = run("windows\n", ["-w", ":memory:", "--output", "csv"])
+    #expect(empty.stdout == "number,name,screen,document,focused\n", "\(empty.stdout)")
   }
 
   @Test func countsReadAsWords() {

@@ -113,6 +113,10 @@ final class OutputWriter {
       let list = object.members.first(where: { if case .list = $0.value { return true } else { return false } }),
       case .list(let items) = list.value
     else { return nil }
+    // An empty list still has its header, for a program reading the columns by name.
+    if items.isEmpty, let type = value["type"]?.stringValue, let columns = Self.emptyListColumns[type] {
+      return (columns, [])
+    }
     var header: [String] = []
     for item in items {
       guard case .object(let fields) = item else { return nil }
@@ -121,6 +125,14 @@ final class OutputWriter {
     let cells = items.map { item in header.map { key in cell(item[key] ?? .null) } }
     return (header, cells)
   }
+
+  /// The columns of the host's listings, for one that lists nothing (their rows name them
+  /// otherwise).
+  static let emptyListColumns: [String: [String]] = [
+    "windows": ["number", "name", "screen", "document", "focused"],
+    "documents": ["name", "kind", "revision", "windows"],
+    "modules": ["name", "version", "summary"],
+  ]
 
   /// A value in one cell: text as it is, lists as their items separated by spaces.
   static func cell(_ value: FrameValue) -> String {

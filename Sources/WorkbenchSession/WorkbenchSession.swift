@@ -448,6 +448,14 @@ public final class WorkbenchSession {
           throw CommandError(error.message)
         }
       })
+    if includingWindows {
+      for (from, to) in store.renumberedWindows {
+        host.restorationWarnings.append(
+          RestorationWarning(
+            message: "two windows were saved as window \(from) (two shells on this workspace each opened one): "
+              + "the one saved first opens as window \(to)"))
+      }
+    }
     let stored = Set(record.documents.map(\.name))
     try store.addMissing(registry.sampleRecords(excluding: stored))
     host.persistence = store

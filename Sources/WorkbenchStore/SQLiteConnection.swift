@@ -115,6 +115,9 @@ final class SQLiteConnection {
     }
   }
 
+  /// The row id the last `INSERT` gave.
+  var lastInsertedRow: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
   /// Rows changed by the last statement.
   var changes: Int { Int(sqlite3_changes(handle)) }
 

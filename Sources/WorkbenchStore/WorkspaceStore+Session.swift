@@ -11,8 +11,14 @@ import WorkbenchSystem
 extension WorkspaceStore {
   // MARK: Session
 
-  /// Saves the session's windows, their order, names, view states and focus, replacing the
-  /// stored ones in one transaction. Documents are saved as they change, not here.
+  /// Saves the session's windows, their order, names, view states and focus in one
+  /// transaction. Documents are saved as they change, not here.
+  ///
+  /// Only this session's rows are replaced: those it loaded or wrote before (updated, or
+  /// removed when their window was closed here) and its new windows. A window another shell
+  /// saved meanwhile is kept, after this session's; a row this session loaded that another
+  /// shell removed is written again while its window is open here. Two shells on one workspace
+  /// so never lose each other's windows; a window both show is saved as the last to save left it.
   ///
   /// A window whose view state holds a secret keeps the state it was last saved with (or is left
   /// out, when it has none), and the others are saved as they are: one window's state cannot
@@ -21,34 +27,60 @@ extension WorkspaceStore {
   /// - Throws: `StoreError` (`.secret`) after saving the others, naming the windows whose state
   ///   was not written; another `StoreError` when nothing could be saved.
   public func saveSession(_ record: SessionRecord) throws(StoreError) {
-    let refused = record.windows.filter { Secrets.containsSecret($0.viewState.state) }
-    var windows = record.windows
-    if !refused.isEmpty {
-      let stored = try loadSession(includingWindows: true, includingBodies: false).windows
-      windows = record.windows.compactMap { window in
-        guard Secrets.containsSecret(window.viewState.state) else { return window }
-        return stored.first {
-          $0.number == window.number && $0.screen == window.screen && $0.document == window.document
+    var refused: [SessionRecord.Window] = []
+    var owned: [Int: Int] = [:]
+    try connection.transaction { () throws(StoreError) in
+      let stored = try storedWindowRows()
+      let present = Set(stored.map(\.id))
+      var position = 0
+      for window in record.windows {
+        defer { position += 1 }
+        let row = ownRows[window.number].flatMap { present.contains($0) ? $0 : nil }
+        if Secrets.containsSecret(window.viewState.state) {
+          refused.append(window)
+          // Its row (if this session has one) keeps the state it was last saved with.
+          guard let row else { continue }
+          try connection.query("UPDATE windows SET position = ? WHERE id = ?", [.integer(position), .integer(row)])
+          owned[window.number] = row
+          continue
+        }
+        let values: [SQLiteConnection.Value] = [
+          .integer(window.number), .integer(position), window.name.map { .text($0) } ?? .null, .text(window.screen),
+          .text(window.document), .integer(window.viewState.version), .text(window.viewState.state),
+        ]
+        if let row {
+          try connection.query(
+            "UPDATE windows SET number = ?, position = ?, name = ?, screen = ?, document = ?, state_version = ?, "
+              + "state = ? WHERE id = ?", values + [.integer(row)])
+          owned[window.number] = row
+        } else {
+          try connection.query(
+            "INSERT INTO windows (number, position, name, screen, document, state_version, state) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+          owned[window.number] = connection.lastInsertedRow
         }
       }
-    }
-    try connection.transaction { () throws(StoreError) in
-      try connection.execute("DELETE FROM windows")
-      for (position, window) in windows.enumerated() {
-        try connection.query(
-          "INSERT INTO windows (number, position, name, screen, document, state_version, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          [
-            .integer(window.number), .integer(position), window.name.map { .text($0) } ?? .null, .text(window.screen),
-            .text(window.document), .integer(window.viewState.version), .text(window.viewState.state),
-          ])
+      // The rows this session had whose windows are closed now go; another shell's rows stay,
+      // after this session's, in their order.
+      let kept = Set(owned.values)
+      for row in Set(ownRows.values).subtracting(kept) where present.contains(row) {
+        try connection.query("DELETE FROM windows WHERE id = ?", [.integer(row)])
       }
+      var highest = record.windows.map(\.number).max() ?? 0
+      for row in stored where !kept.contains(row.id) && !ownRows.values.contains(row.id) {
+        try connection.query("UPDATE windows SET position = ? WHERE id = ?", [.integer(position), .integer(row.id)])
+        position += 1
+        highest = max(highest, row.number)
+      }
+      let storedNext = try sessionValue("nextWindowNumber") ?? 1
+      let next = max(record.nextWindowNumber, storedNext, OutsideNumbers.saturatingSuccessor(of: highest))
       try connection.query(
         "INSERT OR REPLACE INTO session (key, value) VALUES ('focused', ?)",
         [record.focusedWindow.map { .integer($0) } ?? .null])
       try connection.query(
-        "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)",
-        [.integer(record.nextWindowNumber)])
+        "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)", [.integer(next)])
     }
+    ownRows = owned
     guard !refused.isEmpty else { return }
     let names = refused.map { "window \($0.name ?? String($0.number))" }.joined(separator: ", ")
     throw StoreError(
@@ -59,6 +91,10 @@ extension WorkspaceStore {
 
   /// The stored session: every document, and the windows (none when `includingWindows` is
   /// false, as batch runs start without windows).
+  ///
+  /// Loading the windows makes their rows this session's: its next `saveSession` replaces them.
+  /// Two windows by one number (two shells each opened a window 3) are told apart here: the
+  /// first in order keeps it, the other gets the next free number (`renumberedWindows`).
   public func loadSession(includingWindows: Bool = true, includingBodies: Bool = true) throws(StoreError)
     -> SessionRecord
   {
@@ -67,26 +103,59 @@ extension WorkspaceStore {
     var focused: Int?
     var next = 1
     if includingWindows {
-      let rows = try connection.query(
-        "SELECT number, name, screen, document, state_version, state FROM windows ORDER BY position")
+      let rows = try storedWindowRows()
+      focused = try sessionValue("focused")
+      next = max(try sessionValue("nextWindowNumber") ?? 1, 1)
+      for row in rows { next = max(next, OutsideNumbers.saturatingSuccessor(of: row.number)) }
+      var owned: [Int: Int] = [:]
+      var renumbered: [(from: Int, to: Int)] = []
       for row in rows {
-        guard row.count == 6, case .integer(let number) = row[0], case .text(let screen) = row[2],
-          case .text(let document) = row[3], case .integer(let version) = row[4], case .text(let state) = row[5]
-        else { continue }
-        var name: String? = nil
-        if case .text(let text) = row[1] { name = text }
-        windows.append(
-          SessionRecord.Window(
-            number: number, name: name, screen: screen, document: document,
-            viewState: ViewStateRecord(version: version, state: state)))
+        var window = row.window
+        if owned[window.number] != nil {
+          renumbered.append((from: window.number, to: next))
+          window.number = next
+          next = OutsideNumbers.saturatingSuccessor(of: next)
+        }
+        owned[window.number] = row.id
+        windows.append(window)
       }
-      for row in try connection.query("SELECT key, value FROM session") {
-        guard case .text(let key) = row[0], case .integer(let value) = row[1] else { continue }
-        if key == "focused" { focused = value }
-        if key == "nextWindowNumber" { next = value }
-      }
+      ownRows = owned
+      renumberedWindows = renumbered
     }
     return SessionRecord(documents: documents, windows: windows, focusedWindow: focused, nextWindowNumber: next)
+  }
+
+  /// A saved window and its row.
+  private struct WindowRow {
+    var id: Int
+    var number: Int { window.number }
+    var window: SessionRecord.Window
+  }
+
+  /// The saved windows in order. A row that does not read as a window is left out (and kept).
+  private func storedWindowRows() throws(StoreError) -> [WindowRow] {
+    try connection.query(
+      "SELECT id, number, name, screen, document, state_version, state FROM windows ORDER BY position, id"
+    ).compactMap { row in
+      guard row.count == 7, case .integer(let id) = row[0], case .integer(let number) = row[1],
+        case .text(let screen) = row[3], case .text(let document) = row[4], case .integer(let version) = row[5],
+        case .text(let state) = row[6]
+      else { return nil }
+      var name: String? = nil
+      if case .text(let text) = row[2] { name = text }
+      return WindowRow(
+        id: id,
+        window: SessionRecord.Window(
+          number: number, name: name, screen: screen, document: document,
+          viewState: ViewStateRecord(version: version, state: state)))
+    }
+  }
+
+  /// An integer of the `session` table.
+  private func sessionValue(_ key: String) throws(StoreError) -> Int? {
+    let rows = try connection.query("SELECT value FROM session WHERE key = ?", [.text(key)])
+    if case .integer(let value)? = rows.first?.first { return value }
+    return nil
   }
 
   // MARK: Settings

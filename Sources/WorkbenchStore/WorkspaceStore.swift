@@ -20,6 +20,12 @@ public final class WorkspaceStore {
   /// Whether the workspace was created by this open (it had no schema before).
   public private(set) var isNew = false
   var lastDataVersion: Int?
+  /// The window rows this session loaded or wrote, by window number: a save replaces these and
+  /// leaves the others (another shell's windows) as they are.
+  var ownRows: [Int: Int] = [:]
+  /// Windows the last `loadSession` gave new numbers, as two shells that saved beside each
+  /// other both had a window by that number.
+  public internal(set) var renumberedWindows: [(from: Int, to: Int)] = []
 
   /// Turns the edits stored since a snapshot into a whole document's JSON, for whoever needs
   /// the whole text (another process, an export): the session sets it from its modules, which
@@ -27,7 +33,7 @@ public final class WorkspaceStore {
   public var materialize: ((_ kind: String, _ snapshot: String, _ edits: [String]) throws -> String)?
 
   /// The schema this code writes.
-  static let schemaVersion = 3
+  static let schemaVersion = 4
 
   /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
   /// `~/.local/share/workbench/workspace.sqlite`.
@@ -190,6 +196,14 @@ public final class WorkspaceStore {
       FROM documents d LEFT JOIN document_bodies b ON b.name = d.name;
     """
 
+  /// The saved windows. A row's `id` is never reused (`AUTOINCREMENT`): a shell that loaded a
+  /// row and saves later finds it, or finds it gone, never another window in its place.
+  private static let windowsTable = """
+    CREATE TABLE windows (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, number INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT,
+      screen TEXT NOT NULL, document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+    """
+
   /// Creates the schema in a new workspace, or checks the version of an existing one.
   ///
   /// - Returns: whether the schema was created now.
@@ -204,9 +218,7 @@ public final class WorkspaceStore {
           CREATE TABLE documents (name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL);
           CREATE TABLE document_bodies (name TEXT PRIMARY KEY, body TEXT NOT NULL);
           \(documentRowsView)
-          CREATE TABLE windows (
-            number INTEGER PRIMARY KEY, position INTEGER NOT NULL, name TEXT, screen TEXT NOT NULL,
-            document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+          \(windowsTable)
           CREATE TABLE session (key TEXT PRIMARY KEY, value INTEGER);
           CREATE TABLE document_edits (
             name TEXT NOT NULL, revision INTEGER NOT NULL, edit TEXT NOT NULL, PRIMARY KEY (name, revision));
@@ -251,6 +263,20 @@ public final class WorkspaceStore {
           ALTER TABLE documents_without_bodies RENAME TO documents;
           \(documentRowsView)
           UPDATE meta SET value = '3' WHERE key = 'schema';
+          """)
+      }
+      if version < 4 {
+        // Schema 4 gives each window row an id of its own, so a shell saves the rows it loaded
+        // or wrote and leaves another shell's alone; numbers may repeat between shells.
+        try connection.execute(
+          """
+          ALTER TABLE windows RENAME TO windows_by_number;
+          \(windowsTable)
+          INSERT INTO windows (number, position, name, screen, document, state_version, state)
+            SELECT number, position, name, screen, document, state_version, state FROM windows_by_number
+            ORDER BY position;
+          DROP TABLE windows_by_number;
+          UPDATE meta SET value = '4' WHERE key = 'schema';
           """)
       }
       return false

@@ -254,9 +254,9 @@ import WorkbenchTestSupport
     #expect(try store.documents().count == 1)
   }
 
-  /// A workspace written by schema 2 (bodies in the documents' rows) opens as schema 3 (bodies
-  /// in a table of their own) with every document, its edit log and its removals as they were,
-  /// and takes edits and saves after.
+  /// A workspace written by schema 2 (bodies in the documents' rows) opens as schema 4 (bodies
+  /// in a table of their own, window rows with ids) with every document, its edit log, its
+  /// removals and its windows as they were, and takes edits and saves after.
   @Test func aSchemaTwoWorkspaceIsMigrated() throws {
     do {
       let old = try SQLiteConnection(path: path)
@@ -276,11 +276,20 @@ import WorkbenchTestSupport
         INSERT INTO documents VALUES ('library', 'catalog', 2, '{"books":[{"id":1,"title":"Dune"}]}');
         INSERT INTO document_edits VALUES ('library', 2, '{"rename":{"id":1,"title":"Dune Messiah"}}');
         INSERT INTO documents VALUES ('gone', '', 3, '');
+        INSERT INTO windows VALUES (4, 0, 'left', 'catalog', 'library', 1, '{}');
+        INSERT INTO windows VALUES (2, 1, NULL, 'catalog', 'library', 1, '{"selection":1}');
+        INSERT INTO session VALUES ('focused', 2);
+        INSERT INTO session VALUES ('nextWindowNumber', 5);
         """)
     }
     let store = try WorkspaceStore(path: path)
     store.materializeEdits(with: try ModuleRegistry(modules: [CatalogModule()]))
-    #expect(try store.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("3"))
+    #expect(try store.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("4"))
+    // Schema 4's window rows have ids of their own; the windows, their order and focus are kept.
+    let session = try store.loadSession(includingWindows: true, includingBodies: false)
+    #expect(session.windows.map(\.number) == [4, 2] && session.windows.map(\.name) == ["left", nil])
+    #expect(session.windows[1].viewState.state == #"{"selection":1}"#)
+    #expect(session.focusedWindow == 2 && session.nextWindowNumber == 5)
     let columns = try store.connection.query("SELECT name FROM pragma_table_info('documents')").compactMap(\.first)
     #expect(columns == [.text("name"), .text("kind"), .text("revision")])
     let library = try #require(try store.documents().first)

@@ -55,7 +55,7 @@ public final class Host {
   /// The session's facts: what its modules took from outside, recorded or replayed.
   public let facts: SessionFacts
   /// What could not be restored when this host was built from a session record.
-  public internal(set) var restorationWarnings: [RestorationWarning] = []
+  public package(set) var restorationWarnings: [RestorationWarning] = []
   /// Where committed documents are stored; `nil` keeps them in memory only.
   public var persistence: (any DocumentPersistence)? {
     get { documents.persistence }

@@ -58,4 +58,7 @@ public struct RestorationWarning: Equatable, Sendable, CustomStringConvertible {
   /// What happened, for the user.
   public let message: String
   public var description: String { message }
+
+  /// A warning saying `message`.
+  public init(message: String) { self.message = message }
 }

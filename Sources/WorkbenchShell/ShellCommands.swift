@@ -64,7 +64,7 @@ enum ShellCommands {
 
   // MARK: Recording
 
-  static let recordFile = Argument<String>.word("file", help: "the scenario file to write")
+  static let recordFile = Argument<String>.file("file", help: "the scenario file to write")
 
   static let record = CommandSpec(
     "record", subcommands: [recordStart, recordStop],
@@ -92,7 +92,7 @@ enum ShellCommands {
 
   // MARK: The shell's own
 
-  static let sourceFile = Argument<String>.word("file", help: "a file of commands, one line each")
+  static let sourceFile = Argument<String>.file("file", help: "a file of commands, one line each")
   static let source = CommandSpec(
     "source", arguments: [sourceFile], summary: "Run the commands in a file, a line at a time",
     details: "Errors name FILE:LINE:COLUMN; the file stops at its first error unless --keep-going."

@@ -12,6 +12,19 @@ import WorkbenchModuleAPI
     #expect(host.completions(for: "open room h") == ["home"])
   }
 
+  /// `help` completes command names; an id completes by a word of what it names, ignoring
+  /// case, when no id starts with what was typed.
+  @Test func helpCompletesCommandsAndIdsCompleteByTitle() throws {
+    let host = try Host(modules: builtInModules, clock: .virtual)
+    _ = try host.run(line: "open catalog library main")
+    #expect(host.completions(for: "help sel") == ["select"])
+    #expect(host.completions(for: "help ").contains("open"))
+    #expect(host.completions(for: "select pragm") == ["6"])
+    #expect(host.completions(for: "select PROGRAMM") == ["1", "3", "6", "13"])
+    #expect(host.completions(for: "select 1").first == "1")  // an id prefix wins over titles
+    #expect(host.completions(for: "select zzz").isEmpty)
+  }
+
   /// Every id of a big catalog completes: on 12,000 books `select 1100` offers 1100 and 11000 to
   /// 11009 (it stopped at the first 10,000, and completed `1100 ` as if it were the only one).
   @Test func idsOfABigCatalogAllComplete() throws {

@@ -626,6 +626,44 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0, "\(session.screen(from: mark).debugDescription)")
   }
 
+  /// Tab completes a file after `source` and `record start`, a command after `help`, and a book
+  /// by its title (`select pragm` is book 6) with the titles listed when several match; it offered
+  /// nothing for all of these.
+  @Test func completionOffersFilesCommandsAndTitles() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile("documents\n", to: folder + "/commands-of-monday.txt")
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    session.type("open catalog library main\r")
+    #expect(session.waitFor("main catalog:library> "))
+    var mark = session.transcript.count
+    session.type("source \(folder)/commands-of\t")
+    #expect(session.waitFor("commands-of-monday.txt ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    session.type("\r")
+    #expect(session.waitFor("library  catalog", after: mark), "\(session.screen(from: mark).debugDescription)")
+    mark = session.transcript.count
+    session.type("record start \(folder)/comm\t")
+    #expect(session.waitFor("commands-of-monday.txt ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    session.type("\u{15}")
+    mark = session.transcript.count
+    session.type("help sel\t")
+    #expect(session.waitFor("help select ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    session.type("\u{15}")
+    mark = session.transcript.count
+    session.type("select pragm\t\r")
+    #expect(session.waitFor("▸  6", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("main catalog:library> ", after: session.offset(after: "▸  6", from: mark) ?? mark))
+    mark = session.transcript.count
+    session.type("select programm\t\t")
+    #expect(
+      session.waitFor("3   The Art of Computer Programming", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("main catalog:library> select programm", after: mark))
+    session.type("\u{15}\u{04}")
+    #expect(session.exitStatus() == 0, "\(session.screen(from: mark).debugDescription)")
+  }
+
   @Test func anInputrcForTheWorkbenchIsRead() throws {
     let folder = makeTemporaryFolder()
     writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")

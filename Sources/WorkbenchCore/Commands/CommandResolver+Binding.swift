@@ -166,7 +166,7 @@ extension CommandResolver {
       }
       try Self.check(number, in: range, of: argument, column: token.column)
       return .integer(number)
-    case .word, .rest:
+    case .word, .rest, .file, .command:
       return .text(text)
     case .duration:
       guard SessionClock.parseDuration(text) != nil else {

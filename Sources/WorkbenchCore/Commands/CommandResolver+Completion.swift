@@ -123,11 +123,39 @@ extension CommandResolver {
     case .subcommand(let command):
       return command.spec.subcommands.map(\.name).filter { $0.hasPrefix(typed) }
     case .argument(let command, let position, let before):
-      return candidates(
-        at: position, of: command.spec.arguments, after: before, in: partial.window, directory: directory
-      )
-      .filter { $0.hasPrefix(typed) }
+      let values = candidates(
+        at: position, of: command.spec.arguments, after: before, in: partial.window, directory: directory)
+      let matching = values.filter { $0.hasPrefix(typed) }
+      guard matching.isEmpty, !typed.isEmpty else { return matching }
+      return byLabel(values, typed: typed, partial: partial, directory: directory)
     }
+  }
+
+  /// The identifiers whose label (a book's title) has a word starting with `typed`, ignoring
+  /// case: `select dun` offers the ids of "Dune" and "Children of Dune". At most 1,000.
+  private func byLabel(
+    _ identifiers: [String], typed: String, partial: PartialCommand, directory: some WindowDirectory
+  ) -> [String] {
+    guard case .reference(let source) = partial.argument?.kind, let window = partial.window,
+      let model = directory.model(of: window.id)
+    else { return [] }
+    let wanted = typed.lowercased()
+    var found: [String] = []
+    for identifier in identifiers {
+      guard let label = source.label(model, identifier)?.lowercased() else { continue }
+      if label.hasPrefix(wanted) || label.contains(" " + wanted) {
+        found.append(identifier)
+        if found.count == 1_000 { break }
+      }
+    }
+    return found
+  }
+
+  /// Whether the word being typed at the end of `line` is a file name (`source FILE`): the
+  /// front end completes it from the file system.
+  public func completesFileName(_ line: String, in directory: some WindowDirectory, window: String? = nil) -> Bool {
+    if case .file? = partial(line, in: directory, window: window).argument?.kind { return true }
+    return false
   }
 
   /// What each candidate completing `line` names, for listing beside it: a book's title beside
@@ -182,7 +210,12 @@ extension CommandResolver {
       if zip(keyed, keyed.dropFirst()).allSatisfy({ $0 <= $1 }) { return identifiers }
       return keyed.sorted { $0 < $1 }.map(\.1)
     case .duration: return ["100ms", "300ms", "1s", "2s", "10s", "1m"]
-    case .integer, .word, .rest: return []
+    case .command:
+      // Plain names only: a qualified one is for a window that is not the one it runs in.
+      return registry.router.names(forScreen: window?.screen).filter { !$0.contains(".") }
+    // A file name is the front end's to complete (the shell asks readline, which knows the
+    // file system and its quoting); nothing else offers files.
+    case .integer, .word, .rest, .file: return []
     }
   }
 }

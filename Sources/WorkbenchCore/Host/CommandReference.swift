@@ -67,6 +67,8 @@ public enum CommandReference {
     case .screen: return "a screen"
     case .reference(let source): return "the id of a \(source.noun)"
     case .duration: return "a length of time with its unit: 300ms, 2s, 1.5s, 1m"
+    case .file: return "a file name"
+    case .command: return "a command name"
     }
   }
 }

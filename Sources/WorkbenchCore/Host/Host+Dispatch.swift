@@ -217,6 +217,12 @@ extension Host {
     resolver.completions(for: line, in: directory, window: window)
   }
 
+  /// Whether the word being typed at the end of `line` is a file name, for the front end to
+  /// complete from the file system.
+  public func completesFileName(_ line: String, in window: String? = nil) -> Bool {
+    resolver.completesFileName(line, in: directory, window: window)
+  }
+
   /// What each candidate completing `line` names, for listing beside it: a book's title beside
   /// its id.
   public func completionLabels(for line: String, candidates: [String], in window: String? = nil) -> [String: String] {

@@ -106,7 +106,7 @@ enum HostCommands {
   /// Every host command, in `help`'s order.
   @MainActor static var all: [CommandSpec] { table.map { $0.make() } }
 
-  static let helpTopic = Argument<String>.word("command", help: "a command name").optional
+  static let helpTopic = Argument<String>.command("command", help: "a command name").optional
 
   static let help = CommandSpec(
     "help", arguments: [helpTopic],

@@ -56,6 +56,16 @@ extension Argument where Value == String {
     Self(ArgumentSpec(name, .duration, help: help), read: \.textValue)
   }
 
+  /// A path to a file, as typed: the shell completes it from the folder typed so far.
+  public static func file(_ name: String, help: String = "") -> Self {
+    Self(ArgumentSpec(name, .file, help: help), read: \.textValue)
+  }
+
+  /// The name of a command (completed from the commands of the window it runs in).
+  public static func command(_ name: String, help: String = "") -> Self {
+    Self(ArgumentSpec(name, .command, help: help), read: \.textValue)
+  }
+
   /// One of a fixed set of words.
   public static func choice(_ name: String, _ words: [String], help: String = "") -> Self {
     Self(ArgumentSpec(name, .choice(words), help: help), read: \.textValue)

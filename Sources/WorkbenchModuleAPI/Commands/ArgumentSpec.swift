@@ -21,6 +21,10 @@ public enum ArgumentKind: Sendable {
   case reference(ReferenceSource)
   /// A length of time with its unit: `300ms`, `2s`, `1.5s`, `1m` (`SessionClock.parseDuration`).
   case duration
+  /// A path to a file, as typed (the shell completes it from the file system).
+  case file
+  /// The name of a command, as `help` takes it.
+  case command
 }
 
 /// Where the valid identifiers for a `.reference` argument come from: the screen model of the

@@ -215,12 +215,12 @@ extension Explorer {
     case .reference:
       let offered = offered
       return .text(random.chance(90) && !offered.isEmpty ? random.pick(offered) : random.pick(["0", "999999", "x"]))
-    case .choice, .window, .windowOr, .document, .screen:
+    case .choice, .window, .windowOr, .document, .screen, .command:
       let offered = offered
       return .text(offered.isEmpty ? "x" : random.pick(offered))
     case .duration:
       return .text(random.pick(["1ms", "100ms", "1s", "30s"]))
-    case .word, .rest:
+    case .word, .rest, .file:
       return .text(random.pick(["the", "a", "Dune", "x y", "42", "Война", ""]))
     }
   }

@@ -376,6 +376,12 @@ private func completeLine(
   // readline's `set completion-ignore-case on`: a word typed in capitals (`SEL`) completes as
   // the lowercase names it matches.
   let ignoresCase = rl_variable_value("completion-ignore-case").map { String(cString: $0) == "on" } ?? false
+  let fileName = MainActor.assumeIsolated { InteractiveSession.current?.host.completesFileName(prefix) ?? false }
+  if fileName {
+    // readline's own file-name completion: folders, `~`, the listing in columns.
+    wb_rl_set_attempted_completion_over(0)
+    return nil
+  }
   let candidates: [String] = MainActor.assumeIsolated {
     guard let session = InteractiveSession.current else { return [] }
     var candidates = session.host.completions(for: prefix)
@@ -389,8 +395,16 @@ private func completeLine(
     return candidates
   }
   guard !candidates.isEmpty else { return nil }
-  let common = candidates.dropFirst().reduce(candidates[0]) { shared, next in
+  var common = candidates.dropFirst().reduce(candidates[0]) { shared, next in
     String(zip(shared, next).prefix { $0 == $1 }.map(\.0))
+  }
+  // Candidates found by what they name (`select dun` lists the ids of titles with "Dune"):
+  // the word typed stays until one is chosen.
+  var word = String.UnicodeScalarView()
+  word.append(contentsOf: prefix.unicodeScalars.reversed().prefix { !" \t\n;".unicodeScalars.contains($0) }.reversed())
+  let typed = String(word)
+  if candidates.count > 1, !candidates.allSatisfy({ $0.lowercased().hasPrefix(typed.lowercased()) }) {
+    common = typed
   }
   // readline's format: the text to substitute, then each match, then NULL.
   let matches = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: candidates.count + 2)

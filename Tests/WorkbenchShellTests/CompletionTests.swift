@@ -19,6 +19,7 @@ import WorkbenchModuleAPI
     _ = try host.run(line: "open catalog library main")
     #expect(host.completions(for: "help sel") == ["select"])
     #expect(host.completions(for: "help ").contains("open"))
+    #expect(host.completions(for: "help led") == ["ledger"])
     #expect(host.completions(for: "select pragm") == ["6"])
     #expect(host.completions(for: "select PROGRAMM") == ["1", "3", "6", "13"])
     #expect(host.completions(for: "select 1").first == "1")  // an id prefix wins over titles

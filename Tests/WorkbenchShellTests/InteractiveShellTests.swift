@@ -664,6 +664,53 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0, "\(session.screen(from: mark).debugDescription)")
   }
 
+  /// `help` taller than the terminal goes through the pager (less, as psql and git use it): the
+  /// first screen shows, the end waits for the reader, and `q` gives the prompt back; a short
+  /// help is printed; a pager that is not there leaves the text printed, with why. (`help`
+  /// printed 94 lines, every module's, past the top of a 40-line terminal.)
+  @Test func longHelpIsPaged() throws {
+    let folder = makeTemporaryFolder()
+    var environment = Self.environment(folder)
+    environment["PAGER"] = "less"
+    environment["LESS"] = .some(nil)
+    let session = try #require(PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: environment))
+    #expect(session.waitFor("workbench> "))
+    session.type("open catalog library main\r")
+    #expect(session.waitFor("main catalog:library> "))
+    var mark = session.transcript.count
+    session.type("help\r")
+    #expect(session.waitFor("Host commands:", after: mark))
+    session.pass(milliseconds: 500)
+    #expect(!session.screen(from: mark).contains("Put @WINDOW"), "\(session.screen(from: mark).debugDescription)")
+    #expect(!session.screen(from: mark).contains("main catalog:library> "))
+    session.type("G")  // less's end of the text
+    #expect(session.waitFor("Put @WINDOW", after: mark), "\(session.screen(from: mark).debugDescription)")
+    // Only the focused window's module has its commands listed; the others are named.
+    #expect(session.screen(from: mark).contains("catalog commands (in this window)"))
+    #expect(!session.screen(from: mark).contains("ledger commands"))
+    #expect(session.screen(from: mark).contains("The commands of goal, editor, lights, ledger run in their windows"))
+    session.type("q")
+    #expect(session.waitFor("main catalog:library> ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    mark = session.transcript.count
+    session.type("help select\r")
+    #expect(session.waitFor("usage: select ID", after: mark))
+    #expect(session.waitFor("main catalog:library> ", after: mark))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+
+    environment["WORKBENCH_PAGER"] = "no-such-pager-here"
+    let missing = try #require(PseudoTerminalSession(arguments: ["-w", ":memory:"], environment: environment))
+    #expect(missing.waitFor("workbench> "))
+    mark = missing.transcript.count
+    missing.type("help\r")
+    #expect(
+      missing.waitFor("the pager 'no-such-pager-here' was not found", after: mark),
+      "\(missing.screen(from: mark).debugDescription)")
+    #expect(missing.screen(from: mark).contains("Put @WINDOW"))
+    missing.type("\u{04}")
+    #expect(missing.exitStatus() == 0)
+  }
+
   @Test func anInputrcForTheWorkbenchIsRead() throws {
     let folder = makeTemporaryFolder()
     writeTextFile("$if workbench\n\"\\C-xh\": \"help\\n\"\n$endif\n", to: folder + "/inputrc")

@@ -163,11 +163,12 @@ public func monotonicMilliseconds() -> Int {
 
 extension PseudoTerminalSession {
   /// The environment of a shell started on a pseudo-terminal in a test: its state and data
-  /// under `folder`, a plain xterm, no colour, and readline's settings from `inputrc`.
+  /// under `folder`, a plain xterm, no colour, readline's settings from `inputrc`, and no pager
+  /// (a test of paging names one).
   public static func environment(_ folder: String, inputrc: String = "/dev/null") -> [String: String?] {
     [
       "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder + "/data", "TERM": "xterm", "NO_COLOR": "1",
-      "INPUTRC": inputrc,
+      "INPUTRC": inputrc, "PAGER": "", "WORKBENCH_PAGER": nil,
     ]
   }
 }

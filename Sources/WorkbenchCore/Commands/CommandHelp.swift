@@ -9,8 +9,9 @@ public struct CommandHelp {
   /// Help from the commands `registry` holds.
   public init(registry: ModuleRegistry) { self.registry = registry }
 
-  /// Every command, the host's first, then each module's (`help` with no name), for a window
-  /// showing `screen` (`nil`: none is open).
+  /// `help` with no name, for a window showing `screen`: the host's and the shell's commands,
+  /// then the window's module's, and the other modules by name (`help MODULE` lists theirs).
+  /// With no window open (`nil`), every module's commands.
   package func overview(screen: ScreenKind?) -> String {
     var lines = ["Host commands:"]
     lines += HostCommands.all.flatMap { Self.helpRow($0.usage, $0.summary) }
@@ -18,17 +19,29 @@ public struct CommandHelp {
       lines += ["", "Shell commands:"]
       lines += registry.frontEndCommands.flatMap { Self.helpRow($0.usage, $0.summary) }
     }
-    for manifest in registry.manifests {
-      let commands = (registry.moduleCommands[manifest.name] ?? [:]).values.sorted { $0.name < $1.name }
-      guard !commands.isEmpty else { continue }
-      let here = screen?.module == manifest.name ? " (in this window)" : ""
+    var others: [String] = []
+    for manifest in registry.manifests where !(registry.moduleCommands[manifest.name] ?? [:]).isEmpty {
+      if let screen, screen.module != manifest.name {
+        others.append(manifest.name)
+        continue
+      }
       lines.append("")
-      lines.append("\(manifest.name) commands\(here), also typed as \(manifest.name).NAME:")
-      lines += commands.flatMap { Self.helpRow($0.usage, $0.summary) }
+      lines += moduleListing(manifest.name, here: screen != nil)
     }
     lines.append("")
+    if !others.isEmpty {
+      lines.append(
+        "The commands of \(others.joined(separator: ", ")) run in their windows: `help MODULE` lists them.")
+    }
     lines.append("Put @WINDOW in front of a command to run it in another window. `help COMMAND` for more.")
     return lines.joined(separator: "\n")
+  }
+
+  /// A module's commands under their heading (`help catalog`).
+  private func moduleListing(_ module: String, here: Bool) -> [String] {
+    let commands = (registry.moduleCommands[module] ?? [:]).values.sorted { $0.name < $1.name }
+    return ["\(module) commands\(here ? " (in this window)" : ""), also typed as \(module).NAME:"]
+      + commands.flatMap { Self.helpRow($0.usage, $0.summary) }
   }
 
   /// `help NAME` in `window` (its label and the screen it shows; `nil`: no window is open): the
@@ -37,7 +50,12 @@ public struct CommandHelp {
     let spec: CommandSpec
     let typed: String
     var note: String?
-    switch registry.router.route(name, screen: window?.screen) {
+    let route = registry.router.route(name, screen: window?.screen)
+    // A module's name (that no command has) lists the module's commands.
+    if case .failure(.unknown) = route, registry.moduleCommands[name]?.isEmpty == false {
+      return moduleListing(name, here: false).joined(separator: "\n")
+    }
+    switch route {
     case .success(let route):
       spec = route.spec
       typed = route.module.map { "\($0).\(route.spec.name)" } ?? name

@@ -212,7 +212,9 @@ extension CommandResolver {
     case .duration: return ["100ms", "300ms", "1s", "2s", "10s", "1m"]
     case .command:
       // Plain names only: a qualified one is for a window that is not the one it runs in.
-      return registry.router.names(forScreen: window?.screen).filter { !$0.contains(".") }
+      // and the modules' names (`help MODULE` lists a module's commands).
+      let modules = registry.manifests.map(\.name).filter { registry.moduleCommands[$0]?.isEmpty == false }
+      return registry.router.names(forScreen: window?.screen).filter { !$0.contains(".") } + modules
     // A file name is the front end's to complete (the shell asks readline, which knows the
     // file system and its quoting); nothing else offers files.
     case .integer, .word, .rest, .file: return []

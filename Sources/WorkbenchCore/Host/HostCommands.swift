@@ -111,7 +111,8 @@ enum HostCommands {
   static let help = CommandSpec(
     "help", arguments: [helpTopic],
     summary: "List the commands, or show how to use one",
-    details: "Without an argument, lists the host's commands and those of the focused window's module."
+    details: "Without an argument, lists the host's commands and those of the focused window's module "
+      + "(every module's when no window is open); `help MODULE` lists a module's commands."
   ) { context in
     if let name = context.arguments[helpTopic] {
       return .text(try context.host.helpText(for: name, in: context.window))

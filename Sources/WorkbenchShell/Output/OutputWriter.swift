@@ -66,7 +66,8 @@ final class OutputWriter {
         emit(SideBySide.join(windows.map { styledText(of: $0, host: host) }, width: Self.terminalWidth()))
       }
     case .text(let text):
-      emit(json ? (["type": "text", "text": .string(text)] as FrameValue).jsonText : TerminalText.visible(text))
+      if json { return emit((["type": "text", "text": .string(text)] as FrameValue).jsonText) }
+      emitPaged(TerminalText.visible(text))
     case .textWithFrames(let text, let ids):
       write(.text(text), host: host)
       if !ids.isEmpty { write(.frames(ids), host: host) }
@@ -75,7 +76,7 @@ final class OutputWriter {
     case .listing(let text, let value):
       switch mode {
       case .json: emit(value.jsonText)
-      case .text: emit(TerminalText.visible(text))
+      case .text: emitPaged(TerminalText.visible(text))
       case .csv, .table:
         guard let rows = Self.rows(of: value) else { return emit(TerminalText.visible(text)) }
         emit(mode == .csv ? Self.csv(rows) : Self.table(rows))
@@ -169,6 +170,20 @@ final class OutputWriter {
 
   /// Writes a line as it is (JSON, or text this program made); `emitShown` for text from
   /// outside.
+  /// The pager for text taller than the terminal (the interactive shell's; `nil`: none).
+  var pager: Pager?
+
+  /// Writes `text`, through the pager when there is one and the text is taller than the
+  /// terminal; a pager that cannot show it leaves it printed here, with why.
+  func emitPaged(_ text: String) {
+    guard captured == nil, let pager, let rows = Pager.terminalRows(), Pager.isTaller(text, than: rows) else {
+      return emit(text)
+    }
+    guard let problem = pager.show(text) else { return }
+    emit(text)
+    writeError(problem, place: nil)
+  }
+
   func emit(_ text: String) {
     if captured != nil {
       captured?.append(text)

@@ -30,6 +30,14 @@ public final class WorkbenchSession {
   /// Whether `record start` may record this session: a shell's may; a scenario is a recording
   /// already.
   public var canRecord = true
+  /// Whether the first `quit` after steps made since a move off the workspace is refused with
+  /// a reminder (the interactive shell; a script says what it wants).
+  public var remindsOfUnwrittenSteps = false
+  /// The workspace the session moved off (a move in time) and the journal's count of steps then:
+  /// the steps kept after it are in memory only.
+  private var unwritten: (workspace: String, stepsKept: Int)?
+  /// The count of steps when `quit` last reminded of them: quitting again leaves.
+  private var remindedAtStep: Int?
   /// The session's steps, when it keeps them for time travel (the shell's sessions do).
   public var journal: SessionJournal? {
     didSet { follow(host) }
@@ -150,6 +158,7 @@ public final class WorkbenchSession {
       case .relaunch?:
         try frontEnd.relaunched(warnings: try relaunch())
       case .quit(let unsaved)?:
+        try remindOfUnwrittenSteps(unless: unsaved)
         let dirty = host.windows.map(\.id).filter { host.unsavedSummary(of: $0) != nil }
         if !dirty.isEmpty {
           guard let unsaved else {
@@ -255,6 +264,7 @@ public final class WorkbenchSession {
     }
     var note = ""
     if let store, store.path != ":memory:" {
+      unwritten = (workspace: store.path, stepsKept: journal.stepsKept)
       note =
         "\nthe session is a replay in memory from here: the workspace \(store.path) keeps what was saved to it, "
         + "and nothing is written to it until the shell starts again"
@@ -264,6 +274,21 @@ public final class WorkbenchSession {
     if moved !== self { adopt(moved) }
     journal.lineMoved(to: host)
     return journal.arrival(host: host) + note
+  }
+
+  /// Refuses the first `quit` (or Ctrl-D) after steps were made in a session that moved off
+  /// its workspace (they are in memory only), saying how to keep them, as bash refuses the first
+  /// `exit` with stopped jobs: quitting again leaves, as do `quit discard` and `quit force`.
+  private func remindOfUnwrittenSteps(unless choice: LeaveChoice?) throws(CommandError) {
+    guard remindsOfUnwrittenSteps, choice != .discard, let unwritten, let journal else { return }
+    let made = journal.stepsKept - unwritten.stepsKept
+    guard made > 0, remindedAtStep != journal.stepsKept else { return }
+    remindedAtStep = journal.stepsKept
+    throw CommandError(
+      "\(made) step\(made == 1 ? "" : "s") made since the session moved in time \(made == 1 ? "is" : "are") not in "
+        + "the workspace \(unwritten.workspace) (a moved session is a replay in memory): `record start FILE` then "
+        + "`record stop` keeps the session as a scenario; quit again (or `quit force`) to leave without "
+        + (made == 1 ? "it" : "them"))
   }
 
   /// Takes the place of this session's host, services and workspace with `other`'s: the old

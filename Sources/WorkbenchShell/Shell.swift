@@ -126,6 +126,7 @@ public enum Shell {
       controller.canAsk = true
       controller.canWatch = true
       controller.savesSessionAfterEachLine = true
+      session.remindsOfUnwrittenSteps = true
       output.pager = Pager.fromEnvironment()
       let watcher = options.watch ? ModuleWatcher(modules: modules) : nil
       let status = InteractiveSession(controller: controller, watcher: watcher).run()

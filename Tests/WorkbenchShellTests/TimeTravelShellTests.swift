@@ -16,6 +16,59 @@ import WorkbenchTestSupport
 
     """
 
+  /// Steps made after a move in time are in memory only: the first quit (Ctrl-D too) says so and
+  /// how to keep them, and quitting again leaves. A move with nothing done after it, or `quit
+  /// force`, leaves at once. (They were lost at quit with no word: the warning came once, at the
+  /// move.)
+  @Test func quittingAfterStepsMadeSinceAMoveRemindsOnce() throws {
+    let folder = makeTemporaryFolder()
+    let workspace = folder + "/workspace.sqlite"
+    func shell() throws -> PseudoTerminalSession {
+      let session = try #require(
+        PseudoTerminalSession(
+          arguments: ["-w", workspace], environment: InteractiveShellTests.environment(folder)))
+      #expect(session.waitFor("> "))
+      return session
+    }
+    func type(_ session: PseudoTerminalSession, _ line: String, until text: String) {
+      let mark = session.transcript.count
+      session.type(line + "\r")
+      #expect(session.waitFor(text, after: mark), "\(session.screen(from: mark).debugDescription)")
+      #expect(session.waitFor("main catalog:library> ", after: session.offset(after: text, from: mark) ?? mark))
+    }
+    let session = try shell()
+    type(session, "open catalog library main", until: "all 30 books")
+    type(session, "select 2", until: "▸  2")
+    type(session, "travel back 1", until: "at step 1 of 2")
+    type(session, "select 3", until: "▸  3")
+    type(session, "rename 3 Moved On", until: "Moved On")
+    var mark = session.transcript.count
+    session.type("\u{04}")
+    #expect(
+      session.waitFor("2 steps made since the session moved in time are not in the workspace", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("quit again (or `quit force`) to leave without them", after: mark))
+    #expect(session.waitFor("main catalog:library> ", after: mark))
+    mark = session.transcript.count
+    session.type("quit\r")
+    #expect(session.exitStatus() == 0, "\(session.screen(from: mark).debugDescription)")
+
+    // A move with nothing done since leaves at once; so does `quit force`.
+    let again = try shell()
+    type(again, "select 4", until: "▸  4")
+    type(again, "travel back 1", until: "at step 0 of 1")
+    again.type("quit\r")
+    #expect(again.exitStatus() == 0)
+    let forced = try shell()
+    type(forced, "select 5", until: "▸  5")
+    type(forced, "travel back 1", until: "at step 0 of 1")
+    type(forced, "select 6", until: "▸  6")
+    mark = forced.transcript.count
+    forced.type("quit force\r")
+    #expect(forced.exitStatus() == 0)
+    #expect(!forced.screen(from: mark).contains("not in the workspace"))
+  }
+
   @Test func aFailingScenarioOpensAtItsFailingStepAndAFixIsRecordedThatPasses() throws {
     let folder = makeTemporaryFolder()
     let path = folder + "/send.yaml"

@@ -58,6 +58,9 @@ public final class SessionJournal {
   public private(set) var entries: [Entry] = []
   /// How many steps the session is past: `entries.count` unless it went back.
   public private(set) var position = 0
+  /// How many steps were kept since the session started, branches included (steps a branch
+  /// dropped count too): what was done since a point, whatever moves came between.
+  public private(set) var stepsKept = 0
   /// The session's time when it left its last step for another (a move from the end): the
   /// last step is shown as it was then.
   private var leftAt: Duration?
@@ -217,6 +220,7 @@ public final class SessionJournal {
     entry.frames = host.framesByLabel
     entries.removeSubrange(position...)
     entries.append(entry)
+    stepsKept += 1
     leftAt = nil
     position = entries.count
   }

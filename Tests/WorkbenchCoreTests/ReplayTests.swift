@@ -166,4 +166,25 @@ import Testing
     #expect(clock.now - start >= .milliseconds(30))
     clock.endLine()
   }
+
+  /// A line that was already waiting when the last ended (a script's, through a pipe) starts at
+  /// the time the last ended, however long the machine took between them: under ThreadSanitizer
+  /// the shell took 40 ms between two piped lines, and the README's recording got a `clock
+  /// advance 40ms` a fast run does not write. A line waited for still counts its pause.
+  @Test func aLineThatWasWaitingStartsWhereTheLastEnded() {
+    let clock = SessionClock(mode: .real)
+    clock.beginLine()
+    clock.endLine()
+    let ended = clock.now
+    usleep(60_000)  // the machine between two lines of a pipe
+    clock.nextLineWasWaiting = true
+    clock.beginLine()
+    #expect(clock.now - ended < .milliseconds(5), "\(clock.now - ended)")
+    #expect(!clock.nextLineWasWaiting)  // taken
+    clock.endLine()
+    usleep(30_000)  // a line typed later
+    clock.beginLine()
+    #expect(clock.now - ended >= .milliseconds(30))
+    clock.endLine()
+  }
 }

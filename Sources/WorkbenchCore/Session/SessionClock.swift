@@ -29,6 +29,14 @@ public final class SessionClock: SessionTime {
   /// due time), so every command of a line and every request it sends has one time, the one a
   /// replay's virtual clock has there.
   private var heldAt: Duration?
+  /// The time the last line ended at (on a real clock).
+  private var endedAt: Duration?
+  /// Whether the next line was already waiting when the last one ended (a script's lines come
+  /// through a pipe all at once): the time between them is the machine's, not the session's,
+  /// so the line starts at the time the last one ended, however slow the machine (a sanitizer
+  /// build took 40 ms between two lines, and a recording wrote it as a `clock advance`).
+  /// Taken by the next `beginLine`.
+  public var nextLineWasWaiting = false
 
   /// How a real clock waits for its next timer (`settle`): `true` once the time passed, `false`
   /// when the wait was interrupted (Ctrl-C in the shell). Without one, the wait is not
@@ -74,6 +82,8 @@ public final class SessionClock: SessionTime {
   /// before it, as noise). A virtual clock moves only when told.
   public func beginLine() {
     guard mode == .real else { return }
+    if nextLineWasWaiting, heldAt == nil, let endedAt { realStart = SessionClock.monotonic() - endedAt }
+    nextLineWasWaiting = false
     heldAt = nil
     var start = runningNow
     fireDue(upTo: start)
@@ -93,6 +103,7 @@ public final class SessionClock: SessionTime {
   public func endLine() {
     guard mode == .real, let held = heldAt else { return }
     realStart = SessionClock.monotonic() - held
+    endedAt = held
     heldAt = nil
   }
 

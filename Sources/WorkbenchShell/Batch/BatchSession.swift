@@ -19,7 +19,11 @@ struct BatchSession {
   /// Reads standard input to its end, then returns the exit code.
   func runStandardInput() -> ExitCode {
     var input = StandardInputLines()
-    return runLines(place: "<stdin>") { input.next() }
+    return runLines(place: "<stdin>") {
+      let line = input.next()
+      controller.host.clock.nextLineWasWaiting = input.lastWasWaiting
+      return line
+    }
   }
 
   /// Runs lines until they end, `quit`, or the first error (unless `--keep-going`).

@@ -16,12 +16,20 @@ struct StandardInputLines {
 
   private var buffer = InputBuffer()
   private var atEnd = false
+  /// Whether the line `next` gave was there already when it was asked for (read before, or
+  /// in the pipe), rather than waited for.
+  private(set) var lastWasWaiting = false
 
   /// The next line without its line break, or `nil` at the end of input.
   mutating func next() -> Line? {
+    lastWasWaiting = true
     while true {
       if let line = buffer.nextLine() { return decode(line) }
       if atEnd { return buffer.takeRest().map(decode) }
+      if lastWasWaiting {
+        var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        lastWasWaiting = poll(&ready, 1, 0) == 1
+      }
       fill()
     }
   }

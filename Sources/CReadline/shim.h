@@ -99,6 +99,8 @@ static inline int wb_install_sigint_handler(void) {
   sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
   return wb_signal_pipe[0];
 }
+/// Whether Ctrl-C was pressed since the last `wb_take_interrupt`, without taking it.
+static inline int wb_interrupt_pending(void) { return wb_interrupted; }
 /// Whether Ctrl-C was pressed since the last call; empties the pipe.
 static inline int wb_take_interrupt(void) {
   char drain[64];

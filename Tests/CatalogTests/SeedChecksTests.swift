@@ -73,7 +73,7 @@ import WorkbenchModuleAPI
     #expect(screen.viewState.selectedID == 3)
     #expect(screen.rowIDs == [1, 3])
 
-    try screen.send(.documentReplaced(document.sorted(by: .reverse)))
+    try screen.send(.documentReplaced(try document.sorted(by: .reverse)))
     #expect(screen.viewState.selectedID == 3)
     #expect(screen.rowIDs == [3, 1])
 

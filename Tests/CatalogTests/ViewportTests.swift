@@ -22,7 +22,7 @@ import WorkbenchModuleAPI
   @Test func theAnchorSurvivesReordering() throws {
     let screen = try tenBooks()
     try screen.send(.scrolled(ViewportAnchor(bookID: 6, offset: 0)))
-    try screen.send(.documentReplaced(screen.document.sorted(by: .reverse)))
+    try screen.send(.documentReplaced(try screen.document.sorted(by: .reverse)))
     #expect(screen.rowIDs == [6, 5, 4, 3])
   }
 

@@ -577,6 +577,51 @@ import WorkbenchTestSupport
     #expect(session.exitStatus() == 0)
   }
 
+  /// Ctrl-C stops a long `sort title` (100,000 books) before it changes anything, and says so; a
+  /// long command with no point to stop at (opening them) finishes, and the Ctrl-C is said, not
+  /// left to abandon the next prompt. (Both ran to the end and the next prompt was dropped.)
+  @Test func ctrlCStopsALongSortAndNothingChanges() throws {
+    let folder = makeTemporaryFolder()
+    // Titles out of order and not ASCII (their comparisons take the long way): sorting them
+    // takes most of a second in a debug build, so the Ctrl-C comes while it runs.
+    let books = (1...100_000).map { #"{"id": \#($0), "title": "Bök \#($0 * 7919 % 100_003)"}"# }
+      .joined(separator: ",")
+    writeTextFile(
+      #"{"name": "shelf", "kind": "catalog", "revision": 1, "body": {"books": [\#(books)]}}"#,
+      to: folder + "/shelf.json")
+    let workspace = folder + "/workspace.sqlite"
+    let imported = ChildProcess.runWorkbench(["import", folder + "/shelf.json", "-w", workspace])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let session = try #require(
+      PseudoTerminalSession(arguments: ["-w", workspace], environment: Self.environment(folder)))
+    #expect(session.waitFor("workbench> "))
+    var mark = session.transcript.count
+    session.type("open catalog shelf main\r")
+    #expect(session.waitFor("open catalog shelf main", after: mark))
+    session.pass(milliseconds: 30)
+    session.type("\u{03}")
+    #expect(session.waitFor("main catalog:shelf> ", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("Ctrl-C came as the line ran", after: mark))
+    #expect(session.screen(from: mark).contains("1  Bök 7919"))
+    mark = session.transcript.count
+    session.type("sort title\r")
+    #expect(session.waitFor("sort title", after: mark))
+    session.pass(milliseconds: 100)
+    session.type("\u{03}")
+    #expect(
+      session.waitFor("interrupted (Ctrl-C): sort title stopped; nothing changed", after: mark),
+      "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("main catalog:shelf> ", after: mark))
+    #expect(!session.screen(from: mark).contains("Ctrl-C came as the line ran"))
+    mark = session.transcript.count
+    session.type("documents\r")
+    #expect(
+      session.waitFor("shelf  catalog  revision 1", after: mark), "\(session.screen(from: mark).debugDescription)")
+    #expect(session.waitFor("main catalog:shelf> ", after: mark))
+    session.type("\u{04}")
+    #expect(session.exitStatus() == 0)
+  }
+
   /// `run --watch` runs the scenarios again when a file changes, until Ctrl-C.
   @Test func runWatchRunsAgainWhenAScenarioChanges() throws {
     let folder = makeTemporaryFolder()

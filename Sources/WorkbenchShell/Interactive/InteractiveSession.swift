@@ -1,4 +1,5 @@
 import CReadline
+import Synchronization
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchModuleAPI
@@ -290,7 +291,15 @@ final class InteractiveSession {
   }
 
   private func run(_ line: String, remembering: Bool) {
-    let outcome = controller.execute(line, place: nil)
+    // Ctrl-C while the line runs: a long command that looks for it stops (`Interruption`).
+    // Whatever it was, it is taken when the line ends, so the next prompt is not abandoned.
+    _ = wb_take_interrupt()
+    let asked = InterruptAsked()
+    let outcome = Interruption.$requested.withValue(asked.check) { controller.execute(line, place: nil) }
+    if wb_take_interrupt() != 0, !asked.answered {
+      output.writeError(
+        "Ctrl-C came as the line ran, and what it ran has no point to stop at: it finished", place: nil)
+    }
     // Every line is kept, mistyped ones too (as bash, psql and sqlite3 do): Up recalls the line
     // a did-you-mean message is about, to fix it.
     if remembering, !line.allSatisfy(\.isWhitespace) { remember(line) }
@@ -425,6 +434,22 @@ private func completeLine(
   copy.update(from: matches, count: candidates.count + 2)
   matches.deallocate()
   return copy
+}
+
+/// What a line's commands are told when they ask whether Ctrl-C came, and whether one was told
+/// yes (then its error already said it stopped).
+private final class InterruptAsked: Sendable {
+  private let told = Atomic<Bool>(false)
+
+  var answered: Bool { told.load(ordering: .relaxed) }
+
+  var check: @Sendable () -> Bool {
+    { [self] in
+      guard wb_interrupt_pending() != 0 else { return false }
+      told.store(true, ordering: .relaxed)
+      return true
+    }
+  }
 }
 
 /// readline's hook for listing candidates: identifiers with what they name beside them, one

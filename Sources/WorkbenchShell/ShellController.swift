@@ -325,7 +325,9 @@ final class ShellController {
 /// here.
 extension ShellController: SessionFrontEnd {
   func show(_ output: CommandOutput, reports: Bool) throws(CommandError) {
-    if reports || !hidesWhatCommandsShow { self.output.write(output, host: host) }
+    guard reports || !hidesWhatCommandsShow else { return }
+    if let refusal = self.output.refusal(for: output) { throw CommandError(refusal) }
+    self.output.write(output, host: host)
   }
 
   /// Whether only what was asked for is printed: with `-q`, and in CSV and table output, which a

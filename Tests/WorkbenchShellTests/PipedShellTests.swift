@@ -191,6 +191,26 @@ import WorkbenchTestSupport
     #expect(plain.stdout == "number,name,screen,document,focused\n1,left,catalog,library,true\n", "\(plain.stdout)")
     let empty = run("windows\n", ["-w", ":memory:", "--output", "csv"])
     #expect(empty.stdout == "number,name,screen,document,focused\n", "\(empty.stdout)")
+    // A window's rows print as CSV and tables (`frame`); a frame with none is an error, not text
+    // mixed into the rows.
+    let rows = run("open catalog library main\nquery pro\nframe\n", ["-w", ":memory:", "--output", "csv"])
+    #expect(
+      rows.stdout == """
+        id,title
+        1,The Swift Programming Language
+        2,Structure and Interpretation of Computer Programs
+        3,The Art of Computer Programming
+        6,The Pragmatic Programmer
+        13,Types and Programming Languages
+
+        """, "\(rows.stdout)")
+    let feed = run(
+      "open feed account f\nsettle\nsearch rent\nsettle\nframe\n", ["-w", ":memory:", "--output", "table"])
+    #expect(
+      feed.stdout == "id  counterparty        amount   memo\n47  Oak Street Rentals  -600.00  rent\n", "\(feed.stdout)")
+    let goal = run("open goal reading g\nframe\n", ["-w", ":memory:", "--output", "csv"])
+    #expect(goal.status == 1 && goal.stdout.isEmpty, "\(goal.stdout)")
+    #expect(goal.stderr.contains("<stdin>:2: error: this has no rows to print as csv"), "\(goal.stderr)")
   }
 
   @Test func countsReadAsWords() {

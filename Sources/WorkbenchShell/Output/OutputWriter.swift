@@ -72,7 +72,14 @@ final class OutputWriter {
       write(.text(text), host: host)
       if !ids.isEmpty { write(.frames(ids), host: host) }
     case .value(let value):
-      emit(json ? (["type": "value", "value": value] as FrameValue).jsonText : TerminalText.visible(value.outlineText))
+      switch mode {
+      case .json: emit((["type": "value", "value": value] as FrameValue).jsonText)
+      case .text: emit(TerminalText.visible(value.outlineText))
+      case .csv, .table:
+        // A window's frame (`frame`) gives its rows (`refusal` turned away what has none).
+        guard let rows = Self.frameRows(of: value), !rows.header.isEmpty else { return }
+        emit(mode == .csv ? Self.csv(rows) : Self.table(rows))
+      }
     case .listing(let text, let value):
       switch mode {
       case .json: emit(value.jsonText)
@@ -125,6 +132,30 @@ final class OutputWriter {
     }
     let cells = items.map { item in header.map { key in cell(item[key] ?? .null) } }
     return (header, cells)
+  }
+
+  /// Why `output` cannot be printed in this mode, when it cannot: a value with no rows (an
+  /// editor's frame, a view state) in CSV or a table, which would mix text into the rows.
+  func refusal(for output: CommandOutput) -> String? {
+    guard mode == .csv || mode == .table, case .value(let value) = output, Self.frameRows(of: value) == nil else {
+      return nil
+    }
+    return "this has no rows to print as \(mode.rawValue) (a window's `frame` prints the rows it shows); "
+      + "`set output text` or `set output json` shows it"
+  }
+
+  /// A frame's rows: its `rows` list, or else its first list of objects (a room's `lights`);
+  /// `nil` when it has none. An empty list has no columns to name.
+  static func frameRows(of value: FrameValue) -> (header: [String], cells: [[String]])? {
+    guard case .object(let object) = value else { return nil }
+    let lists = object.members.compactMap { member -> (key: String, items: [FrameValue])? in
+      guard case .list(let items) = member.value,
+        items.allSatisfy({ if case .object = $0 { return true } else { return false } })
+      else { return nil }
+      return (member.key, items)
+    }
+    guard let chosen = lists.first(where: { $0.key == "rows" }) ?? lists.first else { return nil }
+    return rows(of: .object(FrameObject(members: [(key: chosen.key, value: .list(chosen.items))])))
   }
 
   /// The columns of the host's listings, for one that lists nothing (their rows name them

@@ -7,6 +7,9 @@ public struct Scenario: Sendable {
   public var name: String
   /// Tags for `--tag` and `--exclude-tag`.
   public var tags: [String]
+  /// Why the scenario is not run (`skip:`), `nil` when it is: reported as skipped, with the
+  /// reason, as pytest reports a test marked skip.
+  public var skip: String? = nil
   /// Where `scenario:` was written.
   public var location: SourceLocation
   /// Whether every frame change must be covered by an expectation.

@@ -29,6 +29,17 @@ struct ReportBrowserTests {
     return result.stdout
   }
 
+  /// The page opened in `chromium`, and the lines its console logged (an uncaught error among them).
+  private static func openLogging(_ page: String, chromium: String, profile: String) -> (ProcessResult, [Substring]) {
+    let opened = ChildProcess.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--virtual-time-budget=3000",
+        "--enable-logging=stderr", "--v=0", "--dump-dom", "file://\(page)",
+      ], input: [], environment: ChildProcess.environment(["HOME": profile]))
+    return (opened, opened.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") })
+  }
+
   /// The text of the element with `id`, tags removed (enough for these checks).
   private func section(_ html: String, from marker: String) -> String {
     guard let start = html.firstRange(of: marker) else { return "" }
@@ -38,6 +49,30 @@ struct ReportBrowserTests {
   /// A file that could not be loaded is a failed entry with no step: chosen (it is the failure
   /// listed first), the page shows its mistakes, and its script throws nothing (it threw
   /// `TypeError: Cannot read properties of undefined (reading 'text')` in renderScenario).
+  /// A scenario marked `skip:` is listed with its own mark, counted apart in the summary, and
+  /// shows its reason when chosen (it is first), with no script error: it ran no step.
+  @Test(
+    .enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"),
+    .enabled(if: chromium != nil || required, "no Chromium is installed (CI sets WORKBENCH_REQUIRE_CHROMIUM)"))
+  func aSkippedScenarioShowsItsReason() throws {
+    let chromium = try #require(Self.chromium, "WORKBENCH_REQUIRE_CHROMIUM is set, and no Chromium was found")
+    let folder = makeTemporaryFolder()
+    mkdir(folder + "/suite", 0o755)
+    writeTextFile(
+      "scenario: Later\nskip: waits for the dimmer\nwindows:\n  main: catalog library\nsteps:\n  - main: query x\n",
+      to: folder + "/suite/a.yaml")
+    writeTextFile(
+      "scenario: Good\nwindows:\n  main: catalog library\nsteps:\n  - main: query dune\n", to: folder + "/suite/b.yaml")
+    let page = folder + "/report.html"
+    let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/suite", "--html", page])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let (opened, console) = Self.openLogging(page, chromium: chromium, profile: folder + "/profile")
+    #expect(!console.contains { $0.contains("Uncaught") }, "\(console)")
+    #expect(opened.stdout.contains("0 failed, 1 passed, 1 skipped, "), "\(opened.stdout.suffix(3000))")
+    #expect(opened.stdout.contains(#"<span class="skipped">↷ </span>Later"#), "\(opened.stdout.suffix(3000))")
+    #expect(opened.stdout.contains("skipped: waits for the dimmer"), "\(opened.stdout.suffix(3000))")
+  }
+
   @Test(
     .enabled(if: !ChildProcess.isSanitized, "a browser adds nothing under a sanitizer"),
     .enabled(if: chromium != nil || required, "no Chromium is installed (CI sets WORKBENCH_REQUIRE_CHROMIUM)"))
@@ -51,14 +86,7 @@ struct ReportBrowserTests {
     let page = folder + "/report.html"
     let run = ChildProcess.runWorkbench(["run", "-j", "1", folder + "/suite", "--html", page])
     #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
-    let profile = folder + "/profile"
-    let opened = ChildProcess.run(
-      chromium,
-      [
-        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--virtual-time-budget=3000",
-        "--enable-logging=stderr", "--v=0", "--dump-dom", "file://\(page)",
-      ], input: [], environment: ChildProcess.environment(["HOME": profile]))
-    let console = opened.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+    let (opened, console) = Self.openLogging(page, chromium: chromium, profile: folder + "/profile")
     #expect(!console.contains { $0.contains("Uncaught") }, "\(console)")
     #expect(opened.stdout.contains("b.yaml could not be loaded"), "\(opened.stdout.suffix(3000))")
     #expect(opened.stdout.contains("tabs cannot indent YAML"), "\(opened.stdout.suffix(3000))")

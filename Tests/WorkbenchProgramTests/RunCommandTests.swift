@@ -450,6 +450,9 @@ import WorkbenchTestSupport
       "scenario: Row ${q}\nwindows:\n  main: catalog library\nsteps:\n  - main: query ${q}\nexamples:\n"
         + "  - {q: dune}\n  - {q: the}\n", to: folder + "/rows.yaml")
     writeTextFile("scenario: Tab\nsteps:\n\t- x\n", to: folder + "/tab.yaml")
+    writeTextFile(
+      "scenario: Dimmer\nskip: the bridge has no dimmer yet\nwindows:\n  main: catalog library\nsteps:\n  - main: query x\n",
+      to: folder + "/skip.yaml")
     return (validator, folder)
   }
 
@@ -473,11 +476,15 @@ import WorkbenchTestSupport
       }
     }
     // What the schema describes was met: rows, failures, logs, a stop at the first failure.
-    #expect(seen.isSuperset(of: ["isRow", "failure", "stepLog", "filesNotRunAfterFailure", "tags"]), "\(seen)")
-    // JUnit carries the tags too, as properties of each test case (pytest writes its markers so).
+    #expect(
+      seen.isSuperset(of: ["isRow", "failure", "stepLog", "filesNotRunAfterFailure", "tags", "skipped"]), "\(seen)")
+    // JUnit carries the tags too, as properties of each test case (pytest writes its markers so),
+    // and a skipped scenario as skipped, with its reason.
     _ = run(". --junit j.xml")
     let junit = try #require(readTextFile(folder + "/j.xml"))
     #expect(junit.contains(#"<property name="tag" value="#), "\(junit)")
+    #expect(junit.contains(#"<skipped message="the bridge has no dimmer yet"/>"#), "\(junit)")
+    #expect(junit.contains(#"skipped="1""#), "\(junit)")
   }
 
   /// `report` merges the traces of a matrix's shards into JUnit and JSON as one run would have
@@ -497,12 +504,42 @@ import WorkbenchTestSupport
     let report = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/r.json")).utf8))
     #expect(validator.validate(report).isEmpty, "\(validator.validate(report))")
     let full = try FrameValue.parse(json: Array(try #require(readTextFile(folder + "/whole.json")).utf8))
-    for key in ["passed", "failed", "errors"] { #expect(report[key] == full[key], "\(key): \(report.jsonText)") }
+    for key in ["passed", "failed", "skipped", "errors"] {
+      #expect(report[key] == full[key], "\(key): \(report.jsonText)")
+    }
+    #expect(report["skipped"] == .integer(1), "\(report.jsonText)")
     let junit = try #require(readTextFile(folder + "/j.xml"))
+    #expect(junit.contains(#"<skipped message="the bridge has no dimmer yet"/>"#), "\(junit)")
     #expect(
       junit.contains(#"name="Row dune" file="./rows.yaml" line="7""#) && junit.contains(#"name="Row the""#), "\(junit)")
     #expect(junit.contains("tabs cannot indent YAML"), "\(junit)")
     #expect(whole.status == 2)
+  }
+
+  /// `skip:` marks a scenario not to run, as pytest's skip marker: it is listed with its reason,
+  /// counted apart from passes and failures, and a run of only skipped scenarios succeeds. A
+  /// reason that is not text is refused at its place. (There was no way to skip one: JUnit
+  /// never had a skipped entry.)
+  @Test func aSkippedScenarioIsListedWithItsReasonAndCountedApart() throws {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: Later\nskip: waits for the dimmer\nwindows:\n  main: catalog library\nsteps:\n  - main: select 99\n"
+        + "---\nscenario: Now\nwindows:\n  main: catalog library\nsteps:\n  - main: select 2\n", to: folder + "/s.yaml")
+    let run = Self.runner(in: folder)
+    let both = run("s.yaml")
+    #expect(both.status == 0, "\(both.stdout)")
+    #expect(both.stdout.contains("↷ Later  s.yaml:1 (skipped: waits for the dimmer)"), "\(both.stdout)")
+    #expect(both.stdout.hasSuffix("1 passed, 0 failed, 1 skipped\n"), "\(both.stdout)")
+    let only = run("s.yaml:1")
+    #expect(only.status == 0 && only.stdout.hasSuffix("0 passed, 0 failed, 1 skipped\n"), "\(only.stdout)")
+    writeTextFile("scenario: Bad\nskip: [x]\nsteps:\n  - do: windows\n", to: folder + "/bad.yaml")
+    let bad = run("bad.yaml")
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("error: bad.yaml:2:7: skip is the reason the scenario is not run"), "\(bad.stderr)")
+    // The trace says so, and the report built from it too.
+    #expect(run("s.yaml --trace t").status == 0)
+    let trace = try #require(readTextFile(folder + "/t/s.yaml.1.trace.json"))
+    #expect(trace.contains(#""status":"skipped""#) && trace.contains(#""skipped":"waits for the dimmer""#), "\(trace)")
   }
 
   /// `--baseline` pairs a failure with its green run by file and name, then by name alone, as

@@ -22,6 +22,22 @@ import WorkbenchScenarioModel
     return try #require(file.scenarios.first)
   }
 
+  /// `skip:` gives the reason a scenario is not run, `true` when none is given, `false` runs it;
+  /// a row of a table takes its parameters into the reason.
+  @Test func skipGivesAReason() throws {
+    func skip(_ value: String) throws -> String? {
+      try load("scenario: S\nskip: \(value)\nsteps:\n  - do: windows\n").skip
+    }
+    #expect(try skip("the bridge has no dimmer yet") == "the bridge has no dimmer yet")
+    #expect(try skip("true") == "no reason given")
+    #expect(try skip("false") == nil)
+    #expect(try load("scenario: S\nsteps:\n  - do: windows\n").skip == nil)
+    let rows = try loader.load(
+      bytes: Array("scenario: Q ${q}\nskip: ${q} waits\nsteps:\n  - do: windows\nexamples:\n  - {q: dune}\n".utf8),
+      path: "/tmp/rows.yaml")
+    #expect(rows.scenarios.first?.skip == "dune waits")
+  }
+
   /// `select 2; @right query "a b"` in a `left` step: two commands, the second in `right`, its
   /// words unquoted, each where it stands on the line.
   @Test func eachCommandOfAStepIsResolvedWhereItRuns() throws {

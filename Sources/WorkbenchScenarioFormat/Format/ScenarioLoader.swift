@@ -45,8 +45,8 @@ public final class ScenarioLoader {
   let parser = YAMLParser()
 
   public static let scenarioKeys = [
-    "scenario", "description", "tags", "exhaustive", "holds", "rows", "documents", "windows", "steps", "examples",
-    "nextWindow", "startsAt", "facts",
+    "scenario", "description", "tags", "skip", "exhaustive", "holds", "rows", "documents", "windows", "steps",
+    "examples", "nextWindow", "startsAt", "facts",
   ]
   /// The relations `holds:` names.
   public static let relations = ["rebuilt", "replayed"]
@@ -220,6 +220,19 @@ public final class ScenarioLoader {
         for item in items { tags.append(try text(item, what: "a tag")) }
       }
     }
+    var skip: String?
+    if let node = document["skip"] {
+      if case .bool(let on) = node.frameValue {
+        skip = on ? "no reason given" : nil
+      } else {
+        guard let reason = node.scalarText, !reason.allSatisfy(\.isWhitespace) else {
+          throw ScenarioFileError(
+            "skip is the reason the scenario is not run (skip: the bridge has no dimmer yet), or true or false",
+            at: node.location)
+        }
+        skip = try Substitution.replace(in: reason, parameters, at: node.location)
+      }
+    }
     var isExhaustive = false
     if let node = document["exhaustive"] {
       guard case .bool(let value) = node.frameValue else {
@@ -313,6 +326,7 @@ public final class ScenarioLoader {
       documents: documents,
       windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
     scenario.declaredWindows = declaredWindows
+    scenario.skip = skip
     scenario.startsAt = startsAt
     scenario.holdsRebuilt = holdsRebuilt
     scenario.holdsReplayed = holdsReplayed

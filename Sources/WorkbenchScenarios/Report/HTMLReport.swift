@@ -88,6 +88,7 @@ public enum HTMLReport {
     private var scenarios: [UInt8] = []
     private var count = 0
     private var passed = 0
+    private var skipped = 0
     private var tags: Set<String> = []
     private var expectedFailures = 0
     private var duration = 0.0
@@ -114,6 +115,7 @@ public enum HTMLReport {
     mutating func add(_ trace: ScenarioTrace, steps: [UInt8]) {
       count += 1
       if trace.status == "passed" { passed += 1 }
+      if trace.status == "skipped" { skipped += 1 }
       tags.formUnion(trace.tags)
       duration += trace.duration
       // The page shows a frame's text; of its value, only the field a diagram marks.
@@ -130,6 +132,7 @@ public enum HTMLReport {
         ("tags", .list(trace.tags.map(FrameValue.string))), ("status", .string(trace.status)),
         ("duration", .number(trace.duration)), ("windows", .list(trace.windows.map(FrameValue.string))),
       ]
+      if let reason = trace.skipped { scenario.append(("skipped", .string(reason))) }
       if let failure = trace.failure {
         scenario.append(
           (
@@ -186,7 +189,7 @@ public enum HTMLReport {
     /// The data as JSON: `{"summary", "scenarios", "frames", "diagrams"}`.
     func appendJSON(to bytes: inout [UInt8]) {
       let summary: FrameValue = [
-        "passed": .integer(passed), "failed": .integer(count - passed),
+        "passed": .integer(passed), "failed": .integer(count - passed - skipped), "skipped": .integer(skipped),
         "expectedFailures": .integer(expectedFailures), "duration": .number(duration),
         "tags": .list(tags.sorted().map(FrameValue.string)), "baseline": .bool(hasBaseline),
       ]
@@ -275,7 +278,7 @@ public enum HTMLReport {
     nav li button:focus-visible, .steps button:focus-visible { outline: 3px solid #0b57d0; outline-offset: -3px; }
     nav li button[aria-current="true"] { background: #e8f0fe; }
     .file { color: #4a4a4a; font-size: 12px; word-break: break-all; }
-    .passed { color: #0a6b2a; } .failed { color: #b00020; } .expected-failure { color: #7a4b00; }
+    .passed { color: #0a6b2a; } .failed { color: #b00020; } .skipped { color: #6b5a00; } .expected-failure { color: #7a4b00; }
     #scenario { padding: 12px 20px; overflow: auto; min-width: 0; }
     .failure, .divergence { border: 1px solid #b00020; background: #fdecee; padding: 8px 12px; margin: 8px 0; }
     .divergence { border-color: #7a4b00; background: #fff6e0; }
@@ -326,7 +329,8 @@ public enum HTMLReport {
     let chosen = null, chosenStep = 0, activeTag = null;
     const s = data.summary;
     document.getElementById("summary").textContent =
-      `${s.failed} failed, ${s.passed} passed, ${s.expectedFailures} steps failed as expected (fails:) · ` +
+      `${s.failed} failed, ${s.passed} passed, ` + (s.skipped ? `${s.skipped} skipped, ` : "") +
+      `${s.expectedFailures} steps failed as expected (fails:) · ` +
       `${s.duration.toFixed(2)} s` + (s.baseline ? " · compared with a baseline" : "");
     const tags = document.getElementById("tags");
     for (const tag of s.tags) {
@@ -346,7 +350,7 @@ public enum HTMLReport {
         if (activeTag && !sc.tags.includes(activeTag)) continue;
         if (text && !(sc.name + " " + sc.file + " " + sc.tags.join(" ")).toLowerCase().includes(text)) continue;
         const button = el("button", {type: "button", "data-index": String(index)},
-          el("span", {class: sc.status}, sc.status === "failed" ? "✘ " : "✔ "), sc.name,
+          el("span", {class: sc.status}, mark(sc)), sc.name,
           el("div", {class: "file"}, `${sc.file}:${sc.line} · ${(sc.duration * 1000).toFixed(1)} ms`));
         if (index === chosen) button.setAttribute("aria-current", "true");
         button.onclick = () => choose(index, null);
@@ -386,11 +390,13 @@ public enum HTMLReport {
       renderList();
       renderScenario();
     }
+    function mark(sc) { return sc.status === "failed" ? "✘ " : sc.status === "skipped" ? "↷ " : "✔ "; }
     function renderScenario() {
       const sc = data.scenarios[chosen];
       const root = document.getElementById("scenario");
       root.replaceChildren();
-      root.append(el("h2", {}, el("span", {class: sc.status}, sc.status === "failed" ? "✘ " : "✔ "), sc.name));
+      root.append(el("h2", {}, el("span", {class: sc.status}, mark(sc)), sc.name));
+      if (sc.skipped) root.append(el("div", {class: "skipped", role: "note"}, "skipped: " + sc.skipped));
       root.append(el("div", {class: "file"}, `${sc.file}:${sc.line}` + (sc.tags.length ? " · " + sc.tags.join(", ") : "")));
       if (sc.failure) {
         root.append(el("div", {class: "failure", role: "alert"},

@@ -31,8 +31,10 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   public var duration: Double
   /// Steps run.
   public var stepsRun: Int
-  /// Why it failed; `nil` when it passed.
+  /// Why it failed; `nil` when it passed or was skipped.
   public var failure: ScenarioFailure?
+  /// Why it was not run (`skip:`), `nil` when it ran.
+  public var skipped: String? = nil
   /// Snapshot files written (with `--update-snapshots`).
   public var snapshotsWritten: [String]
   /// Snapshot files the scenario compared with or wrote.
@@ -44,6 +46,6 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
   /// Every step with the frames it left, when the run keeps traces (`run --trace`).
   public var trace: ScenarioTrace? = nil
 
-  /// Whether it passed.
+  /// Whether it did not fail: it passed, or was skipped (`skipped`).
   public var passed: Bool { failure == nil }
 }

@@ -91,7 +91,12 @@ public struct ScenarioRunner {
     if !scenario.tags.isEmpty { result.tags = scenario.tags }
     var recorder = options.traces ? TraceRecorder(scenario: scenario) : nil
     do {
-      try runSteps(of: scenario, result: &result, recorder: &recorder)
+      // A scenario marked `skip:` runs no step, and says why.
+      if let reason = scenario.skip {
+        result.skipped = reason
+      } else {
+        try runSteps(of: scenario, result: &result, recorder: &recorder)
+      }
     } catch {
       var location = error.step?.location ?? scenario.location
       if let column = error.failure.column { location.column += column - 1 }

@@ -32,6 +32,12 @@ public final class ConsoleReporter {
 
   func scenarioFinished(_ result: ScenarioResult) {
     if quiet && result.passed { return }
+    if let reason = result.skipped {
+      let place = paint("\(result.file):\(result.location.line)", "2")
+      StandardStreams.write(
+        "\(paint("↷", "33")) \(shown(result.name))  \(place) (skipped: \(shown(reason)))\n", to: STDOUT_FILENO)
+      return
+    }
     let mark = result.passed ? paint("✔", "32") : paint("✘", "31")
     let time = formatDuration(result.duration)
     var text = "\(mark) \(shown(result.name))  \(paint("\(result.file):\(result.location.line)", "2")) (\(time))\n"
@@ -105,7 +111,8 @@ public final class ConsoleReporter {
     let written = report.results.flatMap(\.snapshotsWritten)
     if !written.isEmpty { lines.append("wrote \(written.count) snapshot\(written.count == 1 ? "" : "s")") }
     lines.append("")
-    lines.append("\(report.passed) passed, \(report.failed) failed")
+    lines.append(
+      "\(report.passed) passed, \(report.failed) failed" + (report.skipped > 0 ? ", \(report.skipped) skipped" : ""))
     if report.results.isEmpty && report.fileErrors.isEmpty {
       lines.append("no scenario was run: \(nothingRunReason ?? "the files hold none") (exit code 5)")
     }

@@ -24,16 +24,18 @@ public enum ReportWriters {
     var lines = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
       "<testsuites name=\"workbench scenarios\" tests=\"\(report.results.count + errorCount)\" "
-        + "failures=\"\(report.failed)\" errors=\"\(errorCount)\" time=\"\(seconds(report.duration))\">",
+        + "failures=\"\(report.failed)\" errors=\"\(errorCount)\" skipped=\"\(report.skipped)\" "
+        + "time=\"\(seconds(report.duration))\">",
     ]
     for file in files {
       let results = byFile[file] ?? []
       let errors = errorsByFile[file] ?? []
       let failed = results.filter { !$0.passed }.count
+      let skipped = results.filter { $0.skipped != nil }.count
       let time = results.reduce(0) { $0 + $1.duration }
       lines.append(
         "  <testsuite name=\"\(escape(file))\" tests=\"\(results.count + errors.count)\" failures=\"\(failed)\" "
-          + "errors=\"\(errors.count)\" time=\"\(seconds(time))\">")
+          + "errors=\"\(errors.count)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">")
       for result in results {
         let open =
           "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.name))\" "
@@ -45,6 +47,10 @@ public enum ReportWriters {
           : ["      <properties>"]
             + (result.tags ?? []).map { "        <property name=\"tag\" value=\"\(escape($0))\"/>" }
             + ["      </properties>"]
+        if let reason = result.skipped {
+          lines += [open + ">"] + properties + ["      <skipped message=\"\(escape(reason))\"/>", "    </testcase>"]
+          continue
+        }
         guard let failure = result.failure else {
           lines += properties.isEmpty ? [open + "/>"] : [open + ">"] + properties + ["    </testcase>"]
           continue
@@ -76,6 +82,7 @@ public enum ReportWriters {
     struct Document: Encodable {
       var passed: Int
       var failed: Int
+      var skipped: Int
       var errors: Int
       var duration: Double
       var filesNotRunAfterFailure: Int?
@@ -91,7 +98,8 @@ public enum ReportWriters {
       return kept
     }
     let document = Document(
-      passed: report.passed, failed: report.failed, errors: report.fileErrors.flatMap(\.all).count,
+      passed: report.passed, failed: report.failed, skipped: report.skipped,
+      errors: report.fileErrors.flatMap(\.all).count,
       duration: report.duration, filesNotRunAfterFailure: report.filesNotRunAfterFailure, scenarios: scenarios,
       fileErrors: report.fileErrors.flatMap(\.all), orphanedSnapshots: report.orphanedSnapshots)
     guard let value = try? FrameValueEncoder(sortsKeys: true).encode(document) else { return "{}\n" }

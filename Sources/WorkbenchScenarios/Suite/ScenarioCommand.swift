@@ -211,6 +211,7 @@ public enum ScenarioCommand {
         duration: trace.duration, stepsRun: max(0, trace.steps.count - 1), failure: trace.failure, snapshotsWritten: [],
         snapshotsUsed: [])
       if !trace.tags.isEmpty { result.tags = trace.tags }
+      result.skipped = trace.skipped
       report.results.append(result)
     }
     return report

@@ -21,10 +21,20 @@ public struct SuiteReport: Codable, Sendable {
     // Counted, not filtered: a filter copies every passing result (a thousand, each with its
     // steps and frames) to count them.
     var count = 0
-    for result in results where result.passed { count += 1 }
+    for result in results where result.passed && result.skipped == nil { count += 1 }
     return count
   }
-  public var failed: Int { results.count - passed }
+  public var failed: Int {
+    var count = 0
+    for result in results where !result.passed { count += 1 }
+    return count
+  }
+  /// The scenarios marked `skip:`, not run.
+  public var skipped: Int {
+    var count = 0
+    for result in results where result.skipped != nil { count += 1 }
+    return count
+  }
 
   /// 0 when everything passed, 1 when a scenario failed, 2 when a file could not be loaded,
   /// 5 when no scenario was run at all (a filter or tag that matched nothing, as pytest does).
@@ -58,7 +68,8 @@ enum WorkerLine {
     }
     if let file = message.loading, !file.contains("\t"), !file.contains("\n") { return "L\t\(file)" }
     if let count = message.loaded { return "F\t\(count)" }
-    if let result = message.result, result.passed, result.snapshotsWritten.isEmpty, result.stepLog == nil,
+    if let result = message.result, result.passed, result.skipped == nil, result.snapshotsWritten.isEmpty,
+      result.stepLog == nil,
       result.trace == nil, result.coverage == nil
     {
       let fields = [result.file, result.name] + result.snapshotsUsed

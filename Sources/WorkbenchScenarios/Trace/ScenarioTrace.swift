@@ -18,8 +18,10 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   /// Which run of `--repeat N` this is, from 1; `nil` without `--repeat`.
   public var run: Int? = nil
   public var tags: [String]
-  /// `passed` or `failed`.
+  /// `passed`, `failed` or `skipped`.
   public var status: String
+  /// Why the scenario was not run (`skip:`), when it was skipped.
+  public var skipped: String? = nil
   /// Seconds.
   public var duration: Double
   public var failure: ScenarioFailure?
@@ -51,7 +53,7 @@ public struct ScenarioTrace: Codable, Equatable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case schema, scenario, file, line, run, tags, status, duration, failure, windows, steps, frames
+    case schema, scenario, file, line, run, tags, status, skipped, duration, failure, windows, steps, frames
   }
 
   /// The frames every window shows after step `index`, following the changes from step 0.
@@ -280,7 +282,8 @@ struct TraceRecorder {
   /// The trace, its frames captured but not yet resolved.
   mutating func finish(result: ScenarioResult) {
     trace.captures = captures
-    trace.status = result.passed ? "passed" : "failed"
+    trace.status = result.skipped != nil ? "skipped" : result.passed ? "passed" : "failed"
+    trace.skipped = result.skipped
     trace.duration = result.duration
     trace.failure = result.failure
   }

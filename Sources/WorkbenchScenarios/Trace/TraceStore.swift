@@ -98,6 +98,7 @@ public enum TraceStore {
       ("duration", .number(trace.duration)), ("windows", strings(trace.windows)),
     ]
     if let run = trace.run { members.insert(("run", .integer(run)), at: 4) }
+    if let reason = trace.skipped { members.append(("skipped", .string(reason))) }
     if let failure = trace.failure {
       members.append(
         (
@@ -271,10 +272,12 @@ public enum TraceStore {
         message: recorded["message"]?.stringValue ?? "", details: strings(recorded["details"]),
         origin: strings(recorded["origin"]))
     }
-    return ScenarioTrace(
+    var trace = ScenarioTrace(
       schema: schema, scenario: name, file: path, line: line, tags: strings(value["tags"]), status: status,
       duration: value["duration"]?.numberValue ?? 0, failure: failure, windows: strings(value["windows"]),
       steps: steps, frames: [:])
+    if status == "skipped" { trace.skipped = value["skipped"]?.stringValue ?? "no reason given" }
+    return trace
   }
 }
 

@@ -188,6 +188,9 @@ let package = Package(
     // same random sessions against it, the Python one and the JavaScript one.
     .executableTarget(
       name: "countdown-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Countdown"),
+    // The habits of Examples/habits on the Swift kit: one calendar on the three kits.
+    .executableTarget(
+      name: "habits-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Habits"),
     .executableTarget(
       name: "lights-module-process", dependencies: ["WorkbenchModuleKit", "Lights"], path: "Tests/ProcessModules/Lights"
     ),
@@ -272,6 +275,7 @@ let package = Package(
         "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchModuleProtocol",
         "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
+        "habits-module",
         "WorkbenchModuleKit", "WorkbenchExternalModules", "Editor",
       ]
     ),

@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.5.0';
+const version = '2.6.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -209,6 +209,22 @@ class Clock {
     this.now = 0;
     this._timers = new Map(); // id -> {due, order, callback, key}
     this._order = 0;
+    // Where the clock reads 0 on the calendar, in milliseconds since 1970-01-01T00:00:00Z: the
+    // host's (a request's `date` less its `now`, §14); a scenario's default until told.
+    this._origin = 1767225600000;
+  }
+
+  /**
+   * `now` on the calendar, in milliseconds since 1970-01-01T00:00:00Z (UTC): the host's date, so
+   * a replay reads the dates its recording read (§14). Keep days as `Math.floor(date / 86400000)`.
+   */
+  get date() {
+    return this._origin + this.now;
+  }
+
+  /** `date` as a JavaScript `Date`. */
+  toDate() {
+    return new Date(this.date);
   }
 
   /**
@@ -743,6 +759,10 @@ class Module {
       // The timer a `timer` request names, as it waits now: run before its time if the request's
       // `now` does not reach it (and not one set again under its id meanwhile).
       session._namedTimer = session.clock._timers.get(request.timer) ?? null;
+      if (this._protocol >= 2 && Number.isInteger(request.now) && Number.isInteger(request.date)) {
+        // The calendar first: a timer that runs now reads the date at its time.
+        session.clock._origin = request.date - request.now;
+      }
       if (this._protocol >= 2 && Number.isInteger(request.now)) {
         session.clock._advanceTo(request.now, request.type === "timer");
       }
@@ -1036,7 +1056,7 @@ function jsonType(value) {
 const FIELD_TYPES = {
   type: ['text'], id: ['integer'], session: ['integer'], key: ['text', 'null'], line: ['text'], command: ['text'],
   path: ['list'], windows: ['object'], arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
-  document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'],
+  document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'], date: ['integer'],
   rows: ['integer'], timer: ['text'], events: ['list'], choice: ['text'],
 };
 

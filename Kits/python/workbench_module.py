@@ -32,7 +32,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.5.0"
+__version__ = "2.6.0"
 
 __all__ = [
     "Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "window", "did_you_mean",
@@ -192,6 +192,20 @@ class Clock:
         self.now = 0  # the session's time, in milliseconds, as of the request being answered
         self._timers = {}  # id -> (due, order, callback, window key)
         self._order = 0
+        # Where the clock reads 0 on the calendar, in milliseconds since 1970-01-01T00:00:00Z:
+        # the host's (a request's `date` less its `now`, §14); a scenario's default until told.
+        self._origin = 1_767_225_600_000
+
+    @property
+    def date(self):
+        """`now` on the calendar, in milliseconds since 1970-01-01T00:00:00Z (UTC): the host's date,
+        so a replay reads the dates its recording read (§14). Keep days as `date // 86_400_000`."""
+        return self._origin + self.now
+
+    def datetime(self):
+        """`date` as an aware `datetime.datetime` in UTC."""
+        import datetime as _datetime
+        return _datetime.datetime.fromtimestamp(self.date / 1000, tz=_datetime.timezone.utc)
 
     def schedule(self, after, callback, id=None):
         """Calls `callback()` once `after` milliseconds of the session's time have passed; an id
@@ -623,6 +637,10 @@ class Module:
                 # The timer a `timer` request names, as it waits now: run before its time if the
                 # request's `now` does not reach it (and not one set again under its id meanwhile).
                 session._named_timer = session.clock._timers.get(request.get("timer"))
+                if (self._protocol >= 2 and isinstance(request.get("now"), int)
+                        and isinstance(request.get("date"), int)):
+                    # The calendar first: a timer that runs now reads the date at its time.
+                    session.clock._origin = request["date"] - request["now"]
                 if self._protocol >= 2 and isinstance(request.get("now"), int):
                     session.clock._advance_to(request["now"], including_due=request.get("type") == "timer")
                 self._take_in(request, session)
@@ -949,7 +967,7 @@ _FIELD_TYPES = {
     "windows": (dict,),
     "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
     "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
-    "now": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),
+    "now": (int,), "date": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),
 }
 
 

@@ -51,14 +51,16 @@ extension ModuleProcess {
     requestCount = OutsideNumbers.saturatingSuccessor(of: requestCount)
     let id = requestCount
     var now: Int?
+    var date: Int?
     if version >= 2, let number = request.header.session, let entry = entry(of: number),
       let clock = entry.services?.clock
     {
       let milliseconds = clock.now.wholeMilliseconds
       now = Int(clamping: milliseconds)
+      date = clock.date.milliseconds
       entry.requestTime = .milliseconds(milliseconds)
     }
-    let message = request.with(id: id, now: now)
+    let message = request.with(id: id, now: now, date: date)
     // Every request gets exactly one reply (§7). Something waiting before a request is sent was
     // not asked for (a second reply, or a message of the module's own): read as the answer to
     // this request, it would put every later reply one command late.

@@ -110,6 +110,11 @@ extension ModuleSession {
           return false
         }
         if host.clock.now < target || isTimer { try host.clock.advance(by: max(.zero, target - host.clock.now)) }
+        // The calendar is the host's too: where its clock reads zero is `date` less `now`.
+        if let date = request.header.date {
+          let (origin, overflow) = date.subtractingReportingOverflow(now)
+          if !overflow { host.clock.calendarOrigin = CalendarDate(milliseconds: origin) }
+        }
       }
       return try answer(request)
     } catch {

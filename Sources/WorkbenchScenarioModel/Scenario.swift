@@ -35,6 +35,10 @@ public struct Scenario: Sendable {
   /// The session's time when the scenario starts (`startsAt: 1500ms`): a recording begun
   /// mid-session keeps it, so its replay tells every module the same `now`. Zero when not set.
   public var startsAt: Duration? = nil
+  /// Where the session's clock reads zero on the calendar (`date: 2026-12-07T09:00:00Z`): what
+  /// a module reads as the date (`SessionTime.date`). A recording keeps the shell session's;
+  /// `CalendarDate.scenarioDefault` when not set.
+  public var date: CalendarDate? = nil
   /// The external facts a recording kept (`facts:`), served to the replay instead of live ones;
   /// `nil` for a scenario that is not a recording.
   public var facts: [SessionFacts.Key: [FrameValue]]? = nil

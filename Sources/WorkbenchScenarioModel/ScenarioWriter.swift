@@ -35,6 +35,7 @@ public struct ScenarioWriter {
     if relations.count > 1 { lines.append("holds: [" + relations.joined(separator: ", ") + "]") }
     if scenario.viewportRows != ScreenEnvironment.defaultViewportRows { lines.append("rows: \(scenario.viewportRows)") }
     if let next = scenario.nextWindowNumber { lines.append("nextWindow: \(next)") }
+    if let date = scenario.date { lines.append("date: \(date)") }
     if let start = scenario.startsAt, start > .zero { lines.append("startsAt: \(SessionClock.describe(start))") }
     lines += try documentLines(scenario.documents, data: data)
     lines += windowLines(scenario.windows)

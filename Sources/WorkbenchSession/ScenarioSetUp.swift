@@ -25,6 +25,8 @@ extension WorkbenchSession {
     // recording started from a settled session.
     session.facts.isSettingUp = true
     defer { session.facts.isSettingUp = false }
+    // The calendar the scenario states (a recording, the shell session's); a fixed one if none.
+    host.clock.calendarOrigin = scenario.date ?? .scenarioDefault
     // A recording begun mid-session starts at the session's time then (nothing waits yet).
     if let start = scenario.startsAt, start > .zero { try host.clock.advance(by: start) }
     // Documents as a workspace held them (a time-travel replay of a shell session), each decoded

@@ -344,10 +344,14 @@ public final class WorkbenchSession {
       let record = try host.sessionRecord(includingDocuments: false)
       try store.saveSession(record)
       savedSession = record
+      // The new clock starts at zero where the old one had got to on the calendar, before the
+      // windows open again on it.
+      var continuing = environment
+      continuing.calendarOrigin = host.clock.date
       end()
       let carried = endServices(of: host)
       host = try Self.restore(
-        from: store, registry: registry, environment: environment, clock: clockMode, includingWindows: true)
+        from: store, registry: registry, environment: continuing, clock: clockMode, includingWindows: true)
       for incident in carried { host.services.report(incident: incident) }
       follow(host)
     } catch let error as StoreError {

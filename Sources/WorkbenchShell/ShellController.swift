@@ -42,6 +42,12 @@ final class ShellController {
     didSet { host.clock.interruptibleWait = interruptibleWait }
   }
 
+  /// Whether Ctrl-C asked the running command to stop: the interactive shell's, given to every
+  /// host the session has, as `interruptibleWait` is.
+  var interruptRequested: (@MainActor () -> Bool)? {
+    didSet { host.services.interruptRequested = interruptRequested }
+  }
+
   /// A command `watch` runs again and again: the interactive session takes it from here.
   struct Watch {
     var interval: Duration
@@ -125,6 +131,7 @@ final class ShellController {
           failedCommand = error
         } : nil
       host.clock.interruptibleWait = interruptibleWait
+      host.services.interruptRequested = interruptRequested
       try session.run(line, continuingAfter: keepGoing, frontEnd: self)
       if let failedCommand, lineOutcome == .ran { return .failed(usage: failedCommand.isUsageError) }
       return lineOutcome
@@ -336,6 +343,7 @@ extension ShellController: SessionFrontEnd {
 
   func relaunched(warnings: [RestorationWarning]) throws(CommandError) {
     host.clock.interruptibleWait = interruptibleWait
+    host.services.interruptRequested = interruptRequested
     for warning in warnings { output.writeError(warning.message, place: nil) }
     if !hidesWhatCommandsShow {
       output.write(host.focusedWindowID.map(CommandOutput.frame) ?? .text("no windows are open"), host: host)

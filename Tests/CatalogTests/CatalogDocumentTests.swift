@@ -1,8 +1,6 @@
 import Catalog
 import FoundationEssentials
-import Synchronization
 import Testing
-import WorkbenchModuleAPI
 
 @Suite struct CatalogDocumentTests {
   @Test func duplicateIdsAreAValidationErrorNamingBothPlaces() {
@@ -54,24 +52,22 @@ import WorkbenchModuleAPI
     #expect(try document.sorted(by: .reverse).sorted(by: .id).books.map(\.id) == [1, 2, 3])
   }
 
-  /// Ctrl-C (`Interruption`) stops a sort by title where it is, folding titles or comparing
-  /// them, and it throws: the document it was asked of is all there is. Without one asked, or
-  /// outside a line that can be stopped, the sort is whole.
+  /// Ctrl-C (`stoppingWhen`, the shell's through `SessionServices.interruptRequested`) stops a
+  /// sort by title where it is, folding titles or comparing them, and it throws: the document it
+  /// was asked of is all there is. Not asked, the sort is whole.
   @Test func aSortByTitleStopsWhenAskedAndChangesNothing() throws {
     let document = try catalog((1...40_000).map { ($0, "Bök \($0 * 7919 % 40_009)") })
-    let asked = Atomic<Int>(0)
+    var asked = 0
     // Asked after the 5th look: the titles are folded by then (3 looks), the comparisons not.
-    let afterFiveLooks: @Sendable () -> Bool = { asked.add(1, ordering: .relaxed).newValue > 5 }
-    #expect(throws: Interruption.stopped("sort title")) {
-      try Interruption.$requested.withValue(afterFiveLooks) { try document.sorted(by: .title) }
+    #expect(throws: CatalogDocument.stopped) {
+      try document.sorted(by: .title) {
+        asked += 1
+        return asked > 5
+      }
     }
-    #expect(asked.load(ordering: .relaxed) > 5)
-    #expect(throws: Interruption.stopped("sort title")) {
-      let always: @Sendable () -> Bool = { true }
-      return try Interruption.$requested.withValue(always) { try document.sorted(by: .title) }
-    }
-    let never: @Sendable () -> Bool = { false }
-    let whole = try Interruption.$requested.withValue(never) { try document.sorted(by: .title) }
+    #expect(asked > 5)
+    #expect(throws: CatalogDocument.stopped) { try document.sorted(by: .title) { true } }
+    let whole = try document.sorted(by: .title) { false }
     #expect(whole.books.map(\.title) == document.books.map(\.title).sorted { $0.lowercased() < $1.lowercased() })
   }
 

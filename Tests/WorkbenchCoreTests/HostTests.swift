@@ -284,8 +284,14 @@ import Testing
 @Suite struct SubcommandTests {
   @Test func theFirstWordPicksASubcommand() throws {
     let host = try Host(modules: [CounterModule()], clock: .virtual)
-    #expect(try host.run(line: "clock advance 2s") == [.text("2s since the session started (virtual time)")])
-    #expect(try host.run(line: "clock") == [.text("2s since the session started (virtual time)")])
+    #expect(
+      try host.run(line: "clock advance 2s") == [
+        .text("2s since the session started (virtual time), at 2026-01-01T00:00:02Z")
+      ])
+    #expect(
+      try host.run(line: "clock advance 1d") == [
+        .text("86402s since the session started (virtual time), at 2026-01-02T00:00:02Z")
+      ])
     #expect(
       failure(host, "clock advanc 2s")?.hasPrefix("clock has no subcommand 'advanc'. Did you mean 'advance'?") == true)
     #expect(failure(host, "clock advance") == "missing DURATION. Usage: clock advance DURATION")

@@ -58,3 +58,53 @@ struct SessionClockTests {
     }
   }
 }
+
+/// The session's calendar: ISO 8601 read and written back, days and fields in UTC, and numbers
+/// from outside that never trap.
+struct CalendarDateTests {
+  @Test func isoTextReadsAndWritesBack() throws {
+    let cases: [(String, String)] = [
+      ("2026-12-07", "2026-12-07T00:00:00Z"), ("2026-12-07T23:59", "2026-12-07T23:59:00Z"),
+      ("2026-12-07T23:59:30.250Z", "2026-12-07T23:59:30.250Z"), ("2026-12-07T09:00:00+01:00", "2026-12-07T08:00:00Z"),
+      ("2024-02-29T12:00:00-05:30", "2024-02-29T17:30:00Z"), ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
+      ("0001-01-01", "0001-01-01T00:00:00Z"), ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
+    ]
+    for (text, written) in cases {
+      let date = try #require(CalendarDate(parsing: text), "\(text)")
+      #expect(date.description == written, "\(text)")
+      #expect(CalendarDate(parsing: date.description) == date, "\(text)")
+    }
+    #expect(CalendarDate(parsing: "2026-01-01")?.milliseconds == CalendarDate.scenarioDefault.milliseconds)
+    for bad in [
+      "2026-02-29", "2026-13-01", "2026-12-07T24:00", "2026-12-7", "10000-01-01", "0000-01-01", "", "today",
+      "2026-12-07T09:00Zx", "2026-12-07T09:00+1:00",
+    ] {
+      #expect(CalendarDate(parsing: bad) == nil, "\(bad)")
+    }
+  }
+
+  @Test func daysAndFieldsAreUTC() throws {
+    let date = try #require(CalendarDate(parsing: "2026-12-07T23:59:30.250Z"))
+    let fields = date.fields
+    #expect(fields.year == 2026 && fields.month == 12 && fields.day == 7)
+    #expect(fields.hour == 23 && fields.minute == 59 && fields.second == 30 && fields.millisecond == 250)
+    #expect(fields.weekday == 1)  // a Monday
+    #expect(date.day == 20_794)
+    #expect(date.adding(.seconds(30)).day == 20_795)
+    #expect(CalendarDate(milliseconds: -1).day == -1)
+    #expect(CalendarDate(milliseconds: -1).description == "1969-12-31T23:59:59.999Z")
+  }
+
+  /// A `date` a module sends back, a `clock advance` of years: nothing traps.
+  @Test func extremeNumbersDoNotTrap() {
+    for milliseconds in [Int.max, Int.min, Int.max - 1, Int.min + 1, 0] {
+      let date = CalendarDate(milliseconds: milliseconds)
+      _ = date.description
+      _ = date.fields
+      _ = date.day
+      #expect(date.adding(.seconds(Int64.max)).milliseconds >= date.milliseconds)
+      #expect(date.adding(.seconds(Int64.min)).milliseconds <= date.milliseconds)
+    }
+    #expect(CalendarDate(milliseconds: .max).adding(.milliseconds(1)).milliseconds == .max)
+  }
+}

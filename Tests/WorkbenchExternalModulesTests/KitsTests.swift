@@ -8,6 +8,16 @@ import WorkbenchTestSupport
 /// One module, three kits: the countdown of Examples/countdown on the Swift, Python and
 /// JavaScript kits passes the same scenarios and shows the same frames after every step; and a
 /// module `new-module --language javascript` writes runs as printed, on the kit it carries.
+/// Whether the wall clock says 2026-01-01 (the scenarios' default day), when a test cannot tell a
+/// replay on the default from one on the wall's day.
+enum CalendarDayNow {
+  static var isNewYear2026: Bool {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return now.tv_sec / 86_400 == 1_767_225_600 / 86_400
+  }
+}
+
 struct KitsTests {
   static let examples = repositoryRoot() + "/Examples/countdown"
   static let binaries = String(ChildProcess.workbenchPath.dropLast("workbench".count))
@@ -17,17 +27,22 @@ struct KitsTests {
     ("javascript", examples + "/countdown.js"),
   ]
 
-  @Test func theCountdownShowsTheSameFramesAfterEveryStepOnEveryKit() throws {
+  /// Runs `scenarios` on each kit's module, expecting `passed` scenarios to pass on each, and
+  /// holds every kit's trace of every scenario to the first kit's; `also` runs for each module.
+  private func sameFramesOnEveryKit(
+    _ modules: [(String, String)], scenarios: String, passed: Int, also: (String, String) -> Void = { _, _ in }
+  ) throws {
     var traces: [(kit: String, folder: String)] = []
-    for (kit, module) in Self.countdowns {
+    for (kit, module) in modules {
       let folder = makeTemporaryFolder() + "/" + kit
-      let run = ChildProcess.runWorkbench(["run", "-m", module, Self.examples + "/Scenarios", "--trace", folder])
+      let run = ChildProcess.runWorkbench(["run", "-m", module, scenarios, "--trace", folder])
       #expect(run.status == 0, "\(kit): \(run.stdout)\(run.stderr)")
-      #expect(run.stdout.hasSuffix("5 passed, 0 failed\n"), "\(kit): \(run.stdout)")
+      #expect(run.stdout.hasSuffix("\(passed) passed, 0 failed\n"), "\(kit): \(run.stdout)")
       traces.append((kit, folder))
+      also(kit, module)
     }
     let names = folderEntries(traces[0].folder)
-    #expect(names.count == 6, "\(names)")  // 5 scenarios and the frames
+    #expect(names.count == passed + 1, "\(names)")  // the scenarios and the frames
     for (kit, folder) in traces.dropFirst() {
       #expect(folderEntries(folder) == names, "\(kit)")
       for name in names {
@@ -35,6 +50,61 @@ struct KitsTests {
         #expect(trace == traceWithoutTimings(traces[0].folder + "/" + name), "\(kit) \(name)")
       }
     }
+  }
+
+  @Test func theCountdownShowsTheSameFramesAfterEveryStepOnEveryKit() throws {
+    try sameFramesOnEveryKit(Self.countdowns, scenarios: Self.examples + "/Scenarios", passed: 5)
+  }
+
+  static let habitsFolder = repositoryRoot() + "/Examples/habits"
+  /// The habits on each kit.
+  static let habits = [
+    ("swift", binaries + "habits-module"), ("python", habitsFolder + "/habits.py"),
+    ("javascript", habitsFolder + "/habits.js"),
+  ]
+
+  /// The session's calendar reaches every kit (each request's `date`): the habits pass the same
+  /// scenarios (a day that passes at midnight, a missed day, the default date, a relaunch that
+  /// goes on from the date it was at) with the same frames after every step on each. (No kit had
+  /// a date: a day could not be kept across sessions, nor shown passing.)
+  @Test func theHabitsShowTheSameDaysOnEveryKit() throws {
+    try sameFramesOnEveryKit(Self.habits, scenarios: Self.habitsFolder + "/Scenarios", passed: 4) { kit, module in
+      // Its timer every midnight is a recurring one, not a loop (module-check called it a loop
+      // once its hundred timers were spent and a later request fired none).
+      let check = ChildProcess.runWorkbench(["module-check", module])
+      #expect(check.status == 0, "\(kit): \(check.stdout)\(check.stderr)")
+      #expect(check.stdout.contains("100 fired over 100 days, more due: a recurring timer"), "\(kit): \(check.stdout)")
+    }
+  }
+
+  /// A recording made in the shell keeps the session's calendar (`date:`, the wall time the
+  /// shell started at), so its replay, days later, reads the days it was made on: on each kit
+  /// the replay passes, its expectation naming today's date. (It replayed on 2026-01-01.)
+  @Test(arguments: habits)
+  func aRecordingMadeInTheShellReplaysItsDates(kit: String, module: String) throws {
+    let folder = makeTemporaryFolder()
+    let recording = folder + "/habit.yaml"
+    let shell = ChildProcess.runWorkbench(
+      ["-m", module, "-w", ":memory:"],
+      input: Array("record start \(recording)\nopen habits routine h\ndone 1\nrecord stop\n".utf8))
+    #expect(shell.status == 0, "\(kit): \(shell.stdout)\(shell.stderr)")
+    let text = try #require(readTextFile(recording), "\(kit)")
+    let date = try #require(text.firstMatch(of: /\ndate: (\d{4}-\d{2}-\d{2})T[0-9:.]+Z\n/), "\(kit): \(text)")
+    #expect(text.contains("today: \(date.1)"), "\(kit): \(text)")
+    let replay = ChildProcess.runWorkbench(["run", "-m", module, recording])
+    #expect(replay.status == 0, "\(kit): \(replay.stdout)\(replay.stderr)\n\(text)")
+  }
+
+  /// A move in time in the shell replays on the shell session's calendar: the day shown after
+  /// `travel back` is the one shown live (the replay showed 2026-01-01, the scenarios' default).
+  @Test func travelInTheShellKeepsItsDates() throws {
+    let shell = ChildProcess.runWorkbench(
+      ["-m", Self.binaries + "habits-module", "-w", ":memory:"],
+      input: Array("open habits routine h\ndone 1\ntravel back 1\n".utf8))
+    #expect(shell.status == 0, "\(shell.stdout)\(shell.stderr)")
+    let days = shell.stdout.matches(of: /\n(\d{4}-\d{2}-\d{2})\n/).map { String($0.1) }
+    #expect(days.count == 3 && Set(days).count == 1, "\(shell.stdout)")
+    #expect(days.first != "2026-01-01" || CalendarDayNow.isNewYear2026, "\(shell.stdout)")
   }
 
   /// Two sessions on one module process keep their documents apart. `workbench explore` runs

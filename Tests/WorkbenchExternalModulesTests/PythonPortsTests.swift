@@ -257,8 +257,11 @@ struct PythonPortsTests {
       let start = try #require(
         text.firstMatch(of: /\nstartsAt: (\d+)ms\n/).flatMap { Int($0.1) }, "\(implementation.name): \(text)")
       #expect((300..<2000).contains(start), "\(implementation.name): \(text)")
+      // So is the date the session's clock started at (the wall time each shell started).
+      #expect(text.contains(/\ndate: \d{4}-\d{2}-\d{2}T[0-9:.]+Z\n/), "\(implementation.name): \(text)")
       recordings.append(
-        text.replacing("scenario: \(implementation.name)\n", with: "").replacing(/startsAt: \d+ms\n/, with: ""))
+        text.replacing("scenario: \(implementation.name)\n", with: "").replacing(/startsAt: \d+ms\n/, with: "")
+          .replacing(/date: [0-9T:.Z-]+\n/, with: ""))
     }
     #expect(recordings[1] == recordings[0])
     #expect(recordings[2] == recordings[0])

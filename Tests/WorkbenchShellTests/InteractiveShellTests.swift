@@ -752,6 +752,8 @@ import WorkbenchTestSupport
       missing.waitFor("the pager 'no-such-pager-here' was not found", after: mark),
       "\(missing.screen(from: mark).debugDescription)")
     #expect(missing.screen(from: mark).contains("Put @WINDOW"))
+    // Ctrl-D once the prompt is back (typed earlier, the terminal's cooked mode takes it).
+    #expect(missing.waitFor("workbench> ", after: missing.offset(after: "was not found", from: mark) ?? mark))
     missing.type("\u{04}")
     #expect(missing.exitStatus() == 0)
   }

@@ -140,12 +140,15 @@ enum CatalogCommands {
 
   static let order = Argument<CatalogOrder>.choice("order")
 
-  static let sort = ScreenCommands.editing(
-    "sort", in: CatalogScreenModel.self, screens: screens, arguments: [order],
-    summary: "Reorder the shared catalog by title, by id, or in reverse",
-    details: "Ctrl-C stops a long sort (a million books) before it changes anything."
-  ) { arguments, document in
-    let chosen = arguments[order]
-    return DocumentChange(try document.sorted(by: chosen), summary: "sort by \(chosen.rawValue)")
+  static let sort = CommandSpec(
+    "sort", arguments: [order], summary: "Reorder the shared catalog by title, by id, or in reverse",
+    details: "Ctrl-C stops a long sort (a million books) before it changes anything.", scope: .window(screens: screens)
+  ) { context in
+    let chosen = context.arguments[order]
+    let document = try context.model(CatalogScreenModel.self).document
+    let requested = context.services.interruptRequested
+    let sorted = try document.sorted(by: chosen) { MainActor.assumeIsolated { requested?() ?? false } }
+    try context.commit(sorted, summary: "sort by \(chosen.rawValue)")
+    return .frame(try context.requireWindow().id)
   }
 }

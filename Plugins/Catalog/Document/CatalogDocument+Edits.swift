@@ -60,11 +60,13 @@ extension CatalogDocument {
     return try CatalogDocument(validating: books)
   }
 
-  /// The catalog with its books in another order.
+  /// The catalog with its books in another order. `stop` is looked at now and then while a sort
+  /// by title runs (Ctrl-C in the shell, `SessionServices.interruptRequested`).
   ///
-  /// - Throws: `CommandError` when Ctrl-C asked a long sort to stop (`Interruption`): nothing
-  ///   changed.
-  public func sorted(by order: CatalogOrder) throws(CommandError) -> CatalogDocument {
+  /// - Throws: `CommandError` when `stop` said to stop: nothing changed.
+  public func sorted(by order: CatalogOrder, stoppingWhen stop: () -> Bool = { false }) throws(CommandError)
+    -> CatalogDocument
+  {
     let reordered: [CatalogBook]
     switch order {
     case .title:
@@ -74,7 +76,7 @@ extension CatalogDocument {
       var keys: [String] = []
       keys.reserveCapacity(books.count)
       for (index, book) in books.enumerated() {
-        if index & 0x3FFF == 0 { try Interruption.check("sort title") }
+        if index & 0x3FFF == 0, stop() { throw Self.stopped }
         keys.append(book.title.lowercased())
       }
       // Ctrl-C is looked for every 65,536 comparisons; once seen, the rest compare at once and
@@ -83,12 +85,11 @@ extension CatalogDocument {
       var stopped = false
       let order = books.indices.sorted { left, right in
         comparisons &+= 1
-        if comparisons & 0xFFFF == 0, !stopped { stopped = Interruption.isRequested }
+        if comparisons & 0xFFFF == 0, !stopped { stopped = stop() }
         if stopped { return false }
         return keys[left] != keys[right] ? keys[left] < keys[right] : left < right
       }
-      if stopped { throw Interruption.stopped("sort title") }
-      try Interruption.check("sort title")
+      if stopped || stop() { throw Self.stopped }
       reordered = order.map { books[$0] }
     case .id: reordered = books.sorted { $0.id < $1.id }
     case .reverse: reordered = Array(books.reversed())
@@ -96,6 +97,9 @@ extension CatalogDocument {
     // A permutation of valid books is valid.
     return (try? CatalogDocument(validating: reordered)) ?? self
   }
+
+  /// What a sort stopped by Ctrl-C says.
+  public static let stopped = CommandError("interrupted (Ctrl-C): sort title stopped; nothing changed")
 }
 
 extension String {

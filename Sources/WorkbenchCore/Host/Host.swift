@@ -92,6 +92,7 @@ public final class Host {
   init(registry: ModuleRegistry, environment: ScreenEnvironment, clock: SessionClock.Mode, loadSamples: Bool) {
     self.environment = environment
     self.clock = SessionClock(mode: clock)
+    if let origin = environment.calendarOrigin { self.clock.calendarOrigin = origin }
     // The session's facts are the environment's (a replay's, shared by the hosts of a session).
     self.facts = (environment.services.facts as? SessionFacts) ?? SessionFacts()
     self.services = self.clock.services(facts: facts)

@@ -367,11 +367,12 @@ enum HostCommands {
   static let clock = CommandSpec(
     "clock", subcommands: [clockAdvance],
     summary: "Show the session's clock, or move a scenario's virtual clock forward",
-    details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves."
+    details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves. "
+      + "The date is where the clock read zero (the shell's start, a scenario's `date:`) plus its time."
   ) { context in
     let clock = context.host.clock
     let mode = clock.mode == .virtual ? "virtual" : "real"
-    return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time)")
+    return .text("\(SessionClock.describe(clock.now)) since the session started (\(mode) time), at \(clock.date)")
   }
 
   static let clockAdvance = CommandSpec(
@@ -379,7 +380,7 @@ enum HostCommands {
   ) { context in
     let clock = context.host.clock
     try clock.advance(by: try SessionClock.duration(context.arguments[clockDuration]))
-    return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time)")
+    return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time), at \(clock.date)")
   }
 
   static let settleLimit = Argument<String>.duration(

@@ -61,6 +61,7 @@ public final class SessionClock: SessionTime {
     self.mode = mode
     self.scheduler = scheduler
     self.realStart = SessionClock.monotonic()
+    self.calendarOrigin = mode == .real ? SessionClock.wallTime() : .scenarioDefault
   }
 
   /// The time since the session started: on a real clock in whole milliseconds, and the
@@ -70,6 +71,21 @@ public final class SessionClock: SessionTime {
     case .virtual: return virtualNow
     case .real: return heldAt ?? runningNow
     }
+  }
+
+  /// Where the clock reads zero on the calendar: the wall time a real clock started at, a
+  /// scenario's `date:` (or its default) on a virtual one. A relaunch's clock starts where the
+  /// last one had got to; a replay's where its recording's did.
+  public var calendarOrigin: CalendarDate
+
+  /// `now` on the calendar.
+  public var date: CalendarDate { calendarOrigin.adding(now) }
+
+  /// The wall time now, for a real clock's calendar origin.
+  public nonisolated static func wallTime() -> CalendarDate {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return CalendarDate(milliseconds: time.tv_sec * 1000 + time.tv_nsec / 1_000_000)
   }
 
   /// A real clock's time as it runs, in whole milliseconds.

@@ -57,12 +57,12 @@ extension Argument where Value == String {
   }
 
   /// A path to a file, as typed: the shell completes it from the folder typed so far.
-  public static func file(_ name: String, help: String = "") -> Self {
+  package static func file(_ name: String, help: String = "") -> Self {
     Self(ArgumentSpec(name, .file, help: help), read: \.textValue)
   }
 
   /// The name of a command (completed from the commands of the window it runs in).
-  public static func command(_ name: String, help: String = "") -> Self {
+  package static func command(_ name: String, help: String = "") -> Self {
     Self(ArgumentSpec(name, .command, help: help), read: \.textValue)
   }
 

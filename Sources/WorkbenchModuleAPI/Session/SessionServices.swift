@@ -15,6 +15,11 @@ public final class SessionServices {
   /// Whether keys give their test values (`ServiceKey.testValue`) rather than their live ones;
   /// a test sets it before the first use.
   package var usesTestValues = false
+  /// Whether the person at the terminal asked the running command to stop (Ctrl-C): set by the
+  /// front end that owns a terminal (the interactive shell), `nil` elsewhere (scripts, scenarios
+  /// and their replays always run a command to its end). A long command of a built-in module
+  /// looks at it where stopping leaves nothing changed (the catalog's `sort title`).
+  package var interruptRequested: (@MainActor () -> Bool)?
   /// The session's time: what it is now, and timers on it.
   public let clock: any SessionTime
   /// The session's scheduler, which delivers source changes after they land (a scope's

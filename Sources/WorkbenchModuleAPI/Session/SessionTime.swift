@@ -5,6 +5,9 @@ public protocol SessionTime: AnyObject {
   /// The time since the session started: on a real clock the line's (or the timer's) while one
   /// runs, so every request of a line has one time.
   var now: Duration { get }
+  /// `now` on the calendar: where the session's clock read zero (the wall time a shell
+  /// started at, a scenario's `date:`) plus `now`. A replay reads the dates its recording read.
+  var date: CalendarDate { get }
   /// Runs `action` once the session's time has moved `delay` past now; cancel it with the
   /// result.
   @discardableResult
@@ -40,6 +43,7 @@ extension OutsideFacts {
 @MainActor
 package final class StillTime: SessionTime {
   package var now: Duration { .zero }
+  package var date: CalendarDate { .scenarioDefault }
   package func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> Cancellation {
     Cancellation {}
   }

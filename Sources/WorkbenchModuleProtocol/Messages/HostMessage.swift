@@ -7,6 +7,7 @@ public protocol WireRequestHeader {
   var id: Int? { get set }
   var session: Int? { get set }
   var now: Int? { get set }
+  var date: Int? { get set }
 }
 
 extension MessageField {
@@ -16,7 +17,7 @@ extension MessageField {
   /// message).
   static func header(
     _ id: WritableKeyPath<Message, Int?> & Sendable, _ session: WritableKeyPath<Message, Int?> & Sendable,
-    _ now: WritableKeyPath<Message, Int?> & Sendable
+    _ now: WritableKeyPath<Message, Int?> & Sendable, _ date: WritableKeyPath<Message, Int?> & Sendable
   ) -> [Self] {
     [
       .integer(
@@ -29,6 +30,10 @@ extension MessageField {
       .integer(
         "now", now, minimum: 0,
         "protocol 2: the session's time when the request was sent, in milliseconds since the session started (the virtual clock of a scenario, real time in the shell); a timer's `after` counts from it (§14)"
+      ),
+      .integer(
+        "date", date,
+        "protocol 2: `now` on the calendar, in milliseconds since 1970-01-01T00:00:00Z (UTC): the wall time the shell session started at plus `now`, or a scenario's `date:` plus `now`, so a replay reads the recording's dates (§14)"
       ),
     ]
   }
@@ -51,6 +56,7 @@ public struct WindowRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
@@ -70,7 +76,7 @@ public struct WindowRequest: WireStructure, WireRequestHeader {
         "rows", \.rows, minimum: 1,
         "protocol 2, with `open` and `restore`: how many rows a window shows at once (`--rows`, a scenario's `rows:`)"),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header(\.id, \.session, \.now)
+    ] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 }
 
 /// `command`: a line to run, in a window (with its fields) or, protocol 2, in no window.
@@ -100,6 +106,7 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
@@ -132,7 +139,7 @@ public struct CommandRequest: WireStructure, WireRequestHeader {
         "protocol 2: each window argument that names one of the module's own windows, by the argument's name: that window's key"
       ),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header(\.id, \.session, \.now)
+    ] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 }
 
 extension CommandRequest {
@@ -158,13 +165,14 @@ public struct CloseRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
   public static let definitionName = "closeRequest"
   public static let summary = "The window closed: the module drops it and replies `ok`."
   public static let fields: [MessageField<Self>] =
-    [.text("key", \.key, "the window")] + MessageField<Self>.header(\.id, \.session, \.now)
+    [.text("key", \.key, "the window")] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 }
 
 /// `leave`: what to do with a window's unsaved work (protocol 2, §20): `save` it to the
@@ -176,6 +184,7 @@ public struct LeaveRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
   public init(key: String, choice: String) {
@@ -190,7 +199,7 @@ public struct LeaveRequest: WireStructure, WireRequestHeader {
     [
       .text("key", \.key, "the window"),
       .text("choice", \.choice, "`save` or `discard`"),
-    ] + MessageField<Self>.header(\.id, \.session, \.now)
+    ] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 
   public func problems() -> [String] {
     ["save", "discard"].contains(choice) ? [] : ["`choice` as `save` or `discard`"]
@@ -205,6 +214,7 @@ public struct TimerRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
@@ -215,7 +225,7 @@ public struct TimerRequest: WireStructure, WireRequestHeader {
     [
       .text("timer", \.timer, "the id the module gave the timer"),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
-    ] + MessageField<Self>.header(\.id, \.session, \.now)
+    ] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -225,13 +235,14 @@ public struct SessionRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
   public static let definitionName = "sessionRequest"
   public static let summary =
     "About a session as a whole: its end (§16), the states a recording starts from (§12), or the changes its live sources saw (§19)."
-  public static let fields: [MessageField<Self>] = MessageField<Self>.header(\.id, \.session, \.now)
+  public static let fields: [MessageField<Self>] = MessageField<Self>.header(\.id, \.session, \.now, \.date)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -244,6 +255,7 @@ public struct LiveRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
@@ -252,7 +264,7 @@ public struct LiveRequest: WireStructure, WireRequestHeader {
     "A replay's live step: the events the module's `changed` messages carried when the session was recorded, to apply as if its live sources saw them again; the module replies `ok` with the windows that changed (§19)."
   public static let fields: [MessageField<Self>] =
     [.value("events", \.events, type: .list(.anyValue), "each recorded change's `event`, in order")]
-    + MessageField<Self>.header(\.id, \.session, \.now)
+    + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 
   public func problems() -> [String] { session == nil ? ["`session` as a whole number of at least 1"] : [] }
 }
@@ -264,13 +276,14 @@ public struct ValidateRequest: WireStructure, WireRequestHeader {
   public var id: Int?
   public var session: Int?
   public var now: Int?
+  public var date: Int?
 
   public init() {}
 
   public static let definitionName = "validateRequest"
   public static let summary = "Reserved (§13): whether a document of a kind is valid."
   public static let fields: [MessageField<Self>] =
-    [.text("kind", \.kind), .text("body", \.body)] + MessageField<Self>.header(\.id, \.session, \.now)
+    [.text("kind", \.kind), .text("body", \.body)] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 }
 
 /// What the host sends a module (docs/protocol.md): one case a request type.
@@ -313,27 +326,29 @@ public enum HostMessage: Equatable, Sendable, WireWritable {
   }
 
   /// The header every request has.
-  public var header: (id: Int?, session: Int?, now: Int?) {
+  public var header: (id: Int?, session: Int?, now: Int?, date: Int?) {
     switch self {
     case .open(let request), .refresh(let request), .restore(let request):
-      return (request.id, request.session, request.now)
-    case .command(let request): return (request.id, request.session, request.now)
-    case .close(let request): return (request.id, request.session, request.now)
-    case .timer(let request): return (request.id, request.session, request.now)
-    case .end(let request), .capture(let request), .sync(let request): return (request.id, request.session, request.now)
-    case .live(let request): return (request.id, request.session, request.now)
-    case .validate(let request): return (request.id, request.session, request.now)
-    case .leave(let request): return (request.id, request.session, request.now)
+      return (request.id, request.session, request.now, request.date)
+    case .command(let request): return (request.id, request.session, request.now, request.date)
+    case .close(let request): return (request.id, request.session, request.now, request.date)
+    case .timer(let request): return (request.id, request.session, request.now, request.date)
+    case .end(let request), .capture(let request), .sync(let request):
+      return (request.id, request.session, request.now, request.date)
+    case .live(let request): return (request.id, request.session, request.now, request.date)
+    case .validate(let request): return (request.id, request.session, request.now, request.date)
+    case .leave(let request): return (request.id, request.session, request.now, request.date)
     }
   }
 
-  /// The request with its number, session and time set (those given).
-  public func with(id: Int? = nil, session: Int? = nil, now: Int? = nil) -> HostMessage {
+  /// The request with its number, session, time and date set (those given).
+  public func with(id: Int? = nil, session: Int? = nil, now: Int? = nil, date: Int? = nil) -> HostMessage {
     func set<Request: WireRequestHeader>(_ request: Request) -> Request {
       var request = request
       if let id { request.id = id }
       if let session { request.session = session }
       if let now { request.now = now }
+      if let date { request.date = date }
       return request
     }
     switch self {

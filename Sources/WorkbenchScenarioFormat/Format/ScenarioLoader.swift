@@ -46,7 +46,7 @@ public final class ScenarioLoader {
 
   public static let scenarioKeys = [
     "scenario", "description", "tags", "skip", "exhaustive", "holds", "rows", "documents", "windows", "steps",
-    "examples", "nextWindow", "startsAt", "facts",
+    "examples", "nextWindow", "date", "startsAt", "facts",
   ]
   /// The relations `holds:` names.
   public static let relations = ["rebuilt", "replayed"]
@@ -310,6 +310,15 @@ public final class ScenarioLoader {
       }
       startsAt = time
     }
+    var date: CalendarDate?
+    if let node = document["date"] {
+      guard let text = node.scalarText, let parsed = CalendarDate(parsing: text) else {
+        throw ScenarioFileError(
+          "date is where the session's clock starts on the calendar, in ISO 8601: 2026-12-07, 2026-12-07T09:00, "
+            + "2026-12-07T09:00:00Z or with an offset (+01:00); years 1 to 9999", at: node.location)
+      }
+      date = parsed
+    }
     let problemsBefore = problems.count
     let steps = try buildSteps(stepsNode, context: &context, includes: [document.location.file])
     // After the steps: a recording's live changes name windows the steps open.
@@ -327,6 +336,7 @@ public final class ScenarioLoader {
       windows: windows, steps: steps, exampleIndex: exampleIndex, nextWindowNumber: nextWindowNumber, facts: facts)
     scenario.declaredWindows = declaredWindows
     scenario.skip = skip
+    scenario.date = date
     scenario.startsAt = startsAt
     scenario.holdsRebuilt = holdsRebuilt
     scenario.holdsReplayed = holdsReplayed

@@ -81,6 +81,9 @@ final class SessionRecorder {
     // timeline drops, what a real clock runs before anything happens.)
     let now = Duration.milliseconds(host.clock.now.wholeMilliseconds)
     start.startsAt = now > ReplayTimeline.noise && !host.windows.isEmpty ? now : nil
+    // The calendar where the replay's clock reads zero: the replay reads the dates this session
+    // reads (with no `startsAt`, the replay's zero is the session's time now).
+    start.date = host.clock.calendarOrigin.adding(now - (start.startsAt ?? .zero))
     // The rows a window showed (`--rows 8`) are the recording's too: its frames were made so.
     start.viewportRows = session.environment.viewportRows
     beginning = start

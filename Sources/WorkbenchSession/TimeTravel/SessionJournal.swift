@@ -100,6 +100,8 @@ public final class SessionJournal {
       startingAt: record, samples: [], name: "the session as it started",
       at: SourceLocation(file: "<session>", line: 1, column: 1))
     origin.viewportRows = session.environment.viewportRows
+    // A replay reads the dates the session read: its clock starts where the shell's did.
+    origin.date = host.clock.calendarOrigin
     self.init(
       origin: origin, label: "the session as the shell started it", registry: host.registry,
       frames: host.framesByLabel)

@@ -1,5 +1,4 @@
 import CReadline
-import Synchronization
 import WorkbenchCommandLine
 import WorkbenchCore
 import WorkbenchModuleAPI
@@ -27,6 +26,8 @@ final class InteractiveSession {
   private(set) var finished = false
   /// A question about unsaved work waiting for its answer on the next line.
   private var pending: UnsavedWorkQuestion?
+  /// Whether a command of the running line was told Ctrl-C came.
+  private let interruptAsked = InterruptAsked()
 
   /// The running session, reached from readline's C callbacks.
   static var current: InteractiveSession?
@@ -51,7 +52,12 @@ final class InteractiveSession {
     let interrupts = wb_install_sigint_handler()
     // `settle` waits for its timers until they are due or Ctrl-C comes.
     controller.interruptibleWait = { time in InteractiveSession.wait(time, unless: interrupts) }
-    defer { controller.interruptibleWait = nil }
+    // A long command (`sort title`) stops when Ctrl-C comes.
+    controller.interruptRequested = { [interruptAsked] in interruptAsked.check() }
+    defer {
+      controller.interruptibleWait = nil
+      controller.interruptRequested = nil
+    }
     rl_callback_handler_install(prompt(), handleLine)
     reading: while !finished {
       // Changes a module sent while a command ran (kept, not on its pipe any more) show now.
@@ -294,9 +300,9 @@ final class InteractiveSession {
     // Ctrl-C while the line runs: a long command that looks for it stops (`Interruption`).
     // Whatever it was, it is taken when the line ends, so the next prompt is not abandoned.
     _ = wb_take_interrupt()
-    let asked = InterruptAsked()
-    let outcome = Interruption.$requested.withValue(asked.check) { controller.execute(line, place: nil) }
-    if wb_take_interrupt() != 0, !asked.answered {
+    interruptAsked.reset()
+    let outcome = controller.execute(line, place: nil)
+    if wb_take_interrupt() != 0, !interruptAsked.answered {
       output.writeError(
         "Ctrl-C came as the line ran, and what it ran has no point to stop at: it finished", place: nil)
     }
@@ -438,17 +444,16 @@ private func completeLine(
 
 /// What a line's commands are told when they ask whether Ctrl-C came, and whether one was told
 /// yes (then its error already said it stopped).
-private final class InterruptAsked: Sendable {
-  private let told = Atomic<Bool>(false)
+@MainActor
+final class InterruptAsked {
+  private(set) var answered = false
 
-  var answered: Bool { told.load(ordering: .relaxed) }
+  func reset() { answered = false }
 
-  var check: @Sendable () -> Bool {
-    { [self] in
-      guard wb_interrupt_pending() != 0 else { return false }
-      told.store(true, ordering: .relaxed)
-      return true
-    }
+  func check() -> Bool {
+    guard wb_interrupt_pending() != 0 else { return false }
+    answered = true
+    return true
   }
 }
 

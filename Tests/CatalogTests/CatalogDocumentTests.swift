@@ -1,6 +1,8 @@
-import Catalog
 import FoundationEssentials
 import Testing
+import WorkbenchCore
+
+@testable import Catalog
 
 @Suite struct CatalogDocumentTests {
   @Test func duplicateIdsAreAValidationErrorNamingBothPlaces() {
@@ -58,7 +60,7 @@ import Testing
   @Test func aSortByTitleStopsWhenAskedAndChangesNothing() throws {
     let document = try catalog((1...40_000).map { ($0, "Bök \($0 * 7919 % 40_009)") })
     var asked = 0
-    // Asked after the 5th look: the titles are folded by then (3 looks), the comparisons not.
+    // Asked after the 5th look: once as the sort begins, then every 65,536 comparisons.
     #expect(throws: CatalogDocument.stopped) {
       try document.sorted(by: .title) {
         asked += 1
@@ -69,6 +71,37 @@ import Testing
     #expect(throws: CatalogDocument.stopped) { try document.sorted(by: .title) { true } }
     let whole = try document.sorted(by: .title) { false }
     #expect(whole.books.map(\.title) == document.books.map(\.title).sorted { $0.lowercased() < $1.lowercased() })
+  }
+
+  /// A sorted catalog's index is gathered from the old one, not built again: it must be the
+  /// index a catalog of the same books in that order builds (every id's position, what a search
+  /// finds), whatever the titles (capitals, accents, Cyrillic, ties) and the order.
+  @Test(arguments: [1, 2, 3, 2026])
+  func aSortedCatalogsIndexIsTheOneItsBooksWouldBuild(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let words = ["Dune", "dune", "Über", "über", "Война", "мир", "a", "Zebra", "émile", "Emile", "9"]
+    let books = (1...9_000).map { id in
+      (id * 7 % 9_001, (0..<3).map { _ in words.randomElement(using: &random)! }.joined(separator: " "))
+    }
+    let document = try catalog(books)
+    for order in CatalogOrder.allCases {
+      let sorted = try document.sorted(by: order)
+      let rebuilt = try CatalogDocument(validating: sorted.books.array)
+      for (id, _) in books { #expect(sorted.position(of: id) == rebuilt.position(of: id), "seed \(seed) \(order)") }
+      for query in ["dune", "über", "ВОЙНА", "emile", "a z", "9"] {
+        let folded = Array(query.lowercased().utf8)
+        #expect(
+          sorted.index.positions(matching: folded) == rebuilt.index.positions(matching: folded),
+          "seed \(seed) \(order) \(query)")
+      }
+      if order == .title {
+        let titles = sorted.books.array.map { $0.title.lowercased() }
+        #expect(
+          zip(titles, titles.dropFirst()).allSatisfy {
+            Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) || $0 == $1
+          })
+      }
+    }
   }
 
   @Test func theSampleLibraryHasThirtyBooks() {

@@ -91,6 +91,49 @@ final class TitleIndex: Sendable {
     return TitleIndex(chunks: chunks, count: count, positions: positions, renamed: (token, position))
   }
 
+  /// Every folded title in one buffer, and where each starts (plus the end): a sort compares
+  /// them in place.
+  func flattened() -> (folded: [UInt8], starts: [Int]) {
+    var folded: [UInt8] = []
+    folded.reserveCapacity(chunks.reduce(0) { $0 + $1.folded.count })
+    var starts: [Int] = []
+    starts.reserveCapacity(count + 1)
+    for chunk in chunks {
+      let offset = folded.count
+      for start in chunk.starts.dropLast() { starts.append(offset + start) }
+      folded.append(contentsOf: chunk.folded)
+    }
+    starts.append(folded.count)
+    return (folded, starts)
+  }
+
+  /// The index of the same titles in the order `permutation` gives (new position to old), whose
+  /// ids by old position are `ids`: each folded title copied, none folded again, and the
+  /// positions moved in a copy of the table (no key is added, so it never grows).
+  func permuted(by permutation: [Int], ids: [Int]) -> TitleIndex {
+    let (folded, starts) = flattened()
+    let size = BookList.chunkSize
+    var chunks: [Chunk] = []
+    chunks.reserveCapacity((permutation.count + size - 1) / size)
+    var chunkStart = 0
+    while chunkStart < permutation.count {
+      let chunkEnd = Swift.min(permutation.count, chunkStart + size)
+      var bytes: [UInt8] = []
+      var offsets: [Int] = []
+      offsets.reserveCapacity(chunkEnd - chunkStart + 1)
+      for old in permutation[chunkStart..<chunkEnd] {
+        offsets.append(bytes.count)
+        bytes.append(contentsOf: folded[starts[old]..<starts[old + 1]])
+      }
+      offsets.append(bytes.count)
+      chunks.append(Chunk(folded: bytes, starts: offsets))
+      chunkStart = chunkEnd
+    }
+    var positions = self.positions
+    for (position, old) in permutation.enumerated() { positions[ids[old]] = position }
+    return TitleIndex(chunks: chunks, count: count, positions: positions, renamed: nil)
+  }
+
   /// The index of `books`. Chunks are folded in parallel, one core each: folding is most of
   /// the work of opening a big catalog.
   init(books: [CatalogBook], positions: [Int: Int]) {

@@ -132,33 +132,37 @@ enum ShellCommands {
   static let settableOptions = ["json", "color", "quiet", "keep-going", "echo", "output"]
   /// How lists are printed (`set output MODE`, `--output MODE`).
   static let outputModes = ["text", "json", "csv", "table"]
-  static let setOption = Argument<String>.choice("option", settableOptions, help: "the option").optional
-  static let setValue = Argument<String>.choice(
-    "value", ["on", "off"] + outputModes, help: "on or off; for output, text, json, csv or table"
-  ).optional
+  static let switchValue = Argument<String>.choice("value", ["on", "off"], help: "on or off")
+  static let outputMode = Argument<String>.choice("mode", outputModes, help: "text, json, csv or table")
+
+  /// `set NAME on|off`: each option its own subcommand, so `set json <Tab>` offers `on off` and
+  /// `set output <Tab>` the modes (it offered both to every option).
+  static func switchOption(_ name: String, _ summary: String) -> CommandSpec {
+    CommandSpec(name, arguments: [switchValue], summary: summary) { context in
+      ask(context, .set(option: name, on: context.arguments[switchValue] == "on"))
+    }
+    .reporting()
+  }
+
   static let set = CommandSpec(
-    "set", arguments: [setOption, setValue],
+    "set",
+    subcommands: [
+      switchOption("json", "Print frames as JSON lines"), switchOption("color", "Use colour on a terminal"),
+      switchOption("quiet", "Print only what was asked for"),
+      switchOption("keep-going", "Go on after a command fails (the run still fails)"),
+      switchOption("echo", "Print each line after a prompt, as typed"),
+      CommandSpec(
+        "output", arguments: [outputMode],
+        summary: "Print lists (documents, windows, modules, a window's rows) as text, JSON lines, CSV or a table"
+      ) { context in ask(context, .output(context.arguments[outputMode])) }
+      .reporting(),
+    ],
     summary: "Turn a shell option on or off for this session, or list them",
     details: "Options: json (frames as JSON lines), color, quiet (only what was asked for), keep-going, echo; "
       + "`set output text|json|csv|table` prints lists (documents, windows, modules) as text, JSON lines, CSV "
       + "or an aligned table, for piping to other tools."
   ) { context in
-    let option = context.arguments[setOption]
-    guard let value = context.arguments[setValue] else {
-      if option == "output" { throw CommandError("say `set output text`, `json`, `csv` or `table`") }
-      if let option { throw CommandError("say `set \(option) on` or `set \(option) off`") }
-      return ask(context, .set(option: nil, on: nil))
-    }
-    if option == "output" {
-      guard outputModes.contains(value) else {
-        throw CommandError("output is text, json, csv or table, not '\(value)'")
-      }
-      return ask(context, .output(value))
-    }
-    guard value == "on" || value == "off" else {
-      throw CommandError("say `set \(option ?? "OPTION") on` or `set \(option ?? "OPTION") off`")
-    }
-    return ask(context, .set(option: option, on: value == "on"))
+    ask(context, .set(option: nil, on: nil))
   }
   .reporting()
 }

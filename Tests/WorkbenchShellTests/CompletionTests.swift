@@ -2,6 +2,7 @@ import BuiltInModules
 import Testing
 import WorkbenchCore
 import WorkbenchModuleAPI
+import WorkbenchShell
 
 /// What Tab offers comes from the specs, narrowed as a person would expect.
 @MainActor struct CompletionTests {
@@ -24,6 +25,16 @@ import WorkbenchModuleAPI
     #expect(host.completions(for: "select PROGRAMM") == ["1", "3", "6", "13"])
     #expect(host.completions(for: "select 1").first == "1")  // an id prefix wins over titles
     #expect(host.completions(for: "select zzz").isEmpty)
+  }
+
+  /// `set`'s values follow the option: `set output <Tab>` offers the modes, `set json <Tab>`
+  /// `on off` (every option offered both).
+  @Test func setOffersTheValuesOfItsOption() throws {
+    let registry = try ModuleRegistry(modules: builtInModules).bringing(frontEnd: Shell.commands)
+    let host = Host(registry: registry, clock: .virtual)
+    #expect(host.completions(for: "set output ") == ["text", "json", "csv", "table"])
+    #expect(host.completions(for: "set json ") == ["on", "off"])
+    #expect(host.completions(for: "set ke") == ["keep-going"])
   }
 
   /// Every id of a big catalog completes: on 12,000 books `select 1100` offers 1100 and 11000 to

@@ -109,6 +109,25 @@ function command(line, now, args = {}) {
   };
 }
 
+test('the clock reads the date the request carries and keeps its origin', () => {
+  const tally = makeModule();
+  tally.handle({ ...OPEN, date: 1765100000000 });
+  const clock = tally._session(1).clock;
+  assert.equal(clock.date, 1765100000000);
+  tally.handle({ ...command('search r', 2500, { text: 'r' }), date: 1765100002500 });
+  assert.equal(clock.date, 1765100002500);
+  // A request without a date (a host of before 2.6) keeps the origin it had.
+  tally.handle(command('search s', 4000, { text: 's' }));
+  assert.equal(clock.date, 1765100004000);
+  assert.equal(clock.toDate().toISOString(), '2025-12-07T09:33:24.000Z');
+});
+
+test('without a date the clock starts on the scenarios default', () => {
+  const tally = makeModule();
+  tally.handle(OPEN);
+  assert.equal(tally._session(1).clock.date, 1767225600000);
+});
+
 test('a timer counts from the time the request carries', () => {
   const tally = makeModule();
   tally.handle(OPEN);

@@ -144,6 +144,25 @@ def command(line, now, **arguments):
             "revision": 1, "state": "{}", "line": line, "arguments": arguments, "session": 1, "now": now}
 
 
+class TheDateIsTheHosts(unittest.TestCase):
+    def test_the_clock_reads_the_date_the_request_carries_and_keeps_its_origin(self):
+        module = make_module()
+        module.handle(dict(OPEN, date=1_765_100_000_000))
+        clock = module._session(1).clock
+        self.assertEqual(clock.date, 1_765_100_000_000)
+        module.handle(dict(command("search r", 2500, text="r"), date=1_765_100_002_500))
+        self.assertEqual(clock.date, 1_765_100_002_500)
+        # A request without a date (a host of before 2.6) keeps the origin it had.
+        module.handle(command("search s", 4000, text="s"))
+        self.assertEqual(clock.date, 1_765_100_004_000)
+        self.assertEqual(clock.datetime().isoformat(), "2025-12-07T09:33:24+00:00")
+
+    def test_without_a_date_the_clock_starts_on_the_scenarios_default(self):
+        module = make_module()
+        module.handle(OPEN)
+        self.assertEqual(module._session(1).clock.date, 1_767_225_600_000)
+
+
 class TimeIsTheHosts(unittest.TestCase):
     def test_a_timer_counts_from_the_time_the_request_carries(self):
         module = make_module()

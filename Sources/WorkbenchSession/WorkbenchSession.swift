@@ -348,6 +348,8 @@ public final class WorkbenchSession {
       // windows open again on it.
       var continuing = environment
       continuing.calendarOrigin = host.clock.date
+      // A clock turned virtual (`clock advance` in the shell) stays virtual.
+      clockMode = host.clock.mode
       end()
       let carried = endServices(of: host)
       host = try Self.restore(

@@ -1,4 +1,5 @@
 import Testing
+import WorkbenchModuleAPI
 import WorkbenchTestSupport
 
 #if canImport(Glibc)
@@ -79,18 +80,25 @@ struct KitsTests {
 
   /// A recording made in the shell keeps the session's calendar (`date:`, the wall time the
   /// shell started at), so its replay, days later, reads the days it was made on: on each kit
-  /// the replay passes, its expectation naming today's date. (It replayed on 2026-01-01.)
+  /// the replay passes, its expectation naming tomorrow's date, as `clock advance 1d` in the
+  /// shell (which turns its clock virtual) made it. (It replayed on 2026-01-01, and the shell
+  /// refused `clock advance`: midnight could not be seen in it.)
   @Test(arguments: habits)
   func aRecordingMadeInTheShellReplaysItsDates(kit: String, module: String) throws {
     let folder = makeTemporaryFolder()
     let recording = folder + "/habit.yaml"
     let shell = ChildProcess.runWorkbench(
       ["-m", module, "-w", ":memory:"],
-      input: Array("record start \(recording)\nopen habits routine h\ndone 1\nrecord stop\n".utf8))
+      input: Array(
+        "record start \(recording)\nopen habits routine h\ndone 1\nclock advance 1d\ndone 1\nrecord stop\n".utf8))
     #expect(shell.status == 0, "\(kit): \(shell.stdout)\(shell.stderr)")
+    #expect(shell.stdout.contains("the session runs on virtual time from here"), "\(kit): \(shell.stdout)")
     let text = try #require(readTextFile(recording), "\(kit)")
-    let date = try #require(text.firstMatch(of: /\ndate: (\d{4}-\d{2}-\d{2})T[0-9:.]+Z\n/), "\(kit): \(text)")
-    #expect(text.contains("today: \(date.1)"), "\(kit): \(text)")
+    let date = try #require(text.firstMatch(of: /\ndate: ([0-9T:.Z-]+)\n/), "\(kit): \(text)")
+    let tomorrow = try #require(CalendarDate(parsing: String(date.1)), "\(kit): \(text)").milliseconds / 86_400_000 + 1
+    let day = CalendarDate(milliseconds: tomorrow * 86_400_000).description.prefix(10)
+    #expect(text.contains("- do: clock advance 1d"), "\(kit): \(text)")
+    #expect(text.contains("today: \(day)"), "\(kit): \(text)")
     let replay = ChildProcess.runWorkbench(["run", "-m", module, recording])
     #expect(replay.status == 0, "\(kit): \(replay.stdout)\(replay.stderr)\n\(text)")
   }

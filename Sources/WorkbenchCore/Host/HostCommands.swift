@@ -376,11 +376,21 @@ enum HostCommands {
   }
 
   static let clockAdvance = CommandSpec(
-    "advance", arguments: [clockDuration], summary: "Move a scenario's virtual clock forward"
+    "advance", arguments: [clockDuration], summary: "Move the session's clock forward (a real one turns virtual)",
+    details: "In a scenario the clock is virtual already. In the shell the first `clock advance` turns the "
+      + "session's clock virtual where it is: from then on only `clock advance` and `settle` move it, so "
+      + "midnight can be seen without waiting for it."
   ) { context in
     let clock = context.host.clock
-    try clock.advance(by: try SessionClock.duration(context.arguments[clockDuration]))
-    return .text("\(SessionClock.describe(clock.now)) since the session started (virtual time), at \(clock.date)")
+    let duration = try SessionClock.duration(context.arguments[clockDuration])
+    var turned = ""
+    if clock.mode == .real {
+      clock.turnVirtual()
+      turned = "the session runs on virtual time from here: only `clock advance` and `settle` move it\n"
+    }
+    try clock.advance(by: duration)
+    return .text(
+      turned + "\(SessionClock.describe(clock.now)) since the session started (virtual time), at \(clock.date)")
   }
 
   static let settleLimit = Argument<String>.duration(

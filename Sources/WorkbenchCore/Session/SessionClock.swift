@@ -19,7 +19,7 @@ public final class SessionClock: SessionTime {
   }
 
   /// Where the time comes from.
-  public let mode: Mode
+  public private(set) var mode: Mode
   private var virtualNow: Duration = .zero
   private var timers: [(due: Duration, order: Int, catchesUp: Bool, action: @MainActor () -> Void)] = []
   private var timerCount = 0
@@ -121,6 +121,18 @@ public final class SessionClock: SessionTime {
     realStart = SessionClock.monotonic() - held
     endedAt = held
     heldAt = nil
+  }
+
+  /// Turns a real clock virtual where it is (`clock advance` in the shell): from here its time
+  /// moves only as `clock advance` and `settle` move it, as a scenario's does, so a person can
+  /// see midnight without waiting for it. Nothing due is lost: timers keep their times.
+  public func turnVirtual() {
+    guard mode == .real else { return }
+    virtualNow = now
+    heldAt = nil
+    endedAt = nil
+    nextLineWasWaiting = false
+    mode = .virtual
   }
 
   /// Moves a virtual clock forward.

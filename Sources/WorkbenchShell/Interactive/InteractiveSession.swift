@@ -164,7 +164,8 @@ final class InteractiveSession {
   /// 100 ms, to look at the modules' executables.
   private func timeout() -> Int32 {
     let watching: Int32 = watcher == nil ? -1 : 100
-    guard let wait = host.clock.untilNextTimer else { return watching }
+    // A virtual clock's timers wait for `clock advance`, not for the time to pass.
+    guard host.clock.mode == .real, let wait = host.clock.untilNextTimer else { return watching }
     let timer = Int32(min(60_000, wait.wholeMilliseconds + 1))
     return watching < 0 ? timer : min(timer, watching)
   }

@@ -367,7 +367,8 @@ enum HostCommands {
   static let clock = CommandSpec(
     "clock", subcommands: [clockAdvance],
     summary: "Show the session's clock, or move a scenario's virtual clock forward",
-    details: "The shell runs on real time; scenarios run on a virtual clock that only `clock advance` moves. "
+    details: "The shell runs on real time until its first `clock advance`; scenarios run on a virtual clock that "
+      + "only `clock advance` and `settle` move. "
       + "The date is where the clock read zero (the shell's start, a scenario's `date:`) plus its time."
   ) { context in
     let clock = context.host.clock

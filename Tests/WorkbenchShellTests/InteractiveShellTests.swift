@@ -229,8 +229,11 @@ import WorkbenchTestSupport
     session.type("\u{03}")
     #expect(session.waitFor("main editor:notes> ", after: asked), "\(session.screen(from: asked).debugDescription)")
     #expect(!session.screen(from: asked).contains("[s/d/c]"), "\(session.screen(from: asked).debugDescription)")
+    let shown = session.transcript.count
     session.type("windows\r")
-    #expect(session.waitFor("main", after: asked))
+    #expect(session.waitFor("[1 main]", after: shown))
+    // Ctrl-D once the prompt is back (typed earlier, the terminal's cooked mode takes it).
+    #expect(session.waitFor("main editor:notes> ", after: session.offset(after: "[1 main]", from: shown) ?? shown))
 
     // Ctrl-D asks too, with the choice to keep the draft for next time.
     mark = session.transcript.count

@@ -50,9 +50,9 @@ final class HabitsScreen: FramedScreen {
         "doneToday": .bool(habit.lastDone == today),
       ]
     }
-    let date = CalendarDate(milliseconds: today * day).fields
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-    return HabitsFrame(today: "\(date.year)-\(two(date.month))-\(two(date.day))", rows: .list(rows))
+    // The day as YYYY-MM-DD: the first ten characters of its ISO 8601 text.
+    let date = CalendarDate(milliseconds: today * day).description.prefix(10)
+    return HabitsFrame(today: String(date), rows: .list(rows))
   }
 }
 

@@ -298,7 +298,7 @@ final class InteractiveSession {
   }
 
   private func run(_ line: String, remembering: Bool) {
-    // Ctrl-C while the line runs: a long command that looks for it stops (`Interruption`).
+    // Ctrl-C while the line runs: a long command that looks for it stops (`interruptRequested`).
     // Whatever it was, it is taken when the line ends, so the next prompt is not abandoned.
     _ = wb_take_interrupt()
     interruptAsked.reset()

@@ -188,9 +188,13 @@ let package = Package(
     // same random sessions against it, the Python one and the JavaScript one.
     .executableTarget(
       name: "countdown-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Countdown"),
-    // The habits of Examples/habits on the Swift kit: one calendar on the three kits.
+    // The habits of Examples/habits on the Swift kit, built from the example package's own
+    // sources: the kits' tests hold it, habits.py and habits.js to one calendar.
+    .target(name: "Habits", dependencies: ["WorkbenchModuleKit"], path: "Examples/habits/Sources/Habits"),
     .executableTarget(
-      name: "habits-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Habits"),
+      name: "habits-module", dependencies: ["WorkbenchModuleKit", "Habits"],
+      path: "Examples/habits/Sources/habits-module"
+    ),
     .executableTarget(
       name: "lights-module-process", dependencies: ["WorkbenchModuleKit", "Lights"], path: "Tests/ProcessModules/Lights"
     ),

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Habits on the JavaScript kit (`npm install` here links Kits/javascript), the same module as
-// habits.py on the Python kit: each habit keeps the day it was last done and its streak, `done
-// ID` marks it done today, and a day passes at midnight on the session's calendar
+// habits.py on the Python kit and Sources/Habits on the Swift one: each habit keeps the day it was
+// last done and its streak, `done ID` marks it done today, `filter due` lists only what is not
+// done today in one window, and a day passes at midnight on the session's calendar
 // (`session.clock.date`), which a scenario's `date:` states and a recording keeps.
 //
 //     workbench run --module ./habits.js Scenarios/
@@ -38,10 +39,18 @@ function atMidnight(session) {
 }
 
 habits.screen('habits', {
-  kind: 'habits', fields: ['today', 'rows'],
+  kind: 'habits', fields: ['today', 'filter', 'rows'],
   summaries: {
     today: "the session's day, as YYYY-MM-DD",
-    rows: 'each habit: id, name, streak (0 once a day is missed), doneToday',
+    filter: 'which habits this window lists: all, or due (not done today)',
+    rows: 'the habits listed',
+  },
+  records: {
+    rows: {
+      id: "the habit's id, what `done` takes", name: 'what the habit is',
+      streak: 'days in a row it was done; 0 once a day is missed',
+      doneToday: "whether it was done on the session's day",
+    },
   },
 }, class extends wb.Screen {
   constructor(window) {
@@ -51,18 +60,20 @@ habits.screen('habits', {
 
   frame() {
     const day = today(this.window.session);
-    const rows = this.window.document.habits.map((habit) => {
+    const shown = this.window.state.filter ?? 'all';
+    const listed = this.window.document.habits.filter((habit) => shown === 'all' || habit.lastDone !== day);
+    const rows = listed.map((habit) => {
       const last = habit.lastDone;
       const kept = last !== null && last >= day - 1; // done today or yesterday: the streak holds
       return { id: habit.id, name: habit.name, streak: kept ? habit.streak : 0, doneToday: last === day };
     });
-    return { today: dayText(day), rows };
+    return { today: dayText(day), filter: shown, rows };
   }
 
   text(frame) {
     const lines = frame.rows.map(
       (row) => `  ${row.id}  ${row.name}  streak ${row.streak}${row.doneToday ? '  done today' : ''}`);
-    return [frame.today, ...lines].join('\n');
+    return [frame.today + (frame.filter === 'due' ? ' (due only)' : ''), ...lines].join('\n');
   }
 });
 
@@ -78,6 +89,13 @@ habits.command('done', {
   const streak = habit.lastDone === day - 1 ? habit.streak + 1 : 1;
   const changed = { ...habit, lastDone: day, streak };
   window.document = { ...window.document, habits: listed.map((each) => (each.id === id ? changed : each)) };
+});
+
+habits.command('filter', {
+  screens: ['habits'], summary: 'list every habit in this window, or only those due today',
+  arguments: [wb.choice('which', ['all', 'due'], { help: 'all, or due: only those not done today' })],
+}, (window, which) => {
+  window.state = { ...window.state, filter: which };
 });
 
 habits.run();

@@ -68,18 +68,34 @@ extension LanguageServer {
     // `  - left: que`, `  - do: cl`, `  - left: sort ti`: what the word being typed is, as the
     // resolver reads the command as far as it goes, on the windows the file has open there: a
     // command's name, a subcommand, or one of its arguments (nothing inside an open quote).
-    if let step = Self.stepText(prefix) {
+    if var step = Self.stepText(prefix) {
+      // After `- do: `, a command of a window is written `@WINDOW COMMAND`, quoted (`@` cannot
+      // start a plain YAML value): `- do: '@left sel` completes as `- left: sel` does, and
+      // `@le` (quoted or not) completes to the windows the file has open there.
+      var quoted = false
+      if step.window == "do", let first = step.text.first, first == "'" || first == "\"" {
+        quoted = true
+        step.text.removeFirst()
+      }
       let inWindow = step.window == "do" ? nil : step.window
-      let screen = inWindow.flatMap { windows[$0] }
-      guard inWindow == nil || screen != nil else { return [] }
+      guard inWindow == nil || inWindow.flatMap({ windows[$0] }) != nil else { return [] }
       var planned = PlannedWindows()
       for (name, shows) in windows.sorted(by: { $0.key < $1.key }) { planned.open(name, screen: shows) }
       planned.current = inWindow.flatMap { planned.findWindow(named: $0) }
       let resolver = CommandResolver(registry: registry)
       let partial = resolver.partial(step.text, in: planned, window: inWindow)
+      // The window the command runs in: the step's, or the one its `@WINDOW` names.
+      let screen = partial.window?.screen ?? inWindow.flatMap { windows[$0] }
+      let windowItems = {
+        Self.windowItems(
+          resolver.completions(for: quoted || !step.text.isEmpty ? step.text : "@", in: planned), windows: windows,
+          replacing: step.text, line: position.line, cursor: position.character, quoted: quoted)
+      }
       switch partial.place {
-      case .nothing, .window:
+      case .nothing:
         return []
+      case .window:
+        return inWindow == nil ? windowItems() : []
       case .command:
         // The resolver's completion, on the windows as the steps before the cursor leave them:
         // what a session without the shell offers there (the shell's own commands, `quit`,
@@ -89,7 +105,7 @@ extension LanguageServer {
           ?? registry.router.names(forScreen: screen).filter { name in
             name.hasPrefix(partial.typing) && (!name.contains(".") || partial.typing.contains("."))
           }
-        if inWindow == nil {
+        if inWindow == nil, partial.window == nil {
           // A host step (`do:`) runs what needs no window, and a module's command named with
           // its module (`catalog.select`): a window's own command is refused there.
           let runnable = Set(registry.router.names(forScreen: nil))
@@ -101,12 +117,15 @@ extension LanguageServer {
             names += runnable.filter { $0.hasPrefix(partial.typing) && !names.contains($0) }.sorted()
           }
         }
-        return names.map { name in
+        let commands: [FrameValue] = names.map { name in
           [
             "label": .string(name), "kind": 2,
             "detail": .string(screen.map { "a command in a \($0) window" } ?? "a command"),
           ]
         }
+        // Nothing typed after `- do: `: a window's commands run there as `@WINDOW COMMAND`.
+        guard inWindow == nil, step.text.isEmpty else { return commands }
+        return commands + windowItems()
       case .subcommand(let command):
         return command.spec.subcommands.filter { $0.name.hasPrefix(partial.typing) }.map {
           ["label": .string($0.name), "kind": 2, "detail": .string($0.summary)]
@@ -166,6 +185,32 @@ extension LanguageServer {
       }
     }
     return []
+  }
+
+  /// The windows open at a `- do: ` step, as the resolver offers them after `@` (`labels`:
+  /// `@left`), for `typed` (nothing, or `@` and the start of a name). Unquoted, taking one
+  /// turns the step into the window's own (`- do: @le` becomes `- left: `, as `@` cannot start
+  /// a plain YAML value); inside quotes it writes `@left `.
+  static func windowItems(
+    _ labels: [String], windows: [String: String], replacing typed: String, line: Int, cursor: Int, quoted: Bool
+  ) -> [FrameValue] {
+    // The text the item replaces: `@le` inside the quotes, or all of `do: @le` without them.
+    let replaced = typed.utf16.count + (quoted ? 0 : "do: ".utf16.count)
+    let range: FrameValue = [
+      "start": ["line": .integer(line), "character": .integer(max(0, cursor - replaced))],
+      "end": ["line": .integer(line), "character": .integer(cursor)],
+    ]
+    // By the names the file gives its windows (not also by their numbers).
+    return labels.compactMap { label in
+      let name = CommandToken.bareWindowReference(label)
+      guard let shows = windows[name] else { return nil }
+      return [
+        "label": .string(label), "kind": 6,
+        "detail": .string("window \(name) (\(shows)): run a command there" + (quoted ? "" : ", as `- \(name): `")),
+        "filterText": .string(quoted ? label : "do: " + label),
+        "textEdit": ["range": range, "newText": .string(quoted ? label + " " : name + ": ")],
+      ]
+    }
   }
 
   /// A field's completion: its name as the label, and as the key YAML reads back as that name

@@ -9,11 +9,14 @@ import WorkbenchModuleAPI
 public final class TestSession {
   private let host: Host
 
-  /// A session with `modules` registered and their sample documents loaded, no window open.
+  /// A session with `modules` registered and their sample documents loaded, no window open,
+  /// whose clock reads zero at `date` on the calendar (`SessionTime.date`; a scenario's `date:`,
+  /// 2026-01-01T00:00:00Z unless given).
   ///
   /// - Throws: why the modules cannot be registered together (two of one name, a clash).
-  public init(modules: [any FeatureModule]) throws {
+  public init(modules: [any FeatureModule], date: CalendarDate? = nil) throws {
     host = try Host(modules: modules, clock: .virtual)
+    if let date { host.clock.calendarOrigin = date }
   }
 
   /// Runs a line as the shell would (`open tasks todo a; add Buy milk`, `@a done 1`): what
@@ -39,6 +42,9 @@ public final class TestSession {
 
   /// The session's time.
   public var now: Duration { host.clock.now }
+
+  /// The session's time on its calendar: the date it started at plus `now`.
+  public var date: CalendarDate { host.clock.date }
 
   /// Moves the session's time forward: the timers due on the way fire, in order.
   ///

@@ -10,8 +10,8 @@ import WorkbenchSystem
   import Musl
 #endif
 
-/// `workbench new-module NAME [--path DIR]`: a package with a module of one screen and one
-/// command, a unit test and a scenario, depending on this workbench by local path.
+/// `workbench new-module NAME [--path DIR]`: a package with a module of one screen and two
+/// commands, its unit tests and a scenario, depending on this workbench by a relative path.
 @MainActor
 public enum ModuleScaffold {
   /// Where the package goes, and the workbench package it depends on.
@@ -81,7 +81,7 @@ public enum ModuleScaffold {
     let program = Self.invocation()
     StandardStreams.out(
       """
-      created \(target): a module with one screen and one command, a test and a scenario.
+      created \(target): a module with one screen and two commands, its tests and a scenario.
         cd \(target)
         swift build                                  # builds .build/debug/\(name)-module
         swift test                                   # the module's unit test
@@ -205,7 +205,12 @@ enum ScaffoldFiles {
         """
         import WorkbenchModuleKit
 
-        /// A counter: a shared number and windows that add to it.
+        // A counter: a shared number and windows that add to it, each with a step of its own.
+        // Written the way docs/writing-a-module.md shows: the document (shared facts), the view
+        // state (one window's choices), a screen model that takes actions and projects a typed
+        // frame, and commands made from actions.
+
+        /// The shared facts: the number.
         public struct \(type)Document: DocumentBody {
           public var count: Int
           public init(count: Int) { self.count = count }
@@ -215,6 +220,14 @@ enum ScaffoldFiles {
         public struct \(type)ViewState: ViewStateValue {
           public var step = 1
           public init() {}
+        }
+
+        /// Everything a user can do to a window, named for what happened.
+        public enum \(type)Action: Equatable, Sendable {
+          /// This much was added (`nil`: the window's step).
+          case added(Int?)
+          /// The window's step is this from now on.
+          case stepChosen(Int)
         }
 
         /// What a window shows: the shared number and the window's step.
@@ -231,7 +244,7 @@ enum ScaffoldFiles {
         }
 
         @MainActor
-        public final class \(type)Screen: FramedScreen {
+        public final class \(type)Screen: ActionHandling, FramedScreen {
           public private(set) var document: \(type)Document
           public private(set) var viewState: \(type)ViewState
 
@@ -243,12 +256,51 @@ enum ScaffoldFiles {
           public func documentReplaced(_ document: \(type)Document) { self.document = document }
           public func restore(_ viewState: \(type)ViewState) { self.viewState = viewState }
 
+          /// Takes an action: a change to the shared document is handed back for the host to
+          /// commit; a change to this window alone returns `nil`. A refused action throws and
+          /// changes nothing.
+          @discardableResult
+          public func send(_ action: \(type)Action) throws(CommandError) -> DocumentChange<\(type)Document>? {
+            switch action {
+            case .added(let amount):
+              // The count comes from the document: an addition past Int.max is refused, not a crash.
+              let (sum, overflow) = document.count.addingReportingOverflow(amount ?? viewState.step)
+              guard !overflow else { throw CommandError("the number cannot go past \\(Int.max)") }
+              return DocumentChange(\(type)Document(count: sum), summary: "add")
+            case .stepChosen(let step):
+              viewState.step = step
+              return nil
+            }
+          }
+
           public var typedFrame: \(type)Frame {
             var frame = \(type)Frame()
             frame.count = document.count
             frame.step = viewState.step
             return frame
           }
+        }
+
+        /// The terminal text of a window.
+        enum \(type)Rendering {
+          static func text(_ frame: \(type)Frame) -> String { "count: \\(frame.count) (step \\(frame.step))" }
+        }
+
+        /// The module's commands, and the keys their handlers read their arguments by.
+        enum \(type)Commands {
+          static let screens = ["\(name)"]
+          static let amount = Argument<Int>.integer("amount", in: 1...1000, help: "left out: the window's step").optional
+          static let size = Argument<Int>.integer("size", in: 1...1000, help: "how much `add` adds in this window")
+
+          static let all = [add, step]
+
+          static let add = ScreenCommands.sending(
+            "add", to: \(type)Screen.self, screens: screens, arguments: [amount], summary: "Add to the shared number"
+          ) { arguments, _ in .added(arguments[amount]) }
+
+          static let step = ScreenCommands.sending(
+            "step", to: \(type)Screen.self, screens: screens, arguments: [size], summary: "Choose how much `add` adds here"
+          ) { arguments, _ in .stepChosen(arguments[size]) }
         }
 
         public struct \(type)Module: FeatureModule {
@@ -262,22 +314,10 @@ enum ScaffoldFiles {
             registrar.register(
               document: \(type)Document.self, kind: "\(name)", summary: "a number",
               samples: ["\(name)": \(type)Document(count: 0)],
-              screens: [.screen(\(type)Screen.self, name: "\(name)", summary: "the number")],
-              commands: [\(type)Commands.add])
-          }
-        }
-
-        /// The module's commands, and the keys their handlers read their arguments by.
-        enum \(type)Commands {
-          static let amount = Argument<Int>.integer("amount", in: 1...1000, help: "left out: the window's step").optional
-
-          static let add = CommandSpec(
-            "add", arguments: [amount], summary: "Add to the shared number", scope: .window(screens: ["\(name)"])
-          ) { context in
-            let screen = try context.model(\(type)Screen.self)
-            let added = context.arguments[amount] ?? screen.viewState.step
-            try context.commit(\(type)Document(count: screen.document.count + added), summary: "add")
-            return .frame(try context.requireWindow().id)
+              screens: [
+                .screen(\(type)Screen.self, name: "\(name)", summary: "the number", render: \(type)Rendering.text)
+              ],
+              commands: \(type)Commands.all)
           }
         }
 
@@ -307,6 +347,15 @@ enum ScaffoldFiles {
             try session.run("open \(name) \(name) main; add 2; add")
             #expect(session.frame(of: "main")?["count"] == 3)
           }
+
+          @Test func eachWindowKeepsItsOwnStep() throws {
+            let session = try TestSession(modules: [\(type)Module()])
+            try session.run("open \(name) \(name) left; open \(name) \(name) right; step 5; @left add; @right add")
+            #expect(session.frame(of: "left")?["step"] == 1)
+            #expect(session.frame(of: "right")?["count"] == 6)
+            try session.run("@right undo")
+            #expect(session.frame(of: "left")?["count"] == 1)
+          }
         }
 
         """
@@ -315,7 +364,7 @@ enum ScaffoldFiles {
         "Scenarios/\(name).yaml",
         """
         # Run with: workbench run --module .build/debug/\(name)-module Scenarios/
-        scenario: Adding through one window shows in the other
+        scenario: Adding through one window shows in the other, and each keeps its own step
         windows:
           left: \(name) \(name)
           right: \(name) \(name)
@@ -323,6 +372,14 @@ enum ScaffoldFiles {
           - left: add 5
           - expect:
               right: {count: 5}
+          - right: step 3
+          - right: add
+          - expect:
+              left: {count: 8, step: 1}
+              right: {count: 8, step: 3}
+          - right: undo
+          - expect:
+              left: {count: 5}
           - right: add 1001
             fails: AMOUNT must be between 1 and 1000
 

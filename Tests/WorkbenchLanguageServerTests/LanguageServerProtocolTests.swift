@@ -57,6 +57,9 @@ struct LanguageServerProtocolTests {
           - do: cat
           - do: catalog.se
           - left: sel
+          - do: @le
+          - do: '@
+          - do: '@left sel
         """)
     let bare = complete(server, sent, line: 5, character: 8)
     #expect(bare.contains("undo") && bare.contains("open") && bare.contains("catalog."), "\(bare)")
@@ -64,6 +67,25 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 6, character: 11) == ["catalog."])
     #expect(complete(server, sent, line: 7, character: 18) == ["catalog.select"])
     #expect(complete(server, sent, line: 8, character: 13) == ["select"])
+    // A window's commands run after `- do: ` as `@WINDOW COMMAND`: the windows are offered there
+    // too. Unquoted (`@` cannot start a plain YAML value), one turns the step into the window's
+    // own, `- left: `; inside quotes it writes `@left `, and the window's commands follow.
+    #expect(bare.contains("@left"), "\(bare)")
+    func edit(line: Int, character: Int) -> (text: String?, start: Int?, end: Int?) {
+      let items = request(server, sent, "textDocument/completion", line: line, character: character)?["items"]
+      let item = items?.elements?.first { $0["label"] == "@left" }
+      let range = item?["textEdit"]?["range"]
+      return (
+        item?["textEdit"]?["newText"]?.stringValue, range?["start"]?["character"]?.integerValue,
+        range?["end"]?["character"]?.integerValue
+      )
+    }
+    #expect(complete(server, sent, line: 9, character: 11) == ["@left"])
+    #expect(edit(line: 9, character: 11) == ("left: ", 4, 11))
+    #expect(edit(line: 5, character: 8) == ("left: ", 4, 8))
+    #expect(complete(server, sent, line: 10, character: 10) == ["@left"])
+    #expect(edit(line: 10, character: 10) == ("@left ", 9, 10))
+    #expect(complete(server, sent, line: 11, character: 18) == ["select"])
   }
 
   /// A module rebuilt with other screens (the server asks `reregistration` before each message,

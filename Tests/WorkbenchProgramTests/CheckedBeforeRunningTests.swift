@@ -67,6 +67,19 @@ struct CheckedBeforeRunningTests {
     #expect(check.stderr == "error: \(folder)/tabs.yaml:4:1: tabs cannot indent YAML: use spaces\n", "\(check.stderr)")
   }
 
+  /// `- do: @left select 2` is said as what it is, with the two forms that run (libyaml's text
+  /// said a character "cannot start any token while scanning for the next token").
+  @Test func anUnquotedWindowPrefixSaysHowToWriteIt() {
+    let folder = makeTemporaryFolder()
+    writeTextFile(
+      "scenario: At\nwindows:\n  left: catalog library\nsteps:\n  - do: @left select 2\n", to: folder + "/at.yaml")
+    let check = ChildProcess.runWorkbench(["check", folder + "/at.yaml"])
+    #expect(
+      check.stderr
+        == "error: \(folder)/at.yaml:5:9: `@` cannot start a YAML value that is not quoted: quote the value "
+        + "('@left select 2'), or run the command as a step of that window (`- left: select 2`)\n", "\(check.stderr)")
+  }
+
   /// A line past the end of the file (or Int.max) is refused as line 0 is: it ran the last scenario.
   @Test(arguments: ["100", "9223372036854775807", "99999999999999999999", "0"])
   func aLinePastTheEndIsRefused(line: String) {

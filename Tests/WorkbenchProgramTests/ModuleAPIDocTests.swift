@@ -116,4 +116,22 @@ struct ModuleAPIDocTests {
     #expect(result.status == 0, "\(result.stderr)\n\(source)")
     #expect(!result.stderr.contains("warning:"), "\(result.stderr)")
   }
+
+  /// The unit-test example of the page is the habits example's test, line for line (its
+  /// package's tests are built and run by CI, so the example runs as shown).
+  @Test func theUnitTestExampleIsTheHabitsTest() throws {
+    let page = try #require(readTextFile(Self.root + "/docs/writing-a-module.md"))
+    let start = try #require(page.firstRange(of: "\n## Unit tests\n"))
+    let section = page[start.upperBound...]
+    let block = try #require(section.split(separator: "```swift\n").dropFirst().first?.split(separator: "```").first)
+    let test = try #require(readTextFile(Self.root + "/Examples/habits/Tests/HabitsTests/HabitsTests.swift"))
+    let testLines = test.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) }
+    let lines = block.split(separator: "\n")
+    #expect(lines.count >= 5, "\(block)")
+    // In the same order, one after the other.
+    let first = try #require(testLines.firstIndex { $0 == lines[0] }, "\(lines[0]) is not in the test")
+    for (offset, line) in lines.enumerated() {
+      #expect(first + offset < testLines.count && testLines[first + offset] == line, "\(line)")
+    }
+  }
 }

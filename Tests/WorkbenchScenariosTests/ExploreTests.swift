@@ -148,6 +148,13 @@ import WorkbenchScenarios
     let found = explorer.check(session).failure
     #expect(found?.property == .undoRestores, "\(String(describing: found))")
     #expect(found?.detail.contains("value 0 before, 1 now") == true, "\(String(describing: found))")
+    // A timer set before the change and still waiting, as it was, does not stop the comparison
+    // (a module with a timer every midnight had none of its undos compared).
+    let ringing = try explorer.session(
+      windows: [WindowSeed(name: "w1", screen: "planted", document: "tally", location: here)],
+      reading: [("w1", "ring"), ("w1", "bump"), ("w1", "undo")])
+    let foundRinging = explorer.check(ringing).failure
+    #expect(foundRinging?.property == .undoRestores, "\(String(describing: foundRinging))")
     // The sound module's undos and redos are compared, and pass.
     let (_, sound) = try explore(PlantedModule(bug: nil))
     #expect(sound.failure == nil)

@@ -224,6 +224,24 @@ public struct YAMLParser {
       return ScenarioFileError(
         "tabs cannot indent YAML: use spaces", at: Self.location(ofByte: at, in: bytes, file: file))
     }
+    // `- do: @left done 1`: `@` and `` ` `` are reserved in YAML and cannot start a value
+    // left unquoted. Said in those words, with the two forms that run.
+    if problem.contains("cannot start any token"), mark.index < bytes.count,
+      [0x40, 0x60].contains(bytes[Int(mark.index)])
+    {
+      var end = Int(mark.index)
+      while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+      let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(mark.index)..<end]), as: UTF8.self)
+      let character = bytes[Int(mark.index)] == 0x40 ? "@" : "`"
+      var advice = "quote the value ('\(value.replacing("'", with: "''"))')"
+      if character == "@", let space = value.firstIndex(of: " ") {
+        advice +=
+          ", or run the command as a step of that window (`- \(value[value.index(after: value.startIndex)..<space]): "
+          + "\(value[value.index(after: space)...])`)"
+      }
+      return ScenarioFileError(
+        "`\(character)` cannot start a YAML value that is not quoted: \(advice)", at: location)
+    }
     if let context = parser.context.map({ String(cString: $0) }), context.contains("quoted scalar") {
       let start = parser.context_mark
       return ScenarioFileError(

@@ -397,6 +397,9 @@ extension Explorer {
     var viewBefore: ViewStateSnapshot?
     var before: [String: (stamp: Int?, frame: FrameValue)]
     var revisionsBefore: [String: Int]
+    /// When the session's timers were due before the step: a step that set or cancelled one
+    /// changed what comes later, besides its window's history.
+    var timersBefore: [Duration] = []
     var refusal: CommandError?
   }
 
@@ -413,7 +416,8 @@ extension Explorer {
     var ran = FirstStep(
       liveTaken: liveTaken, step: step, target: target,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
-      before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument)
+      before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument,
+      timersBefore: Self.timers(first))
     // Live changes come in before the step (above) and never as its line begins: the frames
     // before it then hold them, so a refusal or an undo is judged on what the command did, and
     // the replay, which takes the first's groups before its step, takes them at the same point

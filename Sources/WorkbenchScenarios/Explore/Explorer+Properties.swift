@@ -24,6 +24,9 @@ extension Explorer {
     /// How many live changes the session had taken after the change (or its undo): one taken
     /// since changed the window besides its history, and the next undo or redo is not compared.
     var liveTaken: Int
+    /// When the session's timers were due after the change: an undo or redo is compared only
+    /// while they stay so (no timer fired, was set or was cancelled in between).
+    var timers: [Duration]
   }
 
   /// Two frames without the top-level fields that show the document's revision (an undo is a
@@ -43,9 +46,12 @@ extension Explorer {
     _ ran: FirstStep, index: Int, undoable: Undoable?, host: Host, revisionsAfter: [String: Int]
   ) -> (failure: Failure?, next: Undoable?, compared: Bool) {
     let (step, call, refused, revisionsBefore) = (ran.step, ran.step.call, ran.refusal != nil, ran.revisionsBefore)
-    // Work under way (a load a search started, a timer) lands later, and is not the history's:
-    // a change that leaves some, or an undo that starts some, is not compared.
-    guard let target = ran.target, let window = host.window(named: target), host.clock.pendingTimers == 0 else {
+    // Work a step starts or stops (a load a search started, a timer set or cancelled) lands
+    // later, or no longer does, and is not the history's: a change that sets or cancels a
+    // timer, or an undo that does, is not compared. Timers that were there before and stay as
+    // they were (a timer every midnight) do not stop the comparison.
+    let timers = host.clock.waitingTimers.map(\.due).sorted()
+    guard let target = ran.target, let window = host.window(named: target), timers == ran.timersBefore else {
       return (nil, nil, false)
     }
     // What a window loaded is its own (`ownFields`), not its history's.
@@ -53,7 +59,8 @@ extension Explorer {
     let frame = Self.withoutFields(ignored, window.frame)
     let revision = revisionsAfter[window.documentName] ?? 0
     if var undoable, undoable.window == window.label,
-      revisionsBefore[window.documentName] == undoable.revision, undoable.liveTaken == ran.liveTakenAfter
+      revisionsBefore[window.documentName] == undoable.revision, undoable.liveTaken == ran.liveTakenAfter,
+      undoable.timers == timers
     {
       // `undo` (`undo view`) in the window's history, as the change it takes back was made.
       let history = call.arguments["history"]?.textValue ?? "document"
@@ -110,7 +117,7 @@ extension Explorer {
       Undoable(
         window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
         revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision,
-        liveTaken: ran.liveTakenAfter),
+        liveTaken: ran.liveTakenAfter, timers: timers),
       false
     )
   }

@@ -109,8 +109,15 @@ final class Counting {
   }
 }
 
+/// Everything a user can do to a countdown window.
+enum CountdownAction: Equatable, Sendable {
+  case started, paused, reset, pressed
+  /// The document's seconds are this from now on.
+  case secondsChosen(Int)
+}
+
 @MainActor
-final class CountdownScreen: FramedScreen {
+final class CountdownScreen: ActionHandling, FramedScreen {
   private(set) var document: CountdownDocument
   private(set) var viewState: CountdownViewState
   let counting: Counting
@@ -123,6 +130,28 @@ final class CountdownScreen: FramedScreen {
 
   func documentReplaced(_ document: CountdownDocument) { self.document = document }
   func restore(_ viewState: CountdownViewState) { self.viewState = viewState }
+
+  @discardableResult
+  func send(_ action: CountdownAction) throws(CommandError) -> DocumentChange<CountdownDocument>? {
+    switch action {
+    case .started:
+      if counting.state == "running" { throw CommandError("the countdown is running already (pause it, or reset it)") }
+      if counting.state == "idle" || counting.state == "done" { counting.left = document.seconds * 1000 }
+      counting.run()
+    case .paused:
+      guard counting.state == "running" else { throw CommandError("the countdown is not running") }
+      counting.pause()
+    case .reset:
+      counting.reset()
+    case .pressed:
+      counting.press()
+    case .secondsChosen(let seconds):
+      var body = document
+      body.seconds = seconds
+      return DocumentChange(body, summary: "set the seconds")
+    }
+    return nil
+  }
 
   var typedFrame: CountdownFrame {
     CountdownFrame(
@@ -149,8 +178,36 @@ struct CountdownFrame: FrameRecord {
   ]
 }
 
-enum CountdownArguments {
+/// The terminal text of a countdown window.
+enum CountdownRendering {
+  static func text(_ frame: CountdownFrame) -> String {
+    "\(frame.state): \(frame.left) ms left (finished \(frame.finished), presses \(frame.presses))"
+  }
+}
+
+/// The commands, each an action on the window's model.
+enum CountdownCommands {
+  static let screens = ["countdown"]
   static let seconds = Argument<Int>.integer("seconds", in: 1...3600)
+
+  static let all = [
+    ScreenCommands.sending(
+      "start", to: CountdownScreen.self, screens: screens, summary: "start counting down, or go on after a pause"
+    ) { _, _ in .started },
+    ScreenCommands.sending(
+      "pause", to: CountdownScreen.self, screens: screens, summary: "stop counting, keeping what is left"
+    ) { _, _ in .paused },
+    ScreenCommands.sending(
+      "reset", to: CountdownScreen.self, screens: screens, summary: "stop, and start again from the document's seconds"
+    ) { _, _ in .reset },
+    ScreenCommands.sending(
+      "seconds", to: CountdownScreen.self, screens: screens, arguments: [seconds],
+      summary: "set how many seconds the countdown counts"
+    ) { arguments, _ in .secondsChosen(arguments[seconds]) },
+    ScreenCommands.sending(
+      "press", to: CountdownScreen.self, screens: screens, summary: "press the button on the device (pauses or goes on)"
+    ) { _, _ in .pressed },
+  ]
 }
 
 struct CountdownModule: FeatureModule {
@@ -160,45 +217,13 @@ struct CountdownModule: FeatureModule {
 
   @MainActor func register(into registrar: Registrar) {
     registrar.liveSource("button")
-    registrar.documentKind(
-      CountdownDocument.self, name: "countdown", summary: "seconds to count",
-      samples: ["egg": CountdownDocument(seconds: 5, finished: 0)])
-    registrar.screen(CountdownScreen.self, name: "countdown", documentKind: "countdown", summary: "a countdown") {
-      (frame: CountdownFrame) in
-      "\(frame.state): \(frame.left) ms left (finished \(frame.finished), presses \(frame.presses))"
-    }
-    func command(
-      _ name: String, _ summary: String, arguments: [any ArgumentDeclaration] = [],
-      _ body: @escaping @MainActor (CountdownScreen, CommandContext) throws(CommandError) -> Void
-    ) {
-      registrar.command(
-        CommandSpec(name, arguments: arguments, summary: summary, scope: .window(screens: ["countdown"])) { context in
-          try body(try context.model(CountdownScreen.self), context)
-          return .frame(try context.requireWindow().id)
-        })
-    }
-    command("start", "start counting down, or go on after a pause") { screen, _ throws(CommandError) in
-      let counting = screen.counting
-      if counting.state == "running" { throw CommandError("the countdown is running already (pause it, or reset it)") }
-      if counting.state == "idle" || counting.state == "done" { counting.left = screen.document.seconds * 1000 }
-      counting.run()
-    }
-    command("pause", "stop counting, keeping what is left") { screen, _ throws(CommandError) in
-      guard screen.counting.state == "running" else { throw CommandError("the countdown is not running") }
-      screen.counting.pause()
-    }
-    command("reset", "stop, and start again from the document's seconds") { screen, _ throws(CommandError) in
-      screen.counting.reset()
-    }
-    command("seconds", "set how many seconds the countdown counts", arguments: [CountdownArguments.seconds]) {
-      screen, context throws(CommandError) in
-      var body = screen.document
-      body.seconds = context.arguments[CountdownArguments.seconds]
-      try context.commit(body, summary: "set the seconds")
-    }
-    command("press", "press the button on the device (pauses or goes on)") { screen, _ throws(CommandError) in
-      screen.counting.press()
-    }
+    registrar.register(
+      document: CountdownDocument.self, kind: "countdown", summary: "seconds to count",
+      samples: ["egg": CountdownDocument(seconds: 5, finished: 0)],
+      screens: [
+        .screen(CountdownScreen.self, name: "countdown", summary: "a countdown", render: CountdownRendering.text)
+      ],
+      commands: CountdownCommands.all)
   }
 }
 

@@ -12,6 +12,15 @@ import WorkbenchModuleTesting
     #expect(session.frame(of: "a")?["open"] == 1)
   }
 
+  @Test func undoTakesBackADoneInEveryWindow() throws {
+    let session = try TestSession(modules: [TasksModule()])
+    try session.run("open tasks todo a; open tasks todo b; @b filter done; @a done 1")
+    #expect(session.frame(of: "b")?["items"]?.elements?.count == 1)
+    try session.run("@a undo")
+    #expect(session.frame(of: "b")?["items"]?.elements?.count == 0)
+    #expect(session.frame(of: "a")?["open"] == 1)
+  }
+
   @Test func badInputChangesNothing() throws {
     let session = try TestSession(modules: [TasksModule()])
     try session.run("open tasks todo a")

@@ -142,7 +142,7 @@ public final class WorkbenchSession {
       // The journal keeps the frames first: the time that takes is the line's, not time a
       // recording must replay as passing between lines.
       journal?.lineFinished(host: host)
-      recorder?.lineFinished()
+      recorder?.lineFinished(host: host)
     }
     func ask(_ question: UnsavedWorkQuestion) throws(CommandError) {
       do throws(CommandError) {
@@ -311,9 +311,10 @@ public final class WorkbenchSession {
   private func startRecording(to path: String, replacing: Bool) throws(CommandError) -> String {
     guard canRecord else { throw CommandError("`record` works in the shell; a scenario is already a recording") }
     guard recorder == nil else { throw CommandError("already recording; `record stop` first") }
-    recorder = try SessionRecorder(path: path, replacing: replacing, session: self)
+    let started = try SessionRecorder(path: path, replacing: replacing, session: self)
+    recorder = started
     follow(host)
-    return "recording to \(path); `record stop` writes it"
+    return "recording to \(path); `record stop` writes it" + (started.note.map { "\nnote: " + $0 } ?? "")
   }
 
   /// Writes a recording still running when the session ends, so nothing recorded is lost;

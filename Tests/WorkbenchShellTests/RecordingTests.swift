@@ -41,13 +41,17 @@ import WorkbenchTestSupport
   /// A recording's expectations check what changed in a row, not only which rows there are:
   /// after `rename 3 …` the row is expected with its new title (`{id: 3, title: …}`, the others
   /// by id), so the same file without the rename fails its replay (it passed: `rows: [1, 2, 3…]`).
-  @Test func aRecordingChecksWhatChangedInARow() throws {
+  /// So too in a window opened while recording, compared with what it showed as it opened (its
+  /// rows were written as ids alone, and the file passed without the rename).
+  @Test(arguments: [
+    "open catalog library main\nrecord start FILE\n", "record start FILE\nopen catalog library main\n",
+  ])
+  func aRecordingChecksWhatChangedInARow(opening: String) throws {
     let folder = makeTemporaryFolder()
     let file = folder + "/renamed.yaml"
     let recorded = ChildProcess.runWorkbench(
       ["-w", ":memory:"],
-      input: Array(
-        "open catalog library main\nrecord start \(file)\nrename 3 \"A new title\"\nrecord stop\n".utf8))
+      input: Array((opening.replacing("FILE", with: file) + "rename 3 \"A new title\"\nrecord stop\n").utf8))
     #expect(recorded.status == 0, "\(recorded.stderr)")
     let text = try #require(readTextFile(file))
     #expect(text.contains("{id: 3, title: A new title}"), "\(text)")

@@ -10,7 +10,8 @@ import WorkbenchScenarioModel
 
 /// Records a session as a scenario that replays it exactly.
 ///
-/// Recording starts from a settled session (pending loads and timers finish first) and keeps:
+/// Recording starts from a settled session (pending loads and timers due within its wait finish
+/// first; later ones, a timer every midnight, are said to wait) and keeps:
 /// the documents with their revisions, the windows with their numbers, view state and focus;
 /// each command, with `fails:` for one that failed; the real time that passed between lines
 /// where a timer was pending, as `clock advance` steps worked out so the replay's virtual clock
@@ -33,6 +34,11 @@ final class SessionRecorder {
   private let timeline = ReplayTimeline()
   /// The commands recorded, as they ran (written as text when the file is written).
   private var steps: [KeptCommand] = []
+  /// What to tell the user as recording starts besides where it goes: timers still waiting.
+  private(set) var note: String?
+  /// The frame each window opened since recording started showed at the end of the line that
+  /// opened it, by label: what its rows are compared with when the expectation is written.
+  private var openedFrames: [String: FrameValue] = [:]
 
   /// Starts recording `session` to `path`, once its pending work has finished. The commands the
   /// host runs from here on (the rest of the line `record start` is on, too) are reported to
@@ -67,10 +73,20 @@ final class SessionRecorder {
       return
     }
     continuesScenario = false
+    let waitFrom = host.clock.now
     do {
       try host.clock.settle(within: wait, flush: host.services.scheduler)
     } catch {
-      throw CommandError("recording starts from a settled session, and \(error.message)")
+      // Timers due only past the wait (a timer every midnight, which never settles) do not
+      // stop a recording: said in a note, as a replay has them only where a window sets them
+      // again as it opens. Anything else (work due within the wait, Ctrl-C) does.
+      guard let next = host.clock.untilNextTimer, (host.clock.now - waitFrom) + next > wait else {
+        throw CommandError("recording starts from a settled session, and \(error.message)")
+      }
+      note =
+        "still waiting: \(host.clock.pendingSummary). A replay opens the windows again, which sets again a timer a "
+        + "window sets as it opens (a timer every midnight), not one a command set before recording (`settle` first "
+        + "for that)"
     }
     samples = host.registry.sampleRecords
     var start = Self.scenario(
@@ -131,8 +147,12 @@ final class SessionRecorder {
     steps[steps.count - 1].failure = error.message
   }
 
-  /// After a line: timers it fired (`settle`) moved the replay's clock too.
-  func lineFinished() {
+  /// After a line: timers it fired (`settle`) moved the replay's clock too. A window the line
+  /// opened is seen as it opened (before the time the line took is counted).
+  func lineFinished(host: Host) {
+    for window in host.windows where startFrames[window.label] == nil && openedFrames[window.label] == nil {
+      openedFrames[window.label] = window.frame
+    }
     timeline.lineFinished()
   }
 
@@ -226,14 +246,35 @@ final class SessionRecorder {
   }
 
   /// What changed in each open window's frame since recording started (the whole frame for a
-  /// window opened since); empty when nothing changed.
+  /// window opened since, its rows that changed since it opened with what changed in them);
+  /// empty when nothing changed.
   private func expectation(host: Host) -> [(window: String, value: FrameValue)] {
     host.windows.compactMap { window in
       // What counts the window's life (loads since it opened) is not lived again by a replay.
       let fields = window.screen.lifetimeFields
-      let start = startFrames[window.label].map { Self.without(fields, in: $0) }
-      return Self.changes(from: start, to: Self.without(fields, in: window.frame)).map { (window.label, $0) }
+      let now = Self.without(fields, in: window.frame)
+      guard let start = startFrames[window.label].map({ Self.without(fields, in: $0) }) else {
+        return (window.label, Self.whole(now, rowsSince: openedFrames[window.label]))
+      }
+      return Self.changes(from: start, to: now).map { (window.label, $0) }
     }
+  }
+
+  /// A new window's whole frame, compacted as `changes` writes one, except that a list of rows
+  /// it showed as it `opened` has each row that changed since as its id with what changed
+  /// (`rows: [{id: 1, streak: 1, doneToday: true}, 2]`: the `done 1` after `open` is checked).
+  static func whole(_ frame: FrameValue, rowsSince opened: FrameValue?) -> FrameValue {
+    let written = compact(withoutNulls(frame))
+    guard case .object(let now) = frame, case .object(var result) = written, case .object(let then)? = opened else {
+      return written
+    }
+    for member in now.members {
+      guard case .list(let after) = member.value, case .list(let before)? = then[member.key],
+        let rows = changedRows(from: before, to: after)
+      else { continue }
+      result[member.key] = rows
+    }
+    return .object(result)
   }
 
   /// A frame without the top-level `fields`.

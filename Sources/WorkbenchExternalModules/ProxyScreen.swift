@@ -33,6 +33,10 @@ public final class ProxyScreen: ScreenModel {
   private var revision = 1
   /// What the module said the window holds unsaved (protocol 2, §20), or `nil`.
   private(set) var unsaved: String?
+  /// The view state and revision the module opened the window with, while nothing else has
+  /// reached the window since: restoring that same view state (a window opened again, which
+  /// the host makes and then restores) is the open again, and is not sent.
+  private var openedWith: (state: String?, revision: Int)?
 
   /// A screen with no module behind it: it shows an error (the registration builds proxies
   /// with their process).
@@ -57,6 +61,7 @@ public final class ProxyScreen: ScreenModel {
     factScope = environment.factScope
     session = process?.session(of: environment.services) ?? 0
     viewportRows = environment.viewportRows
+    revision = environment.documentRevision ?? 1
     key = opened?.key ?? process?.nextWindowKey() ?? "w0"
     process?.screens.append(ModuleProcess.ScreenBox(self))
     // A window the module opened from a command (§17) is already open there, with a frame.
@@ -129,6 +134,7 @@ public final class ProxyScreen: ScreenModel {
 
   /// The frame, its text and the view state a reply (or one of its `updates`) carries.
   func takeFrame(_ frame: FrameValue, text: String, state: String) {
+    openedWith = nil
     currentFrame = frame
     currentText = text
     rendered.remember(text, for: frame)
@@ -152,7 +158,9 @@ public final class ProxyScreen: ScreenModel {
       return
     }
     do {
-      take(try process.result(of: .open(windowRequest(rows: true))))
+      let request = windowRequest(rows: true)
+      take(try process.result(of: .open(request)))
+      openedWith = (viewState.json, request.revision)
     } catch {
       currentFrame = ["error": .string(error.message)]
     }
@@ -174,6 +182,7 @@ public final class ProxyScreen: ScreenModel {
     // Protocol 2 gives the open window its view state (§18), as a built-in screen is restored
     // in place; protocol 1 opens the window again with it.
     guard let process, process.version >= 2, process.isRunning else { return open() }
+    if let opened = openedWith, opened.state == viewState.json, opened.revision == revision { return }
     do {
       take(try process.result(of: .restore(windowRequest(rows: true))))
     } catch {

@@ -305,7 +305,9 @@ public final class Host {
     // The screen's code runs as its module: what it starts as it opens (a load on the
     // session's clock) is the module's.
     return acting(as: screen.module) {
-      let content = screen.make(body, environment(for: entry.name, screen: screen.name, window: window))
+      var environment = environment(for: entry.name, screen: screen.name, window: window)
+      environment.documentRevision = entry.revision
+      let content = screen.make(body, environment)
       content?.documentRevisionChanged(entry.revision)
       return content
     }

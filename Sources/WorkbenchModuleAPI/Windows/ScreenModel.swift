@@ -36,6 +36,9 @@ public struct ScreenEnvironment: Sendable {
   /// The number of the window the screen is made for (set by the host), which scopes the
   /// facts its effects use: `services.facts.value(of: "network.answer", in: factScope)`.
   package var windowNumber: Int?
+  /// The revision of the document the window opens on, as the host holds it (a module process
+  /// is told it as the window opens).
+  package var documentRevision: Int?
   /// Where the session's clock reads zero on the calendar, when the session sets it before its
   /// windows open (a relaunch goes on from the date the last clock had got to); `nil`: the
   /// clock's own (the wall time on a real clock, the scenario default on a virtual one).

@@ -113,6 +113,16 @@ struct LanguageServerTests {
     vim.api.nvim_buf_set_lines(buffer, last + 1, last + 2, false, { "      left: {viewport: {anchor: 4}}" })
     local inner = ask("textDocument/hover", last + 1, 26)
     log("nested hover " .. (((inner or {}).contents or {}).value or "none"))
+    -- `- do: @le`: the window offered, and taken as the editor takes an item (its text edit).
+    local after = vim.api.nvim_buf_line_count(buffer)
+    vim.api.nvim_buf_set_lines(buffer, after, after, false, { "  - do: @le" })
+    local offered = ask("textDocument/completion", after, 11) or {}
+    for _, item in ipairs(offered.items or offered) do
+      if item.label == "@left" and item.textEdit then
+        vim.lsp.util.apply_text_edits({ item.textEdit }, buffer, "utf-16")
+        log("window step " .. vim.api.nvim_buf_get_lines(buffer, after, after + 1, false)[1])
+      end
+    end
     vim.fn.writefile(out, os.getenv("OUTPUT"))
     vim.lsp.stop_client(client)
     vim.cmd("qa!")
@@ -190,5 +200,8 @@ struct LanguageServerTests {
       lines.contains("explore action Explore this file's screens (workbench explore: 100 random sessions, seed 1)"),
       "\(seen)")
     #expect(lines.contains("explored ✔ explored 100 sessions (3000 steps) on catalog: nothing found"), "\(seen)")
+    // After a bare `- do: @le`, taking `@left` makes the step the window's own (an unquoted `@`
+    // cannot start a YAML value).
+    #expect(lines.contains("window step   - left: "), "\(seen)")
   }
 }

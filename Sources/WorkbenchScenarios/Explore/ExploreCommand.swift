@@ -124,7 +124,8 @@ public enum ExploreCommand {
     Runs random sessions: 1 to 4 windows on the modules' screens and sample documents, then commands
     from each window's specs with arguments drawn from their kinds (ids from what the windows show),
     some through `@WINDOW`, with `undo`, `redo`, `clock advance` (moments, or on the scales of the
-    timers pending and of a day, up to --horizon), `settle` and `relaunch` between.
+    timers pending and of a day while none is due within 86.4 s, up to --horizon), `settle` and
+    `relaunch` between.
     After every step it checks that the host and the modules stay up, that a refused command
     changed no frame and no document, that a replay of the same steps (served the first run's facts
     and live changes) shows the same frames, outcomes and revisions, that a window made again from

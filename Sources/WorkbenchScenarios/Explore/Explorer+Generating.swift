@@ -104,13 +104,19 @@ extension Explorer {
 
   /// How long a `clock advance` lets pass: a moment (10 ms to 5 s), or on the scale of the
   /// session's own timers (the next one exactly, twice it, ten times it) or of a day (a timer at
-  /// midnight, a streak), never past the horizon; a session at its horizon moves a millisecond.
+  /// midnight, a streak; not while a timer is due within 86.4 s), never past the horizon; a
+  /// session at its horizon moves a millisecond.
   package func wait(in live: WorkbenchSession, _ random: inout SplitMix64) -> String {
     let moments = ["10ms", "250ms", "1s", "5s"]
     let left = options.horizon - live.host.clock.now
     guard random.chance(25) else { return random.pick(moments) }
-    var scaled: [Duration] = [.seconds(86_400)]
-    if let next = live.host.clock.untilNextTimer, next > .zero { scaled += [next, next * 2, next * 10] }
+    let day = Duration.seconds(86_400)
+    let next = live.host.clock.untilNextTimer.flatMap { $0 > .zero ? $0 : nil }
+    var scaled = next.map { [$0, $0 * 2, $0 * 10] } ?? []
+    // A day, unless a timer is due so soon that a day would fire it, and what it sets again,
+    // more than a thousand times: a window that ticks every second took 86,400 round trips to
+    // its module in each run of a session.
+    if next.map({ $0 * 1000 >= day }) ?? true { scaled.append(day) }
     let fitting = scaled.filter { $0 <= left }
     guard !fitting.isEmpty else { return left >= .seconds(5) ? random.pick(moments) : "1ms" }
     return "\(random.pick(fitting).wholeMilliseconds)ms"

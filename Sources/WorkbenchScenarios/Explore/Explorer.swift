@@ -39,7 +39,7 @@ public struct Explorer {
     public var guided = true
     /// The most session time a session covers (`--horizon`): its `clock advance` steps are
     /// drawn on the scales of the timers pending (the next one, twice it, ten times it) and of
-    /// a day, never past it.
+    /// a day (while no timer is due within 86.4 s), never past it.
     public var horizon: Duration = .seconds(2 * 86_400)
 
     public init() {}

@@ -19,6 +19,8 @@ import WorkbenchSystem
 /// between keystrokes, and later lets output arrive above the prompt while a line is typed.
 @MainActor
 final class InteractiveSession {
+  /// Where readline breaks a line into words, and Tab's own reading of the word being typed.
+  nonisolated static let wordBreaks = " \t\n;"
   let controller: ShellController
   var host: Host { controller.host }
   var output: OutputWriter { controller.output }
@@ -253,7 +255,7 @@ final class InteractiveSession {
     wb_rl_set_display_matches_hook(displayMatches)
     // The host gives candidates in their own order (ids numerically: 2 before 10).
     wb_rl_set_sort_completion_matches(0)
-    wb_rl_set_basic_word_break_characters(" \t\n;")
+    wb_rl_set_basic_word_break_characters(Self.wordBreaks)
     wb_rl_set_catch_signals(0)
     wb_rl_use_interruptible_getc()
     rl_bind_key(3, abandonLineKey)
@@ -417,7 +419,9 @@ private func completeLine(
   // Candidates found by what they name (`select dun` lists the ids of titles with "Dune"):
   // the word typed stays until one is chosen.
   var word = String.UnicodeScalarView()
-  word.append(contentsOf: prefix.unicodeScalars.reversed().prefix { !" \t\n;".unicodeScalars.contains($0) }.reversed())
+  word.append(
+    contentsOf: prefix.unicodeScalars.reversed().prefix { !InteractiveSession.wordBreaks.unicodeScalars.contains($0) }
+      .reversed())
   let typed = String(word)
   if candidates.count > 1, !candidates.allSatisfy({ $0.lowercased().hasPrefix(typed.lowercased()) }) {
     common = typed

@@ -40,9 +40,15 @@ final class OutputWriter {
   static func terminalWidth() -> Int? {
     guard isatty(STDOUT_FILENO) == 1 else { return nil }
     if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    guard let size = terminalSize(), size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
+  }
+
+  /// The size of the terminal standard output is, asked now; `nil` when it is not one.
+  nonisolated static func terminalSize() -> winsize? {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+    return size
   }
 
   /// Whether colour should be used on `descriptor`: only on a terminal, never with NO_COLOR.

@@ -22,9 +22,9 @@ struct Pager {
 
   /// The terminal's height when standard output is one.
   static func terminalRows() -> Int? {
-    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else { return nil }
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1, let size = OutputWriter.terminalSize(),
+      size.ws_row > 0
+    else { return nil }
     return Int(size.ws_row)
   }
 

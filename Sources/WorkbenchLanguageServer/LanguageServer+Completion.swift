@@ -88,7 +88,7 @@ extension LanguageServer {
       let screen = partial.window?.screen ?? inWindow.flatMap { windows[$0] }
       let windowItems = {
         Self.windowItems(
-          resolver.completions(for: quoted || !step.text.isEmpty ? step.text : "@", in: planned), windows: windows,
+          resolver.completions(for: step.text.isEmpty ? "@" : step.text, in: planned), windows: windows,
           replacing: step.text, line: position.line, cursor: position.character, quoted: quoted)
       }
       switch partial.place {

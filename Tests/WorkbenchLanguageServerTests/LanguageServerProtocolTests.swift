@@ -60,6 +60,7 @@ struct LanguageServerProtocolTests {
           - do: @le
           - do: '@
           - do: '@left sel
+          - do: '
         """)
     let bare = complete(server, sent, line: 5, character: 8)
     #expect(bare.contains("undo") && bare.contains("open") && bare.contains("catalog."), "\(bare)")
@@ -86,6 +87,9 @@ struct LanguageServerProtocolTests {
     #expect(complete(server, sent, line: 10, character: 10) == ["@left"])
     #expect(edit(line: 10, character: 10) == ("@left ", 9, 10))
     #expect(complete(server, sent, line: 11, character: 18) == ["select"])
+    // After an opening quote alone, the windows too, written after it.
+    #expect(complete(server, sent, line: 12, character: 9).contains("@left"))
+    #expect(edit(line: 12, character: 9) == ("@left ", 9, 9))
   }
 
   /// A module rebuilt with other screens (the server asks `reregistration` before each message,

@@ -211,10 +211,15 @@ public final class SessionClock: SessionTime {
   /// Lets time pass until no timer is pending: a virtual clock moves to each next timer in turn,
   /// a real clock sleeps until it is due and fires it; changes are delivered after each.
   ///
+  /// - Parameter leavingLater: stop, without an error, at the first timer due past `limit` (a
+  ///   timer every midnight, which never settles), leaving it and those after it waiting.
   /// - Returns: how much time passed.
-  /// - Throws: `CommandError` saying what is still pending when `limit` would be passed first.
+  /// - Throws: `CommandError` saying what is still pending when `limit` would be passed first
+  ///   (unless `leavingLater`), or that the wait was interrupted.
   @discardableResult
-  package func settle(within limit: Duration, flush scheduler: ConnectionScheduler) throws(CommandError) -> Duration {
+  package func settle(
+    within limit: Duration, flush scheduler: ConnectionScheduler, leavingLater: Bool = false
+  ) throws(CommandError) -> Duration {
     // A real clock runs while it waits; the line then has the time of the last timer that
     // fired (as a replay's virtual clock has), or its own if none did.
     let held = heldAt
@@ -230,6 +235,7 @@ public final class SessionClock: SessionTime {
     while let next = untilNextTimer {
       let passed = now - start
       guard passed + next <= limit else {
+        if leavingLater { return passed }
         // The advice is more than was waited, and enough for the next timer at least.
         let seconds = max(limit * 2, passed + next).components.seconds
         let advice = SessionClock.describe(.seconds(OutsideNumbers.saturatingSuccessor(of: Int(seconds))))

@@ -50,7 +50,7 @@ extension Explorer {
     // later, or no longer does, and is not the history's: a change that sets or cancels a
     // timer, or an undo that does, is not compared. Timers that were there before and stay as
     // they were (a timer every midnight) do not stop the comparison.
-    let timers = host.clock.waitingTimers.map(\.due).sorted()
+    let timers = Self.timers(host)
     guard let target = ran.target, let window = host.window(named: target), timers == ran.timersBefore else {
       return (nil, nil, false)
     }
@@ -189,9 +189,10 @@ extension Explorer {
   /// When a session's timers are due: windows opened again must leave them as they were (a
   /// window that sets its timer again from its view state sets the same one), or the two runs
   /// can no longer be compared step by step.
-  static func timers(_ session: WorkbenchSession) -> [Duration] {
-    session.host.clock.waitingTimers.map(\.due).sorted()
-  }
+  static func timers(_ session: WorkbenchSession) -> [Duration] { timers(session.host) }
+
+  /// When `host`'s timers are due, in order.
+  static func timers(_ host: Host) -> [Duration] { host.clock.waitingTimers.map(\.due).sorted() }
 
   /// What a step did, in words: `ran`, `was refused (MESSAGE)`.
   static func outcome(of refusal: CommandError?) -> String {

@@ -73,16 +73,15 @@ final class SessionRecorder {
       return
     }
     continuesScenario = false
-    let waitFrom = host.clock.now
     do {
-      try host.clock.settle(within: wait, flush: host.services.scheduler)
-    } catch {
       // Timers due only past the wait (a timer every midnight, which never settles) do not
       // stop a recording: said in a note, as a replay has them only where a window sets them
-      // again as it opens. Anything else (work due within the wait, Ctrl-C) does.
-      guard let next = host.clock.untilNextTimer, (host.clock.now - waitFrom) + next > wait else {
-        throw CommandError("recording starts from a settled session, and \(error.message)")
-      }
+      // again as it opens. Ctrl-C during the wait does.
+      try host.clock.settle(within: wait, flush: host.services.scheduler, leavingLater: true)
+    } catch {
+      throw CommandError("recording starts from a settled session, and \(error.message)")
+    }
+    if host.clock.untilNextTimer != nil {
       note =
         "still waiting: \(host.clock.pendingSummary). A replay opens the windows again, which sets again a timer a "
         + "window sets as it opens (a timer every midnight), not one a command set before recording (`settle` first "

@@ -188,6 +188,11 @@ let package = Package(
     // same random sessions against it, the Python one and the JavaScript one.
     .executableTarget(
       name: "countdown-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Countdown"),
+    // Notes with an autosave on the Swift kit, beside the same module on the Python and
+    // JavaScript kits: undo puts back a window's timers alike on each.
+    .executableTarget(
+      name: "drafts-module", dependencies: ["WorkbenchModuleKit"], path: "Tests/ProcessModules/Drafts",
+      exclude: ["drafts.py", "drafts.js", "Scenarios"]),
     // The habits of Examples/habits on the Swift kit, built from the example package's own
     // sources: the kits' tests hold it, habits.py and habits.js to one calendar.
     .target(name: "Habits", dependencies: ["WorkbenchModuleKit"], path: "Examples/habits/Sources/Habits"),
@@ -279,7 +284,7 @@ let package = Package(
         "WorkbenchShell", "WorkbenchModuleTools", "WorkbenchCore", "WorkbenchModuleAPI", "WorkbenchModuleProtocol",
         "WorkbenchTestSupport",
         "workbench", "workbench-fixture-module", "ledger-module-process", "lights-module-process", "countdown-module",
-        "habits-module",
+        "habits-module", "drafts-module",
         "WorkbenchModuleKit", "WorkbenchExternalModules", "Editor",
       ]
     ),

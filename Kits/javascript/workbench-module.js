@@ -208,6 +208,9 @@ class Clock {
     this._session = session;
     this.now = 0;
     this._timers = new Map(); // id -> {due, order, callback, key}
+    // Timers cancelled lately, by id (the latest under each), which an undo may put back
+    // (`undo view` after the command that cancelled it, §18): the most recent 256.
+    this._dropped = new Map();
     this._order = 0;
     // Where the clock reads 0 on the calendar, in milliseconds since 1970-01-01T00:00:00Z: the
     // host's (a request's `date` less its `now`, §14); a scenario's default until told.
@@ -235,12 +238,38 @@ class Clock {
     this._order += 1;
     const timerId = id ?? `t${this._order}`;
     const due = this.now + Math.max(0, Math.trunc(after));
+    this._dropped.delete(timerId);
     this._timers.set(timerId, { due, order: this._order, callback, key: this._session._currentKey });
     return timerId;
   }
 
   cancel(timerId) {
+    const timer = this._timers.get(timerId);
+    if (timer === undefined) return;
     this._timers.delete(timerId);
+    this._dropped.delete(timerId);
+    this._dropped.set(timerId, timer);
+    if (this._dropped.size > 256) this._dropped.delete(this._dropped.keys().next().value);
+  }
+
+  /**
+   * What an undo or redo did to the window's timers, as a `restore` says (§18): takes away the
+   * timers named in `takeAway` (kept, for a redo) and puts back those in `putBack`, each at its
+   * time with the callback it had.
+   */
+  _move(putBack, takeAway) {
+    for (const timerId of takeAway) {
+      if (typeof timerId === 'string') this.cancel(timerId);
+    }
+    for (const timer of putBack) {
+      // Kept when cancelled, or waiting still when the command set it again under its id (then
+      // it keeps the callback it was set again with).
+      const kept = typeof timer?.id === 'string' ? this._dropped.get(timer.id) ?? this._timers.get(timer.id) : undefined;
+      if (kept === undefined || !Number.isInteger(timer.at)) continue;
+      this._dropped.delete(timer.id);
+      this._order += 1;
+      this._timers.set(timer.id, { ...kept, due: timer.at, order: this._order });
+    }
   }
 
   /** When a pending timer is due, or null. */
@@ -941,9 +970,20 @@ class Module {
     const window = session.windows.get(key);
     if (!window) throw new Refused(`no window ${key} in the module`);
     if (type === 'restore') {
+      const putBack = request.timers ?? [];
+      const takeAway = request.cancel ?? [];
+      const clock = session.clock;
+      const orders = () => JSON.stringify([...clock._timers].map(([timerId, timer]) => [timerId, timer.order]));
+      const before = orders();
       const previous = window.state;
       window.state = request.state ? JSON.parse(request.state) : {};
       window.screen.restored(previous);
+      // An undo's or redo's timers (§18): moved as the host says, unless the screen set its
+      // timers from the state itself; the reply says what each named one is now.
+      if (orders() === before) clock._move(putBack, takeAway);
+      for (const timerId of [...putBack.map((timer) => timer?.id), ...takeAway]) {
+        if (typeof timerId === 'string') session._reported.set(timerId, -1);
+      }
       return this._result(window);
     }
     if (type === 'refresh') return this._result(window);
@@ -1058,6 +1098,7 @@ const FIELD_TYPES = {
   path: ['list'], windows: ['object'], arguments: ['object', 'null'], facts: ['object', 'null'], state: ['text', 'null'], body: ['text'],
   document: ['text'], screen: ['text'], kind: ['text'], revision: ['integer'], now: ['integer'], date: ['integer'],
   rows: ['integer'], timer: ['text'], events: ['list'], choice: ['text'],
+  timers: ['list'], cancel: ['list'],
 };
 
 function hasType(value, type) {

@@ -191,6 +191,9 @@ class Clock:
         self._session = session
         self.now = 0  # the session's time, in milliseconds, as of the request being answered
         self._timers = {}  # id -> (due, order, callback, window key)
+        # Timers cancelled lately, by id (the latest under each), which an undo may put back
+        # (`undo view` after the command that cancelled it, §18): the most recent 256.
+        self._dropped = {}
         self._order = 0
         # Where the clock reads 0 on the calendar, in milliseconds since 1970-01-01T00:00:00Z:
         # the host's (a request's `date` less its `now`, §14); a scenario's default until told.
@@ -212,6 +215,7 @@ class Clock:
         given again replaces the timer. Returns the id (`cancel(id)` drops it)."""
         self._order += 1
         timer_id = id if id is not None else f"t{self._order}"
+        self._dropped.pop(timer_id, None)
         self._timers[timer_id] = (self.now + max(0, int(after)), self._order, callback, self._session._current_key)
         return timer_id
 
@@ -221,7 +225,33 @@ class Clock:
         return None if timer is None else timer[0]
 
     def cancel(self, timer_id):
-        self._timers.pop(timer_id, None)
+        timer = self._timers.pop(timer_id, None)
+        if timer is not None:
+            self._keep(timer_id, timer)
+
+    def _keep(self, timer_id, timer):
+        self._dropped.pop(timer_id, None)
+        self._dropped[timer_id] = timer
+        if len(self._dropped) > 256:
+            del self._dropped[next(iter(self._dropped))]
+
+    def _move(self, put_back, take_away):
+        """What an undo or redo did to the window's timers, as a `restore` says (§18): takes
+        away the timers named in `take_away` (kept, for a redo) and puts back those in
+        `put_back`, each at its time with the callback it had (one set again under its id since
+        waits at the time put back)."""
+        for timer_id in take_away:
+            if isinstance(timer_id, str):
+                self.cancel(timer_id)
+        for timer in put_back:
+            if not isinstance(timer, dict) or not isinstance(timer.get("id"), str):
+                continue
+            # Kept when cancelled, or waiting still when the command set it again under its id
+            # (then it keeps the callback it was set again with).
+            kept = self._dropped.pop(timer["id"], None) or self._timers.get(timer["id"])
+            if kept is not None and isinstance(timer.get("at"), int):
+                self._order += 1
+                self._timers[timer["id"]] = (timer["at"], self._order, kept[2], kept[3])
 
     def pending(self):
         return dict(self._timers)
@@ -805,9 +835,19 @@ class Module:
         if window is None:
             raise Refused(f"no window {key} in the module")
         if kind == "restore":
+            put_back, take_away = request.get("timers") or [], request.get("cancel") or []
+            clock = session.clock
+            before = {timer_id: entry[1] for timer_id, entry in clock._timers.items()}
             previous = window.state
             window.state = json.loads(request["state"]) if request.get("state") else {}
             window.screen.restored(previous)
+            # An undo's or redo's timers (§18): moved as the host says, unless the screen set
+            # its timers from the state itself; the reply says what each named one is now.
+            if {timer_id: entry[1] for timer_id, entry in clock._timers.items()} == before:
+                clock._move(put_back, take_away)
+            for timer_id in [timer.get("id") for timer in put_back if isinstance(timer, dict)] + take_away:
+                if isinstance(timer_id, str):
+                    session._reported[timer_id] = -1
             return self._result(window)
         if kind == "refresh":
             return self._result(window)
@@ -968,6 +1008,7 @@ _FIELD_TYPES = {
     "arguments": (dict, type(None)), "facts": (dict, type(None)), "state": (str, type(None)),
     "body": (str,), "document": (str,), "screen": (str,), "kind": (str,), "revision": (int,),
     "now": (int,), "date": (int,), "rows": (int,), "timer": (str,), "events": (list,), "choice": (str,),
+    "timers": (list,), "cancel": (list,),
 }
 
 

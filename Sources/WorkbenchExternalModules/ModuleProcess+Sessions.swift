@@ -13,8 +13,12 @@ import WorkbenchSystem
 final class SessionEntry {
   weak var services: SessionServices?
   let number: Int
-  /// The module's pending timers in the session, by the id it gave them.
-  var timers: [String: Cancellation] = [:]
+  /// The module's pending timers in the session, by the id it gave them: the handle and when it
+  /// is due.
+  var timers: [String: (handle: Cancellation, due: Duration)] = [:]
+  /// What undo and redo did to the module's timers since the last `restore` told it (§18): the
+  /// ones put back, and the ids of those taken away.
+  var timerMoves: (back: [WireTimer], away: [String]) = ([], [])
   /// When the module's last changes for the session came (§11 limits them to 100 a second).
   var changeTimes: [Duration] = []
   /// When its last timers came due (§11 limits them to 1,000 a second).
@@ -27,6 +31,25 @@ final class SessionEntry {
   init(services: SessionServices, number: Int) {
     self.services = services
     self.number = number
+  }
+
+  /// An undo or redo put a timer of the module's back or took it away: the host's copy follows,
+  /// and the next `restore` tells the module (§18).
+  func timerMoved(_ id: String, due: Duration, handle: Cancellation, back: Bool) {
+    timerMoves.back.removeAll { $0.id == id }
+    timerMoves.away.removeAll { $0 == id }
+    if back {
+      // One timer an id: one set again under it since goes.
+      if let other = timers[id], other.handle !== handle { other.handle.cancel() }
+      timers[id] = (handle, due)
+      var timer = WireTimer()
+      timer.id = id
+      timer.at = Int(due.wholeMilliseconds)
+      timerMoves.back.append(timer)
+    } else {
+      if timers[id]?.handle === handle { timers[id] = nil }
+      timerMoves.away.append(id)
+    }
   }
 }
 
@@ -63,7 +86,7 @@ extension ModuleProcess {
   private func endSession(_ number: Int) {
     guard let index = sessions.firstIndex(where: { $0.number == number }) else { return }
     let entry = sessions[index]
-    for timer in entry.timers.values { timer.cancel() }
+    for timer in entry.timers.values { timer.handle.cancel() }
     changes.removeAll { $0.session == number }
     guard version >= 2, noticeEnd() else {
       sessions.remove(at: index)
@@ -124,19 +147,21 @@ extension ModuleProcess {
   func takeTimers(_ timers: [WireTimer]?, cancelling cancelled: [String]?, in session: Int) {
     guard let entry = entry(of: session), let clock = entry.services?.clock else { return }
     for id in cancelled ?? [] {
-      entry.timers.removeValue(forKey: id)?.cancel()
+      entry.timers.removeValue(forKey: id)?.handle.cancel()
     }
     for timer in timers ?? [] {
-      entry.timers.removeValue(forKey: timer.id)?.cancel()
-      guard entry.timers.count < ModuleProtocol.maximumPendingTimers else {
-        stopForViolation("it asked for more than \(ModuleProtocol.maximumPendingTimers) timers at once (§11)")
-        return
-      }
       let id = timer.id
       // `at` a time on the session's clock, or `after` milliseconds from the `now` the request
       // carried (the module may have taken a moment of real time to answer).
       let due: Duration =
         timer.at.map { .milliseconds($0) } ?? (entry.requestTime ?? clock.now) + .milliseconds(timer.after ?? 0)
+      // One an undo put back, as the module reports it again: it waits as it was.
+      if entry.timers[id]?.due == due { continue }
+      entry.timers.removeValue(forKey: id)?.handle.cancel()
+      guard entry.timers.count < ModuleProtocol.maximumPendingTimers else {
+        stopForViolation("it asked for more than \(ModuleProtocol.maximumPendingTimers) timers at once (§11)")
+        return
+      }
       // `at` is a time on the session's clock, so its delay is checked here: no more than a
       // day from now, as `after`'s (§11).
       guard due - clock.now <= .milliseconds(ModuleProtocol.maximumTimerDelay) else {
@@ -153,9 +178,12 @@ extension ModuleProcess {
       // A kit that runs a timer the host names before its time lets a window opened again
       // catch up with what its predecessor finished (§14).
       let delay = max(.zero, due - clock.now)
-      entry.timers[id] =
-        (clock as? SessionClock)?.schedule(after: delay, catchingUp: hello.catchUp == true, fire)
+      let handle =
+        (clock as? SessionClock)?.schedule(
+          after: delay, catchingUp: hello.catchUp == true,
+          moved: { [weak entry] back, handle in entry?.timerMoved(id, due: due, handle: handle, back: back) }, fire)
         ?? clock.schedule(after: delay, fire)
+      entry.timers[id] = (handle, due)
     }
   }
 

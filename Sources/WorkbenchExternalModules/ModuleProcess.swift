@@ -388,7 +388,7 @@ public final class ModuleProcess {
     // Its timers die with it: a session waiting for them (`settle`) does not wait on a module
     // that cannot answer them.
     for entry in sessions {
-      for timer in entry.timers.values { timer.cancel() }
+      for timer in entry.timers.values { timer.handle.cancel() }
       entry.timers = [:]
     }
     // A stop outside a command (its timer, a refresh, the end of a session, or noticed between

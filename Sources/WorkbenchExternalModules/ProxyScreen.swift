@@ -183,8 +183,26 @@ public final class ProxyScreen: ScreenModel {
     // in place; protocol 1 opens the window again with it.
     guard let process, process.version >= 2, process.isRunning else { return open() }
     if let opened = openedWith, opened.state == viewState.json, opened.revision == revision { return }
+    var request = windowRequest(rows: true)
+    // What an undo or redo did to the module's timers as it restored the state: the module puts
+    // them back or takes them away with it, unless its screen set them from the state itself.
+    let entry = process.entry(of: session)
+    let moves = entry?.timerMoves ?? (back: [], away: [])
+    if !moves.back.isEmpty { request.timers = moves.back }
+    if !moves.away.isEmpty { request.cancel = moves.away }
+    entry?.timerMoves = ([], [])
     do {
-      take(try process.result(of: .restore(windowRequest(rows: true))))
+      let result = try process.result(of: .restore(request))
+      // The module moved them as asked when its reply sets and cancels only those (a screen
+      // that set its timers from the state itself sets others): explore holds it to them then.
+      if let entry, !moves.back.isEmpty || !moves.away.isEmpty {
+        let asked = Dictionary(moves.back.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+        let kept =
+          (result.timers ?? []).allSatisfy { asked[$0.id] == .some($0.at) }
+          && (result.cancel ?? []).allSatisfy { moves.away.contains($0) }
+        if !kept, let clock = entry.services?.clock as? SessionClock { clock.historyTimerMoves -= 1 }
+      }
+      take(result)
     } catch {
       currentFrame = ["error": .string(error.message)]
     }

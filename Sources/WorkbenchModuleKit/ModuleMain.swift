@@ -118,6 +118,9 @@ package final class ModuleSession {
     let host: Host
     /// The timers reported to the host and not yet fired or cancelled, by number.
     var reportedTimers: Set<Int> = []
+    /// Timers a `restore` named (§18), whose state the next reply says: `timers` if each waits,
+    /// `cancel` if not.
+    var resync: Set<Int> = []
     /// Each window's frame as the host last got it.
     var lastSent: [String: FrameValue] = [:]
     /// The host's key for each window here, and each window's key (kept together: `bind`,

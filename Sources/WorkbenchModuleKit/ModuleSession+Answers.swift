@@ -165,11 +165,22 @@ extension ModuleSession {
       guard let window = current.window(request.key) else {
         throw CommandError("no window \(request.key) in the module")
       }
+      let before = host.clock.waitingTimerWindows.map(\.number)
       if let state = request.state, let version = host.viewStateVersion(of: window.id),
         let problem = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       {
         throw CommandError("the view state was not restored: \(problem)")
       }
+      // What an undo or redo did to the window's timers: the clock takes away the ones named
+      // and puts back the ones it kept (at their times, with the handles the screen holds),
+      // unless the screen set its timers from the state itself. The reply says what each is.
+      let takeAway = (request.cancel ?? []).compactMap(Self.timerNumber)
+      let putBack = (request.timers ?? []).compactMap { Self.timerNumber($0.id) }
+      if host.clock.waitingTimerWindows.map(\.number) == before {
+        for number in takeAway { host.clock.takeAway(number) }
+        for number in putBack { host.clock.putBack(number) }
+      }
+      current.resync.formUnion(takeAway + putBack)
       return .result(try reply(for: window, text: nil, commit: nil))
     case .refresh(let request):
       try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
@@ -332,6 +343,11 @@ extension ModuleSession {
     return updates
   }
 
+  /// The number of the clock's timer a protocol timer id names (`t12`), as the kit reports them.
+  static func timerNumber(_ id: String) -> Int? {
+    id.hasPrefix("t") ? Int(id.dropFirst()) : nil
+  }
+
   /// A reply with the timers the module's clock holds that the host has not been told of
   /// (`timers`, each `at` its time on the session's clock, which is the host's), the ones it no
   /// longer holds (`cancel`: fired or cancelled), and the windows besides the one asked about
@@ -340,6 +356,10 @@ extension ModuleSession {
     let side = current
     let key = Self.key(of: request)
     let waiting = host.clock.waitingTimers
+    // Those a `restore` named are told again, whatever the host was told of them.
+    let resync = side.resync
+    side.resync = []
+    side.reportedTimers.subtract(resync)
     var timers: [WireTimer] = []
     for timer in waiting where !side.reportedTimers.contains(timer.number) {
       side.reportedTimers.insert(timer.number)
@@ -362,6 +382,11 @@ extension ModuleSession {
       for number in side.reportedTimers where !held.contains(number) { gone.append(number) }
       gone.sort()
       side.reportedTimers.subtract(gone)
+    }
+    if !resync.isEmpty {
+      var held = Set<Int>(minimumCapacity: waiting.count)
+      for timer in waiting { held.insert(timer.number) }
+      gone = Array(Set(gone).union(resync.subtracting(held))).sorted()
     }
     switch reply {
     case .result(var result):

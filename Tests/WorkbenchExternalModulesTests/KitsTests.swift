@@ -57,6 +57,21 @@ struct KitsTests {
     try sameFramesOnEveryKit(Self.countdowns, scenarios: Self.examples + "/Scenarios", passed: 5)
   }
 
+  static let draftsFolder = repositoryRoot() + "/Tests/ProcessModules/Drafts"
+  /// Notes with an autosave on each kit.
+  static let drafts = [
+    ("swift", binaries + "drafts-module"), ("python", draftsFolder + "/drafts.py"),
+    ("javascript", draftsFolder + "/drafts.js"),
+  ]
+
+  /// An undo puts back what the command it takes back did to its window's timers, on every kit:
+  /// `undo view` after `discard` brings the draft and its autosave back, due when it was (the
+  /// host tells the module in the `restore`, §18), and the autosave saves the draft. (The
+  /// autosave did not come back: the draft stayed unsaved.)
+  @Test func undoPutsBackAWindowsTimersOnEveryKit() throws {
+    try sameFramesOnEveryKit(Self.drafts, scenarios: Self.draftsFolder + "/Scenarios", passed: 3)
+  }
+
   static let habitsFolder = repositoryRoot() + "/Examples/habits"
   /// The habits on each kit.
   static let habits = [

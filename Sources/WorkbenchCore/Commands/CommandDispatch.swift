@@ -66,14 +66,25 @@ struct CommandDispatch {
     content?.beginCommand()
     // Source changes a command causes reach every connected window before its frames are shown.
     defer { host.services.scheduler.flush() }
+    // The timers the command sets and cancels are its window's, kept with its view-history step.
+    let clock = host.clock
+    let timerMark = window.map { _ in clock.beginChanges() }
+    let outerWindow = clock.actingWindow
+    if let window { clock.actingWindow = window.id.number }
+    func timerChanges() -> TimerChanges? {
+      clock.actingWindow = outerWindow
+      guard let window, let timerMark else { return nil }
+      return clock.changes(since: timerMark, window: window.id.number)
+    }
     let output: CommandOutput
     do {
       // The command's code runs as the module that registered it (the host's own: `nil`).
       output = try host.acting(as: resolved.module) { () throws(any Error) in try resolved.spec.handler(context) }
       host.services.scheduler.flush()
-      content?.finishCommand(recordViewChange: !context.effects.steppedHistory)
+      content?.finishCommand(recordViewChange: !context.effects.steppedHistory, timers: timerChanges())
       request = context.effects.request as? SessionRequest
     } catch {
+      _ = timerChanges()
       content?.abandonCommand()
       let refusal = CommandError(converting: error, column: resolved.nameToken.column)
       failure = refusal

@@ -325,7 +325,8 @@ enum HostCommands {
     details: """
       The two histories are separate. Undoing a document edit restores the document for every \
       window on it and leaves each window's query and selection as they are; undoing in the view \
-      history moves only this window's view state back.
+      history moves only this window's view state back, with the timers the command undone set or \
+      cancelled in the window (an autosave a discard cancelled waits again, due when it was).
       """
   ) { context in
     try context.host.stepHistory(context, undo: true)

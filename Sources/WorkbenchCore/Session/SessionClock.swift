@@ -21,8 +21,32 @@ public final class SessionClock: SessionTime {
   /// Where the time comes from.
   public private(set) var mode: Mode
   private var virtualNow: Duration = .zero
-  private var timers: [(due: Duration, order: Int, catchesUp: Bool, action: @MainActor () -> Void)] = []
+  /// A timer set on the clock: when it is due, its number (the order it was set in), whether it
+  /// may run early to catch up (`fireNow`), the window whose work set it, what it runs, the handle
+  /// its setter holds, and what to tell when an undo or redo puts it back or takes it away.
+  private struct Timer {
+    var due: Duration
+    let order: Int
+    let catchesUp: Bool
+    let window: Int?
+    let action: @MainActor () -> Void
+    let handle: Cancellation
+    let moved: (@MainActor (_ back: Bool, _ handle: Cancellation) -> Void)?
+  }
+  private var timers: [Timer] = []
   private var timerCount = 0
+  /// Timers cancelled lately, by number, which an undo may put back (`TimerChanges`): the most
+  /// recent `keptCancelled`.
+  private var cancelled: [Int: Timer] = [:]
+  /// How many cancelled timers the clock keeps for undo.
+  static var keptCancelled: Int { 256 }
+  /// The numbers of the timers cancelled while a window's command ran (`beginChanges`), in order.
+  private var cancelledLog: [Int] = []
+  /// How many windows' commands note what they do to timers now (one inside another's).
+  private var noting = 0
+  /// The window whose work runs now (a command in it, its opening, a timer it set): the timers set
+  /// meanwhile are that window's, which an undo in its view history puts back or takes away.
+  package var actingWindow: Int?
   /// When a real clock read zero; moved later by the pauses a recording does not count.
   private var realStart: Duration
   /// The time a real clock reads while a line or a timer runs (the line's start, the timer's
@@ -186,21 +210,109 @@ public final class SessionClock: SessionTime {
   package func schedule(
     after delay: Duration, catchingUp: Bool, _ action: @escaping @MainActor () -> Void
   ) -> Cancellation {
+    schedule(after: delay, catchingUp: catchingUp, moved: nil, action)
+  }
+
+  /// `schedule(after:catchingUp:_:)`, with what to tell when an undo or redo puts the timer back
+  /// (`true`) or takes it away (`false`): a module process's timer, which its kit must put back
+  /// too.
+  @discardableResult
+  package func schedule(
+    after delay: Duration, catchingUp: Bool, moved: (@MainActor (_ back: Bool, _ handle: Cancellation) -> Void)?,
+    _ action: @escaping @MainActor () -> Void
+  ) -> Cancellation {
     timerCount += 1
     let order = timerCount
     let module = acting
+    let window = actingWindow
+    let handle = Cancellation { [weak self] in self?.cancel(order) }
     timers.append(
-      (
-        now + delay, order, catchingUp,
-        { [weak self] in
+      Timer(
+        due: now + delay, order: order, catchesUp: catchingUp, window: window,
+        action: { [weak self] in
           guard let self else { return action() }
-          let outer = acting
-          acting = module
-          defer { acting = outer }
+          let (outer, outerWindow) = (acting, actingWindow)
+          (acting, actingWindow) = (module, window)
+          defer { (acting, actingWindow) = (outer, outerWindow) }
           action()
-        }
-      ))
-    return Cancellation { [weak self] in self?.timers.removeAll { $0.order == order } }
+        }, handle: handle, moved: moved))
+    return handle
+  }
+
+  /// A timer cancelled through its handle: kept a while, so an undo can put it back.
+  private func cancel(_ order: Int) {
+    guard let index = timers.firstIndex(where: { $0.order == order }) else { return }
+    keep(timers.remove(at: index))
+    if noting > 0 { cancelledLog.append(order) }
+  }
+
+  /// Keeps a cancelled timer, letting go of the oldest past `keptCancelled`.
+  private func keep(_ timer: Timer) {
+    cancelled[timer.order] = timer
+    if cancelled.count > Self.keptCancelled, let oldest = cancelled.keys.min() { cancelled[oldest] = nil }
+  }
+
+  // MARK: What a window's command did to its timers
+
+  /// Where a window's command starts, for `changes(since:window:)`.
+  package struct ChangeMark {
+    let timers: Int
+    let cancelled: Int
+  }
+
+  /// Starts noting the timers a command cancels.
+  package func beginChanges() -> ChangeMark {
+    noting += 1
+    return ChangeMark(timers: timerCount, cancelled: cancelledLog.count)
+  }
+
+  /// What the work since `mark` did to the timers of window `window`: the timers it set that
+  /// wait, and the ones set before that it cancelled. An undo puts them back as they were.
+  package func changes(since mark: ChangeMark, window: Int) -> TimerChanges? {
+    noting -= 1
+    defer { if noting == 0 { cancelledLog.removeAll() } }
+    let set = timers.filter { $0.order > mark.timers && $0.window == window }.map(\.order)
+    let dropped = cancelledLog[min(mark.cancelled, cancelledLog.count)...].filter {
+      $0 <= mark.timers && cancelled[$0]?.window == window
+    }
+    guard !set.isEmpty || !dropped.isEmpty else { return nil }
+    let relayed = (set + dropped).contains { order in
+      (timers.first { $0.order == order } ?? cancelled[order])?.moved != nil
+    }
+    return TimerChanges(clock: self, window: window, set: set, cancelled: Array(dropped), relayed: relayed)
+  }
+
+  /// How many undo and redo steps moved their window's timers as the history kept them (a
+  /// screen that set its timers from its restored view state itself, or a module process that
+  /// did, moved none): what explore holds the timers to after an undo.
+  package var historyTimerMoves = 0
+
+  /// Puts a cancelled timer back as it was (its number, time and handle); `false` when the clock
+  /// no longer keeps it.
+  @discardableResult
+  package func putBack(_ order: Int) -> Bool {
+    guard let timer = cancelled.removeValue(forKey: order) else { return false }
+    timer.handle.renew { [weak self] in self?.cancel(order) }
+    timers.append(timer)
+    timer.moved?(true, timer.handle)
+    return true
+  }
+
+  /// Takes a waiting timer away as its handle would cancel it (kept, so a redo can put it back);
+  /// `false` when it no longer waits.
+  @discardableResult
+  package func takeAway(_ order: Int) -> Bool {
+    guard let index = timers.firstIndex(where: { $0.order == order }) else { return false }
+    let timer = timers.remove(at: index)
+    timer.handle.cancelQuietly()
+    keep(timer)
+    timer.moved?(false, timer.handle)
+    return true
+  }
+
+  /// When a waiting or kept timer is due.
+  package func due(ofTimer order: Int) -> Duration? {
+    timers.first { $0.order == order }?.due ?? cancelled[order]?.due
   }
 
   /// How long until the next timer is due, if any waits.
@@ -350,6 +462,12 @@ public final class SessionClock: SessionTime {
   /// due: what a module process reports to the host as its own timers (protocol 2).
   public var waitingTimers: [(number: Int, due: Duration)] {
     timers.map { ($0.order, $0.due) }.sorted { $0.number < $1.number }
+  }
+
+  /// The waiting timers' numbers, each with the window whose work set it (`nil`: none's), in
+  /// the order they were set: what an undo in a window may put back or take away is its own.
+  package var waitingTimerWindows: [(number: Int, window: Int?)] {
+    timers.map { ($0.order, $0.window) }.sorted { $0.number < $1.number }
   }
 
   private static func monotonic() -> Duration {

@@ -18,6 +18,13 @@ public final class Cancellation {
 
   /// Whether it was cancelled.
   package var isCancelled: Bool { action == nil }
+
+  /// Makes a cancelled one cancel again with `action`: an undo put back the timer it cancelled,
+  /// and the handle its screen kept cancels it as before.
+  package func renew(_ action: @escaping () -> Void) { self.action = action }
+
+  /// Marks it cancelled without running its action (the timer was taken away already).
+  package func cancelQuietly() { action = nil }
 }
 
 /// Where a connection's values come from, once resolved: the current value, a way to hear

@@ -7,6 +7,15 @@ package struct ViewStateSnapshot: Equatable {
   package static func == (lhs: ViewStateSnapshot, rhs: ViewStateSnapshot) -> Bool { lhs.matches(rhs.value) }
 }
 
+/// What a command did to the timers of its window (the host's `TimerChanges`), kept with the
+/// view-history step it made: undone and redone with it, around the screen's `restore` (which
+/// it runs), unless the screen sets its timers from the view state itself.
+@MainActor
+package protocol StepTimers: AnyObject {
+  func undo(restoring restore: () -> Void)
+  func redo(restoring restore: () -> Void)
+}
+
 /// A window's screen model behind a non-generic face, with the window's view-state history.
 @MainActor
 package protocol WindowContent: AnyObject {
@@ -29,8 +38,10 @@ package protocol WindowContent: AnyObject {
   func windowClosed()
   /// Remembers the view state before a command so `finishCommand` can record a change.
   func beginCommand()
-  /// Records the view state as an undoable step if the command changed it.
-  func finishCommand(recordViewChange: Bool)
+  /// Records the view state as an undoable step if the command changed it, with what the
+  /// command did to the window's timers; whether it recorded one.
+  @discardableResult
+  func finishCommand(recordViewChange: Bool, timers: (any StepTimers)?) -> Bool
   /// Throws away a command's view-state change (the command failed).
   func abandonCommand()
   func undoViewState() -> Bool
@@ -48,8 +59,10 @@ package protocol WindowContent: AnyObject {
 package final class ScreenBox<Model: ScreenModel>: WindowContent {
   package let typedModel: Model
   private var pending: Model.State?
-  private var undoStack: [Model.State] = []
-  private var redoStack: [Model.State] = []
+  /// A view-history step: the state on the other side, and what the step did to timers.
+  private typealias Step = (state: Model.State, timers: (any StepTimers)?)
+  private var undoStack: [Step] = []
+  private var redoStack: [Step] = []
   package var viewStateSnapshot: ViewStateSnapshot {
     let state = typedModel.viewState
     return ViewStateSnapshot(value: state) { ($0 as? Model.State) == state }
@@ -131,12 +144,14 @@ package final class ScreenBox<Model: ScreenModel>: WindowContent {
 
   package func beginCommand() { pending = typedModel.viewState }
 
-  package func finishCommand(recordViewChange: Bool) {
+  @discardableResult
+  package func finishCommand(recordViewChange: Bool, timers: (any StepTimers)?) -> Bool {
     defer { pending = nil }
-    guard recordViewChange, let before = pending, before != typedModel.viewState else { return }
-    undoStack.append(before)
+    guard recordViewChange, let before = pending, before != typedModel.viewState else { return false }
+    undoStack.append((before, timers))
     if undoStack.count > Self.historyLimit { undoStack.removeFirst() }
     redoStack.removeAll()
+    return true
   }
 
   package func abandonCommand() {
@@ -146,17 +161,27 @@ package final class ScreenBox<Model: ScreenModel>: WindowContent {
     pending = nil
   }
 
-  package func undoViewState() -> Bool {
-    guard let previous = undoStack.popLast() else { return false }
-    redoStack.append(typedModel.viewState)
-    typedModel.restore(previous)
-    return true
-  }
+  package func undoViewState() -> Bool { step(from: &undoStack, onto: &redoStack, undoing: true) }
 
-  package func redoViewState() -> Bool {
-    guard let next = redoStack.popLast() else { return false }
-    undoStack.append(typedModel.viewState)
-    typedModel.restore(next)
+  package func redoViewState() -> Bool { step(from: &redoStack, onto: &undoStack, undoing: false) }
+
+  /// Takes the last step of one history, keeps the state it leaves on the other, and restores
+  /// the step's state with what it did to the window's timers.
+  private func step(
+    from history: inout [Step], onto other: inout [Step], undoing: Bool
+  ) -> Bool {
+    guard let step = history.popLast() else { return false }
+    other.append((typedModel.viewState, step.timers))
+    let model = typedModel
+    guard let timers = step.timers else {
+      model.restore(step.state)
+      return true
+    }
+    if undoing {
+      timers.undo { model.restore(step.state) }
+    } else {
+      timers.redo { model.restore(step.state) }
+    }
     return true
   }
 
@@ -164,8 +189,10 @@ package final class ScreenBox<Model: ScreenModel>: WindowContent {
 
   package func takeHistory(from other: any WindowContent) {
     guard let other = other as? ScreenBox<Model> else { return }
-    undoStack = other.undoStack
-    redoStack = other.redoStack
+    // The states, not the timers: those of the model replaced went with it, and the new model's
+    // are its own.
+    undoStack = other.undoStack.map { ($0.state, nil) }
+    redoStack = other.redoStack.map { ($0.state, nil) }
   }
   package var canRedoViewState: Bool { !redoStack.isEmpty }
 }

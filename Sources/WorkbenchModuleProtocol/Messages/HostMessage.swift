@@ -53,6 +53,10 @@ public struct WindowRequest: WireStructure, WireRequestHeader {
   /// How many rows the window shows (protocol 2, `open` and `restore`).
   public var rows: Int?
   public var facts: WireFactsRequest?
+  /// Protocol 2, `restore` after `undo view` or `redo view`: the window's timers the step puts
+  /// back (`at` the time each was due), and the ones it takes away (§18).
+  public var timers: [WireTimer]?
+  public var cancel: [String]?
   public var id: Int?
   public var session: Int?
   public var now: Int?
@@ -76,6 +80,11 @@ public struct WindowRequest: WireStructure, WireRequestHeader {
         "rows", \.rows, minimum: 1,
         "protocol 2, with `open` and `restore`: how many rows a window shows at once (`--rows`, a scenario's `rows:`)"),
       .structure("facts", \.facts, "while the session records or replays (§12)"),
+      .structures(
+        "timers", \.timers,
+        "protocol 2, with `restore`: timers of the window that an undo or redo puts back, each `at` its time (§18)"),
+      .texts(
+        "cancel", \.cancel, "protocol 2, with `restore`: ids of the window's timers an undo or redo takes away (§18)"),
     ] + MessageField<Self>.header(\.id, \.session, \.now, \.date)
 }
 

@@ -400,6 +400,10 @@ extension Explorer {
     /// When the session's timers were due before the step: a step that set or cancelled one
     /// changed what comes later, besides its window's history.
     var timersBefore: [Duration] = []
+    /// The timers that waited before the step, by number, with the window that set each.
+    var timerWindowsBefore: [(number: Int, window: Int?)] = []
+    /// How many history steps had moved their window's timers before the step.
+    var historyTimerMovesBefore = 0
     var refusal: CommandError?
   }
 
@@ -417,7 +421,8 @@ extension Explorer {
       liveTaken: liveTaken, step: step, target: target,
       viewBefore: target.flatMap { first.host.window(named: $0) }?.viewStateSnapshot,
       before: Self.stampedFrames(of: first.host), revisionsBefore: first.host.revisionsByDocument,
-      timersBefore: Self.timers(first))
+      timersBefore: Self.timers(first), timerWindowsBefore: first.host.clock.waitingTimerWindows,
+      historyTimerMovesBefore: first.host.clock.historyTimerMoves)
     // Live changes come in before the step (above) and never as its line begins: the frames
     // before it then hold them, so a refusal or an undo is judged on what the command did, and
     // the replay, which takes the first's groups before its step, takes them at the same point

@@ -24,7 +24,11 @@ extension Explorer {
     /// How many live changes the session had taken after the change (or its undo): one taken
     /// since changed the window besides its history, and the next undo or redo is not compared.
     var liveTaken: Int
-    /// When the session's timers were due after the change: an undo or redo is compared only
+    /// When the session's timers were due before the change and after it: an undo puts back the
+    /// first, a redo the second (what the command did to its window's timers).
+    var timersBefore: [Duration]
+    var timersAfter: [Duration]
+    /// When they were due after the change (or after its undo): an undo or redo is compared only
     /// while they stay so (no timer fired, was set or was cancelled in between).
     var timers: [Duration]
   }
@@ -46,21 +50,19 @@ extension Explorer {
     _ ran: FirstStep, index: Int, undoable: Undoable?, host: Host, revisionsAfter: [String: Int]
   ) -> (failure: Failure?, next: Undoable?, compared: Bool) {
     let (step, call, refused, revisionsBefore) = (ran.step, ran.step.call, ran.refusal != nil, ran.revisionsBefore)
-    // Work a step starts or stops (a load a search started, a timer set or cancelled) lands
-    // later, or no longer does, and is not the history's: a change that sets or cancels a
-    // timer, or an undo that does, is not compared. Timers that were there before and stay as
-    // they were (a timer every midnight) do not stop the comparison.
+    // What a command did to its window's timers (an autosave set, a load's timer cancelled) is
+    // its history's too: an undo takes the timers it set away and puts back those it cancelled,
+    // due when they were, and a redo does the command's again. Timers that were there before and
+    // stay as they were (a timer every midnight) are compared as they are.
     let timers = Self.timers(host)
-    guard let target = ran.target, let window = host.window(named: target), timers == ran.timersBefore else {
-      return (nil, nil, false)
-    }
+    guard let target = ran.target, let window = host.window(named: target) else { return (nil, nil, false) }
     // What a window loaded is its own (`ownFields`), not its history's.
     let ignored = window.screen.lifetimeFields + window.screen.refusalFields + window.screen.ownFields
     let frame = Self.withoutFields(ignored, window.frame)
     let revision = revisionsAfter[window.documentName] ?? 0
     if var undoable, undoable.window == window.label,
       revisionsBefore[window.documentName] == undoable.revision, undoable.liveTaken == ran.liveTakenAfter,
-      undoable.timers == timers
+      undoable.timers == ran.timersBefore
     {
       // `undo` (`undo view`) in the window's history, as the change it takes back was made.
       let history = call.arguments["history"]?.textValue ?? "document"
@@ -91,7 +93,22 @@ extension Explorer {
               windows: [window.label]), nil, true
           )
         }
+        // Held to the history's timers when the host moved them; a screen that set its timers
+        // from the view state it was given back (a feed that loads its query again) keeps its own.
+        let timersExpected = undoing ? undoable.timersBefore : undoable.timersAfter
+        if host.clock.historyTimerMoves > ran.historyTimerMovesBefore, timers != timersExpected {
+          return (
+            Failure(
+              property: property, step: index,
+              detail:
+                "after `\(step.line)`, the session's timers are due at \(Self.describe(timers)), not at "
+                + "\(Self.describe(timersExpected)) as \(undoing ? "before" : "after") the command it "
+                + "\(undoing ? "undid" : "redid"): the timers window \(window.label) started come back with its history",
+              windows: [window.label]), nil, true
+          )
+        }
         undoable.undone = undoing
+        undoable.timers = timers
         undoable.revision = revision
         undoable.liveTaken = ran.liveTakenAfter
         return (nil, undoable, true)
@@ -112,12 +129,20 @@ extension Explorer {
     let documentMoved = revisionsBefore[window.documentName] != revision
     let viewMoved = viewBefore != window.viewStateSnapshot
     guard documentMoved != viewMoved else { return (nil, nil, false) }
+    // The history keeps what the command did to its own window's timers, and only in the view
+    // history: a change that set or cancelled another's, or a document change that touched
+    // timers, is not compared.
+    let number = window.id.number
+    let others = { (timers: [(number: Int, window: Int?)]) in timers.filter { $0.window != number }.map(\.number) }
+    guard others(ran.timerWindowsBefore) == others(host.clock.waitingTimerWindows),
+      viewMoved || timers == ran.timersBefore
+    else { return (nil, nil, false) }
     return (
       nil,
       Undoable(
         window: window.label, history: documentMoved ? .document : .view, before: was, after: window.frame,
         revisionBefore: revisionsBefore[window.documentName] ?? 0, revisionAfter: revision, revision: revision,
-        liveTaken: ran.liveTakenAfter, timers: timers),
+        liveTaken: ran.liveTakenAfter, timersBefore: ran.timersBefore, timersAfter: timers, timers: timers),
       false
     )
   }
@@ -193,6 +218,11 @@ extension Explorer {
 
   /// When `host`'s timers are due, in order.
   static func timers(_ host: Host) -> [Duration] { host.clock.waitingTimers.map(\.due).sorted() }
+
+  /// Timers' due times in words: `[5s, 1m]`, `none`.
+  static func describe(_ timers: [Duration]) -> String {
+    timers.isEmpty ? "none" : "[" + timers.map(SessionClock.describe).joined(separator: ", ") + "]"
+  }
 
   /// What a step did, in words: `ran`, `was refused (MESSAGE)`.
   static func outcome(of refusal: CommandError?) -> String {

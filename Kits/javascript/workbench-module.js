@@ -258,6 +258,7 @@ class Clock {
    * time with the callback it had.
    */
   _move(putBack, takeAway) {
+    const returned = [];
     for (const timerId of takeAway) {
       if (typeof timerId === 'string') this.cancel(timerId);
     }
@@ -269,7 +270,9 @@ class Clock {
       this._dropped.delete(timer.id);
       this._order += 1;
       this._timers.set(timer.id, { ...kept, due: timer.at, order: this._order });
+      returned.push(timer.id);
     }
+    return returned;
   }
 
   /** When a pending timer is due, or null. */
@@ -784,7 +787,7 @@ class Module {
     try {
       // The session's time is the host's: the clock moves to the time the request carries (a
       // timer due before then runs now; one due at that very time waits for the host's `timer`
-      // request, as a built-in's waits for the clock to move).
+      // request for it, in the host's order, as a built-in's waits for the clock to move).
       // The timer a `timer` request names, as it waits now: run before its time if the request's
       // `now` does not reach it (and not one set again under its id meanwhile).
       session._namedTimer = session.clock._timers.get(request.timer) ?? null;
@@ -793,7 +796,7 @@ class Module {
         session.clock._origin = request.date - request.now;
       }
       if (this._protocol >= 2 && Number.isInteger(request.now)) {
-        session.clock._advanceTo(request.now, request.type === "timer");
+        session.clock._advanceTo(request.now, false);
       }
       this._takeIn(request, session);
       // What the module's code does from here on is put back if the request is refused (a
@@ -949,6 +952,9 @@ class Module {
       if (due !== null && !Number.isInteger(request.now)) session.clock._advanceTo(due);
       // Named before its time: the host catches a window opened again up (§14).
       if (session._namedTimer !== null && session.clock._timers.get(request.timer) === session._namedTimer) {
+        // The host's timer is spent: one the work sets again under its id, even for the same
+        // time, is told again.
+        session._reported.delete(request.timer);
         session.clock._fire(request.timer);
       }
       return { type: 'ok' };
@@ -973,18 +979,27 @@ class Module {
       const putBack = request.timers ?? [];
       const takeAway = request.cancel ?? [];
       const clock = session.clock;
-      const orders = () => JSON.stringify([...clock._timers].map(([timerId, timer]) => [timerId, timer.order]));
-      const before = orders();
+      // An undo's or redo's timers move first (§18), so the screen finds them as they were; one
+      // that sets or cancels timers as it takes the state keeps its own, and those put back go
+      // again. The reply says what each named one is now.
+      const returned = clock._move(putBack, takeAway);
+      const moved = new Map([...clock._timers].map(([timerId, timer]) => [timerId, timer.order]));
       const previous = window.state;
       window.state = request.state ? JSON.parse(request.state) : {};
       window.screen.restored(previous);
-      // An undo's or redo's timers (§18): moved as the host says, unless the screen set its
-      // timers from the state itself; the reply says what each named one is now.
-      if (orders() === before) clock._move(putBack, takeAway);
+      const own =
+        clock._timers.size !== moved.size || [...clock._timers].some(([timerId, timer]) => moved.get(timerId) !== timer.order);
+      if (own) {
+        for (const timerId of returned) {
+          if (clock._timers.get(timerId)?.order === moved.get(timerId)) clock.cancel(timerId);
+        }
+      }
       for (const timerId of [...putBack.map((timer) => timer?.id), ...takeAway]) {
         if (typeof timerId === 'string') session._reported.set(timerId, -1);
       }
-      return this._result(window);
+      const reply = this._result(window);
+      if (own && (putBack.length > 0 || takeAway.length > 0)) reply.ownTimers = true;
+      return reply;
     }
     if (type === 'refresh') return this._result(window);
     if (type === 'leave') {

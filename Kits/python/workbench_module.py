@@ -240,6 +240,7 @@ class Clock:
         away the timers named in `take_away` (kept, for a redo) and puts back those in
         `put_back`, each at its time with the callback it had (one set again under its id since
         waits at the time put back)."""
+        returned = []
         for timer_id in take_away:
             if isinstance(timer_id, str):
                 self.cancel(timer_id)
@@ -252,6 +253,8 @@ class Clock:
             if kept is not None and isinstance(timer.get("at"), int):
                 self._order += 1
                 self._timers[timer["id"]] = (timer["at"], self._order, kept[2], kept[3])
+                returned.append(timer["id"])
+        return returned
 
     def pending(self):
         return dict(self._timers)
@@ -662,8 +665,9 @@ class Module:
                 # The session's time is the host's: the clock moves to the time the request
                 # carries (a timer due before then that the host has not fired yet runs now, with
                 # the request's facts). One due at that very time runs when the host says it is
-                # due, as a built-in's does (a `timer` request), not at any request at that time:
-                # a timer set `after: 0` waits for the clock to move.
+                # due, as a built-in's does (its own `timer` request, in the host's order: two due
+                # at one moment run as the host fires them), not at any request at that time: a
+                # timer set `after: 0` waits for the clock to move.
                 # The timer a `timer` request names, as it waits now: run before its time if the
                 # request's `now` does not reach it (and not one set again under its id meanwhile).
                 session._named_timer = session.clock._timers.get(request.get("timer"))
@@ -672,7 +676,7 @@ class Module:
                     # The calendar first: a timer that runs now reads the date at its time.
                     session.clock._origin = request["date"] - request["now"]
                 if self._protocol >= 2 and isinstance(request.get("now"), int):
-                    session.clock._advance_to(request["now"], including_due=request.get("type") == "timer")
+                    session.clock._advance_to(request["now"], including_due=False)
                 self._take_in(request, session)
                 # What the module's code does from here on is put back if the request is refused
                 # (a timer's work was put back timer by timer, as it ran).
@@ -815,6 +819,9 @@ class Module:
             # Named before its time: the host catches a window opened again up (§14).
             named = getattr(session, "_named_timer", None)
             if named is not None and session.clock._timers.get(request.get("timer")) is named:
+                # The host's timer is spent: one the work sets again under its id, even for the
+                # same time, is told again.
+                session._reported.pop(request.get("timer"), None)
                 session.clock._fire(request.get("timer"))
             return {"type": "ok"}
         if kind == "live":
@@ -837,18 +844,26 @@ class Module:
         if kind == "restore":
             put_back, take_away = request.get("timers") or [], request.get("cancel") or []
             clock = session.clock
-            before = {timer_id: entry[1] for timer_id, entry in clock._timers.items()}
+            # An undo's or redo's timers move first (§18), so the screen finds them as they were;
+            # one that sets or cancels timers as it takes the state keeps its own, and those put
+            # back go again. The reply says what each named one is now.
+            returned = clock._move(put_back, take_away)
+            moved = {timer_id: entry[1] for timer_id, entry in clock._timers.items()}
             previous = window.state
             window.state = json.loads(request["state"]) if request.get("state") else {}
             window.screen.restored(previous)
-            # An undo's or redo's timers (§18): moved as the host says, unless the screen set
-            # its timers from the state itself; the reply says what each named one is now.
-            if {timer_id: entry[1] for timer_id, entry in clock._timers.items()} == before:
-                clock._move(put_back, take_away)
+            own = {timer_id: entry[1] for timer_id, entry in clock._timers.items()} != moved
+            if own:
+                for timer_id in returned:
+                    if timer_id in clock._timers and clock._timers[timer_id][1] == moved.get(timer_id):
+                        clock.cancel(timer_id)
             for timer_id in [timer.get("id") for timer in put_back if isinstance(timer, dict)] + take_away:
                 if isinstance(timer_id, str):
                     session._reported[timer_id] = -1
-            return self._result(window)
+            reply = self._result(window)
+            if own and (put_back or take_away):
+                reply["ownTimers"] = True
+            return reply
         if kind == "refresh":
             return self._result(window)
         if kind == "leave":

@@ -193,19 +193,36 @@ public final class ProxyScreen: ScreenModel {
     entry?.timerMoves = ([], [])
     do {
       let result = try process.result(of: .restore(request))
-      // The module moved them as asked when its reply sets and cancels only those (a screen
-      // that set its timers from the state itself sets others): explore holds it to them then.
-      if let entry, !moves.back.isEmpty || !moves.away.isEmpty {
-        let asked = Dictionary(moves.back.map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
-        let kept =
-          (result.timers ?? []).allSatisfy { asked[$0.id] == .some($0.at) }
-          && (result.cancel ?? []).allSatisfy { moves.away.contains($0) }
-        if !kept, let clock = entry.services?.clock as? SessionClock { clock.historyTimerMoves -= 1 }
-      }
+      if let entry, !moves.back.isEmpty || !moves.away.isEmpty { check(result, moved: moves, in: entry) }
       take(result)
     } catch {
       currentFrame = ["error": .string(error.message)]
     }
+  }
+
+  /// Holds a module's reply to a `restore` that named timers to §18: each put back waits at its
+  /// time and each taken away is gone, unless its screen set its timers from the state itself
+  /// (`ownTimers`, which explore then does not hold to the history's). One that did neither
+  /// fails the step that undid or redid: its timers are not what the window's history says.
+  private func check(_ result: WireResult, moved: (back: [WireTimer], away: [String]), in entry: SessionEntry) {
+    if result.ownTimers == true {
+      (entry.services?.clock as? SessionClock)?.movingHistory?.takeOver()
+      return
+    }
+    let waiting = Dictionary((result.timers ?? []).map { ($0.id, $0.at) }, uniquingKeysWith: { $1 })
+    let cancelled = Set(result.cancel ?? [])
+    // Counted, not named: a timer's id may hold the window's key, which differs from run to run.
+    let notBack = moved.back.filter { waiting[$0.id] != .some($0.at) }.count
+    let notAway = moved.away.filter { !cancelled.contains($0) }.count
+    guard notBack + notAway > 0, let services = entry.services else { return }
+    let words = [
+      notBack > 0 ? "\(notBack) of \(moved.back.count) to put back did not wait at its time" : nil,
+      notAway > 0 ? "\(notAway) of \(moved.away.count) to take away was not cancelled" : nil,
+    ].compactMap { $0 }
+    services.report(
+      incident: "the \(process?.name ?? "") module did not move the window's timers as `restore` asked (§18): "
+        + words.joined(separator: ", ")
+        + "; its reply says each as it waits (`timers`) or not (`cancel`), or `ownTimers` when its screen set its own")
   }
 
   public func windowClosed() {

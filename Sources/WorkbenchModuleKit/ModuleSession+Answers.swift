@@ -102,14 +102,11 @@ extension ModuleSession {
       // carries, and keeps none of its own. The host fired every timer due before then, so
       // this runs none but one it was not told of yet, and that one with the request's facts.
       // A timer due at that very time runs at the host's `timer` request for it (set `after:
-      // 0`, it is due at once), not at any other request made then, as in the other kits.
+      // 0`, it is due at once), not at any other request made then, as in the other kits: two
+      // due at one moment run as the host fires them.
       if version >= 2, let now = request.header.now {
         let target = Duration.milliseconds(now)
-        var isTimer: Bool {
-          if case .timer = request { return true }
-          return false
-        }
-        if host.clock.now < target || isTimer { try host.clock.advance(by: max(.zero, target - host.clock.now)) }
+        if host.clock.now < target { try host.clock.advance(to: target, firingDueThen: false) }
         // The calendar is the host's too: where its clock reads zero is `date` less `now`.
         if let date = request.header.date {
           let (origin, overflow) = date.subtractingReportingOverflow(now)
@@ -165,23 +162,29 @@ extension ModuleSession {
       guard let window = current.window(request.key) else {
         throw CommandError("no window \(request.key) in the module")
       }
-      let before = host.clock.waitingTimerWindows.map(\.number)
+      // What an undo or redo did to the window's timers moves first: the clock takes away the
+      // ones named and puts back the ones it kept (at their times, with the handles the screen
+      // holds), so the screen finds them as they were; one that sets or cancels timers as it
+      // takes the state keeps its own, and those put back go again. The reply says what each is.
+      let takeAway = (request.cancel ?? []).compactMap(Self.timerNumber)
+      for number in takeAway { host.clock.takeAway(number) }
+      let putBack = (request.timers ?? []).compactMap(\.id).compactMap(Self.timerNumber).filter {
+        host.clock.putBack($0)
+      }
+      let moved = host.clock.waitingTimerWindows.map(\.number)
       if let state = request.state, let version = host.viewStateVersion(of: window.id),
         let problem = host.restoreViewState(of: window.id, from: ViewStateRecord(version: version, state: state))
       {
         throw CommandError("the view state was not restored: \(problem)")
       }
-      // What an undo or redo did to the window's timers: the clock takes away the ones named
-      // and puts back the ones it kept (at their times, with the handles the screen holds),
-      // unless the screen set its timers from the state itself. The reply says what each is.
-      let takeAway = (request.cancel ?? []).compactMap(Self.timerNumber)
-      let putBack = (request.timers ?? []).compactMap { Self.timerNumber($0.id) }
-      if host.clock.waitingTimerWindows.map(\.number) == before {
-        for number in takeAway { host.clock.takeAway(number) }
-        for number in putBack { host.clock.putBack(number) }
+      let own = host.clock.waitingTimerWindows.map(\.number) != moved
+      if own {
+        for number in putBack { host.clock.takeAway(number) }
       }
-      current.resync.formUnion(takeAway + putBack)
-      return .result(try reply(for: window, text: nil, commit: nil))
+      current.resync.formUnion(takeAway + (request.timers ?? []).compactMap { Self.timerNumber($0.id) })
+      var result = try reply(for: window, text: nil, commit: nil)
+      if own, !takeAway.isEmpty || !putBack.isEmpty { result.ownTimers = true }
+      return .result(result)
     case .refresh(let request):
       try sync(request.document, kind: request.kind, body: request.body, revision: request.revision)
       guard let window = current.window(request.key) else {

@@ -346,6 +346,53 @@ struct ExploreCommandTests {
     #expect((none["rebuilds"]?.integerValue ?? 0) > 30, "\(sound.stdout)")
   }
 
+  /// Undo puts back a window's timers (§18): a note whose autosave `discard` cancelled gets it back
+  /// with `undo view`, on a kit that moves what `restore` names. The host holds a kit to it: one
+  /// that leaves the timers aside fails the undo, saying so, in a scenario and under explore.
+  /// Explore compares undos of commands that set or cancel their window's timers (before, none).
+  @Test func aKitThatDoesNotPutBackAnUndosTimersIsFound() throws {
+    let folder = makeTemporaryFolder()
+    let drafts = repositoryRoot() + "/Tests/ProcessModules/Drafts"
+    func module(_ name: String, leavingTimersAside: Bool) -> String {
+      writeTextFile(
+        """
+        #!/usr/bin/env python3
+        import os, runpy, sys
+        sys.path.insert(0, os.environ["WORKBENCH_KIT"])
+        import workbench_module as wb
+        if \(leavingTimersAside ? "True" : "False"):
+            wb.Clock._move = lambda self, put_back, take_away: []  # the bug: restore's timers left aside
+        runpy.run_path("\(drafts)/drafts.py", run_name="__main__")
+        """, to: folder + "/" + name)
+      chmod(folder + "/" + name, 0o755)
+      return folder + "/" + name
+    }
+    let environment: [String: String?] = ["WORKBENCH_KIT": repositoryRoot() + "/Kits/python"]
+    let sound = module("sound.py", leavingTimersAside: false)
+    let buggy = module("buggy.py", leavingTimersAside: true)
+    let said = "did not move the window's timers as `restore` asked (§18)"
+    #expect(
+      ChildProcess.runWorkbench(["run", "-m", sound, drafts + "/Scenarios"], environment: environment).status == 0)
+    let run = ChildProcess.runWorkbench(["run", "-m", buggy, drafts + "/Scenarios"], environment: environment)
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stdout.contains("n: undo view\n   the drafts module " + said), "\(run.stdout)")
+    let explore = ["explore", "--seed", "1", "--runs", "40", "--json"]
+    let found = ChildProcess.runWorkbench(
+      explore + ["-m", buggy, "--out", folder + "/found.yaml"], environment: environment)
+    #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+    #expect(found.stdout.contains(said), "\(found.stdout)")
+    // The sound kit: no undo or redo found wanting, with undos of the autosave compared. (Two
+    // windows' autosaves due at one moment commit in an order explore's rebuilt runs do not
+    // always keep: that, a rebuild finding, is not this test's.)
+    let clean = ChildProcess.runWorkbench(
+      explore + ["-m", sound, "--out", folder + "/none.yaml"], environment: environment)
+    let none = try FrameValue.parse(json: Array(clean.stdout.utf8))
+    let property = none["found"]?["property"]?.stringValue ?? ""
+    #expect(!property.contains("undo") && !property.contains("redo"), "\(clean.stdout)")
+    #expect(!clean.stdout.contains(said), "\(clean.stdout)")
+    #expect((none["undosAndRedos"]?.integerValue ?? 0) > 5, "\(clean.stdout)")
+  }
+
   /// `--against`: a port that rounds what it is given (an odd amount added as the even one below)
   /// differs from the module it stands in for; explore finds the first difference, shrinks it
   /// and writes a file that passes on the module explored and fails on the port. A faithful port

@@ -69,7 +69,7 @@ struct KitsTests {
   /// host tells the module in the `restore`, §18), and the autosave saves the draft. (The
   /// autosave did not come back: the draft stayed unsaved.)
   @Test func undoPutsBackAWindowsTimersOnEveryKit() throws {
-    try sameFramesOnEveryKit(Self.drafts, scenarios: Self.draftsFolder + "/Scenarios", passed: 3)
+    try sameFramesOnEveryKit(Self.drafts, scenarios: Self.draftsFolder + "/Scenarios", passed: 4)
   }
 
   static let habitsFolder = repositoryRoot() + "/Examples/habits"

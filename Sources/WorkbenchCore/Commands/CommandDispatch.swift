@@ -92,7 +92,9 @@ struct CommandDispatch {
     }
     // What went wrong outside the command meanwhile (a module stopped as its timer ran) fails it.
     if let incident = host.services.takeIncidentMessage() {
-      let refusal = CommandError(incident, column: resolved.nameToken.column)
+      // The command did its work; what went wrong besides it fails the step, and what it did stays.
+      var refusal = CommandError(incident, column: resolved.nameToken.column)
+      refusal.isPartial = true
       failure = refusal
       throw refusal
     }

@@ -167,11 +167,22 @@ public final class SessionClock: SessionTime {
       throw CommandError("this session runs on real time; `clock advance` works in scenarios, on virtual time")
     }
     guard duration >= .zero else { throw CommandError("the clock only moves forward") }
-    let target = virtualNow + duration
+    try advance(to: virtualNow + duration, firingDueThen: true)
+  }
+
+  /// Moves a virtual clock forward to `target`, firing the timers due on the way, and those due
+  /// at `target` itself only when `firingDueThen` (a module's kit leaves them to the host's
+  /// `timer` request for each, so timers due at one moment run in the host's order).
+  package func advance(to target: Duration, firingDueThen: Bool) throws(CommandError) {
+    guard mode == .virtual else {
+      throw CommandError("this session runs on real time; `clock advance` works in scenarios, on virtual time")
+    }
     // Timers fire in order, each at its own time, as the clock passes them. Timers that keep
     // setting others due at the same moment, without end (a module process can), are stopped
     // there, not followed forever.
-    while let next = timers.filter({ $0.due <= target }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+    while let next = timers.filter({ $0.due < target || (firingDueThen && $0.due == target) }).min(
+      by: Self.firesFirst)
+    {
       if next.due == lastFiring.moment {
         lastFiring.count += 1
         guard lastFiring.count <= Self.mostTimersAtOnce else {
@@ -187,7 +198,7 @@ public final class SessionClock: SessionTime {
       next.action()
       scheduler.flush()
     }
-    virtualNow = target
+    virtualNow = max(virtualNow, target)
   }
 
   /// The most timers a virtual clock runs at one moment before it refuses to go on: far beyond
@@ -286,6 +297,8 @@ public final class SessionClock: SessionTime {
   /// screen that set its timers from its restored view state itself, or a module process that
   /// did, moved none): what explore holds the timers to after an undo.
   package var historyTimerMoves = 0
+  /// The history step whose timers a module process is being told of, while its `restore` runs.
+  package weak var movingHistory: TimerChanges?
 
   /// Puts a cancelled timer back as it was (its number, time and handle); `false` when the clock
   /// no longer keeps it.
@@ -313,6 +326,13 @@ public final class SessionClock: SessionTime {
   /// When a waiting or kept timer is due.
   package func due(ofTimer order: Int) -> Duration? {
     timers.first { $0.order == order }?.due ?? cancelled[order]?.due
+  }
+
+  /// Which of two timers fires first: the one due first; at one moment, window by window (by
+  /// the windows' numbers, the session's own first) and each window's in the order they were
+  /// set. So a window opened again, whose timers are set anew, keeps its place among the others.
+  private static func firesFirst(_ one: Timer, _ other: Timer) -> Bool {
+    (one.due, one.window ?? 0, one.order) < (other.due, other.window ?? 0, other.order)
   }
 
   /// How long until the next timer is due, if any waits.
@@ -412,7 +432,7 @@ public final class SessionClock: SessionTime {
   private func fireDue(upTo current: Duration) -> Duration? {
     var last: Duration?
     // One at a time: a timer's work may set another that is due by then too.
-    while let next = timers.filter({ $0.due <= current }).min(by: { ($0.due, $0.order) < ($1.due, $1.order) }) {
+    while let next = timers.filter({ $0.due <= current }).min(by: Self.firesFirst) {
       timers.removeAll { $0.order == next.order }
       timeline?.fired(due: next.due)
       let held = heldAt

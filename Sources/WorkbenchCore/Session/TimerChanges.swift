@@ -5,11 +5,10 @@ import WorkbenchModuleAPI
 /// takes the set ones away and puts the cancelled ones back (at the times they were due, with
 /// the handles their screen kept), and `redo view` does the command's again.
 ///
-/// A screen that sets its timers from its view state as it is restored (a feed that loads
-/// again for the query it is given back) keeps them: when its `restore` sets or cancels one of
-/// its window's timers, the host leaves the timers as the screen made them. A module process
-/// decides the same in its kit: its timers move first, and the `restore` that follows tells it
-/// which (§18).
+/// The timers move first, then the screen takes the state back (`restore`), finding its timers
+/// as they were: one that sets its timers from its view state (a feed that loads again for the
+/// query it is given back) and sets or cancels one then keeps its own, and those put back go
+/// again. A module process's kit does the same as the `restore` that carries them says (§18).
 @MainActor
 package final class TimerChanges: StepTimers {
   private weak var clock: SessionClock?
@@ -20,6 +19,9 @@ package final class TimerChanges: StepTimers {
   package let cancelled: [Int]
   /// Whether they are a module process's, relayed to it with the `restore`.
   let relayed: Bool
+  /// Whether the screen took its timers over (its `restore` set or cancelled one as an undo or
+  /// redo gave it the state): from then on the step moves no timer.
+  private var takenOver = false
 
   init(clock: SessionClock, window: Int, set: [Int], cancelled: [Int], relayed: Bool) {
     self.clock = clock
@@ -38,18 +40,29 @@ package final class TimerChanges: StepTimers {
   }
 
   private func move(away: [Int], back: [Int], restoring restore: () -> Void) {
-    guard let clock else { return restore() }
-    func apply() {
-      for order in away { clock.takeAway(order) }
-      for order in back { clock.putBack(order) }
-      clock.historyTimerMoves += 1
-    }
+    guard let clock, !takenOver else { return restore() }
+    for order in away { clock.takeAway(order) }
+    let returned = back.filter { clock.putBack($0) }
+    clock.historyTimerMoves += 1
+    // A module process's kit decides as its screen takes the state (its reply says, §18).
     if relayed {
-      apply()
+      clock.movingHistory = self
+      defer { clock.movingHistory = nil }
       return restore()
     }
     let mark = clock.beginChanges()
     restore()
-    if clock.changes(since: mark, window: window) == nil { apply() }
+    guard clock.changes(since: mark, window: window) != nil else { return }
+    // The screen set or cancelled timers as it took the state: it keeps its timers from the state
+    // itself, so those put back go again (and those taken away stay away).
+    for order in returned { clock.takeAway(order) }
+    takeOver()
+  }
+
+  /// The screen keeps its timers from the state itself: the step moves none from now on.
+  package func takeOver() {
+    guard !takenOver else { return }
+    takenOver = true
+    clock?.historyTimerMoves -= 1
   }
 }

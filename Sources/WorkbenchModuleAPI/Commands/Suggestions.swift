@@ -6,7 +6,7 @@ public enum Suggestions {
   /// neighbouring characters), allowed to grow with the word's length, and less than the whole
   /// of either (so a one-character name never suggests another); a candidate that starts with
   /// the word also counts. Ties go to the candidate listed first.
-  public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+  package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
     let lowered = word.lowercased()
     var best: (name: String, distance: Int)? = nil
     for candidate in candidates {

@@ -16,8 +16,9 @@ public final class Cancellation {
     action?()
   }
 
-  /// Whether it was cancelled.
-  package var isCancelled: Bool { action == nil }
+  /// Whether it was cancelled (a timer's: or taken away by an undo; `false` again once an undo
+  /// puts the timer back).
+  public var isCancelled: Bool { action == nil }
 
   /// Makes a cancelled one cancel again with `action`: an undo put back the timer it cancelled,
   /// and the handle its screen kept cancels it as before.

@@ -248,6 +248,9 @@ public struct WireResult: WireStructure {
   public var commit: String?
   /// What the window holds unsaved (protocol 2, §20), or `nil`.
   public var unsaved: String?
+  /// Protocol 2, answering a `restore` that named timers: the screen set its timers from the
+  /// state itself, and left those named aside (§18).
+  public var ownTimers: Bool?
   public var facts: [WireFact]?
   public var divergence: String?
   public var id: Int?
@@ -274,6 +277,10 @@ public struct WireResult: WireStructure {
       .textOrNull(
         "unsaved", \.unsaved, required: false,
         "protocol 2: what the window holds unsaved (a draft), for the question before it closes; null or left out: nothing (§20)"
+      ),
+      .boolean(
+        "ownTimers", \.ownTimers,
+        "protocol 2, answering a `restore` that named timers: true when the screen set its timers from the state itself and left those named aside (§18)"
       ),
     ] + replyFields(\.facts, \.divergence, \.id, \.timers, \.cancel, \.updates, \.opened, \.closed)
 }

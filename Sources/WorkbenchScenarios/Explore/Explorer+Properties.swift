@@ -78,7 +78,8 @@ extension Explorer {
           return (
             Failure(
               property: property, step: index,
-              detail: "`\(step.line)` was refused right after a change it should take \(undoing ? "back" : "again")",
+              detail: "`\(step.line)` was refused right after a change it should take \(undoing ? "back" : "again")"
+                + (ran.refusal.map { " (\($0.message))" } ?? ""),
               windows: [window.label]), nil, true
           )
         }

@@ -326,8 +326,11 @@ extension Explorer {
     for scenario in file.scenarios {
       guard let found = runner.run(scenario).failure else { continue }
       let last = scenario.steps.last?.location.line
-      // A replay's finding may show at its command, which asks the recording for what it lacks.
-      let command = failure?.property == .replaysEqual ? scenario.steps.dropLast().last?.location.line : nil
+      // A replay's finding may show at its command, which asks the recording for what it lacks;
+      // an undo's or redo's, at the undo or redo itself when it was refused.
+      let atCommand: Set<Failure.Property> = [.replaysEqual, .undoRestores, .redoRestores]
+      let command =
+        failure.map { atCommand.contains($0.property) } == true ? scenario.steps.dropLast().last?.location.line : nil
       let windows = failure?.windows ?? []
       let inItsWindow =
         windows.isEmpty || found.details.isEmpty
@@ -421,7 +424,9 @@ extension Explorer {
     case .undoRestores, .redoRestores:
       // The window as it was before the command undone (or after the command redone): the frame
       // two steps back for an undo, one step back for a redo, which is the step before either.
-      scenario.steps.append(failingStep)
+      // An undo refused right after the change is the finding, not a refusal to expect: the
+      // step is written without `fails:`, so the file fails on the bug and passes on the fix.
+      scenario.steps.append(Step(action: action, location: here))
       let window = failure.windows.first ?? ""
       let screen = session.windows.first { $0.name == window }?.screen ?? ""
       let back = failure.property == .undoRestores ? 1 : 0

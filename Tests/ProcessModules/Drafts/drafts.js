@@ -14,7 +14,20 @@ drafts.screen('note', { kind: 'note', fields: ['text', 'draft', 'autosave'] }, c
     // it again, due when the view state says.
     const due = window.state.autosave ?? null;
     const clock = window.session.clock;
-    if (due !== null) clock.schedule(Math.max(0, due - clock.now), () => save(window), `autosave ${window.key}`);
+    if (due !== null) clock.schedule(Math.min(5000, Math.max(0, due - clock.now)), () => save(window), `autosave ${window.key}`);
+  }
+
+  restored() {
+    // Given a view state back (`undo view`, a relaunch): the autosave it says waits, set if none
+    // does (an undo put back the one `discard` cancelled), and none when it says none.
+    const clock = this.window.session.clock;
+    const timerId = `autosave ${this.window.key}`;
+    const due = this.window.state.autosave ?? null;
+    if (due !== null && clock.due(timerId) === null) {
+      clock.schedule(Math.min(5000, Math.max(0, due - clock.now)), () => save(this.window), timerId);
+    } else if (due === null) {
+      clock.cancel(timerId);
+    }
   }
 
   closed() {

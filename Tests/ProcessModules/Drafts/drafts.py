@@ -17,7 +17,16 @@ class Note(wb.Screen):
         due = window.state.get("autosave")
         if due is not None:
             clock = window.session.clock
-            clock.schedule(max(0, due - clock.now), lambda: save(window), id="autosave " + window.key)
+            clock.schedule(min(5000, max(0, due - clock.now)), lambda: save(window), id="autosave " + window.key)
+
+    def restored(self, previous):
+        # Given a view state back (`undo view`, a relaunch): the autosave it says waits, set if
+        # none does (an undo put back the one `discard` cancelled), and none when it says none.
+        clock, timer_id, due = self.window.session.clock, "autosave " + self.window.key, self.window.state.get("autosave")
+        if due is not None and clock.due(timer_id) is None:
+            clock.schedule(min(5000, max(0, due - clock.now)), lambda: save(self.window), id=timer_id)
+        elif due is None:
+            clock.cancel(timer_id)
 
     def closed(self):
         self.window.session.clock.cancel("autosave " + self.window.key)

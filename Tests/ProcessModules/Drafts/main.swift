@@ -31,13 +31,23 @@ final class NoteScreen: ScreenModel {
     documentName = environment.documentName ?? ""
     // A window is its document and view state: one opened on a draft whose autosave waits sets
     // it again, due when the view state says.
-    if let due = viewState.autosave { setAutosave(after: max(.zero, .milliseconds(due) - clock.now)) }
+    if let due = viewState.autosave { setAutosave(after: Self.delay(until: due, now: clock.now)) }
   }
 
   func windowClosed() { autosave?.cancel() }
 
   func documentReplaced(_ document: Note) { self.document = document }
-  func restore(_ viewState: Draft) { self.viewState = viewState }
+  /// Given a view state back (`undo view`, a relaunch): the autosave it says waits, set if none
+  /// does (an undo put back the one `discard` cancelled: its handle waits again), and none when
+  /// it says none.
+  func restore(_ viewState: Draft) {
+    self.viewState = viewState
+    if let due = viewState.autosave {
+      if autosave?.isCancelled != false { setAutosave(after: Self.delay(until: due, now: clock.now)) }
+    } else {
+      autosave?.cancel()
+    }
+  }
   var frame: FrameValue {
     [
       "text": .string(document.text), "draft": .string(viewState.draft),
@@ -52,6 +62,12 @@ final class NoteScreen: ScreenModel {
     let due = clock.now + .seconds(5)
     viewState.autosave = Int(due.components.seconds) * 1000 + Int(due.components.attoseconds / 1_000_000_000_000_000)
     setAutosave(after: .seconds(5))
+  }
+
+  /// How long until `due`, within the five seconds an autosave waits at most (a relaunched
+  /// session's clock starts again at zero).
+  static func delay(until due: Int, now: Duration) -> Duration {
+    min(.seconds(5), max(.zero, .milliseconds(due) - now))
   }
 
   private func setAutosave(after delay: Duration) {

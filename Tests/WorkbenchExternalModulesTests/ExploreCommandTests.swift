@@ -348,49 +348,77 @@ struct ExploreCommandTests {
 
   /// Undo puts back a window's timers (§18): a note whose autosave `discard` cancelled gets it back
   /// with `undo view`, on a kit that moves what `restore` names. The host holds a kit to it: one
-  /// that leaves the timers aside fails the undo, saying so, in a scenario and under explore.
-  /// Explore compares undos of commands that set or cancel their window's timers (before, none).
+  /// that leaves the timers aside fails the undo, saying so (the note here leaves its timers to
+  /// the host: its `restored` sets none; a window of it opened again, which keeps its view history
+  /// and not the timers of it, is what explore finds wanting first). Explore compares undos
+  /// of commands that set or cancel their window's timers (before, none): drafts.py, whose
+  /// `restored` sets the autosave its state says when none waits, explores clean.
   @Test func aKitThatDoesNotPutBackAnUndosTimersIsFound() throws {
     let folder = makeTemporaryFolder()
     let drafts = repositoryRoot() + "/Tests/ProcessModules/Drafts"
-    func module(_ name: String, leavingTimersAside: Bool) -> String {
-      writeTextFile(
-        """
-        #!/usr/bin/env python3
-        import os, runpy, sys
-        sys.path.insert(0, os.environ["WORKBENCH_KIT"])
-        import workbench_module as wb
-        if \(leavingTimersAside ? "True" : "False"):
-            wb.Clock._move = lambda self, put_back, take_away: []  # the bug: restore's timers left aside
-        runpy.run_path("\(drafts)/drafts.py", run_name="__main__")
-        """, to: folder + "/" + name)
-      chmod(folder + "/" + name, 0o755)
-      return folder + "/" + name
-    }
+    writeTextFile(
+      """
+      #!/usr/bin/env python3
+      import os, sys
+      sys.path.insert(0, os.environ["WORKBENCH_KIT"])
+      import workbench_module as wb
+      if os.environ.get("LEAVE_ASIDE") == "1":
+          wb.Clock._move = lambda self, put_back, take_away: []  # the bug: restore's timers left aside
+
+      notes = wb.Module("drafts", "1.0", "notes with an autosave left to the host")
+      notes.document_kind("note", samples={"memo": {"text": ""}})
+
+      def save(window):
+          window.document = dict(window.document, text=window.document["text"] + window.state.get("draft", ""))
+          window.state = {"draft": "", "autosave": None}
+
+      @notes.screen("note", kind="note", fields=["text", "draft", "autosave"])
+      class Note(wb.Screen):
+          def __init__(self, window):
+              super().__init__(window)
+              due = window.state.get("autosave")
+              if due is not None:
+                  window.session.clock.schedule(max(0, due - window.session.clock.now), lambda: save(window),
+                                                id="autosave " + window.key)
+
+          def frame(self):
+              state = self.window.state
+              return {"text": self.window.document["text"], "draft": state.get("draft", ""),
+                      "autosave": state.get("autosave")}
+
+      @notes.command("type", screens=["note"], arguments=[wb.rest("words")])
+      def type_words(window, words):
+          clock = window.session.clock
+          window.state = {"draft": window.state.get("draft", "") + words, "autosave": clock.now + 5000}
+          clock.schedule(5000, lambda: save(window), id="autosave " + window.key)
+
+      @notes.command("discard", screens=["note"])
+      def discard(window):
+          window.state = {"draft": "", "autosave": None}
+          window.session.clock.cancel("autosave " + window.key)
+
+      notes.run()
+      """, to: folder + "/notes.py")
+    let notes = folder + "/notes.py"
+    chmod(notes, 0o755)
     let environment: [String: String?] = ["WORKBENCH_KIT": repositoryRoot() + "/Kits/python"]
-    let sound = module("sound.py", leavingTimersAside: false)
-    let buggy = module("buggy.py", leavingTimersAside: true)
+    let leavingAside = environment.merging(["LEAVE_ASIDE": "1"]) { $1 }
     let said = "did not move the window's timers as `restore` asked (§18)"
-    #expect(
-      ChildProcess.runWorkbench(["run", "-m", sound, drafts + "/Scenarios"], environment: environment).status == 0)
-    let run = ChildProcess.runWorkbench(["run", "-m", buggy, drafts + "/Scenarios"], environment: environment)
+    let undoing = drafts + "/Scenarios/autosave.yaml:3"
+    #expect(ChildProcess.runWorkbench(["run", "-m", notes, undoing], environment: environment).status == 0)
+    let run = ChildProcess.runWorkbench(["run", "-m", notes, undoing], environment: leavingAside)
     #expect(run.status == 1, "\(run.stdout)")
     #expect(run.stdout.contains("n: undo view\n   the drafts module " + said), "\(run.stdout)")
-    let explore = ["explore", "--seed", "1", "--runs", "40", "--json"]
-    let found = ChildProcess.runWorkbench(
-      explore + ["-m", buggy, "--out", folder + "/found.yaml"], environment: environment)
-    #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
-    #expect(found.stdout.contains(said), "\(found.stdout)")
-    // The sound kit: no undo or redo found wanting, with undos of the autosave compared. (Two
-    // windows' autosaves due at one moment commit in an order explore's rebuilt runs do not
-    // always keep: that, a rebuild finding, is not this test's.)
+    let explore = ["explore", "--seed", "1", "--json"]
+    // Explored, a note that sets its autosave from the state it is given back: nothing, with
+    // undos of the autosave compared and windows opened again.
     let clean = ChildProcess.runWorkbench(
-      explore + ["-m", sound, "--out", folder + "/none.yaml"], environment: environment)
+      explore + ["-m", drafts + "/drafts.py", "--runs", "100", "--out", folder + "/none.yaml"],
+      environment: environment)
+    #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
     let none = try FrameValue.parse(json: Array(clean.stdout.utf8))
-    let property = none["found"]?["property"]?.stringValue ?? ""
-    #expect(!property.contains("undo") && !property.contains("redo"), "\(clean.stdout)")
-    #expect(!clean.stdout.contains(said), "\(clean.stdout)")
-    #expect((none["undosAndRedos"]?.integerValue ?? 0) > 5, "\(clean.stdout)")
+    #expect((none["undosAndRedos"]?.integerValue ?? 0) > 100, "\(clean.stdout)")
+    #expect((none["rebuilds"]?.integerValue ?? 0) > 100, "\(clean.stdout)")
   }
 
   /// `--against`: a port that rounds what it is given (an odd amount added as the even one below)

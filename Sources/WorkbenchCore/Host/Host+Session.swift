@@ -47,7 +47,18 @@ extension Host {
   /// window then keeps its current view state).
   public func restoreViewState(of id: WindowID, from record: ViewStateRecord) -> String? {
     guard let window = window(id) else { return "no window \(id)" }
-    return acting(as: window.screen.module) { window.content.restoreViewState(from: record) }
+    return acting(as: window.screen.module) {
+      inWindow(id.number) { window.content.restoreViewState(from: record) }
+    }
+  }
+
+  /// Runs `body` as window `number`'s work: the timers it sets are the window's (its view
+  /// history puts them back; at one moment they fire in the window's place).
+  func inWindow<Result>(_ number: Int, _ body: () -> Result) -> Result {
+    let outer = clock.actingWindow
+    clock.actingWindow = number
+    defer { clock.actingWindow = outer }
+    return body()
   }
 
   /// The current view-state version of a window's screen.
@@ -139,7 +150,9 @@ extension Host {
             message: "window \(label) (\(stored.screen) \(stored.document)) cannot be shown any more; closed"))
         continue
       }
-      if let problem = content.restoreViewState(from: stored.viewState) {
+      if let problem = acting(
+        as: screen.module, { inWindow(stored.number) { content.restoreViewState(from: stored.viewState) } })
+      {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }
       // A name from a row meets the rules a typed one does (it is shown in the prompt).

@@ -305,15 +305,14 @@ public final class Host {
     // The screen's code runs as its module: what it starts as it opens (a load on the
     // session's clock) is the module's.
     // So are the timers it sets: the window's, as its commands' are.
-    let outerWindow = clock.actingWindow
-    clock.actingWindow = window ?? windowList.nextNumber
-    defer { clock.actingWindow = outerWindow }
-    return acting(as: screen.module) {
-      var environment = environment(for: entry.name, screen: screen.name, window: window)
-      environment.documentRevision = entry.revision
-      let content = screen.make(body, environment)
-      content?.documentRevisionChanged(entry.revision)
-      return content
+    return inWindow(window ?? windowList.nextNumber) {
+      acting(as: screen.module) {
+        var environment = environment(for: entry.name, screen: screen.name, window: window)
+        environment.documentRevision = entry.revision
+        let content = screen.make(body, environment)
+        content?.documentRevisionChanged(entry.revision)
+        return content
+      }
     }
   }
 

@@ -65,7 +65,9 @@ extension Host {
         problems.append("window \(window.label) could not be opened again; it is closed")
         continue
       }
-      if let problem = content.restoreViewState(from: record) {
+      if let problem = acting(
+        as: window.screen.module, { inWindow(id.number) { content.restoreViewState(from: record) } })
+      {
         problems.append("window \(window.label): \(problem); it starts from a fresh view")
       }
       content.takeHistory(from: window.content)

@@ -19,11 +19,11 @@ drafts.screen('note', { kind: 'note', fields: ['text', 'draft', 'autosave'] }, c
 
   restored() {
     // Given a view state back (`undo view`, a relaunch): the autosave it says waits, set if none
-    // does (an undo put back the one `discard` cancelled), and none when it says none.
+    // waits then (an undo put back the one `discard` cancelled), and none when it says none.
     const clock = this.window.session.clock;
     const timerId = `autosave ${this.window.key}`;
     const due = this.window.state.autosave ?? null;
-    if (due !== null && clock.due(timerId) === null) {
+    if (due !== null && clock.due(timerId) !== Math.min(due, clock.now + 5000)) {
       clock.schedule(Math.min(5000, Math.max(0, due - clock.now)), () => save(this.window), timerId);
     } else if (due === null) {
       clock.cancel(timerId);

@@ -21,9 +21,9 @@ class Note(wb.Screen):
 
     def restored(self, previous):
         # Given a view state back (`undo view`, a relaunch): the autosave it says waits, set if
-        # none does (an undo put back the one `discard` cancelled), and none when it says none.
+        # none waits then (an undo put back the one `discard` cancelled), and none when it says none.
         clock, timer_id, due = self.window.session.clock, "autosave " + self.window.key, self.window.state.get("autosave")
-        if due is not None and clock.due(timer_id) is None:
+        if due is not None and clock.due(timer_id) != min(due, clock.now + 5000):
             clock.schedule(min(5000, max(0, due - clock.now)), lambda: save(self.window), id=timer_id)
         elif due is None:
             clock.cancel(timer_id)

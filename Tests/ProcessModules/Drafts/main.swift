@@ -22,6 +22,8 @@ final class NoteScreen: ScreenModel {
   /// The autosave's handle, kept once cancelled: an undo may put the timer back, and this
   /// handle cancels it again.
   private var autosave: Cancellation?
+  /// When the autosave this screen last set is due (a timer an undo puts back is due when it was).
+  private var autosaveDue: Int?
 
   init(document: Note, viewState: Draft, environment: ScreenEnvironment) {
     self.document = document
@@ -43,7 +45,10 @@ final class NoteScreen: ScreenModel {
   func restore(_ viewState: Draft) {
     self.viewState = viewState
     if let due = viewState.autosave {
-      if autosave?.isCancelled != false { setAutosave(after: Self.delay(until: due, now: clock.now)) }
+      if autosave?.isCancelled != false || autosaveDue != due {
+        autosave?.cancel()
+        setAutosave(after: Self.delay(until: due, now: clock.now))
+      }
     } else {
       autosave?.cancel()
     }
@@ -59,9 +64,8 @@ final class NoteScreen: ScreenModel {
   func type(_ words: String) {
     viewState.draft += words
     autosave?.cancel()
-    let due = clock.now + .seconds(5)
-    viewState.autosave = Int(due.components.seconds) * 1000 + Int(due.components.attoseconds / 1_000_000_000_000_000)
     setAutosave(after: .seconds(5))
+    viewState.autosave = autosaveDue
   }
 
   /// How long until `due`, within the five seconds an autosave waits at most (a relaunched
@@ -71,6 +75,8 @@ final class NoteScreen: ScreenModel {
   }
 
   private func setAutosave(after delay: Duration) {
+    let due = clock.now + delay
+    autosaveDue = Int(due.components.seconds) * 1000 + Int(due.components.attoseconds / 1_000_000_000_000_000)
     autosave = clock.schedule(after: delay) { [weak self] in self?.save() }
   }
 

@@ -29,9 +29,12 @@ extension WorkspaceStore {
   public func saveSession(_ record: SessionRecord) throws(StoreError) {
     var refused: [SessionRecord.Window] = []
     var owned: [Int: Int] = [:]
+    var writes: [Int: Int] = [:]
     try connection.transaction { () throws(StoreError) in
       let stored = try storedWindowRows()
       let present = Set(stored.map(\.id))
+      // This save's stamp on the rows it writes.
+      let stamp = OutsideNumbers.saturatingSuccessor(of: try sessionValue("windowWrites") ?? 0)
       var position = 0
       for window in record.windows {
         defer { position += 1 }
@@ -42,32 +45,39 @@ extension WorkspaceStore {
           guard let row else { continue }
           try connection.query("UPDATE windows SET position = ? WHERE id = ?", [.integer(position), .integer(row)])
           owned[window.number] = row
+          writes[row] = ownWrites[row]
           continue
         }
         let values: [SQLiteConnection.Value] = [
           .integer(window.number), .integer(position), window.name.map { .text($0) } ?? .null, .text(window.screen),
-          .text(window.document), .integer(window.viewState.version), .text(window.viewState.state),
+          .text(window.document), .integer(window.viewState.version), .text(window.viewState.state), .integer(stamp),
         ]
         if let row {
           try connection.query(
             "UPDATE windows SET number = ?, position = ?, name = ?, screen = ?, document = ?, state_version = ?, "
-              + "state = ? WHERE id = ?", values + [.integer(row)])
+              + "state = ?, written = ? WHERE id = ?", values + [.integer(row)])
           owned[window.number] = row
         } else {
           try connection.query(
-            "INSERT INTO windows (number, position, name, screen, document, state_version, state) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+            "INSERT INTO windows (number, position, name, screen, document, state_version, state, written) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
           owned[window.number] = connection.lastInsertedRow
         }
+        writes[owned[window.number] ?? 0] = stamp
       }
-      // The rows this session had whose windows are closed now go; another shell's rows stay,
+      // The rows this session had whose windows are closed now go, unless another shell saved
+      // one since (its window is open there: it is that shell's now); another shell's rows stay,
       // after this session's, in their order.
       let kept = Set(owned.values)
+      let written = Dictionary(stored.map { ($0.id, $0.written) }, uniquingKeysWith: { $1 })
+      var closedHere = Set<Int>()
       for row in Set(ownRows.values).subtracting(kept) where present.contains(row) {
+        guard written[row] == ownWrites[row] else { continue }
         try connection.query("DELETE FROM windows WHERE id = ?", [.integer(row)])
+        closedHere.insert(row)
       }
       var highest = record.windows.map(\.number).max() ?? 0
-      for row in stored where !kept.contains(row.id) && !ownRows.values.contains(row.id) {
+      for row in stored where !kept.contains(row.id) && !closedHere.contains(row.id) {
         try connection.query("UPDATE windows SET position = ? WHERE id = ?", [.integer(position), .integer(row.id)])
         position += 1
         highest = max(highest, row.number)
@@ -79,8 +89,11 @@ extension WorkspaceStore {
         [record.focusedWindow.map { .integer($0) } ?? .null])
       try connection.query(
         "INSERT OR REPLACE INTO session (key, value) VALUES ('nextWindowNumber', ?)", [.integer(next)])
+      try connection.query(
+        "INSERT OR REPLACE INTO session (key, value) VALUES ('windowWrites', ?)", [.integer(stamp)])
     }
     ownRows = owned
+    ownWrites = writes
     guard !refused.isEmpty else { return }
     let names = refused.map { "window \($0.name ?? String($0.number))" }.joined(separator: ", ")
     throw StoreError(
@@ -108,6 +121,7 @@ extension WorkspaceStore {
       next = max(try sessionValue("nextWindowNumber") ?? 1, 1)
       for row in rows { next = max(next, OutsideNumbers.saturatingSuccessor(of: row.number)) }
       var owned: [Int: Int] = [:]
+      var writes: [Int: Int] = [:]
       var renumbered: [(from: Int, to: Int)] = []
       for row in rows {
         var window = row.window
@@ -117,9 +131,11 @@ extension WorkspaceStore {
           next = OutsideNumbers.saturatingSuccessor(of: next)
         }
         owned[window.number] = row.id
+        writes[row.id] = row.written
         windows.append(window)
       }
       ownRows = owned
+      ownWrites = writes
       renumberedWindows = renumbered
     }
     return SessionRecord(documents: documents, windows: windows, focusedWindow: focused, nextWindowNumber: next)
@@ -130,14 +146,16 @@ extension WorkspaceStore {
     var id: Int
     var number: Int { window.number }
     var window: SessionRecord.Window
+    /// The save that wrote it last (`windowWrites` then).
+    var written: Int
   }
 
   /// The saved windows in order. A row that does not read as a window is left out (and kept).
   private func storedWindowRows() throws(StoreError) -> [WindowRow] {
     try connection.query(
-      "SELECT id, number, name, screen, document, state_version, state FROM windows ORDER BY position, id"
+      "SELECT id, number, name, screen, document, state_version, state, written FROM windows ORDER BY position, id"
     ).compactMap { row in
-      guard row.count == 7, case .integer(let id) = row[0], case .integer(let number) = row[1],
+      guard row.count == 8, case .integer(let id) = row[0], case .integer(let number) = row[1],
         case .text(let screen) = row[3], case .text(let document) = row[4], case .integer(let version) = row[5],
         case .text(let state) = row[6]
       else { return nil }
@@ -147,7 +165,8 @@ extension WorkspaceStore {
         id: id,
         window: SessionRecord.Window(
           number: number, name: name, screen: screen, document: document,
-          viewState: ViewStateRecord(version: version, state: state)))
+          viewState: ViewStateRecord(version: version, state: state)),
+        written: { if case .integer(let written) = row[7] { return written } else { return 0 } }())
     }
   }
 

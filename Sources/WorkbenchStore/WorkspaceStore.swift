@@ -23,6 +23,10 @@ public final class WorkspaceStore {
   /// The window rows this session loaded or wrote, by window number: a save replaces these and
   /// leaves the others (another shell's windows) as they are.
   var ownRows: [Int: Int] = [:]
+  /// The save each of those rows was last written by (its `written`), as this session last read
+  /// or wrote it: one written since by another shell, whose window is open there, is not this
+  /// session's to remove.
+  var ownWrites: [Int: Int] = [:]
   /// Windows the last `loadSession` gave new numbers, as two shells that saved beside each
   /// other both had a window by that number.
   public internal(set) var renumberedWindows: [(from: Int, to: Int)] = []
@@ -33,7 +37,7 @@ public final class WorkspaceStore {
   public var materialize: ((_ kind: String, _ snapshot: String, _ edits: [String]) throws -> String)?
 
   /// The schema this code writes.
-  static let schemaVersion = 4
+  static let schemaVersion = 5
 
   /// Where the shell keeps its workspace: `$XDG_DATA_HOME/workbench/workspace.sqlite`, or
   /// `~/.local/share/workbench/workspace.sqlite`.
@@ -201,7 +205,8 @@ public final class WorkspaceStore {
   private static let windowsTable = """
     CREATE TABLE windows (
       id INTEGER PRIMARY KEY AUTOINCREMENT, number INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT,
-      screen TEXT NOT NULL, document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+      screen TEXT NOT NULL, document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL,
+      written INTEGER NOT NULL DEFAULT 0);
     """
 
   /// Creates the schema in a new workspace, or checks the version of an existing one.
@@ -278,6 +283,16 @@ public final class WorkspaceStore {
           DROP TABLE windows_by_number;
           UPDATE meta SET value = '4' WHERE key = 'schema';
           """)
+      } else if version < 5 {
+        // Schema 5 stamps each window row with the save that wrote it last, so a shell removes
+        // a window it closed only when no other shell saved it open since.
+        try connection.execute(
+          """
+          ALTER TABLE windows ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
+          """)
+      }
+      if version < 5 {
+        try connection.execute("UPDATE meta SET value = '5' WHERE key = 'schema';")
       }
       return false
     }

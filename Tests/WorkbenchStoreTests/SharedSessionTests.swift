@@ -94,10 +94,56 @@ struct SharedSessionTests {
       ])
   }
 
+  /// A window both shells show, closed in one after the other saved it open, stays: it is open
+  /// there. (The one that closed it removed its row, which the other saved no more: a random
+  /// session of seed 16394774832896786998 lost it, as 28 seeds in 2,000 did.)
+  @Test func aWindowClosedInOneShellAfterTheOtherSavedItOpenStays() throws {
+    let (first, second) = try twoShells(startingWith: [Self.window(1, "shared")])
+    try first.saveSession(Self.record([Self.window(1, "shared"), Self.window(2, "first")]))
+    try second.saveSession(Self.record([]))
+    #expect(Set(try stored().windows.compactMap(\.name)) == ["shared", "first"])
+    // Closed in both, it goes.
+    try first.saveSession(Self.record([Self.window(2, "first")]))
+    #expect(try stored().windows.compactMap(\.name) == ["first"])
+  }
+
+  /// A workspace of schema 4 (window rows with ids, no stamps) opens as schema 5 with its
+  /// windows, and two shells on it keep each other's open windows from then on.
+  @Test func aSchemaFourWorkspaceIsMigrated() throws {
+    do {
+      let old = try SQLiteConnection(path: path)
+      try old.execute(
+        """
+        PRAGMA application_id = \(WorkspaceStore.applicationID);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (name TEXT PRIMARY KEY, kind TEXT NOT NULL, revision INTEGER NOT NULL);
+        CREATE TABLE document_bodies (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+        CREATE TABLE windows (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, number INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT,
+          screen TEXT NOT NULL, document TEXT NOT NULL, state_version INTEGER NOT NULL, state TEXT NOT NULL);
+        CREATE TABLE session (key TEXT PRIMARY KEY, value INTEGER);
+        CREATE TABLE document_edits (
+          name TEXT NOT NULL, revision INTEGER NOT NULL, edit TEXT NOT NULL, PRIMARY KEY (name, revision));
+        INSERT INTO meta VALUES ('schema', '4');
+        INSERT INTO windows (number, position, name, screen, document, state_version, state)
+          VALUES (1, 0, 'shared', 'catalog', 'library', 1, '{}');
+        """)
+    }
+    let first = try WorkspaceStore(path: path)
+    let second = try WorkspaceStore(path: path)
+    #expect(try first.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("5"))
+    #expect(try first.loadSession(includingBodies: false).windows.compactMap(\.name) == ["shared"])
+    _ = try second.loadSession(includingBodies: false)
+    try first.saveSession(Self.record([Self.window(1, "shared")]))
+    try second.saveSession(Self.record([]))
+    #expect(try stored().windows.compactMap(\.name) == ["shared"])
+  }
+
   /// Random interleavings of two shells' opens, closes and saves from one saved session: after
   /// both saved last, every window open in either is stored once, under a number of its own at
   /// the next start, and no window closed in both comes back.
-  nonisolated static let seeds: [UInt64] = Array(1...32) + [UInt64.random(in: 0...UInt64.max)]
+  nonisolated static let seeds: [UInt64] =
+    Array(1...32) + [16_394_774_832_896_786_998, UInt64.random(in: 0...UInt64.max)]
 
   @Test(arguments: seeds)
   func randomSessionsOfTwoShellsKeepEveryOpenWindow(seed: UInt64) throws {

@@ -254,8 +254,8 @@ import WorkbenchTestSupport
     #expect(try store.documents().count == 1)
   }
 
-  /// A workspace written by schema 2 (bodies in the documents' rows) opens as schema 4 (bodies
-  /// in a table of their own, window rows with ids) with every document, its edit log, its
+  /// A workspace written by schema 2 (bodies in the documents' rows) opens as schema 5 (bodies
+  /// in a table of their own, window rows with ids and the save that wrote them) with every document, its edit log, its
   /// removals and its windows as they were, and takes edits and saves after.
   @Test func aSchemaTwoWorkspaceIsMigrated() throws {
     do {
@@ -284,7 +284,7 @@ import WorkbenchTestSupport
     }
     let store = try WorkspaceStore(path: path)
     store.materializeEdits(with: try ModuleRegistry(modules: [CatalogModule()]))
-    #expect(try store.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("4"))
+    #expect(try store.connection.query("SELECT value FROM meta WHERE key = 'schema'").first?.first == .text("5"))
     // Schema 4's window rows have ids of their own; the windows, their order and focus are kept.
     let session = try store.loadSession(includingWindows: true, includingBodies: false)
     #expect(session.windows.map(\.number) == [4, 2] && session.windows.map(\.name) == ["left", nil])

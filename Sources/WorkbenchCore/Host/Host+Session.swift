@@ -43,24 +43,6 @@ extension Host {
       nextWindowNumber: nextWindowNumber)
   }
 
-  /// Gives a window a stored view state, as restoration would; returns why it could not (the
-  /// window then keeps its current view state).
-  public func restoreViewState(of id: WindowID, from record: ViewStateRecord) -> String? {
-    guard let window = window(id) else { return "no window \(id)" }
-    return acting(as: window.screen.module) {
-      inWindow(id.number) { window.content.restoreViewState(from: record) }
-    }
-  }
-
-  /// Runs `body` as window `number`'s work: the timers it sets are the window's (its view
-  /// history puts them back; at one moment they fire in the window's place).
-  func inWindow<Result>(_ number: Int, _ body: () -> Result) -> Result {
-    let outer = clock.actingWindow
-    clock.actingWindow = number
-    defer { clock.actingWindow = outer }
-    return body()
-  }
-
   /// The current view-state version of a window's screen.
   public func viewStateVersion(of id: WindowID) -> Int? {
     try? window(id)?.content.viewStateRecord().version
@@ -151,7 +133,7 @@ extension Host {
         continue
       }
       if let problem = acting(
-        as: screen.module, { inWindow(stored.number) { content.restoreViewState(from: stored.viewState) } })
+        as: screen.module, { self.clock.inWindow(stored.number) { content.restoreViewState(from: stored.viewState) } })
       {
         warnings.append(RestorationWarning(message: "window \(label): \(problem); it starts from a fresh view"))
       }

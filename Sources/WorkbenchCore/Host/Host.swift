@@ -305,7 +305,7 @@ public final class Host {
     // The screen's code runs as its module: what it starts as it opens (a load on the
     // session's clock) is the module's.
     // So are the timers it sets: the window's, as its commands' are.
-    return inWindow(window ?? windowList.nextNumber) {
+    return clock.inWindow(window ?? windowList.nextNumber) {
       acting(as: screen.module) {
         var environment = environment(for: entry.name, screen: screen.name, window: window)
         environment.documentRevision = entry.revision

@@ -328,6 +328,15 @@ public final class SessionClock: SessionTime {
     timers.first { $0.order == order }?.due ?? cancelled[order]?.due
   }
 
+  /// Runs `body` as window `number`'s work: the timers it sets are the window's (its view
+  /// history puts them back; at one moment they fire in the window's place).
+  package func inWindow<Result>(_ number: Int, _ body: () -> Result) -> Result {
+    let outer = actingWindow
+    actingWindow = number
+    defer { actingWindow = outer }
+    return body()
+  }
+
   /// Which of two timers fires first: the one due first; at one moment, window by window (by
   /// the windows' numbers, the session's own first) and each window's in the order they were
   /// set. So a window opened again, whose timers are set anew, keeps its place among the others.

@@ -41,6 +41,15 @@ extension Host {
     return problems
   }
 
+  /// Gives a window a stored view state, as restoration would; returns why it could not (the
+  /// window then keeps its current view state).
+  public func restoreViewState(of id: WindowID, from record: ViewStateRecord) -> String? {
+    guard let window = window(id) else { return "no window \(id)" }
+    return acting(as: window.screen.module) {
+      clock.inWindow(id.number) { window.content.restoreViewState(from: record) }
+    }
+  }
+
   /// Makes each window of `ids` again in place; what could not be done, a line each.
   private func makeAgain(_ ids: [WindowID]) -> [String] {
     var problems: [String] = []
@@ -66,7 +75,7 @@ extension Host {
         continue
       }
       if let problem = acting(
-        as: window.screen.module, { inWindow(id.number) { content.restoreViewState(from: record) } })
+        as: window.screen.module, { clock.inWindow(id.number) { content.restoreViewState(from: record) } })
       {
         problems.append("window \(window.label): \(problem); it starts from a fresh view")
       }

@@ -21,7 +21,7 @@
 
 const fs = require('node:fs');
 
-const version = '2.6.0';
+const version = '2.7.0';
 
 /** A request or command the module refuses: the host shows the message (protocol §7). */
 class Refused extends Error {}
@@ -727,6 +727,8 @@ class Module {
     };
     // A `timer` request's timer runs even before its time (§14).
     if (this._protocol >= 2) hello.catchUp = true;
+    // A `restore` after an undo moves the timers it names (§18).
+    if (this._protocol >= 2) hello.undoTimers = true;
     if (this._protocol >= 2 && this._liveSources.size > 0) hello.liveSources = true;
     return hello;
   }

@@ -32,7 +32,7 @@ import sys
 import threading
 import traceback
 
-__version__ = "2.6.0"
+__version__ = "2.7.0"
 
 __all__ = [
     "Module", "Screen", "Window", "Session", "Refused", "integer", "word", "rest", "choice", "window", "did_you_mean",
@@ -608,6 +608,7 @@ class Module:
         }
         if self._protocol >= 2:
             hello["catchUp"] = True  # a `timer` request's timer runs even before its time (§14)
+            hello["undoTimers"] = True  # a `restore` after an undo moves the timers it names (§18)
         if self._protocol >= 2 and self._live_sources:
             hello["liveSources"] = True  # the host asks for their changes with `sync` (§19)
         return hello

@@ -178,10 +178,18 @@ extension ModuleProcess {
       // A kit that runs a timer the host names before its time lets a window opened again
       // catch up with what its predecessor finished (§14).
       let delay = max(.zero, due - clock.now)
+      // A module that moves the timers a `restore` names has them in its windows' view history;
+      // another's are no window's (an undo leaves them as they are, as before §18 had it).
+      var moved: (@MainActor (Bool, Cancellation) -> Void)?
+      if hello.undoTimers == true {
+        moved = { [weak entry] back, handle in entry?.timerMoved(id, due: due, handle: handle, back: back) }
+      }
       let handle =
-        (clock as? SessionClock)?.schedule(
-          after: delay, catchingUp: hello.catchUp == true,
-          moved: { [weak entry] back, handle in entry?.timerMoved(id, due: due, handle: handle, back: back) }, fire)
+        (clock as? SessionClock).map { clock in
+          clock.inWindow(hello.undoTimers == true ? clock.actingWindow : nil) {
+            clock.schedule(after: delay, catchingUp: hello.catchUp == true, moved: moved, fire)
+          }
+        }
         ?? clock.schedule(after: delay, fire)
       entry.timers[id] = (handle, due)
     }

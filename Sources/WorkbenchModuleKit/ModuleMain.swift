@@ -285,7 +285,10 @@ package final class ModuleSession {
     // what they saw (`sync`) where a scenario takes changes.
     if version >= 2, !host.registry.liveSourceNames.isEmpty { hello.liveSources = true }
     // A `timer` request's timer runs even before its time (§14).
-    if version >= 2 { hello.catchUp = true }
+    if version >= 2 {
+      hello.catchUp = true
+      hello.undoTimers = true  // a `restore` after an undo moves the timers it names (§18)
+    }
     return hello
   }
 

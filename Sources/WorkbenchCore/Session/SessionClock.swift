@@ -330,7 +330,7 @@ public final class SessionClock: SessionTime {
 
   /// Runs `body` as window `number`'s work: the timers it sets are the window's (its view
   /// history puts them back; at one moment they fire in the window's place).
-  package func inWindow<Result>(_ number: Int, _ body: () -> Result) -> Result {
+  package func inWindow<Result>(_ number: Int?, _ body: () -> Result) -> Result {
     let outer = actingWindow
     actingWindow = number
     defer { actingWindow = outer }

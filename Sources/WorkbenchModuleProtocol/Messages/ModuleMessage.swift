@@ -218,6 +218,9 @@ public struct WireHello: WireStructure {
   /// request's `now` reaches it (§14): then a window opened again catches up with what the
   /// window it replaces had finished.
   public var catchUp: Bool?
+  /// Protocol 2: whether the module moves its timers as a `restore` after an undo names them
+  /// (§18): then its windows' timers go with their view history.
+  public var undoTimers: Bool?
 
   public init() {}
 
@@ -235,6 +238,10 @@ public struct WireHello: WireStructure {
       "catchUp", \.catchUp,
       "protocol 2: the module runs the timer a `timer` request names even before the request's `now` reaches it "
         + "(§14), so a window opened again catches up with the work its predecessor finished"),
+    .boolean(
+      "undoTimers", \.undoTimers,
+      "protocol 2: the module puts back and takes away the timers a `restore` after an undo names (§18), so its "
+        + "windows' timers go with their view history"),
   ]
 }
 

@@ -68,18 +68,15 @@ struct CommandDispatch {
     defer { host.services.scheduler.flush() }
     // The timers the command sets and cancels are its window's, kept with its view-history step.
     let clock = host.clock
-    let timerMark = window.map { _ in clock.beginChanges() }
-    let outerWindow = clock.actingWindow
-    if let window { clock.actingWindow = window.id.number }
-    func timerChanges() -> TimerChanges? {
-      clock.actingWindow = outerWindow
-      guard let window, let timerMark else { return nil }
-      return clock.changes(since: timerMark, window: window.id.number)
-    }
+    let noted = window.map { ($0.id.number, clock.beginChanges()) }
+    func timerChanges() -> TimerChanges? { noted.flatMap { clock.changes(since: $0.1, window: $0.0) } }
     let output: CommandOutput
     do {
-      // The command's code runs as the module that registered it (the host's own: `nil`).
-      output = try host.acting(as: resolved.module) { () throws(any Error) in try resolved.spec.handler(context) }
+      // The command's code runs as the module that registered it (the host's own: `nil`), in its
+      // window.
+      output = try clock.inWindow(noted?.0 ?? clock.actingWindow) { () throws(any Error) in
+        try host.acting(as: resolved.module) { () throws(any Error) in try resolved.spec.handler(context) }
+      }
       host.services.scheduler.flush()
       content?.finishCommand(recordViewChange: !context.effects.steppedHistory, timers: timerChanges())
       request = context.effects.request as? SessionRequest

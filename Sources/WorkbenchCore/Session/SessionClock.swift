@@ -323,18 +323,15 @@ public final class SessionClock: SessionTime {
     return true
   }
 
-  /// When a waiting or kept timer is due.
-  package func due(ofTimer order: Int) -> Duration? {
-    timers.first { $0.order == order }?.due ?? cancelled[order]?.due
-  }
-
   /// Runs `body` as window `number`'s work: the timers it sets are the window's (its view
   /// history puts them back; at one moment they fire in the window's place).
-  package func inWindow<Result>(_ number: Int?, _ body: () -> Result) -> Result {
+  package func inWindow<Result, Failure: Error>(_ number: Int?, _ body: () throws(Failure) -> Result)
+    throws(Failure) -> Result
+  {
     let outer = actingWindow
     actingWindow = number
     defer { actingWindow = outer }
-    return body()
+    return try body()
   }
 
   /// Which of two timers fires first: the one due first; at one moment, window by window (by
